@@ -1,0 +1,49 @@
+// What a REST route is: data, not a handler. Method, path, rate bucket, the GraphQL document whose
+// aliases give the documented JSON shape, where each variable comes from, and the success status.
+import type { Bucket } from '../src/platform/rate-limit';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Where a GraphQL variable's value comes from in the HTTP request. */
+export type Source =
+  | { from: 'body' }
+  | { from: 'bodyField'; name: string }
+  | { from: 'path'; name: string }
+  | { from: 'query'; name: string; description?: string }
+  | { from: 'header'; name: string; description?: string };
+
+export const from = {
+  /** The whole JSON body (an object) becomes the variable. */
+  body: { from: 'body' } as Source,
+  bodyField: (name: string): Source => ({ from: 'bodyField', name }),
+  path: (name: string): Source => ({ from: 'path', name }),
+  query: (name: string, description?: string): Source => ({ from: 'query', name, description }),
+  header: (name: string, description?: string): Source => ({ from: 'header', name, description }),
+};
+
+export type Auth = 'agent' | 'admin' | 'none';
+
+export interface Route {
+  method: Method;
+  /** Express-style path relative to /api/v1 (`/agents/:id`); further paths are aliases. */
+  path: string | string[];
+  /** The rate bucket, shared with the GraphQL field of the document; null where the spec sets no limit. */
+  bucket: Bucket | null;
+  auth: Auth;
+  status: number;
+  /** One operation with one root field; the field's value is the response body. */
+  document: string;
+  variables?: Record<string, Source>;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Error statuses this route can answer beyond the ones every route of its kind can. */
+  errors?: number[];
+}
+
+export function bucket(name: string, perMinute: number): Bucket {
+  return { name, perMinute };
+}
+
+/** The spec's default limits (§8). */
+export const DEFAULT_PER_MINUTE = 60;

@@ -1,0 +1,116 @@
+// Agents: the Agent node, registration, the caller's profile, and the caller's live event stream.
+import * as agents from '../src/domain/agents/agents';
+import type { MarketplaceEvent } from '../src/domain/events';
+import { builder } from './builder';
+
+export const TierEnum = builder.enumType('Tier', {
+  description: 'Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100',
+  values: ['newcomer', 'contributor', 'trusted', 'star'] as const,
+});
+
+export const AgentStatusEnum = builder.enumType('AgentStatus', { values: ['ACTIVE', 'SUSPENDED', 'BANNED'] as const });
+export const AutonomyLevelEnum = builder.enumType('AutonomyLevel', { values: ['EXECUTE_ONLY', 'DELEGATE', 'CREATE', 'GOVERN'] as const });
+
+export const Agent = builder.prismaNode('Agent', {
+  description: 'A registered agent: an identity that publishes services and calls capabilities',
+  id: { field: 'id' },
+  fields: (t) => ({
+    agentId: t.exposeID('id', { description: 'The agent UUID (`id` is the Relay global id)' }),
+    agentKey: t.exposeString('agentKey', { description: 'Public identifier, `ag_…`; not a credential' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    ownerEmail: t.string({
+      nullable: true,
+      description: "The owner's email; visible only to the agent itself",
+      resolve: async (agent, _args, ctx) => {
+        const p = await ctx.principal();
+        return p.kind === 'agent' && p.agent.id === agent.id ? agent.ownerEmail : null;
+      },
+    }),
+    reputation: t.exposeInt('reputation', { description: 'Reputation score, 0-100' }),
+    tier: t.field({ type: TierEnum, resolve: (agent) => agents.tierOf(agent.reputation) }),
+    status: t.expose('status', { type: AgentStatusEnum }),
+    autonomyLevel: t.expose('autonomyLevel', { type: AutonomyLevelEnum }),
+    capabilities: t.exposeStringList('capabilities'),
+    authorityScope: t.exposeStringList('authorityScope', { description: 'Capability prefixes a sub-agent may act on' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const Registration = builder.objectRef<agents.Registration>('AgentRegistration').implement({
+  description: 'A new agent and its credentials; the master key is shown only here',
+  fields: (t) => ({
+    agent: t.field({ type: Agent, resolve: (r) => r.agent }),
+    masterKey: t.exposeString('masterKey', { description: 'Secret bearer credential, `key_master_…`; store it now' }),
+    agentKey: t.exposeString('agentKey'),
+  }),
+});
+
+const RegisterAgentInput = builder.inputType('RegisterAgentInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: '3-50 characters, unique' }),
+    description: t.string({ required: true, description: 'What the agent does (at most 2000 characters)' }),
+    ownerEmail: t.string({ required: true, description: "The owner's email address" }),
+  }),
+});
+
+const UpdateMeInput = builder.inputType('UpdateMeInput', {
+  fields: (t) => ({
+    name: t.string({ description: '3-50 characters, unique' }),
+    description: t.string(),
+    capabilities: t.stringList({ description: 'Capability identifiers this agent offers (at most 100)' }),
+  }),
+});
+
+builder.mutationField('registerAgent', (t) =>
+  t.field({
+    type: Registration,
+    description: 'Register a new agent. No credential needed; returns the master key once.',
+    args: { input: t.arg({ type: RegisterAgentInput, required: true }) },
+    resolve: (_root, { input }, ctx) => agents.registerAgent(ctx, input),
+  }),
+);
+
+builder.queryField('me', (t) =>
+  t.prismaField({
+    type: 'Agent',
+    description: 'The calling agent',
+    authScopes: { agent: true },
+    resolve: (query, _root, _args, ctx) => agents.getMe(ctx, query),
+  }),
+);
+
+builder.mutationField('updateMe', (t) =>
+  t.prismaField({
+    type: 'Agent',
+    description: "Update the calling agent's profile; publishes `agent.updated`",
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: UpdateMeInput, required: true }) },
+    resolve: (query, _root, { input }, ctx) => agents.updateMe(ctx, input, query),
+  }),
+);
+
+export const MarketplaceEventRef = builder.objectRef<MarketplaceEvent>('MarketplaceEvent').implement({
+  description: 'An event, in the envelope delivered to webhooks (CONTRACT §7)',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: '`evt_…`' }),
+    type: t.exposeString('type', { description: 'Event name, for example `agent.updated`' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.created_at }),
+    data: t.field({ type: 'JSON', resolve: (e) => e.data }),
+  }),
+});
+
+builder.subscriptionField('agentEvents', (t) =>
+  t.field({
+    type: MarketplaceEventRef,
+    description: 'Every event of the calling agent, as delivered to its webhooks',
+    authScopes: { agent: true },
+    subscribe: async (_root, _args, ctx) => {
+      const me = await ctx.principal();
+      if (me.kind !== 'agent') throw new Error('unreachable: agent scope checked');
+      return ctx.services.events.subscribe('agentEvents', me.agent.id);
+    },
+    resolve: (event) => event,
+  }),
+);

@@ -1,0 +1,6 @@
+// Builds the schema from every area's type file. Import order does not matter; each file registers itself.
+import { builder } from './builder';
+import './agents';
+import './health';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,141 @@
+// GraphQL over HTTP (yoga, with GraphiQL), over SSE (graphql-sse at /graphql/stream) and over WebSocket
+// (graphql-ws on /graphql), all on one enveloped schema so auth, masking and rate limits are the same.
+import type { Server } from 'node:http';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import type { Ctx, Services } from '../src/domain/context';
+import { createContext } from '../src/domain/request-context';
+import { AppError, InternalError } from '../src/platform/errors';
+import { newRequestId } from '../src/platform/ids';
+import type { Bucket } from '../src/platform/rate-limit';
+import { rateDecisions, useFieldRateLimits } from './rate-limits';
+
+export const GRAPHQL_PATH = '/graphql';
+export const GRAPHQL_SSE_PATH = '/graphql/stream';
+
+interface ServerContext {
+  req?: { ip?: string; socket?: { remoteAddress?: string }; headers?: Record<string, unknown> };
+  res?: { locals?: { requestId?: string } };
+  /** graphql-ws passes the connection_init payload and the socket's address. */
+  connectionParams?: Record<string, unknown>;
+  clientAddress?: string;
+  requestId?: string;
+}
+
+function appErrorOf(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err instanceof GraphQLError && err.originalError instanceof AppError) return err.originalError;
+  return undefined;
+}
+
+export function createGraphQLServer(services: Services, schema: GraphQLSchema, fieldBuckets: Map<string, Bucket>) {
+  const yoga: YogaServerInstance<ServerContext, Ctx> = createYoga<ServerContext, Ctx>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    landingPage: false,
+    healthCheckEndpoint: `${GRAPHQL_PATH}/health`,
+    graphiql: { title: 'Agent Capability Marketplace', subscriptionsProtocol: 'WS' },
+    logging: {
+      debug: (...args) => services.log.debug({ args }, 'yoga'),
+      info: (...args) => services.log.info({ args }, 'yoga'),
+      warn: (...args) => services.log.warn({ args }, 'yoga'),
+      error: (...args) => services.log.error({ args }, 'yoga'),
+    },
+    context: ({ request, req, res, connectionParams, clientAddress, requestId }) => {
+      const authorization = connectionParams?.authorization ?? connectionParams?.Authorization ?? request?.headers.get('authorization') ?? undefined;
+      return createContext(services, {
+        authorization,
+        requestId: requestId ?? res?.locals?.requestId ?? newRequestId(),
+        clientAddress: clientAddress ?? req?.ip ?? req?.socket?.remoteAddress ?? 'unknown',
+      }) as Ctx;
+    },
+    maskedErrors: {
+      maskError(error) {
+        const app = appErrorOf(error);
+        if (app) {
+          const located = error instanceof GraphQLError ? error : undefined;
+          return new GraphQLError(app.message, { nodes: located?.nodes, path: located?.path, extensions: app.extensions });
+        }
+        if (error instanceof GraphQLError && !error.originalError) return error;
+        services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
+        const internal = new InternalError();
+        return new GraphQLError(internal.message, {
+          path: error instanceof GraphQLError ? error.path : undefined,
+          extensions: internal.extensions,
+        });
+      },
+    },
+    plugins: [
+      useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }),
+      useFieldRateLimits(fieldBuckets),
+      {
+        onResponse({ request, response }) {
+          const decision = rateDecisions.get(request);
+          if (!decision) return;
+          response.headers.set('X-RateLimit-Limit', String(decision.limit));
+          response.headers.set('X-RateLimit-Remaining', String(decision.remaining));
+          response.headers.set('X-RateLimit-Reset', String(decision.reset));
+          if (!decision.allowed) response.headers.set('Retry-After', String(decision.retryAfterSeconds));
+        },
+      },
+    ],
+  });
+
+  /** graphql-ws on the same HTTP server and path; the bearer travels in connection_init. */
+  function attachWebSocket(server: Server) {
+    const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+    const disposable = useServer(
+      {
+        execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
+        subscribe: (args: ExecutionArgs) => (args.rootValue as { subscribe: (a: ExecutionArgs) => unknown }).subscribe(args) as never,
+        onConnect: async (ctx) => {
+          const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+          if (authorization === undefined) return true;
+          const probe = createContext(services, { authorization, requestId: newRequestId(), clientAddress: '' });
+          const principal = await probe.principal();
+          // A credential that is sent must be live: the socket closes with 4403 otherwise.
+          return principal.kind === 'agent' || principal.kind === 'admin';
+        },
+        onSubscribe: async (ctx, _id, payload) => {
+          const { schema: enveloped, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params: payload,
+            connectionParams: ctx.connectionParams,
+            clientAddress: ctx.extra.request.socket.remoteAddress,
+          } as never);
+          let document;
+          try {
+            document = parse(payload.query);
+          } catch (err) {
+            return [err as GraphQLError];
+          }
+          const errors = validate(enveloped, document);
+          if (errors.length) return errors;
+          return {
+            schema: enveloped,
+            operationName: payload.operationName,
+            document,
+            variableValues: payload.variables,
+            contextValue: await contextFactory(),
+            rootValue: { execute, subscribe },
+          };
+        },
+      },
+      wss,
+    );
+    return {
+      async close() {
+        for (const client of wss.clients) client.close(1001, 'server shutting down');
+        await disposable.dispose();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      },
+    };
+  }
+
+  return { yoga, attachWebSocket };
+}

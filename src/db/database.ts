@@ -1,0 +1,157 @@
+// Opens the database: PGlite in DATA_DIR (embedded default) or PostgreSQL at DATABASE_URL, both through
+// a Prisma 7 driver adapter (no Rust engine), applies pending migrations, and closes cleanly.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from './generated/prisma/client';
+import { applyMigrations } from './migrate';
+
+export type Db = PrismaClient;
+/** A client usable inside `db.$transaction(async (tx) => …)`. */
+export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  /** A cheap round trip, for /health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** An already-open PGlite (tests load one from a migrated template); it is closed with the database. */
+  pglite?: PGlite;
+  /** Skip applying migrations (the caller's database is known to be migrated). */
+  skipMigrations?: boolean;
+  /** PostgreSQL pool size. */
+  poolSize?: number;
+  log?: (message: string) => void;
+}
+
+export class DataDirLockedError extends Error {}
+
+/**
+ * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a
+ * file holding the owner's pid; a lock left by a dead process is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'marketplace.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirLockedError(
+          `DATA_DIR ${dataDir} is in use by another marketplace process (pid ${owner}). ` +
+            'Stop it, or give this instance its own DATA_DIR, or use DATABASE_URL to share one PostgreSQL.',
+        );
+      }
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new DataDirLockedError(`could not take the lock on DATA_DIR ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** PGlite runs no timed checkpoints: we issue one this often, and on close. */
+const CHECKPOINT_MS = 60_000;
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const log = opts.log ?? (() => {});
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts, log);
+
+  const unlock = opts.pglite ? () => {} : lockDataDir(opts.dataDir);
+  let pglite: PGlite;
+  try {
+    pglite = opts.pglite ?? (await PGlite.create(path.join(opts.dataDir, 'pgdata')));
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  const factory = new PrismaPGlite(pglite);
+  try {
+    if (!opts.skipMigrations) await migrate(factory, log);
+  } catch (err) {
+    await pglite.close().catch(() => {});
+    unlock();
+    throw err;
+  }
+  const prisma = new PrismaClient({ adapter: factory });
+  const checkpoints = setInterval(() => void pglite.exec('CHECKPOINT').catch(() => {}), CHECKPOINT_MS);
+  checkpoints.unref();
+  let closed: Promise<void> | undefined;
+  return {
+    kind: 'pglite',
+    prisma,
+    async ping() {
+      await pglite.query('SELECT 1');
+    },
+    close() {
+      closed ??= (async () => {
+        clearInterval(checkpoints);
+        await prisma.$disconnect().catch(() => {});
+        await pglite.exec('CHECKPOINT').catch(() => {});
+        await pglite.close();
+        unlock();
+      })();
+      return closed;
+    },
+  };
+}
+
+async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  pool.on('error', (err) => log(`idle PostgreSQL connection failed: ${err.message}`));
+  const factory = new PrismaPg(pool);
+  try {
+    if (!opts.skipMigrations) await migrate(new PrismaPg({ connectionString: url }), log);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  const prisma = new PrismaClient({ adapter: factory });
+  let closed: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    prisma,
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close() {
+      closed ??= (async () => {
+        await prisma.$disconnect().catch(() => {});
+        await pool.end().catch(() => {});
+      })();
+      return closed;
+    },
+  };
+}
+
+async function migrate(factory: SqlMigrationAwareDriverAdapterFactory, log: (m: string) => void) {
+  const applied = await applyMigrations(factory);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+}

@@ -1,0 +1,104 @@
+// Prisma's migration engine (WASM) over our own driver adapter: applies prisma/migrations at start-up,
+// creates new migrations offline, and diffs the history against schema.prisma. It writes
+// `_prisma_migrations` exactly as `prisma migrate deploy` would.
+import fs from 'node:fs';
+import path from 'node:path';
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
+
+export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
+export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
+export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
+
+type EngineModule = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
+let engineModule: Promise<EngineModule> | undefined;
+
+/** The package is built for bundlers (it imports its .wasm as a module), so we instantiate it ourselves. */
+function loadEngineModule(): Promise<EngineModule> {
+  engineModule ??= (async () => {
+    const bindings = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as EngineModule & {
+      __wbg_set_wasm(exports: WebAssembly.Exports): void;
+    };
+    const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm')), 'schema_engine_bg.wasm');
+    const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), { './schema_engine_bg.js': bindings as never });
+    bindings.__wbg_set_wasm(instance.exports);
+    (instance.exports.__wbindgen_start as () => void)();
+    return bindings;
+  })();
+  return engineModule;
+}
+
+export interface EngineLog {
+  (message: string): void;
+}
+
+async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: EngineLog = () => {}): Promise<SchemaEngine> {
+  const mod = await loadEngineModule();
+  const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
+  return mod.SchemaEngine.new(
+    { datamodels: [[SCHEMA_PATH, schema]] },
+    (line: string) => log(line),
+    bindMigrationAwareSqlAdapterFactory(factory),
+  );
+}
+
+/** Reads prisma/migrations into the engine's MigrationList, in name order as Prisma does. */
+export function readMigrations(dir = MIGRATIONS_DIR): MigrationList {
+  const lockPath = path.join(dir, 'migration_lock.toml');
+  const names = fs.existsSync(dir)
+    ? fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    : [];
+  return {
+    baseDir: dir,
+    lockfile: { path: 'migration_lock.toml', content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null },
+    shadowDbInitScript: '',
+    migrationDirectories: names.map((name) => {
+      const file = path.join(dir, name, 'migration.sql');
+      return {
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: fs.existsSync(file)
+            ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') }
+            : { tag: 'error' as const, value: `missing ${file}` },
+        },
+      };
+    }),
+  };
+}
+
+const noFilter = { externalTables: [], externalEnums: [] };
+
+/** Applies every migration not yet recorded in `_prisma_migrations`; returns the names applied. */
+export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, log?: EngineLog): Promise<string[]> {
+  const migrations = readMigrations();
+  if (migrations.migrationDirectories.length === 0) throw new Error(`no migrations found in ${MIGRATIONS_DIR}`);
+  const engine = await openEngine(factory, log);
+  try {
+    const out = await engine.applyMigrations({ migrationsList: migrations, filters: noFilter });
+    return out.appliedMigrationNames;
+  } finally {
+    engine.free();
+  }
+}
+
+/**
+ * The SQL that would take a database built from the migration history to schema.prisma
+ * (empty when the history already produces exactly the schema). Uses the factory's shadow database.
+ */
+export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
+  const engine = await openEngine(factory);
+  try {
+    const result = await engine.diff({
+      from: { tag: 'migrations', ...readMigrations() },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: fs.readFileSync(SCHEMA_PATH, 'utf8') }] },
+      script: true,
+      exitCode: true,
+      filters: noFilter,
+    });
+    const sql = (result.stdout ?? '').trim();
+    return sql === '-- This is an empty migration.' ? '' : sql;
+  } finally {
+    engine.free();
+  }
+}

@@ -1,0 +1,46 @@
+// The request context every domain function receives: the database, the caller, and the shared
+// machinery (events, clock, config, log). Built once per request by each surface (REST, GraphQL, WS).
+import type { Config } from '../config';
+import type { Db } from '../db/database';
+import type { Agent } from '../db/generated/prisma/client';
+import type { Bearer } from '../platform/auth';
+import type { Clock } from '../platform/clock';
+import type { Logger } from '../platform/logger';
+import type { EventBus } from '../platform/pubsub';
+import type { RateLimiter } from '../platform/rate-limit';
+import type { Scheduler } from '../platform/scheduler';
+import type { Topics } from './events';
+
+/** Long-lived machinery shared by every request of one instance. */
+export interface Services {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  pingDb(): Promise<void>;
+  events: EventBus<Topics>;
+  limiter: RateLimiter;
+  scheduler: Scheduler;
+  clock: Clock;
+  log: Logger;
+  startedAt: Date;
+}
+
+export type Principal =
+  | { kind: 'anonymous' }
+  /** A credential was sent but is not a live one (unknown, malformed or revoked). */
+  | { kind: 'invalid' }
+  | { kind: 'agent'; agent: Agent; credentialId: string }
+  | { kind: 'admin'; credentialId: string };
+
+export interface Ctx {
+  services: Services;
+  db: Db;
+  requestId: string;
+  /** The client's address, for rate limits without a credential and for audit records. */
+  clientAddress: string;
+  bearer: Bearer;
+  /** The caller, looked up on first use and remembered for the request. */
+  principal(): Promise<Principal>;
+  /** Set by the REST layer: it has already charged the route's rate-limit bucket. */
+  rateLimited?: boolean;
+}

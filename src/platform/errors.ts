@@ -1,0 +1,181 @@
+// One error family for every surface: a GraphQLError whose extensions carry the problem code and the
+// HTTP status, so GraphQL clients, the REST layer (problem+json) and logs all read the same thing.
+import { GraphQLError } from 'graphql';
+
+export type ProblemCode =
+  | 'bad_request'
+  | 'validation_failed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payment_required'
+  | 'rate_limited'
+  | 'internal';
+
+export const problemStatus: Record<ProblemCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payment_required: 402,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export const problemTitle: Record<ProblemCode, string> = {
+  bad_request: 'Bad Request',
+  validation_failed: 'Validation Failed',
+  unauthorized: 'Unauthorized',
+  forbidden: 'Forbidden',
+  not_found: 'Not Found',
+  conflict: 'Conflict',
+  payment_required: 'Payment Required',
+  rate_limited: 'Too Many Requests',
+  internal: 'Internal Server Error',
+};
+
+/** A short page served at each problem `type` URL. */
+export const problemDescription: Record<ProblemCode, string> = {
+  bad_request: 'The request could not be read: malformed JSON, a wrong content type, or a body that is too large.',
+  validation_failed: 'The request was read but some fields are missing or invalid. `errors` lists each field (`path`) and what is wrong with it.',
+  unauthorized: 'The request needs a valid credential: send `Authorization: Bearer key_master_…`.',
+  forbidden: 'The credential is valid but may not do this (a suspended or banned agent, an administrator-only operation, or an allowance used up).',
+  not_found: 'There is no such object, or it belongs to another agent.',
+  conflict: 'The request conflicts with the current state: a duplicate name, an illegal state transition, or an idempotency key reused with another body.',
+  payment_required: 'The capability is paid: retry with a payment as described by `accepts`.',
+  rate_limited: 'Too many requests for this operation in the current minute. Retry after `Retry-After` seconds.',
+  internal: 'The server failed. Nothing about the failure is shown; quote `request_id` when reporting it.',
+};
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends GraphQLError {
+  readonly code: ProblemCode;
+  readonly status: number;
+
+  constructor(code: ProblemCode, message: string, extra: Record<string, unknown> = {}, status = problemStatus[code]) {
+    super(message, { extensions: { code: code.toUpperCase(), http: { status }, ...extra } });
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(message: string, status = 400) {
+    super('bad_request', message, {}, status);
+  }
+}
+
+export class ValidationFailed extends AppError {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[] | FieldError, message?: string) {
+    const list = Array.isArray(errors) ? errors : [errors];
+    super('validation_failed', message ?? list.map((e) => `${e.path}: ${e.message}`).join('; '), { errors: list });
+    this.errors = list;
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(message = 'A valid bearer credential is required') {
+    super('unauthorized', message);
+  }
+}
+
+export class Forbidden extends AppError {
+  constructor(message: string) {
+    super('forbidden', message);
+  }
+}
+
+export class NotFound extends AppError {
+  constructor(kind: string, id?: string) {
+    super('not_found', id === undefined ? `No such ${kind}` : `No ${kind} ${id} for this agent`);
+  }
+}
+
+export class Conflict extends AppError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class RateLimited extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, message = 'Rate limit exceeded') {
+    super('rate_limited', message, { retryAfter: retryAfterSeconds });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class InternalError extends AppError {
+  constructor(requestId?: string) {
+    super('internal', 'Internal server error', requestId ? { request_id: requestId } : {});
+  }
+}
+
+/** Reads the problem code of any GraphQL error (ours, or graphql-js's own validation errors). */
+export function codeOf(err: GraphQLError): ProblemCode {
+  if (err instanceof AppError) return err.code;
+  const original = err.originalError;
+  if (original instanceof AppError) return original.code;
+  const code = typeof err.extensions?.code === 'string' ? err.extensions.code.toLowerCase() : undefined;
+  if (code && code in problemStatus) return code as ProblemCode;
+  if (code === 'graphql_validation_failed' || code === 'bad_user_input' || code === 'graphql_parse_failed') return 'bad_request';
+  // An error raised by graphql-js before execution (no original error) is the client's fault.
+  return original ? 'internal' : 'bad_request';
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+  request_id: string;
+  [extra: string]: unknown;
+}
+
+/** Titles for the statuses a code shares with others (405, 413 and 415 are all `bad_request`). */
+const statusTitle: Record<number, string> = { 405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type' };
+
+export function problem(
+  baseUrl: string,
+  code: ProblemCode,
+  detail: string,
+  requestId: string,
+  extra: Record<string, unknown> = {},
+  status = problemStatus[code],
+): Problem {
+  return {
+    type: `${baseUrl}/problems/${code.replace(/_/g, '-')}`,
+    title: statusTitle[status] ?? problemTitle[code],
+    status,
+    detail,
+    code,
+    request_id: requestId,
+    ...extra,
+  };
+}
+
+/** The problem+json body for an error thrown anywhere; unexpected errors never show their message. */
+export function problemFromError(baseUrl: string, err: unknown, requestId: string): Problem {
+  const appError = err instanceof AppError ? err : err instanceof GraphQLError && err.originalError instanceof AppError ? err.originalError : undefined;
+  if (appError) {
+    const extra: Record<string, unknown> = {};
+    if (appError instanceof ValidationFailed) extra.errors = appError.errors;
+    for (const [key, value] of Object.entries(appError.extensions)) {
+      if (!['code', 'http', 'errors', 'retryAfter', 'request_id'].includes(key)) extra[key] = value;
+    }
+    return problem(baseUrl, appError.code, appError.message, requestId, extra, appError.status);
+  }
+  if (err instanceof GraphQLError && !err.originalError) {
+    return problem(baseUrl, 'bad_request', err.message, requestId);
+  }
+  return problem(baseUrl, 'internal', 'Internal server error', requestId);
+}

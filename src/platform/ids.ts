@@ -1,0 +1,34 @@
+// Identifiers and secrets: base62 random strings with the prefixes of CONTRACT §3, and the SHA-256
+// under which every secret is stored and looked up.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 (rejection sampling: 248 = 4 × 62, so no character is favoured). */
+export function base62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const newAgentKey = () => `ag_${base62(24)}`;
+export const newMasterKey = () => `key_master_${base62(40)}`;
+export const newAdminKey = () => `key_admin_${base62(40)}`;
+export const newEventId = () => `evt_${base62(24)}`;
+export const newRequestId = () => `req_${base62(20)}`;
+export const newUuid = () => randomUUID();
+
+export function sha256Hex(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** What may be shown of a secret: its prefix and four characters. */
+export function secretHint(secret: string): string {
+  const cut = secret.lastIndexOf('_') + 1;
+  return `${secret.slice(0, cut + 4)}…`;
+}

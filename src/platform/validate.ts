@@ -1,0 +1,59 @@
+// Field checks that collect every problem before failing, so one 400 names all the bad fields.
+import { ValidationFailed, type FieldError } from './errors';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class Checks {
+  readonly errors: FieldError[] = [];
+
+  fail(path: string, message: string): void {
+    this.errors.push({ path, message });
+  }
+
+  /** A trimmed single-line string within length bounds; returns it (or undefined when absent and optional). */
+  text(path: string, value: unknown, opts: { min?: number; max: number; required?: boolean; multiline?: boolean }): string | undefined {
+    if (value === undefined || value === null) {
+      if (opts.required) this.fail(path, 'is required');
+      return undefined;
+    }
+    if (typeof value !== 'string') {
+      this.fail(path, 'must be a string');
+      return undefined;
+    }
+    const text = value.trim();
+    const min = opts.min ?? (opts.required ? 1 : 0);
+    if (text.length < min) this.fail(path, min === 1 ? 'must not be empty' : `must be at least ${min} characters`);
+    else if (text.length > opts.max) this.fail(path, `must be at most ${opts.max} characters`);
+    else if (!opts.multiline && CONTROL.test(text)) this.fail(path, 'must not contain control characters');
+    return text;
+  }
+
+  email(path: string, value: unknown, required = true): string | undefined {
+    const text = this.text(path, value, { max: 254, required });
+    if (text !== undefined && text.length > 0 && !EMAIL.test(text)) this.fail(path, 'must be an email address');
+    return text?.toLowerCase();
+  }
+
+  /** A list of slug-like identifiers (lower-case letters, digits, dashes, dots), de-duplicated. */
+  slugs(path: string, value: unknown, max: number): string[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) {
+      this.fail(path, 'must be a list of strings');
+      return undefined;
+    }
+    if (value.length > max) this.fail(path, `must have at most ${max} entries`);
+    const out: string[] = [];
+    value.forEach((item, i) => {
+      if (typeof item !== 'string' || !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(item)) {
+        this.fail(`${path}.${i}`, 'must be an identifier of lower-case letters, digits, dots and dashes (at most 64)');
+      } else if (!out.includes(item)) out.push(item);
+    });
+    return out;
+  }
+
+  /** Throws ValidationFailed naming every field that failed. */
+  done(): void {
+    if (this.errors.length) throw new ValidationFailed(this.errors);
+  }
+}

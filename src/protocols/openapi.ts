@@ -1,0 +1,290 @@
+// The OpenAPI 3.1 document of the REST layer, built from the route tables: request schemas from the
+// documents' variable types, response schemas from their selection sets (aliases are the JSON names),
+// so it cannot drift from what the server does.
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  isCompositeType,
+  Kind,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import type { CompiledRoute } from '../../rest/runner';
+import { API_DOCUMENT_VERSION } from '../config';
+import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
+
+type JsonSchema = Record<string, unknown>;
+
+function scalarSchema(type: GraphQLScalarType | GraphQLEnumType): JsonSchema {
+  if (type instanceof GraphQLEnumType) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  switch (type.name) {
+    case 'String':
+      return { type: 'string' };
+    case 'ID':
+      return { type: 'string' };
+    case 'Int':
+      return { type: 'integer' };
+    case 'Float':
+      return { type: 'number' };
+    case 'Boolean':
+      return { type: 'boolean' };
+    case 'DateTime':
+      return { type: 'string', format: 'date-time' };
+    default:
+      return {};
+  }
+}
+
+function nullable(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (Object.keys(schema).length === 0) return schema;
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+export function inputSchema(type: GraphQLInputType, strict = true): JsonSchema {
+  if (type instanceof GraphQLNonNull) return inputSchema(type.ofType, strict);
+  if (type instanceof GraphQLList) return { type: 'array', items: inputSchema(type.ofType, strict) };
+  if (type instanceof GraphQLInputObjectType) {
+    const fields = Object.values(type.getFields());
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        fields.map((f) => [f.name, { ...inputSchema(f.type, strict), ...(f.description ? { description: f.description } : {}) }]),
+      ),
+      additionalProperties: !strict,
+    };
+    const required = fields.filter((f) => f.type instanceof GraphQLNonNull && f.defaultValue === undefined).map((f) => f.name);
+    if (required.length) schema.required = required;
+    return schema;
+  }
+  return scalarSchema(type as GraphQLScalarType | GraphQLEnumType);
+}
+
+function outputSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+): JsonSchema {
+  if (type instanceof GraphQLNonNull) {
+    const inner = outputSchema(type.ofType, selection, fragments);
+    return inner;
+  }
+  const wrap = (s: JsonSchema) => nullable(s);
+  if (type instanceof GraphQLList) return wrap({ type: 'array', items: outputSchema(type.ofType, selection, fragments) });
+  if (isCompositeType(type) && selection) return wrap(objectSchema(type as GraphQLObjectType, selection, fragments));
+  return wrap(scalarSchema(type as GraphQLScalarType | GraphQLEnumType));
+}
+
+function objectSchema(type: GraphQLObjectType, set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const add = (s: SelectionSetNode) => {
+    for (const sel of s.selections) {
+      if (sel.kind === Kind.FIELD) {
+        const key = sel.alias?.value ?? sel.name.value;
+        if (sel.name.value === '__typename') {
+          properties[key] = { type: 'string' };
+        } else {
+          const field = type.getFields()[sel.name.value];
+          const schema = outputSchema(field.type, sel.selectionSet, fragments);
+          properties[key] = field.description ? { ...schema, description: field.description } : schema;
+        }
+        required.push(key);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        add(sel.selectionSet);
+      } else {
+        const frag = fragments.get(sel.name.value);
+        if (frag) add(frag.selectionSet);
+      }
+    }
+  };
+  add(set);
+  return { type: 'object', properties, required: [...new Set(required)] };
+}
+
+const problemRef = (name: string) => ({ 'application/problem+json': { schema: { $ref: `#/components/schemas/${name}` } } });
+
+function errorResponse(status: number) {
+  const code = (Object.keys(problemStatus) as (keyof typeof problemStatus)[]).find((c) => problemStatus[c] === status && c !== 'validation_failed');
+  const description =
+    status === 400
+      ? `${problemTitle.bad_request} or ${problemTitle.validation_failed}: ${problemDescription.validation_failed}`
+      : status === 405
+        ? 'Method Not Allowed: the path exists with other methods (see `Allow`).'
+        : status === 413
+          ? 'Payload Too Large: the body is over 1 MiB.'
+          : status === 415
+            ? 'Unsupported Media Type: the body must be JSON.'
+            : code
+              ? `${problemTitle[code]}: ${problemDescription[code]}`
+              : 'Error';
+  const response: Record<string, unknown> = { description, content: problemRef(status === 400 ? 'ValidationProblem' : 'Problem') };
+  if (status === 429) response.headers = { ...rateHeaders(), 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until a retry can succeed' } };
+  return response;
+}
+
+function rateHeaders() {
+  return {
+    'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per minute for this operation and credential' },
+    'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window' },
+    'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the window resets' },
+  };
+}
+
+export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, baseUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const c of compiled) {
+    const { route } = c;
+    const fragments = new Map(
+      c.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+    );
+    const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+    const rootField = rootType.getFields()[c.rootField];
+    const rootSelection = c.operation.selectionSet;
+    // The body is the root field's value, or the data object when the root field is a leaf.
+    let responseSchema: JsonSchema = c.rootIsObject
+      ? outputSchema(rootField.type, (rootSelection.selections[0] as { selectionSet?: SelectionSetNode }).selectionSet, fragments)
+      : objectSchema(rootType, rootSelection, fragments);
+    responseSchema = stripNull(responseSchema);
+
+    const parameters: unknown[] = [];
+    let body: JsonSchema | undefined;
+    let bodyRequired = false;
+    for (const v of c.variables) {
+      const s = inputSchema(v.type);
+      const required = v.type instanceof GraphQLNonNull;
+      switch (v.source.from) {
+        case 'body':
+          body = s;
+          bodyRequired = required;
+          break;
+        case 'bodyField': {
+          body ??= { type: 'object', properties: {}, additionalProperties: false };
+          (body.properties as Record<string, JsonSchema>)[v.source.name] = s;
+          if (required) {
+            body.required = [...((body.required as string[]) ?? []), v.source.name];
+            bodyRequired = true;
+          }
+          break;
+        }
+        case 'path':
+          parameters.push({ name: v.source.name, in: 'path', required: true, schema: s });
+          break;
+        case 'query':
+        case 'header':
+          parameters.push({
+            name: v.source.name,
+            in: v.source.from,
+            required,
+            schema: s,
+            ...(v.source.description ? { description: v.source.description } : {}),
+          });
+          break;
+      }
+    }
+
+    const errorStatuses = new Set<number>([400, 500, ...(route.errors ?? [])]);
+    if (route.auth !== 'none') {
+      errorStatuses.add(401);
+      errorStatuses.add(403);
+    }
+    if (route.bucket) errorStatuses.add(429);
+    if (body) {
+      errorStatuses.add(413);
+      errorStatuses.add(415);
+    }
+    if (c.variables.some((v) => v.source.from === 'path')) errorStatuses.add(404);
+
+    const successHeaders = route.bucket ? rateHeaders() : undefined;
+    for (const path of c.paths) {
+      const oasPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const alias = path !== c.paths[0];
+      paths[oasPath] ??= {};
+      paths[oasPath][route.method.toLowerCase()] = {
+        operationId: `${c.operation.name?.value ?? c.rootField}${alias ? `Via${oasPath.replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ?? '').toUpperCase())}` : ''}`,
+        summary: route.summary,
+        ...(route.description ? { description: route.description } : {}),
+        tags: [route.tag],
+        security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
+        ...(parameters.length ? { parameters } : {}),
+        ...(body ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: body } } } } : {}),
+        responses: {
+          [String(route.status)]: {
+            description: route.summary,
+            ...(successHeaders ? { headers: successHeaders } : {}),
+            content: { 'application/json': { schema: responseSchema } },
+          },
+          ...Object.fromEntries([...errorStatuses].sort().map((s) => [String(s), errorResponse(s)])),
+        },
+        'x-graphql-operation': c.document.loc?.source.body.replace(/\s+/g, ' ').trim(),
+        'x-rate-limit-per-minute': route.bucket?.perMinute ?? null,
+      };
+    }
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent Capability Marketplace API',
+      version: API_DOCUMENT_VERSION,
+      description:
+        'REST projection of the GraphQL API at /graphql: every operation runs a GraphQL document, whose aliases are the JSON names. ' +
+        'Errors are application/problem+json (RFC 9457) with `code` and `request_id`. Rate limits are per operation per credential ' +
+        '(per client address without one), reported in X-RateLimit-* headers. Unknown body fields are rejected with 400.',
+    },
+    servers: [{ url: `${baseUrl}/api/v1` }],
+    tags: [...new Set(compiled.map((c) => c.route.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An agent master key (`key_master_…`), or the administrator key (`key_admin_…`) on /admin routes',
+        },
+      },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+          properties: {
+            type: { type: 'string', format: 'uri' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(problemStatus) },
+            request_id: { type: 'string' },
+          },
+        },
+        ValidationProblem: {
+          allOf: [
+            { $ref: '#/components/schemas/Problem' },
+            {
+              type: 'object',
+              properties: {
+                errors: {
+                  type: 'array',
+                  items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
+  };
+}
+
+function stripNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) return { ...schema, type: (schema.type as string[]).find((t) => t !== 'null') };
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[])[0];
+  return schema;
+}
+
