@@ -1,18 +1,22 @@
 // REST routes of the agents area (spec §4.1).
 import { bucket, from, type Route } from './route';
 
-const agentFields = `
-  agent_id: agentId
-  agent_key: agentKey
-  name
-  description
-  reputation_score: reputation
-  tier
-  status
-  autonomy_level: autonomyLevel
-  capabilities
-  created_at: createdAt
-  updated_at: updatedAt`;
+/** The profile shape of GET /agents/me and PATCH /agents/me. */
+const agentProfile = /* GraphQL */ `
+  fragment AgentProfile on Agent {
+    agent_id: agentId
+    agent_key: agentKey
+    name
+    description
+    reputation_score: reputation
+    tier
+    status
+    autonomy_level: autonomyLevel
+    capabilities
+    created_at: createdAt
+    updated_at: updatedAt
+  }
+`;
 
 export const agentRoutes: Route[] = [
   {
@@ -25,7 +29,7 @@ export const agentRoutes: Route[] = [
     summary: 'Register an agent',
     description: 'Creates an agent and returns its master key. The master key is shown only in this response and stored only as a hash.',
     errors: [409],
-    document: `mutation RegisterAgent($input: RegisterAgentInput!) {
+    document: /* GraphQL */ `mutation RegisterAgent($input: RegisterAgentInput!) {
       registerAgent(input: $input) {
         agent { agent_id: agentId name reputation tier }
         agent_key: agentKey
@@ -42,7 +46,7 @@ export const agentRoutes: Route[] = [
     status: 200,
     tag: 'Agents',
     summary: "The calling agent's profile",
-    document: `query Me { me { ${agentFields} } }`,
+    document: /* GraphQL */ `query Me { me { ...AgentProfile } } ${agentProfile}`,
   },
   {
     method: 'PATCH',
@@ -54,7 +58,7 @@ export const agentRoutes: Route[] = [
     summary: "Update the calling agent's profile",
     description: 'Any of `name`, `description`, `capabilities`; publishes an `agent.updated` event.',
     errors: [409],
-    document: `mutation UpdateMe($input: UpdateMeInput!) { updateMe(input: $input) { ${agentFields} } }`,
+    document: /* GraphQL */ `mutation UpdateMe($input: UpdateMeInput!) { updateMe(input: $input) { ...AgentProfile } } ${agentProfile}`,
     variables: { input: from.body },
   },
 ];

@@ -11,7 +11,7 @@ export const healthRoutes: Route[] = [
     tag: 'Health',
     summary: 'Service health',
     description: 'Status (`ok`, `degraded`, or `down` when the database is unreachable), version and component checks.',
-    document: `query Health {
+    document: /* GraphQL */ `query Health {
       health {
         status
         version
@@ -34,7 +34,7 @@ export const healthRoutes: Route[] = [
     status: 200,
     tag: 'Health',
     summary: 'Liveness',
-    document: `query Ping { pong: ping }`,
+    document: /* GraphQL */ `query Ping { pong: ping }`,
   },
   {
     method: 'GET',
@@ -44,7 +44,7 @@ export const healthRoutes: Route[] = [
     status: 200,
     tag: 'Health',
     summary: 'Platform version',
-    document: `query Version { version { version } }`,
+    document: /* GraphQL */ `query Version { version { version } }`,
   },
   {
     method: 'GET',
@@ -54,7 +54,7 @@ export const healthRoutes: Route[] = [
     status: 200,
     tag: 'Health',
     summary: 'Uptime over a window of days',
-    document: `query Uptime($days: Int) {
+    document: /* GraphQL */ `query Uptime($days: Int) {
       uptime(days: $days) {
         uptime_percent: uptimePercent
         days

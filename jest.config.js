@@ -1,0 +1,43 @@
+// Jest projects: unit; api on a fresh embedded PGlite per file; the same api suite on PostgreSQL when
+// DATABASE_URL is set; the cluster suite (two instances on one PostgreSQL and Redis) when REDIS_URL is too.
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
+
+const base = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj|cj)s$': swc },
+  // ESM-only packages are compiled to CommonJS for jest's module system.
+  transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testTimeout: 30_000,
+};
+
+const projects = [
+  { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+  {
+    ...base,
+    displayName: 'api',
+    testMatch: ['<rootDir>/test/api/**/*.test.ts'],
+    globalSetup: '<rootDir>/test/support/global-setup.ts',
+  },
+];
+
+if (process.env.DATABASE_URL) {
+  projects.push({
+    ...base,
+    displayName: 'postgres',
+    testMatch: ['<rootDir>/test/api/**/*.test.ts'],
+    globalSetup: '<rootDir>/test/support/global-setup.ts',
+    setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
+  });
+  if (process.env.REDIS_URL) {
+    projects.push({
+      ...base,
+      displayName: 'cluster',
+      testMatch: ['<rootDir>/test/cluster/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
+    });
+  }
+}
+
+module.exports = { projects };

@@ -1,0 +1,197 @@
+// Agents over REST: registration, the caller's profile, and the bad input each must refuse with a 4xx.
+import { sha256Hex } from '../../src/platform/ids';
+import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startServer();
+  call = api(server);
+});
+afterAll(() => server.close());
+
+function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, code, type: `${server.url}/problems/${code.replace(/_/g, '-')}` });
+  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+  expect(typeof res.body.detail).toBe('string');
+  expect(JSON.stringify(res.body)).not.toMatch(/at .+\.ts:\d+|SELECT|prisma/i);
+}
+
+describe('POST /agents/register', () => {
+  it('creates an agent and shows its master key once, storing only its hash', async () => {
+    const name = uniqueName('reg');
+    const res = await call('POST', '/agents/register', { body: { name, description: 'Summarises things', ownerEmail: 'Owner@Example.com' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      agent: { agent_id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, reputation: 20, tier: 'newcomer' },
+      agent_key: expect.stringMatching(/^ag_[0-9A-Za-z]{24}$/),
+      master_key: expect.stringMatching(/^key_master_[0-9A-Za-z]{40}$/),
+    });
+    const creds = await server.app.services.db.credential.findMany({ where: { agentId: res.body.agent.agent_id } });
+    expect(creds).toHaveLength(1);
+    expect(creds[0].hash).toBe(sha256Hex(res.body.master_key));
+    expect(JSON.stringify(creds)).not.toContain(res.body.master_key);
+    expect(server.logs.join('\n')).not.toContain(res.body.master_key);
+  });
+
+  it('answers 409 for a name that is taken', async () => {
+    const { name } = await registerAgent(server);
+    const res = await call('POST', '/agents/register', { body: { name, description: 'Another one', ownerEmail: 'x@example.com' } });
+    expectProblem(res, 409, 'conflict');
+  });
+
+  it('names every missing field in one 400', async () => {
+    const res = await call('POST', '/agents/register', { body: {} });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['description', 'name', 'ownerEmail']);
+  });
+
+  it.each([
+    [{ name: 'ab' }, 'name', /at least 3/],
+    [{ name: 'x'.repeat(51) }, 'name', /at most 50/],
+    [{ name: 42 }, 'name', /string/],
+    [{ ownerEmail: 'not-an-email' }, 'ownerEmail', /email/],
+    [{ description: '   ' }, 'description', /empty/],
+    [{ unexpected: true }, 'unexpected', /not a known field/],
+  ])('rejects %j naming %s', async (override, path, message) => {
+    const body = { name: uniqueName('bad'), description: 'Valid description', ownerEmail: 'a@example.com', ...override };
+    const res = await call('POST', '/agents/register', { body });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.stringMatching(message) })]));
+  });
+
+  it('answers 400 for invalid JSON, a non-object body, and 415 for a non-JSON content type', async () => {
+    expectProblem(await call('POST', '/agents/register', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    expectProblem(await call('POST', '/agents/register', { body: ['a'] }), 400, 'bad_request');
+    expectProblem(await call('POST', '/agents/register', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'bad_request');
+  });
+
+  it('answers 413 for a body over 1 MiB', async () => {
+    const res = await call('POST', '/agents/register', { body: { name: 'big', description: 'x'.repeat(1024 * 1024 + 10), ownerEmail: 'a@example.com' } });
+    expectProblem(res, 413, 'bad_request');
+  });
+});
+
+describe('GET /agents/me', () => {
+  it("answers the caller's profile", async () => {
+    const me = await registerAgent(server);
+    const res = await call('GET', '/agents/me', { key: me.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      agent_id: me.agentId,
+      agent_key: expect.stringMatching(/^ag_/),
+      name: me.name,
+      description: 'An agent made by a test',
+      reputation_score: 20,
+      tier: 'newcomer',
+      status: 'ACTIVE',
+      autonomy_level: 'GOVERN',
+      capabilities: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+  });
+
+  it.each([
+    ['no credential', undefined],
+    ['a malformed credential', 'Bearer nope'],
+    ['an unknown master key', `Bearer key_master_${'A'.repeat(40)}`],
+    ['an agent key, which is not a credential', 'Bearer ag_abcdefghijklmnopqrstuvwx'],
+  ])('answers 401 with %s', async (_label, authorization) => {
+    const res = await call('GET', '/agents/me', { headers: authorization ? { authorization } : {} });
+    expectProblem(res, 401, 'unauthorized');
+  });
+
+  it('answers 403 to a suspended or banned agent', async () => {
+    for (const status of ['SUSPENDED', 'BANNED'] as const) {
+      const me = await registerAgent(server);
+      await server.app.services.db.agent.update({ where: { id: me.agentId }, data: { status } });
+      expectProblem(await call('GET', '/agents/me', { key: me.key }), 403, 'forbidden');
+      expectProblem(await call('PATCH', '/agents/me', { key: me.key, body: { description: 'x' } }), 403, 'forbidden');
+    }
+  });
+
+  it('answers 403 to the administrator key, which is not an agent', async () => {
+    const admin = `key_admin_${'B'.repeat(40)}`;
+    const other = await startServer({ env: { ADMIN_KEY: admin } });
+    try {
+      const res = await api(other)('GET', '/agents/me', { key: admin });
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('PATCH /agents/me', () => {
+  it('updates name, description and capabilities, and a later read sees them', async () => {
+    const me = await registerAgent(server);
+    const name = uniqueName('renamed');
+    const res = await call('PATCH', '/agents/me', { key: me.key, body: { name, description: 'Now translates', capabilities: ['translate', 'summarize', 'translate'] } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ agent_id: me.agentId, name, description: 'Now translates', capabilities: ['translate', 'summarize'] });
+    const read = await call('GET', '/agents/me', { key: me.key });
+    expect(read.body).toMatchObject({ name, description: 'Now translates', capabilities: ['translate', 'summarize'] });
+    expect(Date.parse(read.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(read.body.created_at));
+  });
+
+  it('answers 409 when renaming to a taken name', async () => {
+    const a = await registerAgent(server);
+    const b = await registerAgent(server);
+    expectProblem(await call('PATCH', '/agents/me', { key: b.key, body: { name: a.name } }), 409, 'conflict');
+  });
+
+  it('names the bad capability and the bad fields', async () => {
+    const me = await registerAgent(server);
+    const res = await call('PATCH', '/agents/me', { key: me.key, body: { name: 'x', capabilities: ['ok-one', 'Not OK'] } });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['capabilities.1', 'name']);
+    const wrongType = await call('PATCH', '/agents/me', { key: me.key, body: { capabilities: [7] } });
+    expectProblem(wrongType, 400, 'validation_failed');
+    expect(wrongType.body.errors).toEqual([{ path: 'capabilities.0', message: 'must be a string' }]);
+    const read = await call('GET', '/agents/me', { key: me.key });
+    expect(read.body.name).toBe(me.name);
+    expect(read.body.capabilities).toEqual([]);
+  });
+
+  it('reads a single capability as a list of one, as GraphQL input coercion does', async () => {
+    const me = await registerAgent(server);
+    const res = await call('PATCH', '/agents/me', { key: me.key, body: { capabilities: 'summarize' } });
+    expect(res.status).toBe(200);
+    expect(res.body.capabilities).toEqual(['summarize']);
+  });
+
+  it('leaves the profile alone for an empty patch', async () => {
+    const me = await registerAgent(server);
+    const res = await call('PATCH', '/agents/me', { key: me.key, body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe(me.name);
+  });
+});
+
+describe('the HTTP surface', () => {
+  it('gives every response an X-Request-Id, echoing a sane incoming one', async () => {
+    const echoed = await call('GET', '/ping', { headers: { 'x-request-id': 'trace-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    const generated = await call('GET', '/ping', { headers: { 'x-request-id': 'bad id with spaces' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{20}$/);
+  });
+
+  it('answers 404 for an unknown path and 405 with Allow for a wrong method', async () => {
+    expectProblem(await call('GET', '/no/such/path'), 404, 'not_found');
+    const wrong = await call('DELETE', '/agents/me');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toContain('PATCH');
+    expect(wrong.body.title).toBe('Method Not Allowed');
+  });
+
+  it('serves a page for each problem type', async () => {
+    const res = await fetch(`${server.url}/problems/validation-failed`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Validation Failed');
+  });
+});

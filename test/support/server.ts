@@ -1,0 +1,132 @@
+// A real marketplace server on an ephemeral port with its own fresh database, plus small clients
+// (fetch for REST and GraphQL) that tests share. No module of ours is mocked.
+import { Writable } from 'node:stream';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import type { Clock } from '../../src/platform/clock';
+import { createLogger } from '../../src/platform/logger';
+import { clonePostgres, loadPgliteFromTemplate } from './databases';
+
+export interface TestServer {
+  app: App;
+  url: string;
+  port: number;
+  config: Config;
+  /** Everything the server logged, one JSON line each. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Share an existing PostgreSQL database (cluster tests); otherwise each server gets a fresh one. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  clock?: Clock;
+}
+
+export const onPostgres = () => process.env.TEST_DATABASE === 'postgres';
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  let databaseUrl = opts.databaseUrl;
+  let drop: (() => Promise<void>) | undefined;
+  if (!databaseUrl && onPostgres()) {
+    const clone = await clonePostgres(process.env.DATABASE_URL!);
+    databaseUrl = clone.url;
+    drop = clone.drop;
+  }
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: '/nonexistent-test-data-dir',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+    ...opts.env,
+  });
+  const pglite = databaseUrl ? undefined : await loadPgliteFromTemplate();
+  const app = await createApp(config, {
+    pglite,
+    skipMigrations: !databaseUrl,
+    clock: opts.clock,
+    log: createLogger(config.logLevel, sink),
+  });
+  const port = await app.listen();
+  const url = `http://127.0.0.1:${port}`;
+  config.publicBaseUrl = url;
+  return {
+    app,
+    url,
+    port,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await drop?.();
+    },
+  };
+}
+
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function http<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: string; key?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export function api(server: { url: string }) {
+  return <T = any>(method: string, path: string, opts?: Parameters<typeof http>[3]) => http<T>(server.url, method, `/api/v1${path}`, opts);
+}
+
+export async function gql<T = any>(server: { url: string }, query: string, variables?: Record<string, unknown>, key?: string) {
+  return http<{ data?: T; errors?: { message: string; extensions?: Record<string, any> }[] }>(server.url, 'POST', '/graphql', {
+    body: { query, variables },
+    key,
+  });
+}
+
+let counter = 0;
+/** A unique, valid agent name for this test file. */
+export function uniqueName(prefix = 'agent'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`.slice(0, 50);
+}
+
+export async function registerAgent(server: { url: string }, overrides: Record<string, unknown> = {}) {
+  const res = await api(server)('POST', '/agents/register', {
+    body: { name: uniqueName(), description: 'An agent made by a test', ownerEmail: 'owner@example.com', ...overrides },
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { key: res.body.master_key as string, agentId: res.body.agent.agent_id as string, name: res.body.agent.name as string, body: res.body };
+}
