@@ -1,5 +1,6 @@
 // Agents: the Agent node, registration, the caller's profile, and the caller's live event stream.
 import * as agents from '../src/domain/agents/agents';
+import { requireAgent } from '../src/domain/agents/principal';
 import type { MarketplaceEvent } from '../src/domain/events';
 import { builder } from './builder';
 
@@ -107,9 +108,8 @@ builder.subscriptionField('agentEvents', (t) =>
     description: 'Every event of the calling agent, as delivered to its webhooks',
     authScopes: { agent: true },
     subscribe: async (_root, _args, ctx) => {
-      const me = await ctx.principal();
-      if (me.kind !== 'agent') throw new Error('unreachable: agent scope checked');
-      return ctx.services.events.subscribe('agentEvents', me.agent.id);
+      const me = await requireAgent(ctx);
+      return ctx.services.events.subscribe('agentEvents', me.id);
     },
     resolve: (event) => event,
   }),

@@ -37,6 +37,7 @@ export const builder = new SchemaBuilder<{
       },
     }),
     unauthorizedError: (_parent, _ctx, _info, result) => new Forbidden(result.message),
+    authorizeOnSubscribe: true,
   },
   prisma: {
     client: (ctx) => ctx.db,

@@ -1,0 +1,183 @@
+// The GraphQL surface: the same operations as REST, errors with codes and HTTP statuses, and
+// Subscription.agentEvents delivered over WebSocket (graphql-ws) and SSE (graphql-sse).
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const AGENT_EVENTS = 'subscription { agentEvents { id type createdAt data } }';
+
+/** Collects the first `count` results of a subscription from a sink-style client. */
+function collect(subscribe: (sink: { next: (v: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void, count: number) {
+  const results: any[] = [];
+  let dispose: () => void = () => {};
+  const done = new Promise<any[]>((resolve, reject) => {
+    dispose = subscribe({
+      next: (v) => {
+        results.push(v);
+        if (results.length >= count) resolve(results);
+      },
+      error: reject,
+      complete: () => resolve(results),
+    });
+  });
+  return { done, dispose: () => dispose() };
+}
+
+describe('GraphQL over HTTP', () => {
+  it('registers an agent and reads it back with me', async () => {
+    const name = uniqueName('gql');
+    const reg = await gql(server, 'mutation($i: RegisterAgentInput!) { registerAgent(input: $i) { agent { id agentId name tier reputation } masterKey agentKey } }', {
+      i: { name, description: 'Over GraphQL', ownerEmail: 'g@example.com' },
+    });
+    expect(reg.status).toBe(200);
+    const { agent, masterKey } = reg.body.data!.registerAgent;
+    expect(agent).toMatchObject({ name, tier: 'newcomer', reputation: 20 });
+    expect(masterKey).toMatch(/^key_master_/);
+    const me = await gql(server, '{ me { id agentId name ownerEmail status autonomyLevel } }', undefined, masterKey);
+    expect(me.body.data!.me).toEqual({ id: agent.id, agentId: agent.agentId, name, ownerEmail: 'g@example.com', status: 'ACTIVE', autonomyLevel: 'GOVERN' });
+    const node = await gql(server, 'query($id: ID!) { node(id: $id) { __typename ... on Agent { name } } }', { id: agent.id }, masterKey);
+    expect(node.body.data).toEqual({ node: { __typename: 'Agent', name } });
+  });
+
+  it('answers 401 with code UNAUTHORIZED for me without a key', async () => {
+    const res = await gql(server, '{ me { id } }');
+    expect(res.status).toBe(401);
+    expect(res.body.errors![0].extensions).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('carries validation errors with the failing fields', async () => {
+    const res = await gql(server, 'mutation { registerAgent(input: { name: "ab", description: "d", ownerEmail: "nope" }) { agentKey } }');
+    expect(res.status).toBe(400);
+    expect(res.body.errors![0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: expect.arrayContaining([expect.objectContaining({ path: 'name' }), expect.objectContaining({ path: 'ownerEmail' })]),
+    });
+  });
+
+  it('rejects a malformed query with errors and never a 5xx', async () => {
+    // GraphQL over HTTP: 400 for application/graphql-response+json, 200 with errors for legacy JSON.
+    for (const query of ['{ me { ', '{ nope }']) {
+      const modern = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query }),
+      });
+      expect(modern.status).toBe(400);
+      const legacy = await gql(server, query);
+      expect(legacy.status).toBeLessThan(500);
+      expect(legacy.body.errors!.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('updates the profile with updateMe', async () => {
+    const me = await registerAgent(server);
+    const res = await gql(server, 'mutation { updateMe(input: { capabilities: ["summarize"] }) { capabilities } }', undefined, me.key);
+    expect(res.body).toEqual({ data: { updateMe: { capabilities: ['summarize'] } } });
+  });
+
+  it('shares the REST twin\'s rate budget and reports it in headers', async () => {
+    const me = await registerAgent(server);
+    const rest = await api(server)('GET', '/agents/me', { key: me.key });
+    expect(rest.headers.get('x-ratelimit-remaining')).toBe('59');
+    const res = await gql(server, '{ me { id } }', undefined, me.key);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('58');
+  });
+
+  it('serves GraphiQL to a browser', async () => {
+    const res = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/graphiql/i);
+  });
+});
+
+describe('Subscription.agentEvents', () => {
+  let ws: WsClient | undefined;
+  afterEach(async () => {
+    await ws?.dispose();
+    ws = undefined;
+  });
+
+  function wsClient(key?: string) {
+    return createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: key ? { authorization: `Bearer ${key}` } : {},
+      retryAttempts: 0,
+      lazy: true,
+    });
+  }
+
+  it('delivers agent.updated over WebSocket', async () => {
+    const me = await registerAgent(server);
+    ws = wsClient(me.key);
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Changed over REST' } });
+    const [result] = await sub.done;
+    expect(result.data.agentEvents).toMatchObject({
+      id: expect.stringMatching(/^evt_/),
+      type: 'agent.updated',
+      data: { agent_id: me.agentId, changed: ['description'], description: 'Changed over REST' },
+    });
+  });
+
+  it("does not deliver another agent's events", async () => {
+    const me = await registerAgent(server);
+    const other = await registerAgent(server);
+    ws = wsClient(me.key);
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
+    await new Promise((r) => setTimeout(r, 300));
+    await api(server)('PATCH', '/agents/me', { key: other.key, body: { description: 'Not yours' } });
+    await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Yours' } });
+    const [result] = await sub.done;
+    expect(result.data.agentEvents.data).toMatchObject({ agent_id: me.agentId, description: 'Yours' });
+  });
+
+  it('refuses the subscription without a key', async () => {
+    ws = wsClient();
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
+    const [result] = await sub.done;
+    expect(result.data ?? null).toBeNull();
+    expect(result.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHORIZED' }) })]);
+  });
+
+  it('closes the socket for a credential that is not live', async () => {
+    ws = wsClient(`key_master_${'Z'.repeat(40)}`);
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
+    await expect(sub.done).rejects.toMatchObject({ code: 4403 });
+  });
+
+  it('delivers agent.updated over SSE (graphql-sse, distinct connections)', async () => {
+    const me = await registerAgent(server);
+    const sse = createSseClient({ url: `${server.url}/graphql/stream`, headers: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
+    try {
+      const sub = collect((sink) => sse.subscribe({ query: AGENT_EVENTS }, sink), 1);
+      await new Promise((r) => setTimeout(r, 300));
+      await api(server)('PATCH', '/agents/me', { key: me.key, body: { capabilities: ['translate'] } });
+      const [result] = await sub.done;
+      expect(result.data.agentEvents).toMatchObject({ type: 'agent.updated', data: { agent_id: me.agentId, capabilities: ['translate'] } });
+      sub.dispose();
+    } finally {
+      sse.dispose();
+    }
+  });
+
+  it('counts open streams in /health', async () => {
+    const me = await registerAgent(server);
+    ws = wsClient(me.key);
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
+    await new Promise((r) => setTimeout(r, 300));
+    const health = await api(server)('GET', '/health');
+    expect(health.body.components.sse.open_streams).toBeGreaterThanOrEqual(1);
+    sub.dispose();
+  });
+});
