@@ -1,0 +1,101 @@
+// Operational endpoints: health with its components, ping, version, uptime from recorded samples
+// (with a fake clock), Prometheus metrics, and the root aliases load balancers probe.
+import type { Clock } from '../../src/platform/clock';
+import { api, startServer, type TestServer } from '../support/server';
+
+class FakeClock implements Clock {
+  constructor(public at: Date) {}
+  now() {
+    return new Date(this.at);
+  }
+  advance(ms: number) {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+const T0 = new Date('2026-01-01T12:00:30Z');
+let server: TestServer;
+const clock = new FakeClock(T0);
+
+beforeAll(async () => {
+  server = await startServer({ clock, env: { UPTIME_SAMPLE_MS: '25' } });
+});
+afterAll(() => server.close());
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('GET /health', () => {
+  it('reports status, version 1.1.0 and the four components', async () => {
+    const res = await api(server)('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      version: '1.1.0',
+      uptime_seconds: expect.any(Number),
+      components: {
+        database: { status: 'ok', kind: expect.stringMatching(/^(pglite|postgres)$/), latency_ms: expect.any(Number) },
+        sse: { status: 'ok', open_streams: expect.any(Number), redis: null },
+        scheduler: { status: 'ok', jobs: 1 },
+        memory: { status: 'ok', rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number) },
+      },
+    });
+  });
+
+  it('is also served at the root for load balancers', async () => {
+    for (const path of ['/health', '/ping', '/version']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(200);
+    }
+  });
+});
+
+describe('ping and version', () => {
+  it('answers pong and 1.1.0', async () => {
+    expect((await api(server)('GET', '/ping')).body).toEqual({ pong: true });
+    expect((await api(server)('GET', '/version')).body).toEqual({ version: '1.1.0' });
+  });
+});
+
+describe('GET /uptime', () => {
+  it('computes the share of observed minutes that had a healthy sample', async () => {
+    const first = await waitFor(
+      () => api(server)('GET', '/uptime'),
+      (r) => r.body.minutes_observed === 1,
+    );
+    expect(first.body).toMatchObject({ uptime_percent: 100, days: 30, minutes_up: 1, since: '2026-01-01T12:00:00.000Z' });
+    // Three minutes pass with the instance not sampling (as if it were down), then it samples again.
+    await server.app.services.scheduler.stop();
+    clock.advance(3 * 60_000);
+    await server.app.services.db.uptimeSample.create({ data: { minute: new Date('2026-01-01T12:03:00Z'), healthy: true } });
+    const later = await api(server)('GET', '/uptime?days=7');
+    expect(later.body).toMatchObject({ days: 7, minutes_observed: 4, minutes_up: 2, uptime_percent: 50 });
+  });
+
+  it.each(['0', '91', 'abc', '-1', '1.5'])('answers 400 naming days for days=%s', async (days) => {
+    const res = await api(server)('GET', `/uptime?days=${days}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('days');
+  });
+
+  it('accepts the maximum of 90 days', async () => {
+    expect((await api(server)('GET', '/uptime?days=90')).status).toBe(200);
+  });
+});
+
+describe('GET /metrics', () => {
+  it('exposes Prometheus metrics including request counts by route', async () => {
+    await api(server)('GET', '/ping');
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('process_cpu_user_seconds_total');
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/ping",status="200"\} \d+/);
+  });
+});

@@ -1,0 +1,56 @@
+// The OpenAPI document: valid OpenAPI 3.1, built from the route tables, and true to what the server answers.
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { routes } from '../../rest/routes';
+import { api, registerAgent, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+let doc: any;
+
+beforeAll(async () => {
+  server = await startServer();
+  doc = (await api(server)('GET', '/openapi.json')).body;
+});
+afterAll(() => server.close());
+
+it('is a valid OpenAPI 3.1 document, version 2.0.0', async () => {
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.info.version).toBe('2.0.0');
+  const result = await new Validator().validate(doc);
+  expect(result.errors).toBeUndefined();
+  expect(result.valid).toBe(true);
+});
+
+it('lists every route of the route tables with its success and error responses', () => {
+  for (const route of routes) {
+    for (const path of Array.isArray(route.path) ? route.path : [route.path]) {
+      const op = doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      expect(op).toBeDefined();
+      expect(op.responses[String(route.status)]).toBeDefined();
+      expect(op.responses['500'].content['application/problem+json']).toBeDefined();
+      if (route.auth !== 'none') expect(op.responses['401']).toBeDefined();
+      if (route.bucket) expect(op.responses['429'].headers['Retry-After']).toBeDefined();
+    }
+  }
+});
+
+it('derives the request schema from the input type and the response schema from the aliases', async () => {
+  const register = doc.paths['/agents/register'].post;
+  const body = register.requestBody.content['application/json'].schema;
+  expect(body.required.sort()).toEqual(['description', 'name', 'ownerEmail']);
+  expect(body.additionalProperties).toBe(false);
+  const created = register.responses['201'].content['application/json'].schema;
+  expect(Object.keys(created.properties).sort()).toEqual(['agent', 'agent_key', 'master_key']);
+  expect(created.properties.agent.properties.tier.enum).toEqual(expect.arrayContaining(['newcomer', 'star']));
+
+  // What the server answers has exactly the documented properties.
+  const me = await registerAgent(server);
+  const res = await api(server)('GET', '/agents/me', { key: me.key });
+  const schema = doc.paths['/agents/me'].get.responses['200'].content['application/json'].schema;
+  expect(Object.keys(res.body).sort()).toEqual(Object.keys(schema.properties).sort());
+  expect(schema.required.sort()).toEqual(Object.keys(schema.properties).sort());
+});
+
+it('documents query parameters with their types', () => {
+  const uptime = doc.paths['/uptime'].get;
+  expect(uptime.parameters).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer' } })]);
+});

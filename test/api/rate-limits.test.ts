@@ -1,0 +1,71 @@
+// Rate limits (CONTRACT §5): per route, per credential or per address, with headers, 429 and Retry-After.
+import { newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../src/platform/ids';
+import { api, gql, startServer, uniqueName, type TestServer } from '../support/server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+it('limits registration to 30 a minute per address and answers 429 with Retry-After', async () => {
+  const statuses: number[] = [];
+  let last;
+  for (let i = 0; i < 31; i++) {
+    last = await api(server)('POST', '/agents/register', { body: { name: uniqueName('rl'), description: 'rate test', ownerEmail: 'r@example.com' } });
+    statuses.push(last.status);
+  }
+  expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+  expect(last!.status).toBe(429);
+  expect(last!.body).toMatchObject({ code: 'rate_limited', status: 429 });
+  expect(last!.headers.get('x-ratelimit-limit')).toBe('30');
+  expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+  const retryAfter = Number(last!.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  const reset = Number(last!.headers.get('x-ratelimit-reset'));
+  expect(reset).toBeGreaterThan(Date.now() / 1000);
+  expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+});
+
+it('counts per credential, so one agent exhausting its budget leaves another untouched', async () => {
+  const a = await seedAgent();
+  const b = await seedAgent();
+  for (let i = 0; i < 60; i++) {
+    const res = await api(server)('GET', '/agents/me', { key: a });
+    expect(res.status).toBe(200);
+  }
+  const over = await api(server)('GET', '/agents/me', { key: a });
+  expect(over.status).toBe(429);
+  // GraphQL's twin of the route spends the same budget.
+  const overGql = await gql(server, '{ me { id } }', undefined, a);
+  expect(overGql.status).toBe(429);
+  expect(overGql.body.errors![0].extensions!.code).toBe('RATE_LIMITED');
+  expect(overGql.headers.get('retry-after')).toBeTruthy();
+  const other = await api(server)('GET', '/agents/me', { key: b });
+  expect(other.status).toBe(200);
+  expect(other.headers.get('x-ratelimit-remaining')).toBe('59');
+  // Another route has its own bucket.
+  expect((await api(server)('PATCH', '/agents/me', { key: a, body: {} })).status).toBe(200);
+});
+
+/** An agent made directly in the database: this address's registration budget is spent above. */
+async function seedAgent(): Promise<string> {
+  const key = newMasterKey();
+  await server.app.services.db.agent.create({
+    data: {
+      agentKey: newAgentKey(),
+      name: uniqueName('seed'),
+      description: 'seeded',
+      ownerEmail: 's@example.com',
+      credentials: { create: { kind: 'master', hash: sha256Hex(key), hint: secretHint(key) } },
+    },
+  });
+  return key;
+}
+
+it('applies the same budget to GraphQL registerAgent as to its REST twin', async () => {
+  const res = await gql(server, 'mutation { registerAgent(input: { name: "x-over", description: "d", ownerEmail: "a@example.com" }) { agentKey } }');
+  expect(res.status).toBe(429);
+});
