@@ -13,6 +13,8 @@ const base = {
 
 const projects = [
   { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+  // Whole processes (npm start) and the migration tooling, on the embedded database.
+  { ...base, displayName: 'system', testMatch: ['<rootDir>/test/system/**/*.test.ts'] },
   {
     ...base,
     displayName: 'api',

@@ -1,0 +1,73 @@
+// Load generation: one autocannon run against one target, reduced to the numbers the report needs, and
+// refused loudly unless every response was a 2xx carrying exactly the body the preflight saw.
+import autocannon from 'autocannon';
+
+export interface Target {
+  /** Who answers: "ours", "express-pg", "yoga", "bare-http". */
+  name: string;
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** Checks a preflight response; returns what is wrong with it, or undefined. */
+  check(status: number, body: string): string | undefined;
+  /** The body every measured response must equal (set by the preflight). */
+  expectBody?: string;
+}
+
+export interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+let running: autocannon.Instance | undefined;
+
+/** Stops the run in progress, if any (on SIGINT). */
+export function stopLoad(): void {
+  running?.stop();
+}
+
+/** One request, to verify that the target answers what we mean to measure before loading it. */
+export async function preflight(target: Target): Promise<void> {
+  const res = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body, signal: AbortSignal.timeout(10_000) });
+  const body = await res.text();
+  const problem = res.status < 200 || res.status > 299 ? `status ${res.status}` : target.check(res.status, body);
+  if (problem) throw new Error(`preflight of ${target.name} ${target.method} ${target.url} failed: ${problem}\n    body: ${body.slice(0, 500)}`);
+  target.expectBody = body;
+}
+
+export function load(target: Target, durationS: number, connections: number): Promise<Sample> {
+  return new Promise((resolve, reject) => {
+    running = autocannon(
+      {
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        body: target.body,
+        connections,
+        duration: durationS,
+        timeout: 10,
+        expectBody: target.expectBody,
+      },
+      (err, result) => {
+        running = undefined;
+        if (err) return reject(err);
+        const bad = result.non2xx + result.errors + result.timeouts + result.mismatches;
+        if (bad > 0 || result.requests.total === 0) {
+          const codes = Object.entries(result.statusCodeStats)
+            .map(([code, { count }]) => `${code}×${count}`)
+            .join(' ');
+          return reject(
+            new Error(
+              `${target.name} ${target.method} ${target.url}: ${result.requests.total} responses, non2xx=${result.non2xx} errors=${result.errors} ` +
+                `timeouts=${result.timeouts} mismatches=${result.mismatches} (status codes: ${codes || 'none'})`,
+            ),
+          );
+        }
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
+      },
+    );
+  });
+}

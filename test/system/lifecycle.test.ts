@@ -1,0 +1,106 @@
+// The process as an operator runs it (`npm start`): one process per DATA_DIR, graceful shutdown on
+// SIGTERM and SIGINT that ends open streams and closes the database, and no acknowledged write lost.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+const root = path.resolve(__dirname, '../..');
+jest.setTimeout(120_000);
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function launch(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /"port":(\d+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve({ child, port: Number(m[1]), output: () => out, exited });
+      }
+    }, 50);
+    void exited.then(({ code }) => {
+      clearInterval(timer);
+      if (!/"port":(\d+)/.test(out)) reject(Object.assign(new Error(`server exited with ${code}: ${out}`), { code, out }));
+    });
+  });
+}
+
+async function register(port: number, name: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/agents/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, description: 'lifecycle test', ownerEmail: 'l@example.com' }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()).master_key;
+}
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-lifecycle-'));
+});
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and keeps every write', async () => {
+  const first = await launch(dataDir);
+  expect(fs.readFileSync(path.join(dataDir, 'marketplace.lock'), 'utf8')).toBe(String(first.child.pid));
+  const key = await register(first.port, 'lifecycle-one');
+
+  await expect(launch(dataDir)).rejects.toMatchObject({ code: 3, out: expect.stringContaining('is in use by another marketplace process') });
+
+  // An open subscription stream is ended by the shutdown, not left hanging.
+  const ws = createClient({ url: `ws://127.0.0.1:${first.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  const streamEnded = new Promise<string>((resolve) => {
+    ws.subscribe({ query: 'subscription { agentEvents { type } }' }, { next: () => {}, error: () => resolve('error'), complete: () => resolve('complete') });
+  });
+  await new Promise((r) => setTimeout(r, 300));
+
+  const started = Date.now();
+  first.child.kill('SIGTERM');
+  const exit = await first.exited;
+  expect(exit.code).toBe(0);
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(await streamEnded).toMatch(/complete|error/);
+  expect(first.output()).toContain('stopped cleanly');
+  expect(fs.existsSync(path.join(dataDir, 'marketplace.lock'))).toBe(false);
+  await ws.dispose();
+
+  // SIGINT behaves the same, and the data written before is all there.
+  const second = await launch(dataDir);
+  const me = await fetch(`http://127.0.0.1:${second.port}/api/v1/agents/me`, { headers: { authorization: `Bearer ${key}` } });
+  expect(me.status).toBe(200);
+  expect((await me.json()).name).toBe('lifecycle-one');
+  second.child.kill('SIGINT');
+  expect((await second.exited).code).toBe(0);
+});
+
+it('takes over the lock of a killed process and loses no acknowledged write', async () => {
+  const first = await launch(dataDir);
+  const key = await register(first.port, 'lifecycle-two');
+  first.child.kill('SIGKILL');
+  await first.exited;
+  expect(fs.existsSync(path.join(dataDir, 'marketplace.lock'))).toBe(true);
+
+  const second = await launch(dataDir);
+  const me = await fetch(`http://127.0.0.1:${second.port}/api/v1/agents/me`, { headers: { authorization: `Bearer ${key}` } });
+  expect(me.status).toBe(200);
+  second.child.kill('SIGTERM');
+  expect((await second.exited).code).toBe(0);
+});

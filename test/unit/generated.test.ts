@@ -1,0 +1,21 @@
+// Generated artefacts are committed and must match their sources: the printed SDL and codegen's types.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { currentSdl, SDL_PATH } from '../../schema/print';
+
+const root = path.resolve(__dirname, '../..');
+
+it('schema/schema.graphql matches the Pothos schema (run `npm run schema:print`)', () => {
+  expect(fs.readFileSync(SDL_PATH, 'utf8')).toBe(currentSdl());
+});
+
+it('rest/generated/operations.ts matches the route documents (run `npm run codegen`)', () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codegen-')), 'operations.ts');
+  const cli = path.join(root, 'node_modules/@graphql-codegen/cli/cjs/bin.js');
+  const run = spawnSync(process.execPath, [cli, '--config', 'codegen.ts'], { cwd: root, env: { ...process.env, CODEGEN_OUT: out }, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(fs.readFileSync(path.join(root, 'rest/generated/operations.ts'), 'utf8')).toBe(fs.readFileSync(out, 'utf8'));
+}, 60_000);

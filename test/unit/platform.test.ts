@@ -1,0 +1,80 @@
+// Pure platform pieces: secrets and ids, bearer parsing, problem mapping, log redaction.
+import { Writable } from 'node:stream';
+import { GraphQLError } from 'graphql';
+import { parseBearer } from '../../src/platform/auth';
+import { AppError, codeOf, Conflict, NotFound, problemFromError, RateLimited, ValidationFailed } from '../../src/platform/errors';
+import { base62, newAdminKey, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../src/platform/ids';
+import { createLogger, redactSecrets } from '../../src/platform/logger';
+
+describe('ids and secrets', () => {
+  it('makes keys of the documented forms', () => {
+    expect(newAgentKey()).toMatch(/^ag_[0-9A-Za-z]{24}$/);
+    expect(newMasterKey()).toMatch(/^key_master_[0-9A-Za-z]{40}$/);
+    expect(newAdminKey()).toMatch(/^key_admin_[0-9A-Za-z]{40}$/);
+  });
+
+  it('draws base62 characters without favouring any', () => {
+    const counts = new Map<string, number>();
+    for (const ch of base62(62 * 400)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    for (const n of counts.values()) expect(n).toBeGreaterThan(250);
+  });
+
+  it('hashes with SHA-256 and shows only a hint', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const key = newMasterKey();
+    expect(secretHint(key)).toBe(`${key.slice(0, 'key_master_'.length + 4)}…`);
+  });
+});
+
+describe('parseBearer', () => {
+  it.each([
+    [undefined, 'none'],
+    ['', 'none'],
+    ['Basic abc', 'malformed'],
+    ['Bearer', 'malformed'],
+    ['Bearer ag_abcdefghijklmnopqrstuvwx', 'malformed'],
+    ['Bearer key_master_short', 'malformed'],
+    [`Bearer key_master_${'a'.repeat(40)}`, 'key'],
+    [`bearer   key_admin_${'a'.repeat(40)}`, 'key'],
+  ])('reads %p as %s', (header, kind) => {
+    expect(parseBearer(header).kind).toBe(kind);
+  });
+});
+
+describe('problems', () => {
+  const base = 'https://m.example';
+  it('maps our errors to their status and code', () => {
+    expect(problemFromError(base, new NotFound('ticket', 'ST-1'), 'req_1')).toMatchObject({ status: 404, code: 'not_found', type: `${base}/problems/not-found` });
+    expect(problemFromError(base, new Conflict('dup'), 'r')).toMatchObject({ status: 409, code: 'conflict', detail: 'dup' });
+    expect(problemFromError(base, new ValidationFailed([{ path: 'a', message: 'bad' }]), 'r')).toMatchObject({ status: 400, errors: [{ path: 'a', message: 'bad' }] });
+    expect(problemFromError(base, new RateLimited(5), 'r')).toMatchObject({ status: 429, code: 'rate_limited' });
+  });
+
+  it('finds our error inside a located GraphQL error', () => {
+    const located = new GraphQLError('x', { originalError: new NotFound('agent') });
+    expect(codeOf(located)).toBe('not_found');
+    expect(problemFromError(base, located, 'r').status).toBe(404);
+  });
+
+  it('never shows the message of an unexpected error', () => {
+    const p = problemFromError(base, new Error('SELECT * FROM secrets failed at db.ts:12'), 'req_9');
+    expect(p).toEqual({ type: `${base}/problems/internal`, title: 'Internal Server Error', status: 500, detail: 'Internal server error', code: 'internal', request_id: 'req_9' });
+  });
+
+  it('carries the code and HTTP status in GraphQL extensions', () => {
+    const err = new AppError('forbidden', 'no');
+    expect(err.extensions).toMatchObject({ code: 'FORBIDDEN', http: { status: 403 } });
+  });
+});
+
+describe('log redaction', () => {
+  it('masks credentials in headers, fields and free text', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }));
+    const key = newMasterKey();
+    log.info({ req: { headers: { authorization: `Bearer ${key}` } }, body: { masterKey: key } }, `failed with ${key}`);
+    expect(lines.join('')).not.toContain(key.slice('key_master_'.length));
+    expect(redactSecrets(`x ${key} y`)).toBe('x key_master_[REDACTED] y');
+  });
+});
