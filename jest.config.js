@@ -8,7 +8,6 @@ const base = {
   // ESM-only packages are compiled to CommonJS for jest's module system.
   transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
-  testTimeout: 30_000,
 };
 
 const projects = [
@@ -42,4 +41,4 @@ if (process.env.DATABASE_URL) {
   }
 }
 
-module.exports = { projects };
+module.exports = { projects, testTimeout: 30_000 };

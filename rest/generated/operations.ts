@@ -3,61 +3,6 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
-export type Maybe<T> = T | null;
-export type InputMaybe<T> = Maybe<T>;
-/** All built-in and custom scalars, mapped to their actual values */
-export type Scalars = {
-  ID: { input: string; output: string; }
-  String: { input: string; output: string; }
-  Boolean: { input: boolean; output: boolean; }
-  Int: { input: number; output: number; }
-  Float: { input: number; output: number; }
-  /** An instant, as an ISO 8601 string in UTC */
-  DateTime: { input: string; output: string; }
-  /** Any JSON value */
-  JSON: { input: unknown; output: unknown; }
-};
-
-export type AgentStatus =
-  | 'ACTIVE'
-  | 'BANNED'
-  | 'SUSPENDED';
-
-export type AutonomyLevel =
-  | 'CREATE'
-  | 'DELEGATE'
-  | 'EXECUTE_ONLY'
-  | 'GOVERN';
-
-export type ComponentStatus =
-  | 'degraded'
-  | 'down'
-  | 'ok';
-
-export type RegisterAgentInput = {
-  /** What the agent does (at most 2000 characters) */
-  description: Scalars['String']['input'];
-  /** 3-50 characters, unique */
-  name: Scalars['String']['input'];
-  /** The owner's email address */
-  ownerEmail: Scalars['String']['input'];
-};
-
-/** Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100 */
-export type Tier =
-  | 'contributor'
-  | 'newcomer'
-  | 'star'
-  | 'trusted';
-
-export type UpdateMeInput = {
-  /** Capability identifiers this agent offers (at most 100) */
-  capabilities?: InputMaybe<Array<Scalars['String']['input']>>;
-  description?: InputMaybe<Scalars['String']['input']>;
-  /** 3-50 characters, unique */
-  name?: InputMaybe<Scalars['String']['input']>;
-};
-
 export type AgentStatus =
   | 'ACTIVE'
   | 'BANNED'

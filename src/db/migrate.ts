@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
 
 export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
@@ -32,14 +34,42 @@ export interface EngineLog {
   (message: string): void;
 }
 
-async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: EngineLog = () => {}): Promise<SchemaEngine> {
+/** The engine, and a release that frees it and disposes every connection it opened. */
+async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: EngineLog = () => {}) {
   const mod = await loadEngineModule();
   const schema = fs.readFileSync(SCHEMA_PATH, 'utf8');
-  return mod.SchemaEngine.new(
+  // The engine does not always dispose the adapters it connects, which would leave pools open.
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracking: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => {
+      const adapter = await factory.connect();
+      opened.push(adapter);
+      return adapter;
+    },
+    connectToShadowDb: async () => {
+      if (factory.adapterName.includes('pglite')) {
+        // The PGlite adapter's own shadow database is never closed; use one we can close.
+        const shadow = await PGlite.create();
+        opened.push({ dispose: () => shadow.close() });
+        return new PrismaPGlite(shadow).connect();
+      }
+      const adapter = await factory.connectToShadowDb();
+      opened.push(adapter);
+      return adapter;
+    },
+  };
+  const engine: SchemaEngine = await mod.SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, schema]] },
     (line: string) => log(line),
-    bindMigrationAwareSqlAdapterFactory(factory),
+    bindMigrationAwareSqlAdapterFactory(tracking),
   );
+  const release = async () => {
+    engine.free();
+    await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
+  };
+  return { engine, release };
 }
 
 /** Reads prisma/migrations into the engine's MigrationList, in name order as Prisma does. */
@@ -73,12 +103,12 @@ const noFilter = { externalTables: [], externalEnums: [] };
 export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, log?: EngineLog): Promise<string[]> {
   const migrations = readMigrations();
   if (migrations.migrationDirectories.length === 0) throw new Error(`no migrations found in ${MIGRATIONS_DIR}`);
-  const engine = await openEngine(factory, log);
+  const { engine, release } = await openEngine(factory, log);
   try {
     const out = await engine.applyMigrations({ migrationsList: migrations, filters: noFilter });
     return out.appliedMigrationNames;
   } finally {
-    engine.free();
+    await release();
   }
 }
 
@@ -87,7 +117,7 @@ export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFac
  * (empty when the history already produces exactly the schema). Uses the factory's shadow database.
  */
 export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAdapterFactory): Promise<string> {
-  const engine = await openEngine(factory);
+  const { engine, release } = await openEngine(factory);
   try {
     const result = await engine.diff({
       from: { tag: 'migrations', ...readMigrations() },
@@ -99,6 +129,6 @@ export async function diffMigrationsToSchema(factory: SqlMigrationAwareDriverAda
     const sql = (result.stdout ?? '').trim();
     return sql === '-- This is an empty migration.' ? '' : sql;
   } finally {
-    engine.free();
+    await release();
   }
 }

@@ -1,0 +1,272 @@
+// `npm run bench`: starts our server and three peers as child processes on loopback, registers one
+// agent, then for each scenario alternates autocannon runs against ours and the peer, and reports medians
+// against the targets (table on stdout, bench/results/latest.json).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from './lib/children';
+import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
+import { printTable, summarize, writeReport, type ScenarioResult } from './lib/report';
+
+function envInt(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+const DURATION_S = envInt('BENCH_DURATION', 5, 1, 120);
+const ROUNDS = envInt('BENCH_ROUNDS', 3, 1, 20);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10, 1, 1000);
+const WARMUP_S = envInt('BENCH_WARMUP', 2, 0, 60);
+const DATABASE_URL = process.env.DATABASE_URL || undefined;
+const MODE: 'pglite' | 'postgres' = DATABASE_URL ? 'postgres' : 'pglite';
+const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
+const STARTUP_TIMEOUT_MS = 90_000;
+
+interface Agent {
+  id: string;
+  agentKey: string;
+  name: string;
+  description: string;
+  ownerEmail: string;
+  masterKey: string;
+}
+
+interface Scenario {
+  name: string;
+  ours: Target;
+  peer: Target;
+  /** Minimum throughput ratio ours/peer; null when the scenario is for reference only. */
+  target: number | null;
+}
+
+let dataDir: string | undefined;
+let agent: Agent | undefined;
+let cleaning: Promise<void> | undefined;
+
+/** Stops children, removes the temporary DATA_DIR and, on PostgreSQL, the benchmark's agent. Idempotent. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    stopLoad();
+    await stopAll();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (DATABASE_URL && agent) {
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      try {
+        await client.connect();
+        await client.query('DELETE FROM agents WHERE id = $1', [agent.id]);
+      } catch (err) {
+        console.error(`could not delete the benchmark agent ${agent.id}: ${(err as Error).message}`);
+      } finally {
+        await client.end().catch(() => {});
+      }
+    }
+  })();
+  return cleaning;
+}
+
+async function startOurs(): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn' };
+  if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
+  else {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
+    env.DATA_DIR = dataDir;
+    delete env.DATABASE_URL;
+  }
+  const child = spawnTs('ours', 'src/server.ts', env);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    if (!child.running) throw new Error(`our server exited during start-up\n${child.recentOutput()}`);
+    if (Date.now() > deadline) throw new Error(`our server was not healthy within ${STARTUP_TIMEOUT_MS} ms\n${child.recentOutput()}`);
+    const status = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return { child, url };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function register(url: string): Promise<Agent> {
+  const input = {
+    name: `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    description: 'Benchmark agent (npm run bench)',
+    ownerEmail: 'bench@example.com',
+  };
+  const res = await fetch(`${url}/api/v1/agents/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { agent?: { agent_id: string }; agent_key?: string; master_key?: string };
+  if (res.status !== 201 || !body.master_key || !body.agent || !body.agent_key) {
+    throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).replace(/key_master_\w+/g, 'key_master_[REDACTED]')}`);
+  }
+  return { id: body.agent.agent_id, agentKey: body.agent_key, name: input.name, description: input.description, ownerEmail: input.ownerEmail, masterKey: body.master_key };
+}
+
+/** Starts a peer and resolves with its base URL once it has announced its port. */
+async function startPeer(name: string, me: Agent): Promise<string> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    BENCH_AGENT_ID: me.id,
+    BENCH_AGENT_KEY: me.agentKey,
+    BENCH_AGENT_NAME: me.name,
+    BENCH_AGENT_DESCRIPTION: me.description,
+    BENCH_OWNER_EMAIL: me.ownerEmail,
+    BENCH_MASTER_KEY: me.masterKey,
+  };
+  if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
+  else delete env.DATABASE_URL;
+  const child = spawnTs(name, `bench/peers/${name}.ts`, env);
+  const port = await child.waitForLine((line) => {
+    if (!line.startsWith('{"ready"')) return undefined;
+    return (JSON.parse(line) as { port: number }).port;
+  }, STARTUP_TIMEOUT_MS);
+  return `http://127.0.0.1:${port}`;
+}
+
+function json(body: string): Record<string, any> {
+  try {
+    return JSON.parse(body) as Record<string, any>;
+  } catch {
+    return {};
+  }
+}
+
+function scenarios(me: Agent, ours: string, peers: Record<'bare-http' | 'express-pg' | 'yoga', string>): Scenario[] {
+  const auth = { authorization: `Bearer ${me.masterKey}` };
+  const graphqlHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json' };
+  const meQuery = JSON.stringify({ query: '{ me { id } }' });
+  const restProfile = (status: number, body: string) => {
+    const b = json(body);
+    return status === 200 && b.agent_id === me.id && b.name === me.name ? undefined : 'not the benchmark agent’s profile';
+  };
+  const oursRest: Target = { name: 'ours', url: `${ours}/api/v1/agents/me`, method: 'GET', headers: auth, check: restProfile };
+  return [
+    {
+      name: 'rest_agents_me',
+      ours: oursRest,
+      peer: { name: 'express-pg', url: `${peers['express-pg']}/api/v1/agents/me`, method: 'GET', headers: auth, check: restProfile },
+      target: 0.85,
+    },
+    {
+      name: 'graphql_me',
+      ours: {
+        name: 'ours',
+        url: `${ours}/graphql`,
+        method: 'POST',
+        headers: graphqlHeaders,
+        body: meQuery,
+        // Ours answers the Relay global id, base64 of "Agent:<uuid>".
+        check: (_s, body) => {
+          const b = json(body);
+          const id = b.data?.me?.id;
+          return !b.errors && typeof id === 'string' && Buffer.from(id, 'base64').toString().endsWith(me.id) ? undefined : 'not the benchmark agent';
+        },
+      },
+      peer: {
+        name: 'yoga',
+        url: `${peers.yoga}/graphql`,
+        method: 'POST',
+        headers: graphqlHeaders,
+        body: meQuery,
+        check: (_s, body) => {
+          const b = json(body);
+          return !b.errors && b.data?.me?.id === me.id ? undefined : 'not the benchmark agent';
+        },
+      },
+      target: 1.0,
+    },
+    {
+      name: 'bare_http_reference',
+      ours: { ...oursRest },
+      peer: { name: 'bare-http', url: `${peers['bare-http']}/`, method: 'GET', headers: auth, check: () => undefined },
+      target: null,
+    },
+  ];
+}
+
+const fmt = (s: Sample) => `${s.rps.toFixed(0).padStart(6)} rps  p50 ${s.p50.toFixed(1).padStart(6)} ms  p99 ${s.p99.toFixed(1).padStart(6)} ms`;
+
+async function runScenario(s: Scenario): Promise<ScenarioResult> {
+  console.log(`\n${s.name}: ours ${s.ours.method} ${new URL(s.ours.url).pathname} vs ${s.peer.name}`);
+  await preflight(s.ours);
+  await preflight(s.peer);
+  if (WARMUP_S > 0) {
+    await load(s.ours, WARMUP_S, CONNECTIONS);
+    await load(s.peer, WARMUP_S, CONNECTIONS);
+  }
+  const rounds: { ours: Sample; peer: Sample }[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    const ours = await load(s.ours, DURATION_S, CONNECTIONS);
+    const peer = await load(s.peer, DURATION_S, CONNECTIONS);
+    console.log(`  round ${r}/${ROUNDS}  ours ${fmt(ours)}  |  ${s.peer.name.padEnd(10)} ${fmt(peer)}`);
+    rounds.push({ ours, peer });
+  }
+  return summarize(s.name, s.peer.name, s.target, rounds);
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `database: ${MODE}${DATABASE_URL ? ` (${new URL(DATABASE_URL).host}${new URL(DATABASE_URL).pathname})` : ' (server: temporary DATA_DIR; peers: in-memory PGlite each)'}`,
+  );
+  console.log(`rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`);
+  const started = Date.now();
+  const ours = await startOurs();
+  agent = await register(ours.url);
+  const [bare, expressPg, yoga] = await Promise.all(['bare-http', 'express-pg', 'yoga'].map((name) => startPeer(name, agent!)));
+  console.log(`started ours and 3 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const results: ScenarioResult[] = [];
+  for (const s of scenarios(agent, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga })) results.push(await runScenario(s));
+
+  console.log('');
+  printTable(results);
+  writeReport(RESULTS_FILE, {
+    scenarios: results,
+    database: MODE,
+    rounds: ROUNDS,
+    duration_s: DURATION_S,
+    connections: CONNECTIONS,
+    warmup_s: WARMUP_S,
+    node: process.version,
+    at: new Date().toISOString(),
+  });
+  console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+
+// Everything is bounded: start-up, then per scenario two warm-ups and 2 × ROUNDS runs, plus slack.
+const budgetMs = 2 * STARTUP_TIMEOUT_MS + 3 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
+const watchdog = setTimeout(() => {
+  console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
+  void cleanup().finally(() => process.exit(1));
+}, budgetMs);
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping`);
+    void cleanup().finally(() => process.exit(code));
+  });
+}
+process.on('exit', killAllNow);
+
+main().then(
+  async () => {
+    clearTimeout(watchdog);
+    await cleanup();
+    process.exit(0);
+  },
+  async (err: unknown) => {
+    clearTimeout(watchdog);
+    console.error(`\nFAILED: ${err instanceof Error ? err.message : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  },
+);

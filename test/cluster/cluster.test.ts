@@ -1,0 +1,57 @@
+// Two instances on one PostgreSQL and one Redis: an event published on one reaches a subscriber on the
+// other, and a rate limit is shared.
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { clonePostgres } from '../support/databases';
+import { api, registerAgent, startServer, type TestServer } from '../support/server';
+
+let a: TestServer;
+let b: TestServer;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const db = await clonePostgres(process.env.DATABASE_URL!);
+  drop = db.drop;
+  a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL });
+  b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL });
+});
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await drop?.();
+});
+
+it('delivers an event published on one instance to a subscriber on the other', async () => {
+  const me = await registerAgent(a);
+  const ws = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
+  try {
+    const received = new Promise<any>((resolve, reject) => {
+      ws.subscribe({ query: 'subscription { agentEvents { type data } }' }, { next: resolve, error: reject, complete: () => {} });
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const patched = await api(a)('PATCH', '/agents/me', { key: me.key, body: { description: 'Changed on instance A' } });
+    expect(patched.status).toBe(200);
+    const event = await received;
+    expect(event.data.agentEvents).toMatchObject({ type: 'agent.updated', data: { agent_id: me.agentId, description: 'Changed on instance A' } });
+  } finally {
+    await ws.dispose();
+  }
+});
+
+it('shares a rate limit across instances', async () => {
+  const me = await registerAgent(a);
+  for (let i = 0; i < 60; i++) {
+    const res = await api(i % 2 ? a : b)('GET', '/agents/me', { key: me.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(59 - i));
+  }
+  expect((await api(a)('GET', '/agents/me', { key: me.key })).status).toBe(429);
+  expect((await api(b)('GET', '/agents/me', { key: me.key })).status).toBe(429);
+});
+
+it('reports Redis in /health on both instances', async () => {
+  for (const s of [a, b]) {
+    const health = await api(s)('GET', '/health');
+    expect(health.body.components.sse).toMatchObject({ status: 'ok', redis: true });
+    expect(health.body.components.database.kind).toBe('postgres');
+  }
+});
