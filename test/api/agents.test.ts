@@ -1,4 +1,6 @@
 // Agents over REST: registration, the caller's profile, and the bad input each must refuse with a 4xx.
+import { lookupPrincipal } from '../../src/domain/agents/principal';
+import { parseBearer } from '../../src/platform/auth';
 import { sha256Hex } from '../../src/platform/ids';
 import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
 
@@ -93,6 +95,14 @@ describe('GET /agents/me', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
+  });
+
+  it('loads the caller with exactly the fields Prisma reads for an Agent', async () => {
+    const me = await registerAgent(server);
+    await call('PATCH', '/agents/me', { key: me.key, body: { capabilities: ['summarize'] } });
+    const principal = await lookupPrincipal(server.app.services, parseBearer(`Bearer ${me.key}`));
+    const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: me.agentId } });
+    expect(principal).toEqual({ kind: 'agent', agent: row, credentialId: expect.any(String) });
   });
 
   it.each([
