@@ -1,7 +1,8 @@
 // Runs the route tables: each document is parsed and validated once at start-up, then every request
 // is answered by graphql `execute` in-process on the same schema and context as /graphql. Errors become
-// problem+json (CONTRACT §4) with the request id.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+// problem+json (CONTRACT §4) with the request id. The dispatcher sits on node:http in front of Express:
+// Express alone would cost most of the throughput budget of these routes (see README, Benchmarks).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   coerceInputValue,
   execute,
@@ -19,7 +20,8 @@ import {
 } from 'graphql';
 import type { Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
-import { BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError } from '../src/platform/errors';
+import { BadRequest, codeOf, problem, RateLimited, ValidationFailed, type FieldError } from '../src/platform/errors';
+import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
 
@@ -34,6 +36,8 @@ export interface CompiledRoute {
   /** Whether the root field is an object (its value is the body) or a leaf (the data object is). */
   rootIsObject: boolean;
   variables: { name: string; type: GraphQLInputType; source: Source }[];
+  /** Whether any variable is read from the JSON body. */
+  hasBody: boolean;
 }
 
 export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledRoute[] {
@@ -75,6 +79,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       rootField: root.name.value,
       rootIsObject: !isLeafType(getNamedType(fieldDef.type)),
       variables,
+      hasBody: variables.some((v) => v.source.from === 'body' || v.source.from === 'bodyField'),
     };
   });
 }
@@ -109,7 +114,15 @@ function fromQueryString(raw: string, type: GraphQLInputType): unknown {
   return raw;
 }
 
-export function readVariables(compiled: CompiledRoute, req: Request): Record<string, unknown> {
+/** What a route's variables are read from. */
+export interface RestRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  header(name: string): string | undefined;
+}
+
+export function readVariables(compiled: CompiledRoute, req: RestRequest): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const errors: FieldError[] = [];
   for (const { name, type, source } of compiled.variables) {
@@ -118,30 +131,33 @@ export function readVariables(compiled: CompiledRoute, req: Request): Record<str
     switch (source.from) {
       case 'body': {
         const body = req.body ?? {};
-        if (typeof body !== 'object' || Array.isArray(body)) throw new BadRequest('The request body must be a JSON object');
+        if (typeof body !== 'object' || Array.isArray(body) || body === null) throw new BadRequest('The request body must be a JSON object');
         raw = body;
         break;
       }
-      case 'bodyField':
-        raw = (req.body ?? {})[source.name];
+      case 'bodyField': {
+        const body = req.body ?? {};
+        if (typeof body !== 'object' || Array.isArray(body) || body === null) throw new BadRequest('The request body must be a JSON object');
+        raw = (body as Record<string, unknown>)[source.name];
         prefix = source.name;
         break;
+      }
       case 'path':
         raw = req.params[source.name];
         prefix = source.name;
         break;
       case 'query': {
-        const q = req.query[source.name];
-        if (Array.isArray(q) || (q !== undefined && typeof q !== 'string')) {
+        const all = req.query.getAll(source.name);
+        if (all.length > 1) {
           errors.push({ path: source.name, message: 'must be given once' });
           continue;
         }
-        raw = q === undefined ? undefined : fromQueryString(q, type);
+        raw = all.length ? fromQueryString(all[0], type) : undefined;
         prefix = source.name;
         break;
       }
       case 'header':
-        raw = req.get(source.name);
+        raw = req.header(source.name);
         prefix = source.name;
         break;
     }
@@ -156,104 +172,161 @@ export function readVariables(compiled: CompiledRoute, req: Request): Record<str
   return values;
 }
 
-export function setRateHeaders(res: Response, decision: RateDecision): void {
-  res.setHeader('X-RateLimit-Limit', String(decision.limit));
-  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('X-RateLimit-Reset', String(decision.reset));
-  if (!decision.allowed) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+export function rateHeaders(decision: RateDecision): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.reset),
+  };
+  if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterSeconds);
+  return headers;
 }
 
-export function sendProblem(res: Response, services: Services, err: unknown): void {
-  const requestId = String(res.locals.requestId ?? '');
-  const body = problemFromError(services.config.publicBaseUrl, err, requestId);
-  if (body.code === 'internal') {
-    services.log.error({ err, request_id: requestId }, 'request failed');
-  }
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+type Segment = string | { param: string };
+
+interface PathEntry {
+  pattern: string;
+  segments: Segment[];
+  methods: Map<string, CompiledRoute>;
 }
 
-function handlerFor(compiled: CompiledRoute, services: Services, schema: GraphQLSchema) {
-  const { route } = compiled;
-  return async (req: Request, res: Response) => {
-    const ctx = createContext(services, {
-      authorization: req.headers.authorization,
-      requestId: res.locals.requestId,
-      clientAddress: req.ip ?? req.socket.remoteAddress ?? 'unknown',
-    });
-    ctx.rateLimited = true;
+function splitPath(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.split('/').slice(1);
+}
+
+export interface DispatchResult {
+  /** The route pattern, for metrics (`/api/v1/agents/me`), or 'unmatched'. */
+  route: string;
+}
+
+/**
+ * The REST surface: every compiled route under `prefix`, 405 with Allow for a known path and another
+ * method, 404 for an unknown path, plus static documents (the OpenAPI description).
+ */
+export class RestDispatcher {
+  private readonly staticPaths = new Map<string, PathEntry>();
+  private readonly paramPaths: PathEntry[] = [];
+
+  constructor(
+    compiled: CompiledRoute[],
+    private readonly services: Services,
+    private readonly schema: GraphQLSchema,
+    private readonly prefix: string,
+    private readonly documents: Record<string, () => unknown> = {},
+    /** Paths also answered outside the prefix (load balancers probe /health at the root). */
+    private readonly rootAliases: string[] = [],
+  ) {
+    for (const c of compiled) {
+      for (const path of c.paths) {
+        const segments: Segment[] = splitPath(path).map((s) => (s.startsWith(':') ? { param: s.slice(1) } : s));
+        const isStatic = segments.every((s) => typeof s === 'string');
+        let entry = isStatic ? this.staticPaths.get(path) : this.paramPaths.find((e) => e.pattern === path);
+        if (!entry) {
+          entry = { pattern: path, segments, methods: new Map() };
+          if (isStatic) this.staticPaths.set(path, entry);
+          else this.paramPaths.push(entry);
+        }
+        if (entry.methods.has(c.route.method)) throw new Error(`duplicate route ${c.route.method} ${path}`);
+        entry.methods.set(c.route.method, c);
+      }
+    }
+  }
+
+  private match(path: string): { entry: PathEntry; params: Record<string, string> } | undefined {
+    const exact = this.staticPaths.get(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+    if (exact) return { entry: exact, params: {} };
+    const parts = splitPath(path);
+    for (const entry of this.paramPaths) {
+      if (entry.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
+        const seg = entry.segments[i];
+        if (typeof seg === 'string') ok = seg === parts[i];
+        else {
+          try {
+            params[seg.param] = decodeURIComponent(parts[i]);
+          } catch {
+            ok = false;
+          }
+          ok &&= params[seg.param] !== '';
+        }
+      }
+      if (ok) return { entry, params };
+    }
+    return undefined;
+  }
+
+  /** Answers the request when its path belongs to the REST surface; returns undefined otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): DispatchResult | undefined {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    let relative: string;
+    if (pathname.startsWith(`${this.prefix}/`)) relative = pathname.slice(this.prefix.length);
+    else if (this.rootAliases.includes(pathname)) relative = pathname;
+    else return undefined;
+
+    const base = this.services.config.publicBaseUrl;
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const document = this.documents[relative];
+    if (document && method === 'GET') {
+      writeJson(res, 200, document());
+      return { route: pathname };
+    }
+    const found = this.match(relative);
+    if (!found) {
+      writeProblem(res, problem(base, 'not_found', `No route ${req.method} ${pathname}`, requestId));
+      return { route: 'unmatched' };
+    }
+    const compiled = found.entry.methods.get(method);
+    const route = `${this.prefix}${found.entry.pattern}`;
+    if (!compiled) {
+      const allowed = [...found.entry.methods.keys()];
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      writeProblem(res, problem(base, 'bad_request', `${req.method} is not allowed on ${pathname}; use ${allowed.join(', ')}`, requestId, {}, 405), {
+        Allow: allowed.join(', '),
+      });
+      return { route };
+    }
+    void this.run(compiled, req, res, requestId, found.params, q === -1 ? '' : url.slice(q + 1));
+    return { route };
+  }
+
+  private async run(compiled: CompiledRoute, req: IncomingMessage, res: ServerResponse, requestId: string, params: Record<string, string>, search: string) {
+    const { services, schema } = this;
+    const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req) });
+    let headers: Record<string, string> = {};
     try {
-      if (route.bucket) {
-        const decision = await services.limiter.consume(route.bucket, rateSubject(ctx));
-        setRateHeaders(res, decision);
+      const bucket = compiled.route.bucket;
+      if (bucket) {
+        const decision = await services.limiter.consume(bucket, rateSubject(ctx));
+        headers = rateHeaders(decision);
         if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
       }
-      const variableValues = readVariables(compiled, req);
+      const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
+      const variableValues = readVariables(compiled, {
+        params,
+        query: new URLSearchParams(search),
+        body,
+        header: (name) => {
+          const v = req.headers[name.toLowerCase()];
+          return Array.isArray(v) ? v.join(', ') : v;
+        },
+      });
       const result = await execute({ schema, document: compiled.document, variableValues, contextValue: ctx });
       if (result.errors?.length) {
         const first = result.errors[0];
-        if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, path: first.path }, 'resolver failed');
-        sendProblem(res, services, first);
+        if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
+        writeError(res, services.config.publicBaseUrl, first, requestId, headers);
         return;
       }
       const data = result.data as Record<string, unknown>;
-      res.status(route.status).json(compiled.rootIsObject ? data[compiled.rootKey] : data);
+      writeJson(res, compiled.route.status, compiled.rootIsObject ? data[compiled.rootKey] : data, headers);
     } catch (err) {
-      sendProblem(res, services, err);
-    }
-  };
-}
-
-/** The /api/v1 router: every compiled route, 405 for a known path with another method, 404 otherwise. */
-export function restRouter(compiled: CompiledRoute[], services: Services, schema: GraphQLSchema): Router {
-  const router = express.Router({ caseSensitive: true, strict: false });
-  router.use((req: Request, _res: Response, next: NextFunction) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
-      next(new BadRequest('The request body must be JSON (Content-Type: application/json)', 415));
-      return;
-    }
-    next();
-  });
-  router.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }));
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const c of compiled) {
-    const handler = handlerFor(c, services, schema);
-    for (const path of c.paths) {
-      router[c.route.method.toLowerCase() as 'get'](path, handler);
-      const methods = methodsByPath.get(path) ?? new Set<string>();
-      methods.add(c.route.method);
-      if (c.route.method === 'GET') methods.add('HEAD');
-      methodsByPath.set(path, methods);
+      const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
+      if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');
     }
   }
-  for (const [path, methods] of methodsByPath) {
-    router.all(path, (req: Request, res: Response) => {
-      res.setHeader('Allow', [...methods].join(', '));
-      const body = problem(services.config.publicBaseUrl, 'bad_request', `${req.method} is not allowed on ${req.baseUrl}${req.path}; use ${[...methods].join(', ')}`, res.locals.requestId, {}, 405);
-      res.status(405).type('application/problem+json').send(JSON.stringify(body));
-    });
-  }
-  router.use((req: Request, res: Response) => {
-    const body = problem(services.config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.baseUrl}${req.path}`, res.locals.requestId);
-    res.status(404).type('application/problem+json').send(JSON.stringify(body));
-  });
-  // Body-parser failures and anything thrown before a handler ran.
-  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendProblem(res, services, bodyError(err));
-  });
-  return router;
 }
-
-export function bodyError(err: unknown): unknown {
-  const e = err as { type?: string; status?: number };
-  if (e?.type === 'entity.too.large') return new BadRequest('The request body is larger than 1 MiB', 413);
-  if (e?.type === 'entity.parse.failed') return new BadRequest('The request body is not valid JSON');
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new BadRequest('Unsupported body encoding', 415);
-  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new BadRequest('The request body could not be read', e.status);
-  return err;
-}
-

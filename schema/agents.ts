@@ -73,12 +73,14 @@ builder.mutationField('registerAgent', (t) =>
   }),
 );
 
+// A plain field, not a prismaField: the caller's row is already loaded by authentication, and relations
+// on Agent load on demand, so there is no selection to map into a query on this hot path.
 builder.queryField('me', (t) =>
-  t.prismaField({
-    type: 'Agent',
+  t.field({
+    type: Agent,
     description: 'The calling agent',
     authScopes: { agent: true },
-    resolve: (query, _root, _args, ctx) => agents.getMe(ctx, query),
+    resolve: (_root, _args, ctx) => agents.getMe(ctx),
   }),
 );
 

@@ -35,29 +35,40 @@ export function rootFieldCoordinates(document: DocumentNode, operationName?: str
 /** The decision to report in X-RateLimit-* headers for an HTTP request. */
 export const rateDecisions = new WeakMap<object, RateDecision>();
 
-export function useFieldRateLimits(fieldBuckets: Map<string, Bucket>): Plugin<Ctx & { request?: Request }> {
-  const bucketFor = (coordinate: string): Bucket =>
-    fieldBuckets.get(coordinate) ?? { name: `gql:${coordinate}`, perMinute: DEFAULT_FIELD_PER_MINUTE };
+export class FieldRateLimits {
+  constructor(private readonly fieldBuckets: Map<string, Bucket>) {}
 
-  async function charge(ctx: Ctx & { request?: Request }, document: DocumentNode, operationName?: string | null) {
+  bucketFor(coordinate: string): Bucket {
+    return this.fieldBuckets.get(coordinate) ?? { name: `gql:${coordinate}`, perMinute: DEFAULT_FIELD_PER_MINUTE };
+  }
+
+  /** Spends one unit of each root field's bucket; returns the tightest decision (undefined for no fields). */
+  async charge(ctx: Ctx, document: DocumentNode, operationName?: string | null): Promise<RateDecision | undefined> {
     let tightest: RateDecision | undefined;
     for (const coordinate of rootFieldCoordinates(document, operationName)) {
-      const decision = await ctx.services.limiter.consume(bucketFor(coordinate), rateSubject(ctx));
+      const decision = await ctx.services.limiter.consume(this.bucketFor(coordinate), rateSubject(ctx));
       if (!tightest || !decision.allowed || decision.remaining < tightest.remaining) tightest = decision;
       if (!decision.allowed) break;
     }
-    if (tightest && ctx.request) rateDecisions.set(ctx.request, tightest);
-    return tightest && !tightest.allowed ? new RateLimited(tightest.retryAfterSeconds) : undefined;
+    return tightest;
   }
 
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const limited = await charge(args.contextValue, args.document, args.operationName);
-      if (limited) setResultAndStopExecution({ errors: [limited] });
-    },
-    async onSubscribe({ args, setResultAndStopExecution }) {
-      const limited = await charge(args.contextValue, args.document, args.operationName);
-      if (limited) setResultAndStopExecution({ errors: [limited] });
-    },
-  };
+  /** The envelop plugin applying the limits to yoga's HTTP, SSE and WebSocket executions. */
+  plugin(): Plugin<Ctx & { request?: Request }> {
+    const charge = async (ctx: Ctx & { request?: Request }, document: DocumentNode, operationName?: string | null) => {
+      const decision = await this.charge(ctx, document, operationName);
+      if (decision && ctx.request) rateDecisions.set(ctx.request, decision);
+      return decision && !decision.allowed ? new RateLimited(decision.retryAfterSeconds) : undefined;
+    };
+    return {
+      async onExecute({ args, setResultAndStopExecution }) {
+        const limited = await charge(args.contextValue, args.document, args.operationName);
+        if (limited) setResultAndStopExecution({ errors: [limited] });
+      },
+      async onSubscribe({ args, setResultAndStopExecution }) {
+        const limited = await charge(args.contextValue, args.document, args.operationName);
+        if (limited) setResultAndStopExecution({ errors: [limited] });
+      },
+    };
+  }
 }

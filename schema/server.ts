@@ -1,6 +1,6 @@
 // GraphQL over HTTP (yoga, with GraphiQL), over SSE (graphql-sse at /graphql/stream) and over WebSocket
 // (graphql-ws on /graphql), all on one enveloped schema so auth, masking and rate limits are the same.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -9,16 +9,16 @@ import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { AppError, InternalError } from '../src/platform/errors';
+import { clientAddress as httpClientAddress, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
-import type { Bucket } from '../src/platform/rate-limit';
-import { rateDecisions, useFieldRateLimits } from './rate-limits';
+import { FieldRateLimits, rateDecisions } from './rate-limits';
 
 export const GRAPHQL_PATH = '/graphql';
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
 
 interface ServerContext {
+  res?: object;
   req?: { ip?: string; socket?: { remoteAddress?: string }; headers?: Record<string, unknown> };
-  res?: { locals?: { requestId?: string } };
   /** graphql-ws passes the connection_init payload and the socket's address. */
   connectionParams?: Record<string, unknown>;
   clientAddress?: string;
@@ -31,7 +31,25 @@ function appErrorOf(err: unknown): AppError | undefined {
   return undefined;
 }
 
-export function createGraphQLServer(services: Services, schema: GraphQLSchema, fieldBuckets: Map<string, Bucket>) {
+/** Our errors pass with their code and status; anything unexpected is logged and becomes INTERNAL. */
+export function maskErrorWith(services: Pick<Services, 'log'>) {
+  return (error: unknown): GraphQLError => {
+    const app = appErrorOf(error);
+    if (app) {
+      const located = error instanceof GraphQLError ? error : undefined;
+      return new GraphQLError(app.message, { nodes: located?.nodes, path: located?.path, extensions: app.extensions });
+    }
+    if (error instanceof GraphQLError && !error.originalError) return error;
+    services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
+    const internal = new InternalError();
+    return new GraphQLError(internal.message, {
+      path: error instanceof GraphQLError ? error.path : undefined,
+      extensions: internal.extensions,
+    });
+  };
+}
+
+export function createGraphQLServer(services: Services, schema: GraphQLSchema, limits: FieldRateLimits) {
   const yoga: YogaServerInstance<ServerContext, Ctx> = createYoga<ServerContext, Ctx>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -48,29 +66,14 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, f
       const authorization = connectionParams?.authorization ?? connectionParams?.Authorization ?? request?.headers.get('authorization') ?? undefined;
       return createContext(services, {
         authorization,
-        requestId: requestId ?? res?.locals?.requestId ?? newRequestId(),
-        clientAddress: clientAddress ?? req?.ip ?? req?.socket?.remoteAddress ?? 'unknown',
+        requestId: requestId ?? ((res && requestIdOf(res)) || newRequestId()),
+        clientAddress: clientAddress ?? (req ? httpClientAddress(req as IncomingMessage) : 'unknown'),
       }) as Ctx;
     },
-    maskedErrors: {
-      maskError(error) {
-        const app = appErrorOf(error);
-        if (app) {
-          const located = error instanceof GraphQLError ? error : undefined;
-          return new GraphQLError(app.message, { nodes: located?.nodes, path: located?.path, extensions: app.extensions });
-        }
-        if (error instanceof GraphQLError && !error.originalError) return error;
-        services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
-        const internal = new InternalError();
-        return new GraphQLError(internal.message, {
-          path: error instanceof GraphQLError ? error.path : undefined,
-          extensions: internal.extensions,
-        });
-      },
-    },
+    maskedErrors: { maskError: maskErrorWith(services) },
     plugins: [
       useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }),
-      useFieldRateLimits(fieldBuckets),
+      limits.plugin(),
       {
         onResponse({ request, response }) {
           const decision = rateDecisions.get(request);

@@ -5,10 +5,12 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import Redis from 'ioredis';
 import type { PGlite } from '@electric-sql/pglite';
-import { compileRoutes, restRouter, sendProblem, type CompiledRoute } from '../rest/runner';
+import { compileRoutes, RestDispatcher, type CompiledRoute } from '../rest/runner';
 import { rootAliases, routes } from '../rest/routes';
 import { schema } from '../schema/index';
-import { createGraphQLServer, GRAPHQL_PATH } from '../schema/server';
+import { GraphQLHttp } from '../schema/graphql-http';
+import { FieldRateLimits } from '../schema/rate-limits';
+import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/server';
 import { buildOpenApi } from './protocols/openapi';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -18,7 +20,7 @@ import type { Topics } from './domain/events';
 import { recordUptimeSample } from './domain/health/health';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
-import { newRequestId } from './platform/ids';
+import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
 import { createLogger, type Logger } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { EventBus } from './platform/pubsub';
@@ -43,7 +45,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
@@ -73,6 +74,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const services: Services = {
     config,
     db: db.prisma,
+    sql: db.sql,
     dbKind: db.kind,
     pingDb: () => db.ping(),
     events,
@@ -85,36 +87,21 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await ensureAdminKey(services);
 
   const compiled = compileRoutes(schema, routes);
-  const fieldBuckets = new Map(compiled.filter((c) => c.route.bucket).map((c) => [`${c.operation.operation === 'mutation' ? 'Mutation' : 'Query'}.${c.rootField}`, c.route.bucket!]));
-  const graphql = createGraphQLServer(services, schema, fieldBuckets);
+  // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5).
+  const limits = new FieldRateLimits(
+    new Map(compiled.filter((c) => c.route.bucket).map((c) => [`${c.operation.operation === 'mutation' ? 'Mutation' : 'Query'}.${c.rootField}`, c.route.bucket!])),
+  );
+  const graphql = createGraphQLServer(services, schema, limits);
+  const graphqlHttp = new GraphQLHttp(services, schema, limits, maskErrorWith(services));
   const metrics = new Metrics(() => services.events.openStreams);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
+  const rest = new RestDispatcher(compiled, services, schema, '/api/v1', { '/openapi.json': () => openapi }, rootAliases);
+
+  // Express serves what is not REST: GraphQL (yoga), metrics and the problem pages.
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
-
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : newRequestId();
-    res.locals.requestId = requestId;
-    res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = req.route?.path ? `${req.baseUrl}${req.route.path}` : req.baseUrl || 'unmatched';
-      metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
-      metrics.duration.observe({ method: req.method, route }, seconds);
-      if (log.isLevelEnabled('debug') || res.statusCode >= 500) {
-        log[res.statusCode >= 500 ? 'error' : 'debug'](
-          { request_id: requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
-          'request',
-        );
-      }
-    });
-    next();
-  });
 
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
@@ -123,7 +110,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   app.get('/problems/:slug', (req, res) => {
     const code = req.params.slug.replace(/-/g, '_') as ProblemCode;
     if (!(code in problemTitle)) {
-      sendProblem(res, services, new BadRequest(`No problem type ${req.params.slug}`, 404));
+      writeError(res, config.publicBaseUrl, new BadRequest(`No problem type ${req.params.slug}`, 404), requestIdOf(res));
       return;
     }
     res
@@ -139,28 +126,36 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     next();
   });
   app.use(GRAPHQL_PATH, graphql.yoga as unknown as express.RequestHandler);
-
-  app.get('/api/v1/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-  const api = restRouter(compiled, services, schema);
-  app.use('/api/v1', api);
-  // Root aliases of the operational routes: rewrite and hand to the same router.
-  for (const path of rootAliases) {
-    app.get(path, (req, res, next) => {
-      req.url = `${path}${req.url.slice(path.length)}`;
-      api(req, res, next);
-    });
-  }
   app.use((req: Request, res: Response) => {
-    const body = problem(config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.path}`, res.locals.requestId);
-    res.status(404).type('application/problem+json').send(JSON.stringify(body));
+    writeProblem(res, problem(config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.path}`, requestIdOf(res)));
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    sendProblem(res, services, err);
+    const written = writeError(res, config.publicBaseUrl, err, requestIdOf(res));
+    if (written.code === 'internal') log.error({ err, request_id: requestIdOf(res) }, 'request failed');
   });
 
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    const requestId = requestIdFor(req);
+    const facts: ResponseFacts = { requestId };
+    responseFacts.set(res, facts);
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = facts.route ?? (req.url?.startsWith(GRAPHQL_PATH) ? GRAPHQL_PATH : 'other');
+      metrics.observeRequest(req.method ?? 'GET', route, res.statusCode, seconds);
+      if (res.statusCode >= 500 || log.isLevelEnabled('debug')) {
+        log[res.statusCode >= 500 ? 'error' : 'debug']({ request_id: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+      }
+    });
+    const handled = rest.handle(req, res, requestId);
+    if (handled) {
+      facts.route = handled.route;
+      return;
+    }
+    if (graphqlHttp.handle(req, res, requestId)) return;
+    app(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   const ws = graphql.attachWebSocket(server);
 

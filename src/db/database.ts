@@ -14,9 +14,19 @@ export type Db = PrismaClient;
 /** A client usable inside `db.$transaction(async (tx) => …)`. */
 export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
+/**
+ * The driver itself, for the few reads that run on every request: Prisma 7's driver-adapter path costs
+ * about 2.4 times a plain `pg` query here (measured: 1.4k vs 3.4k lookups/s on one core), so the
+ * per-request credential lookup goes straight to the driver. Everything else uses Prisma.
+ */
+export interface SqlRunner {
+  query<T>(text: string, params: unknown[]): Promise<T[]>;
+}
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   prisma: PrismaClient;
+  sql: SqlRunner;
   /** A cheap round trip, for /health. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +117,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return {
     kind: 'pglite',
     prisma,
+    sql: { query: async <T>(text: string, params: unknown[]) => (await pglite.query<T>(text, params)).rows },
     async ping() {
       await pglite.query('SELECT 1');
     },
@@ -138,6 +149,7 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
   return {
     kind: 'postgres',
     prisma,
+    sql: { query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[] },
     async ping() {
       await pool.query('SELECT 1');
     },

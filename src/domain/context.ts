@@ -1,7 +1,7 @@
 // The request context every domain function receives: the database, the caller, and the shared
 // machinery (events, clock, config, log). Built once per request by each surface (REST, GraphQL, WS).
 import type { Config } from '../config';
-import type { Db } from '../db/database';
+import type { Db, SqlRunner } from '../db/database';
 import type { Agent } from '../db/generated/prisma/client';
 import type { Bearer } from '../platform/auth';
 import type { Clock } from '../platform/clock';
@@ -15,6 +15,8 @@ import type { Topics } from './events';
 export interface Services {
   config: Config;
   db: Db;
+  /** The driver, for per-request hot reads only (see SqlRunner). */
+  sql: SqlRunner;
   dbKind: 'pglite' | 'postgres';
   pingDb(): Promise<void>;
   events: EventBus<Topics>;

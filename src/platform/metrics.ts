@@ -1,7 +1,14 @@
 // Prometheus metrics: process defaults plus request counts and latencies per route pattern.
 import client from 'prom-client';
 
+type Counted = { inc(): void };
+type Timed = { observe(v: number): void };
+
 export class Metrics {
+  /** Label children cached by key: resolving labels on every request is measurable on the hot path. */
+  private readonly counted = new Map<string, Counted>();
+  private readonly timed = new Map<string, Timed>();
+
   readonly registry = new client.Registry();
   readonly requests: client.Counter<'method' | 'route' | 'status'>;
   readonly duration: client.Histogram<'method' | 'route'>;
@@ -30,5 +37,22 @@ export class Metrics {
         this.set(openStreams());
       },
     });
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const timedKey = `${method} ${route}`;
+    let timer = this.timed.get(timedKey);
+    if (!timer) {
+      timer = this.duration.labels(method, route);
+      this.timed.set(timedKey, timer);
+    }
+    timer.observe(seconds);
+    const countedKey = `${timedKey} ${status}`;
+    let counter = this.counted.get(countedKey);
+    if (!counter) {
+      counter = this.requests.labels(method, route, String(status));
+      this.counted.set(countedKey, counter);
+    }
+    counter.inc();
   }
 }

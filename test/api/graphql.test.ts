@@ -92,6 +92,41 @@ describe('GraphQL over HTTP', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBe('58');
   });
 
+  it('answers the same through the fast path and through yoga (GET)', async () => {
+    const me = await registerAgent(server);
+    const query = '{ me { agentId name tier } version { version } }';
+    const post = await gql(server, query, undefined, me.key);
+    const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${me.key}`, accept: 'application/json' } });
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual(post.body);
+    expect(post.body.data.me).toEqual({ agentId: me.agentId, name: me.name, tier: 'newcomer' });
+  });
+
+  it('answers request errors by the GraphQL-over-HTTP rules', async () => {
+    const post = (body: string, accept = 'application/graphql-response+json') =>
+      fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body });
+    for (const body of ['{"query":', '[]', '{"query":"{ ping }","variables":[1]}', '{}', '{"query":"subscription { agentEvents { id } }"}']) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/graphql-response\+json/);
+      const json = await res.json();
+      expect(json.errors[0].message).toEqual(expect.any(String));
+      expect(json.errors[0].extensions?.http).toBeUndefined();
+    }
+    const big = await post(JSON.stringify({ query: '{ ping }', variables: { pad: 'x'.repeat(1024 * 1024) } }));
+    expect(big.status).toBe(413);
+    const two = await post('{"query":"query A { ping } query B { ping }"}');
+    expect(two.status).toBe(400);
+    const named = await post('{"query":"query A { ping } query B { pong: ping }","operationName":"B"}');
+    expect(await named.json()).toEqual({ data: { pong: true } });
+  });
+
+  it('hands other content types and event streams to yoga', async () => {
+    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/graphql+json', accept: 'application/json' }, body: '{"query":"{ ping }"}' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { ping: true } });
+  });
+
   it('serves GraphiQL to a browser', async () => {
     const res = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);

@@ -1,28 +1,28 @@
 // Who is calling: a bearer secret's hash looked up among live credentials, and the checks every
 // agent-only (B) and admin-only operation makes.
-import { Prisma, type Agent } from '../../db/generated/prisma/client';
+import type { Agent } from '../../db/generated/prisma/client';
 import { Forbidden, Unauthorized } from '../../platform/errors';
 import type { Ctx, Principal, Services } from '../context';
 import type { Bearer } from '../../platform/auth';
 
 /**
- * Every agent column under its Prisma field name, so one joined row is an `Agent`. This lookup runs on
- * every authenticated request, so it is one indexed query rather than a credential read plus an agent read.
+ * One indexed query per authenticated request, straight to the driver (see SqlRunner): the credential
+ * by its hash joined to its agent, every agent column under its Prisma field name so the row is an `Agent`.
  */
-export const AGENT_COLUMNS = Prisma.sql`a.id, a.agent_key AS "agentKey", a.name, a.description, a.owner_email AS "ownerEmail",
-  a.reputation, a.status::text AS status, a.autonomy_level::text AS "autonomyLevel", a.capabilities,
-  a.authority_scope AS "authorityScope", a.parent_id AS "parentId", a.created_at AS "createdAt", a.updated_at AS "updatedAt"`;
+const PRINCIPAL_SQL = `
+  SELECT c.id AS "credentialId", c.kind::text AS "credentialKind",
+    a.id, a.agent_key AS "agentKey", a.name, a.description, a.owner_email AS "ownerEmail", a.reputation,
+    a.status::text AS status, a.autonomy_level::text AS "autonomyLevel", a.capabilities,
+    a.authority_scope AS "authorityScope", a.parent_id AS "parentId", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
+  FROM credentials c LEFT JOIN agents a ON a.id = c.agent_id
+  WHERE c.hash = $1 AND c.revoked_at IS NULL`;
 
 type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'master' | 'admin' };
 
 export async function lookupPrincipal(services: Services, bearer: Bearer): Promise<Principal> {
   if (bearer.kind === 'none') return { kind: 'anonymous' };
   if (bearer.kind === 'malformed') return { kind: 'invalid' };
-  const rows = await services.db.$queryRaw<CredentialRow[]>`
-    SELECT c.id AS "credentialId", c.kind::text AS "credentialKind", ${AGENT_COLUMNS}
-    FROM credentials c LEFT JOIN agents a ON a.id = c.agent_id
-    WHERE c.hash = ${bearer.hash} AND c.revoked_at IS NULL`;
-  const row = rows[0];
+  const [row] = await services.sql.query<CredentialRow>(PRINCIPAL_SQL, [bearer.hash]);
   if (!row) return { kind: 'invalid' };
   if (row.credentialKind === 'admin') return { kind: 'admin', credentialId: row.credentialId };
   if (!row.id) return { kind: 'invalid' };

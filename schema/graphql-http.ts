@@ -1,0 +1,163 @@
+// The common case of GraphQL over HTTP — a POST of a JSON query or mutation asking for a JSON answer —
+// served on node:http with cached parsing and validation and graphql `execute`, on the same schema,
+// context, rate limits and error masking as yoga. Everything else (GraphiQL, GET, SSE, multipart,
+// subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole
+// operation here; the semantics follow GraphQL over HTTP as yoga implements them.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Services } from '../src/domain/context';
+import { createContext } from '../src/domain/request-context';
+import { RateLimited } from '../src/platform/errors';
+import { BODY_LIMIT_BYTES, clientAddress, isJsonContentType, readJsonBody } from '../src/platform/http';
+import type { FieldRateLimits } from './rate-limits';
+import { GRAPHQL_PATH } from './server';
+
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+const CACHE_LIMIT = 1000;
+
+interface Prepared {
+  document?: DocumentNode;
+  errors?: readonly GraphQLError[];
+}
+
+/** A request error (malformed, invalid): 400 for graphql-response+json, 200 for legacy JSON. */
+function requestError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { http: { spec: true, status: 400 } } });
+}
+
+/** Which media type the client wants; undefined when it is not one this path answers. */
+function negotiate(accept: string | undefined): string | undefined {
+  if (!accept || accept === '*/*') return 'application/json';
+  let best: string | undefined;
+  for (const part of accept.split(',')) {
+    const type = part.split(';', 1)[0].trim().toLowerCase();
+    if (type === GRAPHQL_RESPONSE || type === 'application/json') return best ?? type;
+    if (type === '*/*' || type === 'application/*') best ??= 'application/json';
+    if (type === 'text/event-stream' || type === 'multipart/mixed') return undefined;
+  }
+  return best;
+}
+
+export class GraphQLHttp {
+  private readonly prepared = new Map<string, Prepared>();
+
+  constructor(
+    private readonly services: Services,
+    private readonly schema: GraphQLSchema,
+    private readonly limits: FieldRateLimits,
+    private readonly maskError: (err: unknown) => GraphQLError,
+  ) {}
+
+  /** Answers the request when it is the common case; returns false to let yoga have it. */
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+    if (req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return false;
+    const url = req.url ?? '';
+    if (url !== GRAPHQL_PATH && !url.startsWith(`${GRAPHQL_PATH}?`)) return false;
+    const mediaType = negotiate(req.headers.accept);
+    if (!mediaType) return false;
+    void this.run(req, res, requestId, mediaType);
+    return true;
+  }
+
+  private prepare(query: string): Prepared {
+    let prepared = this.prepared.get(query);
+    if (prepared) return prepared;
+    try {
+      const document = parse(query);
+      const errors = validate(this.schema, document);
+      prepared = errors.length ? { errors: errors.map((e) => withSpecStatus(e)) } : { document };
+    } catch (err) {
+      prepared = { errors: [withSpecStatus(err as GraphQLError)] };
+    }
+    if (this.prepared.size >= CACHE_LIMIT) this.prepared.delete(this.prepared.keys().next().value!);
+    this.prepared.set(query, prepared);
+    return prepared;
+  }
+
+  private async run(req: IncomingMessage, res: ServerResponse, requestId: string, mediaType: string) {
+    const headers: Record<string, string> = {};
+    let result: { data?: unknown; errors?: readonly GraphQLError[] };
+    try {
+      result = await this.operate(req, res, requestId, headers);
+    } catch (err) {
+      result = { errors: [this.maskError(err)] };
+    }
+    this.respond(res, mediaType, result, headers);
+  }
+
+  private async operate(req: IncomingMessage, res: ServerResponse, requestId: string, headers: Record<string, string>) {
+    let body: unknown;
+    try {
+      body = await readJsonBody(req, res);
+    } catch (err) {
+      const tooLarge = (err as { status?: number }).status === 413;
+      return { errors: [new GraphQLError(tooLarge ? `The request body is larger than ${BODY_LIMIT_BYTES} bytes` : 'The request body is not valid JSON', { extensions: { http: { status: tooLarge ? 413 : 400 } } })] };
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return { errors: [requestError('POST body must be a JSON object')] };
+    const { query, variables, operationName } = body as Record<string, unknown>;
+    if (typeof query !== 'string' || query === '') return { errors: [requestError('Must provide query string.')] };
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+      return { errors: [requestError('Invalid variables: must be an object')] };
+    }
+    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+      return { errors: [requestError('Invalid operationName: must be a string')] };
+    }
+    const prepared = this.prepare(query);
+    if (!prepared.document) return { errors: prepared.errors };
+    const operation = getOperationAST(prepared.document, operationName ?? undefined);
+    if (!operation) return { errors: [requestError('Could not determine what operation to execute.')] };
+    if (operation.operation === 'subscription') {
+      return { errors: [new GraphQLError('Subscriptions need WebSocket on /graphql or SSE (Accept: text/event-stream, or /graphql/stream)', { extensions: { http: { status: 400 } } })] };
+    }
+
+    const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req) });
+    const decision = await this.limits.charge(ctx, prepared.document, operationName as string | undefined);
+    if (decision) {
+      headers['X-RateLimit-Limit'] = String(decision.limit);
+      headers['X-RateLimit-Remaining'] = String(decision.remaining);
+      headers['X-RateLimit-Reset'] = String(decision.reset);
+      if (!decision.allowed) {
+        headers['Retry-After'] = String(decision.retryAfterSeconds);
+        return { errors: [this.maskError(new RateLimited(decision.retryAfterSeconds))] };
+      }
+    }
+    const result = await execute({
+      schema: this.schema,
+      document: prepared.document,
+      variableValues: (variables as Record<string, unknown> | null) ?? undefined,
+      operationName: operationName as string | undefined,
+      contextValue: ctx,
+    });
+    return result.errors ? { data: result.data, errors: result.errors.map((e) => this.maskError(e)) } : { data: result.data };
+  }
+
+  private respond(res: ServerResponse, mediaType: string, result: { data?: unknown; errors?: readonly GraphQLError[] }, headers: Record<string, string>) {
+    const legacy = mediaType === 'application/json';
+    let status: number | undefined;
+    for (const err of result.errors ?? []) {
+      const http = err.extensions?.http as { status?: number; spec?: boolean } | undefined;
+      if (!http?.status || (legacy && http.spec)) continue;
+      if (!status || http.status > status) status = http.status;
+    }
+    const out: Record<string, unknown> = {};
+    if (result.errors?.length) {
+      out.errors = result.errors.map((e) => {
+        const json = e.toJSON() as { extensions?: Record<string, unknown> };
+        if (json.extensions) {
+          const { http: _http, ...rest } = json.extensions;
+          if (Object.keys(rest).length) json.extensions = rest;
+          else delete json.extensions;
+        }
+        return json;
+      });
+    }
+    if (result.data !== undefined) out.data = result.data;
+    const payload = JSON.stringify(out);
+    res.writeHead(status ?? 200, { ...headers, 'Content-Type': `${mediaType}; charset=utf-8`, 'Content-Length': Buffer.byteLength(payload) });
+    res.end(payload);
+  }
+}
+
+function withSpecStatus(err: GraphQLError): GraphQLError {
+  return new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { ...err.extensions, http: { spec: true, status: 400 } } });
+}

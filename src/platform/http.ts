@@ -1,0 +1,109 @@
+// Plain node:http plumbing shared by the REST dispatcher, the GraphQL fast path and Express: request
+// ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadRequest, problemFromError, type Problem } from './errors';
+import { newRequestId } from './ids';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Per-response facts: the request id (for Express and yoga) and the route pattern (for metrics). */
+export interface ResponseFacts {
+  requestId: string;
+  route?: string;
+}
+export const responseFacts = new WeakMap<object, ResponseFacts>();
+export const requestIdOf = (res: object): string => responseFacts.get(res)?.requestId ?? '';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-Id when it is sane, otherwise a new `req_…`. */
+export function requestIdFor(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** The client's address; X-Forwarded-For is believed only from a proxy on loopback. */
+export function clientAddress(req: IncomingMessage): string {
+  const remote = req.socket.remoteAddress ?? 'unknown';
+  const forwarded = req.headers['x-forwarded-for'];
+  if (typeof forwarded === 'string' && LOOPBACK.test(remote)) {
+    const hops = forwarded.split(',').map((h) => h.trim()).filter(Boolean);
+    for (let i = hops.length - 1; i >= 0; i--) if (!LOOPBACK.test(hops[i])) return hops[i];
+  }
+  return remote;
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';', 1)[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export function hasBody(req: IncomingMessage): boolean {
+  return (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Reads a JSON body of at most 1 MiB: 415 for another content type, 413 when too large (the rest is not
+ * read and the connection closes), 400 for invalid JSON. An absent body reads as undefined.
+ */
+export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+  if (!hasBody(req)) return Promise.resolve(undefined);
+  if (!isJsonContentType(req.headers['content-type'])) {
+    return Promise.reject(new BadRequest('The request body must be JSON (Content-Type: application/json)', 415));
+  }
+  const declared = Number(req.headers['content-length']);
+  if (declared > BODY_LIMIT_BYTES) {
+    res.shouldKeepAlive = false;
+    return Promise.reject(new BadRequest('The request body is larger than 1 MiB', 413));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        failed = true;
+        res.shouldKeepAlive = false;
+        req.pause();
+        reject(new BadRequest('The request body is larger than 1 MiB', 413));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        reject(new BadRequest('The request body is not valid JSON'));
+      }
+    });
+    req.on('error', (err) => {
+      if (!failed) reject(new BadRequest(`The request body could not be read: ${err.message}`));
+    });
+  });
+}
+
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
+  res.end(res.req?.method === 'HEAD' ? undefined : payload);
+}
+
+export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
+  writeJson(res, problem.status, problem, headers, 'application/problem+json; charset=utf-8');
+}
+
+/** A problem+json for any thrown value (unexpected errors show nothing of themselves). */
+export function writeError(res: ServerResponse, baseUrl: string, err: unknown, requestId: string, headers: Record<string, string> = {}): Problem {
+  const problem = problemFromError(baseUrl, err, requestId);
+  if (!res.headersSent) writeProblem(res, problem, headers);
+  else res.end();
+  return problem;
+}
