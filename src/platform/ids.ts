@@ -4,14 +4,25 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Uniform base62 (rejection sampling: 248 = 4 × 62, so no character is favoured). */
+// Random bytes are drawn in blocks: one randomBytes call per id is measurable on the request path.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function randomByte(): number {
+  if (poolOffset === POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++];
+}
+
+/** Uniform base62 from a CSPRNG (rejection sampling: 248 = 4 × 62, so no character is favoured). */
 export function base62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }
