@@ -1,6 +1,7 @@
 // `npm run bench`: starts our server and three peers as child processes on loopback, registers one
 // agent, then for each scenario alternates autocannon runs against ours and the peer, and reports medians
 // against the targets (table on stdout, bench/results/latest.json).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,16 @@ interface Scenario {
   peer: Target;
   /** Minimum throughput ratio ours/peer; null when the scenario is for reference only. */
   target: number | null;
+}
+
+/** The commit measured, with "+dirty" when tracked files differ from it. */
+function revision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : ''}`;
+  } catch {
+    return 'unknown';
+  }
 }
 
 let dataDir: string | undefined;
@@ -217,7 +228,8 @@ async function main(): Promise<void> {
   console.log(
     `database: ${MODE}${DATABASE_URL ? ` (${new URL(DATABASE_URL).host}${new URL(DATABASE_URL).pathname})` : ' (server: temporary DATA_DIR; peers: in-memory PGlite each)'}`,
   );
-  console.log(`rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`);
+  const rev = revision();
+  console.log(`revision ${rev}; rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`);
   const started = Date.now();
   const ours = await startOurs();
   agent = await register(ours.url);
@@ -237,6 +249,7 @@ async function main(): Promise<void> {
     connections: CONNECTIONS,
     warmup_s: WARMUP_S,
     node: process.version,
+    revision: rev,
     at: new Date().toISOString(),
   });
   console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);

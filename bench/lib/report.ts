@@ -38,6 +38,8 @@ export interface Report {
   connections: number;
   warmup_s: number;
   node: string;
+  /** The git commit measured ("+dirty" with local changes). */
+  revision: string;
   at: string;
 }
 
