@@ -39,7 +39,14 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
       const located = error instanceof GraphQLError ? error : undefined;
       return new GraphQLError(app.message, { nodes: located?.nodes, path: located?.path, extensions: app.extensions });
     }
-    if (error instanceof GraphQLError && !error.originalError) return error;
+    // graphql-js's own errors (a variable of the wrong type, say) are the client's: a request error.
+    if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { code: 'BAD_REQUEST', ...error.extensions, http: { spec: true, status: 400 } },
+      });
+    }
     services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
     const internal = new InternalError();
     return new GraphQLError(internal.message, {

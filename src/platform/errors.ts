@@ -127,8 +127,8 @@ export function codeOf(err: GraphQLError): ProblemCode {
   const code = typeof err.extensions?.code === 'string' ? err.extensions.code.toLowerCase() : undefined;
   if (code && code in problemStatus) return code as ProblemCode;
   if (code === 'graphql_validation_failed' || code === 'bad_user_input' || code === 'graphql_parse_failed') return 'bad_request';
-  // An error raised by graphql-js before execution (no original error) is the client's fault.
-  return original ? 'internal' : 'bad_request';
+  // An error raised by graphql-js itself (no original error, or one of its own) is the client's fault.
+  return original && !(original instanceof GraphQLError) ? 'internal' : 'bad_request';
 }
 
 export interface Problem {
@@ -174,7 +174,7 @@ export function problemFromError(baseUrl: string, err: unknown, requestId: strin
     }
     return problem(baseUrl, appError.code, appError.message, requestId, extra, appError.status);
   }
-  if (err instanceof GraphQLError && !err.originalError) {
+  if (err instanceof GraphQLError && (!err.originalError || err.originalError instanceof GraphQLError)) {
     return problem(baseUrl, 'bad_request', err.message, requestId);
   }
   return problem(baseUrl, 'internal', 'Internal server error', requestId);

@@ -57,6 +57,12 @@ describe('problems', () => {
     expect(problemFromError(base, located, 'r').status).toBe(404);
   });
 
+  it("treats graphql-js's own errors (a variable of the wrong type) as the client's", () => {
+    const coercion = new GraphQLError('Variable "$i" got invalid value', { originalError: new GraphQLError('Field "x" is not defined') });
+    expect(codeOf(coercion)).toBe('bad_request');
+    expect(problemFromError(base, coercion, 'r').status).toBe(400);
+  });
+
   it('never shows the message of an unexpected error', () => {
     const p = problemFromError(base, new Error('SELECT * FROM secrets failed at db.ts:12'), 'req_9');
     expect(p).toEqual({ type: `${base}/problems/internal`, title: 'Internal Server Error', status: 500, detail: 'Internal server error', code: 'internal', request_id: 'req_9' });
