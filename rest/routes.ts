@@ -1,9 +1,13 @@
 // Every REST route table, in the order the OpenAPI document lists them.
-import { agentRoutes } from './agents';
+import { adminRoutes } from './admin';
+import { accountRoutes, agentRoutes } from './agents';
+import { discoveryRoutes } from './discovery';
 import { healthRoutes } from './health';
+import { keyRoutes } from './keys';
 import type { Route } from './route';
+import { serviceRoutes } from './services';
 
-export const routes: Route[] = [...agentRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

@@ -7,7 +7,9 @@ import {
   coerceInputValue,
   execute,
   getNamedType,
+  getNullableType,
   GraphQLError,
+  isListType,
   isLeafType,
   isNonNullType,
   parse,
@@ -38,6 +40,8 @@ export interface CompiledRoute {
   variables: { name: string; type: GraphQLInputType; source: Source }[];
   /** Whether any variable is read from the JSON body. */
   hasBody: boolean;
+  /** The body's documented-name mapping, if any. */
+  rename?: Record<string, string>;
 }
 
 export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledRoute[] {
@@ -77,9 +81,10 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       operation,
       rootKey: root.alias?.value ?? root.name.value,
       rootField: root.name.value,
-      rootIsObject: !isLeafType(getNamedType(fieldDef.type)),
+      rootIsObject: !isLeafType(getNamedType(fieldDef.type)) && !isListType(getNullableType(fieldDef.type)),
       variables,
       hasBody: variables.some((v) => v.source.from === 'body' || v.source.from === 'bodyField'),
+      rename: documentedNamesOf(variables),
     };
   });
 }
@@ -132,7 +137,7 @@ export function readVariables(compiled: CompiledRoute, req: RestRequest): Record
       case 'body': {
         const body = req.body ?? {};
         if (typeof body !== 'object' || Array.isArray(body) || body === null) throw new BadRequest('The request body must be a JSON object');
-        raw = body;
+        raw = source.rename ? renameKeys(body as Record<string, unknown>, source.rename) : body;
         break;
       }
       case 'bodyField': {
@@ -165,11 +170,59 @@ export function readVariables(compiled: CompiledRoute, req: RestRequest): Record
       if (isNonNullType(type)) errors.push({ path: prefix || name, message: 'is required' });
       continue;
     }
-    coerceInputValue(raw, type, (path, _value, error) => errors.push(fieldError(path, error, prefix)));
+    const rename = source.from === 'body' ? source.rename : undefined;
+    coerceInputValue(raw, type, (path, _value, error) => {
+      const e = fieldError(path, error, prefix);
+      errors.push({ ...e, path: restPath(e.path, rename) });
+    });
     values[name] = raw;
   }
   if (errors.length) throw new ValidationFailed(errors);
   return values;
+}
+
+/** Documented name → argument name, from renamed bodies and from query or path parameters named otherwise. */
+function documentedNamesOf(variables: CompiledRoute['variables']): Record<string, string> | undefined {
+  const map: Record<string, string> = {};
+  for (const v of variables) {
+    if (v.source.from === 'body' && v.source.rename) Object.assign(map, v.source.rename);
+    if ((v.source.from === 'query' || v.source.from === 'path') && v.source.name !== v.name) map[v.source.name] = v.name;
+  }
+  return Object.keys(map).length ? map : undefined;
+}
+
+/**
+ * Reads documented names as the input type's: `{ pricing_model }` → `{ pricingModel }`. Keys of the
+ * rename map are dotted paths of documented names (`constraints.min_reputation`); values are field names.
+ */
+export function renameKeys(body: Record<string, unknown>, rename: Record<string, string>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const renamed = value && typeof value === 'object' && !Array.isArray(value) ? renameKeys(value as Record<string, unknown>, rename, path) : value;
+    out[rename[path] ?? key] = renamed;
+  }
+  return out;
+}
+
+/** Names a field error by its documented (REST) names rather than the input type's. */
+export function restPath(path: string, rename: Record<string, string> | undefined): string {
+  if (!rename) return path;
+  const parts = path.split('.');
+  const out: string[] = [];
+  for (const part of parts) {
+    const prefix = out.join('.');
+    const documented = Object.keys(rename).find((k) => rename[k] === part && k.split('.').slice(0, -1).join('.') === prefix);
+    out.push(documented ? documented.split('.').pop()! : part);
+  }
+  return out.join('.');
+}
+
+/** A validation error from the domain, with its field paths in the route's documented names. */
+function documentedNames(err: GraphQLError, rename: Record<string, string> | undefined): unknown {
+  const original = err.originalError;
+  if (!rename || !(original instanceof ValidationFailed)) return err;
+  return new ValidationFailed(original.errors.map((e) => ({ ...e, path: restPath(e.path, rename) })));
 }
 
 export function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -319,11 +372,13 @@ export class RestDispatcher {
       if (result.errors?.length) {
         const first = result.errors[0];
         if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
-        writeError(res, services.config.publicBaseUrl, first, requestId, headers);
+        writeError(res, services.config.publicBaseUrl, documentedNames(first, compiled.rename), requestId, headers);
         return;
       }
       const data = result.data as Record<string, unknown>;
       writeJson(res, compiled.route.status, compiled.rootIsObject ? data[compiled.rootKey] : data, headers);
+      const caller = ctx.resolvedPrincipal;
+      if (caller?.kind === 'agent') services.usage.record(caller.agent.id, `${compiled.route.method} ${compiled.paths[0]}`, services.clock.now());
     } catch (err) {
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
       if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');

@@ -1,6 +1,7 @@
 // Agents: the Agent node, registration, the caller's profile, and the caller's live event stream.
 import * as agents from '../src/domain/agents/agents';
 import { requireAgent } from '../src/domain/agents/principal';
+import { tierOf } from '../src/domain/reputation/reputation';
 import type { MarketplaceEvent } from '../src/domain/events';
 import { builder } from './builder';
 
@@ -29,24 +30,51 @@ export const Agent = builder.prismaNode('Agent', {
       },
     }),
     reputation: t.exposeInt('reputation', { description: 'Reputation score, 0-100' }),
-    tier: t.field({ type: TierEnum, resolve: (agent) => agents.tierOf(agent.reputation) }),
+    tier: t.field({ type: TierEnum, resolve: (agent) => tierOf(agent.reputation) }),
     status: t.expose('status', { type: AgentStatusEnum }),
     autonomyLevel: t.expose('autonomyLevel', { type: AutonomyLevelEnum }),
     capabilities: t.exposeStringList('capabilities'),
     authorityScope: t.exposeStringList('authorityScope', { description: 'Capability prefixes a sub-agent may act on' }),
+    parentId: t.exposeID('parentId', { nullable: true, description: 'The parent of a sub-agent' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
 const Registration = builder.objectRef<agents.Registration>('AgentRegistration').implement({
-  description: 'A new agent and its credentials; the master key is shown only here',
+  description: 'A new agent (or sub-agent) and its credentials; the master key is shown only here',
   fields: (t) => ({
     agent: t.field({ type: Agent, resolve: (r) => r.agent }),
     masterKey: t.exposeString('masterKey', { description: 'Secret bearer credential, `key_master_…`; store it now' }),
     agentKey: t.exposeString('agentKey'),
+    agentId: t.id({ description: 'The new agent UUID', resolve: (r) => r.agent.id }),
+    name: t.string({ resolve: (r) => r.agent.name }),
+    reputation: t.int({ resolve: (r) => r.agent.reputation }),
+    tier: t.field({ type: TierEnum, resolve: (r) => tierOf(r.agent.reputation) }),
+    autonomyLevel: t.field({ type: AutonomyLevelEnum, resolve: (r) => r.agent.autonomyLevel }),
+    authorityScope: t.stringList({ resolve: (r) => r.agent.authorityScope }),
+    parentId: t.id({ nullable: true, resolve: (r) => r.agent.parentId }),
   }),
 });
+
+const CreateSubAgentInput = builder.inputType('CreateSubAgentInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: '3-50 characters, unique' }),
+    description: t.string({ required: true }),
+    autonomyLevel: t.field({ type: AutonomyLevelEnum, required: true, description: 'At most the parent agent\'s own level' }),
+    authorityScope: t.stringList({ required: true, description: "Capability prefixes the sub-agent may act on; inside the parent's scope" }),
+  }),
+});
+
+builder.mutationField('createSubAgent', (t) =>
+  t.field({
+    type: Registration,
+    description: 'Create a sub-agent of `parentId` (the caller or one of its descendants); returns its own master key once',
+    authScopes: { agent: true },
+    args: { parentId: t.arg.id({ required: true }), input: t.arg({ type: CreateSubAgentInput, required: true }) },
+    resolve: (_root, { parentId, input }, ctx) => agents.createSubAgent(ctx, String(parentId), input),
+  }),
+);
 
 const RegisterAgentInput = builder.inputType('RegisterAgentInput', {
   fields: (t) => ({

@@ -49,6 +49,7 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    nodesOnConnection: true,
   },
 });
 

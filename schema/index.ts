@@ -2,5 +2,10 @@
 import { builder } from './builder';
 import './agents';
 import './health';
+import './keys';
+import './services';
+import './discovery';
+import './admin';
+import './account';
 
 export const schema = builder.toSchema({ sortSchema: true });

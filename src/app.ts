@@ -15,6 +15,8 @@ import { buildOpenApi } from './protocols/openapi';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { ensureAdminKey } from './domain/admin/admin-key';
+import { UsageRecorder } from './domain/agents/usage';
+import { ensureCatalog } from './domain/capabilities/catalog';
 import type { Services } from './domain/context';
 import type { Topics } from './domain/events';
 import { recordUptimeSample } from './domain/health/health';
@@ -46,6 +48,7 @@ export interface App {
 }
 
 const GRAPHQL_BODY_LIMIT = 1024 * 1024;
+const USAGE_FLUSH_MS = 5_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -80,11 +83,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
     scheduler,
+    usage: new UsageRecorder(),
     clock: opts.clock ?? systemClock,
     log,
     startedAt: new Date(),
   };
   await ensureAdminKey(services);
+  await ensureCatalog(services);
 
   const compiled = compileRoutes(schema, routes);
   // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5).
@@ -160,6 +165,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const ws = graphql.attachWebSocket(server);
 
   scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
+  scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
 
   let closing: Promise<void> | undefined;
   return {
@@ -181,6 +187,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.events.close();
         await ws.close();
         await scheduler.stop();
+        await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));
         // Requests in flight finish; idle keep-alive sockets are dropped as they go idle.
         const drain = setInterval(() => server.closeIdleConnections(), 100);
         await Promise.race([stopped, new Promise((r) => setTimeout(r, config.shutdownTimeoutMs - 1000).unref())]);

@@ -19,6 +19,41 @@ export type ComponentStatus =
   | 'down'
   | 'ok';
 
+export type CreateSubAgentInput = {
+  /** Capability prefixes the sub-agent may act on; inside the parent's scope */
+  authorityScope: Array<string>;
+  /** At most the parent agent's own level */
+  autonomyLevel: AutonomyLevel;
+  description: string;
+  /** 3-50 characters, unique */
+  name: string;
+};
+
+export type ExecutionStatus =
+  | 'error'
+  | 'success';
+
+export type Prefer =
+  | 'balanced'
+  | 'cost'
+  | 'latency'
+  | 'reputation';
+
+export type PricingModel =
+  | 'free'
+  | 'freemium'
+  | 'monthly'
+  | 'per_call';
+
+export type ProvisionSubKeyInput = {
+  /** When the key stops being valid (within ten years); default never */
+  expiresAt?: string | null | undefined;
+  /** Default ["read"] */
+  permissions?: Array<string> | null | undefined;
+  /** { "requests_per_minute": n, "requests_per_day": n }; default 60 a minute */
+  rateLimits?: unknown;
+};
+
 export type RegisterAgentInput = {
   /** What the agent does (at most 2000 characters) */
   description: string;
@@ -28,12 +63,83 @@ export type RegisterAgentInput = {
   ownerEmail: string;
 };
 
+export type RegisterServiceInput = {
+  /** Capability identifiers (1-50); unknown ones join the catalog */
+  capabilities: Array<string>;
+  /** Integer US cents per call (default 0; 0 for a free service) */
+  costPerCall?: number | null | undefined;
+  /** 10-2000 characters */
+  description: string;
+  /** An absolute https:// URL the marketplace calls */
+  endpoint: string;
+  /** Language codes such as "en"; none means any language */
+  languages?: Array<string> | null | undefined;
+  /** Display name, at most 100 characters */
+  name: string;
+  /** Free-form pricing notes (an object, at most 4096 characters) */
+  pricingDetails?: unknown;
+  pricingModel: PricingModel;
+};
+
+export type ResolveConstraintsInput = {
+  language?: string | null | undefined;
+  /** Cents per call */
+  maxCost?: number | null | undefined;
+  minReputation?: number | null | undefined;
+};
+
+export type ResolveInput = {
+  capability: string;
+  /** The same limits, nested (flat ones win) */
+  constraints?: ResolveConstraintsInput | null | undefined;
+  /** Services that declare languages must include it */
+  language?: string | null | undefined;
+  /** 1-100, default 10 */
+  limit?: number | null | undefined;
+  /** Cents per call */
+  maxCost?: number | null | undefined;
+  /** 0-100 */
+  minReputation?: number | null | undefined;
+  /** Default balanced */
+  prefer?: Prefer | null | undefined;
+};
+
+export type RotateSubKeyInput = {
+  /** How long the old key stays valid, 0-86400 (default 86400); 0 for a leaked key */
+  gracePeriodSeconds?: number | null | undefined;
+};
+
+export type ServiceStatus =
+  | 'active'
+  | 'inactive'
+  | 'suspended';
+
+export type SetCapabilityPricingInput = {
+  /** Integer US cents per call */
+  costPerCall: number;
+  /** Default per_call (free for 0) */
+  pricingModel?: PricingModel | null | undefined;
+};
+
+/** `grace`: replaced by a rotation and valid until `gracePeriodEnds` */
+export type SubKeyStatus =
+  | 'active'
+  | 'expired'
+  | 'grace'
+  | 'revoked';
+
 /** Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100 */
 export type Tier =
   | 'contributor'
   | 'newcomer'
   | 'star'
   | 'trusted';
+
+export type UpdateAgentStatusInput = {
+  /** Recorded in the agent's audit log */
+  reason?: string | null | undefined;
+  status: AgentStatus;
+};
 
 export type UpdateMeInput = {
   /** Capability identifiers this agent offers (at most 100) */
@@ -43,26 +149,128 @@ export type UpdateMeInput = {
   name?: string | null | undefined;
 };
 
-export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, created_at: string, updated_at: string };
+export type UpdateAgentStatusMutationVariables = Exact<{
+  agentId: string;
+  input: UpdateAgentStatusInput;
+}>;
+
+
+export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean, status: AgentStatus, agent_id: string } };
+
+export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AdminStatsQuery = { adminStats: { capabilities: number, revenue_cents: number, agents: { total: number, active: number, suspended: number, banned: number, sub_agents: number }, services: { total: number, active: number }, sub_keys: { total: number, live: number }, executions: { total: number, succeeded: number, failed: number, last_30d: number }, disputes: { total: number, open: number } } };
+
+export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string };
 
 export type RegisterAgentMutationVariables = Exact<{
   input: RegisterAgentInput;
 }>;
 
 
-export type RegisterAgentMutation = { registerAgent: { agent_key: string, master_key: string, agent: { name: string, reputation: number, tier: Tier, agent_id: string } } };
+export type RegisterAgentMutation = { registerAgent: { name: string, reputation: number, tier: Tier, agent_id: string, agent_key: string, master_key: string } };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, created_at: string, updated_at: string } };
+export type MeQuery = { me: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string } };
 
 export type UpdateMeMutationVariables = Exact<{
   input: UpdateMeInput;
 }>;
 
 
-export type UpdateMeMutation = { updateMe: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, created_at: string, updated_at: string } };
+export type UpdateMeMutation = { updateMe: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string } };
+
+export type CreateSubAgentMutationVariables = Exact<{
+  parentId: string;
+  input: CreateSubAgentInput;
+}>;
+
+
+export type CreateSubAgentMutation = { createSubAgent: { name: string, autonomyLevel: AutonomyLevel, reputation: number, tier: Tier, id: string, agent_id: string, authority_scope: Array<string>, parent_id: string | null, agent_key: string, master_key: string } };
+
+export type MyUsageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyUsageQuery = { myUsage: { days: number, total_requests: number, total_executions: number, endpoints: Array<{ endpoint: string, requests: number }>, by_day: Array<{ day: string, requests: number }> } };
+
+export type MyKeysQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyKeysQuery = { myKeys: { total: number, keys: Array<{ hint: string, permissions: Array<string>, status: SubKeyStatus, sub_key_id: string, service: string, service_name: string, rate_limits: unknown, expires_at: string | null, grace_period_ends: string | null, revoked_at: string | null, created_at: string }> } };
+
+export type MyTransactionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyTransactionsQuery = { myTransactions: { total: number, transactions: Array<{ kind: string, transaction_id: string, amount_cents: number, execution_id: string | null, service_id: string | null, latency_ms: number | null, created_at: string }> } };
+
+export type MyAnalyticsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyAnalyticsQuery = { myAnalytics: { days: number, total_cost_cents: number, trends: Array<{ day: string, executions: number, succeeded: number, failed: number, cost_cents: number }>, top_capabilities: Array<{ capability: string, executions: number, cost_cents: number }>, cost_breakdown: Array<{ capability: string, executions: number, cost_cents: number }>, performance: { executions: number, success_rate: number | null, p50_ms: number | null, p95_ms: number | null, p99_ms: number | null } } };
+
+export type MyDisputesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyDisputesQuery = { myDisputes: { total: number, disputes: Array<{ kind: string, status: string, resolution: string | null, description: string | null, dispute_id: string, service_id: string | null, transaction_id: string | null, created_at: string, resolved_at: string | null }> } };
+
+export type MyExecutionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyExecutionsQuery = { myExecutions: { total: number, executions: Array<{ capability: string, status: ExecutionStatus, result: unknown, error: string | null, execution_id: string, service_id: string | null, cost_cents: number, latency_ms: number, created_at: string }> } };
+
+export type MyReputationQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyReputationQuery = { myReputation: { reputation: number, tier: Tier, total_events: number, events: Array<{ delta: number, reason: string, event_id: string, score_after: number, source_type: string | null, source_id: string | null, created_at: string }> } };
+
+export type MyAuditLogQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyAuditLogQuery = { myAuditLog: { total: number, events: Array<{ action: string, details: unknown, event_id: string, actor_kind: string, actor_id: string | null, target_type: string | null, target_id: string | null, ip_address: string | null, created_at: string }> } };
+
+export type MySparksQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MySparksQuery = { mySparks: { total: number, sparks: Array<{ title: string, content: string, spark_id: string, spark_type: string, quality_score: number | null, created_at: string }> } };
+
+export type ResolveQueryVariables = Exact<{
+  input: ResolveInput;
+}>;
+
+
+export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, cost_cents: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
+
+export type QuickResolveQueryVariables = Exact<{
+  capability: string;
+  prefer?: Prefer | null | undefined;
+}>;
+
+
+export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, cost_cents: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -85,3 +293,85 @@ export type UptimeQueryVariables = Exact<{
 
 
 export type UptimeQuery = { uptime: { days: number, since: string | null, uptime_percent: number, minutes_observed: number, minutes_up: number } };
+
+export type ProvisionSubKeyMutationVariables = Exact<{
+  serviceKey: string;
+  input?: ProvisionSubKeyInput | null | undefined;
+}>;
+
+
+export type ProvisionSubKeyMutation = { provisionSubKey: { service: string, permissions: Array<string>, sub_key: string, sub_key_id: string, rate_limits: unknown, expires_at: string | null, created_at: string } };
+
+export type VerifySubKeyQueryVariables = Exact<{
+  key: string;
+}>;
+
+
+export type VerifySubKeyQuery = { verifySubKey: { valid: boolean, reputation: number, tier: string, permissions: Array<string>, agent_id: string, sub_key_id: string, service_key: string, rate_limits: unknown, expires_at: string | null } };
+
+export type RotateSubKeyMutationVariables = Exact<{
+  id: string;
+  input?: RotateSubKeyInput | null | undefined;
+}>;
+
+
+export type RotateSubKeyMutation = { rotateSubKey: { permissions: Array<string>, new_sub_key: string, sub_key_id: string, previous_sub_key_id: string, grace_period_ends: string, expires_at: string | null } };
+
+export type RevokeSubKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeSubKeyMutation = { revokeSubKey: { revoked: boolean, sub_key_id: string, revoked_at: string | null } };
+
+export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, cost_per_call: number, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
+
+export type RegisterServiceMutationVariables = Exact<{
+  input: RegisterServiceInput;
+}>;
+
+
+export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, cost_per_call: number, created_at: string } };
+
+export type ServicesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+  capability?: string | null | undefined;
+  minReputation?: number | null | undefined;
+}>;
+
+
+export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, cost_per_call: number, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
+
+export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CapabilitiesQuery = { capabilities: { total: number, capabilities: Array<{ name: string, slug: string, group: string, parent: string | null, description: string | null, builtin: boolean, service_count: number }>, hierarchy: Array<{ group: string, name: string, capabilities: Array<string> }> } };
+
+export type CapabilityPricingQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CapabilityPricingQuery = { capabilities: Array<{ slug: string, name: string, services: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number }> };
+
+export type SetCapabilityPricingMutationVariables = Exact<{
+  capabilityId: string;
+  input: SetCapabilityPricingInput;
+}>;
+
+
+export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, pricing_set: boolean, cost_per_call: number, pricing_model: PricingModel, services_updated: number } };
+
+export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type StatsQuery = { stats: { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number } };
+
+export type ShowcaseQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ShowcaseQuery = { showcase: { stats: { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number }, recent_executions: Array<{ capability: string, status: string, execution_id: string, latency_ms: number, service_name: string | null, created_at: string }>, top_services: Array<{ name: string, capabilities: Array<string>, reputation: number, successes: number, service_id: string, service_key: string, provider_name: string }> } };
+
+export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };

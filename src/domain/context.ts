@@ -9,6 +9,7 @@ import type { Logger } from '../platform/logger';
 import type { EventBus } from '../platform/pubsub';
 import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
+import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 
 /** Long-lived machinery shared by every request of one instance. */
@@ -22,6 +23,7 @@ export interface Services {
   events: EventBus<Topics>;
   limiter: RateLimiter;
   scheduler: Scheduler;
+  usage: UsageRecorder;
   clock: Clock;
   log: Logger;
   startedAt: Date;
@@ -43,6 +45,8 @@ export interface Ctx {
   bearer: Bearer;
   /** The caller, looked up on first use and remembered for the request. */
   principal(): Promise<Principal>;
+  /** The caller once looked up (for usage counting after the operation), else undefined. */
+  resolvedPrincipal?: Principal;
   /** Set by the REST layer: it has already charged the route's rate-limit bucket. */
   rateLimited?: boolean;
 }

@@ -12,14 +12,19 @@ export interface RequestFacts {
 export function createContext(services: Services, facts: RequestFacts): Ctx {
   const bearer = parseBearer(facts.authorization);
   let principal: Promise<Principal> | undefined;
-  return {
+  const ctx: Ctx = {
     services,
     db: services.db,
     requestId: facts.requestId,
     clientAddress: facts.clientAddress,
     bearer,
-    principal: () => (principal ??= lookupPrincipal(services, bearer)),
+    principal: () =>
+      (principal ??= lookupPrincipal(services, bearer).then((p) => {
+        ctx.resolvedPrincipal = p;
+        return p;
+      })),
   };
+  return ctx;
 }
 
 /** Rate limits count per credential, or per address without one (CONTRACT §5). */

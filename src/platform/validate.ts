@@ -52,6 +52,33 @@ export class Checks {
     return out;
   }
 
+  /** An absolute https:// URL without credentials, at most 2048 characters. */
+  httpsUrl(path: string, value: unknown, required = true): string | undefined {
+    const text = this.text(path, value, { max: 2048, required });
+    if (text === undefined || text === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      this.fail(path, 'must be an absolute URL');
+      return undefined;
+    }
+    if (url.protocol !== 'https:') this.fail(path, 'must use https');
+    else if (url.username || url.password) this.fail(path, 'must not carry credentials');
+    else if (!url.hostname) this.fail(path, 'must name a host');
+    return url.toString();
+  }
+
+  /** An integer within bounds, or undefined when absent. */
+  integer(path: string, value: unknown, min: number, max: number): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+      this.fail(path, `must be an integer from ${min} to ${max}`);
+      return undefined;
+    }
+    return value as number;
+  }
+
   /** Throws ValidationFailed naming every field that failed. */
   done(): void {
     if (this.errors.length) throw new ValidationFailed(this.errors);

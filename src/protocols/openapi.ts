@@ -162,7 +162,7 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
       const required = v.type instanceof GraphQLNonNull;
       switch (v.source.from) {
         case 'body':
-          body = s;
+          body = v.source.rename ? documentedSchema(s, v.source.rename) : s;
           bodyRequired = required;
           break;
         case 'bodyField': {
@@ -280,6 +280,23 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
       },
     },
   };
+}
+
+/** The input schema with its properties under their documented (REST) names, at every depth. */
+function documentedSchema(schema: JsonSchema, rename: Record<string, string>, prefix = ''): JsonSchema {
+  if (!schema.properties) return schema;
+  const documented = (field: string) => {
+    const key = Object.keys(rename).find((k) => rename[k] === field && k.split('.').slice(0, -1).join('.') === prefix);
+    return key ? key.split('.').pop()! : field;
+  };
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties as Record<string, JsonSchema>).map(([k, v]) => {
+      const name = documented(k);
+      return [name, documentedSchema(v, rename, prefix ? `${prefix}.${name}` : name)];
+    }),
+  );
+  const required = (schema.required as string[] | undefined)?.map(documented);
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 function stripNull(schema: JsonSchema): JsonSchema {

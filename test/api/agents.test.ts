@@ -28,11 +28,14 @@ describe('POST /agents/register', () => {
     const res = await call('POST', '/agents/register', { body: { name, description: 'Summarises things', ownerEmail: 'Owner@Example.com' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      agent: { agent_id: expect.stringMatching(/^[0-9a-f-]{36}$/), name, reputation: 20, tier: 'newcomer' },
+      agent_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name,
+      reputation: 20,
+      tier: 'newcomer',
       agent_key: expect.stringMatching(/^ag_[0-9A-Za-z]{24}$/),
       master_key: expect.stringMatching(/^key_master_[0-9A-Za-z]{40}$/),
     });
-    const creds = await server.app.services.db.credential.findMany({ where: { agentId: res.body.agent.agent_id } });
+    const creds = await server.app.services.db.credential.findMany({ where: { agentId: res.body.agent_id } });
     expect(creds).toHaveLength(1);
     expect(creds[0].hash).toBe(sha256Hex(res.body.master_key));
     expect(JSON.stringify(creds)).not.toContain(res.body.master_key);
@@ -92,6 +95,8 @@ describe('GET /agents/me', () => {
       status: 'ACTIVE',
       autonomy_level: 'GOVERN',
       capabilities: [],
+      authority_scope: [],
+      parent_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

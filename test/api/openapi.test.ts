@@ -39,8 +39,8 @@ it('derives the request schema from the input type and the response schema from 
   expect(body.required.sort()).toEqual(['description', 'name', 'ownerEmail']);
   expect(body.additionalProperties).toBe(false);
   const created = register.responses['201'].content['application/json'].schema;
-  expect(Object.keys(created.properties).sort()).toEqual(['agent', 'agent_key', 'master_key']);
-  expect(created.properties.agent.properties.tier.enum).toEqual(expect.arrayContaining(['newcomer', 'star']));
+  expect(Object.keys(created.properties).sort()).toEqual(['agent_id', 'agent_key', 'master_key', 'name', 'reputation', 'tier']);
+  expect(created.properties.tier.enum).toEqual(expect.arrayContaining(['newcomer', 'star']));
 
   // What the server answers has exactly the documented properties.
   const me = await registerAgent(server);

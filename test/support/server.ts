@@ -128,5 +128,5 @@ export async function registerAgent(server: { url: string }, overrides: Record<s
     body: { name: uniqueName(), description: 'An agent made by a test', ownerEmail: 'owner@example.com', ...overrides },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-  return { key: res.body.master_key as string, agentId: res.body.agent.agent_id as string, name: res.body.agent.name as string, body: res.body };
+  return { key: res.body.master_key as string, agentId: res.body.agent_id as string, name: res.body.name as string, body: res.body };
 }

@@ -1,7 +1,7 @@
 // Pure domain and GraphQL-plumbing rules: tiers, field checks, root-field coordinates for rate limits.
 import { parse } from 'graphql';
 import { rootFieldCoordinates } from '../../schema/rate-limits';
-import { tierOf } from '../../src/domain/agents/agents';
+import { tierOf } from '../../src/domain/reputation/reputation';
 import { ValidationFailed } from '../../src/platform/errors';
 import { Checks } from '../../src/platform/validate';
 

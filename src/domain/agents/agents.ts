@@ -1,9 +1,10 @@
 // Agents: registration, the caller's own profile, and the events its changes produce.
 import { Prisma, type Agent } from '../../db/generated/prisma/client';
-import { Conflict } from '../../platform/errors';
+import { Conflict, Forbidden, NotFound } from '../../platform/errors';
 import { newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import type { Ctx } from '../context';
+import { recordAudit } from '../audit/audit';
 import { makeEvent } from '../events';
 import { requireAgent } from './principal';
 
@@ -15,15 +16,6 @@ export const DESCRIPTION_MAX = 2000;
 export const CAPABILITIES_MAX = 100;
 /** New agents start as newcomers with room to lose reputation as well as gain it. */
 export const INITIAL_REPUTATION = 20;
-
-export type Tier = 'newcomer' | 'contributor' | 'trusted' | 'star';
-
-export function tierOf(reputation: number): Tier {
-  if (reputation >= 86) return 'star';
-  if (reputation >= 61) return 'trusted';
-  if (reputation >= 31) return 'contributor';
-  return 'newcomer';
-}
 
 export interface RegisterAgentInput {
   name?: unknown;
@@ -51,15 +43,20 @@ export async function registerAgent(ctx: Ctx, input: RegisterAgentInput): Promis
   const agentKey = newAgentKey();
   const masterKey = newMasterKey();
   try {
-    const agent = await ctx.db.agent.create({
-      data: {
-        agentKey,
-        name: name!,
-        description: description!,
-        ownerEmail: ownerEmail!,
-        reputation: INITIAL_REPUTATION,
-        credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
-      },
+    const agent = await ctx.db.$transaction(async (tx) => {
+      const created = await tx.agent.create({
+        data: {
+          agentKey,
+          name: name!,
+          description: description!,
+          ownerEmail: ownerEmail!,
+          reputation: INITIAL_REPUTATION,
+          credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
+        },
+      });
+      await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
+      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id });
+      return created;
     });
     return { agent, masterKey, agentKey };
   } catch (err) {
@@ -98,7 +95,11 @@ export async function updateMe(ctx: Ctx, input: UpdateMeInput, query: AgentQuery
 
   let agent: Agent;
   try {
-    agent = await ctx.db.agent.update({ ...query, where: { id: me.id }, data });
+    agent = await ctx.db.$transaction(async (tx) => {
+      const updated = await tx.agent.update({ ...query, where: { id: me.id }, data });
+      await recordAudit(tx, ctx, { agentId: me.id, action: 'profile.updated', targetType: 'agent', targetId: me.id, details: { changed } });
+      return updated;
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`An agent named "${name}" already exists`);
     throw err;
@@ -110,4 +111,93 @@ export async function updateMe(ctx: Ctx, input: UpdateMeInput, query: AgentQuery
     makeEvent('agent.updated', { agent_id: agent.id, changed, name: agent.name, description: agent.description, capabilities: agent.capabilities }, clock.now()),
   );
   return agent;
+}
+
+const AUTONOMY_ORDER = ['EXECUTE_ONLY', 'DELEGATE', 'CREATE', 'GOVERN'] as const;
+export type AutonomyLevel = (typeof AUTONOMY_ORDER)[number];
+const SCOPE_PREFIX = /^[a-z0-9][a-z0-9.-]{0,63}$/;
+
+export interface CreateSubAgentInput {
+  name?: unknown;
+  description?: unknown;
+  autonomyLevel?: unknown;
+  authorityScope?: unknown;
+}
+
+/** A scope prefix is inside a parent's scope when one of the parent's prefixes starts it. */
+function withinScope(prefix: string, parentScope: string[]): boolean {
+  return parentScope.length === 0 || parentScope.some((p) => prefix.startsWith(p));
+}
+
+/**
+ * Creates a sub-agent of `parentId`. The caller must be that agent or one of its ancestors; the
+ * sub-agent's autonomy may not exceed its parent's, its scope must lie inside the parent's, and only a
+ * parent with autonomy CREATE or GOVERN may have sub-agents.
+ */
+export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSubAgentInput): Promise<Registration> {
+  const me = await requireAgent(ctx);
+  const chain = await ctx.services.sql.query<{ id: string }>(
+    `WITH RECURSIVE up AS (SELECT id, parent_id, 0 AS depth FROM agents WHERE id = $1::uuid
+       UNION ALL SELECT a.id, a.parent_id, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32)
+     SELECT id FROM up`,
+    [parentId],
+  );
+  if (!chain.some((row) => row.id === me.id)) throw new NotFound('agent', parentId);
+  const parent = parentId === me.id ? me : await ctx.db.agent.findUniqueOrThrow({ where: { id: parentId } });
+
+  const checks = new Checks();
+  const name = checks.text('name', input.name, { min: NAME_MIN, max: NAME_MAX, required: true });
+  const description = checks.text('description', input.description, { max: DESCRIPTION_MAX, required: true, multiline: true });
+  const level = input.autonomyLevel;
+  if (level === undefined || level === null) checks.fail('autonomyLevel', 'is required');
+  else if (!AUTONOMY_ORDER.includes(level as AutonomyLevel)) checks.fail('autonomyLevel', `must be one of ${AUTONOMY_ORDER.join(', ')}`);
+  let scope: string[] = [];
+  if (!Array.isArray(input.authorityScope)) checks.fail('authorityScope', input.authorityScope === undefined ? 'is required' : 'must be a list of capability prefixes');
+  else {
+    if (input.authorityScope.length > CAPABILITIES_MAX) checks.fail('authorityScope', `must have at most ${CAPABILITIES_MAX} entries`);
+    input.authorityScope.forEach((p, i) => {
+      if (typeof p !== 'string' || !SCOPE_PREFIX.test(p)) checks.fail(`authorityScope.${i}`, 'must be a capability prefix of lower-case letters, digits, dots and dashes');
+    });
+    scope = [...new Set(input.authorityScope as string[])];
+  }
+  checks.done();
+
+  const autonomyLevel = level as AutonomyLevel;
+  if (AUTONOMY_ORDER.indexOf(parent.autonomyLevel) < AUTONOMY_ORDER.indexOf('CREATE')) {
+    throw new Forbidden(`An agent with autonomy ${parent.autonomyLevel} may not have sub-agents`);
+  }
+  if (AUTONOMY_ORDER.indexOf(autonomyLevel) > AUTONOMY_ORDER.indexOf(parent.autonomyLevel)) {
+    throw new Forbidden(`A sub-agent's autonomy may not exceed its parent's (${parent.autonomyLevel})`);
+  }
+  const outside = scope.filter((p) => !withinScope(p, parent.authorityScope));
+  if (outside.length) throw new Forbidden(`authorityScope ${outside.join(', ')} lies outside the parent's scope`);
+
+  const agentKey = newAgentKey();
+  const masterKey = newMasterKey();
+  try {
+    const agent = await ctx.db.$transaction(async (tx) => {
+      const created = await tx.agent.create({
+        data: {
+          agentKey,
+          name: name!,
+          description: description!,
+          ownerEmail: parent.ownerEmail,
+          reputation: INITIAL_REPUTATION,
+          autonomyLevel,
+          authorityScope: scope.length ? scope : parent.authorityScope,
+          parentId: parent.id,
+          credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
+        },
+      });
+      await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
+      const details = { sub_agent_id: created.id, autonomy_level: autonomyLevel, authority_scope: created.authorityScope };
+      await recordAudit(tx, ctx, { agentId: parent.id, action: 'subagent.created', targetType: 'agent', targetId: created.id, details });
+      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id, details: { parent_id: parent.id } });
+      return created;
+    });
+    return { agent, masterKey, agentKey };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict(`An agent named "${name}" already exists`);
+    throw err;
+  }
 }

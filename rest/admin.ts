@@ -1,0 +1,40 @@
+// REST routes of administration (spec §4.15, agent rows): the administrator key only.
+import { bucket, from, type Route } from './route';
+
+export const adminRoutes: Route[] = [
+  {
+    method: 'PATCH',
+    path: '/admin/agents/:agentId/status',
+    bucket: bucket('admin_agent_status', 60),
+    auth: 'admin',
+    status: 200,
+    tag: 'Administration',
+    summary: "Set an agent's status",
+    description: 'SUSPENDED and BANNED agents get 403 on every agent operation from the next request on.',
+    errors: [404],
+    document: /* GraphQL */ `mutation UpdateAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
+      updateAgentStatus(agentId: $agentId, input: $input) { updated agent_id: agentId status }
+    }`,
+    variables: { agentId: from.path('agentId'), input: from.body },
+  },
+  {
+    method: 'GET',
+    path: '/admin/stats',
+    bucket: bucket('admin_stats', 60),
+    auth: 'admin',
+    status: 200,
+    tag: 'Administration',
+    summary: 'Platform-wide statistics',
+    document: /* GraphQL */ `query AdminStats {
+      adminStats {
+        agents { total active suspended banned sub_agents: subAgents }
+        services { total active }
+        sub_keys: subKeys { total live }
+        executions { total last_30d: last30d succeeded failed }
+        disputes { total open }
+        revenue_cents: revenueCents
+        capabilities
+      }
+    }`,
+  },
+];

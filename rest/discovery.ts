@@ -1,0 +1,55 @@
+// REST routes of discovery (spec §4.2).
+import { bucket, from, type Route } from './route';
+
+export const discoveryRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/resolve',
+    bucket: bucket('resolve', 30),
+    auth: 'agent',
+    status: 200,
+    tag: 'Discovery',
+    summary: 'Rank the providers of a capability',
+    description:
+      'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one.',
+    document: /* GraphQL */ `query Resolve($input: ResolveInput!) {
+      resolve(input: $input) {
+        matches {
+          service_id: serviceId name service_key: serviceKey score reputation capabilities description
+          cost_cents: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
+          provider_id: providerId provider_name: providerName
+          score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
+        }
+        total
+        resolution_time_ms: resolutionTimeMs
+        query { capability prefer min_reputation: minReputation max_cost: maxCost language limit }
+      }
+    }`,
+    variables: {
+      input: from.bodyRenamed({
+        min_reputation: 'minReputation',
+        max_cost: 'maxCost',
+        'constraints.min_reputation': 'minReputation',
+        'constraints.max_cost': 'maxCost',
+      }),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/resolve/quick',
+    bucket: bucket('resolve_quick', 30),
+    auth: 'agent',
+    status: 200,
+    tag: 'Discovery',
+    summary: 'The single best provider of a capability',
+    description: 'Needs a bearer key (the spec lists it both ways; we chose the safer). 404 when no active provider offers the capability.',
+    errors: [404],
+    document: /* GraphQL */ `query QuickResolve($capability: String!, $prefer: Prefer) {
+      quickResolve(capability: $capability, prefer: $prefer) {
+        service_id: serviceId name match_score: score service_key: serviceKey reputation cost_cents: costCents
+        score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
+      }
+    }`,
+    variables: { capability: from.query('capability', 'The capability to resolve'), prefer: from.query('prefer', 'reputation, cost, latency or balanced') },
+  },
+];

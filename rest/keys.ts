@@ -1,0 +1,70 @@
+// REST routes of sub-keys (spec §4.1).
+import { bucket, from, type Route } from './route';
+
+export const keyRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/keys/provision/:serviceKey',
+    bucket: bucket('keys_provision', 60),
+    auth: 'agent',
+    status: 201,
+    tag: 'Keys',
+    summary: 'Provision a sub-key for a service',
+    description: "Any agent may provision sub-keys for any active service, within its tier's allowance of live keys (5, 20, 50, unlimited); beyond it, 403. The secret is shown only here.",
+    errors: [404],
+    document: /* GraphQL */ `mutation ProvisionSubKey($serviceKey: String!, $input: ProvisionSubKeyInput) {
+      provisionSubKey(serviceKey: $serviceKey, input: $input) {
+        sub_key: subKey sub_key_id: subKeyId service permissions rate_limits: rateLimits expires_at: expiresAt created_at: createdAt
+      }
+    }`,
+    variables: { serviceKey: from.path('serviceKey'), input: from.bodyRenamed({ rate_limits: 'rateLimits', expires_at: 'expiresAt' }) },
+  },
+  {
+    method: 'POST',
+    path: '/keys/verify',
+    bucket: bucket('keys_verify', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Keys',
+    summary: 'Verify a presented sub-key',
+    description: 'For providers: no credential needed, 60 a minute per address. Unknown, revoked and expired keys all answer the same 401.',
+    errors: [401],
+    document: /* GraphQL */ `query VerifySubKey($key: String!) {
+      verifySubKey(key: $key) {
+        valid agent_id: agentId reputation tier sub_key_id: subKeyId service_key: serviceKey permissions rate_limits: rateLimits expires_at: expiresAt
+      }
+    }`,
+    variables: { key: from.bodyField('key') },
+  },
+  {
+    method: 'POST',
+    path: '/keys/:keyId/rotate',
+    bucket: bucket('keys_rotate', 60),
+    auth: 'agent',
+    status: 201,
+    tag: 'Keys',
+    summary: 'Rotate a sub-key',
+    description:
+      'Issues a new key with the same service, permissions, limits and expiry. The old key stays valid until `grace_period_ends` (24 hours, or `grace_period_seconds` from 0 to 86400); rotating again ends the earlier grace. Only an active key can be rotated (409 otherwise).',
+    errors: [404, 409],
+    document: /* GraphQL */ `mutation RotateSubKey($id: ID!, $input: RotateSubKeyInput) {
+      rotateSubKey(id: $id, input: $input) {
+        new_sub_key: newSubKey sub_key_id: subKeyId previous_sub_key_id: previousSubKeyId grace_period_ends: gracePeriodEnds expires_at: expiresAt permissions
+      }
+    }`,
+    variables: { id: from.path('keyId'), input: from.bodyRenamed({ grace_period_seconds: 'gracePeriodSeconds' }) },
+  },
+  {
+    method: 'DELETE',
+    path: '/keys/:keyId',
+    bucket: bucket('keys_revoke', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Keys',
+    summary: 'Revoke a sub-key',
+    description: 'At once, and with it the key it replaced if that one is still in its grace period. Revoking twice answers 409.',
+    errors: [404, 409],
+    document: /* GraphQL */ `mutation RevokeSubKey($id: ID!) { revokeSubKey(id: $id) { revoked sub_key_id: subKeyId revoked_at: revokedAt } }`,
+    variables: { id: from.path('keyId') },
+  },
+];

@@ -1,0 +1,141 @@
+// REST routes of the registry: services, capabilities, statistics, showcase, tiers (spec §4.2).
+import { bucket, from, type Route } from './route';
+
+const serviceFields = /* GraphQL */ `
+  fragment ServiceListing on Service {
+    service_id: serviceId service_key: serviceKey name description endpoint capabilities languages
+    pricing_model: pricingModel pricing_details: pricingDetails cost_per_call: costPerCall status reputation
+    provider { agent_id: agentId name }
+    stats { success_rate: successRate total_calls: totalCalls latency_p50_ms: latencyP50Ms latency_p95_ms: latencyP95Ms last_success_at: lastSuccessAt }
+    created_at: createdAt
+  }
+`;
+
+export const serviceRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/services/register',
+    bucket: bucket('services_register', 30),
+    auth: 'agent',
+    status: 201,
+    tag: 'Services',
+    summary: 'Register a service',
+    description: 'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it.',
+    document: /* GraphQL */ `mutation RegisterService($input: RegisterServiceInput!) {
+      registerService(input: $input) {
+        service_id: serviceId service_key: serviceKey status signing_secret: signingSecret name endpoint capabilities
+        pricing_model: pricingModel cost_per_call: costPerCall created_at: createdAt
+      }
+    }`,
+    variables: { input: from.bodyRenamed({ pricing_model: 'pricingModel', pricing_details: 'pricingDetails', cost_per_call: 'costPerCall' }) },
+  },
+  {
+    method: 'GET',
+    path: '/services',
+    bucket: bucket('services_list', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Services',
+    summary: 'Active services, newest first',
+    document: /* GraphQL */ `query Services($first: Int, $offset: Int, $capability: String, $minReputation: Int) {
+      services(first: $first, offset: $offset, capability: $capability, minReputation: $minReputation) {
+        total: totalCount
+        services: nodes { ...ServiceListing }
+      }
+    } ${serviceFields}`,
+    variables: {
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+      capability: from.query('capability', 'Only services offering this capability'),
+      minReputation: from.query('min_reputation', "Only providers with at least this reputation (0-100)"),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/capabilities',
+    bucket: bucket('capabilities', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Capabilities',
+    summary: 'The capability catalog and its hierarchy',
+    document: /* GraphQL */ `query Capabilities {
+      capabilities {
+        total
+        capabilities { name slug group parent description builtin service_count: serviceCount }
+        hierarchy { group name capabilities }
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/capabilities/pricing',
+    bucket: bucket('capabilities_pricing', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Capabilities',
+    summary: 'Paid capabilities and their price ranges (cents per call)',
+    document: /* GraphQL */ `query CapabilityPricing {
+      capabilities: capabilityPricing { slug name services min_cost_cents: minCostCents max_cost_cents: maxCostCents avg_cost_cents: avgCostCents }
+    }`,
+  },
+  {
+    method: 'POST',
+    path: '/capabilities/:capabilityId/pricing',
+    bucket: bucket('capabilities_set_pricing', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Capabilities',
+    summary: "Set the caller's price for a capability",
+    description: 'Applies to every active service of the caller that offers the capability (404 when none does).',
+    errors: [404],
+    document: /* GraphQL */ `mutation SetCapabilityPricing($capabilityId: String!, $input: SetCapabilityPricingInput!) {
+      setCapabilityPricing(capabilityId: $capabilityId, input: $input) {
+        pricing_set: pricingSet capability cost_per_call: costPerCall pricing_model: pricingModel services_updated: servicesUpdated
+      }
+    }`,
+    variables: { capabilityId: from.path('capabilityId'), input: from.bodyRenamed({ cost_per_call: 'costPerCall', pricing_model: 'pricingModel' }) },
+  },
+  {
+    method: 'GET',
+    path: '/stats',
+    bucket: bucket('stats', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Statistics',
+    summary: 'Marketplace totals',
+    document: /* GraphQL */ `query Stats {
+      stats {
+        total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities
+        total_transactions: totalTransactions total_transactions_30d: totalTransactions30d
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/showcase',
+    bucket: null,
+    auth: 'none',
+    status: 200,
+    tag: 'Statistics',
+    summary: 'Stats, recent executions and top services',
+    document: /* GraphQL */ `query Showcase {
+      showcase {
+        stats { total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities total_transactions: totalTransactions total_transactions_30d: totalTransactions30d }
+        recent_executions: recentExecutions { execution_id: executionId capability status latency_ms: latencyMs service_name: serviceName created_at: createdAt }
+        top_services: topServices { service_id: serviceId service_key: serviceKey name capabilities reputation successes provider_name: providerName }
+      }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/tiers',
+    bucket: null,
+    auth: 'none',
+    status: 200,
+    tag: 'Statistics',
+    summary: 'Reputation tiers, their ranges and privileges',
+    document: /* GraphQL */ `query Tiers {
+      tiers { tier name min_score: minScore max_score: maxScore sub_key_limit: subKeyLimit privileges }
+    }`,
+  },
+];

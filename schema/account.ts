@@ -1,0 +1,204 @@
+// The caller's own records (/agents/me/* and /my/*): usage, executions, transactions, analytics,
+// disputes, reputation with its events, the audit log and sparks; and the tier definitions.
+import * as account from '../src/domain/agents/account';
+import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
+import { TierEnum } from './agents';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+const ExecutionStatusEnum = builder.enumType('ExecutionStatus', { values: ['success', 'error'] as const });
+
+export const Execution = builder.prismaNode('Execution', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    executionId: t.exposeID('id'),
+    capability: t.exposeString('capability'),
+    status: t.expose('status', { type: ExecutionStatusEnum }),
+    result: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.result }),
+    error: t.exposeString('error', { nullable: true }),
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    costCents: t.exposeInt('costCents'),
+    latencyMs: t.exposeInt('latencyMs'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const Transaction = builder.prismaNode('Transaction', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    transactionId: t.exposeID('id'),
+    kind: t.exposeString('kind', { description: '`charge` or `refund`' }),
+    amountCents: t.exposeInt('amountCents'),
+    executionId: t.exposeID('executionId', { nullable: true }),
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    latencyMs: t.exposeInt('latencyMs', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const Dispute = builder.prismaNode('Dispute', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    disputeId: t.exposeID('id'),
+    kind: t.exposeString('kind'),
+    status: t.exposeString('status'),
+    resolution: t.exposeString('resolution', { nullable: true }),
+    description: t.exposeString('description', { nullable: true }),
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    transactionId: t.exposeID('transactionId', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const Spark = builder.prismaNode('Spark', {
+  id: { field: 'id' },
+  fields: (t) => ({
+    sparkId: t.exposeID('id'),
+    title: t.exposeString('title'),
+    content: t.exposeString('content'),
+    sparkType: t.exposeString('sparkType'),
+    qualityScore: t.exposeFloat('qualityScore', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const ReputationEvent = builder.prismaObject('ReputationEvent', {
+  fields: (t) => ({
+    eventId: t.exposeID('id'),
+    delta: t.exposeInt('delta'),
+    scoreAfter: t.exposeInt('scoreAfter'),
+    reason: t.exposeString('reason'),
+    sourceType: t.exposeString('sourceType', { nullable: true }),
+    sourceId: t.exposeString('sourceId', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const AuditEvent = builder.prismaObject('AuditEvent', {
+  fields: (t) => ({
+    eventId: t.exposeID('id'),
+    action: t.exposeString('action'),
+    actorKind: t.exposeString('actorKind', { description: '`agent`, `admin` or `system`' }),
+    actorId: t.exposeString('actorId', { nullable: true }),
+    targetType: t.exposeString('targetType', { nullable: true }),
+    targetId: t.exposeString('targetId', { nullable: true }),
+    details: t.field({ type: 'JSON', resolve: (e) => e.details }),
+    ipAddress: t.exposeString('ipAddress', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const mine = { agent: true };
+
+builder.queryField('myExecutions', (t) =>
+  pagedField(t, Execution, { description: "The caller's executions with results and costs, newest first", authScopes: mine, resolve: (ctx, _a, page) => account.myExecutions(ctx, page) }),
+);
+builder.queryField('myTransactions', (t) =>
+  pagedField(t, Transaction, { description: "The caller's ledger entries, newest first", authScopes: mine, resolve: (ctx, _a, page) => account.myTransactions(ctx, page) }),
+);
+builder.queryField('myDisputes', (t) =>
+  pagedField(t, Dispute, { description: "The caller's disputes with status and resolution", authScopes: mine, resolve: (ctx, _a, page) => account.myDisputes(ctx, page) }),
+);
+builder.queryField('mySparks', (t) =>
+  pagedField(t, Spark, { description: "The caller's sparks", authScopes: mine, resolve: (ctx, _a, page) => account.mySparks(ctx, page) }),
+);
+builder.queryField('myAuditLog', (t) =>
+  pagedField(t, AuditEvent, {
+    description: 'Security-relevant acts on the caller’s account: keys, profile, sub-agents, status; by whom, when, from where',
+    authScopes: mine,
+    defaultSize: 50,
+    resolve: (ctx, _a, page) => account.myAuditLog(ctx, page),
+  }),
+);
+
+const ReputationEvents = builder.objectRef<Awaited<ReturnType<typeof account.myReputation>>>('MyReputation').implement({
+  fields: (t) => ({
+    reputation: t.exposeInt('reputation'),
+    tier: t.field({ type: TierEnum, resolve: (r) => tierOf(r.reputation) }),
+    events: t.field({ type: [ReputationEvent], description: 'The events that moved the score, newest first', resolve: (r) => r.items }),
+    totalEvents: t.exposeInt('total'),
+  }),
+});
+
+builder.queryField('myReputation', (t) =>
+  t.field({
+    type: ReputationEvents,
+    authScopes: mine,
+    args: { first: t.arg.int({ description: 'Events to return, 1-100 (default 50)' }), offset: t.arg.int() },
+    resolve: async (_r, args, ctx) => {
+      const limit = args.first ?? 50;
+      const offset = args.offset ?? 0;
+      return account.myReputation(ctx, { limit: Math.min(Math.max(limit, 1), 100), offset: Math.max(offset, 0) });
+    },
+  }),
+);
+
+const EndpointUsage = builder.objectRef<{ endpoint: string; requests: number }>('EndpointUsage').implement({
+  fields: (t) => ({ endpoint: t.exposeString('endpoint'), requests: t.exposeInt('requests') }),
+});
+const DayUsage = builder.objectRef<{ day: string; requests: number }>('DayUsage').implement({
+  fields: (t) => ({ day: t.exposeString('day'), requests: t.exposeInt('requests') }),
+});
+
+const Usage = builder.objectRef<Awaited<ReturnType<typeof account.myUsage>>>('Usage').implement({
+  fields: (t) => ({
+    days: t.exposeInt('days'),
+    totalRequests: t.exposeInt('totalRequests'),
+    totalExecutions: t.exposeInt('totalExecutions'),
+    endpoints: t.field({ type: [EndpointUsage], description: 'Requests per endpoint over the window', resolve: (u) => u.endpoints }),
+    byDay: t.field({ type: [DayUsage], resolve: (u) => u.byDay }),
+  }),
+});
+
+builder.queryField('myUsage', (t) => t.field({ type: Usage, description: 'API usage over the last 30 days', authScopes: mine, resolve: (_r, _a, ctx) => account.myUsage(ctx) }));
+
+type Analytics = Awaited<ReturnType<typeof account.myAnalytics>>;
+const Trend = builder.objectRef<Analytics['trends'][number]>('ExecutionTrend').implement({
+  fields: (t) => ({
+    day: t.exposeString('day'),
+    executions: t.exposeInt('executions'),
+    succeeded: t.exposeInt('succeeded'),
+    failed: t.exposeInt('failed'),
+    costCents: t.exposeInt('costCents'),
+  }),
+});
+const TopCapability = builder.objectRef<Analytics['topCapabilities'][number]>('CapabilityUse').implement({
+  fields: (t) => ({ capability: t.exposeString('capability'), executions: t.exposeInt('executions'), costCents: t.exposeInt('costCents') }),
+});
+const Performance = builder.objectRef<Analytics['performance']>('ExecutionPerformance').implement({
+  fields: (t) => ({
+    executions: t.exposeInt('executions'),
+    successRate: t.exposeFloat('successRate', { nullable: true }),
+    p50Ms: t.exposeInt('p50Ms', { nullable: true }),
+    p95Ms: t.exposeInt('p95Ms', { nullable: true }),
+    p99Ms: t.exposeInt('p99Ms', { nullable: true }),
+  }),
+});
+const AnalyticsRef = builder.objectRef<Analytics>('Analytics').implement({
+  fields: (t) => ({
+    days: t.exposeInt('days'),
+    trends: t.field({ type: [Trend], resolve: (a) => a.trends }),
+    topCapabilities: t.field({ type: [TopCapability], resolve: (a) => a.topCapabilities }),
+    totalCostCents: t.exposeInt('totalCostCents'),
+    costBreakdown: t.field({ type: [TopCapability], description: 'Cost by capability', resolve: (a) => a.topCapabilities }),
+    performance: t.field({ type: Performance, resolve: (a) => a.performance }),
+  }),
+});
+
+builder.queryField('myAnalytics', (t) =>
+  t.field({ type: AnalyticsRef, description: 'Execution trends, top capabilities, cost breakdown and latency over 30 days', authScopes: mine, resolve: (_r, _a, ctx) => account.myAnalytics(ctx) }),
+);
+
+const TierRef = builder.objectRef<TierDefinition>('TierDefinition').implement({
+  fields: (t) => ({
+    tier: t.field({ type: TierEnum, resolve: (d) => d.tier }),
+    name: t.exposeString('name'),
+    minScore: t.exposeInt('min'),
+    maxScore: t.exposeInt('max'),
+    subKeyLimit: t.exposeInt('subKeyLimit', { nullable: true, description: 'Live sub-keys allowed; null is unlimited' }),
+    privileges: t.exposeStringList('privileges'),
+  }),
+});
+
+builder.queryField('tiers', (t) => t.field({ type: [TierRef], description: 'Reputation tiers, their ranges and privileges', resolve: () => TIERS }));

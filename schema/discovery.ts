@@ -1,0 +1,95 @@
+// Discovery: ranked providers for a capability, and the single best one.
+import * as discovery from '../src/domain/discovery/resolve';
+import { builder } from './builder';
+
+const PreferEnum = builder.enumType('Prefer', { values: discovery.PREFERENCES });
+
+const ScoreBreakdown = builder.objectRef<discovery.Match['breakdown']>('ScoreBreakdown').implement({
+  description: "Each factor's contribution to the score (they add up to it)",
+  fields: (t) => ({
+    reputation: t.exposeFloat('reputation'),
+    cost: t.exposeFloat('cost'),
+    reliability: t.exposeFloat('reliability'),
+    latency: t.exposeFloat('latency'),
+    freshness: t.exposeFloat('freshness'),
+  }),
+});
+
+const Match = builder.objectRef<discovery.Match>('ProviderMatch').implement({
+  fields: (t) => ({
+    serviceId: t.exposeID('serviceId'),
+    serviceKey: t.exposeString('serviceKey'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    capabilities: t.exposeStringList('capabilities'),
+    score: t.exposeFloat('score', { description: '0-100' }),
+    reputation: t.exposeInt('reputation'),
+    costCents: t.exposeInt('costCents'),
+    pricingModel: t.exposeString('pricingModel'),
+    successRate: t.exposeFloat('successRate'),
+    latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true }),
+    providerId: t.exposeID('providerId'),
+    providerName: t.exposeString('providerName'),
+    scoreBreakdown: t.field({ type: ScoreBreakdown, resolve: (m) => m.breakdown }),
+  }),
+});
+
+const ResolveQuery = builder.objectRef<discovery.ResolveQuery>('ResolveQuery').implement({
+  fields: (t) => ({
+    capability: t.exposeString('capability'),
+    prefer: t.expose('prefer', { type: PreferEnum }),
+    minReputation: t.exposeInt('minReputation', { nullable: true }),
+    maxCost: t.exposeInt('maxCost', { nullable: true }),
+    language: t.exposeString('language', { nullable: true }),
+    limit: t.exposeInt('limit'),
+  }),
+});
+
+const Resolution = builder.objectRef<discovery.Resolution>('Resolution').implement({
+  fields: (t) => ({
+    matches: t.field({ type: [Match], resolve: (r) => r.matches }),
+    total: t.exposeInt('total', { description: 'Providers that qualify (matches holds the best `limit`)' }),
+    resolutionTimeMs: t.exposeFloat('resolutionTimeMs'),
+    query: t.field({ type: ResolveQuery, description: 'The query as understood', resolve: (r) => r.query }),
+  }),
+});
+
+const ResolveConstraints = builder.inputType('ResolveConstraintsInput', {
+  fields: (t) => ({
+    minReputation: t.int(),
+    maxCost: t.float({ description: 'Cents per call' }),
+    language: t.string(),
+  }),
+});
+
+const ResolveInput = builder.inputType('ResolveInput', {
+  fields: (t) => ({
+    capability: t.string({ required: true }),
+    prefer: t.field({ type: PreferEnum, description: 'Default balanced' }),
+    minReputation: t.int({ description: '0-100' }),
+    maxCost: t.float({ description: 'Cents per call' }),
+    language: t.string({ description: 'Services that declare languages must include it' }),
+    limit: t.int({ description: '1-100, default 10' }),
+    constraints: t.field({ type: ResolveConstraints, description: 'The same limits, nested (flat ones win)' }),
+  }),
+});
+
+builder.queryField('resolve', (t) =>
+  t.field({
+    type: Resolution,
+    description: 'Rank the providers of a capability by reputation, cost, reliability, latency and freshness',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: ResolveInput, required: true }) },
+    resolve: (_r, { input }, ctx) => discovery.resolveProviders(ctx, input),
+  }),
+);
+
+builder.queryField('quickResolve', (t) =>
+  t.field({
+    type: Match,
+    description: 'The single best provider of a capability (404 when none)',
+    authScopes: { agent: true },
+    args: { capability: t.arg.string({ required: true }), prefer: t.arg({ type: PreferEnum }) },
+    resolve: (_r, args, ctx) => discovery.quickResolve(ctx, args),
+  }),
+);

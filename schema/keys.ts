@@ -1,0 +1,135 @@
+// Sub-keys: provisioning, verification by providers, rotation with a grace period, revocation, listing.
+import * as keys from '../src/domain/keys/sub-keys';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+export const SubKeyStatusEnum = builder.enumType('SubKeyStatus', {
+  description: '`grace`: replaced by a rotation and valid until `gracePeriodEnds`',
+  values: ['active', 'grace', 'expired', 'revoked'] as const,
+});
+
+export const SubKey = builder.prismaNode('SubKey', {
+  description: "A consumer's credential for one provider's service; its secret is shown only when made",
+  id: { field: 'id' },
+  fields: (t) => ({
+    subKeyId: t.exposeID('id'),
+    hint: t.exposeString('hint', { description: 'The prefix and first characters of the secret' }),
+    serviceKey: t.string({ select: { service: { select: { serviceKey: true } } }, resolve: (k) => k.service.serviceKey }),
+    serviceName: t.string({ select: { service: { select: { name: true } } }, resolve: (k) => k.service.name }),
+    permissions: t.exposeStringList('permissions'),
+    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (k) => k.rateLimits }),
+    status: t.field({ type: SubKeyStatusEnum, resolve: (k, _a, ctx) => keys.subKeyStatus(k, ctx.services.clock.now()) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    gracePeriodEnds: t.expose('graceEndsAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSubKey').implement({
+  fields: (t) => ({
+    subKey: t.string({ description: 'The secret, `key_service_…`: shown only here', resolve: (p) => p.secret }),
+    subKeyId: t.id({ resolve: (p) => p.key.id }),
+    service: t.string({ description: 'The service key', resolve: (p) => p.key.service.serviceKey }),
+    permissions: t.stringList({ resolve: (p) => p.key.permissions }),
+    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.key.rateLimits }),
+    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.key.expiresAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (p) => p.key.createdAt }),
+    key: t.field({ type: SubKey, resolve: (p) => p.key }),
+  }),
+});
+
+const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
+  fields: (t) => ({
+    permissions: t.stringList({ description: 'Default ["read"]' }),
+    rateLimits: t.field({ type: 'JSON', description: '{ "requests_per_minute": n, "requests_per_day": n }; default 60 a minute' }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the key stops being valid (within ten years); default never' }),
+  }),
+});
+
+builder.mutationField('provisionSubKey', (t) =>
+  t.field({
+    type: ProvisionedSubKey,
+    description: "Provision a sub-key for an active service, within the tier's allowance (403 beyond it)",
+    authScopes: { agent: true },
+    args: { serviceKey: t.arg.string({ required: true }), input: t.arg({ type: ProvisionSubKeyInput }) },
+    resolve: (_r, { serviceKey, input }, ctx) => keys.provisionSubKey(ctx, serviceKey, input ?? {}),
+  }),
+);
+
+const Verification = builder.objectRef<keys.Verification>('SubKeyVerification').implement({
+  fields: (t) => ({
+    valid: t.exposeBoolean('valid'),
+    agentId: t.exposeID('agentId', { description: 'The holder' }),
+    reputation: t.exposeInt('reputation'),
+    tier: t.exposeString('tier'),
+    subKeyId: t.exposeID('subKeyId'),
+    serviceKey: t.exposeString('serviceKey'),
+    permissions: t.exposeStringList('permissions'),
+    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.rateLimits }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.queryField('verifySubKey', (t) =>
+  t.field({
+    type: Verification,
+    description: 'Check a presented sub-key (no credential needed). Unknown, revoked and expired keys all answer the same 401.',
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_r, { key }, ctx) => keys.verifySubKey(ctx, key),
+  }),
+);
+
+const Rotation = builder.objectRef<keys.Rotation>('SubKeyRotation').implement({
+  fields: (t) => ({
+    newSubKey: t.string({ description: 'The new secret: shown only here', resolve: (r) => r.secret }),
+    subKeyId: t.id({ resolve: (r) => r.key.id }),
+    previousSubKeyId: t.id({ resolve: (r) => r.previous.id }),
+    gracePeriodEnds: t.field({ type: 'DateTime', description: 'Until then the old key stays valid', resolve: (r) => r.previous.graceEndsAt! }),
+    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.key.expiresAt }),
+    permissions: t.stringList({ resolve: (r) => r.key.permissions }),
+    key: t.field({ type: SubKey, resolve: (r) => r.key }),
+  }),
+});
+
+const RotateSubKeyInput = builder.inputType('RotateSubKeyInput', {
+  fields: (t) => ({
+    gracePeriodSeconds: t.int({ description: 'How long the old key stays valid, 0-86400 (default 86400); 0 for a leaked key' }),
+  }),
+});
+
+builder.mutationField('rotateSubKey', (t) =>
+  t.field({
+    type: Rotation,
+    description: 'Replace a key; the old one stays valid for the grace period. Rotating again ends the earlier grace.',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: RotateSubKeyInput }) },
+    resolve: (_r, { id, input }, ctx) => keys.rotateSubKey(ctx, String(id), input ?? {}),
+  }),
+);
+
+const Revocation = builder.objectRef<{ id: string; revokedAt: Date | null }>('SubKeyRevocation').implement({
+  fields: (t) => ({
+    revoked: t.boolean({ resolve: () => true }),
+    subKeyId: t.exposeID('id'),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+builder.mutationField('revokeSubKey', (t) =>
+  t.field({
+    type: Revocation,
+    description: 'Revoke a key at once (and the key it replaced, if still in its grace period)',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => keys.revokeSubKey(ctx, String(id)),
+  }),
+);
+
+builder.queryField('myKeys', (t) =>
+  pagedField(t, SubKey, {
+    description: "The caller's sub-keys with status and expiry, newest first (never their secrets)",
+    authScopes: { agent: true },
+    resolve: (ctx, _args, page) => keys.listSubKeys(ctx, page),
+  }),
+);

@@ -1,0 +1,217 @@
+// Services and the capability catalog: registration, the public listing, capabilities and their
+// prices, public statistics and the showcase.
+import * as catalog from '../src/domain/capabilities/catalog';
+import * as services from '../src/domain/services/services';
+import * as stats from '../src/domain/stats/stats';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+export const PricingModelEnum = builder.enumType('PricingModel', { values: services.PRICING_MODELS });
+const ServiceStatusEnum = builder.enumType('ServiceStatus', { values: ['active', 'inactive', 'suspended'] as const });
+
+const ProviderStats = builder.objectRef<services.RegisteredService>('ProviderStats').implement({
+  description: 'What the execution engine has recorded of this provider',
+  fields: (t) => ({
+    successRate: t.float({ description: 'With a uniform prior: a new service counts as 0.5', resolve: (s) => Math.round(services.successRate(s) * 10_000) / 10_000 }),
+    totalCalls: t.int({ resolve: (s) => s.successCount + s.failureCount }),
+    successes: t.exposeInt('successCount'),
+    failures: t.exposeInt('failureCount'),
+    latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true }),
+    latencyP95Ms: t.exposeInt('latencyP95Ms', { nullable: true }),
+    lastSuccessAt: t.expose('lastSuccessAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const Service = builder.prismaNode('Service', {
+  description: 'A service a provider publishes: an HTTPS endpoint offering capabilities',
+  id: { field: 'id' },
+  fields: (t) => ({
+    serviceId: t.exposeID('id'),
+    serviceKey: t.exposeString('serviceKey', { description: '`svc_…`' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    endpoint: t.exposeString('endpoint'),
+    capabilities: t.exposeStringList('capabilities'),
+    languages: t.exposeStringList('languages'),
+    pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
+    pricingDetails: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.pricingDetails }),
+    costPerCall: t.exposeInt('costPerCall', { description: 'Integer US cents per call' }),
+    status: t.expose('status', { type: ServiceStatusEnum }),
+    reputation: t.int({ description: "The provider's reputation", select: { agent: { select: { reputation: true } } }, resolve: (s) => s.agent.reputation }),
+    provider: t.relation('agent'),
+    stats: t.field({ type: ProviderStats, resolve: (s) => s }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const Registration = builder.objectRef<services.RegisteredService>('ServiceRegistration').implement({
+  description: 'A new service; its signing secret is shown only here',
+  fields: (t) => ({
+    serviceId: t.exposeID('id'),
+    serviceKey: t.exposeString('serviceKey'),
+    status: t.expose('status', { type: ServiceStatusEnum }),
+    signingSecret: t.exposeString('signingSecret', { description: 'Standard Webhooks secret (`whsec_…`) the marketplace signs calls to the endpoint with' }),
+    name: t.exposeString('name'),
+    endpoint: t.exposeString('endpoint'),
+    capabilities: t.exposeStringList('capabilities'),
+    pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
+    costPerCall: t.exposeInt('costPerCall'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    service: t.field({ type: Service, resolve: (s) => s }),
+  }),
+});
+
+const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'Display name, at most 100 characters' }),
+    endpoint: t.string({ required: true, description: 'An absolute https:// URL the marketplace calls' }),
+    capabilities: t.stringList({ required: true, description: 'Capability identifiers (1-50); unknown ones join the catalog' }),
+    description: t.string({ required: true, description: '10-2000 characters' }),
+    pricingModel: t.field({ type: PricingModelEnum, required: true }),
+    languages: t.stringList({ description: 'Language codes such as "en"; none means any language' }),
+    pricingDetails: t.field({ type: 'JSON', description: 'Free-form pricing notes (an object, at most 4096 characters)' }),
+    costPerCall: t.int({ description: 'Integer US cents per call (default 0; 0 for a free service)' }),
+  }),
+});
+
+builder.mutationField('registerService', (t) =>
+  t.field({
+    type: Registration,
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
+    resolve: (_r, { input }, ctx) => services.registerService(ctx, input),
+  }),
+);
+
+builder.queryField('services', (t) =>
+  pagedField(t, Service, {
+    description: 'Active services of active providers, newest first',
+    args: {
+      capability: t.arg.string({ description: 'Only services offering this capability' }),
+      minReputation: t.arg.int({ description: "Only providers with at least this reputation (0-100)" }),
+    },
+    resolve: (ctx, args, page) => services.listServices(ctx, { capability: args.capability, minReputation: args.minReputation }, page),
+  }),
+);
+
+const Capability = builder.objectRef<catalog.CapabilityListing>('Capability').implement({
+  fields: (t) => ({
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    group: t.exposeString('group'),
+    parent: t.exposeString('parentSlug', { nullable: true, description: 'The capability this one refines' }),
+    description: t.exposeString('description', { nullable: true }),
+    builtin: t.exposeBoolean('builtin', { description: 'Part of the catalog of spec §1 (otherwise declared by a service)' }),
+    serviceCount: t.exposeInt('serviceCount', { description: 'Active services offering it' }),
+  }),
+});
+
+const CapabilityGroup = builder.objectRef<{ group: string; name: string; slugs: string[] }>('CapabilityGroup').implement({
+  fields: (t) => ({
+    group: t.exposeString('group'),
+    name: t.exposeString('name'),
+    capabilities: t.exposeStringList('slugs'),
+  }),
+});
+
+const CapabilityCatalog = builder
+  .objectRef<Awaited<ReturnType<typeof catalog.listCapabilities>>>('CapabilityCatalog')
+  .implement({
+    fields: (t) => ({
+      capabilities: t.field({ type: [Capability], resolve: (c) => c.capabilities }),
+      total: t.int({ resolve: (c) => c.capabilities.length }),
+      hierarchy: t.field({ type: [CapabilityGroup], description: 'Groups and their capabilities', resolve: (c) => c.groups }),
+    }),
+  });
+
+builder.queryField('capabilities', (t) =>
+  t.field({ type: CapabilityCatalog, description: 'The capability catalog with the group hierarchy', resolve: (_r, _a, ctx) => catalog.listCapabilities(ctx) }),
+);
+
+const CapabilityPrice = builder.objectRef<services.CapabilityPrice>('CapabilityPrice').implement({
+  fields: (t) => ({
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    services: t.exposeInt('services', { description: 'Active services charging for it' }),
+    minCostCents: t.exposeInt('minCostCents'),
+    maxCostCents: t.exposeInt('maxCostCents'),
+    avgCostCents: t.exposeInt('avgCostCents'),
+  }),
+});
+
+builder.queryField('capabilityPricing', (t) =>
+  t.field({ type: [CapabilityPrice], description: 'Paid capabilities and their price ranges', resolve: (_r, _a, ctx) => services.capabilityPricing(ctx) }),
+);
+
+const PricingSet = builder.objectRef<Awaited<ReturnType<typeof services.setCapabilityPricing>>>('CapabilityPricingSet').implement({
+  fields: (t) => ({
+    pricingSet: t.exposeBoolean('pricingSet'),
+    capability: t.exposeString('capability'),
+    costPerCall: t.exposeInt('costPerCall'),
+    pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
+    servicesUpdated: t.exposeInt('servicesUpdated'),
+  }),
+});
+
+const SetCapabilityPricingInput = builder.inputType('SetCapabilityPricingInput', {
+  fields: (t) => ({
+    costPerCall: t.int({ required: true, description: 'Integer US cents per call' }),
+    pricingModel: t.field({ type: PricingModelEnum, description: 'Default per_call (free for 0)' }),
+  }),
+});
+
+builder.mutationField('setCapabilityPricing', (t) =>
+  t.field({
+    type: PricingSet,
+    description: "Set the caller's price for a capability on all its active services offering it",
+    authScopes: { agent: true },
+    args: { capabilityId: t.arg.string({ required: true }), input: t.arg({ type: SetCapabilityPricingInput, required: true }) },
+    resolve: (_r, { capabilityId, input }, ctx) => services.setCapabilityPricing(ctx, capabilityId, input),
+  }),
+);
+
+const PublicStats = builder.objectRef<stats.PublicStats>('PublicStats').implement({
+  fields: (t) => ({
+    totalAgents: t.exposeInt('totalAgents'),
+    totalServices: t.exposeInt('totalServices'),
+    totalCapabilities: t.exposeInt('totalCapabilities'),
+    totalTransactions: t.exposeInt('totalTransactions'),
+    totalTransactions30d: t.exposeInt('totalTransactions30d'),
+  }),
+});
+
+builder.queryField('stats', (t) => t.field({ type: PublicStats, resolve: (_r, _a, ctx) => stats.publicStats(ctx) }));
+
+const ShowcaseService = builder.objectRef<stats.ShowcaseService>('ShowcaseService').implement({
+  fields: (t) => ({
+    serviceId: t.exposeID('serviceId'),
+    serviceKey: t.exposeString('serviceKey'),
+    name: t.exposeString('name'),
+    capabilities: t.exposeStringList('capabilities'),
+    reputation: t.exposeInt('reputation'),
+    successes: t.exposeInt('successCount'),
+    providerName: t.exposeString('providerName'),
+  }),
+});
+
+const ShowcaseExecution = builder.objectRef<stats.ShowcaseExecution>('ShowcaseExecution').implement({
+  fields: (t) => ({
+    executionId: t.exposeID('executionId'),
+    capability: t.exposeString('capability'),
+    status: t.exposeString('status'),
+    latencyMs: t.exposeInt('latencyMs'),
+    serviceName: t.exposeString('serviceName', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const Showcase = builder.objectRef<Awaited<ReturnType<typeof stats.showcase>>>('Showcase').implement({
+  fields: (t) => ({
+    stats: t.field({ type: PublicStats, resolve: (s) => s.stats }),
+    topServices: t.field({ type: [ShowcaseService], resolve: (s) => s.topServices }),
+    recentExecutions: t.field({ type: [ShowcaseExecution], resolve: (s) => s.recentExecutions }),
+  }),
+});
+
+builder.queryField('showcase', (t) => t.field({ type: Showcase, resolve: (_r, _a, ctx) => stats.showcase(ctx) }));

@@ -1,0 +1,79 @@
+// Administration: an agent's status (suspended and banned agents are refused on every B endpoint at
+// once, since every request reads the status) and platform-wide statistics.
+import type { Agent } from '../../db/generated/prisma/client';
+import { NotFound } from '../../platform/errors';
+import { Checks } from '../../platform/validate';
+import { requireAdmin } from '../agents/principal';
+import { recordAudit } from '../audit/audit';
+import type { Ctx } from '../context';
+import { makeEvent } from '../events';
+
+export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?: unknown; reason?: unknown }): Promise<Agent> {
+  await requireAdmin(ctx);
+  const checks = new Checks();
+  if (input.status === undefined || input.status === null) checks.fail('status', 'is required');
+  else if (!AGENT_STATUSES.includes(input.status as never)) checks.fail('status', `must be one of ${AGENT_STATUSES.join(', ')}`);
+  const reason = checks.text('reason', input.reason, { max: 500 });
+  checks.done();
+  const agent = UUID.test(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId } }) : null;
+  if (!agent) throw new NotFound('agent', agentId);
+  const status = input.status as Agent['status'];
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const row = await tx.agent.update({ where: { id: agentId }, data: { status } });
+    await recordAudit(tx, ctx, { agentId, action: 'status.changed', targetType: 'agent', targetId: agentId, details: { from: agent.status, to: status, reason: reason ?? null } });
+    return row;
+  });
+  if (agent.status !== status) {
+    ctx.services.events.publish('agentEvents', agentId, makeEvent('agent.updated', { agent_id: agentId, changed: ['status'], status, previous_status: agent.status }, ctx.services.clock.now()));
+  }
+  return updated;
+}
+
+export interface PlatformStats {
+  agents: { total: number; active: number; suspended: number; banned: number; subAgents: number };
+  services: { total: number; active: number };
+  subKeys: { total: number; live: number };
+  executions: { total: number; last30d: number; succeeded: number; failed: number };
+  disputes: { total: number; open: number };
+  revenueCents: number;
+  capabilities: number;
+}
+
+export async function adminStats(ctx: Ctx): Promise<PlatformStats> {
+  await requireAdmin(ctx);
+  const now = ctx.services.clock.now();
+  const [row] = await ctx.services.sql.query<Record<string, string | number>>(
+    `SELECT
+      (SELECT count(*) FROM agents) AS agents,
+      (SELECT count(*) FROM agents WHERE status = 'ACTIVE') AS agents_active,
+      (SELECT count(*) FROM agents WHERE status = 'SUSPENDED') AS agents_suspended,
+      (SELECT count(*) FROM agents WHERE status = 'BANNED') AS agents_banned,
+      (SELECT count(*) FROM agents WHERE parent_id IS NOT NULL) AS sub_agents,
+      (SELECT count(*) FROM services) AS services,
+      (SELECT count(*) FROM services WHERE status = 'active') AS services_active,
+      (SELECT count(*) FROM sub_keys) AS sub_keys,
+      (SELECT count(*) FROM sub_keys WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1) AND (grace_ends_at IS NULL OR grace_ends_at > $1)) AS sub_keys_live,
+      (SELECT count(*) FROM executions) AS executions,
+      (SELECT count(*) FROM executions WHERE created_at > $1::timestamptz - interval '30 days') AS executions_30d,
+      (SELECT count(*) FROM executions WHERE status = 'success') AS executions_ok,
+      (SELECT count(*) FROM executions WHERE status = 'error') AS executions_failed,
+      (SELECT count(*) FROM disputes) AS disputes,
+      (SELECT count(*) FROM disputes WHERE status NOT IN ('resolved', 'rejected')) AS disputes_open,
+      (SELECT coalesce(sum(amount_cents), 0) FROM transactions) AS revenue,
+      (SELECT count(*) FROM capabilities) AS capabilities`,
+    [now],
+  );
+  const n = (k: string) => Number(row[k]);
+  return {
+    agents: { total: n('agents'), active: n('agents_active'), suspended: n('agents_suspended'), banned: n('agents_banned'), subAgents: n('sub_agents') },
+    services: { total: n('services'), active: n('services_active') },
+    subKeys: { total: n('sub_keys'), live: n('sub_keys_live') },
+    executions: { total: n('executions'), last30d: n('executions_30d'), succeeded: n('executions_ok'), failed: n('executions_failed') },
+    disputes: { total: n('disputes'), open: n('disputes_open') },
+    revenueCents: n('revenue'),
+    capabilities: n('capabilities'),
+  };
+}

@@ -1,0 +1,143 @@
+// The caller's own records: usage, executions, transactions, analytics, disputes, reputation, audit
+// log and sparks (the /agents/me/* and /my/* listings).
+import { requireAgent } from './principal';
+import type { Ctx } from '../context';
+import { tierOf } from '../reputation/reputation';
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export async function myUsage(ctx: Ctx, days = 30) {
+  const me = await requireAgent(ctx);
+  const since = new Date(ctx.services.clock.now().getTime() - days * 86_400_000).toISOString().slice(0, 10);
+  const [rows, executions] = await Promise.all([
+    ctx.services.sql.query<{ endpoint: string; day: Date | string; count: number }>(
+      `SELECT endpoint, day, count FROM usage_counters WHERE agent_id = $1::uuid AND day >= $2::date`,
+      [me.id, since],
+    ),
+    ctx.db.execution.count({ where: { agentId: me.id } }),
+  ]);
+  const byEndpoint = new Map<string, number>();
+  const byDay = new Map<string, number>();
+  const add = (endpoint: string, day: string, count: number) => {
+    byEndpoint.set(endpoint, (byEndpoint.get(endpoint) ?? 0) + count);
+    byDay.set(day, (byDay.get(day) ?? 0) + count);
+  };
+  for (const r of rows) add(r.endpoint, typeof r.day === 'string' ? r.day.slice(0, 10) : r.day.toISOString().slice(0, 10), r.count);
+  for (const p of ctx.services.usage.pendingFor(me.id)) if (p.day >= since) add(p.endpoint, p.day, p.count);
+  const endpoints = [...byEndpoint].map(([endpoint, requests]) => ({ endpoint, requests })).sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
+  return {
+    days,
+    totalRequests: endpoints.reduce((n, e) => n + e.requests, 0),
+    totalExecutions: executions,
+    endpoints,
+    byDay: [...byDay].map(([day, requests]) => ({ day, requests })).sort((a, b) => a.day.localeCompare(b.day)),
+  };
+}
+
+export async function myExecutions(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.execution.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.execution.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function myTransactions(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.transaction.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.transaction.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function myDisputes(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.dispute.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.dispute.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function mySparks(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.spark.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.spark.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function myReputation(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.reputationEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.reputationEvent.count({ where }),
+  ]);
+  return { reputation: me.reputation, tier: tierOf(me.reputation), items, total };
+}
+
+export async function myAuditLog(ctx: Ctx, page: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.auditEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.auditEvent.count({ where }),
+  ]);
+  return { items, total };
+}
+
+function percentile(sorted: number[], p: number): number | null {
+  if (!sorted.length) return null;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Execution trends by day, top capabilities, cost breakdown and latency percentiles over `days`. */
+export async function myAnalytics(ctx: Ctx, days = 30) {
+  const me = await requireAgent(ctx);
+  const since = new Date(ctx.services.clock.now().getTime() - days * 86_400_000);
+  const [trends, capabilities, latencies] = await Promise.all([
+    ctx.services.sql.query<{ day: Date | string; executions: string | number; succeeded: string | number; failed: string | number; cost: string | number }>(
+      `SELECT date_trunc('day', created_at)::date AS day, count(*) AS executions,
+         count(*) FILTER (WHERE status = 'success') AS succeeded, count(*) FILTER (WHERE status = 'error') AS failed,
+         coalesce(sum(cost_cents), 0) AS cost
+       FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 GROUP BY 1 ORDER BY 1`,
+      [me.id, since],
+    ),
+    ctx.services.sql.query<{ capability: string; executions: string | number; cost: string | number }>(
+      `SELECT capability, count(*) AS executions, coalesce(sum(cost_cents), 0) AS cost
+       FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 GROUP BY capability ORDER BY count(*) DESC, capability LIMIT 10`,
+      [me.id, since],
+    ),
+    ctx.services.sql.query<{ latency_ms: number; status: string }>(
+      `SELECT latency_ms, status::text AS status FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 ORDER BY latency_ms LIMIT 100000`,
+      [me.id, since],
+    ),
+  ]);
+  const sorted = latencies.map((l) => l.latency_ms);
+  const ok = latencies.filter((l) => l.status === 'success').length;
+  const day = (d: Date | string) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+  return {
+    days,
+    trends: trends.map((t) => ({ day: day(t.day), executions: Number(t.executions), succeeded: Number(t.succeeded), failed: Number(t.failed), costCents: Number(t.cost) })),
+    topCapabilities: capabilities.map((c) => ({ capability: c.capability, executions: Number(c.executions), costCents: Number(c.cost) })),
+    totalCostCents: capabilities.reduce((n, c) => n + Number(c.cost), 0),
+    performance: {
+      executions: latencies.length,
+      successRate: latencies.length ? Math.round((ok / latencies.length) * 10_000) / 10_000 : null,
+      p50Ms: percentile(sorted, 50),
+      p95Ms: percentile(sorted, 95),
+      p99Ms: percentile(sorted, 99),
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The audit log: every security-relevant act on an agent's account, with who did it, when and from where.
+import type { DbTx } from '../../db/database';
+import type { Prisma } from '../../db/generated/prisma/client';
+import type { Ctx, Principal } from '../context';
+
+export type AuditAction =
+  | 'agent.registered'
+  | 'profile.updated'
+  | 'subagent.created'
+  | 'status.changed'
+  | 'key.provisioned'
+  | 'key.rotated'
+  | 'key.revoked'
+  | 'service.registered';
+
+export interface AuditEntry {
+  agentId: string;
+  action: AuditAction;
+  targetType?: string;
+  targetId?: string;
+  details?: Prisma.InputJsonValue;
+}
+
+function actorOf(principal: Principal | undefined): { actorKind: string; actorId: string | null } {
+  if (principal?.kind === 'agent') return { actorKind: 'agent', actorId: principal.agent.id };
+  if (principal?.kind === 'admin') return { actorKind: 'admin', actorId: principal.credentialId };
+  return { actorKind: 'system', actorId: null };
+}
+
+/** Records an entry inside the caller's transaction. */
+export async function recordAudit(db: DbTx, ctx: Ctx, entry: AuditEntry): Promise<void> {
+  const principal = await ctx.principal();
+  await db.auditEvent.create({
+    data: { ...entry, details: entry.details ?? {}, ...actorOf(principal), ipAddress: ctx.clientAddress },
+  });
+}

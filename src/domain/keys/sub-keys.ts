@@ -1,0 +1,250 @@
+// Sub-keys: a consumer's credential for one provider's service (CONTRACT §3). Provisioned within the
+// tier's allowance, checked by providers with verify, rotated with a grace period, revoked.
+import type { Prisma, SubKey } from '../../db/generated/prisma/client';
+import { Conflict, Forbidden, NotFound, Unauthorized } from '../../platform/errors';
+import { newSubKey, secretHint, sha256Hex } from '../../platform/ids';
+import { Checks } from '../../platform/validate';
+import { requireAgent } from '../agents/principal';
+import { recordAudit } from '../audit/audit';
+import type { Ctx } from '../context';
+import { makeEvent } from '../events';
+import { tierDefinition, tierOf } from '../reputation/reputation';
+
+export const DEFAULT_PERMISSIONS = ['read'];
+export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
+export const DEFAULT_RATE_LIMITS = { requests_per_minute: 60 };
+const PERMISSION = /^[a-z][a-z0-9:_-]{0,31}$/;
+const SUB_KEY_SHAPE = /^key_service_[0-9A-Za-z]{40}$/;
+const MAX_EXPIRY_MS = 10 * 365 * 86_400_000;
+
+export type SubKeyStatus = 'active' | 'grace' | 'expired' | 'revoked';
+
+export function subKeyStatus(key: Pick<SubKey, 'revokedAt' | 'expiresAt' | 'graceEndsAt'>, now: Date): SubKeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  if (key.graceEndsAt) return key.graceEndsAt > now ? 'grace' : 'expired';
+  return 'active';
+}
+
+export interface ProvisionInput {
+  permissions?: unknown;
+  rateLimits?: unknown;
+  expiresAt?: unknown;
+}
+
+function readRateLimits(checks: Checks, value: unknown): Prisma.InputJsonObject | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    checks.fail('rateLimits', 'must be an object such as {"requests_per_minute": 60}');
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k !== 'requests_per_minute' && k !== 'requests_per_day') checks.fail(`rateLimits.${k}`, 'is not a known limit (requests_per_minute, requests_per_day)');
+    else if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 10_000_000) checks.fail(`rateLimits.${k}`, 'must be an integer from 1 to 10000000');
+    else out[k] = v as number;
+  }
+  return out;
+}
+
+export interface ProvisionedKey {
+  key: SubKey & { service: { serviceKey: string; name: string } };
+  secret: string;
+}
+
+export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: ProvisionInput): Promise<ProvisionedKey> {
+  const me = await requireAgent(ctx);
+  const now = ctx.services.clock.now();
+  const checks = new Checks();
+  let permissions = DEFAULT_PERMISSIONS;
+  if (input.permissions !== undefined && input.permissions !== null) {
+    if (!Array.isArray(input.permissions) || input.permissions.length === 0 || input.permissions.length > 20) {
+      checks.fail('permissions', 'must be a list of 1 to 20 permission names');
+    } else {
+      input.permissions.forEach((p, i) => {
+        if (typeof p !== 'string' || !PERMISSION.test(p)) checks.fail(`permissions.${i}`, 'must be a permission name such as "read" or "write"');
+      });
+      permissions = [...new Set(input.permissions as string[])];
+    }
+  }
+  const rateLimits = readRateLimits(checks, input.rateLimits) ?? DEFAULT_RATE_LIMITS;
+  let expiresAt: Date | undefined;
+  if (input.expiresAt !== undefined && input.expiresAt !== null) {
+    const at = input.expiresAt instanceof Date ? input.expiresAt : typeof input.expiresAt === 'string' ? new Date(input.expiresAt) : undefined;
+    if (!at || Number.isNaN(at.getTime())) checks.fail('expiresAt', 'must be an ISO 8601 timestamp');
+    else if (at <= now) checks.fail('expiresAt', 'must be in the future');
+    else if (at.getTime() - now.getTime() > MAX_EXPIRY_MS) checks.fail('expiresAt', 'must be within ten years');
+    else expiresAt = at;
+  }
+  checks.done();
+
+  const service = await ctx.db.service.findFirst({ where: { serviceKey, status: 'active' }, select: { id: true, serviceKey: true, name: true } });
+  if (!service) throw new NotFound('active service', serviceKey);
+
+  const secret = newSubKey();
+  const event = makeEvent('key.provisioned', {}, now);
+  const key = await ctx.db.$transaction(async (tx) => {
+    // Serialise provisioning per agent so two requests cannot both take the last free place.
+    const [locked] = await tx.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${me.id}::uuid FOR UPDATE`;
+    const tier = tierDefinition(locked.reputation);
+    if (tier.subKeyLimit !== null) {
+      const live = await tx.subKey.count({
+        where: { agentId: me.id, revokedAt: null, graceEndsAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      });
+      if (live >= tier.subKeyLimit) {
+        throw new Forbidden(`The ${tier.name} tier allows ${tier.subKeyLimit} live sub-keys; revoke one or raise your reputation`);
+      }
+    }
+    const created = await tx.subKey.create({
+      data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits, expiresAt },
+      include: { service: { select: { serviceKey: true, name: true } } },
+    });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions } });
+    return created;
+  });
+  event.data = { sub_key_id: key.id, service_key: serviceKey, permissions, expires_at: key.expiresAt?.toISOString() ?? null };
+  ctx.services.events.publish('agentEvents', me.id, event);
+  return { key, secret };
+}
+
+export interface Verification {
+  valid: true;
+  agentId: string;
+  reputation: number;
+  tier: string;
+  subKeyId: string;
+  serviceKey: string;
+  permissions: string[];
+  rateLimits: unknown;
+  expiresAt: Date | null;
+}
+
+const VERIFY_SQL = `
+  SELECT k.id, k.permissions, k.rate_limits AS "rateLimits", k.expires_at AS "expiresAt", k.grace_ends_at AS "graceEndsAt",
+    a.id AS "agentId", a.reputation, a.status::text AS "agentStatus", s.service_key AS "serviceKey", s.status::text AS "serviceStatus"
+  FROM sub_keys k JOIN agents a ON a.id = k.agent_id JOIN services s ON s.id = k.service_id
+  WHERE k.hash = $1 AND k.revoked_at IS NULL`;
+
+/**
+ * Checks a presented sub-key. Unknown, malformed, revoked, expired and past-grace keys, and keys of a
+ * suspended holder or an inactive service, all get the same 401. One indexed query on the driver.
+ */
+export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification> {
+  const checks = new Checks();
+  if (typeof key !== 'string' || key === '') checks.fail('key', 'is required');
+  checks.done();
+  const invalid = () => new Unauthorized('The key is not valid');
+  if (!SUB_KEY_SHAPE.test(key as string)) throw invalid();
+  const [row] = await ctx.services.sql.query<{
+    id: string;
+    permissions: string[];
+    rateLimits: unknown;
+    expiresAt: Date | null;
+    graceEndsAt: Date | null;
+    agentId: string;
+    reputation: number;
+    agentStatus: string;
+    serviceKey: string;
+    serviceStatus: string;
+  }>(VERIFY_SQL, [sha256Hex(key as string)]);
+  const now = ctx.services.clock.now();
+  if (!row || row.agentStatus !== 'ACTIVE' || row.serviceStatus !== 'active') throw invalid();
+  if ((row.expiresAt && row.expiresAt <= now) || (row.graceEndsAt && row.graceEndsAt <= now)) throw invalid();
+  return {
+    valid: true,
+    agentId: row.agentId,
+    reputation: row.reputation,
+    tier: tierOf(row.reputation),
+    subKeyId: row.id,
+    serviceKey: row.serviceKey,
+    permissions: row.permissions,
+    rateLimits: row.rateLimits,
+    expiresAt: row.expiresAt,
+  };
+}
+
+async function ownKey(ctx: Ctx, keyId: string) {
+  const me = await requireAgent(ctx);
+  const key = /^[0-9a-f-]{36}$/i.test(keyId) ? await ctx.db.subKey.findFirst({ where: { id: keyId, agentId: me.id } }) : null;
+  if (!key) throw new NotFound('sub-key', keyId);
+  return { me, key };
+}
+
+export interface Rotation {
+  key: SubKey & { service: { serviceKey: string; name: string } };
+  secret: string;
+  previous: SubKey;
+}
+
+export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriodSeconds?: unknown }): Promise<Rotation> {
+  const { me, key } = await ownKey(ctx, keyId);
+  const checks = new Checks();
+  let grace = DEFAULT_GRACE_SECONDS;
+  grace = checks.integer('gracePeriodSeconds', input.gracePeriodSeconds, 0, DEFAULT_GRACE_SECONDS) ?? grace;
+  checks.done();
+  const now = ctx.services.clock.now();
+  const status = subKeyStatus(key, now);
+  if (status !== 'active') throw new Conflict(`Only an active key can be rotated; this one is ${status === 'grace' ? 'already rotated' : status}`);
+
+  const secret = newSubKey();
+  const graceEnds = new Date(now.getTime() + grace * 1000);
+  const event = makeEvent('key.rotated', {}, now);
+  const result = await ctx.db.$transaction(async (tx) => {
+    // Rotating again ends the grace of the key this one replaced.
+    if (key.rotatedFromId) {
+      await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null }, data: { revokedAt: now, graceEndsAt: now } });
+    }
+    // The compare-and-set on grace_ends_at makes two concurrent rotations of one key a conflict.
+    const moved = await tx.subKey.updateMany({
+      where: { id: key.id, graceEndsAt: null, revokedAt: null },
+      data: { graceEndsAt: graceEnds, ...(grace === 0 ? { revokedAt: now } : {}) },
+    });
+    if (moved.count !== 1) throw new Conflict('This key was rotated or revoked meanwhile');
+    const created = await tx.subKey.create({
+      data: {
+        hash: sha256Hex(secret),
+        hint: secretHint(secret),
+        agentId: me.id,
+        serviceId: key.serviceId,
+        permissions: key.permissions,
+        rateLimits: key.rateLimits ?? undefined,
+        expiresAt: key.expiresAt,
+        rotatedFromId: key.id,
+      },
+      include: { service: { select: { serviceKey: true, name: true } } },
+    });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.rotated', targetType: 'sub_key', targetId: created.id, details: { previous_sub_key_id: key.id, grace_period_ends: graceEnds.toISOString() } });
+    const previous = await tx.subKey.findUniqueOrThrow({ where: { id: key.id } });
+    return { key: created, secret, previous };
+  });
+  event.data = { sub_key_id: result.key.id, previous_sub_key_id: key.id, service_key: result.key.service.serviceKey, grace_period_ends: graceEnds.toISOString() };
+  ctx.services.events.publish('agentEvents', me.id, event);
+  return result;
+}
+
+export async function revokeSubKey(ctx: Ctx, keyId: string): Promise<SubKey> {
+  const { me, key } = await ownKey(ctx, keyId);
+  if (key.revokedAt) throw new Conflict('This key is already revoked');
+  const now = ctx.services.clock.now();
+  return ctx.db.$transaction(async (tx) => {
+    // A revoked key's predecessor, still in its grace period, goes with it.
+    if (key.rotatedFromId) await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null }, data: { revokedAt: now } });
+    const moved = await tx.subKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
+    if (moved.count !== 1) throw new Conflict('This key is already revoked');
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.revoked', targetType: 'sub_key', targetId: key.id });
+    return tx.subKey.findUniqueOrThrow({ where: { id: key.id } });
+  });
+}
+
+export type KeyWithService = SubKey & { service: { serviceKey: string; name: string } };
+
+export async function listSubKeys(ctx: Ctx, page: { offset: number; limit: number }): Promise<{ items: KeyWithService[]; total: number }> {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.subKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit, include: { service: { select: { serviceKey: true, name: true } } } }),
+    ctx.db.subKey.count({ where }),
+  ]);
+  return { items, total };
+}
+

@@ -1,0 +1,59 @@
+// Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it.
+import type { DbTx } from '../../db/database';
+import { makeEvent, type MarketplaceEvent } from '../events';
+
+export type Tier = 'newcomer' | 'contributor' | 'trusted' | 'star';
+
+export interface TierDefinition {
+  tier: Tier;
+  name: string;
+  min: number;
+  max: number;
+  /** Live sub-keys an agent of this tier may hold; null is unlimited. */
+  subKeyLimit: number | null;
+  privileges: string[];
+}
+
+export const TIERS: TierDefinition[] = [
+  { tier: 'newcomer', name: 'Newcomer', min: 0, max: 30, subKeyLimit: 5, privileges: ['basic API access', '5 sub-keys'] },
+  { tier: 'contributor', name: 'Contributor', min: 31, max: 60, subKeyLimit: 20, privileges: ['priority resolution', '20 sub-keys'] },
+  { tier: 'trusted', name: 'Trusted', min: 61, max: 85, subKeyLimit: 50, privileges: ['beta features', '50 sub-keys'] },
+  { tier: 'star', name: 'Star', min: 86, max: 100, subKeyLimit: null, privileges: ['showcase listing', 'unlimited sub-keys'] },
+];
+
+export function tierOf(reputation: number): Tier {
+  return (TIERS.find((t) => reputation >= t.min && reputation <= t.max) ?? TIERS[0]).tier;
+}
+
+export function tierDefinition(reputation: number): TierDefinition {
+  return TIERS.find((t) => t.tier === tierOf(reputation))!;
+}
+
+export interface ReputationChange {
+  agentId: string;
+  delta: number;
+  reason: string;
+  sourceType?: string;
+  sourceId?: string;
+}
+
+/**
+ * Applies a change inside the caller's transaction: locks the agent row, clamps to 0-100, records the
+ * event with the delta actually applied, and returns the `reputation.changed` event to publish after commit.
+ */
+export async function applyReputation(db: DbTx, change: ReputationChange, at: Date): Promise<MarketplaceEvent | undefined> {
+  const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR UPDATE`;
+  if (!row) return undefined;
+  const after = Math.max(0, Math.min(100, row.reputation + change.delta));
+  const applied = after - row.reputation;
+  await db.reputationEvent.create({
+    data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason: change.reason, sourceType: change.sourceType, sourceId: change.sourceId },
+  });
+  if (applied === 0) return undefined;
+  await db.agent.update({ where: { id: change.agentId }, data: { reputation: after } });
+  return makeEvent(
+    'reputation.changed',
+    { agent_id: change.agentId, delta: applied, reputation: after, previous: row.reputation, tier: tierOf(after), previous_tier: tierOf(row.reputation), reason: change.reason },
+    at,
+  );
+}

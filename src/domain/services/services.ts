@@ -1,0 +1,179 @@
+// Services: what providers publish. Registration with the rules of spec §8.3, the public listing, and
+// the provider statistics the execution engine keeps for ranking.
+import type { Prisma, Service } from '../../db/generated/prisma/client';
+import { NotFound } from '../../platform/errors';
+import { newServiceKey, newSigningSecret } from '../../platform/ids';
+import { Checks } from '../../platform/validate';
+import { requireAgent } from '../agents/principal';
+import { recordAudit } from '../audit/audit';
+import { CAPABILITY_SLUG, declareCapabilities } from '../capabilities/catalog';
+import type { Ctx } from '../context';
+
+export const PRICING_MODELS = ['free', 'per_call', 'monthly', 'freemium'] as const;
+export const SERVICE_NAME_MAX = 100;
+export const SERVICE_DESCRIPTION_MIN = 10;
+export const SERVICE_DESCRIPTION_MAX = 2000;
+export const SERVICE_CAPABILITIES_MAX = 50;
+export const MAX_COST_CENTS = 1_000_000;
+const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export interface RegisterServiceInput {
+  name?: unknown;
+  endpoint?: unknown;
+  capabilities?: unknown;
+  description?: unknown;
+  pricingModel?: unknown;
+  languages?: unknown;
+  pricingDetails?: unknown;
+  costPerCall?: unknown;
+}
+
+export type RegisteredService = Service;
+
+export async function registerService(ctx: Ctx, input: RegisterServiceInput): Promise<RegisteredService> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const name = checks.text('name', input.name, { max: SERVICE_NAME_MAX, required: true });
+  const endpoint = checks.httpsUrl('endpoint', input.endpoint);
+  const description = checks.text('description', input.description, { min: SERVICE_DESCRIPTION_MIN, max: SERVICE_DESCRIPTION_MAX, required: true, multiline: true });
+  let capabilities: string[] = [];
+  if (!Array.isArray(input.capabilities) || input.capabilities.length === 0) {
+    checks.fail('capabilities', input.capabilities === undefined ? 'is required' : 'must be a non-empty list of capability identifiers');
+  } else if (input.capabilities.length > SERVICE_CAPABILITIES_MAX) {
+    checks.fail('capabilities', `must have at most ${SERVICE_CAPABILITIES_MAX} entries`);
+  } else {
+    input.capabilities.forEach((c, i) => {
+      if (typeof c !== 'string' || c.length > 64 || !CAPABILITY_SLUG.test(c)) checks.fail(`capabilities.${i}`, 'must be a capability identifier such as "summarize" (lower-case letters, digits, dashes; dots for refinements)');
+    });
+    capabilities = [...new Set(input.capabilities as string[])];
+  }
+  const pricingModel = input.pricingModel;
+  if (pricingModel === undefined || pricingModel === null) checks.fail('pricingModel', 'is required');
+  else if (!PRICING_MODELS.includes(pricingModel as never)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
+  let languages: string[] = [];
+  if (input.languages !== undefined && input.languages !== null) {
+    if (!Array.isArray(input.languages) || input.languages.length > 50) checks.fail('languages', 'must be a list of at most 50 language codes');
+    else {
+      input.languages.forEach((l, i) => {
+        if (typeof l !== 'string' || !LANGUAGE.test(l)) checks.fail(`languages.${i}`, 'must be a language code such as "en" or "pt-BR"');
+      });
+      languages = [...new Set(input.languages as string[])];
+    }
+  }
+  let pricingDetails: Prisma.InputJsonObject | undefined;
+  if (input.pricingDetails !== undefined && input.pricingDetails !== null) {
+    if (typeof input.pricingDetails !== 'object' || Array.isArray(input.pricingDetails)) checks.fail('pricingDetails', 'must be an object');
+    else if (JSON.stringify(input.pricingDetails).length > 4096) checks.fail('pricingDetails', 'must be at most 4096 characters of JSON');
+    else pricingDetails = input.pricingDetails as Prisma.InputJsonObject;
+  }
+  const costPerCall = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS) ?? 0;
+  if (pricingModel === 'free' && costPerCall > 0) checks.fail('costPerCall', 'must be 0 for a free service');
+  checks.done();
+
+  const service = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.service.create({
+      data: {
+        serviceKey: newServiceKey(),
+        agentId: me.id,
+        name: name!,
+        description: description!,
+        endpoint: endpoint!,
+        capabilities,
+        languages,
+        pricingModel: pricingModel as (typeof PRICING_MODELS)[number],
+        pricingDetails,
+        costPerCall,
+        signingSecret: newSigningSecret(),
+      },
+    });
+    await declareCapabilities(tx, capabilities);
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'service.registered', targetType: 'service', targetId: created.id, details: { service_key: created.serviceKey } });
+    return created;
+  });
+  return service;
+}
+
+export interface ServiceFilter {
+  capability?: string | null;
+  minReputation?: number | null;
+}
+
+export type ListedService = Service & { agent: { id: string; name: string; reputation: number } };
+
+/** Active services of active providers, newest first, with the provider's reputation. */
+export async function listServices(ctx: Ctx, filter: ServiceFilter, page: { offset: number; limit: number }): Promise<{ items: ListedService[]; total: number }> {
+  const checks = new Checks();
+  const min = checks.integer('minReputation', filter.minReputation, 0, 100);
+  if (filter.capability !== undefined && filter.capability !== null && !CAPABILITY_SLUG.test(filter.capability)) checks.fail('capability', 'must be a capability identifier');
+  checks.done();
+  const where: Prisma.ServiceWhereInput = {
+    status: 'active',
+    agent: { status: 'ACTIVE', ...(min !== undefined ? { reputation: { gte: min } } : {}) },
+    ...(filter.capability ? { capabilities: { has: filter.capability } } : {}),
+  };
+  const [items, total] = await Promise.all([
+    ctx.db.service.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+      include: { agent: { select: { id: true, name: true, reputation: true } } },
+    }),
+    ctx.db.service.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** Success rate with a uniform prior (a new service counts as 0.5). */
+export function successRate(s: Pick<Service, 'successCount' | 'failureCount'>): number {
+  return (s.successCount + 1) / (s.successCount + s.failureCount + 2);
+}
+
+export interface CapabilityPrice {
+  slug: string;
+  name: string;
+  services: number;
+  minCostCents: number;
+  maxCostCents: number;
+  avgCostCents: number;
+}
+
+/** Capabilities that some active service charges for, with the range of prices. */
+export async function capabilityPricing(ctx: Ctx): Promise<CapabilityPrice[]> {
+  const rows = await ctx.services.sql.query<{ slug: string; name: string | null; services: string | number; min: number; max: number; avg: string | number }>(
+    `SELECT c AS slug, cap.name, count(*) AS services, min(s.cost_per_call) AS min, max(s.cost_per_call) AS max, avg(s.cost_per_call) AS avg
+     FROM services s CROSS JOIN unnest(s.capabilities) c LEFT JOIN capabilities cap ON cap.slug = c
+     WHERE s.status = 'active' AND s.cost_per_call > 0
+     GROUP BY c, cap.name ORDER BY c`,
+    [],
+  );
+  return rows.map((r) => ({
+    slug: r.slug,
+    name: r.name ?? r.slug,
+    services: Number(r.services),
+    minCostCents: r.min,
+    maxCostCents: r.max,
+    avgCostCents: Math.round(Number(r.avg)),
+  }));
+}
+
+export interface SetPricingInput {
+  costPerCall?: unknown;
+  pricingModel?: unknown;
+}
+
+/** Sets the caller's price for a capability on every one of its active services offering it. */
+export async function setCapabilityPricing(ctx: Ctx, capability: string, input: SetPricingInput) {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const cost = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS);
+  if (input.costPerCall === undefined || input.costPerCall === null) checks.fail('costPerCall', 'is required');
+  const pricingModel = (input.pricingModel ?? (cost ? 'per_call' : 'free')) as (typeof PRICING_MODELS)[number];
+  if (!PRICING_MODELS.includes(pricingModel)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
+  else if (pricingModel === 'free' && cost) checks.fail('costPerCall', 'must be 0 for a free service');
+  checks.done();
+  const where = { agentId: me.id, status: 'active' as const, capabilities: { has: capability } };
+  const updated = await ctx.db.service.updateMany({ where, data: { costPerCall: cost!, pricingModel } });
+  if (updated.count === 0) throw new NotFound('active service of yours offering', capability);
+  return { pricingSet: true, capability, costPerCall: cost!, pricingModel, servicesUpdated: updated.count };
+}

@@ -1,0 +1,68 @@
+// Public statistics and the showcase: counts, recent executions and the top services.
+import type { Ctx } from '../context';
+
+export interface PublicStats {
+  totalAgents: number;
+  totalServices: number;
+  totalCapabilities: number;
+  totalTransactions: number;
+  totalTransactions30d: number;
+}
+
+export async function publicStats(ctx: Ctx): Promise<PublicStats> {
+  const [row] = await ctx.services.sql.query<Record<string, string | number>>(
+    `SELECT
+      (SELECT count(*) FROM agents WHERE status = 'ACTIVE') AS agents,
+      (SELECT count(*) FROM services WHERE status = 'active') AS services,
+      (SELECT count(*) FROM capabilities) AS capabilities,
+      (SELECT count(*) FROM transactions) AS transactions,
+      (SELECT count(*) FROM transactions WHERE created_at > $1::timestamptz - interval '30 days') AS transactions_30d`,
+    [ctx.services.clock.now()],
+  );
+  return {
+    totalAgents: Number(row.agents),
+    totalServices: Number(row.services),
+    totalCapabilities: Number(row.capabilities),
+    totalTransactions: Number(row.transactions),
+    totalTransactions30d: Number(row.transactions_30d),
+  };
+}
+
+export interface ShowcaseService {
+  serviceId: string;
+  serviceKey: string;
+  name: string;
+  capabilities: string[];
+  reputation: number;
+  successCount: number;
+  providerName: string;
+}
+
+export interface ShowcaseExecution {
+  executionId: string;
+  capability: string;
+  status: string;
+  latencyMs: number;
+  createdAt: Date;
+  serviceName: string | null;
+}
+
+/** Stats, the ten most recent executions (no inputs or results), and the ten best-reputed services. */
+export async function showcase(ctx: Ctx) {
+  const [stats, top, recent] = await Promise.all([
+    publicStats(ctx),
+    ctx.services.sql.query<ShowcaseService>(
+      `SELECT s.id AS "serviceId", s.service_key AS "serviceKey", s.name, s.capabilities, a.reputation, s.success_count AS "successCount", a.name AS "providerName"
+       FROM services s JOIN agents a ON a.id = s.agent_id
+       WHERE s.status = 'active' AND a.status = 'ACTIVE'
+       ORDER BY a.reputation DESC, s.success_count DESC, s.created_at ASC LIMIT 10`,
+      [],
+    ),
+    ctx.services.sql.query<ShowcaseExecution>(
+      `SELECT e.id AS "executionId", e.capability, e.status::text AS status, e.latency_ms AS "latencyMs", e.created_at AS "createdAt", s.name AS "serviceName"
+       FROM executions e LEFT JOIN services s ON s.id = e.service_id ORDER BY e.created_at DESC LIMIT 10`,
+      [],
+    ),
+  ]);
+  return { stats, topServices: top, recentExecutions: recent };
+}
