@@ -20,6 +20,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { authorize } from '../schema/auth';
 import type { Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { BadRequest, codeOf, problem, RateLimited, ValidationFailed, type FieldError } from '../src/platform/errors';
@@ -358,6 +359,7 @@ export class RestDispatcher {
         headers = rateHeaders(decision);
         if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
       }
+      await authorize(ctx, compiled.route.auth);
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
       const variableValues = readVariables(compiled, {
         params,

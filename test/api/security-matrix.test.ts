@@ -1,0 +1,112 @@
+// One security matrix over every REST route: no key, a malformed key, an unknown key, a suspended or
+// banned agent, the administrator key where an agent's is needed and the other way round, and another
+// agent's object (404, never 403). A route added without an entry here fails the coverage check.
+import { routes } from '../../rest/routes';
+import type { Route } from '../../rest/route';
+import { api, registerAgent, startServer, type TestServer } from '../support/server';
+
+const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
+let server: TestServer;
+let owner: { key: string; agentId: string };
+let stranger: { key: string; agentId: string };
+let suspended: { key: string; agentId: string };
+let banned: { key: string; agentId: string };
+let ownersKeyId: string;
+let serviceKey: string;
+
+/** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
+function pathFor(route: Route): string {
+  const path = Array.isArray(route.path) ? route.path[0] : route.path;
+  return path
+    .replace(':serviceKey', serviceKey)
+    .replace(':keyId', ownersKeyId)
+    .replace(':id', owner.agentId)
+    .replace(':agentId', owner.agentId)
+    .replace(':capabilityId', 'summarize');
+}
+
+/** Routes whose path names an object of one agent (another agent must get 404), with a valid body. */
+const OWNED = new Map<string, unknown>([
+  ['POST /keys/:keyId/rotate', {}],
+  ['DELETE /keys/:keyId', undefined],
+  ['POST /agents/:id/sub-agents', { name: 'not-allowed-here', description: 'x', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] }],
+]);
+/** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
+const PUBLIC_PARAMS = new Set(['POST /keys/provision/:serviceKey', 'POST /capabilities/:capabilityId/pricing', 'PATCH /admin/agents/:agentId/status']);
+
+const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;
+const agentRoutes = routes.filter((r) => r.auth === 'agent');
+const adminRoutes = routes.filter((r) => r.auth === 'admin');
+const publicRoutes = routes.filter((r) => r.auth === 'none');
+
+beforeAll(async () => {
+  server = await startServer({ env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1' } });
+  [owner, stranger, suspended, banned] = await Promise.all([registerAgent(server), registerAgent(server), registerAgent(server), registerAgent(server)]);
+  const service = await api(server)('POST', '/services/register', {
+    key: owner.key,
+    body: { name: 'Matrix service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for the security matrix', pricing_model: 'free' },
+  });
+  serviceKey = service.body.service_key;
+  const provisioned = await api(server)('POST', `/keys/provision/${serviceKey}`, { key: owner.key, body: {} });
+  ownersKeyId = provisioned.body.sub_key_id;
+  await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
+  await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
+});
+afterAll(() => server.close());
+
+it('covers every route with a path parameter', () => {
+  const withParams = routes.filter((r) => (Array.isArray(r.path) ? r.path : [r.path]).some((p) => p.includes(':'))).map(label);
+  for (const l of withParams) expect(OWNED.has(l) || PUBLIC_PARAMS.has(l)).toBe(true);
+});
+
+describe.each(agentRoutes.map((r) => [label(r), r] as const))('%s', (_name, route) => {
+  const call = (key?: string, headers: Record<string, string> = {}) =>
+    api(server)(route.method, pathFor(route), { key, headers, ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }) });
+
+  it('answers 401 without a key, with a malformed key and with an unknown key', async () => {
+    for (const res of [await call(), await call(undefined, { authorization: 'Bearer nonsense' }), await call(`key_master_${'U'.repeat(40)}`)]) {
+      expect(res.status).toBe(401);
+      expect(res.body.code).toBe('unauthorized');
+    }
+  });
+
+  it('answers 403 to a suspended or banned agent', async () => {
+    for (const agent of [suspended, banned]) {
+      const res = await call(agent.key);
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+  });
+
+  it('answers 403 to the administrator key', async () => {
+    const res = await call(ADMIN_KEY);
+    expect(res.status).toBe(403);
+  });
+
+  if (OWNED.has(label(route))) {
+    it("answers 404 to another agent's object", async () => {
+      const body = OWNED.get(label(route));
+      const res = await api(server)(route.method, pathFor(route), { key: stranger.key, ...(body === undefined ? {} : { body }) });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    });
+  }
+});
+
+describe.each(adminRoutes.map((r) => [label(r), r] as const))('%s', (_name, route) => {
+  it('answers 401 without a key and 403 to an agent key', async () => {
+    const body = route.method === 'GET' ? {} : { body: { status: 'ACTIVE' } };
+    expect((await api(server)(route.method, pathFor(route), body)).status).toBe(401);
+    const res = await api(server)(route.method, pathFor(route), { key: owner.key, ...body });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('forbidden');
+  });
+});
+
+describe.each(publicRoutes.filter((r) => r.method === 'GET').map((r) => [label(r), r] as const))('%s', (_name, route) => {
+  it('needs no credential, and ignores a bad one', async () => {
+    const path = pathFor(route);
+    expect((await api(server)('GET', path)).status).toBe(200);
+    expect((await api(server)('GET', path, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(200);
+  });
+});
