@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from './lib/children';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
+import { OFFERING, RESOLVE_CAPABILITY, SERVICES, seedProviders, type Seeded } from './seed';
 import { printTable, summarize, writeReport, type ScenarioResult } from './lib/report';
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
@@ -42,6 +43,8 @@ interface Scenario {
   peer: Target;
   /** Minimum throughput ratio ours/peer; null when the scenario is for reference only. */
   target: number | null;
+  /** Maximum p99 ratio ours/peer (default 1.5). */
+  p99Target?: number;
 }
 
 /** The commit measured, with "+dirty" when tracked files differ from it. */
@@ -56,6 +59,7 @@ function revision(): string {
 
 let dataDir: string | undefined;
 let agent: Agent | undefined;
+let seeded: Seeded | undefined;
 let cleaning: Promise<void> | undefined;
 
 /** Stops children, removes the temporary DATA_DIR and, on PostgreSQL, the benchmark's agent. Idempotent. */
@@ -64,13 +68,14 @@ function cleanup(): Promise<void> {
     stopLoad();
     await stopAll();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    if (DATABASE_URL && agent) {
+    const ids = [agent?.id, seeded?.providerId].filter((id): id is string => !!id);
+    if (DATABASE_URL && ids.length) {
       const client = new pg.Client({ connectionString: DATABASE_URL });
       try {
         await client.connect();
-        await client.query('DELETE FROM agents WHERE id = $1', [agent.id]);
+        await client.query('DELETE FROM agents WHERE id = ANY($1::uuid[])', [ids]);
       } catch (err) {
-        console.error(`could not delete the benchmark agent ${agent.id}: ${(err as Error).message}`);
+        console.error(`could not delete the benchmark agents ${ids.join(', ')}: ${(err as Error).message}`);
       } finally {
         await client.end().catch(() => {});
       }
@@ -88,6 +93,9 @@ async function startOurs(): Promise<{ child: Child; url: string }> {
     env.DATA_DIR = dataDir;
     delete env.DATABASE_URL;
   }
+  const seedStarted = Date.now();
+  seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
+  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const child = spawnTs('ours', 'src/server.ts', env);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
@@ -115,17 +123,32 @@ async function register(url: string): Promise<Agent> {
     body: JSON.stringify(input),
     signal: AbortSignal.timeout(10_000),
   });
-  const body = (await res.json()) as { agent?: { agent_id: string }; agent_key?: string; master_key?: string };
-  if (res.status !== 201 || !body.master_key || !body.agent || !body.agent_key) {
+  const body = (await res.json()) as { agent_id?: string; agent_key?: string; master_key?: string };
+  if (res.status !== 201 || !body.master_key || !body.agent_id || !body.agent_key) {
     throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).replace(/key_master_\w+/g, 'key_master_[REDACTED]')}`);
   }
-  return { id: body.agent.agent_id, agentKey: body.agent_key, name: input.name, description: input.description, ownerEmail: input.ownerEmail, masterKey: body.master_key };
+  return { id: body.agent_id, agentKey: body.agent_key, name: input.name, description: input.description, ownerEmail: input.ownerEmail, masterKey: body.master_key };
+}
+
+/** Provisions the benchmark's hot sub-key on the seeded verify service. */
+async function provisionSubKey(url: string, me: Agent, serviceKey: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/keys/provision/${serviceKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
+    body: '{}',
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { sub_key?: string };
+  if (res.status !== 201 || !body.sub_key) throw new Error(`provisioning a sub-key answered ${res.status}`);
+  return body.sub_key;
 }
 
 /** Starts a peer and resolves with its base URL once it has announced its port. */
-async function startPeer(name: string, me: Agent): Promise<string> {
+async function startPeer(name: string, me: Agent, subKey: string): Promise<string> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    BENCH_SUB_KEY: subKey,
+    BENCH_SERVICE_KEY: seeded!.verifyServiceKey,
     BENCH_AGENT_ID: me.id,
     BENCH_AGENT_KEY: me.agentKey,
     BENCH_AGENT_NAME: me.name,
@@ -151,7 +174,7 @@ function json(body: string): Record<string, any> {
   }
 }
 
-function scenarios(me: Agent, ours: string, peers: Record<'bare-http' | 'express-pg' | 'yoga', string>): Scenario[] {
+function scenarios(me: Agent, subKey: string, ours: string, peers: Record<'bare-http' | 'express-pg' | 'yoga', string>): Scenario[] {
   const auth = { authorization: `Bearer ${me.masterKey}` };
   const graphqlHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json' };
   const meQuery = JSON.stringify({ query: '{ me { id } }' });
@@ -196,6 +219,46 @@ function scenarios(me: Agent, ours: string, peers: Record<'bare-http' | 'express
       target: 1.0,
     },
     {
+      name: 'keys_verify',
+      ours: {
+        name: 'ours',
+        url: `${ours}/api/v1/keys/verify`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: subKey }),
+        check: (status, body) => (status === 200 && json(body).valid === true && json(body).agent_id === me.id ? undefined : 'not a valid verification'),
+      },
+      peer: {
+        name: 'express-pg',
+        url: `${peers['express-pg']}/api/v1/keys/verify`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key: subKey }),
+        check: (status, body) => (status === 200 && json(body).valid === true && json(body).agent_id === me.id ? undefined : 'not a valid verification'),
+      },
+      target: 0.9,
+    },
+    {
+      // Against our own GET /agents/me in the same run: ranking 1,000 of 100,000 services per request.
+      name: 'resolve_100k',
+      ours: {
+        name: 'ours',
+        url: `${ours}/api/v1/resolve`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ capability: RESOLVE_CAPABILITY, prefer: 'balanced' }),
+        // resolution_time_ms and the freshness factor change from one answer to the next.
+        stableBody: false,
+        check: (status, body) => {
+          const b = json(body);
+          return status === 200 && b.total === OFFERING && b.matches?.length === 10 ? undefined : `expected 10 of ${OFFERING} matches`;
+        },
+      },
+      peer: { ...oursRest, name: 'ours /agents/me' },
+      target: 0.5,
+      p99Target: 3,
+    },
+    {
       name: 'bare_http_reference',
       ours: { ...oursRest },
       peer: { name: 'bare-http', url: `${peers['bare-http']}/`, method: 'GET', headers: auth, check: () => undefined },
@@ -221,7 +284,7 @@ async function runScenario(s: Scenario): Promise<ScenarioResult> {
     console.log(`  round ${r}/${ROUNDS}  ours ${fmt(ours)}  |  ${s.peer.name.padEnd(10)} ${fmt(peer)}`);
     rounds.push({ ours, peer });
   }
-  return summarize(s.name, s.peer.name, s.target, rounds);
+  return summarize(s.name, s.peer.name, s.target, rounds, s.p99Target);
 }
 
 async function main(): Promise<void> {
@@ -233,11 +296,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const ours = await startOurs();
   agent = await register(ours.url);
-  const [bare, expressPg, yoga] = await Promise.all(['bare-http', 'express-pg', 'yoga'].map((name) => startPeer(name, agent!)));
+  const subKey = await provisionSubKey(ours.url, agent, seeded!.verifyServiceKey);
+  const [bare, expressPg, yoga] = await Promise.all(['bare-http', 'express-pg', 'yoga'].map((name) => startPeer(name, agent!, subKey)));
   console.log(`started ours and 3 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const results: ScenarioResult[] = [];
-  for (const s of scenarios(agent, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga })) results.push(await runScenario(s));
+  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga })) results.push(await runScenario(s));
 
   console.log('');
   printTable(results);
@@ -256,7 +320,7 @@ async function main(): Promise<void> {
 }
 
 // Everything is bounded: start-up, then per scenario two warm-ups and 2 × ROUNDS runs, plus slack.
-const budgetMs = 2 * STARTUP_TIMEOUT_MS + 3 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + 5 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));

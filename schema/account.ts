@@ -4,7 +4,7 @@ import * as account from '../src/domain/agents/account';
 import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
 import { TierEnum } from './agents';
 import { builder } from './builder';
-import { pagedField } from './paging';
+import { pagedField, pageOf } from './paging';
 
 const ExecutionStatusEnum = builder.enumType('ExecutionStatus', { values: ['success', 'error'] as const });
 
@@ -126,11 +126,7 @@ builder.queryField('myReputation', (t) =>
     type: ReputationEvents,
     authScopes: mine,
     args: { first: t.arg.int({ description: 'Events to return, 1-100 (default 50)' }), offset: t.arg.int() },
-    resolve: async (_r, args, ctx) => {
-      const limit = args.first ?? 50;
-      const offset = args.offset ?? 0;
-      return account.myReputation(ctx, { limit: Math.min(Math.max(limit, 1), 100), offset: Math.max(offset, 0) });
-    },
+    resolve: (_r, args, ctx) => account.myReputation(ctx, pageOf(args, 50)),
   }),
 );
 

@@ -17,6 +17,7 @@ import { openDatabase, type Database } from './db/database';
 import { ensureAdminKey } from './domain/admin/admin-key';
 import { UsageRecorder } from './domain/agents/usage';
 import { ensureCatalog } from './domain/capabilities/catalog';
+import { refreshOfferScores } from './domain/discovery/resolve';
 import type { Services } from './domain/context';
 import type { Topics } from './domain/events';
 import { recordUptimeSample } from './domain/health/health';
@@ -49,6 +50,7 @@ export interface App {
 
 const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 const USAGE_FLUSH_MS = 5_000;
+const OFFER_REFRESH_MS = 60_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -166,6 +168,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
+  scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
 
   let closing: Promise<void> | undefined;
   return {

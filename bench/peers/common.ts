@@ -21,12 +21,33 @@ export interface AgentRow {
   updated_at: Date;
 }
 
+export interface SubKeyRow {
+  id: string;
+  agent_id: string;
+  reputation: number;
+  agent_status: string;
+  service_key: string;
+  service_status: string;
+  permissions: string[];
+  expires_at: Date | null;
+  grace_ends_at: Date | null;
+}
+
 export interface PeerDb {
   kind: 'pglite' | 'postgres';
   /** The agent owning a live credential with this hash (what the server's principal lookup does). */
   agentByKeyHash(hash: string): Promise<AgentRow | undefined>;
+  /** A sub-key by its hash with its holder and service (what the server's verify does). */
+  subKeyByHash(hash: string): Promise<SubKeyRow | undefined>;
   close(): Promise<void>;
 }
+
+/** The same lookup as the server's verify: the sub-key by hash, its holder and its service. */
+const SUB_KEY_LOOKUP = `
+  SELECT k.id, k.permissions, k.expires_at, k.grace_ends_at, a.id AS agent_id, a.reputation, a.status AS agent_status,
+    s.service_key, s.status AS service_status
+  FROM sub_keys k JOIN agents a ON a.id = k.agent_id JOIN services s ON s.id = k.service_id
+  WHERE k.hash = $1 AND k.revoked_at IS NULL`;
 
 /** The same lookup as the server's: the credential by its hash, joined to its agent, not revoked. */
 const LOOKUP = `
@@ -67,9 +88,23 @@ async function openPglite(): Promise<PeerDb> {
     sha256Hex(required('BENCH_MASTER_KEY')),
     required('BENCH_AGENT_ID'),
   ]);
+  // The benchmark's sub-key, for a service of the benchmark's agent (the holder is what verify reports).
+  const serviceId = randomUUID();
+  await db.query(
+    `INSERT INTO services (id, service_key, agent_id, name, description, endpoint, capabilities, pricing_model, signing_secret, updated_at)
+     VALUES ($1, $2, $3, 'Bench verify service', 'The benchmark service', 'https://bench.example.com/verify', ARRAY['summarize'], 'free', 'whsec_bench', now())`,
+    [serviceId, required('BENCH_SERVICE_KEY'), required('BENCH_AGENT_ID')],
+  );
+  await db.query(`INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions) VALUES ($1, $2, 'key_service_…', $3, $4, ARRAY['read'])`, [
+    randomUUID(),
+    sha256Hex(required('BENCH_SUB_KEY')),
+    required('BENCH_AGENT_ID'),
+    serviceId,
+  ]);
   return {
     kind: 'pglite',
     agentByKeyHash: async (hash) => (await db.query<AgentRow>(LOOKUP, [hash])).rows[0],
+    subKeyByHash: async (hash) => (await db.query<SubKeyRow>(SUB_KEY_LOOKUP, [hash])).rows[0],
     close: () => db.close(),
   };
 }
@@ -81,6 +116,7 @@ function openPostgres(url: string): PeerDb {
   return {
     kind: 'postgres',
     agentByKeyHash: async (hash) => (await pool.query<AgentRow>(LOOKUP, [hash])).rows[0],
+    subKeyByHash: async (hash) => (await pool.query<SubKeyRow>(SUB_KEY_LOOKUP, [hash])).rows[0],
     close: () => pool.end(),
   };
 }

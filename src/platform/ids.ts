@@ -38,6 +38,10 @@ export const newEventId = () => `evt_${base62(24)}`;
 export const newRequestId = () => `req_${base62(20)}`;
 export const newUuid = () => randomUUID();
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whether a path or body value can be a database id (anything else simply names no object). */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
 export function sha256Hex(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

@@ -2,6 +2,7 @@
 // once, since every request reads the status) and platform-wide statistics.
 import type { Agent } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
+import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
@@ -9,7 +10,6 @@ import type { Ctx } from '../context';
 import { makeEvent } from '../events';
 
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?: unknown; reason?: unknown }): Promise<Agent> {
   await requireAdmin(ctx);
@@ -18,7 +18,7 @@ export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?
   else if (!AGENT_STATUSES.includes(input.status as never)) checks.fail('status', `must be one of ${AGENT_STATUSES.join(', ')}`);
   const reason = checks.text('reason', input.reason, { max: 500 });
   checks.done();
-  const agent = UUID.test(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId } }) : null;
+  const agent = isUuid(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId } }) : null;
   if (!agent) throw new NotFound('agent', agentId);
   const status = input.status as Agent['status'];
   const updated = await ctx.db.$transaction(async (tx) => {

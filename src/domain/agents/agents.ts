@@ -1,7 +1,7 @@
 // Agents: registration, the caller's own profile, and the events its changes produce.
 import { Prisma, type Agent } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors';
-import { newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../platform/ids';
+import { isUuid, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import type { Ctx } from '../context';
 import { recordAudit } from '../audit/audit';
@@ -136,6 +136,7 @@ function withinScope(prefix: string, parentScope: string[]): boolean {
  */
 export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSubAgentInput): Promise<Registration> {
   const me = await requireAgent(ctx);
+  if (!isUuid(parentId)) throw new NotFound('agent', parentId);
   const chain = await ctx.services.sql.query<{ id: string }>(
     `WITH RECURSIVE up AS (SELECT id, parent_id, 0 AS depth FROM agents WHERE id = $1::uuid
        UNION ALL SELECT a.id, a.parent_id, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32)

@@ -5,7 +5,7 @@ import { NotFound } from '../../platform/errors';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
-import type { Ctx } from '../context';
+import type { Ctx, Services } from '../context';
 import { MAX_COST_CENTS } from '../services/services';
 
 export const PREFERENCES = ['reputation', 'cost', 'latency', 'balanced'] as const;
@@ -93,28 +93,41 @@ export function readResolveQuery(input: ResolveInput): ResolveQuery {
   return { capability: capability!, prefer, minReputation, maxCost, language, limit };
 }
 
-const RANK_SQL = `
-  WITH candidates AS (
+/** The stored score column that orders candidates for each preference (see ServiceOffer). */
+const SCORE_COLUMN: Record<Prefer, string> = {
+  balanced: 'score_balanced',
+  reputation: 'score_reputation',
+  cost: 'score_cost',
+  latency: 'score_latency',
+};
+
+const OFFER_FILTER = `o.capability = $1 AND o.active AND o.reputation >= $2 AND o.cost_per_call <= $3
+  AND ($4::text IS NULL OR cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])`;
+
+/**
+ * The best `limit` offers in index order of the stored score, then their exact factors at `now` for the
+ * answer. Stored scores lag only in freshness (refreshed every few minutes; its half-life is a week).
+ */
+function rankSql(prefer: Prefer): string {
+  return `
+  WITH top AS (
+    SELECT o.service_id FROM service_offers o WHERE ${OFFER_FILTER}
+    ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT $5
+  ), factors AS (
     SELECT s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model::text AS pricing_model,
       s.latency_p50_ms, s.success_count, s.failure_count, a.reputation, a.id AS agent_id, a.name AS agent_name,
-      a.reputation / 100.0 AS f_reputation,
-      1.0 / (1 + s.cost_per_call / ${COST_HALF_CENTS}.0) AS f_cost,
-      (s.success_count + 1.0) / (s.success_count + s.failure_count + 2.0) AS f_reliability,
-      CASE WHEN s.latency_p50_ms IS NULL THEN 0.5 ELSE 1.0 / (1 + s.latency_p50_ms / ${LATENCY_HALF_MS}.0) END AS f_latency,
-      1.0 / (1 + GREATEST(0, EXTRACT(EPOCH FROM ($2::timestamptz - COALESCE(s.last_success_at, s.created_at)))) / ${FRESHNESS_HALF_SECONDS}.0) AS f_freshness
-    FROM services s JOIN agents a ON a.id = s.agent_id
-    WHERE s.capabilities @> ARRAY[$1::text] AND s.status = 'active' AND a.status = 'ACTIVE'
-      AND a.reputation >= $3 AND s.cost_per_call <= $4
-      AND ($5::text IS NULL OR cardinality(s.languages) = 0 OR s.languages @> ARRAY[$5::text])
-  ), scored AS (
-    SELECT *, $6 * f_reputation AS c_reputation, $7 * f_cost AS c_cost, $8 * f_reliability AS c_reliability,
-      $9 * f_latency AS c_latency, $10 * f_freshness AS c_freshness
-    FROM candidates
+      $6::float8 * a.reputation / 100 AS c_reputation,
+      $7::float8 / (1 + s.cost_per_call::float8 / ${COST_HALF_CENTS}) AS c_cost,
+      $8::float8 * (s.success_count + 1) / (s.success_count + s.failure_count + 2) AS c_reliability,
+      $9::float8 * CASE WHEN s.latency_p50_ms IS NULL THEN 0.5 ELSE 1 / (1 + s.latency_p50_ms::float8 / ${LATENCY_HALF_MS}) END AS c_latency,
+      $10::float8 / (1 + GREATEST(0, EXTRACT(EPOCH FROM ($11::timestamptz - COALESCE(s.last_success_at, s.created_at)))::float8) / ${FRESHNESS_HALF_SECONDS}) AS c_freshness
+    FROM top JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id
   )
-  SELECT *, (c_reputation + c_cost + c_reliability + c_latency + c_freshness) * 100 AS score, count(*) OVER () AS total
-  FROM scored
-  ORDER BY score DESC, cost_per_call ASC, id ASC
-  LIMIT $11`;
+  SELECT *, (c_reputation + c_cost + c_reliability + c_latency + c_freshness) * 100 AS score
+  FROM factors ORDER BY score DESC, cost_per_call ASC, id ASC`;
+}
+
+const COUNT_SQL = `SELECT count(*) AS total FROM service_offers o WHERE ${OFFER_FILTER}`;
 
 interface RankRow {
   id: string;
@@ -130,31 +143,31 @@ interface RankRow {
   reputation: number;
   agent_id: string;
   agent_name: string;
-  c_reputation: string | number;
-  c_cost: string | number;
-  c_reliability: string | number;
-  c_latency: string | number;
-  c_freshness: string | number;
-  score: string | number;
-  total: string | number;
+  c_reputation: number;
+  c_cost: number;
+  c_reliability: number;
+  c_latency: number;
+  c_freshness: number;
+  score: number;
 }
 
 const round2 = (v: string | number) => Math.round(Number(v) * 100) / 100;
 
 export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const w = WEIGHTS[query.prefer];
-  const rows = await ctx.services.sql.query<RankRow>(RANK_SQL, [
-    query.capability,
-    ctx.services.clock.now(),
-    query.minReputation ?? 0,
-    query.maxCost ?? MAX_COST_CENTS,
-    query.language,
-    w.reputation,
-    w.cost,
-    w.reliability,
-    w.latency,
-    w.freshness,
-    query.limit,
+  const filter = [query.capability, query.minReputation ?? 0, query.maxCost ?? MAX_COST_CENTS, query.language];
+  const [rows, [count]] = await Promise.all([
+    ctx.services.sql.query<RankRow>(rankSql(query.prefer), [
+      ...filter,
+      query.limit,
+      w.reputation,
+      w.cost,
+      w.reliability,
+      w.latency,
+      w.freshness,
+      ctx.services.clock.now(),
+    ]),
+    ctx.services.sql.query<{ total: string | number }>(COUNT_SQL, filter),
   ]);
   const matches = rows.map((r) => ({
     serviceId: r.id,
@@ -178,7 +191,17 @@ export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ ma
       freshness: round2(Number(r.c_freshness) * 100),
     },
   }));
-  return { matches, total: rows.length ? Number(rows[0].total) : 0 };
+  return { matches, total: Number(count.total) };
+}
+
+/** Re-scores offers whose stored score is older than `maxAgeMinutes` (the freshness part drifts with time). */
+export async function refreshOfferScores(services: Pick<Services, 'sql'>, maxAgeMinutes = 10, batch = 5000): Promise<number> {
+  const stale = await services.sql.query<{ service_id: string }>(
+    `SELECT DISTINCT service_id FROM service_offers WHERE scored_at < now() - make_interval(mins => $1) LIMIT $2`,
+    [maxAgeMinutes, batch],
+  );
+  if (stale.length) await services.sql.query('SELECT marketplace_sync_offers($1::uuid[])', [stale.map((r) => r.service_id)]);
+  return stale.length;
 }
 
 export async function resolveProviders(ctx: Ctx, input: ResolveInput): Promise<Resolution> {

@@ -2,7 +2,7 @@
 // tier's allowance, checked by providers with verify, rotated with a grace period, revoked.
 import type { Prisma, SubKey } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, Unauthorized } from '../../platform/errors';
-import { newSubKey, secretHint, sha256Hex } from '../../platform/ids';
+import { isUuid, newSubKey, secretHint, sha256Hex } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
@@ -165,7 +165,7 @@ export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification
 
 async function ownKey(ctx: Ctx, keyId: string) {
   const me = await requireAgent(ctx);
-  const key = /^[0-9a-f-]{36}$/i.test(keyId) ? await ctx.db.subKey.findFirst({ where: { id: keyId, agentId: me.id } }) : null;
+  const key = isUuid(keyId) ? await ctx.db.subKey.findFirst({ where: { id: keyId, agentId: me.id } }) : null;
   if (!key) throw new NotFound('sub-key', keyId);
   return { me, key };
 }
