@@ -44,7 +44,9 @@ export async function seedProviders(target: { dataDir?: string; databaseUrl?: st
        VALUES ($1, $2, $3, 'Bench verify service', 'The service the benchmark sub-key is for', 'https://bench.example.com/verify', ARRAY['summarize'], 'free', 'whsec_bench', now())`,
       [verifyServiceId, verifyServiceKey, providerId],
     );
-    await db.sql.query('ANALYZE services', []);
+    // As autovacuum would soon after a bulk load: index-only scans need the visibility map.
+    await db.sql.query('VACUUM ANALYZE services', []);
+    await db.sql.query('VACUUM ANALYZE service_offers', []);
     return { providerId, verifyServiceId, verifyServiceKey };
   } finally {
     await db.close();

@@ -20,7 +20,11 @@ export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$tra
  * per-request credential lookup goes straight to the driver. Everything else uses Prisma.
  */
 export interface SqlRunner {
-  query<T>(text: string, params: unknown[]): Promise<T[]>;
+  /**
+   * `name` makes it a prepared statement on PostgreSQL (planned once per connection): the ranking query
+   * plans in about 2 ms and runs in 0.5 ms, so hot queries pass a name. Ignored on PGlite.
+   */
+  query<T>(text: string, params: unknown[], name?: string): Promise<T[]>;
 }
 
 export interface Database {
@@ -149,7 +153,10 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
   return {
     kind: 'postgres',
     prisma,
-    sql: { query: async <T>(text: string, params: unknown[]) => (await pool.query(text, params)).rows as T[] },
+    sql: {
+      query: async <T>(text: string, params: unknown[], name?: string) =>
+        (await (name ? pool.query({ name, text, values: params }) : pool.query(text, params))).rows as T[],
+    },
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -3,7 +3,7 @@
 // `_prisma_migrations` exactly as `prisma migrate deploy` would.
 import fs from 'node:fs';
 import path from 'node:path';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
@@ -34,6 +34,20 @@ export interface EngineLog {
   (message: string): void;
 }
 
+/**
+ * `@prisma/adapter-pg` runs a migration script by splitting it on every ";", which breaks function and
+ * trigger bodies; PostgreSQL's simple query protocol takes the whole script at once, as Prisma's own
+ * engine sends it.
+ */
+function wholeScripts<A extends SqlDriverAdapter>(adapter: A): A {
+  const driver = (adapter as { underlyingDriver?: () => unknown }).underlyingDriver?.() as { query?: (sql: string) => Promise<unknown> } | undefined;
+  if (adapter.adapterName.includes('pglite') || typeof driver?.query !== 'function') return adapter;
+  adapter.executeScript = async (script: string) => {
+    await driver.query!(script);
+  };
+  return adapter;
+}
+
 /** The engine, and a release that frees it and disposes every connection it opened. */
 async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: EngineLog = () => {}) {
   const mod = await loadEngineModule();
@@ -46,7 +60,7 @@ async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: E
     connect: async () => {
       const adapter = await factory.connect();
       opened.push(adapter);
-      return adapter;
+      return wholeScripts(adapter);
     },
     connectToShadowDb: async () => {
       if (factory.adapterName.includes('pglite')) {
@@ -57,7 +71,7 @@ async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: E
       }
       const adapter = await factory.connectToShadowDb();
       opened.push(adapter);
-      return adapter;
+      return wholeScripts(adapter);
     },
   };
   const engine: SchemaEngine = await mod.SchemaEngine.new(

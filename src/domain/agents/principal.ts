@@ -22,7 +22,7 @@ type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'm
 export async function lookupPrincipal(services: Services, bearer: Bearer): Promise<Principal> {
   if (bearer.kind === 'none') return { kind: 'anonymous' };
   if (bearer.kind === 'malformed') return { kind: 'invalid' };
-  const [row] = await services.sql.query<CredentialRow>(PRINCIPAL_SQL, [bearer.hash]);
+  const [row] = await services.sql.query<CredentialRow>(PRINCIPAL_SQL, [bearer.hash], 'principal');
   if (!row) return { kind: 'invalid' };
   if (row.credentialKind === 'admin') return { kind: 'admin', credentialId: row.credentialId };
   if (!row.id) return { kind: 'invalid' };

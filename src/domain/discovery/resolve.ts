@@ -105,26 +105,18 @@ const OFFER_FILTER = `o.capability = $1 AND o.active AND o.reputation >= $2 AND 
   AND ($4::text IS NULL OR cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])`;
 
 /**
- * The best `limit` offers in index order of the stored score, then their exact factors at `now` for the
- * answer. Stored scores lag only in freshness (refreshed every few minutes; its half-life is a week).
+ * The best `limit` offers in index order of the stored score, with what the exact score needs. The
+ * factors are computed here, not in SQL: the query stays small enough to plan in microseconds.
+ * Stored scores lag only in freshness (refreshed every few minutes; its half-life is a week).
  */
 function rankSql(prefer: Prefer): string {
   return `
-  WITH top AS (
-    SELECT o.service_id FROM service_offers o WHERE ${OFFER_FILTER}
-    ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT $5
-  ), factors AS (
-    SELECT s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model::text AS pricing_model,
-      s.latency_p50_ms, s.success_count, s.failure_count, a.reputation, a.id AS agent_id, a.name AS agent_name,
-      $6::float8 * a.reputation / 100 AS c_reputation,
-      $7::float8 / (1 + s.cost_per_call::float8 / ${COST_HALF_CENTS}) AS c_cost,
-      $8::float8 * (s.success_count + 1) / (s.success_count + s.failure_count + 2) AS c_reliability,
-      $9::float8 * CASE WHEN s.latency_p50_ms IS NULL THEN 0.5 ELSE 1 / (1 + s.latency_p50_ms::float8 / ${LATENCY_HALF_MS}) END AS c_latency,
-      $10::float8 / (1 + GREATEST(0, EXTRACT(EPOCH FROM ($11::timestamptz - COALESCE(s.last_success_at, s.created_at)))::float8) / ${FRESHNESS_HALF_SECONDS}) AS c_freshness
-    FROM top JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id
-  )
-  SELECT *, (c_reputation + c_cost + c_reliability + c_latency + c_freshness) * 100 AS score
-  FROM factors ORDER BY score DESC, cost_per_call ASC, id ASC`;
+  SELECT s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model::text AS pricing_model,
+    s.latency_p50_ms, s.success_count, s.failure_count, COALESCE(s.last_success_at, s.created_at) AS fresh_at,
+    a.reputation, a.id AS agent_id, a.name AS agent_name
+  FROM (SELECT o.service_id FROM service_offers o WHERE ${OFFER_FILTER}
+        ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT $5) AS top
+  JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id`;
 }
 
 const COUNT_SQL = `SELECT count(*) AS total FROM service_offers o WHERE ${OFFER_FILTER}`;
@@ -140,57 +132,66 @@ interface RankRow {
   latency_p50_ms: number | null;
   success_count: number;
   failure_count: number;
+  fresh_at: Date;
   reputation: number;
   agent_id: string;
   agent_name: string;
-  c_reputation: number;
-  c_cost: number;
-  c_reliability: number;
-  c_latency: number;
-  c_freshness: number;
-  score: number;
 }
 
-const round2 = (v: string | number) => Math.round(Number(v) * 100) / 100;
+/** Each factor in 0..1; the same formulas as marketplace_offer_score in the service_offers migration. */
+export function factorsOf(
+  s: { reputation: number; costCents: number; successes: number; failures: number; latencyP50Ms: number | null; freshAt: Date },
+  now: Date,
+): Record<Factor, number> {
+  return {
+    reputation: s.reputation / 100,
+    cost: 1 / (1 + s.costCents / COST_HALF_CENTS),
+    reliability: (s.successes + 1) / (s.successes + s.failures + 2),
+    latency: s.latencyP50Ms === null ? 0.5 : 1 / (1 + s.latencyP50Ms / LATENCY_HALF_MS),
+    freshness: 1 / (1 + Math.max(0, (now.getTime() - s.freshAt.getTime()) / 1000) / FRESHNESS_HALF_SECONDS),
+  };
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
 
 export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const w = WEIGHTS[query.prefer];
+  const now = ctx.services.clock.now();
   const filter = [query.capability, query.minReputation ?? 0, query.maxCost ?? MAX_COST_CENTS, query.language];
   const [rows, [count]] = await Promise.all([
-    ctx.services.sql.query<RankRow>(rankSql(query.prefer), [
-      ...filter,
-      query.limit,
-      w.reputation,
-      w.cost,
-      w.reliability,
-      w.latency,
-      w.freshness,
-      ctx.services.clock.now(),
-    ]),
-    ctx.services.sql.query<{ total: string | number }>(COUNT_SQL, filter),
+    ctx.services.sql.query<RankRow>(rankSql(query.prefer), [...filter, query.limit], `rank_${query.prefer}`),
+    ctx.services.sql.query<{ total: string | number }>(COUNT_SQL, filter, 'rank_count'),
   ]);
-  const matches = rows.map((r) => ({
-    serviceId: r.id,
-    serviceKey: r.service_key,
-    name: r.name,
-    description: r.description,
-    capabilities: r.capabilities,
-    costCents: r.cost_per_call,
-    pricingModel: r.pricing_model,
-    reputation: r.reputation,
-    successRate: round2((r.success_count + 1) / (r.success_count + r.failure_count + 2)),
-    latencyP50Ms: r.latency_p50_ms,
-    providerId: r.agent_id,
-    providerName: r.agent_name,
-    score: round2(r.score),
-    breakdown: {
-      reputation: round2(Number(r.c_reputation) * 100),
-      cost: round2(Number(r.c_cost) * 100),
-      reliability: round2(Number(r.c_reliability) * 100),
-      latency: round2(Number(r.c_latency) * 100),
-      freshness: round2(Number(r.c_freshness) * 100),
-    },
-  }));
+  const matches = rows
+    .map((r) => {
+      const f = factorsOf(
+        { reputation: r.reputation, costCents: r.cost_per_call, successes: r.success_count, failures: r.failure_count, latencyP50Ms: r.latency_p50_ms, freshAt: r.fresh_at },
+        now,
+      );
+      const contribution = (k: Factor) => w[k] * f[k] * 100;
+      const exact = FACTORS.reduce((sum, k) => sum + contribution(k), 0);
+      return {
+        exact,
+        match: {
+          serviceId: r.id,
+          serviceKey: r.service_key,
+          name: r.name,
+          description: r.description,
+          capabilities: r.capabilities,
+          costCents: r.cost_per_call,
+          pricingModel: r.pricing_model,
+          reputation: r.reputation,
+          successRate: round2(f.reliability),
+          latencyP50Ms: r.latency_p50_ms,
+          providerId: r.agent_id,
+          providerName: r.agent_name,
+          score: round2(exact),
+          breakdown: Object.fromEntries(FACTORS.map((k) => [k, round2(contribution(k))])) as Record<Factor, number>,
+        },
+      };
+    })
+    .sort((a, b) => b.exact - a.exact || a.match.costCents - b.match.costCents || a.match.serviceId.localeCompare(b.match.serviceId))
+    .map((m) => m.match);
   return { matches, total: Number(count.total) };
 }
 

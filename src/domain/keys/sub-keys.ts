@@ -146,7 +146,7 @@ export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification
     agentStatus: string;
     serviceKey: string;
     serviceStatus: string;
-  }>(VERIFY_SQL, [sha256Hex(key as string)]);
+  }>(VERIFY_SQL, [sha256Hex(key as string)], 'verify_sub_key');
   const now = ctx.services.clock.now();
   if (!row || row.agentStatus !== 'ACTIVE' || row.serviceStatus !== 'active') throw invalid();
   if ((row.expiresAt && row.expiresAt <= now) || (row.graceEndsAt && row.graceEndsAt <= now)) throw invalid();
