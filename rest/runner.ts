@@ -23,8 +23,9 @@ import {
 import { authorize } from '../schema/auth';
 import type { Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
-import { BadRequest, codeOf, problem, RateLimited, ValidationFailed, type FieldError } from '../src/platform/errors';
+import { BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
+import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
 
@@ -43,6 +44,10 @@ export interface CompiledRoute {
   hasBody: boolean;
   /** The body's documented-name mapping, if any. */
   rename?: Record<string, string>;
+  /** A creating POST: it honours Idempotency-Key (CONTRACT §8). */
+  idempotent: boolean;
+  /** `POST /keys/provision/:serviceKey`: for metrics, usage and idempotency records. */
+  label: string;
 }
 
 export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledRoute[] {
@@ -86,6 +91,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       variables,
       hasBody: variables.some((v) => v.source.from === 'body' || v.source.from === 'bodyField'),
       rename: documentedNamesOf(variables),
+      idempotent: route.method === 'POST' && operation.operation === 'mutation',
+      label: `${route.method} ${paths[0]}`,
     };
   });
 }
@@ -352,6 +359,7 @@ export class RestDispatcher {
     const { services, schema } = this;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req) });
     let headers: Record<string, string> = {};
+    let claimed: { subject: string; key: string } | undefined;
     try {
       const bucket = compiled.route.bucket;
       if (bucket) {
@@ -360,30 +368,55 @@ export class RestDispatcher {
         if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
       }
       await authorize(ctx, compiled.route.auth);
+      const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
+      const query = new URLSearchParams(search);
       const variableValues = readVariables(compiled, {
         params,
-        query: new URLSearchParams(search),
+        query,
         body,
         header: (name) => {
           const v = req.headers[name.toLowerCase()];
           return Array.isArray(v) ? v.join(', ') : v;
         },
       });
+      if (idempotencyKey) {
+        const subject = rateSubject(ctx);
+        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [params, query.toString(), body ?? null]));
+        if (claim.kind === 'replay') {
+          this.answer(res, claim.status, claim.body, { ...headers, 'Idempotent-Replayed': 'true' });
+          return;
+        }
+        claimed = { subject, key: idempotencyKey };
+      }
       const result = await execute({ schema, document: compiled.document, variableValues, contextValue: ctx });
+      let status: number;
+      let payload: unknown;
       if (result.errors?.length) {
         const first = result.errors[0];
         if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
-        writeError(res, services.config.publicBaseUrl, documentedNames(first, compiled.rename), requestId, headers);
-        return;
+        const problem = problemFromError(services.config.publicBaseUrl, documentedNames(first, compiled.rename), requestId);
+        status = problem.status;
+        payload = problem;
+      } else {
+        const data = result.data as Record<string, unknown>;
+        status = compiled.route.status;
+        payload = compiled.rootIsObject ? data[compiled.rootKey] : data;
       }
-      const data = result.data as Record<string, unknown>;
-      writeJson(res, compiled.route.status, compiled.rootIsObject ? data[compiled.rootKey] : data, headers);
+      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload);
+      this.answer(res, status, payload, headers);
       const caller = ctx.resolvedPrincipal;
-      if (caller?.kind === 'agent') services.usage.record(caller.agent.id, `${compiled.route.method} ${compiled.paths[0]}`, services.clock.now());
+      if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
     } catch (err) {
+      if (claimed) await services.idempotency.release(claimed.subject, claimed.key).catch(() => {});
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
       if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');
     }
+  }
+
+  /** A success as JSON, an error as problem+json. */
+  private answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>) {
+    if (status >= 400) writeProblem(res, payload as Problem, headers);
+    else writeJson(res, status, payload, headers);
   }
 }

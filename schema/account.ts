@@ -3,12 +3,13 @@
 import * as account from '../src/domain/agents/account';
 import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
 import { TierEnum } from './agents';
-import { builder } from './builder';
+import { builder, ownedByCaller } from './builder';
 import { pagedField, pageOf } from './paging';
 
 const ExecutionStatusEnum = builder.enumType('ExecutionStatus', { values: ['success', 'error'] as const });
 
 export const Execution = builder.prismaNode('Execution', {
+  authScopes: ownedByCaller,
   id: { field: 'id' },
   fields: (t) => ({
     executionId: t.exposeID('id'),
@@ -24,6 +25,7 @@ export const Execution = builder.prismaNode('Execution', {
 });
 
 export const Transaction = builder.prismaNode('Transaction', {
+  authScopes: ownedByCaller,
   id: { field: 'id' },
   fields: (t) => ({
     transactionId: t.exposeID('id'),
@@ -37,6 +39,7 @@ export const Transaction = builder.prismaNode('Transaction', {
 });
 
 export const Dispute = builder.prismaNode('Dispute', {
+  authScopes: ownedByCaller,
   id: { field: 'id' },
   fields: (t) => ({
     disputeId: t.exposeID('id'),
@@ -52,6 +55,7 @@ export const Dispute = builder.prismaNode('Dispute', {
 });
 
 export const Spark = builder.prismaNode('Spark', {
+  authScopes: ownedByCaller,
   id: { field: 'id' },
   fields: (t) => ({
     sparkId: t.exposeID('id'),
@@ -64,6 +68,7 @@ export const Spark = builder.prismaNode('Spark', {
 });
 
 const ReputationEvent = builder.prismaObject('ReputationEvent', {
+  authScopes: ownedByCaller,
   fields: (t) => ({
     eventId: t.exposeID('id'),
     delta: t.exposeInt('delta'),
@@ -76,6 +81,7 @@ const ReputationEvent = builder.prismaObject('ReputationEvent', {
 });
 
 const AuditEvent = builder.prismaObject('AuditEvent', {
+  authScopes: ownedByCaller,
   fields: (t) => ({
     eventId: t.exposeID('id'),
     action: t.exposeString('action'),

@@ -9,7 +9,7 @@ import type PrismaTypes from '../src/db/generated/pothos-types';
 import { getDatamodel } from '../src/db/generated/pothos-types';
 import type { Ctx } from '../src/domain/context';
 import { requireAdmin, requireAgent } from '../src/domain/agents/principal';
-import { Forbidden } from '../src/platform/errors';
+import { NotFound } from '../src/platform/errors';
 
 export const builder = new SchemaBuilder<{
   Context: Ctx;
@@ -36,7 +36,9 @@ export const builder = new SchemaBuilder<{
         return true;
       },
     }),
-    unauthorizedError: (_parent, _ctx, _info, result) => new Forbidden(result.message),
+    // The agent and admin scopes throw their own 401/403; what fails here is a type's ownership check
+    // (another agent's object), which answers as if the object did not exist.
+    unauthorizedError: () => new NotFound('object'),
     authorizeOnSubscribe: true,
   },
   prisma: {
@@ -106,3 +108,8 @@ builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
 
+/** Type-level scope: rows that belong to one agent are visible to that agent only. */
+export async function ownedByCaller(row: { agentId: string }, ctx: Ctx): Promise<boolean> {
+  const p = await ctx.principal();
+  return p.kind === 'agent' && p.agent.id === row.agentId;
+}

@@ -1,6 +1,6 @@
 // Sub-keys: provisioning, verification by providers, rotation with a grace period, revocation, listing.
 import * as keys from '../src/domain/keys/sub-keys';
-import { builder } from './builder';
+import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
 
 export const SubKeyStatusEnum = builder.enumType('SubKeyStatus', {
@@ -9,6 +9,7 @@ export const SubKeyStatusEnum = builder.enumType('SubKeyStatus', {
 });
 
 export const SubKey = builder.prismaNode('SubKey', {
+  authScopes: ownedByCaller,
   description: "A consumer's credential for one provider's service; its secret is shown only when made",
   id: { field: 'id' },
   fields: (t) => ({

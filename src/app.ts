@@ -25,6 +25,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
 import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
 import { createLogger, type Logger } from './platform/logger';
+import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
 import { EventBus } from './platform/pubsub';
 import { RateLimiter } from './platform/rate-limit';
@@ -51,6 +52,7 @@ export interface App {
 const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 const USAGE_FLUSH_MS = 5_000;
 const OFFER_REFRESH_MS = 60_000;
+const IDEMPOTENCY_PURGE_MS = 3_600_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -86,6 +88,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
     scheduler,
     usage: new UsageRecorder(),
+    idempotency: new IdempotencyStore(db.sql),
     clock: opts.clock ?? systemClock,
     log,
     startedAt: new Date(),
@@ -168,6 +171,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
+  scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
 
   let closing: Promise<void> | undefined;

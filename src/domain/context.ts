@@ -6,6 +6,7 @@ import type { Agent } from '../db/generated/prisma/client';
 import type { Bearer } from '../platform/auth';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
+import type { IdempotencyStore } from '../platform/idempotency';
 import type { EventBus } from '../platform/pubsub';
 import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
@@ -24,6 +25,7 @@ export interface Services {
   limiter: RateLimiter;
   scheduler: Scheduler;
   usage: UsageRecorder;
+  idempotency: IdempotencyStore;
   clock: Clock;
   log: Logger;
   startedAt: Date;

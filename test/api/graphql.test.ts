@@ -216,3 +216,22 @@ describe('Subscription.agentEvents', () => {
     sub.dispose();
   });
 });
+
+describe('Query.node', () => {
+  it("resolves an agent's own sub-key by global id and answers not-found for another agent's", async () => {
+    const owner = await registerAgent(server);
+    const other = await registerAgent(server);
+    const service = await api(server)('POST', '/services/register', {
+      key: owner.key,
+      body: { name: 'Node test', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for node tests', pricing_model: 'free' },
+    });
+    const made = await gql(server, 'mutation($s: String!) { provisionSubKey(serviceKey: $s) { key { id subKeyId } } }', { s: service.body.service_key }, owner.key);
+    const id = made.body.data.provisionSubKey.key.id;
+    const mine = await gql(server, 'query($id: ID!) { node(id: $id) { ... on SubKey { subKeyId hint } } }', { id }, owner.key);
+    expect(mine.body.data.node.subKeyId).toBe(made.body.data.provisionSubKey.key.subKeyId);
+    const theirs = await gql(server, 'query($id: ID!) { node(id: $id) { ... on SubKey { subKeyId hint } } }', { id }, other.key);
+    expect(theirs.body.data?.node ?? null).toBeNull();
+    expect(theirs.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect(JSON.stringify(theirs.body)).not.toContain('key_service_');
+  });
+});

@@ -42,7 +42,7 @@ describe('GET /health', () => {
       components: {
         database: { status: 'ok', kind: expect.stringMatching(/^(pglite|postgres)$/), latency_ms: expect.any(Number) },
         sse: { status: 'ok', open_streams: expect.any(Number), redis: null },
-        scheduler: { status: 'ok', jobs: 3 },
+        scheduler: { status: 'ok', jobs: 4 },
         memory: { status: 'ok', rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number) },
       },
     });

@@ -2,7 +2,9 @@
 // start-up records each migration in _prisma_migrations as `prisma migrate deploy` would.
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import fc from 'fast-check';
 import { applyMigrations, diffMigrationsToSchema, readMigrations } from '../../src/db/migrate';
+import { factorsOf, FACTORS, PREFERENCES, WEIGHTS } from '../../src/domain/discovery/resolve';
 
 jest.setTimeout(120_000);
 
@@ -32,8 +34,6 @@ it('applies every migration once and records it in _prisma_migrations', async ()
 });
 
 it('scores offers in SQL exactly as the resolver does in TypeScript', async () => {
-  const { default: fc } = await import('fast-check');
-  const { factorsOf, FACTORS, WEIGHTS, PREFERENCES } = await import('../../src/domain/discovery/resolve');
   const db = await PGlite.create();
   try {
     await applyMigrations(new PrismaPGlite(db));

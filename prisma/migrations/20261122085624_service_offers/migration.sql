@@ -52,15 +52,17 @@ CREATE FUNCTION marketplace_offer_score(
   )
 $$;
 
-CREATE FUNCTION marketplace_sync_offers(ids uuid[]) RETURNS void LANGUAGE sql AS $$
+-- `at` is the instant the scores are computed for: now() from the triggers, the application's clock from
+-- the refresh job.
+CREATE FUNCTION marketplace_sync_offers(ids uuid[], at timestamptz DEFAULT now()) RETURNS void LANGUAGE sql AS $$
   DELETE FROM service_offers WHERE service_id = ANY(ids);
   INSERT INTO service_offers (capability, service_id, active, cost_per_call, reputation, languages,
     score_balanced, score_reputation, score_cost, score_latency, scored_at)
   SELECT DISTINCT ON (c, s.id) c, s.id, s.status = 'active' AND a.status = 'ACTIVE', s.cost_per_call, a.reputation, s.languages,
-    marketplace_offer_score(0.3, 0.2, 0.25, 0.15, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), now()),
-    marketplace_offer_score(0.6, 0.1, 0.15, 0.05, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), now()),
-    marketplace_offer_score(0.1, 0.6, 0.15, 0.05, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), now()),
-    marketplace_offer_score(0.1, 0.1, 0.15, 0.55, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), now()),
+    marketplace_offer_score(0.3, 0.2, 0.25, 0.15, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), at),
+    marketplace_offer_score(0.6, 0.1, 0.15, 0.05, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), at),
+    marketplace_offer_score(0.1, 0.6, 0.15, 0.05, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), at),
+    marketplace_offer_score(0.1, 0.1, 0.15, 0.55, 0.1, a.reputation, s.cost_per_call, s.success_count, s.failure_count, s.latency_p50_ms, COALESCE(s.last_success_at, s.created_at), at),
     now()
   FROM services s JOIN agents a ON a.id = s.agent_id CROSS JOIN unnest(s.capabilities) AS c
   WHERE s.id = ANY(ids);

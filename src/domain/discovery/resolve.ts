@@ -195,13 +195,17 @@ export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ ma
   return { matches, total: Number(count.total) };
 }
 
-/** Re-scores offers whose stored score is older than `maxAgeMinutes` (the freshness part drifts with time). */
-export async function refreshOfferScores(services: Pick<Services, 'sql'>, maxAgeMinutes = 10, batch = 5000): Promise<number> {
+/**
+ * Re-scores, as of the application's clock, offers scored more than `maxAgeMinutes` before it (the
+ * freshness part of a stored score drifts with time); returns how many services were re-scored.
+ */
+export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock'>, maxAgeMinutes = 10, batch = 5000): Promise<number> {
+  const now = services.clock.now();
   const stale = await services.sql.query<{ service_id: string }>(
-    `SELECT DISTINCT service_id FROM service_offers WHERE scored_at < now() - make_interval(mins => $1) LIMIT $2`,
-    [maxAgeMinutes, batch],
+    `SELECT DISTINCT service_id FROM service_offers WHERE scored_at < $1::timestamptz - make_interval(mins => $2) LIMIT $3`,
+    [now, maxAgeMinutes, batch],
   );
-  if (stale.length) await services.sql.query('SELECT marketplace_sync_offers($1::uuid[])', [stale.map((r) => r.service_id)]);
+  if (stale.length) await services.sql.query('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz)', [stale.map((r) => r.service_id), now]);
   return stale.length;
 }
 

@@ -1,0 +1,203 @@
+// Administration (spec §3 Agent row, §4.15; CONTRACT §1 ADMIN_KEY, §4): setting an agent's status with
+// the administrator key, the 403 a suspended or banned agent then gets everywhere, and platform statistics.
+import { api, registerAgent, startServer, uniqueName, type HttpResult, type TestServer } from '../support/server';
+
+const ADMIN_KEY = `key_admin_${'Q7'.repeat(20)}`;
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  // Rate limits are not under test here.
+  server = await startServer({ env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1' } });
+  call = api(server);
+});
+afterAll(() => server.close());
+
+function expectProblem(res: HttpResult, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, code });
+  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+}
+
+/** Sets an agent's status; `key` '' sends no credential. */
+const setStatus = (agentId: string, body: Record<string, unknown>, key = ADMIN_KEY) => call('PATCH', `/admin/agents/${agentId}/status`, { key, body });
+
+const serviceBody = (capabilities = ['summarize']) => ({
+  name: 'Summariser',
+  endpoint: 'https://provider.example.com/run',
+  capabilities,
+  description: 'Summarises long documents',
+  pricing_model: 'free',
+});
+
+async function registerService(key: string, capabilities?: string[]) {
+  const res = await call('POST', '/services/register', { key, body: serviceBody(capabilities) });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return res.body.service_key as string;
+}
+
+const stats = async () => {
+  const res = await call('GET', '/admin/stats', { key: ADMIN_KEY });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+describe('PATCH /admin/agents/:agentId/status', () => {
+  it.each(['SUSPENDED', 'BANNED'])('answers 200 and refuses the %s agent with 403 on every agent operation until reactivated', async (status) => {
+    const agent = await registerAgent(server);
+    const serviceKey = await registerService(agent.key);
+    const res = await setStatus(agent.agentId, { status });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ updated: true, agent_id: agent.agentId, status });
+
+    expectProblem(await call('GET', '/agents/me', { key: agent.key }), 403, 'forbidden');
+    expectProblem(await call('PATCH', '/agents/me', { key: agent.key, body: { description: 'Still here' } }), 403, 'forbidden');
+    expectProblem(await call('POST', '/services/register', { key: agent.key, body: serviceBody() }), 403, 'forbidden');
+    expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: agent.key, body: {} }), 403, 'forbidden');
+    expectProblem(await call('GET', '/my/keys', { key: agent.key }), 403, 'forbidden');
+
+    const back = await setStatus(agent.agentId, { status: 'ACTIVE' });
+    expect(back.body).toEqual({ updated: true, agent_id: agent.agentId, status: 'ACTIVE' });
+    const me = await call('GET', '/agents/me', { key: agent.key });
+    expect(me.status).toBe(200);
+    expect(me.body.status).toBe('ACTIVE');
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: agent.key, body: {} })).status).toBe(201);
+    expect((await call('POST', '/services/register', { key: agent.key, body: serviceBody() })).status).toBe(201);
+  });
+
+  it("shows the new status on the agent's profile", async () => {
+    const agent = await registerAgent(server);
+    await setStatus(agent.agentId, { status: 'SUSPENDED' });
+    const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: agent.agentId } });
+    expect(row.status).toBe('SUSPENDED');
+    await setStatus(agent.agentId, { status: 'ACTIVE' });
+    expect((await call('GET', '/agents/me', { key: agent.key })).body.status).toBe('ACTIVE');
+  });
+
+  it("makes the suspended agent's sub-keys fail verification, and work again once reactivated", async () => {
+    const provider = await registerAgent(server);
+    const consumer = await registerAgent(server);
+    const serviceKey = await registerService(provider.key);
+    const key = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} });
+    expect((await call('POST', '/keys/verify', { body: { key: key.body.sub_key } })).status).toBe(200);
+    await setStatus(consumer.agentId, { status: 'SUSPENDED' });
+    expectProblem(await call('POST', '/keys/verify', { body: { key: key.body.sub_key } }), 401, 'unauthorized');
+    await setStatus(consumer.agentId, { status: 'ACTIVE' });
+    expect((await call('POST', '/keys/verify', { body: { key: key.body.sub_key } })).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown agent id and for an id that is not a UUID', async () => {
+    expectProblem(await setStatus('00000000-0000-4000-8000-000000000000', { status: 'SUSPENDED' }), 404, 'not_found');
+    expectProblem(await setStatus('not-a-uuid', { status: 'SUSPENDED' }), 404, 'not_found');
+  });
+
+  it.each([[{ status: 'DELETED' }], [{ status: 'suspended' }], [{ status: 3 }], [{}], [{ status: null }]])('answers 400 naming `status` for %j', async (body) => {
+    const agent = await registerAgent(server);
+    const res = await setStatus(agent.agentId, body);
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['status']);
+    expect((await call('GET', '/agents/me', { key: agent.key })).status).toBe(200);
+  });
+
+  it('answers 400 naming an unknown field', async () => {
+    const agent = await registerAgent(server);
+    const res = await setStatus(agent.agentId, { status: 'SUSPENDED', until: 'tomorrow' });
+    expectProblem(res, 400, 'validation_failed');
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['until']);
+  });
+
+  it('answers 403 to an agent key, even the target’s own, and 401 without a key', async () => {
+    const agent = await registerAgent(server);
+    const other = await registerAgent(server);
+    expectProblem(await setStatus(other.agentId, { status: 'BANNED' }, agent.key), 403, 'forbidden');
+    expectProblem(await setStatus(agent.agentId, { status: 'ACTIVE' }, agent.key), 403, 'forbidden');
+    expectProblem(await setStatus(other.agentId, { status: 'BANNED' }, ''), 401, 'unauthorized');
+    expectProblem(await setStatus(other.agentId, { status: 'BANNED' }, `key_admin_${'x'.repeat(40)}`), 401, 'unauthorized');
+    expect((await call('GET', '/agents/me', { key: other.key })).status).toBe(200);
+  });
+
+  it("records the change in the agent's audit log as done by the administrator", async () => {
+    const agent = await registerAgent(server);
+    await setStatus(agent.agentId, { status: 'SUSPENDED', reason: 'Abuse report 42' });
+    await setStatus(agent.agentId, { status: 'ACTIVE' });
+    const log = await call('GET', '/my/audit-log', { key: agent.key });
+    expect(log.status).toBe(200);
+    const changes = log.body.events.filter((e: any) => e.action === 'status.changed');
+    expect(changes).toHaveLength(2);
+    for (const change of changes) {
+      expect(change).toMatchObject({ actor_kind: 'admin', target_type: 'agent', target_id: agent.agentId });
+      expect(change.actor_id).not.toBe(agent.agentId);
+    }
+    expect(changes.map((c: any) => c.details)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: 'ACTIVE', to: 'SUSPENDED', reason: 'Abuse report 42' }),
+        expect.objectContaining({ from: 'SUSPENDED', to: 'ACTIVE' }),
+      ]),
+    );
+  });
+});
+
+describe('GET /admin/stats', () => {
+  it('answers the platform-wide statistics', async () => {
+    const body = await stats();
+    const count = expect.any(Number);
+    expect(body).toEqual({
+      agents: { total: count, active: count, suspended: count, banned: count, sub_agents: count },
+      services: { total: count, active: count },
+      sub_keys: { total: count, live: count },
+      executions: { total: count, last_30d: count, succeeded: count, failed: count },
+      disputes: { total: count, open: count },
+      revenue_cents: count,
+      capabilities: count,
+    });
+    expect(body.agents.total).toBe(body.agents.active + body.agents.suspended + body.agents.banned);
+    expect(body.capabilities).toBeGreaterThanOrEqual(33);
+  });
+
+  it('moves with registrations, services, sub-keys, sub-agents and status changes', async () => {
+    const before = await stats();
+    const agent = await registerAgent(server);
+    const afterAgent = await stats();
+    expect(afterAgent.agents.total).toBe(before.agents.total + 1);
+    expect(afterAgent.agents.active).toBe(before.agents.active + 1);
+
+    const capability = `stats-cap-${Date.now().toString(36)}`;
+    const serviceKey = await registerService(agent.key, ['summarize', capability]);
+    const afterService = await stats();
+    expect(afterService.services).toEqual({ total: before.services.total + 1, active: before.services.active + 1 });
+    expect(afterService.capabilities).toBe(before.capabilities + 1);
+
+    const key = await call('POST', `/keys/provision/${serviceKey}`, { key: agent.key, body: {} });
+    const afterKey = await stats();
+    expect(afterKey.sub_keys).toEqual({ total: before.sub_keys.total + 1, live: before.sub_keys.live + 1 });
+    await call('DELETE', `/keys/${key.body.sub_key_id}`, { key: agent.key });
+    expect((await stats()).sub_keys).toEqual({ total: before.sub_keys.total + 1, live: before.sub_keys.live });
+
+    const sub = await call('POST', `/agents/${agent.agentId}/sub-agents`, {
+      key: agent.key,
+      body: { name: uniqueName('stats-sub'), description: 'Counted', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] },
+    });
+    expect(sub.status).toBe(201);
+    const afterSub = await stats();
+    expect(afterSub.agents.sub_agents).toBe(before.agents.sub_agents + 1);
+    expect(afterSub.agents.total).toBe(before.agents.total + 2);
+
+    await setStatus(agent.agentId, { status: 'SUSPENDED' });
+    await setStatus(sub.body.agent_id, { status: 'BANNED' });
+    const afterStatus = await stats();
+    expect(afterStatus.agents).toMatchObject({
+      total: before.agents.total + 2,
+      active: before.agents.active,
+      suspended: before.agents.suspended + 1,
+      banned: before.agents.banned + 1,
+    });
+  });
+
+  it('answers 403 to an agent key and 401 without a key', async () => {
+    const agent = await registerAgent(server);
+    expectProblem(await call('GET', '/admin/stats', { key: agent.key }), 403, 'forbidden');
+    expectProblem(await call('GET', '/admin/stats'), 401, 'unauthorized');
+  });
+});

@@ -1,0 +1,570 @@
+// Sub-keys (spec §2, §4.1, §8.5, §8.7; CONTRACT §3): provisioning within the tier's allowance,
+// verification by providers, rotation with a grace period, revocation and the caller's listing.
+// Time moves on a fake clock; rate limits are not under test here (verify is counted per address).
+import type { Clock } from '../../src/platform/clock';
+import { api, gql, registerAgent, startServer, type HttpResult, type TestServer } from '../support/server';
+
+class FakeClock implements Clock {
+  constructor(public at: Date) {}
+  now() {
+    return new Date(this.at);
+  }
+  advance(ms: number) {
+    this.at = new Date(this.at.getTime() + ms);
+  }
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SUB_KEY = /^key_service_[0-9A-Za-z]{40}$/;
+/** A secret sub-key anywhere in a text. */
+const ANY_SUB_KEY = /key_service_[0-9A-Za-z]{40}/;
+
+const clock = new FakeClock(new Date());
+let server: TestServer;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1' } });
+  call = api(server);
+});
+afterAll(() => server.close());
+
+function expectProblem(res: HttpResult, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status, code });
+  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+}
+
+function errorPaths(res: HttpResult): string[] {
+  return (res.body.errors ?? []).map((e: { path: string }) => e.path).sort();
+}
+
+/** An agent with a registered service: returns the agent and the service's `svc_` key. */
+async function provider() {
+  const agent = await registerAgent(server);
+  const res = await call('POST', '/services/register', {
+    key: agent.key,
+    body: { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+  });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return { ...agent, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
+}
+
+/** A consumer agent and a service (of another agent) to provision keys for. */
+async function consumerAndService() {
+  const [svc, consumer] = await Promise.all([provider(), registerAgent(server)]);
+  return { consumer, serviceKey: svc.serviceKey, provider: svc };
+}
+
+async function provision(key: string, serviceKey: string, body: Record<string, unknown> = {}) {
+  const res = await call('POST', `/keys/provision/${serviceKey}`, { key, body });
+  if (res.status !== 201) throw new Error(`provision failed: ${res.status} ${res.text}`);
+  return { subKey: res.body.sub_key as string, id: res.body.sub_key_id as string, body: res.body };
+}
+
+const verify = (subKey: string) => call('POST', '/keys/verify', { body: { key: subKey } });
+const rotate = (key: string, keyId: string, body: Record<string, unknown> = {}) => call('POST', `/keys/${keyId}/rotate`, { key, body });
+const revoke = (key: string, keyId: string) => call('DELETE', `/keys/${keyId}`, { key });
+const withoutRequestId = ({ request_id: _r, ...rest }: Record<string, unknown>) => rest;
+const randomSubKey = () => `key_service_${Array.from({ length: 40 }, () => 'abcXYZ019'[Math.floor(Math.random() * 9)]).join('')}`;
+
+describe('POST /keys/provision/:serviceKey', () => {
+  it('provisions a read-only key with default limits for another agent’s service, showing the secret once', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      sub_key: expect.stringMatching(SUB_KEY),
+      sub_key_id: expect.stringMatching(UUID),
+      service: serviceKey,
+      permissions: ['read'],
+      rate_limits: { requests_per_minute: 60 },
+      expires_at: null,
+      created_at: expect.any(String),
+    });
+    expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false);
+    expect(server.logs.join('\n')).not.toContain(res.body.sub_key);
+  });
+
+  it('replays a provisioning sent again with the same Idempotency-Key (CONTRACT §8)', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const headers = { 'idempotency-key': `provision-${consumer.agentId}` };
+    const body = { permissions: ['read'] };
+    const first = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body, headers });
+    expect(first.status).toBe(201);
+    const replay = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.sub_key_id).toBe(first.body.sub_key_id);
+    expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(1);
+    const otherBody = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['write'] }, headers });
+    expectProblem(otherBody, 409, 'conflict');
+  });
+
+  it('provisions without a body at all', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key });
+    expect(res.status).toBe(201);
+    expect(res.body.permissions).toEqual(['read']);
+  });
+
+  it('takes custom permissions, rate limits and expiry', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const expiresAt = new Date(clock.now().getTime() + 7 * DAY).toISOString();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, {
+      key: consumer.key,
+      body: { permissions: ['read', 'write', 'read'], rate_limits: { requests_per_minute: 10, requests_per_day: 1000 }, expires_at: expiresAt },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      service: serviceKey,
+      permissions: ['read', 'write'],
+      rate_limits: { requests_per_minute: 10, requests_per_day: 1000 },
+      expires_at: expiresAt,
+    });
+    const verified = await verify(res.body.sub_key);
+    expect(verified.body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 10, requests_per_day: 1000 }, expires_at: expiresAt });
+  });
+
+  it.each([
+    [{ rate_limits: { foo: 5 } }, ['rate_limits.foo']],
+    [{ rate_limits: { requests_per_minute: 0 } }, ['rate_limits.requests_per_minute']],
+    [{ rate_limits: { requests_per_minute: 'many' } }, ['rate_limits.requests_per_minute']],
+    [{ expires_at: '2000-01-01T00:00:00Z' }, ['expires_at']],
+    [{ expires_at: 'next tuesday' }, ['expires_at']],
+    [{ permissions: ['read', 'Not Valid', ''] }, ['permissions.1', 'permissions.2']],
+    [{ permissions: [] }, ['permissions']],
+    [{ scope: 'everything' }, ['scope']],
+  ])('answers 400 for %j naming %j', async (body, paths) => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(paths);
+  });
+
+  it('names every bad field in one 400', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const past = new Date(clock.now().getTime() - 1000).toISOString();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['BAD'], rate_limits: { foo: 1 }, expires_at: past } });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['expires_at', 'permissions.0', 'rate_limits.foo']);
+  });
+
+  it('answers 404 for an unknown service key and for an inactive service', async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService();
+    expectProblem(await call('POST', '/keys/provision/svc_000000000000000000000000', { key: consumer.key, body: {} }), 404, 'not_found');
+    await server.app.services.db.service.update({ where: { id: svc.serviceId }, data: { status: 'inactive' } });
+    expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} }), 404, 'not_found');
+  });
+
+  it('answers 401 without a master key', async () => {
+    const { serviceKey } = await consumerAndService();
+    expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { body: {} }), 401, 'unauthorized');
+  });
+});
+
+describe('the tier allowance of live sub-keys', () => {
+  it('lets a newcomer hold 5 live keys and refuses a 6th with 403', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    for (let i = 0; i < 5; i++) await provision(consumer.key, serviceKey);
+    const sixth = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} });
+    expectProblem(sixth, 403, 'forbidden');
+    expect(sixth.body.detail).toMatch(/5/);
+  });
+
+  it('frees a place when a key is revoked', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const keys = [];
+    for (let i = 0; i < 5; i++) keys.push(await provision(consumer.key, serviceKey));
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(403);
+    expect((await revoke(consumer.key, keys[0].id)).status).toBe(200);
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(201);
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(403);
+  });
+
+  it('frees a place when a key expires', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    await provision(consumer.key, serviceKey, { expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+    for (let i = 0; i < 4; i++) await provision(consumer.key, serviceKey);
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(403);
+    clock.advance(2 * 60_000);
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(201);
+  });
+
+  it('still lets a newcomer at the allowance rotate a key', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const keys = [];
+    for (let i = 0; i < 5; i++) keys.push(await provision(consumer.key, serviceKey));
+    expect((await rotate(consumer.key, keys[0].id)).status).toBe(201);
+  });
+
+  it('gives the last free place to only one of several concurrent requests', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    for (let i = 0; i < 4; i++) await provision(consumer.key, serviceKey);
+    const answers = await Promise.all([1, 2, 3].map(() => call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 403, 403]);
+  });
+
+  it('allows a contributor (reputation 31-60) 20 live keys', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    await server.app.services.db.agent.update({ where: { id: consumer.agentId }, data: { reputation: 40 } });
+    for (let i = 0; i < 20; i++) await provision(consumer.key, serviceKey);
+    const over = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} });
+    expectProblem(over, 403, 'forbidden');
+    expect(over.body.detail).toMatch(/20/);
+  });
+});
+
+describe('POST /keys/verify', () => {
+  it("answers the holder's id, reputation and tier without any credential", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    const res = await verify(key.subKey);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      valid: true,
+      agent_id: consumer.agentId,
+      reputation: 20,
+      tier: 'newcomer',
+      sub_key_id: key.id,
+      service_key: serviceKey,
+      permissions: ['read'],
+      rate_limits: { requests_per_minute: 60 },
+      expires_at: null,
+    });
+  });
+
+  it("follows the holder's reputation and tier", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    await server.app.services.db.agent.update({ where: { id: consumer.agentId }, data: { reputation: 70 } });
+    expect((await verify(key.subKey)).body).toMatchObject({ reputation: 70, tier: 'trusted' });
+  });
+
+  it('answers 400 naming `key` when no key is given', async () => {
+    const res = await call('POST', '/keys/verify', { body: {} });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['key']);
+  });
+
+  it('answers one identical 401 for unknown, malformed, revoked, expired and past-grace keys and keys of an inactive service', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const revoked = await provision(consumer.key, serviceKey);
+    expect((await revoke(consumer.key, revoked.id)).status).toBe(200);
+    const expiring = await provision(consumer.key, serviceKey, { expires_at: new Date(clock.now().getTime() + HOUR).toISOString() });
+    const rotated = await provision(consumer.key, serviceKey);
+    expect((await rotate(consumer.key, rotated.id, { grace_period_seconds: 60 })).status).toBe(201);
+    const other = await consumerAndService();
+    const ofInactiveService = await provision(other.consumer.key, other.serviceKey);
+    await server.app.services.db.service.update({ where: { id: other.provider.serviceId }, data: { status: 'inactive' } });
+    expect((await verify(expiring.subKey)).status).toBe(200);
+    expect((await verify(rotated.subKey)).status).toBe(200);
+    clock.advance(HOUR + 1000);
+
+    const answers = [
+      await verify(randomSubKey()),
+      await verify('key_service_short'),
+      await verify('not a key at all'),
+      await verify(`key_master_${'A'.repeat(40)}`),
+      await verify(revoked.subKey),
+      await verify(expiring.subKey),
+      await verify(rotated.subKey),
+      await verify(ofInactiveService.subKey),
+    ];
+    for (const res of answers) expectProblem(res, 401, 'unauthorized');
+    const bodies = answers.map((res) => JSON.stringify(withoutRequestId(res.body)));
+    expect(new Set(bodies).size).toBe(1);
+    expect(new Set(answers.map((res) => res.headers.get('content-type'))).size).toBe(1);
+  });
+
+  it("expires a key whose expires_at is set in the database", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    await server.app.services.db.subKey.update({ where: { id: key.id }, data: { expiresAt: new Date(clock.now().getTime() - 1000) } });
+    expectProblem(await verify(key.subKey), 401, 'unauthorized');
+  });
+
+  it('answers 401 for a key whose holder is suspended, and 200 again once reactivated', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    const unknown = await verify(randomSubKey());
+    await server.app.services.db.agent.update({ where: { id: consumer.agentId }, data: { status: 'SUSPENDED' } });
+    const suspended = await verify(key.subKey);
+    expectProblem(suspended, 401, 'unauthorized');
+    expect(withoutRequestId(suspended.body)).toEqual(withoutRequestId(unknown.body));
+    await server.app.services.db.agent.update({ where: { id: consumer.agentId }, data: { status: 'ACTIVE' } });
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+
+  it('is also the GraphQL query verifySubKey, as provisionSubKey is the mutation', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const provisioned = await gql<{ provisionSubKey: { subKey: string; subKeyId: string } }>(
+      server,
+      'mutation ($svc: String!) { provisionSubKey(serviceKey: $svc) { subKey subKeyId } }',
+      { svc: serviceKey },
+      consumer.key,
+    );
+    expect(provisioned.status).toBe(200);
+    expect(provisioned.body.errors).toBeUndefined();
+    const { subKey, subKeyId } = provisioned.body.data!.provisionSubKey;
+    expect(subKey).toMatch(SUB_KEY);
+    expect(subKeyId).toMatch(UUID);
+    const verified = await gql(server, 'query ($key: String!) { verifySubKey(key: $key) { valid agentId } }', { key: subKey });
+    expect(verified.status).toBe(200);
+    expect(verified.body.data).toEqual({ verifySubKey: { valid: true, agentId: consumer.agentId } });
+  });
+});
+
+describe('POST /keys/:keyId/rotate', () => {
+  it('issues a new key and keeps the old sub-key valid for the 24-hour grace period', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    const rotatedAt = clock.now().getTime();
+    const res = await rotate(consumer.key, old.id);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      new_sub_key: expect.stringMatching(SUB_KEY),
+      sub_key_id: expect.stringMatching(UUID),
+      previous_sub_key_id: old.id,
+      grace_period_ends: new Date(rotatedAt + DAY).toISOString(),
+    });
+    expect(res.body.new_sub_key).not.toBe(old.subKey);
+    expect(res.body.sub_key_id).not.toBe(old.id);
+
+    const newer = await verify(res.body.new_sub_key);
+    expect(newer.status).toBe(200);
+    expect(newer.body).toMatchObject({ agent_id: consumer.agentId, sub_key_id: res.body.sub_key_id });
+    const older = await verify(old.subKey);
+    expect(older.status).toBe(200);
+    expect(older.body).toMatchObject({ agent_id: consumer.agentId, sub_key_id: old.id });
+
+    clock.advance(DAY - 1000);
+    expect((await verify(old.subKey)).status).toBe(200);
+    clock.advance(2000);
+    expectProblem(await verify(old.subKey), 401, 'unauthorized');
+    expect((await verify(res.body.new_sub_key)).status).toBe(200);
+  });
+
+  it('ends the grace at once with grace_period_seconds 0', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    const res = await rotate(consumer.key, old.id, { grace_period_seconds: 0 });
+    expect(res.status).toBe(201);
+    expect(res.body.grace_period_ends).toBe(clock.now().toISOString());
+    expectProblem(await verify(old.subKey), 401, 'unauthorized');
+    expect((await verify(res.body.new_sub_key)).status).toBe(200);
+  });
+
+  it('takes a shorter grace period in seconds', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    const res = await rotate(consumer.key, old.id, { grace_period_seconds: 300 });
+    expect(res.body.grace_period_ends).toBe(new Date(clock.now().getTime() + 300_000).toISOString());
+    clock.advance(299_000);
+    expect((await verify(old.subKey)).status).toBe(200);
+    clock.advance(2000);
+    expect((await verify(old.subKey)).status).toBe(401);
+  });
+
+  it.each([[-1], [86_401], [1.5], ['soon']])('answers 400 naming grace_period_seconds for %j', async (grace) => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    const res = await rotate(consumer.key, key.id, { grace_period_seconds: grace });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['grace_period_seconds']);
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+
+  it("ends the earlier key's grace at once when the new key is rotated again", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const first = await provision(consumer.key, serviceKey);
+    const second = await rotate(consumer.key, first.id);
+    const third = await rotate(consumer.key, second.body.sub_key_id);
+    expect(third.status).toBe(201);
+    expect(third.body.previous_sub_key_id).toBe(second.body.sub_key_id);
+    expectProblem(await verify(first.subKey), 401, 'unauthorized');
+    expect((await verify(second.body.new_sub_key)).status).toBe(200);
+    expect((await verify(third.body.new_sub_key)).status).toBe(200);
+  });
+
+  it('lets only one of two concurrent rotations of a key succeed', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    const answers = await Promise.all([rotate(consumer.key, key.id), rotate(consumer.key, key.id)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    const listed = await call('GET', '/my/keys', { key: consumer.key });
+    expect(listed.body.total).toBe(2);
+  });
+
+  it('carries the expiry, permissions and rate limits over to the new key', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const expiresAt = new Date(clock.now().getTime() + 30 * DAY).toISOString();
+    const old = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
+    const res = await rotate(consumer.key, old.id);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ expires_at: expiresAt, permissions: ['read', 'write'] });
+    const verified = await verify(res.body.new_sub_key);
+    expect(verified.body).toMatchObject({ service_key: serviceKey, permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
+  });
+
+  it('answers 409 for a key that is already rotated, revoked or expired', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const rotated = await provision(consumer.key, serviceKey);
+    expect((await rotate(consumer.key, rotated.id)).status).toBe(201);
+    expectProblem(await rotate(consumer.key, rotated.id), 409, 'conflict');
+
+    const revoked = await provision(consumer.key, serviceKey);
+    expect((await revoke(consumer.key, revoked.id)).status).toBe(200);
+    expectProblem(await rotate(consumer.key, revoked.id), 409, 'conflict');
+
+    const expired = await provision(consumer.key, serviceKey, { expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+    clock.advance(61_000);
+    expectProblem(await rotate(consumer.key, expired.id), 409, 'conflict');
+  });
+
+  it("answers 404 for another agent's key and for an id that is no key", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const stranger = await registerAgent(server);
+    const key = await provision(consumer.key, serviceKey);
+    expectProblem(await rotate(stranger.key, key.id), 404, 'not_found');
+    expectProblem(await rotate(consumer.key, '00000000-0000-4000-8000-000000000000'), 404, 'not_found');
+    expectProblem(await rotate(consumer.key, 'not-a-uuid'), 404, 'not_found');
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+});
+
+describe('key ids in the path', () => {
+  it.each(['a'.repeat(36), '-'.repeat(36), '0123456789abcdef0123456789abcdef0123'])('answers 404, not 500, to rotate and revoke for %s', async (id) => {
+    const { consumer } = await consumerAndService();
+    expectProblem(await rotate(consumer.key, id), 404, 'not_found');
+    expectProblem(await revoke(consumer.key, id), 404, 'not_found');
+  });
+});
+
+describe('DELETE /keys/:keyId', () => {
+  it('revokes a key at once', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    expect((await verify(key.subKey)).status).toBe(200);
+    const res = await revoke(consumer.key, key.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revoked: true, sub_key_id: key.id, revoked_at: clock.now().toISOString() });
+    expectProblem(await verify(key.subKey), 401, 'unauthorized');
+  });
+
+  it('answers 409 when revoking twice', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    expect((await revoke(consumer.key, key.id)).status).toBe(200);
+    expectProblem(await revoke(consumer.key, key.id), 409, 'conflict');
+  });
+
+  it('revokes with the rotated-to key the old key still in its grace period', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    const rotated = await rotate(consumer.key, old.id);
+    expect((await verify(old.subKey)).status).toBe(200);
+    expect((await revoke(consumer.key, rotated.body.sub_key_id)).status).toBe(200);
+    expectProblem(await verify(rotated.body.new_sub_key), 401, 'unauthorized');
+    expectProblem(await verify(old.subKey), 401, 'unauthorized');
+  });
+
+  it('may revoke a key in its grace period early', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    const rotated = await rotate(consumer.key, old.id);
+    expect((await revoke(consumer.key, old.id)).status).toBe(200);
+    expectProblem(await verify(old.subKey), 401, 'unauthorized');
+    expect((await verify(rotated.body.new_sub_key)).status).toBe(200);
+  });
+
+  it("answers 404 for another agent's key", async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const stranger = await registerAgent(server);
+    const key = await provision(consumer.key, serviceKey);
+    expectProblem(await revoke(stranger.key, key.id), 404, 'not_found');
+    expectProblem(await revoke(consumer.key, 'not-a-uuid'), 404, 'not_found');
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+});
+
+describe('GET /agents/me/keys and /my/keys', () => {
+  it('lists the keys with status and expiry, newest first, never their secrets', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const active = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'] });
+    const rotated = await provision(consumer.key, serviceKey);
+    const rotation = await rotate(consumer.key, rotated.id);
+    const revoked = await provision(consumer.key, serviceKey);
+    await revoke(consumer.key, revoked.id);
+    const expiresAt = new Date(clock.now().getTime() + 60_000);
+    const expired = await provision(consumer.key, serviceKey, { expires_at: expiresAt.toISOString() });
+    clock.advance(61_000);
+
+    const res = await call('GET', '/agents/me/keys', { key: consumer.key });
+    expect(res.status).toBe(200);
+    expect(res.text).not.toMatch(ANY_SUB_KEY);
+    for (const secret of [active.subKey, rotated.subKey, rotation.body.new_sub_key, revoked.subKey, expired.subKey]) expect(res.text).not.toContain(secret);
+    expect(res.body.total).toBe(5);
+    expect(res.body.keys).toHaveLength(5);
+    const byId = new Map(res.body.keys.map((k: any) => [k.sub_key_id, k]));
+    expect(byId.get(active.id)).toEqual({
+      sub_key_id: active.id,
+      hint: expect.stringMatching(/^key_service_/),
+      service: serviceKey,
+      service_name: 'Summariser',
+      permissions: ['read', 'write'],
+      rate_limits: { requests_per_minute: 60 },
+      status: 'active',
+      expires_at: null,
+      grace_period_ends: null,
+      revoked_at: null,
+      created_at: expect.any(String),
+    });
+    expect(byId.get(rotated.id)).toMatchObject({ status: 'grace', grace_period_ends: rotation.body.grace_period_ends });
+    expect(byId.get(rotation.body.sub_key_id)).toMatchObject({ status: 'active' });
+    expect(byId.get(revoked.id)).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    expect(byId.get(expired.id)).toMatchObject({ status: 'expired', expires_at: expiresAt.toISOString() });
+    const created = res.body.keys.map((k: any) => Date.parse(k.created_at));
+    expect([...created].sort((a, b) => b - a)).toEqual(created);
+
+    const alias = await call('GET', '/my/keys', { key: consumer.key });
+    expect(alias.status).toBe(200);
+    expect(alias.body).toEqual(res.body);
+  });
+
+  it('shows a key past its grace period as expired', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const old = await provision(consumer.key, serviceKey);
+    await rotate(consumer.key, old.id, { grace_period_seconds: 10 });
+    clock.advance(11_000);
+    const res = await call('GET', '/my/keys', { key: consumer.key });
+    expect(res.body.keys.find((k: any) => k.sub_key_id === old.id)).toMatchObject({ status: 'expired' });
+  });
+
+  it('pages with limit and offset, reporting the total', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await provision(consumer.key, serviceKey)).id);
+    const first = await call('GET', '/my/keys?limit=2', { key: consumer.key });
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(3);
+    expect(first.body.keys).toHaveLength(2);
+    const rest = await call('GET', '/my/keys?limit=2&offset=2', { key: consumer.key });
+    expect(rest.body.total).toBe(3);
+    expect(rest.body.keys).toHaveLength(1);
+    const seen = [...first.body.keys, ...rest.body.keys].map((k: any) => k.sub_key_id);
+    expect(seen.sort()).toEqual(ids.sort());
+    const beyond = await call('GET', '/agents/me/keys?offset=10', { key: consumer.key });
+    expect(beyond.body).toEqual({ total: 3, keys: [] });
+  });
+
+  it("shows only the caller's own keys", async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService();
+    await provision(consumer.key, serviceKey);
+    const providers = await call('GET', '/my/keys', { key: svc.key });
+    expect(providers.body).toEqual({ total: 0, keys: [] });
+  });
+});

@@ -1,0 +1,523 @@
+// Discovery (spec §4.2): POST /resolve ranks the active providers of a capability, GET /resolve/quick
+// names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
+// filters are checked with fast-check on services seeded straight into the database.
+import { randomInt } from 'node:crypto';
+import fc from 'fast-check';
+import { refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+/** The consumer asking; it offers nothing. */
+let consumer: Awaited<ReturnType<typeof registerAgent>>;
+/** A provider at the newcomer reputation of 20. */
+let provider: Awaited<ReturnType<typeof registerAgent>>;
+
+beforeAll(async () => {
+  // Limits are not under test here, and the properties resolve many times.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+  call = api(server);
+  [consumer, provider] = await Promise.all([registerAgent(server), registerAgent(server)]);
+});
+afterAll(() => server.close());
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const base62 = (n: number) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
+
+/** A capability slug no other test (or property run) uses. */
+const uniqueSlug = (prefix = 'cap') => uniqueName(prefix).toLowerCase();
+
+async function registerService(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await call('POST', '/services/register', {
+    key,
+    body: {
+      name: uniqueName('svc'),
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'at least ten characters',
+      pricing_model: 'per_call',
+      cost_per_call: 5,
+      ...overrides,
+    },
+  });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return res.body as { service_id: string; service_key: string; name: string };
+}
+
+/** A provider at the given reputation. */
+async function providerWith(reputation: number) {
+  const agent = await registerAgent(server);
+  await server.app.services.db.agent.update({ where: { id: agent.agentId }, data: { reputation } });
+  return agent;
+}
+
+const resolve = (body: unknown) => call('POST', '/resolve', { key: consumer.key, body });
+
+/** Services written straight to the database, identical but for their price, all created at one instant. */
+async function seedServices(agentId: string, capability: string, costs: number[]) {
+  const createdAt = new Date();
+  const data = costs.map((costPerCall, i) => ({
+    serviceKey: `svc_${base62(24)}`,
+    agentId,
+    name: `seeded ${i}`,
+    description: 'A service seeded by a test',
+    endpoint: 'https://provider.example.com/run',
+    capabilities: [capability],
+    pricingModel: 'per_call' as const,
+    costPerCall,
+    signingSecret: 'whsec_x',
+    createdAt,
+  }));
+  await server.app.services.db.service.createMany({ data });
+  return data;
+}
+
+/** An agent written straight to the database. */
+async function seedAgent(reputation: number) {
+  const agent = await server.app.services.db.agent.create({
+    data: { agentKey: `ag_${base62(24)}`, name: uniqueName('seed'), description: 'Seeded by a test', ownerEmail: 'seed@example.com', reputation },
+  });
+  return agent.id;
+}
+
+function expectValidation(res: { status: number; headers: Headers; body: any }, path: string | RegExp) {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body.code).toBe('validation_failed');
+  expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: typeof path === 'string' ? path : expect.stringMatching(path) })]));
+}
+
+const ids = (res: { body: any }) => res.body.matches.map((m: any) => m.service_id);
+
+describe('POST /resolve', () => {
+  it('answers 401 without a bearer key', async () => {
+    const res = await call('POST', '/resolve', { body: { capability: 'summarize' } });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+  });
+
+  it('ranks the matches by score and explains each score', async () => {
+    const slug = uniqueSlug();
+    const trusted = await providerWith(75);
+    await registerService(provider.key, { capabilities: [slug], cost_per_call: 40 });
+    await registerService(trusted.key, { capabilities: [slug, 'summarize'], cost_per_call: 2, description: 'A trusted and cheap provider' });
+    await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const res = await resolve({ capability: slug });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 3, resolution_time_ms: expect.any(Number) });
+    const scores = res.body.matches.map((m: any) => m.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const m of res.body.matches) {
+      expect(m).toMatchObject({
+        service_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        name: expect.any(String),
+        service_key: expect.stringMatching(/^svc_[0-9A-Za-z]{24}$/),
+        score: expect.any(Number),
+        reputation: expect.any(Number),
+        capabilities: expect.arrayContaining([slug]),
+        description: expect.any(String),
+      });
+      expect(Number.isInteger(m.reputation)).toBe(true);
+      expect(m.score).toBeGreaterThanOrEqual(0);
+      expect(m.score).toBeLessThanOrEqual(100);
+      const parts = m.score_breakdown;
+      expect(Object.keys(parts).sort()).toEqual(['cost', 'freshness', 'latency', 'reliability', 'reputation']);
+      const sum = parts.reputation + parts.cost + parts.reliability + parts.latency + parts.freshness;
+      expect(Math.abs(sum - m.score)).toBeLessThanOrEqual(0.05);
+    }
+    expect(res.body.matches[0]).toMatchObject({ reputation: 75, description: 'A trusted and cheap provider', capabilities: [slug, 'summarize'] });
+  });
+
+  it('scores a new free service of a newcomer by the documented balanced weights', async () => {
+    const slug = uniqueSlug();
+    await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const [m] = (await resolve({ capability: slug })).body.matches;
+    // reputation 0.3 × 20/100, cost 0.2 × 1, reliability 0.25 × 0.5 (prior), latency 0.15 × 0.5 (unknown), freshness 0.1 × ~1.
+    expect(m.score_breakdown).toEqual({ reputation: 6, cost: 20, reliability: 12.5, latency: 7.5, freshness: expect.closeTo(10, 1) });
+    expect(m.score).toBeCloseTo(56, 1);
+  });
+
+  it('counts every qualifying provider in total while returning at most limit', async () => {
+    const slug = uniqueSlug();
+    await seedServices(provider.agentId, slug, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const byDefault = await resolve({ capability: slug });
+    expect(byDefault.body.matches).toHaveLength(10);
+    expect(byDefault.body.total).toBe(12);
+    const two = await resolve({ capability: slug, limit: 2 });
+    expect(two.body.matches).toHaveLength(2);
+    expect(two.body.total).toBe(12);
+    expect(two.body.query.limit).toBe(2);
+    expect(ids(two)).toEqual(ids(byDefault).slice(0, 2));
+    expect((await resolve({ capability: slug, limit: 100 })).body.matches).toHaveLength(12);
+    expect((await resolve({ capability: slug, limit: 1 })).body.matches).toHaveLength(1);
+  });
+
+  it('puts the cheapest first with prefer cost and the best-reputed first with prefer reputation', async () => {
+    const slug = uniqueSlug();
+    const star = await providerWith(90);
+    const reputable = await registerService(star.key, { capabilities: [slug], cost_per_call: 20 });
+    const cheap = await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const middling = await registerService(provider.key, { capabilities: [slug], cost_per_call: 10 });
+    const byCost = await resolve({ capability: slug, prefer: 'cost' });
+    expect(ids(byCost)).toEqual([cheap.service_id, middling.service_id, reputable.service_id]);
+    expect(byCost.body.query.prefer).toBe('cost');
+    const byReputation = await resolve({ capability: slug, prefer: 'reputation' });
+    expect(ids(byReputation)[0]).toBe(reputable.service_id);
+    expect(byReputation.body.matches[0].reputation).toBe(90);
+    for (const prefer of ['latency', 'balanced']) expect((await resolve({ capability: slug, prefer })).status).toBe(200);
+  });
+
+  describe('filters', () => {
+    let slug: string;
+    let low: { service_id: string };
+    let high: { service_id: string };
+    let dear: { service_id: string };
+
+    beforeAll(async () => {
+      slug = uniqueSlug('filters');
+      const star = await providerWith(85);
+      low = await registerService(provider.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 20
+      high = await registerService(star.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 85
+      dear = await registerService(star.key, { capabilities: [slug], cost_per_call: 50 }); // reputation 85
+    });
+
+    const matched = async (body: Record<string, unknown>) => {
+      const res = await resolve({ capability: slug, ...body });
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(res.body.matches.length);
+      return new Set<string>(ids(res));
+    };
+
+    it('applies min_reputation flat or inside constraints', async () => {
+      for (const body of [{ min_reputation: 50 }, { constraints: { min_reputation: 50 } }]) {
+        expect(await matched(body)).toEqual(new Set([high.service_id, dear.service_id]));
+      }
+      expect(await matched({ min_reputation: 85 })).toEqual(new Set([high.service_id, dear.service_id]));
+      expect(await matched({ min_reputation: 86 })).toEqual(new Set());
+      expect(await matched({ min_reputation: 0 })).toEqual(new Set([low.service_id, high.service_id, dear.service_id]));
+    });
+
+    it('applies max_cost in cents flat or inside constraints', async () => {
+      for (const body of [{ max_cost: 10 }, { constraints: { max_cost: 10 } }]) {
+        expect(await matched(body)).toEqual(new Set([low.service_id, high.service_id]));
+      }
+      expect(await matched({ max_cost: 50 })).toEqual(new Set([low.service_id, high.service_id, dear.service_id]));
+      expect(await matched({ max_cost: 49.9 })).toEqual(new Set([low.service_id, high.service_id]));
+      expect(await matched({ max_cost: 4 })).toEqual(new Set());
+    });
+
+    it('combines the constraints', async () => {
+      expect(await matched({ constraints: { min_reputation: 50, max_cost: 10 } })).toEqual(new Set([high.service_id]));
+      expect(await matched({ min_reputation: 50, constraints: { max_cost: 10 } })).toEqual(new Set([high.service_id]));
+    });
+
+    it('lets the flat value win when both are given', async () => {
+      const res = await resolve({ capability: slug, max_cost: 100, min_reputation: 0, constraints: { max_cost: 5, min_reputation: 90 } });
+      expect(new Set(ids(res))).toEqual(new Set([low.service_id, high.service_id, dear.service_id]));
+      expect(res.body.query).toMatchObject({ max_cost: 100, min_reputation: 0 });
+      const strict = await resolve({ capability: slug, max_cost: 5, min_reputation: 50, constraints: { max_cost: 100, min_reputation: 0 } });
+      expect(ids(strict)).toEqual([high.service_id]);
+    });
+  });
+
+  it('keeps services that declare the language or none, flat or inside constraints', async () => {
+    const slug = uniqueSlug('lang');
+    const english = await registerService(provider.key, { capabilities: [slug], languages: ['en'] });
+    const any = await registerService(provider.key, { capabilities: [slug] });
+    const bilingual = await registerService(provider.key, { capabilities: [slug], languages: ['en', 'fr'] });
+    for (const body of [{ language: 'fr' }, { constraints: { language: 'fr' } }]) {
+      const res = await resolve({ capability: slug, ...body });
+      expect(new Set(ids(res))).toEqual(new Set([any.service_id, bilingual.service_id]));
+      expect(res.body.total).toBe(2);
+      expect(res.body.query.language).toBe('fr');
+    }
+    expect(new Set(ids(await resolve({ capability: slug, language: 'en' })))).toEqual(new Set([english.service_id, any.service_id, bilingual.service_id]));
+    expect(new Set(ids(await resolve({ capability: slug, language: 'de' })))).toEqual(new Set([any.service_id]));
+    expect((await resolve({ capability: slug })).body.total).toBe(3);
+    // Flat wins here too.
+    expect(new Set(ids(await resolve({ capability: slug, language: 'de', constraints: { language: 'en' } })))).toEqual(new Set([any.service_id]));
+  });
+
+  it('offers only active services of ACTIVE agents', async () => {
+    const slug = uniqueSlug('active');
+    const suspended = await registerAgent(server);
+    const banned = await registerAgent(server);
+    await registerService(suspended.key, { capabilities: [slug] });
+    await registerService(banned.key, { capabilities: [slug] });
+    const retired = await registerService(provider.key, { capabilities: [slug] });
+    const live = await registerService(provider.key, { capabilities: [slug] });
+    expect((await resolve({ capability: slug })).body.total).toBe(4);
+    const db = server.app.services.db;
+    await db.agent.update({ where: { id: suspended.agentId }, data: { status: 'SUSPENDED' } });
+    await db.agent.update({ where: { id: banned.agentId }, data: { status: 'BANNED' } });
+    await db.service.update({ where: { id: retired.service_id }, data: { status: 'inactive' } });
+    const res = await resolve({ capability: slug });
+    expect(ids(res)).toEqual([live.service_id]);
+    expect(res.body.total).toBe(1);
+  });
+
+  it('answers no matches for a capability nobody offers', async () => {
+    const res = await resolve({ capability: uniqueSlug('nobody') });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ matches: [], total: 0 });
+  });
+
+  it('echoes the query as understood, with the defaults', async () => {
+    const slug = uniqueSlug();
+    expect((await resolve({ capability: slug })).body.query).toEqual({
+      capability: slug,
+      prefer: 'balanced',
+      min_reputation: null,
+      max_cost: null,
+      language: null,
+      limit: 10,
+    });
+    const res = await resolve({ capability: slug, prefer: 'cost', limit: 3, constraints: { min_reputation: 40, max_cost: 25, language: 'en' } });
+    expect(res.body.query).toEqual({ capability: slug, prefer: 'cost', min_reputation: 40, max_cost: 25, language: 'en', limit: 3 });
+  });
+
+  it.each([
+    ['a missing capability', 'capability', {}],
+    ['a capability that is not a slug', 'capability', { capability: 'Not a slug!' }],
+    ['an empty capability', 'capability', { capability: '' }],
+    ['an unknown prefer', 'prefer', { capability: 'summarize', prefer: 'cheapest' }],
+    ['min_reputation 101', 'min_reputation', { capability: 'summarize', min_reputation: 101 }],
+    ['min_reputation -1', 'min_reputation', { capability: 'summarize', min_reputation: -1 }],
+    ['min_reputation 101 in constraints', /^(constraints\.)?min_reputation$/, { capability: 'summarize', constraints: { min_reputation: 101 } }],
+    ['a negative max_cost', 'max_cost', { capability: 'summarize', max_cost: -1 }],
+    ['limit 0', 'limit', { capability: 'summarize', limit: 0 }],
+    ['limit 101', 'limit', { capability: 'summarize', limit: 101 }],
+  ])('answers 400 for %s, naming %s', async (_label, path, body) => {
+    expectValidation(await resolve(body), path);
+  });
+});
+
+describe('POST /resolve after changes', () => {
+  it("follows a provider's reputation and status changing after registration", async () => {
+    const slug = uniqueSlug('rerank');
+    const rising = await registerAgent(server);
+    const risingService = await registerService(rising.key, { capabilities: [slug] });
+    const steady = await registerService(provider.key, { capabilities: [slug] });
+    expect((await resolve({ capability: slug, min_reputation: 50 })).body.total).toBe(0);
+    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { reputation: 90 } });
+    const res = await resolve({ capability: slug, min_reputation: 50 });
+    expect(ids(res)).toEqual([risingService.service_id]);
+    expect(res.body.matches[0].reputation).toBe(90);
+    expect(ids(await resolve({ capability: slug, prefer: 'reputation' }))).toEqual([risingService.service_id, steady.service_id]);
+    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { status: 'SUSPENDED' } });
+    expect(ids(await resolve({ capability: slug }))).toEqual([steady.service_id]);
+    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { status: 'ACTIVE' } });
+    expect((await resolve({ capability: slug })).body.total).toBe(2);
+  });
+
+  it('follows a price set after registration', async () => {
+    const slug = uniqueSlug('reprice');
+    const seller = await registerAgent(server);
+    const repriced = await registerService(seller.key, { capabilities: [slug], cost_per_call: 80 });
+    const other = await registerService(provider.key, { capabilities: [slug], cost_per_call: 20 });
+    expect(ids(await resolve({ capability: slug, max_cost: 30 }))).toEqual([other.service_id]);
+    expect((await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 2 } })).status).toBe(200);
+    const res = await resolve({ capability: slug, max_cost: 30, prefer: 'cost' });
+    expect(ids(res)).toEqual([repriced.service_id, other.service_id]);
+    expect(res.body.matches[0].cost_cents).toBe(2);
+  });
+});
+
+describe('GET /resolve/quick', () => {
+  it('answers the single best match', async () => {
+    const slug = uniqueSlug('quick');
+    const star = await providerWith(95);
+    const reputable = await registerService(star.key, { capabilities: [slug], cost_per_call: 30 });
+    const cheap = await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const byCost = await call('GET', `/resolve/quick?capability=${slug}&prefer=cost`, { key: consumer.key });
+    expect(byCost.status).toBe(200);
+    expect(byCost.body).toMatchObject({ service_id: cheap.service_id, name: cheap.name, service_key: cheap.service_key, match_score: expect.any(Number) });
+    const full = await resolve({ capability: slug, prefer: 'cost' });
+    expect(byCost.body.match_score).toBeCloseTo(full.body.matches[0].score, 1);
+    const byReputation = await call('GET', `/resolve/quick?capability=${slug}&prefer=reputation`, { key: consumer.key });
+    expect(byReputation.body).toMatchObject({ service_id: reputable.service_id, service_key: reputable.service_key });
+  });
+
+  it('answers 404 when nobody offers it, 400 without a capability, 401 without a key', async () => {
+    const none = await call('GET', `/resolve/quick?capability=${uniqueSlug('nobody')}`, { key: consumer.key });
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe('not_found');
+    expectValidation(await call('GET', '/resolve/quick', { key: consumer.key }), 'capability');
+    expectValidation(await call('GET', '/resolve/quick?capability=summarize&prefer=cheapest', { key: consumer.key }), 'prefer');
+    expect((await call('GET', '/resolve/quick?capability=summarize')).status).toBe(401);
+  });
+});
+
+describe('Query.resolve', () => {
+  it('ranks the same way as POST /resolve', async () => {
+    const slug = uniqueSlug('gql');
+    await registerService(provider.key, { capabilities: [slug], cost_per_call: 40 });
+    const cheap = await registerService(provider.key, { capabilities: [slug], cost_per_call: 3 });
+    const mid = await registerService(provider.key, { capabilities: [slug], cost_per_call: 12 });
+    const res = await gql(
+      server,
+      `query($input: ResolveInput!) { resolve(input: $input) {
+        matches { serviceId serviceKey score costCents scoreBreakdown { reputation cost reliability latency freshness } }
+        total query { capability prefer maxCost limit }
+      } }`,
+      { input: { capability: slug, prefer: 'cost', maxCost: 30 } },
+      consumer.key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const out = res.body.data.resolve;
+    expect(out.matches.map((m: any) => m.serviceId)).toEqual([cheap.service_id, mid.service_id]);
+    expect(out.total).toBe(2);
+    expect(out.query).toEqual({ capability: slug, prefer: 'cost', maxCost: 30, limit: 10 });
+    const rest = await resolve({ capability: slug, prefer: 'cost', max_cost: 30 });
+    expect(out.matches.map((m: any) => m.score)).toEqual(rest.body.matches.map((m: any) => expect.closeTo(m.score, 1)));
+  });
+
+  it('needs a key', async () => {
+    const res = await gql(server, 'query { resolve(input: { capability: "summarize" }) { total } }');
+    expect(res.status).toBe(401);
+    expect(res.body.errors![0].extensions).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('properties', () => {
+  const RUNS = { numRuns: 25 };
+  const costs = fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 2, maxLength: 8 });
+
+  it('with prefer=cost, never ranks a dearer service above a cheaper one that is otherwise equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(costs, async (prices) => {
+        const slug = uniqueSlug('prop-cost');
+        await seedServices(provider.agentId, slug, prices);
+        const res = await resolve({ capability: slug, prefer: 'cost', limit: 100 });
+        expect(res.status).toBe(200);
+        expect(res.body.total).toBe(prices.length);
+        const ranked = res.body.matches.map((m: any) => m.cost_cents);
+        expect(ranked).toEqual([...prices].sort((a, b) => a - b));
+      }),
+      RUNS,
+    );
+  });
+
+  it('max_cost never admits a service dearer than max_cost', async () => {
+    const maxCost = fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.double({ min: 0, max: 5000, noNaN: true }));
+    await fc.assert(
+      fc.asyncProperty(costs, maxCost, fc.boolean(), async (prices, max, nested) => {
+        const slug = uniqueSlug('prop-max');
+        await seedServices(provider.agentId, slug, prices);
+        const res = await resolve({ capability: slug, limit: 100, ...(nested ? { constraints: { max_cost: max } } : { max_cost: max }) });
+        expect(res.status).toBe(200);
+        for (const m of res.body.matches) expect(m.cost_cents).toBeLessThanOrEqual(max);
+        expect(res.body.total).toBe(prices.filter((p) => p <= max).length);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a smaller limit answers the head of the full ranking, which is ordered by score', async () => {
+    const offer = fc.record({
+      reputation: fc.integer({ min: 0, max: 100 }),
+      costPerCall: fc.integer({ min: 0, max: 500 }),
+      successCount: fc.integer({ min: 0, max: 50 }),
+      failureCount: fc.integer({ min: 0, max: 50 }),
+      latencyP50Ms: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(offer, { minLength: 1, maxLength: 6 }), fc.constantFrom('reputation', 'cost', 'latency', 'balanced'), fc.nat(), async (offers, prefer, k) => {
+        const slug = uniqueSlug('prop-head');
+        const createdAt = new Date();
+        for (const o of offers) {
+          await server.app.services.db.service.create({
+            data: {
+              serviceKey: `svc_${base62(24)}`,
+              agentId: await seedAgent(o.reputation),
+              name: 'seeded',
+              description: 'A service seeded by a test',
+              endpoint: 'https://provider.example.com/run',
+              capabilities: [slug],
+              pricingModel: 'per_call',
+              costPerCall: o.costPerCall,
+              successCount: o.successCount,
+              failureCount: o.failureCount,
+              latencyP50Ms: o.latencyP50Ms,
+              signingSecret: 'whsec_x',
+              createdAt,
+            },
+          });
+        }
+        const full = await resolve({ capability: slug, prefer, limit: 100 });
+        expect(full.body.total).toBe(offers.length);
+        const scores = full.body.matches.map((m: any) => m.score);
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+        const limit = 1 + (k % offers.length);
+        const head = await resolve({ capability: slug, prefer, limit });
+        expect(head.body.total).toBe(offers.length);
+        // Two requests: freshness moves a hair between them, so compare to within rounding.
+        expect(head.body.matches.map((m: any) => m.score)).toEqual(scores.slice(0, limit).map((x: number) => expect.closeTo(x, 1)));
+      }),
+      RUNS,
+    );
+  });
+
+  it('min_reputation never admits a provider below it', async () => {
+    const reputations = fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(reputations, fc.integer({ min: 0, max: 100 }), fc.boolean(), async (reps, min, nested) => {
+        const slug = uniqueSlug('prop-rep');
+        for (const reputation of reps) await seedServices(await seedAgent(reputation), slug, [10]);
+        const res = await resolve({ capability: slug, limit: 100, ...(nested ? { constraints: { min_reputation: min } } : { min_reputation: min }) });
+        expect(res.status).toBe(200);
+        for (const m of res.body.matches) expect(m.reputation).toBeGreaterThanOrEqual(min);
+        expect(res.body.total).toBe(reps.filter((r) => r >= min).length);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('as time passes', () => {
+  // Freshness decays with the server's clock, so which provider is best can change as time passes. The
+  // candidates are picked by stored scores that the scheduler re-scores every minute (README: Resolve);
+  // once re-scored, the head of the ranking (limit 1, quick resolve) is the best of the full ranking.
+  class FakeClock {
+    constructor(public at: Date) {}
+    now() {
+      return new Date(this.at);
+    }
+  }
+  const clock = new FakeClock(new Date());
+  let timed: TestServer;
+
+  beforeAll(async () => {
+    timed = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1' } });
+  });
+  afterAll(() => timed.close());
+
+  it('names the best provider of the full ranking with limit 1 and quick resolve', async () => {
+    const me = await registerAgent(timed);
+    const now = clock.now().getTime();
+    const base = {
+      agentId: me.agentId,
+      description: 'A service seeded by a test',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['aging'],
+      pricingModel: 'per_call' as const,
+      signingSecret: 'whsec_x',
+    };
+    const db = timed.app.services.db;
+    // A week old and free, against brand new and paid: the new one is best now, the free one in ten weeks.
+    await db.service.create({ data: { ...base, serviceKey: `svc_${base62(24)}`, name: 'old-free', costPerCall: 0, createdAt: new Date(now - 7 * 86_400_000) } });
+    await db.service.create({ data: { ...base, serviceKey: `svc_${base62(24)}`, name: 'new-paid', costPerCall: 5, createdAt: new Date(now) } });
+    const callTimed = api(timed);
+    const best = async () => {
+      const full = await callTimed('POST', '/resolve', { key: me.key, body: { capability: 'aging' } });
+      const one = await callTimed('POST', '/resolve', { key: me.key, body: { capability: 'aging', limit: 1 } });
+      const quick = await callTimed('GET', '/resolve/quick?capability=aging', { key: me.key });
+      return { full: full.body.matches.map((m: any) => m.name), one: one.body.matches.map((m: any) => m.name), quick: quick.body.name };
+    };
+    expect(await best()).toEqual({ full: ['new-paid', 'old-free'], one: ['new-paid'], quick: 'new-paid' });
+    clock.at = new Date(now + 70 * 86_400_000);
+    expect(await refreshOfferScores(timed.app.services)).toBe(2);
+    expect(await best()).toEqual({ full: ['old-free', 'new-paid'], one: ['old-free'], quick: 'old-free' });
+  });
+});

@@ -1,0 +1,501 @@
+// The registry over REST and GraphQL: service registration and its validation (spec §8.3), the public
+// listing, the capability catalog and its prices, public statistics and the showcase.
+import { randomInt } from 'node:crypto';
+import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+let provider: Awaited<ReturnType<typeof registerAgent>>;
+
+beforeAll(async () => {
+  // Limits are not under test here, and this file registers many services.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+  call = api(server);
+  provider = await registerAgent(server);
+});
+afterAll(() => server.close());
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const base62 = (n: number) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
+
+/** A capability slug no other test uses. */
+const uniqueSlug = (prefix = 'cap') => uniqueName(prefix).toLowerCase();
+
+function serviceBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: uniqueName('svc'),
+    endpoint: 'https://provider.example.com/run',
+    capabilities: ['summarize'],
+    description: 'at least ten characters',
+    pricing_model: 'per_call',
+    cost_per_call: 5,
+    ...overrides,
+  };
+}
+
+async function registerService(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await call('POST', '/services/register', { key, body: serviceBody(overrides) });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Services written straight to the database (for listings that need many), oldest first. */
+async function seedServices(agentId: string, capability: string, count: number, base = new Date('2026-01-01T00:00:00Z')) {
+  const data = Array.from({ length: count }, (_, i) => ({
+    serviceKey: `svc_${base62(24)}`,
+    agentId,
+    name: `seeded ${capability} ${i}`,
+    description: 'A service seeded by a test',
+    endpoint: 'https://provider.example.com/run',
+    capabilities: [capability],
+    pricingModel: 'per_call' as const,
+    costPerCall: 1,
+    signingSecret: 'whsec_x',
+    createdAt: new Date(base.getTime() + i * 1000),
+  }));
+  await server.app.services.db.service.createMany({ data });
+  return data;
+}
+
+function expectValidation(res: { status: number; headers: Headers; body: any }, path: string) {
+  expect(res.status).toBe(400);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body.code).toBe('validation_failed');
+  expect(res.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path, message: expect.any(String) })]));
+}
+
+describe('POST /services/register', () => {
+  it('creates an active service and shows its signing secret once', async () => {
+    const slug = uniqueSlug();
+    const body = serviceBody({ capabilities: [slug] });
+    const res = await call('POST', '/services/register', { key: provider.key, body });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      service_id: expect.stringMatching(UUID),
+      service_key: expect.stringMatching(/^svc_[0-9A-Za-z]{24}$/),
+      status: 'active',
+      signing_secret: expect.stringMatching(/^whsec_.+/),
+      name: body.name,
+      endpoint: 'https://provider.example.com/run',
+      capabilities: [slug],
+      pricing_model: 'per_call',
+      cost_per_call: 5,
+    });
+    const listed = await call('GET', `/services?capability=${slug}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.services).toHaveLength(1);
+    expect(listed.body.services[0].service_id).toBe(res.body.service_id);
+    expect(listed.body.services[0]).not.toHaveProperty('signing_secret');
+    expect(listed.text).not.toContain(res.body.signing_secret);
+    expect(server.logs.join('\n')).not.toContain(res.body.signing_secret);
+  });
+
+  it('keeps the optional languages, pricing_details, and the spec spelling costPerCall', async () => {
+    const slug = uniqueSlug();
+    await registerService(provider.key, {
+      capabilities: [slug],
+      languages: ['en', 'pt-BR'],
+      pricing_details: { tiers: [{ calls: 100, cents: 3 }] },
+      cost_per_call: undefined,
+      costPerCall: 7,
+    });
+    const listed = await call('GET', `/services?capability=${slug}`);
+    expect(listed.body.services[0]).toMatchObject({ languages: ['en', 'pt-BR'], pricing_details: { tiers: [{ calls: 100, cents: 3 }] }, cost_per_call: 7 });
+  });
+
+  it('reads a single capability as a list of one', async () => {
+    const slug = uniqueSlug();
+    const res = await call('POST', '/services/register', { key: provider.key, body: serviceBody({ capabilities: slug }) });
+    expect(res.status).toBe(201);
+    expect(res.body.capabilities).toEqual([slug]);
+  });
+
+  it('accepts a free service without a cost', async () => {
+    const res = await call('POST', '/services/register', { key: provider.key, body: serviceBody({ pricing_model: 'free', cost_per_call: undefined }) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ pricing_model: 'free', cost_per_call: 0 });
+  });
+
+  it.each([
+    ['an http:// endpoint', 'endpoint', { endpoint: 'http://provider.example.com/run' }],
+    ['an endpoint that is not a URL', 'endpoint', { endpoint: 'not a url' }],
+    ['an endpoint with credentials', 'endpoint', { endpoint: 'https://user:secret@provider.example.com/run' }],
+    ['a description under 10 characters', 'description', { description: 'too short' }],
+    ['a missing name', 'name', { name: undefined }],
+    ['a missing endpoint', 'endpoint', { endpoint: undefined }],
+    ['a missing pricing_model', 'pricing_model', { pricing_model: undefined }],
+    ['empty capabilities', 'capabilities', { capabilities: [] }],
+    ['a capability that is not a slug', 'capabilities.1', { capabilities: ['summarize', 'Not A Slug!'] }],
+    ['a pricing_model outside the enum', 'pricing_model', { pricing_model: 'weekly' }],
+    ['a negative cost_per_call', 'cost_per_call', { cost_per_call: -1 }],
+    ['a non-integer cost_per_call', 'cost_per_call', { cost_per_call: 1.5 }],
+    ['a free service with a cost', 'cost_per_call', { pricing_model: 'free', cost_per_call: 5 }],
+    ['a bad language code', 'languages.0', { languages: ['english'] }],
+    ['pricing_details that is a string', 'pricing_details', { pricing_details: 'cheap' }],
+    ['pricing_details that is a list', 'pricing_details', { pricing_details: [1, 2] }],
+    ['an unknown field', 'colour', { colour: 'blue' }],
+  ])('answers 400 for %s, naming %s', async (_label, path, overrides) => {
+    const slug = uniqueSlug();
+    const res = await call('POST', '/services/register', { key: provider.key, body: serviceBody({ capabilities: [slug], ...overrides }) });
+    expectValidation(res, path);
+    // Nothing was registered.
+    expect((await call('GET', `/services?capability=${slug}`)).body.total).toBe(0);
+  });
+
+  it('names every bad field in one 400', async () => {
+    const res = await call('POST', '/services/register', {
+      key: provider.key,
+      body: { name: 'ok', endpoint: 'http://x.example.com', capabilities: [], description: 'short', pricing_model: 'per_call', cost_per_call: -5 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['capabilities', 'cost_per_call', 'description', 'endpoint']);
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await call('POST', '/services/register', { body: serviceBody() });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('unauthorized');
+  });
+});
+
+describe('GET /services', () => {
+  it('is public and lists newest first, with the provider, its reputation and fresh stats', async () => {
+    const slug = uniqueSlug();
+    const first = await registerService(provider.key, { capabilities: [slug] });
+    const second = await registerService(provider.key, { capabilities: [slug, 'summarize'] });
+    const res = await call('GET', `/services?capability=${slug}`);
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(2);
+    expect(res.body.services.map((s: any) => s.service_id)).toEqual([second.service_id, first.service_id]);
+    expect(res.body.services[0]).toMatchObject({
+      service_id: second.service_id,
+      service_key: second.service_key,
+      name: second.name,
+      description: 'at least ten characters',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: [slug, 'summarize'],
+      pricing_model: 'per_call',
+      cost_per_call: 5,
+      status: 'active',
+      reputation: 20,
+      provider: { agent_id: provider.agentId, name: provider.name },
+      stats: { success_rate: 0.5, total_calls: 0 },
+      created_at: expect.any(String),
+    });
+  });
+
+  it('pages with limit (default 20) and offset', async () => {
+    const slug = uniqueSlug();
+    const seeded = await seedServices(provider.agentId, slug, 23);
+    const newestFirst = seeded.map((s) => s.serviceKey).reverse();
+    const all = await call('GET', `/services?capability=${slug}`);
+    expect(all.body.total).toBe(23);
+    expect(all.body.services.map((s: any) => s.service_key)).toEqual(newestFirst.slice(0, 20));
+    const rest = await call('GET', `/services?capability=${slug}&offset=20`);
+    expect(rest.body).toMatchObject({ total: 23 });
+    expect(rest.body.services.map((s: any) => s.service_key)).toEqual(newestFirst.slice(20));
+    const page = await call('GET', `/services?capability=${slug}&limit=5&offset=5`);
+    expect(page.body.services.map((s: any) => s.service_key)).toEqual(newestFirst.slice(5, 10));
+    const max = await call('GET', `/services?capability=${slug}&limit=100`);
+    expect(max.body.services).toHaveLength(23);
+    const past = await call('GET', `/services?capability=${slug}&offset=50`);
+    expect(past.body).toEqual({ services: [], total: 23 });
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['offset=-1', 'offset'],
+    ['min_reputation=101', 'min_reputation'],
+    ['min_reputation=-1', 'min_reputation'],
+    ['capability=Not%20A%20Slug', 'capability'],
+  ])('answers 400 for %s naming %s', async (query, path) => {
+    expectValidation(await call('GET', `/services?${query}`), path);
+  });
+
+  it('filters by capability', async () => {
+    const a = uniqueSlug();
+    const b = uniqueSlug();
+    const sa = await registerService(provider.key, { capabilities: [a] });
+    await registerService(provider.key, { capabilities: [b] });
+    const res = await call('GET', `/services?capability=${a}`);
+    expect(res.body.total).toBe(1);
+    expect(res.body.services.map((s: any) => s.service_id)).toEqual([sa.service_id]);
+    for (const s of (await call('GET', '/services?capability=summarize&limit=100')).body.services) expect(s.capabilities).toContain('summarize');
+  });
+
+  it("filters by the provider's min_reputation", async () => {
+    const slug = uniqueSlug();
+    const trusted = await registerAgent(server);
+    await server.app.services.db.agent.update({ where: { id: trusted.agentId }, data: { reputation: 80 } });
+    const good = await registerService(trusted.key, { capabilities: [slug] });
+    await registerService(provider.key, { capabilities: [slug] });
+    const res = await call('GET', `/services?capability=${slug}&min_reputation=50`);
+    expect(res.body.total).toBe(1);
+    expect(res.body.services[0]).toMatchObject({ service_id: good.service_id, reputation: 80, provider: { agent_id: trusted.agentId } });
+    expect((await call('GET', `/services?capability=${slug}&min_reputation=80`)).body.total).toBe(1);
+    expect((await call('GET', `/services?capability=${slug}&min_reputation=81`)).body.total).toBe(0);
+    expect((await call('GET', `/services?capability=${slug}&min_reputation=20`)).body.total).toBe(2);
+  });
+
+  it('leaves out the services of a suspended agent', async () => {
+    const slug = uniqueSlug();
+    const doomed = await registerAgent(server);
+    await registerService(doomed.key, { capabilities: [slug] });
+    const kept = await registerService(provider.key, { capabilities: [slug] });
+    expect((await call('GET', `/services?capability=${slug}`)).body.total).toBe(2);
+    await server.app.services.db.agent.update({ where: { id: doomed.agentId }, data: { status: 'SUSPENDED' } });
+    const res = await call('GET', `/services?capability=${slug}`);
+    expect(res.body.total).toBe(1);
+    expect(res.body.services.map((s: any) => s.service_id)).toEqual([kept.service_id]);
+  });
+});
+
+const BUILTIN: Record<string, string[]> = {
+  nlp: [
+    'summarize', 'translate', 'sentiment', 'classify', 'code-review', 'code-explain', 'document-draft', 'content-rewrite',
+    'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe',
+  ],
+  web_automation: ['web-browse', 'web-extract', 'web-monitor', 'web-research'],
+  radio: ['social-broadcast', 'social-listen', 'social-respond', 'social-digest', 'social-trending', 'radio-caller-profile', 'radio-leaderboard', 'radio-agent-followers'],
+  security: ['skill-audit', 'trust-score'],
+  books: ['partner-books-discover', 'partner-books-contribute'],
+  ticketing: ['support-ticket', 'ticket-status', 'ticket-comment', 'ticket-list'],
+};
+
+describe('GET /capabilities', () => {
+  it('lists the 33 built-in capabilities of spec §1 in their six groups', async () => {
+    const res = await call('GET', '/capabilities');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThanOrEqual(33);
+    expect(res.body.total).toBe(res.body.capabilities.length);
+    const bySlug = new Map<string, any>(res.body.capabilities.map((c: any) => [c.slug, c]));
+    expect(Object.values(BUILTIN).flat()).toHaveLength(33);
+    for (const [group, slugs] of Object.entries(BUILTIN)) {
+      for (const slug of slugs) {
+        expect(bySlug.get(slug)).toMatchObject({ slug, name: expect.any(String), group, builtin: true, service_count: expect.any(Number) });
+      }
+      const node = res.body.hierarchy.find((h: any) => h.group === group);
+      expect(node).toMatchObject({ group, name: expect.any(String) });
+      expect([...node.capabilities].sort()).toEqual([...slugs].sort());
+    }
+    expect(res.body.hierarchy.filter((h: any) => h.group !== 'community').map((h: any) => h.group)).toEqual(Object.keys(BUILTIN));
+  });
+
+  it('counts the active services offering each capability', async () => {
+    const count = async () => (await call('GET', '/capabilities')).body.capabilities.find((c: any) => c.slug === 'translate').service_count;
+    const before = await count();
+    await registerService(provider.key, { capabilities: ['translate'] });
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('adds the slugs services declare to a community group, refinements under their parent', async () => {
+    const slug = uniqueSlug('novel');
+    const before = await call('GET', '/capabilities');
+    await registerService(provider.key, { capabilities: [slug, 'summarize.legal'] });
+    const res = await call('GET', '/capabilities');
+    expect(res.body.total).toBe(before.body.total + 2);
+    const bySlug = new Map<string, any>(res.body.capabilities.map((c: any) => [c.slug, c]));
+    expect(bySlug.get(slug)).toMatchObject({ slug, group: 'community', builtin: false, parent: null, service_count: 1 });
+    expect(bySlug.get('summarize.legal')).toMatchObject({ group: 'community', builtin: false, parent: 'summarize', service_count: 1 });
+    const community = res.body.hierarchy.find((h: any) => h.group === 'community');
+    expect(community.capabilities).toEqual(expect.arrayContaining([slug, 'summarize.legal']));
+    // Declaring it again adds nothing.
+    await registerService(provider.key, { capabilities: [slug] });
+    const again = await call('GET', '/capabilities');
+    expect(again.body.total).toBe(res.body.total);
+    expect(again.body.capabilities.find((c: any) => c.slug === slug).service_count).toBe(2);
+  });
+});
+
+describe('GET /capabilities/pricing', () => {
+  it('lists only paid capabilities with their min, max and average price', async () => {
+    const paid = uniqueSlug('paid');
+    const free = uniqueSlug('free');
+    await registerService(provider.key, { capabilities: [paid], cost_per_call: 10 });
+    await registerService(provider.key, { capabilities: [paid], cost_per_call: 30 });
+    await registerService(provider.key, { capabilities: [paid], cost_per_call: 35 });
+    await registerService(provider.key, { capabilities: [free], pricing_model: 'free', cost_per_call: 0 });
+    const res = await call('GET', '/capabilities/pricing');
+    expect(res.status).toBe(200);
+    expect(res.body.capabilities).toEqual(expect.any(Array));
+    expect(res.body.capabilities.find((c: any) => c.slug === paid)).toEqual({
+      slug: paid,
+      name: expect.any(String),
+      services: 3,
+      min_cost_cents: 10,
+      max_cost_cents: 35,
+      avg_cost_cents: 25,
+    });
+    expect(res.body.capabilities.find((c: any) => c.slug === free)).toBeUndefined();
+    for (const c of res.body.capabilities) expect(c.min_cost_cents).toBeGreaterThan(0);
+  });
+});
+
+describe('POST /capabilities/:capabilityId/pricing', () => {
+  it("sets the caller's price on its services offering the capability, and only those", async () => {
+    const slug = uniqueSlug('priced');
+    const other = uniqueSlug('untouched');
+    const me = await registerAgent(server);
+    const stranger = await registerAgent(server);
+    await registerService(me.key, { capabilities: [slug], cost_per_call: 5 });
+    await registerService(me.key, { capabilities: [slug, other], cost_per_call: 8 });
+    const mine = await registerService(me.key, { capabilities: [other], cost_per_call: 9 });
+    const theirs = await registerService(stranger.key, { capabilities: [slug], cost_per_call: 3 });
+
+    const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 25 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ pricing_set: true, capability: slug, cost_per_call: 25, pricing_model: 'per_call', services_updated: 2 });
+
+    const listed = (await call('GET', `/services?capability=${slug}`)).body.services;
+    const costs = Object.fromEntries(listed.map((s: any) => [s.service_id, s.cost_per_call]));
+    expect(costs[theirs.service_id]).toBe(3);
+    expect(listed.filter((s: any) => s.provider.agent_id === me.agentId).map((s: any) => s.cost_per_call)).toEqual([25, 25]);
+    const untouched = (await call('GET', `/services?capability=${other}`)).body.services.find((s: any) => s.service_id === mine.service_id);
+    expect(untouched.cost_per_call).toBe(9);
+  });
+
+  it('answers 404 when the caller offers no such capability, 401 without a key, 400 for a bad price', async () => {
+    const slug = uniqueSlug();
+    const me = await registerAgent(server);
+    await registerService(provider.key, { capabilities: [slug] });
+    const none = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 10 } });
+    expect(none.status).toBe(404);
+    expect(none.body.code).toBe('not_found');
+    expect((await call('POST', `/capabilities/${slug}/pricing`, { body: { cost_per_call: 10 } })).status).toBe(401);
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: { cost_per_call: -1 } }), 'cost_per_call');
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: {} }), 'cost_per_call');
+  });
+});
+
+describe('GET /stats', () => {
+  const read = async () => {
+    const res = await call('GET', '/stats');
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('answers the five totals, which move with registrations and transactions', async () => {
+    const before = await read();
+    expect(before).toEqual({
+      total_agents: expect.any(Number),
+      total_services: expect.any(Number),
+      total_capabilities: expect.any(Number),
+      total_transactions: expect.any(Number),
+      total_transactions_30d: expect.any(Number),
+    });
+    expect(before.total_capabilities).toBeGreaterThanOrEqual(33);
+
+    const agent = await registerAgent(server);
+    await registerService(agent.key, { capabilities: [uniqueSlug('stat')] });
+    const db = server.app.services.db;
+    await db.transaction.create({ data: { agentId: agent.agentId, kind: 'charge', amountCents: 5 } });
+    await db.transaction.create({ data: { agentId: agent.agentId, kind: 'charge', amountCents: 5, createdAt: new Date(Date.now() - 40 * 86_400_000) } });
+
+    const after = await read();
+    expect(after).toEqual({
+      total_agents: before.total_agents + 1,
+      total_services: before.total_services + 1,
+      total_capabilities: before.total_capabilities + 1,
+      total_transactions: before.total_transactions + 2,
+      total_transactions_30d: before.total_transactions_30d + 1,
+    });
+  });
+});
+
+describe('GET /showcase', () => {
+  it('answers stats, recent executions and the best-reputed services first', async () => {
+    const star = await registerAgent(server);
+    await server.app.services.db.agent.update({ where: { id: star.agentId }, data: { reputation: 99 } });
+    const shown = await registerService(star.key, { capabilities: [uniqueSlug('show')] });
+    const res = await call('GET', '/showcase');
+    expect(res.status).toBe(200);
+    expect(res.body.stats).toEqual({
+      total_agents: expect.any(Number),
+      total_services: expect.any(Number),
+      total_capabilities: expect.any(Number),
+      total_transactions: expect.any(Number),
+      total_transactions_30d: expect.any(Number),
+    });
+    expect(res.body.recent_executions).toEqual([]);
+    expect(res.body.top_services.length).toBeGreaterThan(0);
+    expect(res.body.top_services.length).toBeLessThanOrEqual(10);
+    expect(res.body.top_services[0]).toEqual({
+      service_id: shown.service_id,
+      service_key: shown.service_key,
+      name: shown.name,
+      capabilities: shown.capabilities,
+      reputation: 99,
+      successes: 0,
+      provider_name: star.name,
+    });
+    const reps = res.body.top_services.map((s: any) => s.reputation);
+    expect(reps).toEqual([...reps].sort((a, b) => b - a));
+  });
+});
+
+describe('GraphQL', () => {
+  const SERVICES = `query($first: Int, $after: String, $capability: String) {
+    services(first: $first, after: $after, capability: $capability) {
+      totalCount
+      pageInfo { hasNextPage hasPreviousPage endCursor }
+      nodes { id serviceId serviceKey name reputation provider { agentId } }
+    }
+  }`;
+
+  it('pages Query.services with first and after', async () => {
+    const slug = uniqueSlug('gql');
+    const seeded = await seedServices(provider.agentId, slug, 5);
+    const newestFirst = seeded.map((s) => s.serviceKey).reverse();
+    const seen: string[] = [];
+    let after: string | null = null;
+    const pages: any[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res: any = await gql(server, SERVICES, { first: 2, after, capability: slug });
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      const conn = res.body.data.services;
+      pages.push(conn);
+      expect(conn.totalCount).toBe(5);
+      seen.push(...conn.nodes.map((n: any) => n.serviceKey));
+      after = conn.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(newestFirst);
+    expect(pages.map((p) => p.nodes.length)).toEqual([2, 2, 1]);
+    expect(pages.map((p) => p.pageInfo.hasNextPage)).toEqual([true, true, false]);
+    expect(pages.map((p) => p.pageInfo.hasPreviousPage)).toEqual([false, true, true]);
+    expect(pages[0].nodes[0]).toMatchObject({ reputation: 20, provider: { agentId: provider.agentId } });
+  });
+
+  it('fetches a Service by its global id with Query.node', async () => {
+    const slug = uniqueSlug('node');
+    const registered = await registerService(provider.key, { capabilities: [slug] });
+    const listed: any = await gql(server, SERVICES, { capability: slug });
+    const node = listed.body.data.services.nodes[0];
+    expect(node.serviceId).toBe(registered.service_id);
+    expect(node.id).not.toBe(registered.service_id);
+    const res = await gql(server, 'query($id: ID!) { node(id: $id) { __typename id ... on Service { serviceId serviceKey name } } }', { id: node.id }, provider.key);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ node: { __typename: 'Service', id: node.id, serviceId: registered.service_id, serviceKey: registered.service_key, name: registered.name } });
+  });
+
+  it('registers a service with the registerService mutation', async () => {
+    const slug = uniqueSlug('gqlreg');
+    const res = await gql(
+      server,
+      'mutation($i: RegisterServiceInput!) { registerService(input: $i) { serviceId serviceKey status signingSecret service { id capabilities costPerCall } } }',
+      { i: { name: 'Over GraphQL', endpoint: 'https://provider.example.com/run', capabilities: [slug], description: 'at least ten characters', pricingModel: 'per_call', costPerCall: 4 } },
+      provider.key,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.registerService).toMatchObject({
+      serviceId: expect.stringMatching(UUID),
+      serviceKey: expect.stringMatching(/^svc_[0-9A-Za-z]{24}$/),
+      status: 'active',
+      signingSecret: expect.stringMatching(/^whsec_/),
+      service: { capabilities: [slug], costPerCall: 4 },
+    });
+  });
+});
