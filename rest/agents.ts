@@ -213,7 +213,7 @@ export const accountRoutes: Route[] = [
     summary: 'Reputation score, tier and the events that moved it',
     document: /* GraphQL */ `query MyReputation($first: Int, $offset: Int) {
       myReputation(first: $first, offset: $offset) {
-        reputation tier total_events: totalEvents
+        reputation tier total
         events { event_id: eventId delta score_after: scoreAfter reason source_type: sourceType source_id: sourceId created_at: createdAt }
       }
     }`,

@@ -357,7 +357,7 @@ export class RestDispatcher {
 
   private async run(compiled: CompiledRoute, req: IncomingMessage, res: ServerResponse, requestId: string, params: Record<string, string>, search: string) {
     const { services, schema } = this;
-    const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req) });
+    const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
     let headers: Record<string, string> = {};
     let claimed: { subject: string; key: string } | undefined;
     try {

@@ -123,7 +123,7 @@ const ReputationEvents = builder.objectRef<Awaited<ReturnType<typeof account.myR
     reputation: t.exposeInt('reputation'),
     tier: t.field({ type: TierEnum, resolve: (r) => tierOf(r.reputation) }),
     events: t.field({ type: [ReputationEvent], description: 'The events that moved the score, newest first', resolve: (r) => r.items }),
-    totalEvents: t.exposeInt('total'),
+    total: t.exposeInt('total', { description: 'Events in all' }),
   }),
 });
 

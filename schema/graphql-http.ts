@@ -110,7 +110,7 @@ export class GraphQLHttp {
       return { errors: [new GraphQLError('Subscriptions need WebSocket on /graphql or SSE (Accept: text/event-stream, or /graphql/stream)', { extensions: { http: { status: 400 } } })] };
     }
 
-    const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req) });
+    const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
     const decision = await this.limits.charge(ctx, prepared.document, operationName as string | undefined);
     if (decision) {
       headers['X-RateLimit-Limit'] = String(decision.limit);

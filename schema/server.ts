@@ -74,7 +74,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
       return createContext(services, {
         authorization,
         requestId: requestId ?? ((res && requestIdOf(res)) || newRequestId()),
-        clientAddress: clientAddress ?? (req ? httpClientAddress(req as IncomingMessage) : 'unknown'),
+        clientAddress: clientAddress ?? (req ? httpClientAddress(req as IncomingMessage, services.config.trustProxy) : 'unknown'),
       }) as Ctx;
     },
     maskedErrors: { maskError: maskErrorWith(services) },

@@ -149,7 +149,7 @@ const PricingSet = builder.objectRef<Awaited<ReturnType<typeof services.setCapab
     pricingSet: t.exposeBoolean('pricingSet'),
     capability: t.exposeString('capability'),
     costPerCall: t.exposeInt('costPerCall'),
-    pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
+    pricingModel: t.field({ type: PricingModelEnum, nullable: true, description: 'The services\' pricing model, when they share one', resolve: (p) => p.pricingModel as never }),
     servicesUpdated: t.exposeInt('servicesUpdated'),
   }),
 });

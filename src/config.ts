@@ -17,6 +17,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Disable all rate limiting (benchmarks measure the server, not the limiter's 429s). */
   rateLimitDisabled: boolean;
+  /** Believe X-Forwarded-For from a reverse proxy on loopback. */
+  trustProxy: boolean;
 }
 
 export const VERSION = '1.1.0';
@@ -62,5 +64,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uptimeSampleMs: integer('UPTIME_SAMPLE_MS', env.UPTIME_SAMPLE_MS, 60_000, 10),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 100),
     rateLimitDisabled: env.RATE_LIMIT_DISABLED === '1',
+    trustProxy: env.TRUST_PROXY === '1',
   };
 }

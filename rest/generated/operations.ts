@@ -239,7 +239,7 @@ export type MyReputationQueryVariables = Exact<{
 }>;
 
 
-export type MyReputationQuery = { myReputation: { reputation: number, tier: Tier, total_events: number, events: Array<{ delta: number, reason: string, event_id: string, score_after: number, source_type: string | null, source_id: string | null, created_at: string }> } };
+export type MyReputationQuery = { myReputation: { reputation: number, tier: Tier, total: number, events: Array<{ delta: number, reason: string, event_id: string, score_after: number, source_type: string | null, source_id: string | null, created_at: string }> } };
 
 export type MyAuditLogQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -359,7 +359,7 @@ export type SetCapabilityPricingMutationVariables = Exact<{
 }>;
 
 
-export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, pricing_set: boolean, cost_per_call: number, pricing_model: PricingModel, services_updated: number } };
+export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, pricing_set: boolean, cost_per_call: number, pricing_model: PricingModel | null, services_updated: number } };
 
 export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -23,11 +23,14 @@ export function requestIdFor(req: IncomingMessage): string {
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-/** The client's address; X-Forwarded-For is believed only from a proxy on loopback. */
-export function clientAddress(req: IncomingMessage): string {
+/**
+ * The client's address. X-Forwarded-For is believed only with TRUST_PROXY=1 and only from a proxy on
+ * loopback (otherwise any client could choose the address its rate limits and audit records carry).
+ */
+export function clientAddress(req: IncomingMessage, trustProxy = false): string {
   const remote = req.socket.remoteAddress ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
-  if (typeof forwarded === 'string' && LOOPBACK.test(remote)) {
+  if (trustProxy && typeof forwarded === 'string' && LOOPBACK.test(remote)) {
     const hops = forwarded.split(',').map((h) => h.trim()).filter(Boolean);
     for (let i = hops.length - 1; i >= 0; i--) if (!LOOPBACK.test(hops[i])) return hops[i];
   }

@@ -99,7 +99,7 @@ describe('GET /my/reputation', () => {
     expect(res.body).toMatchObject({
       reputation: 20,
       tier: 'newcomer',
-      total_events: 1,
+      total: 1,
       events: [{ event_id: expect.any(String), delta: 20, score_after: 20, reason: 'registered', created_at: expect.any(String) }],
     });
     expect(res.body.events).toHaveLength(1);

@@ -2,6 +2,7 @@
 // other, and a rate limit is shared.
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { secretHint, sha256Hex } from '../../src/platform/ids';
 import { clonePostgres } from '../support/databases';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
@@ -54,4 +55,27 @@ it('reports Redis in /health on both instances', async () => {
     expect(health.body.components.sse).toMatchObject({ status: 'ok', redis: true });
     expect(health.body.components.database.kind).toBe('postgres');
   }
+});
+
+it('refuses a sub-key revoked on one instance, and a suspended agent, on the other at once', async () => {
+  const adminKey = `key_admin_${'C'.repeat(40)}`;
+  const provider = await registerAgent(a);
+  const consumer = await registerAgent(a);
+  const service = await api(a)('POST', '/services/register', {
+    key: provider.key,
+    body: { name: 'Cluster service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service on two instances', pricing_model: 'free' },
+  });
+  const made = await api(a)('POST', `/keys/provision/${service.body.service_key}`, { key: consumer.key, body: {} });
+  expect((await api(b)('POST', '/keys/verify', { body: { key: made.body.sub_key } })).status).toBe(200);
+  const revoked = await api(a)('DELETE', `/keys/${made.body.sub_key_id}`, { key: consumer.key });
+  expect(revoked.status).toBe(200);
+  const started = Date.now();
+  expect((await api(b)('POST', '/keys/verify', { body: { key: made.body.sub_key } })).status).toBe(401);
+  expect(Date.now() - started).toBeLessThan(1000);
+
+  // The admin key is configured per instance; instance A gets one for this test through the database.
+  await a.app.services.db.credential.create({ data: { kind: 'admin', hash: sha256Hex(adminKey), hint: secretHint(adminKey) } });
+  expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(200);
+  expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(403);
 });

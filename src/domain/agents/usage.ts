@@ -5,6 +5,8 @@ import type { Services } from '../context';
 
 export class UsageRecorder {
   private pending = new Map<string, number>();
+  /** The batch being written: still counted by pendingFor until its INSERT commits. */
+  private writing = new Map<string, number>();
 
   record(agentId: string, endpoint: string, at: Date): void {
     const key = `${agentId}\u0000${endpoint}\u0000${at.toISOString().slice(0, 10)}`;
@@ -14,16 +16,19 @@ export class UsageRecorder {
   /** Counts not yet written, for one agent (so a read right after a call sees it). */
   pendingFor(agentId: string): { endpoint: string; day: string; count: number }[] {
     const out = [];
-    for (const [key, count] of this.pending) {
-      const [id, endpoint, day] = key.split('\u0000');
-      if (id === agentId) out.push({ endpoint, day, count });
+    for (const batch of [this.pending, this.writing]) {
+      for (const [key, count] of batch) {
+        const [id, endpoint, day] = key.split('\u0000');
+        if (id === agentId) out.push({ endpoint, day, count });
+      }
     }
     return out;
   }
 
   async flush(services: Pick<Services, 'sql'>): Promise<void> {
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0 || this.writing.size > 0) return;
     const batch = this.pending;
+    this.writing = batch;
     this.pending = new Map();
     const agentIds: string[] = [];
     const endpoints: string[] = [];
@@ -48,6 +53,8 @@ export class UsageRecorder {
       // Put the batch back so the next flush retries it.
       for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
       throw err;
+    } finally {
+      this.writing = new Map();
     }
   }
 }

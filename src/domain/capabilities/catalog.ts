@@ -113,7 +113,8 @@ export async function listCapabilities(ctx: Ctx): Promise<{ capabilities: Capabi
   const [capabilities, counts] = await Promise.all([
     ctx.db.capability.findMany({ orderBy: [{ builtin: 'desc' }, { group: 'asc' }, { slug: 'asc' }] }),
     ctx.services.sql.query<{ slug: string; count: number }>(
-      `SELECT c AS slug, count(*)::int AS count FROM services s, unnest(s.capabilities) c WHERE s.status = 'active' GROUP BY c`,
+      `SELECT c AS slug, count(*)::int AS count FROM services s JOIN agents a ON a.id = s.agent_id, unnest(s.capabilities) c
+       WHERE s.status = 'active' AND a.status = 'ACTIVE' GROUP BY c`,
       [],
     ),
   ]);

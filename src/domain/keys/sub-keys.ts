@@ -228,7 +228,7 @@ export async function revokeSubKey(ctx: Ctx, keyId: string): Promise<SubKey> {
   const now = ctx.services.clock.now();
   return ctx.db.$transaction(async (tx) => {
     // A revoked key's predecessor, still in its grace period, goes with it.
-    if (key.rotatedFromId) await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null }, data: { revokedAt: now } });
+    if (key.rotatedFromId) await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null, graceEndsAt: { gt: now } }, data: { revokedAt: now } });
     const moved = await tx.subKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
     if (moved.count !== 1) throw new Conflict('This key is already revoked');
     await recordAudit(tx, ctx, { agentId: me.id, action: 'key.revoked', targetType: 'sub_key', targetId: key.id });

@@ -142,8 +142,8 @@ export interface CapabilityPrice {
 export async function capabilityPricing(ctx: Ctx): Promise<CapabilityPrice[]> {
   const rows = await ctx.services.sql.query<{ slug: string; name: string | null; services: string | number; min: number; max: number; avg: string | number }>(
     `SELECT c AS slug, cap.name, count(*) AS services, min(s.cost_per_call) AS min, max(s.cost_per_call) AS max, avg(s.cost_per_call) AS avg
-     FROM services s CROSS JOIN unnest(s.capabilities) c LEFT JOIN capabilities cap ON cap.slug = c
-     WHERE s.status = 'active' AND s.cost_per_call > 0
+     FROM services s JOIN agents a ON a.id = s.agent_id CROSS JOIN unnest(s.capabilities) c LEFT JOIN capabilities cap ON cap.slug = c
+     WHERE s.status = 'active' AND a.status = 'ACTIVE' AND s.cost_per_call > 0
      GROUP BY c, cap.name ORDER BY c`,
     [],
   );
@@ -168,12 +168,20 @@ export async function setCapabilityPricing(ctx: Ctx, capability: string, input: 
   const checks = new Checks();
   const cost = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS);
   if (input.costPerCall === undefined || input.costPerCall === null) checks.fail('costPerCall', 'is required');
-  const pricingModel = (input.pricingModel ?? (cost ? 'per_call' : 'free')) as (typeof PRICING_MODELS)[number];
-  if (!PRICING_MODELS.includes(pricingModel)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
+  const pricingModel = (input.pricingModel ?? null) as (typeof PRICING_MODELS)[number] | null;
+  if (pricingModel !== null && !PRICING_MODELS.includes(pricingModel)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
   else if (pricingModel === 'free' && cost) checks.fail('costPerCall', 'must be 0 for a free service');
   checks.done();
-  const where = { agentId: me.id, status: 'active' as const, capabilities: { has: capability } };
-  const updated = await ctx.db.service.updateMany({ where, data: { costPerCall: cost!, pricingModel } });
-  if (updated.count === 0) throw new NotFound('active service of yours offering', capability);
-  return { pricingSet: true, capability, costPerCall: cost!, pricingModel, servicesUpdated: updated.count };
+  // Without a pricing_model each service keeps its own, except that a free one that now costs becomes per_call.
+  const updated = await ctx.services.sql.query<{ id: string; pricing_model: string }>(
+    `UPDATE services SET cost_per_call = $3,
+       pricing_model = COALESCE($4::"PricingModel", CASE WHEN pricing_model = 'free' AND $3 > 0 THEN 'per_call'::"PricingModel" ELSE pricing_model END),
+       updated_at = now()
+     WHERE agent_id = $1::uuid AND status = 'active' AND capabilities @> ARRAY[$2::text]
+     RETURNING id, pricing_model::text AS pricing_model`,
+    [me.id, capability, cost, pricingModel],
+  );
+  if (updated.length === 0) throw new NotFound('active service of yours offering', capability);
+  const models = [...new Set(updated.map((u) => u.pricing_model))];
+  return { pricingSet: true, capability, costPerCall: cost!, pricingModel: models.length === 1 ? models[0] : null, servicesUpdated: updated.length };
 }

@@ -13,7 +13,7 @@ export async function publicStats(ctx: Ctx): Promise<PublicStats> {
   const [row] = await ctx.services.sql.query<Record<string, string | number>>(
     `SELECT
       (SELECT count(*) FROM agents WHERE status = 'ACTIVE') AS agents,
-      (SELECT count(*) FROM services WHERE status = 'active') AS services,
+      (SELECT count(*) FROM services s JOIN agents a ON a.id = s.agent_id WHERE s.status = 'active' AND a.status = 'ACTIVE') AS services,
       (SELECT count(*) FROM capabilities) AS capabilities,
       (SELECT count(*) FROM transactions) AS transactions,
       (SELECT count(*) FROM transactions WHERE created_at > $1::timestamptz - interval '30 days') AS transactions_30d`,
