@@ -301,7 +301,11 @@ async function main(): Promise<void> {
   console.log(`started ours and 3 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const results: ScenarioResult[] = [];
-  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga })) results.push(await runScenario(s));
+  // BENCH_ONLY=name,name runs a subset (for working on one scenario).
+  const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga })) {
+    if (!only || only.includes(s.name)) results.push(await runScenario(s));
+  }
 
   console.log('');
   printTable(results);
