@@ -1,6 +1,7 @@
 // The caller's own records (spec §4.1): each listing under /agents/me/… and its /my/… alias, the
 // reputation with its events, the audit log, sparks, paging validation, and the public tier table.
-import { api, registerAgent, startServer, type HttpResult, type TestServer } from '../support/server';
+import { api, registerAgent, startServer, type TestServer } from '../support/server';
+import { expectProblem } from '../support/expect';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -12,12 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function expectProblem(res: HttpResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-}
 
 const byCreatedDesc = (events: { created_at: string }[]) => {
   const times = events.map((e) => Date.parse(e.created_at));

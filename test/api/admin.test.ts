@@ -1,6 +1,7 @@
 // Administration (spec §3 Agent row, §4.15; CONTRACT §1 ADMIN_KEY, §4): setting an agent's status with
 // the administrator key, the 403 a suspended or banned agent then gets everywhere, and platform statistics.
-import { api, registerAgent, startServer, uniqueName, type HttpResult, type TestServer } from '../support/server';
+import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { expectProblem } from '../support/expect';
 
 const ADMIN_KEY = `key_admin_${'Q7'.repeat(20)}`;
 
@@ -14,12 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function expectProblem(res: HttpResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-}
 
 /** Sets an agent's status; `key` '' sends no credential. */
 const setStatus = (agentId: string, body: Record<string, unknown>, key = ADMIN_KEY) => call('PATCH', `/admin/agents/${agentId}/status`, { key, body });

@@ -3,6 +3,7 @@ import { lookupPrincipal } from '../../src/domain/agents/principal';
 import { parseBearer } from '../../src/platform/auth';
 import { sha256Hex } from '../../src/platform/ids';
 import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { expectProblem } from '../support/expect';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -13,14 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code, type: `${server.url}/problems/${code.replace(/_/g, '-')}` });
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-  expect(typeof res.body.detail).toBe('string');
-  expect(JSON.stringify(res.body)).not.toMatch(/at .+\.ts:\d+|SELECT|prisma/i);
-}
 
 describe('POST /agents/register', () => {
   it('creates an agent and shows its master key once, storing only its hash', async () => {

@@ -1,17 +1,8 @@
 // Operational endpoints: health with its components, ping, version, uptime from recorded samples
 // (with a fake clock), Prometheus metrics, and the root aliases load balancers probe.
-import type { Clock } from '../../src/platform/clock';
 import { api, startServer, type TestServer } from '../support/server';
+import { FakeClock } from '../support/clock';
 
-class FakeClock implements Clock {
-  constructor(public at: Date) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 const T0 = new Date('2026-01-01T12:00:30Z');
 let server: TestServer;

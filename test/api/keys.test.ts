@@ -1,18 +1,10 @@
 // Sub-keys (spec §2, §4.1, §8.5, §8.7; CONTRACT §3): provisioning within the tier's allowance,
 // verification by providers, rotation with a grace period, revocation and the caller's listing.
 // Time moves on a fake clock; rate limits are not under test here (verify is counted per address).
-import type { Clock } from '../../src/platform/clock';
-import { api, gql, registerAgent, startServer, type HttpResult, type TestServer } from '../support/server';
+import { api, gql, registerAgent, startServer, type TestServer } from '../support/server';
+import { FakeClock } from '../support/clock';
+import { errorPaths, expectProblem } from '../support/expect';
 
-class FakeClock implements Clock {
-  constructor(public at: Date) {}
-  now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -31,16 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function expectProblem(res: HttpResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-}
 
-function errorPaths(res: HttpResult): string[] {
-  return (res.body.errors ?? []).map((e: { path: string }) => e.path).sort();
-}
 
 /** An agent with a registered service: returns the agent and the service's `svc_` key. */
 async function provider() {

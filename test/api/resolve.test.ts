@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { refreshOfferScores } from '../../src/domain/discovery/resolve';
 import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { FakeClock } from '../support/clock';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -479,12 +480,6 @@ describe('as time passes', () => {
   // Freshness decays with the server's clock, so which provider is best can change as time passes. The
   // candidates are picked by stored scores that the scheduler re-scores every minute (README: Resolve);
   // once re-scored, the head of the ranking (limit 1, quick resolve) is the best of the full ranking.
-  class FakeClock {
-    constructor(public at: Date) {}
-    now() {
-      return new Date(this.at);
-    }
-  }
   const clock = new FakeClock(new Date());
   let timed: TestServer;
 

@@ -1,6 +1,7 @@
 // Sub-agents (spec §2 Agent, §4.1 POST /agents/:id/sub-agents): created by the agent or one of its
 // ancestors, with their own master key, an autonomy no higher than the parent's and a scope inside it.
-import { api, registerAgent, startServer, uniqueName, type HttpResult, type TestServer } from '../support/server';
+import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { errorPaths, expectProblem } from '../support/expect';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -14,14 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function expectProblem(res: HttpResult, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ status, code });
-  expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
-}
 
-const errorPaths = (res: HttpResult): string[] => (res.body.errors ?? []).map((e: { path: string }) => e.path).sort();
 
 function subAgentBody(overrides: Record<string, unknown> = {}) {
   return { name: uniqueName('sub'), description: 'A sub-agent made by a test', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'], ...overrides };

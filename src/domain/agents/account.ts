@@ -37,64 +37,50 @@ export async function myUsage(ctx: Ctx, days = 30) {
   };
 }
 
-export async function myExecutions(ctx: Ctx, page: Page) {
-  const me = await requireAgent(ctx);
-  const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.execution.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.execution.count({ where }),
-  ]);
+/** Newest first, ties broken by id so pages never overlap. */
+const newestFirst = () => [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
+
+/** One page of a list and the size of the whole list. */
+async function page<T>(page: Page, find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>, count: () => Promise<number>) {
+  const [items, total] = await Promise.all([find({ orderBy: newestFirst(), skip: page.offset, take: page.limit }), count()]);
   return { items, total };
 }
 
-export async function myTransactions(ctx: Ctx, page: Page) {
+export async function myExecutions(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.transaction.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.transaction.count({ where }),
-  ]);
-  return { items, total };
+  return page(p, (q) => ctx.db.execution.findMany({ where, ...q }), () => ctx.db.execution.count({ where }));
 }
 
-export async function myDisputes(ctx: Ctx, page: Page) {
+export async function myTransactions(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.dispute.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.dispute.count({ where }),
-  ]);
-  return { items, total };
+  return page(p, (q) => ctx.db.transaction.findMany({ where, ...q }), () => ctx.db.transaction.count({ where }));
 }
 
-export async function mySparks(ctx: Ctx, page: Page) {
+export async function myDisputes(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.spark.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.spark.count({ where }),
-  ]);
-  return { items, total };
+  return page(p, (q) => ctx.db.dispute.findMany({ where, ...q }), () => ctx.db.dispute.count({ where }));
 }
 
-export async function myReputation(ctx: Ctx, page: Page) {
+export async function mySparks(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.reputationEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.reputationEvent.count({ where }),
-  ]);
+  return page(p, (q) => ctx.db.spark.findMany({ where, ...q }), () => ctx.db.spark.count({ where }));
+}
+
+export async function myReputation(ctx: Ctx, p: Page) {
+  const me = await requireAgent(ctx);
+  const where = { agentId: me.id };
+  const { items, total } = await page(p, (q) => ctx.db.reputationEvent.findMany({ where, ...q }), () => ctx.db.reputationEvent.count({ where }));
   return { reputation: me.reputation, tier: tierOf(me.reputation), items, total };
 }
 
-export async function myAuditLog(ctx: Ctx, page: Page) {
+export async function myAuditLog(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const [items, total] = await Promise.all([
-    ctx.db.auditEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.auditEvent.count({ where }),
-  ]);
-  return { items, total };
+  return page(p, (q) => ctx.db.auditEvent.findMany({ where, ...q }), () => ctx.db.auditEvent.count({ where }));
 }
 
 function percentile(sorted: number[], p: number): number | null {

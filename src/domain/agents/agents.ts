@@ -1,4 +1,5 @@
 // Agents: registration, the caller's own profile, and the events its changes produce.
+import type { DbTx } from '../../db/database';
 import { Prisma, type Agent } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors';
 import { isUuid, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../platform/ids';
@@ -40,27 +41,31 @@ export async function registerAgent(ctx: Ctx, input: RegisterAgentInput): Promis
   const ownerEmail = checks.email('ownerEmail', input.ownerEmail);
   checks.done();
 
+  return createAgent(ctx, { name: name!, description: description!, ownerEmail: ownerEmail! });
+}
+
+type NewAgent = Pick<Prisma.AgentUncheckedCreateInput, 'name' | 'description' | 'ownerEmail' | 'autonomyLevel' | 'authorityScope' | 'parentId'>;
+
+/**
+ * Creates an agent with its master key (shown once, stored hashed) and its first reputation event;
+ * `audit` adds entries to the same transaction (the parent's record of a sub-agent, say).
+ */
+async function createAgent(ctx: Ctx, data: NewAgent, audit?: (tx: DbTx, created: Agent) => Promise<void>): Promise<Registration> {
   const agentKey = newAgentKey();
   const masterKey = newMasterKey();
   try {
     const agent = await ctx.db.$transaction(async (tx) => {
       const created = await tx.agent.create({
-        data: {
-          agentKey,
-          name: name!,
-          description: description!,
-          ownerEmail: ownerEmail!,
-          reputation: INITIAL_REPUTATION,
-          credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
-        },
+        data: { ...data, agentKey, reputation: INITIAL_REPUTATION, credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } } },
       });
       await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
-      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id });
+      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id, details: data.parentId ? { parent_id: data.parentId } : {} });
+      await audit?.(tx, created);
       return created;
     });
     return { agent, masterKey, agentKey };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`An agent named "${name}" already exists`);
+    if (isUniqueViolation(err)) throw new Conflict(`An agent named "${data.name}" already exists`);
     throw err;
   }
 }
@@ -173,32 +178,16 @@ export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSu
   const outside = scope.filter((p) => !withinScope(p, parent.authorityScope));
   if (outside.length) throw new Forbidden(`authorityScope ${outside.join(', ')} lies outside the parent's scope`);
 
-  const agentKey = newAgentKey();
-  const masterKey = newMasterKey();
-  try {
-    const agent = await ctx.db.$transaction(async (tx) => {
-      const created = await tx.agent.create({
-        data: {
-          agentKey,
-          name: name!,
-          description: description!,
-          ownerEmail: parent.ownerEmail,
-          reputation: INITIAL_REPUTATION,
-          autonomyLevel,
-          authorityScope: scope.length ? scope : parent.authorityScope,
-          parentId: parent.id,
-          credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
-        },
-      });
-      await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
-      const details = { sub_agent_id: created.id, autonomy_level: autonomyLevel, authority_scope: created.authorityScope };
-      await recordAudit(tx, ctx, { agentId: parent.id, action: 'subagent.created', targetType: 'agent', targetId: created.id, details });
-      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id, details: { parent_id: parent.id } });
-      return created;
-    });
-    return { agent, masterKey, agentKey };
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`An agent named "${name}" already exists`);
-    throw err;
-  }
+  return createAgent(
+    ctx,
+    { name: name!, description: description!, ownerEmail: parent.ownerEmail, autonomyLevel, authorityScope: scope.length ? scope : parent.authorityScope, parentId: parent.id },
+    (tx, created) =>
+      recordAudit(tx, ctx, {
+        agentId: parent.id,
+        action: 'subagent.created',
+        targetType: 'agent',
+        targetId: created.id,
+        details: { sub_agent_id: created.id, autonomy_level: autonomyLevel, authority_scope: created.authorityScope },
+      }),
+  );
 }
