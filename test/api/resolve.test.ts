@@ -1,10 +1,10 @@
 // Discovery (spec §4.2): POST /resolve ranks the active providers of a capability, GET /resolve/quick
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
-import { randomInt } from 'node:crypto';
 import fc from 'fast-check';
 import { refreshOfferScores } from '../../src/domain/discovery/resolve';
-import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { api, gql, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+import { base62 } from '../../src/platform/ids';
 import { FakeClock } from '../support/clock';
 
 let server: TestServer;
@@ -21,29 +21,6 @@ beforeAll(async () => {
   [consumer, provider] = await Promise.all([registerAgent(server), registerAgent(server)]);
 });
 afterAll(() => server.close());
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const base62 = (n: number) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
-
-/** A capability slug no other test (or property run) uses. */
-const uniqueSlug = (prefix = 'cap') => uniqueName(prefix).toLowerCase();
-
-async function registerService(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await call('POST', '/services/register', {
-    key,
-    body: {
-      name: uniqueName('svc'),
-      endpoint: 'https://provider.example.com/run',
-      capabilities: ['summarize'],
-      description: 'at least ten characters',
-      pricing_model: 'per_call',
-      cost_per_call: 5,
-      ...overrides,
-    },
-  });
-  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
-  return res.body as { service_id: string; service_key: string; name: string };
-}
 
 /** A provider at the given reputation. */
 async function providerWith(reputation: number) {
@@ -100,9 +77,9 @@ describe('POST /resolve', () => {
   it('ranks the matches by score and explains each score', async () => {
     const slug = uniqueSlug();
     const trusted = await providerWith(75);
-    await registerService(provider.key, { capabilities: [slug], cost_per_call: 40 });
-    await registerService(trusted.key, { capabilities: [slug, 'summarize'], cost_per_call: 2, description: 'A trusted and cheap provider' });
-    await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 40 });
+    await registerService(server, trusted.key, { capabilities: [slug, 'summarize'], cost_per_call: 2, description: 'A trusted and cheap provider' });
+    await registerService(server, provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
     const res = await resolve({ capability: slug });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 3, resolution_time_ms: expect.any(Number) });
@@ -131,7 +108,7 @@ describe('POST /resolve', () => {
 
   it('scores a new free service of a newcomer by the documented balanced weights', async () => {
     const slug = uniqueSlug();
-    await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    await registerService(server, provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
     const [m] = (await resolve({ capability: slug })).body.matches;
     // reputation 0.3 × 20/100, cost 0.2 × 1, reliability 0.25 × 0.5 (prior), latency 0.15 × 0.5 (unknown), freshness 0.1 × ~1.
     expect(m.score_breakdown).toEqual({ reputation: 6, cost: 20, reliability: 12.5, latency: 7.5, freshness: expect.closeTo(10, 1) });
@@ -156,9 +133,9 @@ describe('POST /resolve', () => {
   it('puts the cheapest first with prefer cost and the best-reputed first with prefer reputation', async () => {
     const slug = uniqueSlug();
     const star = await providerWith(90);
-    const reputable = await registerService(star.key, { capabilities: [slug], cost_per_call: 20 });
-    const cheap = await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
-    const middling = await registerService(provider.key, { capabilities: [slug], cost_per_call: 10 });
+    const reputable = await registerService(server, star.key, { capabilities: [slug], cost_per_call: 20 });
+    const cheap = await registerService(server, provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const middling = await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 10 });
     const byCost = await resolve({ capability: slug, prefer: 'cost' });
     expect(ids(byCost)).toEqual([cheap.service_id, middling.service_id, reputable.service_id]);
     expect(byCost.body.query.prefer).toBe('cost');
@@ -177,9 +154,9 @@ describe('POST /resolve', () => {
     beforeAll(async () => {
       slug = uniqueSlug('filters');
       const star = await providerWith(85);
-      low = await registerService(provider.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 20
-      high = await registerService(star.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 85
-      dear = await registerService(star.key, { capabilities: [slug], cost_per_call: 50 }); // reputation 85
+      low = await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 20
+      high = await registerService(server, star.key, { capabilities: [slug], cost_per_call: 5 }); // reputation 85
+      dear = await registerService(server, star.key, { capabilities: [slug], cost_per_call: 50 }); // reputation 85
     });
 
     const matched = async (body: Record<string, unknown>) => {
@@ -223,9 +200,9 @@ describe('POST /resolve', () => {
 
   it('keeps services that declare the language or none, flat or inside constraints', async () => {
     const slug = uniqueSlug('lang');
-    const english = await registerService(provider.key, { capabilities: [slug], languages: ['en'] });
-    const any = await registerService(provider.key, { capabilities: [slug] });
-    const bilingual = await registerService(provider.key, { capabilities: [slug], languages: ['en', 'fr'] });
+    const english = await registerService(server, provider.key, { capabilities: [slug], languages: ['en'] });
+    const any = await registerService(server, provider.key, { capabilities: [slug] });
+    const bilingual = await registerService(server, provider.key, { capabilities: [slug], languages: ['en', 'fr'] });
     for (const body of [{ language: 'fr' }, { constraints: { language: 'fr' } }]) {
       const res = await resolve({ capability: slug, ...body });
       expect(new Set(ids(res))).toEqual(new Set([any.service_id, bilingual.service_id]));
@@ -243,10 +220,10 @@ describe('POST /resolve', () => {
     const slug = uniqueSlug('active');
     const suspended = await registerAgent(server);
     const banned = await registerAgent(server);
-    await registerService(suspended.key, { capabilities: [slug] });
-    await registerService(banned.key, { capabilities: [slug] });
-    const retired = await registerService(provider.key, { capabilities: [slug] });
-    const live = await registerService(provider.key, { capabilities: [slug] });
+    await registerService(server, suspended.key, { capabilities: [slug] });
+    await registerService(server, banned.key, { capabilities: [slug] });
+    const retired = await registerService(server, provider.key, { capabilities: [slug] });
+    const live = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await resolve({ capability: slug })).body.total).toBe(4);
     const db = server.app.services.db;
     await db.agent.update({ where: { id: suspended.agentId }, data: { status: 'SUSPENDED' } });
@@ -297,8 +274,8 @@ describe('POST /resolve after changes', () => {
   it("follows a provider's reputation and status changing after registration", async () => {
     const slug = uniqueSlug('rerank');
     const rising = await registerAgent(server);
-    const risingService = await registerService(rising.key, { capabilities: [slug] });
-    const steady = await registerService(provider.key, { capabilities: [slug] });
+    const risingService = await registerService(server, rising.key, { capabilities: [slug] });
+    const steady = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await resolve({ capability: slug, min_reputation: 50 })).body.total).toBe(0);
     await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { reputation: 90 } });
     const res = await resolve({ capability: slug, min_reputation: 50 });
@@ -314,8 +291,8 @@ describe('POST /resolve after changes', () => {
   it('follows a price set after registration', async () => {
     const slug = uniqueSlug('reprice');
     const seller = await registerAgent(server);
-    const repriced = await registerService(seller.key, { capabilities: [slug], cost_per_call: 80 });
-    const other = await registerService(provider.key, { capabilities: [slug], cost_per_call: 20 });
+    const repriced = await registerService(server, seller.key, { capabilities: [slug], cost_per_call: 80 });
+    const other = await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 20 });
     expect(ids(await resolve({ capability: slug, max_cost: 30 }))).toEqual([other.service_id]);
     expect((await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 2 } })).status).toBe(200);
     const res = await resolve({ capability: slug, max_cost: 30, prefer: 'cost' });
@@ -328,8 +305,8 @@ describe('GET /resolve/quick', () => {
   it('answers the single best match', async () => {
     const slug = uniqueSlug('quick');
     const star = await providerWith(95);
-    const reputable = await registerService(star.key, { capabilities: [slug], cost_per_call: 30 });
-    const cheap = await registerService(provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
+    const reputable = await registerService(server, star.key, { capabilities: [slug], cost_per_call: 30 });
+    const cheap = await registerService(server, provider.key, { capabilities: [slug], pricing_model: 'free', cost_per_call: 0 });
     const byCost = await call('GET', `/resolve/quick?capability=${slug}&prefer=cost`, { key: consumer.key });
     expect(byCost.status).toBe(200);
     expect(byCost.body).toMatchObject({ service_id: cheap.service_id, name: cheap.name, service_key: cheap.service_key, match_score: expect.any(Number) });
@@ -352,9 +329,9 @@ describe('GET /resolve/quick', () => {
 describe('Query.resolve', () => {
   it('ranks the same way as POST /resolve', async () => {
     const slug = uniqueSlug('gql');
-    await registerService(provider.key, { capabilities: [slug], cost_per_call: 40 });
-    const cheap = await registerService(provider.key, { capabilities: [slug], cost_per_call: 3 });
-    const mid = await registerService(provider.key, { capabilities: [slug], cost_per_call: 12 });
+    await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 40 });
+    const cheap = await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 3 });
+    const mid = await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 12 });
     const res = await gql(
       server,
       `query($input: ResolveInput!) { resolve(input: $input) {

@@ -1,7 +1,7 @@
 // The registry over REST and GraphQL: service registration and its validation (spec §8.3), the public
 // listing, the capability catalog and its prices, public statistics and the showcase.
-import { randomInt } from 'node:crypto';
-import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { api, gql, registerAgent, registerService, serviceBody, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { base62 } from '../../src/platform/ids';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -16,30 +16,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const base62 = (n: number) => Array.from({ length: n }, () => BASE62[randomInt(62)]).join('');
-
-/** A capability slug no other test uses. */
-const uniqueSlug = (prefix = 'cap') => uniqueName(prefix).toLowerCase();
-
-function serviceBody(overrides: Record<string, unknown> = {}) {
-  return {
-    name: uniqueName('svc'),
-    endpoint: 'https://provider.example.com/run',
-    capabilities: ['summarize'],
-    description: 'at least ten characters',
-    pricing_model: 'per_call',
-    cost_per_call: 5,
-    ...overrides,
-  };
-}
-
-async function registerService(key: string, overrides: Record<string, unknown> = {}) {
-  const res = await call('POST', '/services/register', { key, body: serviceBody(overrides) });
-  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
-  return res.body;
-}
-
 /** Services written straight to the database (for listings that need many), oldest first. */
 async function seedServices(agentId: string, capability: string, count: number, base = new Date('2026-01-01T00:00:00Z')) {
   const data = Array.from({ length: count }, (_, i) => ({
@@ -93,7 +69,7 @@ describe('POST /services/register', () => {
 
   it('keeps the optional languages, pricing_details, and the spec spelling costPerCall', async () => {
     const slug = uniqueSlug();
-    await registerService(provider.key, {
+    await registerService(server, provider.key, {
       capabilities: [slug],
       languages: ['en', 'pt-BR'],
       pricing_details: { tiers: [{ calls: 100, cents: 3 }] },
@@ -162,8 +138,8 @@ describe('POST /services/register', () => {
 describe('GET /services', () => {
   it('is public and lists newest first, with the provider, its reputation and fresh stats', async () => {
     const slug = uniqueSlug();
-    const first = await registerService(provider.key, { capabilities: [slug] });
-    const second = await registerService(provider.key, { capabilities: [slug, 'summarize'] });
+    const first = await registerService(server, provider.key, { capabilities: [slug] });
+    const second = await registerService(server, provider.key, { capabilities: [slug, 'summarize'] });
     const res = await call('GET', `/services?capability=${slug}`);
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(2);
@@ -218,8 +194,8 @@ describe('GET /services', () => {
   it('filters by capability', async () => {
     const a = uniqueSlug();
     const b = uniqueSlug();
-    const sa = await registerService(provider.key, { capabilities: [a] });
-    await registerService(provider.key, { capabilities: [b] });
+    const sa = await registerService(server, provider.key, { capabilities: [a] });
+    await registerService(server, provider.key, { capabilities: [b] });
     const res = await call('GET', `/services?capability=${a}`);
     expect(res.body.total).toBe(1);
     expect(res.body.services.map((s: any) => s.service_id)).toEqual([sa.service_id]);
@@ -230,8 +206,8 @@ describe('GET /services', () => {
     const slug = uniqueSlug();
     const trusted = await registerAgent(server);
     await server.app.services.db.agent.update({ where: { id: trusted.agentId }, data: { reputation: 80 } });
-    const good = await registerService(trusted.key, { capabilities: [slug] });
-    await registerService(provider.key, { capabilities: [slug] });
+    const good = await registerService(server, trusted.key, { capabilities: [slug] });
+    await registerService(server, provider.key, { capabilities: [slug] });
     const res = await call('GET', `/services?capability=${slug}&min_reputation=50`);
     expect(res.body.total).toBe(1);
     expect(res.body.services[0]).toMatchObject({ service_id: good.service_id, reputation: 80, provider: { agent_id: trusted.agentId } });
@@ -243,8 +219,8 @@ describe('GET /services', () => {
   it('leaves out the services of a suspended agent', async () => {
     const slug = uniqueSlug();
     const doomed = await registerAgent(server);
-    await registerService(doomed.key, { capabilities: [slug] });
-    const kept = await registerService(provider.key, { capabilities: [slug] });
+    await registerService(server, doomed.key, { capabilities: [slug] });
+    const kept = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await call('GET', `/services?capability=${slug}`)).body.total).toBe(2);
     await server.app.services.db.agent.update({ where: { id: doomed.agentId }, data: { status: 'SUSPENDED' } });
     const res = await call('GET', `/services?capability=${slug}`);
@@ -287,14 +263,14 @@ describe('GET /capabilities', () => {
   it('counts the active services offering each capability', async () => {
     const count = async () => (await call('GET', '/capabilities')).body.capabilities.find((c: any) => c.slug === 'translate').service_count;
     const before = await count();
-    await registerService(provider.key, { capabilities: ['translate'] });
+    await registerService(server, provider.key, { capabilities: ['translate'] });
     expect(await count()).toBe(before + 1);
   });
 
   it('adds the slugs services declare to a community group, refinements under their parent', async () => {
     const slug = uniqueSlug('novel');
     const before = await call('GET', '/capabilities');
-    await registerService(provider.key, { capabilities: [slug, 'summarize.legal'] });
+    await registerService(server, provider.key, { capabilities: [slug, 'summarize.legal'] });
     const res = await call('GET', '/capabilities');
     expect(res.body.total).toBe(before.body.total + 2);
     const bySlug = new Map<string, any>(res.body.capabilities.map((c: any) => [c.slug, c]));
@@ -303,7 +279,7 @@ describe('GET /capabilities', () => {
     const community = res.body.hierarchy.find((h: any) => h.group === 'community');
     expect(community.capabilities).toEqual(expect.arrayContaining([slug, 'summarize.legal']));
     // Declaring it again adds nothing.
-    await registerService(provider.key, { capabilities: [slug] });
+    await registerService(server, provider.key, { capabilities: [slug] });
     const again = await call('GET', '/capabilities');
     expect(again.body.total).toBe(res.body.total);
     expect(again.body.capabilities.find((c: any) => c.slug === slug).service_count).toBe(2);
@@ -314,10 +290,10 @@ describe('GET /capabilities/pricing', () => {
   it('lists only paid capabilities with their min, max and average price', async () => {
     const paid = uniqueSlug('paid');
     const free = uniqueSlug('free');
-    await registerService(provider.key, { capabilities: [paid], cost_per_call: 10 });
-    await registerService(provider.key, { capabilities: [paid], cost_per_call: 30 });
-    await registerService(provider.key, { capabilities: [paid], cost_per_call: 35 });
-    await registerService(provider.key, { capabilities: [free], pricing_model: 'free', cost_per_call: 0 });
+    await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 10 });
+    await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 30 });
+    await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 35 });
+    await registerService(server, provider.key, { capabilities: [free], pricing_model: 'free', cost_per_call: 0 });
     const res = await call('GET', '/capabilities/pricing');
     expect(res.status).toBe(200);
     expect(res.body.capabilities).toEqual(expect.any(Array));
@@ -340,10 +316,10 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
     const other = uniqueSlug('untouched');
     const me = await registerAgent(server);
     const stranger = await registerAgent(server);
-    await registerService(me.key, { capabilities: [slug], cost_per_call: 5 });
-    await registerService(me.key, { capabilities: [slug, other], cost_per_call: 8 });
-    const mine = await registerService(me.key, { capabilities: [other], cost_per_call: 9 });
-    const theirs = await registerService(stranger.key, { capabilities: [slug], cost_per_call: 3 });
+    await registerService(server, me.key, { capabilities: [slug], cost_per_call: 5 });
+    await registerService(server, me.key, { capabilities: [slug, other], cost_per_call: 8 });
+    const mine = await registerService(server, me.key, { capabilities: [other], cost_per_call: 9 });
+    const theirs = await registerService(server, stranger.key, { capabilities: [slug], cost_per_call: 3 });
 
     const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 25 } });
     expect(res.status).toBe(200);
@@ -360,7 +336,7 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
   it('answers 404 when the caller offers no such capability, 401 without a key, 400 for a bad price', async () => {
     const slug = uniqueSlug();
     const me = await registerAgent(server);
-    await registerService(provider.key, { capabilities: [slug] });
+    await registerService(server, provider.key, { capabilities: [slug] });
     const none = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 10 } });
     expect(none.status).toBe(404);
     expect(none.body.code).toBe('not_found');
@@ -389,7 +365,7 @@ describe('GET /stats', () => {
     expect(before.total_capabilities).toBeGreaterThanOrEqual(33);
 
     const agent = await registerAgent(server);
-    await registerService(agent.key, { capabilities: [uniqueSlug('stat')] });
+    await registerService(server, agent.key, { capabilities: [uniqueSlug('stat')] });
     const db = server.app.services.db;
     await db.transaction.create({ data: { agentId: agent.agentId, kind: 'charge', amountCents: 5 } });
     await db.transaction.create({ data: { agentId: agent.agentId, kind: 'charge', amountCents: 5, createdAt: new Date(Date.now() - 40 * 86_400_000) } });
@@ -409,7 +385,7 @@ describe('GET /showcase', () => {
   it('answers stats, recent executions and the best-reputed services first', async () => {
     const star = await registerAgent(server);
     await server.app.services.db.agent.update({ where: { id: star.agentId }, data: { reputation: 99 } });
-    const shown = await registerService(star.key, { capabilities: [uniqueSlug('show')] });
+    const shown = await registerService(server, star.key, { capabilities: [uniqueSlug('show')] });
     const res = await call('GET', '/showcase');
     expect(res.status).toBe(200);
     expect(res.body.stats).toEqual({
@@ -471,7 +447,7 @@ describe('GraphQL', () => {
 
   it('fetches a Service by its global id with Query.node', async () => {
     const slug = uniqueSlug('node');
-    const registered = await registerService(provider.key, { capabilities: [slug] });
+    const registered = await registerService(server, provider.key, { capabilities: [slug] });
     const listed: any = await gql(server, SERVICES, { capability: slug });
     const node = listed.body.data.services.nodes[0];
     expect(node.serviceId).toBe(registered.service_id);

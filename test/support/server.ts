@@ -130,3 +130,25 @@ export async function registerAgent(server: { url: string }, overrides: Record<s
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   return { key: res.body.master_key as string, agentId: res.body.agent_id as string, name: res.body.name as string, body: res.body };
 }
+
+/** A capability slug no other test (or property run) uses. */
+export const uniqueSlug = (prefix = 'cap') => uniqueName(prefix).toLowerCase();
+
+/** A valid POST /services/register body in the documented names. */
+export function serviceBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: uniqueName('svc'),
+    endpoint: 'https://provider.example.com/run',
+    capabilities: ['summarize'],
+    description: 'at least ten characters',
+    pricing_model: 'per_call',
+    cost_per_call: 5,
+    ...overrides,
+  };
+}
+
+export async function registerService(server: { url: string }, key: string, overrides: Record<string, unknown> = {}) {
+  const res = await api(server)('POST', '/services/register', { key, body: serviceBody(overrides) });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return res.body as { service_id: string; service_key: string; name: string; [field: string]: unknown };
+}
