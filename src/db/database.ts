@@ -21,8 +21,11 @@ export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$tra
  */
 export interface SqlRunner {
   /**
-   * `name` makes it a prepared statement on PostgreSQL (planned once per connection): the ranking query
-   * plans in about 2 ms and runs in 0.5 ms, so hot queries pass a name. Ignored on PGlite.
+   * `name` makes it a prepared statement on PostgreSQL, parsed and planned once per connection: hot
+   * queries of a fixed shape pass one. Named statements run on connections of their own with
+   * `plan_cache_mode = force_generic_plan`: left to choose, PostgreSQL re-plans a statement whenever a
+   * custom plan looks cheaper, which for the ranking costs more than running it. So a named statement
+   * must have indexes that serve it whatever its parameters. Ignored on PGlite.
    */
   query<T>(text: string, params: unknown[], name?: string): Promise<T[]>;
 }
@@ -141,11 +144,21 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => log(`idle PostgreSQL connection failed: ${err.message}`));
+  // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
+  const prepared = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    // Awaited before the connection serves its first statement; a failure fails that checkout.
+    onConnect: async (client) => {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+    },
+  });
+  prepared.on('error', (err) => log(`idle PostgreSQL connection failed: ${err.message}`));
   const factory = new PrismaPg(pool);
   try {
     if (!opts.skipMigrations) await migrate(new PrismaPg({ connectionString: url }), log);
   } catch (err) {
-    await pool.end().catch(() => {});
+    await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
     throw err;
   }
   const prisma = new PrismaClient({ adapter: factory });
@@ -155,7 +168,7 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
     prisma,
     sql: {
       query: async <T>(text: string, params: unknown[], name?: string) =>
-        (await (name ? pool.query({ name, text, values: params }) : pool.query(text, params))).rows as T[],
+        (await (name ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[],
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -163,7 +176,7 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
     close() {
       closed ??= (async () => {
         await prisma.$disconnect().catch(() => {});
-        await pool.end().catch(() => {});
+        await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
       })();
       return closed;
     },

@@ -2,8 +2,8 @@
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
-import { refreshOfferScores } from '../../src/domain/discovery/resolve';
-import { api, gql, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+import { PREFERENCES, RANK_STATEMENTS, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { api, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
 import { FakeClock } from '../support/clock';
 
@@ -491,5 +491,38 @@ describe('as time passes', () => {
     clock.at = new Date(now + 70 * 86_400_000);
     expect(await refreshOfferScores(timed.app.services)).toBe(2);
     expect(await best()).toEqual({ full: ['old-free', 'new-paid'], one: ['old-free'], quick: 'old-free' });
+  });
+});
+
+describe('the ranking statements', () => {
+  // What makes resolve cheap whatever the catalog's size: the generic plan of each ranking statement reads
+  // the first `limit` entries of its preference's index, with no sort, and counts over an index. Scans of
+  // the table and sorts are priced out, so a plan that still has one has no index to use instead. (Which
+  // index the count reads depends on statistics; on a large catalog it is the reputation/cost one, alone.)
+  it.each(PREFERENCES.flatMap((prefer) => [false, true].map((language) => [prefer, language] as const)))(
+    'plans prefer=%s (language given: %s) on its index, in ranking order, without a sort',
+    async (prefer, language) => {
+      const statement = RANK_STATEMENTS[`${prefer}:${language}`];
+      const args = language ? `'summarize', 0, 1000, 'en', 10` : `'summarize', 0, 1000, 10`;
+      const plan = await server.app.services.db.$transaction(async (tx) => {
+        for (const setting of ['plan_cache_mode = force_generic_plan', 'enable_seqscan = off', 'enable_sort = off', 'enable_bitmapscan = off']) {
+          await tx.$executeRawUnsafe(`SET LOCAL ${setting}`);
+        }
+        await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${statement.text}`);
+        try {
+          const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN EXECUTE plan_probe(${args})`);
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        } finally {
+          await tx.$executeRawUnsafe('DEALLOCATE plan_probe');
+        }
+      });
+      expect(plan).not.toMatch(/\bSort\b|Seq Scan/);
+      expect(plan).toMatch(new RegExp(`Index Scan using service_offers_capability_active_score_${prefer}_`));
+    },
+  );
+
+  (onPostgres() ? it : it.skip)('runs named statements with generic plans on PostgreSQL', async () => {
+    const [row] = await server.app.services.sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode', [], 'show_plan_cache_mode');
+    expect(row.plan_cache_mode).toBe('force_generic_plan');
   });
 });

@@ -1,6 +1,6 @@
 // Discovery: rank the active services offering a capability by reputation, cost, reliability, latency
-// and freshness, weighted by `prefer`. The ranking runs in the database (GIN index on capabilities),
-// never by loading every service into memory; each match explains its score.
+// and freshness, weighted by `prefer`. The ranking runs in the database on `service_offers` (an index per
+// preference in ranking order), never by loading every service into memory; each match explains its score.
 import { NotFound } from '../../platform/errors';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
@@ -101,27 +101,39 @@ const SCORE_COLUMN: Record<Prefer, string> = {
   latency: 'score_latency',
 };
 
-const OFFER_FILTER = `o.capability = $1 AND o.active AND o.reputation >= $2 AND o.cost_per_call <= $3
-  AND ($4::text IS NULL OR cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])`;
+/** The offers that qualify; the language test is left out of the statement when no language is asked for. */
+function offerFilter(withLanguage: boolean): string {
+  const base = 'o.capability = $1 AND o.active AND o.reputation >= $2 AND o.cost_per_call <= $3';
+  return withLanguage ? `${base} AND (cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])` : base;
+}
 
 /**
  * The best `limit` offers in index order of the stored score, with what the exact score needs. The
- * factors are computed here, not in SQL: the query stays small enough to plan in microseconds.
- * Stored scores lag only in freshness (refreshed every few minutes; its half-life is a week).
+ * factors are computed here, not in SQL. The statement is prepared and planned once, generically, per
+ * connection (see SqlRunner): its indexes hold the ranking's whole order, so the generic plan reads the
+ * first `limit` entries of one index and the count reads one index alone, whatever the parameters.
+ * Stored scores lag only in freshness (refreshed every minute; its half-life is a week).
  */
-function rankSql(prefer: Prefer): string {
+function rankSql(prefer: Prefer, withLanguage: boolean): string {
+  const filter = offerFilter(withLanguage);
+  const limit = withLanguage ? '$5' : '$4';
   return `
   SELECT s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model::text AS pricing_model,
     s.latency_p50_ms, s.success_count, s.failure_count, COALESCE(s.last_success_at, s.created_at) AS fresh_at,
     a.reputation, a.id AS agent_id, a.name AS agent_name, NULL::bigint AS total
-  FROM (SELECT o.service_id FROM service_offers o WHERE ${OFFER_FILTER}
-        ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT $5) AS top
+  FROM (SELECT o.service_id FROM service_offers o WHERE ${filter}
+        ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
   JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id
   UNION ALL
   -- The number of qualifying offers rides along as one more row: one round trip instead of two.
   SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)
-  FROM service_offers o WHERE ${OFFER_FILTER}`;
+  FROM service_offers o WHERE ${filter}`;
 }
+
+/** The eight ranking statements (four preferences, with and without a language), built once. */
+export const RANK_STATEMENTS = Object.fromEntries(
+  PREFERENCES.flatMap((prefer) => [false, true].map((lang) => [`${prefer}:${lang}`, { name: `rank_${prefer}${lang ? '_language' : ''}`, text: rankSql(prefer, lang) }])),
+) as Record<string, { name: string; text: string }>;
 
 interface RankRow {
   id: string;
@@ -160,8 +172,11 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const w = WEIGHTS[query.prefer];
   const now = ctx.services.clock.now();
-  const filter = [query.capability, query.minReputation ?? 0, query.maxCost ?? MAX_COST_CENTS, query.language];
-  const all = await ctx.services.sql.query<RankRow>(rankSql(query.prefer), [...filter, query.limit], `rank_${query.prefer}`);
+  const statement = RANK_STATEMENTS[`${query.prefer}:${query.language !== null}`];
+  const params: unknown[] = [query.capability, query.minReputation ?? 0, query.maxCost ?? MAX_COST_CENTS];
+  if (query.language !== null) params.push(query.language);
+  params.push(query.limit);
+  const all = await ctx.services.sql.query<RankRow>(statement.text, params, statement.name);
   const total = Number(all.find((r) => r.total !== null)?.total ?? 0);
   const rows = all.filter((r) => r.total === null);
   const matches = rows
