@@ -106,7 +106,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = new Metrics(() => services.events.openStreams);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
-  const rest = new RestDispatcher(compiled, services, schema, '/api/v1', { '/openapi.json': () => openapi }, rootAliases);
+  const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases);
 
   // Express serves what is not REST: GraphQL (yoga), metrics and the problem pages.
   const app = express();
