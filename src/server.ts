@@ -1,5 +1,6 @@
 // The process: reads the environment, starts the app, and shuts down gracefully on SIGTERM/SIGINT
 // (stop accepting, drain, end streams, stop jobs, close the database) within SHUTDOWN_TIMEOUT_MS.
+import './production-mode';
 import { loadConfig } from './config';
 import { createApp } from './app';
 import { DataDirLockedError } from './db/database';

@@ -499,30 +499,106 @@ describe('the ranking statements', () => {
   // the first `limit` entries of its preference's index, with no sort, and counts over an index. Scans of
   // the table and sorts are priced out, so a plan that still has one has no index to use instead. (Which
   // index the count reads depends on statistics; on a large catalog it is the reputation/cost one, alone.)
-  it.each(PREFERENCES.flatMap((prefer) => [false, true].map((language) => [prefer, language] as const)))(
-    'plans prefer=%s (language given: %s) on its index, in ranking order, without a sort',
-    async (prefer, language) => {
-      const statement = RANK_STATEMENTS[`${prefer}:${language}`];
-      const args = language ? `'summarize', 0, 1000, 'en', 10` : `'summarize', 0, 1000, 10`;
+  const ARGS = { all: `'summarize', 10`, limited: `'summarize', 0, 1000, 10`, language: `'summarize', 0, 1000, 'en', 10` } as const;
+  it.each(PREFERENCES.flatMap((prefer) => (['all', 'limited', 'language'] as const).map((variant) => [prefer, variant] as const)))(
+    'plans prefer=%s (%s offers) on its index, in ranking order, without a sort',
+    async (prefer, variant) => {
+      const statement = RANK_STATEMENTS[`${prefer}:${variant}`];
       const plan = await server.app.services.db.$transaction(async (tx) => {
         for (const setting of ['plan_cache_mode = force_generic_plan', 'enable_seqscan = off', 'enable_sort = off', 'enable_bitmapscan = off']) {
           await tx.$executeRawUnsafe(`SET LOCAL ${setting}`);
         }
         await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${statement.text}`);
         try {
-          const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN EXECUTE plan_probe(${args})`);
+          const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN EXECUTE plan_probe(${ARGS[variant]})`);
           return rows.map((r) => r['QUERY PLAN']).join('\n');
         } finally {
           await tx.$executeRawUnsafe('DEALLOCATE plan_probe');
         }
       });
       expect(plan).not.toMatch(/\bSort\b|Seq Scan/);
-      expect(plan).toMatch(new RegExp(`Index Scan using service_offers_capability_active_score_${prefer}_`));
+      expect(plan).toMatch(new RegExp(`Index (Only )?Scan using service_offers_capability_active_score_${prefer}_`));
+      // The unlimited total is one row of capability_offer_counts, not a count of offers.
+      if (variant === 'all') expect(plan).toMatch(/Index Scan using capability_offer_counts_pkey/);
+      else expect(plan).not.toMatch(/capability_offer_counts/);
     },
   );
 
   (onPostgres() ? it : it.skip)('runs named statements with generic plans on PostgreSQL', async () => {
     const [row] = await server.app.services.sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode', [], 'show_plan_cache_mode');
     expect(row.plan_cache_mode).toBe('force_generic_plan');
+  });
+});
+
+describe("the ranking's read model", () => {
+  /** Per capability: the maintained active-offer count, the offers actually active, and what resolve says. */
+  async function counts(capabilities: string[]) {
+    const sql = server.app.services.sql;
+    const kept = await sql.query<{ capability: string; n: number }>(
+      'SELECT capability, active_offers AS n FROM capability_offer_counts WHERE capability = ANY($1) AND active_offers <> 0',
+      [capabilities],
+    );
+    const actual = await sql.query<{ capability: string; n: number }>(
+      'SELECT capability, count(*)::int AS n FROM service_offers WHERE active AND capability = ANY($1) GROUP BY capability',
+      [capabilities],
+    );
+    const totals = await Promise.all(capabilities.map(async (c) => [c, (await resolve({ capability: c })).body.total] as const));
+    const byCapability = (rows: { capability: string; n: number }[]) => Object.fromEntries(capabilities.map((c) => [c, rows.find((r) => r.capability === c)?.n ?? 0]));
+    return { kept: byCapability(kept), actual: byCapability(actual), resolved: Object.fromEntries(totals) };
+  }
+
+  it('keeps every capability’s count of active offers through registrations, changes, suspensions and deletions', async () => {
+    const [x, y] = [uniqueSlug('count'), uniqueSlug('count')];
+    const owner = await registerAgent(server);
+    const both = await registerService(server, owner.key, { capabilities: [x, y] });
+    const justX = await registerService(server, owner.key, { capabilities: [x] });
+    const expectCounts = async (expected: Record<string, number>) => {
+      const c = await counts([x, y]);
+      expect(c).toEqual({ kept: expected, actual: expected, resolved: expected });
+    };
+    await expectCounts({ [x]: 2, [y]: 1 });
+    const db = server.app.services.db;
+    // A re-score (statistics, price) changes no count.
+    await db.service.update({ where: { id: justX.service_id }, data: { successCount: 5, costPerCall: 9 } });
+    await expectCounts({ [x]: 2, [y]: 1 });
+    await db.agent.update({ where: { id: owner.agentId }, data: { status: 'SUSPENDED' } });
+    await expectCounts({ [x]: 0, [y]: 0 });
+    await db.agent.update({ where: { id: owner.agentId }, data: { status: 'ACTIVE' } });
+    await expectCounts({ [x]: 2, [y]: 1 });
+    await db.service.update({ where: { id: both.service_id }, data: { capabilities: [y] } });
+    await expectCounts({ [x]: 1, [y]: 1 });
+    await db.service.update({ where: { id: justX.service_id }, data: { status: 'inactive' } });
+    await expectCounts({ [x]: 0, [y]: 1 });
+    await db.service.delete({ where: { id: both.service_id } });
+    await expectCounts({ [x]: 0, [y]: 0 });
+  });
+
+  it('ends consistent when services, their provider and the refresh job change offers at once', async () => {
+    const slug = uniqueSlug('race');
+    const owner = await registerAgent(server);
+    const created = await Promise.all(Array.from({ length: 6 }, () => registerService(server, owner.key, { capabilities: [slug, `${slug}.sub`] })));
+    const db = server.app.services.db;
+    const writes: Promise<unknown>[] = [];
+    for (let round = 0; round < 8; round++) {
+      for (const [i, service] of created.entries()) {
+        writes.push(db.service.update({ where: { id: service.service_id }, data: { costPerCall: round * 10 + i, successCount: { increment: 1 } } }));
+      }
+      writes.push(db.agent.update({ where: { id: owner.agentId }, data: { reputation: 30 + round, status: round % 3 === 1 ? 'SUSPENDED' : 'ACTIVE' } }));
+      writes.push(server.app.services.sql.query('SELECT marketplace_sync_offers($1::uuid[], now(), true)', [created.map((s) => s.service_id)]));
+    }
+    await Promise.all(writes);
+    // Every offer reflects the latest service and provider rows, and the count its active offers.
+    const stale = await server.app.services.sql.query(
+      `SELECT o.capability, o.service_id FROM service_offers o JOIN services s ON s.id = o.service_id JOIN agents a ON a.id = s.agent_id
+       WHERE s.agent_id = $1 AND (o.cost_per_call <> s.cost_per_call OR o.reputation <> a.reputation OR o.active <> (s.status = 'active' AND a.status = 'ACTIVE'))`,
+      [owner.agentId],
+    );
+    expect(stale).toEqual([]);
+    const c = await counts([slug, `${slug}.sub`]);
+    expect(c.kept).toEqual(c.actual);
+    // Which provider update landed last is up to the database; the counts follow whichever it was.
+    const { status } = await db.agent.findUniqueOrThrow({ where: { id: owner.agentId } });
+    const active = status === 'ACTIVE' ? 6 : 0;
+    expect(c.actual).toEqual({ [slug]: active, [`${slug}.sub`]: active });
   });
 });

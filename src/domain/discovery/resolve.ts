@@ -101,57 +101,78 @@ const SCORE_COLUMN: Record<Prefer, string> = {
   latency: 'score_latency',
 };
 
-/** The offers that qualify; the language test is left out of the statement when no language is asked for. */
-function offerFilter(withLanguage: boolean): string {
-  const base = 'o.capability = $1 AND o.active AND o.reputation >= $2 AND o.cost_per_call <= $3';
-  return withLanguage ? `${base} AND (cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])` : base;
+/**
+ * Which offers a ranking statement considers. `all` (no reputation, price or language limit, the common
+ * case) takes its total from capability_offer_counts; the others count the offers that qualify.
+ */
+type Variant = 'all' | 'limited' | 'language';
+
+/** The ranking statement of one preference and variant; its parameters are listed in rankStatement. */
+function rankSql(prefer: Prefer, variant: Variant): string {
+  let filter = 'o.capability = $1 AND o.active';
+  if (variant !== 'all') filter += ' AND o.reputation >= $2 AND o.cost_per_call <= $3';
+  if (variant === 'language') filter += ' AND (cardinality(o.languages) = 0 OR o.languages @> ARRAY[$4::text])';
+  const limit = { all: '$2', limited: '$4', language: '$5' }[variant];
+  const total =
+    variant === 'all'
+      ? 'COALESCE((SELECT active_offers FROM capability_offer_counts WHERE capability = $1), 0)'
+      : `(SELECT count(*) FROM service_offers o WHERE ${filter})`;
+  return `
+  SELECT json_build_object(
+    'total', ${total},
+    'matches', COALESCE((
+      SELECT json_agg(json_build_array(s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model,
+        s.latency_p50_ms, s.success_count, s.failure_count, extract(epoch FROM COALESCE(s.last_success_at, s.created_at)) * 1000,
+        a.reputation, a.id, a.name))
+      FROM (SELECT o.service_id FROM service_offers o WHERE ${filter}
+            ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
+      JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id), '[]'::json)) AS ranking`;
 }
+
+const VARIANTS: Variant[] = ['all', 'limited', 'language'];
 
 /**
- * The best `limit` offers in index order of the stored score, with what the exact score needs. The
- * factors are computed here, not in SQL. The statement is prepared and planned once, generically, per
- * connection (see SqlRunner): its indexes hold the ranking's whole order, so the generic plan reads the
- * first `limit` entries of one index and the count reads one index alone, whatever the parameters.
- * Stored scores lag only in freshness (refreshed every minute; its half-life is a week).
+ * The twelve ranking statements (four preferences, three variants), built once. Each is prepared and
+ * planned once, generically, per connection (see SqlRunner): the indexes hold the ranking's whole order,
+ * so the plan reads the first `limit` entries of one index, and a count reads one index alone, whatever
+ * the parameters. The answer is one JSON value (as PostgREST does): one row to decode, not a typed field
+ * per column and row. Exact scores are computed here; stored ones lag only in freshness (refreshOfferScores).
  */
-function rankSql(prefer: Prefer, withLanguage: boolean): string {
-  const filter = offerFilter(withLanguage);
-  const limit = withLanguage ? '$5' : '$4';
-  return `
-  SELECT s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model::text AS pricing_model,
-    s.latency_p50_ms, s.success_count, s.failure_count, COALESCE(s.last_success_at, s.created_at) AS fresh_at,
-    a.reputation, a.id AS agent_id, a.name AS agent_name, NULL::bigint AS total
-  FROM (SELECT o.service_id FROM service_offers o WHERE ${filter}
-        ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
-  JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id
-  UNION ALL
-  -- The number of qualifying offers rides along as one more row: one round trip instead of two.
-  SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)
-  FROM service_offers o WHERE ${filter}`;
-}
-
-/** The eight ranking statements (four preferences, with and without a language), built once. */
 export const RANK_STATEMENTS = Object.fromEntries(
-  PREFERENCES.flatMap((prefer) => [false, true].map((lang) => [`${prefer}:${lang}`, { name: `rank_${prefer}${lang ? '_language' : ''}`, text: rankSql(prefer, lang) }])),
-) as Record<string, { name: string; text: string }>;
+  PREFERENCES.flatMap((prefer) => VARIANTS.map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}`, text: rankSql(prefer, variant) }])),
+) as Record<`${Prefer}:${Variant}`, { name: string; text: string }>;
 
-interface RankRow {
-  id: string;
-  service_key: string;
-  name: string;
-  description: string;
-  capabilities: string[];
-  cost_per_call: number;
-  pricing_model: string;
-  latency_p50_ms: number | null;
-  success_count: number;
-  failure_count: number;
-  fresh_at: Date;
-  reputation: number;
-  agent_id: string;
-  agent_name: string;
-  total: string | number | null;
+/** The statement and parameters that answer a query. */
+function rankStatement(query: ResolveQuery): { name: string; text: string; params: unknown[] } {
+  const minReputation = query.minReputation ?? 0;
+  const maxCost = query.maxCost ?? MAX_COST_CENTS;
+  const variant: Variant = query.language !== null ? 'language' : minReputation > 0 || maxCost < MAX_COST_CENTS ? 'limited' : 'all';
+  const params: unknown[] =
+    variant === 'all'
+      ? [query.capability, query.limit]
+      : variant === 'limited'
+        ? [query.capability, minReputation, maxCost, query.limit]
+        : [query.capability, minReputation, maxCost, query.language, query.limit];
+  return { ...RANK_STATEMENTS[`${query.prefer}:${variant}`], params };
 }
+
+/** One ranked offer as the statement answers it, in this order. */
+type RankedOffer = [
+  serviceId: string,
+  serviceKey: string,
+  name: string,
+  description: string,
+  capabilities: string[],
+  costCents: number,
+  pricingModel: string,
+  latencyP50Ms: number | null,
+  successes: number,
+  failures: number,
+  freshAtMs: number,
+  reputation: number,
+  providerId: string,
+  providerName: string,
+];
 
 /** Each factor in 0..1; the same formulas as marketplace_offer_score in the service_offers migration. */
 export function factorsOf(
@@ -172,58 +193,41 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const w = WEIGHTS[query.prefer];
   const now = ctx.services.clock.now();
-  const statement = RANK_STATEMENTS[`${query.prefer}:${query.language !== null}`];
-  const params: unknown[] = [query.capability, query.minReputation ?? 0, query.maxCost ?? MAX_COST_CENTS];
-  if (query.language !== null) params.push(query.language);
-  params.push(query.limit);
-  const all = await ctx.services.sql.query<RankRow>(statement.text, params, statement.name);
-  const total = Number(all.find((r) => r.total !== null)?.total ?? 0);
-  const rows = all.filter((r) => r.total === null);
-  const matches = rows
-    .map((r) => {
-      const f = factorsOf(
-        { reputation: r.reputation, costCents: r.cost_per_call, successes: r.success_count, failures: r.failure_count, latencyP50Ms: r.latency_p50_ms, freshAt: r.fresh_at },
-        now,
-      );
-      const contribution = (k: Factor) => w[k] * f[k] * 100;
-      const exact = FACTORS.reduce((sum, k) => sum + contribution(k), 0);
-      return {
-        exact,
-        match: {
-          serviceId: r.id,
-          serviceKey: r.service_key,
-          name: r.name,
-          description: r.description,
-          capabilities: r.capabilities,
-          costCents: r.cost_per_call,
-          pricingModel: r.pricing_model,
-          reputation: r.reputation,
-          successRate: round2(f.reliability),
-          latencyP50Ms: r.latency_p50_ms,
-          providerId: r.agent_id,
-          providerName: r.agent_name,
-          score: round2(exact),
-          breakdown: Object.fromEntries(FACTORS.map((k) => [k, round2(contribution(k))])) as Record<Factor, number>,
-        },
-      };
-    })
-    .sort((a, b) => b.exact - a.exact || a.match.costCents - b.match.costCents || a.match.serviceId.localeCompare(b.match.serviceId))
-    .map((m) => m.match);
-  return { matches, total };
+  const statement = rankStatement(query);
+  const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
+  const scored = ranking.matches.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName]) => {
+    const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
+    const breakdown = {
+      reputation: 100 * w.reputation * f.reputation,
+      cost: 100 * w.cost * f.cost,
+      reliability: 100 * w.reliability * f.reliability,
+      latency: 100 * w.latency * f.latency,
+      freshness: 100 * w.freshness * f.freshness,
+    };
+    const exact = breakdown.reputation + breakdown.cost + breakdown.reliability + breakdown.latency + breakdown.freshness;
+    for (const k of FACTORS) breakdown[k] = round2(breakdown[k]);
+    const match: Match = {
+      serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, reputation,
+      successRate: round2(f.reliability), latencyP50Ms, providerId, providerName, score: round2(exact), breakdown,
+    };
+    return { exact, match };
+  });
+  scored.sort((a, b) => b.exact - a.exact || a.match.costCents - b.match.costCents || (a.match.serviceId < b.match.serviceId ? -1 : 1));
+  return { matches: scored.map((m) => m.match), total: ranking.total };
 }
 
 /**
- * Re-scores, as of the application's clock, offers scored more than `maxAgeMinutes` before it (the
- * freshness part of a stored score drifts with time); returns how many services were re-scored.
+ * Re-scores, as of the application's clock, the offers whose stored scores have drifted by 0.05 points
+ * (their freshness part decays with time; see marketplace_rescore_at), skipping services that are being
+ * updated right now (their update re-scores them). Returns how many services were re-scored.
  */
-export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock'>, maxAgeMinutes = 10, batch = 5000): Promise<number> {
+export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock'>, batch = 5000): Promise<number> {
   const now = services.clock.now();
-  const stale = await services.sql.query<{ service_id: string }>(
-    `SELECT DISTINCT service_id FROM service_offers WHERE scored_at < $1::timestamptz - make_interval(mins => $2) LIMIT $3`,
-    [now, maxAgeMinutes, batch],
-  );
-  if (stale.length) await services.sql.query('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz)', [stale.map((r) => r.service_id), now]);
-  return stale.length;
+  const due = await services.sql.query<{ service_id: string }>(`SELECT service_id FROM service_offers WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2`, [now, batch]);
+  if (!due.length) return 0;
+  const ids = [...new Set(due.map((r) => r.service_id))];
+  const [row] = await services.sql.query<{ written: number }>('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz, true) AS written', [ids, now]);
+  return row.written;
 }
 
 export async function resolveProviders(ctx: Ctx, input: ResolveInput): Promise<Resolution> {
