@@ -62,11 +62,29 @@ it('scores offers in SQL exactly as the resolver does in TypeScript', async () =
       { numRuns: 200 },
     );
     // The weights the triggers store per preference are the resolver's.
-    const fn = await db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'marketplace_sync_offers'");
+    const fn = await db.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'marketplace_write_offers'");
     for (const prefer of PREFERENCES) {
       const w = WEIGHTS[prefer];
       expect(fn.rows[0].src).toContain(`marketplace_offer_score(${[w.reputation, w.cost, w.reliability, w.latency, w.freshness].join(', ')},`);
     }
+    // An offer is due for re-scoring once its freshness factor has fallen by 0.005 (0.05 points at the
+    // largest freshness weight, 0.1), or after 30 days, whichever comes first; never before.
+    expect(Math.max(...PREFERENCES.map((p) => WEIGHTS[p].freshness))).toBe(0.1);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2000 * 86_400 }), async (ageSeconds) => {
+        const freshAt = new Date(now.getTime() - ageSeconds * 1000);
+        const { rows } = await db.query<{ due: Date }>('SELECT marketplace_rescore_at($1, $2) AS due', [freshAt, now]);
+        const due = new Date(rows[0].due);
+        const freshness = (at: Date) => factorsOf({ reputation: 0, costCents: 0, successes: 0, failures: 0, latencyP50Ms: null, freshAt }, at).freshness;
+        const drift = freshness(now) - freshness(due);
+        const days = (due.getTime() - now.getTime()) / 86_400_000;
+        expect(days).toBeGreaterThan(0);
+        expect(days).toBeLessThanOrEqual(30 + 1e-9);
+        expect(drift).toBeLessThanOrEqual(0.005 + 1e-6);
+        if (days < 30 - 1e-6) expect(drift).toBeCloseTo(0.005, 5);
+      }),
+      { numRuns: 200 },
+    );
   } finally {
     await db.close();
   }

@@ -120,13 +120,8 @@ function rankSql(prefer: Prefer, variant: Variant): string {
   return `
   SELECT json_build_object(
     'total', ${total},
-    'matches', COALESCE((
-      SELECT json_agg(json_build_array(s.id, s.service_key, s.name, s.description, s.capabilities, s.cost_per_call, s.pricing_model,
-        s.latency_p50_ms, s.success_count, s.failure_count, extract(epoch FROM COALESCE(s.last_success_at, s.created_at)) * 1000,
-        a.reputation, a.id, a.name))
-      FROM (SELECT o.service_id FROM service_offers o WHERE ${filter}
-            ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
-      JOIN services s ON s.id = top.service_id JOIN agents a ON a.id = s.agent_id), '[]'::json)) AS ranking`;
+    'matches', COALESCE((SELECT json_agg(top.listing) FROM (SELECT o.listing FROM service_offers o WHERE ${filter}
+      ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top), '[]'::json)) AS ranking`;
 }
 
 const VARIANTS: Variant[] = ['all', 'limited', 'language'];
@@ -135,8 +130,9 @@ const VARIANTS: Variant[] = ['all', 'limited', 'language'];
  * The twelve ranking statements (four preferences, three variants), built once. Each is prepared and
  * planned once, generically, per connection (see SqlRunner): the indexes hold the ranking's whole order,
  * so the plan reads the first `limit` entries of one index, and a count reads one index alone, whatever
- * the parameters. The answer is one JSON value (as PostgREST does): one row to decode, not a typed field
- * per column and row. Exact scores are computed here; stored ones lag only in freshness (refreshOfferScores).
+ * the parameters. Each offer carries its listing, so a ranking joins nothing and builds nothing per match,
+ * and the answer is one JSON value (as PostgREST does): one row to decode, not a typed field per column
+ * and row. Exact scores are computed here; stored ones lag only in freshness (refreshOfferScores).
  */
 export const RANK_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) => VARIANTS.map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}`, text: rankSql(prefer, variant) }])),
@@ -156,7 +152,7 @@ function rankStatement(query: ResolveQuery): { name: string; text: string; param
   return { ...RANK_STATEMENTS[`${query.prefer}:${variant}`], params };
 }
 
-/** One ranked offer as the statement answers it, in this order. */
+/** One ranked offer as service_offers.listing holds it, in this order (see marketplace_write_offers). */
 type RankedOffer = [
   serviceId: string,
   serviceKey: string,
