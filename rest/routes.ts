@@ -6,8 +6,9 @@ import { healthRoutes } from './health';
 import { keyRoutes } from './keys';
 import type { Route } from './route';
 import { serviceRoutes } from './services';
+import { walletRoutes } from './wallets';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

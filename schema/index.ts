@@ -7,5 +7,6 @@ import './services';
 import './discovery';
 import './admin';
 import './account';
+import './wallets';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -375,3 +375,17 @@ export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };
+
+export type CreateWalletMutationVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type CreateWalletMutation = { createWallet: { network: string, asset: string, balance: string, wallet_address: string, agent_id: string, created_at: string } };
+
+export type WalletQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type WalletQuery = { wallet: { network: string, asset: string, balance: string, wallet_address: string, agent_id: string, balance_base_units: string, created_at: string } };

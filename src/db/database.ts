@@ -7,7 +7,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaClient } from './generated/prisma/client';
+import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrations } from './migrate';
 
 export type Db = PrismaClient;
@@ -52,6 +52,11 @@ export interface OpenOptions {
 }
 
 export class DataDirLockedError extends Error {}
+
+/** A write refused by a unique constraint (two creations racing, or a duplicate). */
+export function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}
 
 /**
  * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a

@@ -30,6 +30,8 @@ const OWNED = new Map<string, unknown>([
   ['POST /keys/:keyId/rotate', {}],
   ['DELETE /keys/:keyId', undefined],
   ['POST /agents/:id/sub-agents', { name: 'not-allowed-here', description: 'x', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] }],
+  ['POST /agents/:agentId/wallet', {}],
+  ['GET /agents/:agentId/wallet', undefined],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set(['POST /keys/provision/:serviceKey', 'POST /capabilities/:capabilityId/pricing', 'PATCH /admin/agents/:agentId/status']);

@@ -1,5 +1,5 @@
 // Agents: registration, the caller's own profile, and the events its changes produce.
-import type { DbTx } from '../../db/database';
+import { isUniqueViolation, type DbTx } from '../../db/database';
 import { Prisma, type Agent } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors';
 import { isUuid, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../platform/ids';
@@ -28,10 +28,6 @@ export interface Registration {
   agent: Agent;
   masterKey: string;
   agentKey: string;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }
 
 export async function registerAgent(ctx: Ctx, input: RegisterAgentInput): Promise<Registration> {
@@ -139,17 +135,26 @@ function withinScope(prefix: string, parentScope: string[]): boolean {
  * sub-agent's autonomy may not exceed its parent's, its scope must lie inside the parent's, and only a
  * parent with autonomy CREATE or GOVERN may have sub-agents.
  */
-export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSubAgentInput): Promise<Registration> {
+/**
+ * The agent `agentId` when the caller is that agent or one of its ancestors (a parent manages its
+ * sub-agents); any other agent is not found.
+ */
+export async function agentInReach(ctx: Ctx, agentId: string): Promise<Agent> {
   const me = await requireAgent(ctx);
-  if (!isUuid(parentId)) throw new NotFound('agent', parentId);
+  if (agentId === me.id) return me;
+  if (!isUuid(agentId)) throw new NotFound('agent', agentId);
   const chain = await ctx.services.sql.query<{ id: string }>(
     `WITH RECURSIVE up AS (SELECT id, parent_id, 0 AS depth FROM agents WHERE id = $1::uuid
        UNION ALL SELECT a.id, a.parent_id, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32)
      SELECT id FROM up`,
-    [parentId],
+    [agentId],
   );
-  if (!chain.some((row) => row.id === me.id)) throw new NotFound('agent', parentId);
-  const parent = parentId === me.id ? me : await ctx.db.agent.findUniqueOrThrow({ where: { id: parentId } });
+  if (!chain.some((row) => row.id === me.id)) throw new NotFound('agent', agentId);
+  return ctx.db.agent.findUniqueOrThrow({ where: { id: agentId } });
+}
+
+export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSubAgentInput): Promise<Registration> {
+  const parent = await agentInReach(ctx, parentId);
 
   const checks = new Checks();
   const name = checks.text('name', input.name, { min: NAME_MIN, max: NAME_MAX, required: true });

@@ -11,7 +11,8 @@ export type AuditAction =
   | 'key.provisioned'
   | 'key.rotated'
   | 'key.revoked'
-  | 'service.registered';
+  | 'service.registered'
+  | 'wallet.created';
 
 export interface AuditEntry {
   agentId: string;

@@ -1,0 +1,106 @@
+// Wallets (spec §4.1 POST/GET /agents/:agentId/wallet; CONTRACT §8 sandbox): one per agent, created by
+// the agent or one of its ancestors, read with the balance its ledger sums to.
+import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { expectProblem } from '../support/expect';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+  call = api(server);
+});
+afterAll(() => server.close());
+
+const ADDRESS = /^0x[0-9a-f]{40}$/;
+
+async function subAgentOf(parent: { key: string; agentId: string }) {
+  const res = await call('POST', `/agents/${parent.agentId}/sub-agents`, {
+    key: parent.key,
+    body: { name: uniqueName('sub'), description: 'A sub-agent with a wallet', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+  });
+  if (res.status !== 201) throw new Error(`sub-agent creation failed: ${res.status} ${res.text}`);
+  return { agentId: res.body.agent_id as string, key: res.body.master_key as string };
+}
+
+describe('POST /agents/:agentId/wallet', () => {
+  it('creates the wallet once, with an address, and records it in the audit log', async () => {
+    const me = await registerAgent(server);
+    const res = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      wallet_address: expect.stringMatching(ADDRESS),
+      agent_id: me.agentId,
+      network: 'base-sepolia',
+      asset: 'USDC',
+      balance: '0.000000',
+      created_at: expect.any(String),
+    });
+    const again = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key, body: {} });
+    expectProblem(again, 409, 'conflict');
+    expect(again.body.detail).toContain(res.body.wallet_address);
+    const audit = await call('GET', '/my/audit-log', { key: me.key });
+    expect(audit.body.events).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'wallet.created', target_id: expect.any(String) })]));
+  });
+
+  it('gives every agent a different address, and lets one creation win a race', async () => {
+    const [a, b] = await Promise.all([registerAgent(server), registerAgent(server)]);
+    const racing = await Promise.all([1, 2, 3].map(() => call('POST', `/agents/${a.agentId}/wallet`, { key: a.key })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const other = await call('POST', `/agents/${b.agentId}/wallet`, { key: b.key });
+    expect(other.body.wallet_address).not.toBe(racing.find((r) => r.status === 201)!.body.wallet_address);
+  });
+
+  it("lets a parent create its sub-agent's wallet, and nobody else's", async () => {
+    const parent = await registerAgent(server);
+    const sub = await subAgentOf(parent);
+    expect((await call('POST', `/agents/${sub.agentId}/wallet`, { key: parent.key })).status).toBe(201);
+    const stranger = await registerAgent(server);
+    expectProblem(await call('POST', `/agents/${parent.agentId}/wallet`, { key: stranger.key }), 404, 'not_found');
+    // A sub-agent does not reach its parent.
+    expectProblem(await call('POST', `/agents/${parent.agentId}/wallet`, { key: sub.key }), 404, 'not_found');
+    expectProblem(await call('POST', '/agents/not-a-uuid/wallet', { key: parent.key }), 404, 'not_found');
+  });
+});
+
+describe('GET /agents/:agentId/wallet', () => {
+  it('answers the balance its ledger sums to', async () => {
+    const me = await registerAgent(server);
+    const created = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
+    const empty = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ wallet_address: created.body.wallet_address, balance: '0.000000', balance_base_units: '0' });
+    const db = server.app.services.db;
+    const wallet = await db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
+    await db.walletEntry.createMany({
+      data: [
+        { walletId: wallet.id, amount: 2_500_000n, kind: 'deposit' },
+        { walletId: wallet.id, amount: -750_001n, kind: 'payment', reference: 'test' },
+      ],
+    });
+    const funded = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(funded.body).toMatchObject({ balance: '1.749999', balance_base_units: '1749999' });
+  });
+
+  it('answers 404 without a wallet and for another agent’s wallet', async () => {
+    const [me, stranger] = await Promise.all([registerAgent(server), registerAgent(server)]);
+    expectProblem(await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key }), 404, 'not_found');
+    await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expectProblem(await call('GET', `/agents/${me.agentId}/wallet`, { key: stranger.key }), 404, 'not_found');
+    expectProblem(await call('GET', `/agents/${me.agentId}/wallet`), 401, 'unauthorized');
+  });
+});
+
+describe('GraphQL', () => {
+  it('creates and reads the same wallet as REST', async () => {
+    const me = await registerAgent(server);
+    const created = await gql(server, 'mutation($id: ID!) { createWallet(agentId: $id) { walletAddress balance asset } }', { id: me.agentId }, me.key);
+    expect(created.body.errors).toBeUndefined();
+    const read = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(read.body.wallet_address).toBe(created.body.data!.createWallet.walletAddress);
+    const queried = await gql(server, 'query($id: ID!) { wallet(agentId: $id) { walletAddress balanceBaseUnits } }', { id: me.agentId }, me.key);
+    expect(queried.body.data!.wallet).toEqual({ walletAddress: read.body.wallet_address, balanceBaseUnits: '0' });
+    const again = await gql(server, 'mutation($id: ID!) { createWallet(agentId: $id) { walletAddress } }', { id: me.agentId }, me.key);
+    expect(again.body.errors![0].extensions!.code).toBe('CONFLICT');
+  });
+});
