@@ -21,7 +21,7 @@ const config: CodegenConfig = {
       },
     },
   },
-  silent: true,
+  errorsOnly: true,
 };
 
 export default config;

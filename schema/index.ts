@@ -8,5 +8,6 @@ import './discovery';
 import './admin';
 import './account';
 import './wallets';
+import './webhooks';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -19,7 +19,9 @@ import { UsageRecorder } from './domain/agents/usage';
 import { ensureCatalog } from './domain/capabilities/catalog';
 import { refreshOfferScores } from './domain/discovery/resolve';
 import type { Services } from './domain/context';
-import type { Topics } from './domain/events';
+import { routeEvent, type Topics } from './domain/events';
+import { loadSigningKeys } from './domain/webhooks/signing-key';
+import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { recordUptimeSample } from './domain/health/health';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
@@ -27,6 +29,8 @@ import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, typ
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
+import { OutboundClient } from './platform/outbound';
+import { Dispatcher, OutboxRelay } from './platform/outbox';
 import { EventBus } from './platform/pubsub';
 import { RateLimiter } from './platform/rate-limit';
 import { Scheduler } from './platform/scheduler';
@@ -53,6 +57,7 @@ const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 const USAGE_FLUSH_MS = 5_000;
 const OFFER_REFRESH_MS = 60_000;
 const IDEMPOTENCY_PURGE_MS = 3_600_000;
+const OUTBOX_RECOVER_MS = 2_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -78,6 +83,27 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     throw err;
   }
   const scheduler = new Scheduler(log);
+  const clock = opts.clock ?? systemClock;
+  const outbound = new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
+  const signingKeys = await loadSigningKeys(db.prisma);
+  const dispatcher = new Dispatcher({
+    sql: db.sql,
+    clock,
+    log,
+    outbound,
+    signingKey: () => signingKeys.current.privateKey,
+    retryScheduleMs: config.deliveryRetryScheduleMs,
+    timeoutMs: config.deliveryTimeoutMs,
+    pollMs: config.deliveryPollMs,
+    onGone: (delivery) => disableGoneReceiver(db.prisma, delivery, clock.now()),
+  });
+  const outbox = new OutboxRelay(
+    db.sql,
+    clock,
+    log,
+    (record) => routeEvent((topic, id, event) => events!.publish(topic, id, event), record),
+    () => dispatcher.wake(),
+  );
   const services: Services = {
     config,
     db: db.prisma,
@@ -89,7 +115,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     scheduler,
     usage: new UsageRecorder(),
     idempotency: new IdempotencyStore(db.sql),
-    clock: opts.clock ?? systemClock,
+    outbox,
+    dispatcher,
+    outbound,
+    signingKeys,
+    clock,
     log,
     startedAt: new Date(),
   };
@@ -112,6 +142,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+
+  app.get('/.well-known/jwks.json', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(signingKeys.jwks);
+  });
 
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
@@ -173,6 +207,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
   scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
+  scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
+  dispatcher.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -194,6 +230,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.events.close();
         await ws.close();
         await scheduler.stop();
+        await dispatcher.stop();
+        await outbox.flushMarks();
+        await outbound.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));
         // Requests in flight finish; idle keep-alive sockets are dropped as they go idle.
         const drain = setInterval(() => server.closeIdleConnections(), 100);

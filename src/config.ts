@@ -19,6 +19,14 @@ export interface Config {
   rateLimitDisabled: boolean;
   /** Believe X-Forwarded-For from a reverse proxy on loopback. */
   trustProxy: boolean;
+  /** Waits between delivery attempts of an outbound event (CONTRACT §7); one more attempt than entries. */
+  deliveryRetryScheduleMs: number[];
+  /** Budget of one provider call in `execute` (CONTRACT §6). */
+  providerTimeoutMs: number;
+  /** Budget of one event delivery. */
+  deliveryTimeoutMs: number;
+  /** How often each instance looks for due deliveries when nothing wakes it. */
+  deliveryPollMs: number;
 }
 
 export const VERSION = '1.1.0';
@@ -31,6 +39,16 @@ function integer(name: string, raw: string | undefined, fallback: number, min = 
     throw new Error(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/** A comma-separated list of seconds (fractions allowed), as milliseconds. */
+function seconds(name: string, raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (!values.length || values.some((v) => !Number.isFinite(v) || v < 0 || v > 7 * 86_400)) {
+    throw new Error(`${name} must be a comma-separated list of seconds (0 to 604800), got "${raw}"`);
+  }
+  return values.map((v) => Math.round(v * 1000));
 }
 
 function url(name: string, raw: string | undefined, protocols: string[]): string | undefined {
@@ -65,5 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 100),
     rateLimitDisabled: env.RATE_LIMIT_DISABLED === '1',
     trustProxy: env.TRUST_PROXY === '1',
+    deliveryRetryScheduleMs: seconds('DELIVERY_RETRY_SCHEDULE', env.DELIVERY_RETRY_SCHEDULE, [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
+    providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100, 120_000),
+    deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
+    deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
   };
 }

@@ -149,6 +149,15 @@ export type UpdateMeInput = {
   name?: string | null | undefined;
 };
 
+export type WebhookInput = {
+  /** Default true */
+  active?: boolean | null | undefined;
+  /** Event names of CONTRACT §7, or ["*"] */
+  events?: Array<string> | null | undefined;
+  /** An https:// URL */
+  url?: string | null | undefined;
+};
+
 export type UpdateAgentStatusMutationVariables = Exact<{
   agentId: string;
   input: UpdateAgentStatusInput;
@@ -389,3 +398,62 @@ export type WalletQueryVariables = Exact<{
 
 
 export type WalletQuery = { wallet: { network: string, asset: string, balance: string, wallet_address: string, agent_id: string, balance_base_units: string, created_at: string } };
+
+export type WebhookFieldsFragment = { url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string };
+
+export type DeliveryFieldsFragment = { status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: WebhookInput;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { url: string, events: Array<string>, active: boolean, secret: string, webhook_id: string, created_at: string } };
+
+export type WebhooksQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type WebhooksQuery = { webhooks: { total: number, webhooks: Array<{ url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string }> } };
+
+export type WebhookQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebhookQuery = { webhook: { url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  id: string;
+  input: WebhookInput;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhook: { url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { deleted: boolean, webhook_id: string } };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  webhookId: string;
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: { total: number, deliveries: Array<{ status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> }> } };
+
+export type RedeliverWebhookDeliveryMutationVariables = Exact<{
+  webhookId: string;
+  deliveryId: string;
+}>;
+
+
+export type RedeliverWebhookDeliveryMutation = { redeliverWebhookDelivery: { status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> } };

@@ -7,11 +7,14 @@ import type { Bearer } from '../platform/auth';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
 import type { IdempotencyStore } from '../platform/idempotency';
+import type { OutboundClient } from '../platform/outbound';
+import type { Dispatcher, OutboxRelay } from '../platform/outbox';
 import type { EventBus } from '../platform/pubsub';
 import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
+import type { SigningKeys } from './webhooks/signing-key';
 
 /** Long-lived machinery shared by every request of one instance. */
 export interface Services {
@@ -22,6 +25,13 @@ export interface Services {
   dbKind: 'pglite' | 'postgres';
   pingDb(): Promise<void>;
   events: EventBus<Topics>;
+  /** Relays committed events to live streams (see transact in events.ts). */
+  outbox: OutboxRelay;
+  /** Sends due deliveries of events to webhooks, ticket endpoints and callbacks. */
+  dispatcher: Dispatcher;
+  /** Every outbound HTTPS call (providers, receivers) goes through this SSRF-guarded client. */
+  outbound: OutboundClient;
+  signingKeys: SigningKeys;
   limiter: RateLimiter;
   scheduler: Scheduler;
   usage: UsageRecorder;

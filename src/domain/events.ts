@@ -1,5 +1,9 @@
-// Marketplace events: the envelope of CONTRACT §7 and the pub/sub topics they travel on.
+// Marketplace events: the envelope of CONTRACT §7, written to the outbox in the transaction of the change
+// they report (with a delivery to each webhook that wants them), and the live topics they travel on.
+import type { DbTx } from '../db/database';
 import { newEventId } from '../platform/ids';
+import type { OutboxRecord } from '../platform/outbox';
+import type { Ctx } from './context';
 
 export const EVENT_TYPES = [
   'agent.updated',
@@ -36,8 +40,72 @@ export interface Topics {
   [topic: string]: unknown;
   /** Every event of one agent, keyed by agent id. */
   agentEvents: MarketplaceEvent;
+  /** The events of one support ticket, keyed by ticket key. */
+  ticketEvents: MarketplaceEvent;
 }
 
 export function makeEvent(type: EventType, data: Record<string, unknown>, at: Date): MarketplaceEvent {
   return { id: newEventId(), type, created_at: at.toISOString(), data };
+}
+
+/** A delivery beyond the agent's webhooks: a ticket forwarded to a service's endpoint, or a callback URL. */
+export type ExtraDelivery = { kind: 'ticket_forward'; ticketEndpointId: string } | { kind: 'ticket_callback'; url: string };
+
+/**
+ * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
+ * active webhooks subscribed to its type (or to `*`), and any extra deliveries. One statement.
+ */
+export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<OutboxRecord> {
+  const at = new Date(event.created_at);
+  const forward = extra.find((d) => d.kind === 'ticket_forward');
+  const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
+  await db.$executeRaw`
+    WITH e AS (
+      INSERT INTO outbox_events (id, type, agent_id, data, created_at)
+      VALUES (${event.id}, ${event.type}, ${agentId}::uuid, ${JSON.stringify(event.data)}::jsonb, ${at})
+      RETURNING id
+    ), hooks AS (
+      INSERT INTO deliveries (id, event_id, kind, webhook_id, status, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), e.id, 'webhook', w.id, 'pending', ${at}, ${at} FROM e CROSS JOIN webhooks w
+      WHERE w.agent_id = ${agentId}::uuid AND w.active AND (${event.type} = ANY(w.events) OR '*' = ANY(w.events))
+    ), forward AS (
+      INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), e.id, 'ticket_forward', ${forward?.ticketEndpointId ?? null}::uuid, 'pending', ${at}, ${at} FROM e
+      WHERE ${forward?.ticketEndpointId ?? null}::uuid IS NOT NULL
+    )
+    INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), e.id, 'ticket_callback', u, 'pending', ${at}, ${at} FROM e CROSS JOIN unnest(${callbacks}::text[]) AS u`;
+  return { ...event, agentId };
+}
+
+/** Writes an event in the transaction `emit` is bound to. */
+export type Emit = (agentId: string | null, type: EventType, data: Record<string, unknown>, extra?: ExtraDelivery[]) => Promise<MarketplaceEvent>;
+
+/**
+ * Runs `work` in one transaction with an `emit` that writes events in it; once committed, the events go
+ * to live streams and the dispatcher is woken. A rollback writes and sends nothing.
+ */
+export async function transact<T>(ctx: Pick<Ctx, 'db' | 'services'>, work: (tx: DbTx, emit: Emit) => Promise<T>): Promise<T> {
+  const written: OutboxRecord[] = [];
+  const at = () => ctx.services.clock.now();
+  const result = await ctx.db.$transaction((tx) =>
+    work(tx, async (agentId, type, data, extra) => {
+      const event = makeEvent(type, data, at());
+      written.push(await writeEvent(tx, agentId, event, extra));
+      return event;
+    }),
+  );
+  ctx.services.outbox.committed(written);
+  return result;
+}
+
+/** Where a committed event is published live: its agent's stream, and a ticket's stream for ticket events. */
+export function routeEvent(publish: <K extends 'agentEvents' | 'ticketEvents'>(topic: K, id: string, event: MarketplaceEvent) => void, record: OutboxRecord): void {
+  const event: MarketplaceEvent = { id: record.id, type: record.type as EventType, created_at: record.created_at, data: record.data };
+  if (record.agentId) publish('agentEvents', record.agentId, event);
+  // Each party of a ticket gets its own copy of a ticket event; the ticket's stream carries the creator's.
+  const ticketKey = record.data.ticket_key;
+  if (record.type.startsWith('ticket.') && typeof ticketKey === 'string' && record.data.created_by === record.agentId) {
+    publish('ticketEvents', ticketKey, event);
+  }
 }

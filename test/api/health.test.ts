@@ -33,7 +33,7 @@ describe('GET /health', () => {
       components: {
         database: { status: 'ok', kind: expect.stringMatching(/^(pglite|postgres)$/), latency_ms: expect.any(Number) },
         sse: { status: 'ok', open_streams: expect.any(Number), redis: null },
-        scheduler: { status: 'ok', jobs: 4 },
+        scheduler: { status: 'ok', jobs: 5 },
         memory: { status: 'ok', rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number) },
       },
     });

@@ -1,5 +1,6 @@
 // Reputation moves only through recorded events: each change is clamped to 0-100, recorded with the delta
 // actually applied, moves the tier, and yields a `reputation.changed` event for the agent's stream.
+import { transact } from '../../src/domain/events';
 import { applyReputation } from '../../src/domain/reputation/reputation';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
@@ -11,8 +12,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function change(agentId: string, delta: number, reason: string) {
-  const { db, clock } = server.app.services;
-  return db.$transaction((tx) => applyReputation(tx, { agentId, delta, reason, sourceType: 'test' }, clock.now()));
+  const { services } = server.app;
+  return transact({ db: services.db, services }, (tx, emit) => applyReputation(tx, emit, { agentId, delta, reason, sourceType: 'test' }));
 }
 
 it('records each change, moves the tier, and clamps at 100 and 0', async () => {

@@ -13,10 +13,13 @@ let suspended: { key: string; agentId: string };
 let banned: { key: string; agentId: string };
 let ownersKeyId: string;
 let serviceKey: string;
+let ownersWebhookId: string;
+let ownersDeliveryId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
   const path = Array.isArray(route.path) ? route.path[0] : route.path;
+  if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -32,6 +35,11 @@ const OWNED = new Map<string, unknown>([
   ['POST /agents/:id/sub-agents', { name: 'not-allowed-here', description: 'x', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] }],
   ['POST /agents/:agentId/wallet', {}],
   ['GET /agents/:agentId/wallet', undefined],
+  ['GET /webhooks/:id', undefined],
+  ['PATCH /webhooks/:id', { active: false }],
+  ['DELETE /webhooks/:id', undefined],
+  ['GET /webhooks/:id/deliveries', undefined],
+  ['POST /webhooks/:id/deliveries/:deliveryId/redeliver', {}],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set(['POST /keys/provision/:serviceKey', 'POST /capabilities/:capabilityId/pricing', 'PATCH /admin/agents/:agentId/status']);
@@ -51,6 +59,12 @@ beforeAll(async () => {
   serviceKey = service.body.service_key;
   const provisioned = await api(server)('POST', `/keys/provision/${serviceKey}`, { key: owner.key, body: {} });
   ownersKeyId = provisioned.body.sub_key_id;
+  // A webhook nobody listens at, and one delivery of an event to it.
+  const hook = await api(server)('POST', '/webhooks', { key: owner.key, body: { url: 'https://receiver.invalid/hook', events: ['*'] } });
+  ownersWebhookId = hook.body.webhook_id;
+  await api(server)('PATCH', '/agents/me', { key: owner.key, body: { description: 'Changed so that an event is delivered' } });
+  const deliveries = await api(server)('GET', `/webhooks/${ownersWebhookId}/deliveries`, { key: owner.key });
+  ownersDeliveryId = deliveries.body.deliveries[0].delivery_id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

@@ -7,7 +7,7 @@ import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
-import { makeEvent } from '../events';
+import { transact } from '../events';
 
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
 
@@ -21,15 +21,12 @@ export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?
   const agent = isUuid(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId } }) : null;
   if (!agent) throw new NotFound('agent', agentId);
   const status = input.status as Agent['status'];
-  const updated = await ctx.db.$transaction(async (tx) => {
+  return transact(ctx, async (tx, emit) => {
     const row = await tx.agent.update({ where: { id: agentId }, data: { status } });
     await recordAudit(tx, ctx, { agentId, action: 'status.changed', targetType: 'agent', targetId: agentId, details: { from: agent.status, to: status, reason: reason ?? null } });
+    if (agent.status !== status) await emit(agentId, 'agent.updated', { agent_id: agentId, changed: ['status'], status, previous_status: agent.status });
     return row;
   });
-  if (agent.status !== status) {
-    ctx.services.events.publish('agentEvents', agentId, makeEvent('agent.updated', { agent_id: agentId, changed: ['status'], status, previous_status: agent.status }, ctx.services.clock.now()));
-  }
-  return updated;
 }
 
 export interface PlatformStats {

@@ -6,7 +6,7 @@ import { isUuid, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../
 import { Checks } from '../../platform/validate';
 import type { Ctx } from '../context';
 import { recordAudit } from '../audit/audit';
-import { makeEvent } from '../events';
+import { transact } from '../events';
 import { requireAgent } from './principal';
 
 export type AgentQuery = { include?: Prisma.AgentInclude; select?: Prisma.AgentSelect };
@@ -94,24 +94,17 @@ export async function updateMe(ctx: Ctx, input: UpdateMeInput, query: AgentQuery
   const changed = Object.keys(data);
   if (changed.length === 0) return getMe(ctx, query);
 
-  let agent: Agent;
   try {
-    agent = await ctx.db.$transaction(async (tx) => {
-      const updated = await tx.agent.update({ ...query, where: { id: me.id }, data });
+    return await transact(ctx, async (tx, emit) => {
+      const updated = await tx.agent.update({ where: { id: me.id }, data });
       await recordAudit(tx, ctx, { agentId: me.id, action: 'profile.updated', targetType: 'agent', targetId: me.id, details: { changed } });
-      return updated;
+      await emit(me.id, 'agent.updated', { agent_id: me.id, changed, name: updated.name, description: updated.description, capabilities: updated.capabilities });
+      return query.include || query.select ? tx.agent.findUniqueOrThrow({ ...query, where: { id: me.id } }) : updated;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`An agent named "${name}" already exists`);
     throw err;
   }
-  const { clock, events } = ctx.services;
-  events.publish(
-    'agentEvents',
-    agent.id,
-    makeEvent('agent.updated', { agent_id: agent.id, changed, name: agent.name, description: agent.description, capabilities: agent.capabilities }, clock.now()),
-  );
-  return agent;
 }
 
 const AUTONOMY_ORDER = ['EXECUTE_ONLY', 'DELEGATE', 'CREATE', 'GOVERN'] as const;

@@ -12,7 +12,11 @@ export type AuditAction =
   | 'key.rotated'
   | 'key.revoked'
   | 'service.registered'
-  | 'wallet.created';
+  | 'wallet.created'
+  | 'webhook.created'
+  | 'webhook.updated'
+  | 'webhook.deleted'
+  | 'ticket_endpoint.registered';
 
 export interface AuditEntry {
   agentId: string;

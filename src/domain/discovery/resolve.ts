@@ -168,6 +168,8 @@ type RankedOffer = [
   reputation: number,
   providerId: string,
   providerName: string,
+  /** When the provider's cooldown after failures ends, epoch milliseconds (null: none). */
+  cooldownUntilMs: number | null,
 ];
 
 /** Each factor in 0..1; the same formulas as marketplace_offer_score in the service_offers migration. */

@@ -7,7 +7,7 @@ import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
-import { makeEvent } from '../events';
+import { transact } from '../events';
 import { tierDefinition, tierOf } from '../reputation/reputation';
 
 export const DEFAULT_PERMISSIONS = ['read'];
@@ -82,8 +82,7 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   if (!service) throw new NotFound('active service', serviceKey);
 
   const secret = newSubKey();
-  const event = makeEvent('key.provisioned', {}, now);
-  const key = await ctx.db.$transaction(async (tx) => {
+  const key = await transact(ctx, async (tx, emit) => {
     // Serialise provisioning per agent so two requests cannot both take the last free place.
     const [locked] = await tx.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${me.id}::uuid FOR UPDATE`;
     const tier = tierDefinition(locked.reputation);
@@ -100,10 +99,9 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
       include: { service: { select: { serviceKey: true, name: true } } },
     });
     await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions } });
+    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, expires_at: created.expiresAt?.toISOString() ?? null });
     return created;
   });
-  event.data = { sub_key_id: key.id, service_key: serviceKey, permissions, expires_at: key.expiresAt?.toISOString() ?? null };
-  ctx.services.events.publish('agentEvents', me.id, event);
   return { key, secret };
 }
 
@@ -188,8 +186,7 @@ export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriod
 
   const secret = newSubKey();
   const graceEnds = new Date(now.getTime() + grace * 1000);
-  const event = makeEvent('key.rotated', {}, now);
-  const result = await ctx.db.$transaction(async (tx) => {
+  return transact(ctx, async (tx, emit) => {
     // Rotating again ends the grace of the key this one replaced.
     if (key.rotatedFromId) {
       await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null }, data: { revokedAt: now, graceEndsAt: now } });
@@ -215,11 +212,9 @@ export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriod
     });
     await recordAudit(tx, ctx, { agentId: me.id, action: 'key.rotated', targetType: 'sub_key', targetId: created.id, details: { previous_sub_key_id: key.id, grace_period_ends: graceEnds.toISOString() } });
     const previous = await tx.subKey.findUniqueOrThrow({ where: { id: key.id } });
+    await emit(me.id, 'key.rotated', { sub_key_id: created.id, previous_sub_key_id: key.id, service_key: created.service.serviceKey, grace_period_ends: graceEnds.toISOString() });
     return { key: created, secret, previous };
   });
-  event.data = { sub_key_id: result.key.id, previous_sub_key_id: key.id, service_key: result.key.service.serviceKey, grace_period_ends: graceEnds.toISOString() };
-  ctx.services.events.publish('agentEvents', me.id, event);
-  return result;
 }
 
 export async function revokeSubKey(ctx: Ctx, keyId: string): Promise<SubKey> {

@@ -1,6 +1,6 @@
 // Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it.
 import type { DbTx } from '../../db/database';
-import { makeEvent, type MarketplaceEvent } from '../events';
+import type { Emit, MarketplaceEvent } from '../events';
 
 export type Tier = 'newcomer' | 'contributor' | 'trusted' | 'star';
 
@@ -39,9 +39,10 @@ export interface ReputationChange {
 
 /**
  * Applies a change inside the caller's transaction: locks the agent row, clamps to 0-100, records the
- * event with the delta actually applied, and returns the `reputation.changed` event to publish after commit.
+ * event with the delta actually applied, and emits `reputation.changed` in the same transaction. Returns
+ * the event, or undefined when the score did not move.
  */
-export async function applyReputation(db: DbTx, change: ReputationChange, at: Date): Promise<MarketplaceEvent | undefined> {
+export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
   const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR UPDATE`;
   if (!row) return undefined;
   const after = Math.max(0, Math.min(100, row.reputation + change.delta));
@@ -51,9 +52,13 @@ export async function applyReputation(db: DbTx, change: ReputationChange, at: Da
   });
   if (applied === 0) return undefined;
   await db.agent.update({ where: { id: change.agentId }, data: { reputation: after } });
-  return makeEvent(
-    'reputation.changed',
-    { agent_id: change.agentId, delta: applied, reputation: after, previous: row.reputation, tier: tierOf(after), previous_tier: tierOf(row.reputation), reason: change.reason },
-    at,
-  );
+  return emit(change.agentId, 'reputation.changed', {
+    agent_id: change.agentId,
+    delta: applied,
+    reputation: after,
+    previous: row.reputation,
+    tier: tierOf(after),
+    previous_tier: tierOf(row.reputation),
+    reason: change.reason,
+  });
 }

@@ -1,0 +1,305 @@
+// The one HTTPS client for every outbound call (provider calls, webhooks, callbacks): pooled keep-alive
+// connections, no redirects, bounded time and size, and an SSRF guard applied before and at connect time.
+import dns from 'node:dns';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+
+export type OutboundFailure = 'invalid_url' | 'blocked_address' | 'timeout' | 'connection' | 'tls' | 'too_large';
+
+/** Messages name the origin and a system code at most: never the path, query, headers or body. */
+export class OutboundError extends Error {
+  constructor(
+    readonly reason: OutboundFailure,
+    message: string,
+    /** The underlying system or TLS code (ECONNREFUSED, DEPTH_ZERO_SELF_SIGNED_CERT…), when there was one. */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+/** Every address a name resolves to; `family` is 0 (any), 4 or 6. */
+export type Resolver = (hostname: string, family: number) => Promise<ResolvedAddress[]>;
+
+export interface OutboundOptions {
+  /** Lifts the address guard (never the https requirement); only tests set it, via OUTBOUND_ALLOW_PRIVATE=1. */
+  allowPrivate: boolean;
+  /** Connections per origin (default 128); calls beyond them queue, inside their own timeout. */
+  connectionsPerOrigin?: number;
+  /** How long an idle pooled connection is kept when the server gives no Keep-Alive hint (default 10 s). */
+  keepAliveTimeoutMs?: number;
+  /** The most a server's Keep-Alive hint may keep an idle connection (default 60 s). */
+  keepAliveMaxTimeoutMs?: number;
+  /** Name resolution for the connect-time guard (default dns.lookup); tests substitute hostile answers. */
+  resolve?: Resolver;
+}
+
+export interface PostOptions {
+  headers: Record<string, string>;
+  body: string;
+  /** One budget for connecting, the response headers and the whole body. */
+  timeoutMs: number;
+  /** Default 1 MiB; a longer response fails with 'too_large'. */
+  maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  latencyMs: number;
+}
+
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+
+// ---- Forbidden addresses -------------------------------------------------------------------------
+// Matched on bytes rather than with node:net's BlockList: BlockList silently matches IPv4-mapped IPv6
+// addresses against IPv4 rules but not NAT64 ones, and an IPv6 rule for ::ffff:0:0/96 matches every IPv4
+// address. Spelling the unwrapping out keeps the policy independent of those quirks.
+
+interface Range {
+  bytes: number[];
+  bits: number;
+}
+
+function ipv4Bytes(address: string): number[] {
+  return address.split('.').map(Number);
+}
+
+/** 16 bytes from any valid IPv6 text form (compressed, with a dotted IPv4 tail); assumes isIP() said 6. */
+function ipv6Bytes(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = groups(head);
+  const right = groups(tail);
+  const words = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return words.flatMap((w) => [w >> 8, w & 0xff]);
+}
+
+function range(cidr: string): Range {
+  const [address, bits] = cidr.split('/');
+  return { bytes: isIP(address) === 4 ? ipv4Bytes(address) : ipv6Bytes(address), bits: Number(bits) };
+}
+
+function inRange(bytes: number[], { bytes: prefix, bits }: Range): boolean {
+  for (let i = 0; i < bits; i += 8) {
+    const take = Math.min(8, bits - i);
+    const mask = (0xff << (8 - take)) & 0xff;
+    if ((bytes[i / 8] & mask) !== (prefix[i / 8] & mask)) return false;
+  }
+  return true;
+}
+
+const FORBIDDEN_V4 = [
+  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+  '192.0.2.0/24', '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4',
+].map(range);
+
+const FORBIDDEN_V6 = [
+  // Covers :: and ::1, and the deprecated IPv4-compatible form (::127.0.0.1) that nothing legitimate uses.
+  '::/96',
+  'fc00::/7', 'fe80::/10', 'ff00::/8', '2001:db8::/32', '100::/64',
+].map(range);
+
+// These carry an IPv4 address in their last 32 bits and reach it, so that address is what is judged.
+const EMBEDS_IPV4 = ['::ffff:0:0/96', '64:ff9b::/96'].map(range);
+
+/** True for an address an outbound call must not reach; anything that is not an address counts as one. */
+export function isForbiddenAddress(address: string): boolean {
+  const bare = address.replace(/%.*$/, ''); // an IPv6 zone (fe80::1%eth0) is not part of the address
+  switch (isIP(bare)) {
+    case 4:
+      return FORBIDDEN_V4.some((r) => inRange(ipv4Bytes(bare), r));
+    case 6: {
+      const bytes = ipv6Bytes(bare);
+      if (EMBEDS_IPV4.some((r) => inRange(bytes, r))) return FORBIDDEN_V4.some((r) => inRange(bytes.slice(12), r));
+      return FORBIDDEN_V6.some((r) => inRange(bytes, r));
+    }
+    default:
+      return true;
+  }
+}
+
+// ---- URLs ----------------------------------------------------------------------------------------
+
+const URL_PROBLEMS = {
+  notHttps: 'must be an absolute https:// URL',
+  credentials: 'must not contain credentials',
+  private: 'must not point at a private, loopback or link-local address',
+};
+
+/** The WHATWG parser has already turned 2130706433, 0x7f000001 and 0177.0.0.1 into 127.0.0.1. */
+function parseOutboundUrl(raw: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('invalid_url', `URL ${URL_PROBLEMS.notHttps}`);
+  }
+  if (url.protocol !== 'https:') throw new OutboundError('invalid_url', `URL ${URL_PROBLEMS.notHttps}`);
+  if (url.username || url.password) throw new OutboundError('invalid_url', `URL ${URL_PROBLEMS.credentials}`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  // net.connect skips the lookup hook for an IP literal, so literals are judged here, before any socket.
+  if (!allowPrivate && isIP(host) && isForbiddenAddress(host)) {
+    throw new OutboundError('blocked_address', `URL ${URL_PROBLEMS.private}`);
+  }
+  return url;
+}
+
+/**
+ * Why a URL may not be registered for outbound calls, or undefined. Only IP literals can be judged now;
+ * a name is judged by what it resolves to when a call connects.
+ */
+export function checkOutboundUrl(url: string, allowPrivate: boolean): string | undefined {
+  try {
+    parseOutboundUrl(url, allowPrivate);
+    return undefined;
+  } catch (err) {
+    return (err as OutboundError).message.replace(/^URL /, '');
+  }
+}
+
+// ---- The client ----------------------------------------------------------------------------------
+
+const defaultResolve: Resolver = (hostname, family) => dns.promises.lookup(hostname, { all: true, family });
+
+type LookupCallback = (err: Error | null, address: string | ResolvedAddress[], family?: number) => void;
+
+/**
+ * A net.connect lookup hook that resolves once, refuses the whole name if any answer is forbidden, and hands
+ * net only the answers it checked, so a second, rebinding resolution never happens.
+ */
+function guardedLookup(resolve: Resolver) {
+  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family) || 0;
+    resolve(hostname, family).then(
+      (found) => {
+        // Any forbidden answer condemns the name, even one of a family this connection would not use.
+        if (found.some((a) => isForbiddenAddress(a.address))) {
+          callback(new OutboundError('blocked_address', `${hostname} resolves to a private, loopback or link-local address`), []);
+          return;
+        }
+        const addresses = family ? found.filter((a) => a.family === family) : found;
+        if (addresses.length === 0) {
+          callback(Object.assign(new Error(`${hostname} has no addresses`), { code: 'ENOTFOUND' }), []);
+        } else if (options.all) {
+          callback(null, addresses);
+        } else {
+          callback(null, addresses[0].address, addresses[0].family);
+        }
+      },
+      (err: Error) => callback(err, []),
+    );
+  };
+}
+
+const TLS_CODE = /^ERR_(TLS|SSL)_|CERT|CRL|SELF_SIGNED|^UNABLE_TO_|^INVALID_(CA|PURPOSE)$|^PATH_LENGTH_EXCEEDED$|^HOSTNAME_MISMATCH$/;
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+function codeOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, errors } = err as { code?: unknown; errors?: unknown[] };
+  if (typeof code === 'string') return code;
+  // With several addresses net reports an AggregateError; the first attempt's code speaks for it.
+  return Array.isArray(errors) ? codeOf(errors[0]) : undefined;
+}
+
+/** Drops the rest of a response with its connection; undici reports that as an 'error' no one needs. */
+function discard(body: Readable): void {
+  body.on('error', () => undefined).destroy();
+}
+
+async function readBounded(body: Readable, maxBytes: number, origin: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      discard(body);
+      throw new OutboundError('too_large', `POST ${origin}: response is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+export class OutboundClient {
+  private readonly agent: Agent;
+  private readonly allowPrivate: boolean;
+
+  constructor(opts: OutboundOptions) {
+    this.allowPrivate = opts.allowPrivate;
+    this.agent = new Agent({
+      connections: opts.connectionsPerOrigin ?? 128,
+      keepAliveTimeout: opts.keepAliveTimeoutMs ?? 10_000,
+      keepAliveMaxTimeout: opts.keepAliveMaxTimeoutMs ?? 60_000,
+      connect: opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolve ?? defaultResolve) },
+    });
+  }
+
+  /** Never follows a redirect: a 3xx comes back as the response and its Location is not contacted. */
+  async post(rawUrl: string, opts: PostOptions): Promise<OutboundResponse> {
+    const url = parseOutboundUrl(rawUrl, this.allowPrivate);
+    const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const started = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+    try {
+      const res = await request(url, {
+        dispatcher: this.agent,
+        method: 'POST',
+        headers: opts.headers,
+        body: opts.body,
+        signal: deadline.signal,
+      });
+      // A declared length over the limit fails before a byte of the body is read.
+      if (Number(res.headers['content-length']) > maxBytes) {
+        discard(res.body);
+        throw new OutboundError('too_large', `POST ${url.origin}: response is larger than ${maxBytes} bytes`);
+      }
+      const body = await readBounded(res.body, maxBytes, url.origin);
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), body, latencyMs: performance.now() - started };
+    } catch (err) {
+      throw this.failure(err, deadline.signal.aborted, url.origin, opts.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  private failure(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
+    if (err instanceof OutboundError) return err;
+    const code = codeOf(err);
+    // A malformed header is the caller's bug, not the far side's failure; undici's message names no value.
+    if (code === 'UND_ERR_INVALID_ARG') return err;
+    if (timedOut || (code && TIMEOUT_CODES.has(code))) {
+      return new OutboundError('timeout', `POST ${origin}: no complete response within ${timeoutMs} ms`, code);
+    }
+    if (code && TLS_CODE.test(code)) return new OutboundError('tls', `POST ${origin}: TLS failed (${code})`, code);
+    return new OutboundError('connection', `POST ${origin}: connection failed (${code ?? 'unknown'})`, code);
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}

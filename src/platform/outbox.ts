@@ -1,0 +1,306 @@
+// The outbox: events written in the transaction of the change they report, relayed to live streams
+// after commit (and again from the table after a crash), and delivered to receivers by a dispatcher that
+// claims due deliveries with FOR UPDATE SKIP LOCKED, so any number of instances share the work and no
+// delivery is sent by two at once. Retries follow a backoff schedule until a 2xx or the last attempt.
+import type { KeyObject } from 'node:crypto';
+import type { SqlRunner } from '../db/database';
+import type { Clock } from './clock';
+import type { Logger } from './logger';
+import { OutboundError, type OutboundClient } from './outbound';
+import { webhookHeaders } from './signing';
+
+/** The envelope every receiver gets (CONTRACT §7). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** An event as the outbox keeps it: the envelope and the agent it belongs to. */
+export interface OutboxRecord extends EventEnvelope {
+  agentId: string | null;
+}
+
+/** CONTRACT §7: about 5 s, 1 min, 5 min, 30 min, 2 h and 6 h between attempts; then the delivery fails. */
+export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+
+/**
+ * Relays committed events to live streams: at once after commit, and from the table for events that
+ * were committed but never relayed (the process died first). `route` publishes one event wherever it
+ * belongs; the published marks are written in batches, off the request path.
+ */
+export class OutboxRelay {
+  private pendingMarks: string[] = [];
+  private markTimer?: NodeJS.Timeout;
+  private marking?: Promise<void>;
+
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly route: (event: OutboxRecord) => void,
+    private readonly onCommitted: () => void = () => {},
+  ) {}
+
+  /** After a transaction that wrote these events has committed. */
+  committed(events: OutboxRecord[]): void {
+    if (!events.length) return;
+    for (const event of events) this.publish(event);
+    this.pendingMarks.push(...events.map((e) => e.id));
+    this.markTimer ??= setTimeout(() => void this.flushMarks(), 100);
+    this.onCommitted();
+  }
+
+  private publish(event: OutboxRecord) {
+    try {
+      this.route(event);
+    } catch (err) {
+      this.log.warn({ err, event_id: event.id }, 'publishing an event failed');
+    }
+  }
+
+  /** Writes the published marks collected so far. */
+  async flushMarks(): Promise<void> {
+    clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    await this.marking;
+    const ids = this.pendingMarks;
+    this.pendingMarks = [];
+    if (!ids.length) return;
+    this.marking = this.sql
+      .query('UPDATE outbox_events SET published_at = $2 WHERE id = ANY($1) AND published_at IS NULL', [ids, this.clock.now()])
+      .then(
+        () => undefined,
+        (err: Error) => {
+          // Left unmarked, they are relayed again by recover(): a duplicate on a live stream, never a loss.
+          this.log.warn({ err: err.message }, 'marking events published failed');
+        },
+      );
+    await this.marking;
+  }
+
+  /** Relays events committed more than `graceMs` ago and never relayed; returns how many. */
+  async recover(graceMs = 5_000, batch = 500): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - graceMs);
+    const rows = await this.sql.query<{ id: string; type: string; agent_id: string | null; data: Record<string, unknown>; created_at: Date }>(
+      `UPDATE outbox_events o SET published_at = $2 FROM (
+         SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) due WHERE o.id = due.id
+       RETURNING o.id, o.type, o.agent_id, o.data, o.created_at`,
+      [cutoff, this.clock.now(), batch],
+    );
+    rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
+    for (const r of rows) {
+      this.publish({ id: r.id, type: r.type, agentId: r.agent_id, data: r.data, created_at: new Date(r.created_at).toISOString() });
+    }
+    return rows.length;
+  }
+}
+
+/** Where a claimed delivery goes; null cancels it (the receiver was deleted or turned off). */
+export interface DeliveryTarget {
+  url: string;
+  /** The receiver's `whsec_…` secret: adds the HMAC `v1` signature. */
+  secret?: string;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  eventId: string;
+  kind: string;
+  attempts: number;
+  target: DeliveryTarget | null;
+  /** The receiver row (webhook or ticket endpoint), for onGone. */
+  receiverId: string | null;
+  envelope: EventEnvelope;
+}
+
+export interface DispatcherOptions {
+  sql: SqlRunner;
+  clock: Clock;
+  log: Logger;
+  outbound: OutboundClient;
+  /** The marketplace's Ed25519 key: every delivery carries its `v1a` signature. */
+  signingKey: () => KeyObject;
+  retryScheduleMs?: number[];
+  timeoutMs?: number;
+  /** Deliveries claimed per round, and sent at once. */
+  batch?: number;
+  /** How often to look for due deliveries when nothing wakes the dispatcher. */
+  pollMs?: number;
+  /** A claim lapses after this, should the instance die mid-send. */
+  leaseMs?: number;
+  /** A receiver answered 410 Gone: turn it off. */
+  onGone?: (delivery: ClaimedDelivery) => Promise<void>;
+}
+
+/**
+ * Sends due deliveries. `wake()` after a commit starts a round at once; otherwise it polls. Each round
+ * claims a batch (marking it `sending` with a lease), signs and POSTs each, and records the outcome.
+ */
+export class Dispatcher {
+  private readonly schedule: number[];
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  }
+
+  /** The most attempts a delivery gets: the first, then one per step of the schedule. */
+  get maxAttempts(): number {
+    return this.schedule.length + 1;
+  }
+
+  start(): void {
+    this.stopped = false;
+    const poll = () => {
+      if (this.stopped) return;
+      this.wake();
+      this.timer = setTimeout(poll, this.opts.pollMs ?? 1_000);
+      this.timer.unref();
+    };
+    poll();
+  }
+
+  /** Starts a round now, or another right after the one in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          const sent = await this.runOnce();
+          // A full batch means more may be due.
+          if (sent >= (this.opts.batch ?? 16)) this.again = true;
+        } while (this.again && !this.stopped);
+      } catch (err) {
+        this.opts.log.warn({ err: (err as Error).message }, 'delivery round failed');
+      } finally {
+        this.running = undefined;
+      }
+    })();
+  }
+
+  /** One round: claims what is due and sends it; resolves with the number claimed. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((d) => this.send(d)));
+    return claimed.length;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private async claim(): Promise<ClaimedDelivery[]> {
+    const { sql, clock } = this.opts;
+    const now = clock.now();
+    const leaseEnds = new Date(now.getTime() + (this.opts.leaseMs ?? 60_000));
+    const rows = await sql.query<{
+      id: string;
+      event_id: string;
+      kind: string;
+      attempts: number;
+      url: string | null;
+      webhook_id: string | null;
+      webhook_url: string | null;
+      webhook_secret: string | null;
+      webhook_active: boolean | null;
+      endpoint_id: string | null;
+      endpoint_url: string | null;
+      endpoint_secret: string | null;
+      type: string;
+      data: Record<string, unknown>;
+      created_at: Date;
+    }>(
+      `WITH due AS (
+         SELECT id FROM deliveries WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
+         FROM due WHERE d.id = due.id
+         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id
+       )
+       SELECT c.id, c.event_id, c.kind, c.attempts, c.url, c.webhook_id, w.url AS webhook_url, w.secret AS webhook_secret, w.active AS webhook_active,
+         c.ticket_endpoint_id AS endpoint_id, t.url AS endpoint_url, t.secret AS endpoint_secret, e.type, e.data, e.created_at
+       FROM claimed c JOIN outbox_events e ON e.id = c.event_id
+       LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN ticket_endpoints t ON t.id = c.ticket_endpoint_id`,
+      [now, leaseEnds, this.opts.batch ?? 16],
+    );
+    return rows.map((r) => {
+      let target: DeliveryTarget | null;
+      if (r.webhook_id) target = r.webhook_active && r.webhook_url ? { url: r.webhook_url, secret: r.webhook_secret ?? undefined } : null;
+      else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
+      else target = r.url ? { url: r.url } : null;
+      return {
+        id: r.id,
+        eventId: r.event_id,
+        kind: r.kind,
+        attempts: r.attempts,
+        target,
+        receiverId: r.webhook_id ?? r.endpoint_id,
+        envelope: { id: r.event_id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data },
+      };
+    });
+  }
+
+  private async send(d: ClaimedDelivery): Promise<void> {
+    const { sql, clock, outbound, log } = this.opts;
+    if (!d.target) {
+      await sql.query(`UPDATE deliveries SET status = 'cancelled', last_error = 'the receiver is gone or turned off' WHERE id = $1`, [d.id]);
+      return;
+    }
+    const body = JSON.stringify(d.envelope);
+    const started = clock.now();
+    let status: number | null = null;
+    let error: string | null = null;
+    let latencyMs = 0;
+    try {
+      const headers = webhookHeaders({
+        id: d.envelope.id,
+        timestampSeconds: Math.floor(started.getTime() / 1000),
+        body,
+        secret: d.target.secret,
+        privateKey: this.opts.signingKey(),
+      });
+      const res = await outbound.post(d.target.url, { headers, body, timeoutMs: this.opts.timeoutMs ?? 15_000, maxResponseBytes: 64 * 1024 });
+      status = res.status;
+      latencyMs = Math.round(res.latencyMs);
+      if (status < 200 || status > 299) error = `HTTP ${status}`;
+    } catch (err) {
+      error = err instanceof OutboundError ? `${err.reason}: ${err.message}` : 'unexpected error';
+      if (!(err instanceof OutboundError)) log.warn({ err, delivery_id: d.id }, 'delivery failed unexpectedly');
+    }
+    const now = clock.now();
+    let next: { status: string; nextAttemptAt: Date | null };
+    if (!error) next = { status: 'delivered', nextAttemptAt: null };
+    else if (status === 410) next = { status: 'failed', nextAttemptAt: null };
+    else if (d.attempts >= this.maxAttempts) next = { status: 'failed', nextAttemptAt: null };
+    else {
+      // ±20% jitter, so receivers that failed together are not retried together.
+      const wait = this.schedule[d.attempts - 1] * (0.8 + Math.random() * 0.4);
+      next = { status: 'pending', nextAttemptAt: new Date(now.getTime() + wait) };
+    }
+    await sql.query(
+      `WITH attempt AS (
+         INSERT INTO delivery_attempts (id, delivery_id, attempt, status_code, error, latency_ms, created_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6)
+       )
+       UPDATE deliveries SET status = $7, next_attempt_at = COALESCE($8, next_attempt_at), last_status = $3, last_error = $4,
+         delivered_at = CASE WHEN $7 = 'delivered' THEN $6 ELSE delivered_at END
+       WHERE id = $1`,
+      [d.id, d.attempts, status, error, latencyMs, now, next.status, next.nextAttemptAt],
+    );
+    if (status === 410 && this.opts.onGone) await this.opts.onGone(d).catch((err: Error) => log.warn({ err: err.message }, 'turning off a gone receiver failed'));
+  }
+}

@@ -1,0 +1,55 @@
+// A webhook receiver on loopback HTTPS that records every request (headers and raw body) and answers
+// with the statuses a test scripts, one per request, then 200.
+import type { IncomingHttpHeaders } from 'node:http';
+import { startHttpsServer, type HttpsTestServer } from './https';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+  status: number;
+}
+
+export interface Receiver extends HttpsTestServer {
+  received: Received[];
+  /** Statuses for the next requests, in order (then 200); a `{ status, location }` adds a Location header. */
+  respond(...statuses: (number | { status: number; location: string })[]): void;
+  /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
+}
+
+export async function startReceiver(path = '/hook'): Promise<Receiver> {
+  const received: Received[] = [];
+  const script: (number | { status: number; location: string })[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const server = await startHttpsServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const next = script.shift() ?? 200;
+      const status = typeof next === 'number' ? next : next.status;
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      received.push({ headers: req.headers, body, json, status });
+      res.writeHead(status, typeof next === 'number' ? { 'content-type': 'application/json' } : { location: next.location }).end('{"ok":true}');
+      for (const w of waiters.filter((w) => received.length >= w.count)) w.resolve();
+    });
+  });
+  return {
+    ...server,
+    url: `${server.url}${path}`,
+    received,
+    respond: (...statuses) => void script.push(...statuses),
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        if (received.length >= count) return resolve(received);
+        const timer = setTimeout(() => reject(new Error(`expected ${count} requests, got ${received.length}`)), timeoutMs);
+        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
+      }),
+  };
+}
