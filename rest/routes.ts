@@ -8,8 +8,11 @@ import type { Route } from './route';
 import { serviceRoutes } from './services';
 import { walletRoutes } from './wallets';
 import { webhookRoutes } from './webhooks';
+import { executionRoutes } from './execution';
+import { ticketRoutes } from './tickets';
+import { disputeRoutes } from './disputes';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...webhookRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

@@ -1,6 +1,7 @@
 // The caller's own records (/agents/me/* and /my/*): usage, executions, transactions, analytics,
 // disputes, reputation with its events, the audit log and sparks; and the tier definitions.
 import * as account from '../src/domain/agents/account';
+import type { Ctx } from '../src/domain/context';
 import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
 import { TierEnum } from './agents';
 import { builder, ownedByCaller } from './builder';
@@ -20,6 +21,24 @@ export const Execution = builder.prismaNode('Execution', {
     serviceId: t.exposeID('serviceId', { nullable: true }),
     costCents: t.exposeInt('costCents'),
     latencyMs: t.exposeInt('latencyMs'),
+    mode: t.exposeString('mode', { description: '`auto` or `chosen`' }),
+    attempts: t.relation('attempts', { query: { orderBy: { ordinal: 'asc' } } }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('ExecutionAttempt', {
+  description: 'One provider tried within an execution',
+  fields: (t) => ({
+    ordinal: t.exposeInt('ordinal'),
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    serviceKey: t.exposeString('serviceKey'),
+    outcome: t.exposeString('outcome'),
+    reason: t.exposeString('reason', { nullable: true }),
+    statusCode: t.exposeInt('statusCode', { nullable: true }),
+    latencyMs: t.exposeInt('latencyMs'),
+    score: t.exposeFloat('score', { nullable: true }),
+    priceCents: t.exposeInt('priceCents'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -34,21 +53,36 @@ export const Transaction = builder.prismaNode('Transaction', {
     executionId: t.exposeID('executionId', { nullable: true }),
     serviceId: t.exposeID('serviceId', { nullable: true }),
     latencyMs: t.exposeInt('latencyMs', { nullable: true }),
+    capability: t.exposeString('capability', { nullable: true }),
+    disputeId: t.exposeID('disputeId', { nullable: true, description: 'The dispute a refund settles' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
+/** A dispute is visible to the agent that opened it and to the administrator. */
+async function disputeVisible(dispute: { agentId: string }, ctx: Ctx): Promise<boolean> {
+  const p = await ctx.principal();
+  return p.kind === 'admin' || (p.kind === 'agent' && p.agent.id === dispute.agentId);
+}
+
 export const Dispute = builder.prismaNode('Dispute', {
-  authScopes: ownedByCaller,
+  authScopes: disputeVisible,
   id: { field: 'id' },
   fields: (t) => ({
     disputeId: t.exposeID('id'),
-    kind: t.exposeString('kind'),
-    status: t.exposeString('status'),
+    form: t.exposeString('form', { description: '`service` (form A) or `transaction` (form B)' }),
+    kind: t.exposeString('kind', { description: 'Form A type (billing, quality, availability) or form B reason (provider_error, billing_error, service_failure, other)' }),
+    status: t.exposeString('status', { description: '`open`, `under_review` or `resolved`' }),
     resolution: t.exposeString('resolution', { nullable: true }),
+    resolvedBy: t.exposeString('resolvedBy', { nullable: true, description: '`pipeline` or `admin`' }),
+    refundCents: t.exposeInt('refundCents'),
     description: t.exposeString('description', { nullable: true }),
+    evidence: t.field({ type: 'JSON', nullable: true, resolve: (d) => d.evidence }),
+    agentId: t.exposeID('agentId', { description: 'The agent that opened it' }),
     serviceId: t.exposeID('serviceId', { nullable: true }),
     transactionId: t.exposeID('transactionId', { nullable: true }),
+    executionId: t.exposeID('executionId', { nullable: true }),
+    providerAgentId: t.exposeID('providerAgentId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
   }),

@@ -9,5 +9,8 @@ import './admin';
 import './account';
 import './wallets';
 import './webhooks';
+import './execution';
+import './tickets';
+import './disputes';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -21,6 +21,8 @@ import { refreshOfferScores } from './domain/discovery/resolve';
 import type { Services } from './domain/context';
 import { routeEvent, type Topics } from './domain/events';
 import { loadSigningKeys } from './domain/webhooks/signing-key';
+import { ProviderStats } from './domain/execution/provider-stats';
+import { DisputePipeline } from './domain/disputes/disputes';
 import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { recordUptimeSample } from './domain/health/health';
 import { systemClock, type Clock } from './platform/clock';
@@ -119,10 +121,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     dispatcher,
     outbound,
     signingKeys,
+    // Set just below: these workers need the finished services.
+    providerStats: undefined as unknown as ProviderStats,
+    disputes: undefined as unknown as DisputePipeline,
     clock,
     log,
     startedAt: new Date(),
   };
+  services.providerStats = new ProviderStats(services);
+  services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
 
@@ -209,6 +216,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
+  services.providerStats.start();
+  services.disputes.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -231,6 +240,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await ws.close();
         await scheduler.stop();
         await dispatcher.stop();
+        await services.providerStats.stop();
+        await services.disputes.stop();
         await outbox.flushMarks();
         await outbound.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));

@@ -19,6 +19,22 @@ export type ComponentStatus =
   | 'down'
   | 'ok';
 
+/** Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description. */
+export type CreateDisputeInput = {
+  /** Required in form A */
+  description?: string | null | undefined;
+  /** Form A: any JSON object (at most 64 KiB) */
+  evidence?: unknown;
+  /** Form B: provider_error, billing_error, service_failure or other */
+  reason?: string | null | undefined;
+  /** Form A: the service disputed */
+  serviceId?: string | null | undefined;
+  /** Form B: one of the caller's charges */
+  transactionId?: string | null | undefined;
+  /** Form A: billing, quality or availability */
+  type?: string | null | undefined;
+};
+
 export type CreateSubAgentInput = {
   /** Capability prefixes the sub-agent may act on; inside the parent's scope */
   authorityScope: Array<string>;
@@ -28,6 +44,21 @@ export type CreateSubAgentInput = {
   /** 3-50 characters, unique */
   name: string;
 };
+
+export type ExecuteInput = {
+  capability: string;
+  /** Free-form, capability-specific object */
+  input: unknown;
+  /** Default auto */
+  mode?: ExecuteMode | null | undefined;
+  /** A service key (svc_…) or service id; required with mode chosen */
+  provider?: string | null | undefined;
+};
+
+/** `auto`: the best-ranked providers, up to 3, skipping cooling ones; `chosen`: exactly `provider` */
+export type ExecuteMode =
+  | 'auto'
+  | 'chosen';
 
 export type ExecutionStatus =
   | 'error'
@@ -81,11 +112,25 @@ export type RegisterServiceInput = {
   pricingModel: PricingModel;
 };
 
+export type RegisterTicketEndpointInput = {
+  name?: string | null | undefined;
+  /** One of the caller's services */
+  serviceKey: string;
+  /** An https:// URL */
+  ticketReceiveUrl: string;
+};
+
 export type ResolveConstraintsInput = {
   language?: string | null | undefined;
   /** Cents per call */
   maxCost?: number | null | undefined;
   minReputation?: number | null | undefined;
+};
+
+export type ResolveDisputeInput = {
+  /** Refund part or all of a disputed charge (default 0) */
+  refundCents?: number | null | undefined;
+  resolution: string;
 };
 
 export type ResolveInput = {
@@ -127,6 +172,17 @@ export type SubKeyStatus =
   | 'expired'
   | 'grace'
   | 'revoked';
+
+export type TicketCommentInput = {
+  content: string;
+};
+
+export type TicketStatusInput = {
+  /** Notes on how it was resolved */
+  resolution?: string | null | undefined;
+  /** open, in_progress, waiting, resolved or closed */
+  status: string;
+};
 
 /** Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100 */
 export type Tier =
@@ -281,6 +337,53 @@ export type QuickResolveQueryVariables = Exact<{
 
 export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, cost_cents: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
 
+export type DisputeFieldsFragment = { form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
+
+export type CreateDisputeMutationVariables = Exact<{
+  input: CreateDisputeInput;
+}>;
+
+
+export type CreateDisputeMutation = { createDispute: { status: string, form: string, dispute_id: string, created_at: string } };
+
+export type DisputeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DisputeQuery = { dispute: { form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null } };
+
+export type AdminDisputesQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AdminDisputesQuery = { adminDisputes: { total: number, disputes: Array<{ form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null }> } };
+
+export type ResolveDisputeMutationVariables = Exact<{
+  id: string;
+  input: ResolveDisputeInput;
+}>;
+
+
+export type ResolveDisputeMutation = { resolveDispute: { status: string, resolution: string | null, resolved: string | null, dispute_id: string, refund_cents: number, resolved_at: string | null } };
+
+export type AdminRevenueQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, gross_cents: number, refunds_cents: number, net_cents: number }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }> } };
+
+export type ExecuteMutationVariables = Exact<{
+  input: ExecuteInput;
+}>;
+
+
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, price_cents: number }> } };
+
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -384,6 +487,52 @@ export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };
+
+export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
+
+export type TicketsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type TicketsQuery = { tickets: { total: number, tickets: Array<{ type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> }> } };
+
+export type TicketEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type TicketEndpointsQuery = { endpoints: Array<{ name: string | null, service_key: string, ticket_receive_url: string, created_at: string, updated_at: string }> };
+
+export type RegisterTicketEndpointMutationVariables = Exact<{
+  input: RegisterTicketEndpointInput;
+}>;
+
+
+export type RegisterTicketEndpointMutation = { registerTicketEndpoint: { registered: boolean, name: string | null, secret: string, service_key: string, ticket_receive_url: string } };
+
+export type TicketQueryVariables = Exact<{
+  ticketKey: string;
+}>;
+
+
+export type TicketQuery = { ticket: { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> } };
+
+export type UpdateTicketStatusMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketStatusInput;
+}>;
+
+
+export type UpdateTicketStatusMutation = { updateTicketStatus: { status: string, resolution: string | null, ticket_key: string, updated_at: string } };
+
+export type AddTicketCommentMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketCommentInput;
+}>;
+
+
+export type AddTicketCommentMutation = { addTicketComment: { content: string, author: string, ticket_key: string, comment_id: string, created_at: string } };
 
 export type CreateWalletMutationVariables = Exact<{
   agentId: string;

@@ -14,6 +14,8 @@ import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
+import type { ProviderStats } from './execution/provider-stats';
+import type { DisputePipeline } from './disputes/disputes';
 import type { SigningKeys } from './webhooks/signing-key';
 
 /** Long-lived machinery shared by every request of one instance. */
@@ -32,6 +34,10 @@ export interface Services {
   /** Every outbound HTTPS call (providers, receivers) goes through this SSRF-guarded client. */
   outbound: OutboundClient;
   signingKeys: SigningKeys;
+  /** Folds execution attempts into provider statistics and reputation after each execution. */
+  providerStats: ProviderStats;
+  /** Decides new disputes from the records, or sends them to review. */
+  disputes: DisputePipeline;
   limiter: RateLimiter;
   scheduler: Scheduler;
   usage: UsageRecorder;

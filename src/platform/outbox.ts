@@ -8,6 +8,7 @@ import type { Clock } from './clock';
 import type { Logger } from './logger';
 import { OutboundError, type OutboundClient } from './outbound';
 import { webhookHeaders } from './signing';
+import { Worker } from './worker';
 
 /** The envelope every receiver gets (CONTRACT §7). */
 export interface EventEnvelope {
@@ -141,13 +142,11 @@ export interface DispatcherOptions {
  */
 export class Dispatcher {
   private readonly schedule: number[];
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly worker: Worker;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+    this.worker = new Worker({ name: 'dispatcher', round: () => this.runOnce(), log: opts.log, pollMs: opts.pollMs ?? 1_000, fullBatch: opts.batch ?? 16 });
   }
 
   /** The most attempts a delivery gets: the first, then one per step of the schedule. */
@@ -156,37 +155,12 @@ export class Dispatcher {
   }
 
   start(): void {
-    this.stopped = false;
-    const poll = () => {
-      if (this.stopped) return;
-      this.wake();
-      this.timer = setTimeout(poll, this.opts.pollMs ?? 1_000);
-      this.timer.unref();
-    };
-    poll();
+    this.worker.start();
   }
 
   /** Starts a round now, or another right after the one in progress. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          const sent = await this.runOnce();
-          // A full batch means more may be due.
-          if (sent >= (this.opts.batch ?? 16)) this.again = true;
-        } while (this.again && !this.stopped);
-      } catch (err) {
-        this.opts.log.warn({ err: (err as Error).message }, 'delivery round failed');
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.worker.wake();
   }
 
   /** One round: claims what is due and sends it; resolves with the number claimed. */
@@ -196,10 +170,12 @@ export class Dispatcher {
     return claimed.length;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  settled(): Promise<void> {
+    return this.worker.settled();
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
   }
 
   private async claim(): Promise<ClaimedDelivery[]> {

@@ -15,11 +15,13 @@ let ownersKeyId: string;
 let serviceKey: string;
 let ownersWebhookId: string;
 let ownersDeliveryId: string;
+let ownersTicketKey: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
   const path = Array.isArray(route.path) ? route.path[0] : route.path;
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
+  if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -40,6 +42,9 @@ const OWNED = new Map<string, unknown>([
   ['DELETE /webhooks/:id', undefined],
   ['GET /webhooks/:id/deliveries', undefined],
   ['POST /webhooks/:id/deliveries/:deliveryId/redeliver', {}],
+  ['GET /tickets/:ticketKey', undefined],
+  ['PATCH /tickets/:ticketKey/status', { status: 'closed' }],
+  ['POST /tickets/:ticketKey/comments', { content: 'not mine' }],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set(['POST /keys/provision/:serviceKey', 'POST /capabilities/:capabilityId/pricing', 'PATCH /admin/agents/:agentId/status']);
@@ -65,6 +70,11 @@ beforeAll(async () => {
   await api(server)('PATCH', '/agents/me', { key: owner.key, body: { description: 'Changed so that an event is delivered' } });
   const deliveries = await api(server)('GET', `/webhooks/${ownersWebhookId}/deliveries`, { key: owner.key });
   ownersDeliveryId = deliveries.body.deliveries[0].delivery_id;
+  const ticket = await api(server)('POST', '/execute', {
+    key: owner.key,
+    body: { capability: 'support-ticket', input: { type: 'question', subject: 'Matrix', description: 'A ticket for the security matrix', agentName: 'matrix' } },
+  });
+  ownersTicketKey = ticket.body.result.ticket_key;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

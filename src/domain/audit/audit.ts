@@ -39,3 +39,19 @@ export async function recordAudit(db: DbTx, ctx: Ctx, entry: AuditEntry): Promis
     data: { ...entry, details: entry.details ?? {}, ...actorOf(principal), ipAddress: ctx.clientAddress },
   });
 }
+
+export interface StateChangeEntry {
+  subjectType: string;
+  subjectId: string;
+  from: string | null;
+  to: string;
+  note?: string | null;
+}
+
+/** Records one move of a state machine, with who made it, inside the caller's transaction. */
+export async function recordStateChange(db: DbTx, ctx: Ctx | null, change: StateChangeEntry): Promise<void> {
+  const actor = ctx ? actorOf(await ctx.principal()) : { actorKind: 'system', actorId: null };
+  await db.stateChange.create({
+    data: { subjectType: change.subjectType, subjectId: change.subjectId, fromState: change.from, toState: change.to, note: change.note ?? null, ...actor },
+  });
+}

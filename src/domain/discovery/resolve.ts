@@ -60,6 +60,8 @@ export interface Match {
   latencyP50Ms: number | null;
   providerId: string;
   providerName: string;
+  /** Until when `execute` skips the provider after repeated failures (null: it does not). */
+  cooldownUntil: Date | null;
   score: number;
   breakdown: Record<Factor, number>;
 }
@@ -193,7 +195,7 @@ export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ ma
   const now = ctx.services.clock.now();
   const statement = rankStatement(query);
   const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
-  const scored = ranking.matches.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName]) => {
+  const scored = ranking.matches.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName, cooldownUntilMs]) => {
     const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
     const breakdown = {
       reputation: 100 * w.reputation * f.reputation,
@@ -205,8 +207,21 @@ export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ ma
     const exact = breakdown.reputation + breakdown.cost + breakdown.reliability + breakdown.latency + breakdown.freshness;
     for (const k of FACTORS) breakdown[k] = round2(breakdown[k]);
     const match: Match = {
-      serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, reputation,
-      successRate: round2(f.reliability), latencyP50Ms, providerId, providerName, score: round2(exact), breakdown,
+      serviceId,
+      serviceKey,
+      name,
+      description,
+      capabilities,
+      costCents,
+      pricingModel,
+      reputation,
+      successRate: round2(f.reliability),
+      latencyP50Ms,
+      providerId,
+      providerName,
+      cooldownUntil: cooldownUntilMs === null || cooldownUntilMs === undefined ? null : new Date(cooldownUntilMs),
+      score: round2(exact),
+      breakdown,
     };
     return { exact, match };
   });

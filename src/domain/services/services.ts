@@ -3,6 +3,7 @@
 import type { Prisma, Service } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { newServiceKey, newSigningSecret } from '../../platform/ids';
+import { checkOutboundUrl } from '../../platform/outbound';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
@@ -34,7 +35,12 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const name = checks.text('name', input.name, { max: SERVICE_NAME_MAX, required: true });
+  const shapeErrors = checks.errors.length;
   const endpoint = checks.httpsUrl('endpoint', input.endpoint);
+  if (endpoint && checks.errors.length === shapeErrors) {
+    const problem = checkOutboundUrl(endpoint, ctx.services.config.outboundAllowPrivate);
+    if (problem) checks.fail('endpoint', problem);
+  }
   const description = checks.text('description', input.description, { min: SERVICE_DESCRIPTION_MIN, max: SERVICE_DESCRIPTION_MAX, required: true, multiline: true });
   let capabilities: string[] = [];
   if (!Array.isArray(input.capabilities) || input.capabilities.length === 0) {

@@ -1,0 +1,93 @@
+// REST routes of disputes (spec §4.4) and their administration (§4.15).
+import { bucket, from, type Route } from './route';
+
+const disputeFields = /* GraphQL */ `
+  fragment DisputeFields on Dispute {
+    dispute_id: disputeId form kind status resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
+    agent_id: agentId service_id: serviceId transaction_id: transactionId execution_id: executionId provider_agent_id: providerAgentId
+    created_at: createdAt resolved_at: resolvedAt
+  }
+`;
+
+export const disputeRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/disputes',
+    bucket: bucket('disputes_create', 30),
+    auth: 'agent',
+    status: 201,
+    tag: 'Disputes',
+    summary: 'Open a dispute',
+    description:
+      "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
+    errors: [404, 409],
+    document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
+      createDispute(input: $input) { dispute_id: disputeId status form created_at: createdAt }
+    }`,
+    variables: { input: from.bodyRenamed({ transaction_id: 'transactionId', service_id: 'serviceId' }) },
+  },
+  {
+    method: 'GET',
+    path: '/disputes/:id',
+    bucket: bucket('disputes_get', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Disputes',
+    summary: "One of the caller's disputes",
+    errors: [404],
+    document: /* GraphQL */ `query Dispute($id: ID!) { dispute(id: $id) { ...DisputeFields } } ${disputeFields}`,
+    variables: { id: from.path('id') },
+  },
+  {
+    method: 'GET',
+    path: '/admin/disputes',
+    bucket: bucket('admin_disputes', 60),
+    auth: 'admin',
+    status: 200,
+    tag: 'Administration',
+    summary: 'Every dispute',
+    description: 'Newest first; `status` filters (open, under_review, resolved).',
+    document: /* GraphQL */ `query AdminDisputes($status: String, $first: Int, $offset: Int) {
+      adminDisputes(status: $status, first: $first, offset: $offset) { total: totalCount disputes: nodes { ...DisputeFields } }
+    } ${disputeFields}`,
+    variables: {
+      status: from.query('status', 'open, under_review or resolved'),
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/admin/disputes/:disputeId/resolve',
+    bucket: bucket('admin_disputes_resolve', 60),
+    auth: 'admin',
+    status: 200,
+    tag: 'Administration',
+    summary: 'Resolve a dispute',
+    description: '`resolution` is required; `refund_cents` refunds part or all of a disputed charge through the ledger (and costs the provider reputation). A resolved dispute answers 409.',
+    errors: [404, 409],
+    document: /* GraphQL */ `mutation ResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
+      resolveDispute(id: $id, input: $input) { resolved: resolvedBy dispute_id: disputeId status resolution refund_cents: refundCents resolved_at: resolvedAt }
+    }`,
+    variables: { id: from.path('disputeId'), input: from.bodyRenamed({ refund_cents: 'refundCents' }) },
+  },
+  {
+    method: 'GET',
+    path: '/admin/revenue',
+    bucket: bucket('admin_revenue', 60),
+    auth: 'admin',
+    status: 200,
+    tag: 'Administration',
+    summary: 'Revenue analytics from the ledger',
+    description: 'Charges, refunds and net (integer cents) over `days` (1-365, default 30), in total, by day and by capability.',
+    document: /* GraphQL */ `query AdminRevenue($days: Int) {
+      adminRevenue(days: $days) {
+        days
+        totals { gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions paid_executions: paidExecutions }
+        by_day: byDay { day gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents }
+        by_capability: byCapability { capability gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions }
+      }
+    }`,
+    variables: { days: from.query('days', '1-365, default 30') },
+  },
+];

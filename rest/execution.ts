@@ -1,0 +1,27 @@
+// REST route of execute (spec §4.3).
+import { bucket, from, type Route } from './route';
+
+export const executionRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/execute',
+    bucket: bucket('execute', 100),
+    auth: 'agent',
+    status: 200,
+    tag: 'Execution',
+    summary: 'Execute a capability',
+    description:
+      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list and trust-score itself. 404 when no active provider offers the capability. Honours Idempotency-Key.',
+    errors: [404],
+    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!) {
+      execute(input: $input) {
+        execution_id: executionId capability mode status result error
+        provider { service_id: serviceId service_key: serviceKey name reputation }
+        transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
+        attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score price_cents: priceCents }
+        created_at: createdAt
+      }
+    }`,
+    variables: { input: from.body },
+  },
+];

@@ -1,0 +1,98 @@
+// Disputes: opening one (about a service or a transaction), reading it, and the administrator's queue,
+// resolution and the revenue the ledger shows.
+import * as disputes from '../src/domain/disputes/disputes';
+import { Dispute } from './account';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
+  description: 'Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description.',
+  fields: (t) => ({
+    serviceId: t.id({ description: 'Form A: the service disputed' }),
+    type: t.string({ description: 'Form A: billing, quality or availability' }),
+    evidence: t.field({ type: 'JSON', description: 'Form A: any JSON object (at most 64 KiB)' }),
+    transactionId: t.id({ description: "Form B: one of the caller's charges" }),
+    reason: t.string({ description: 'Form B: provider_error, billing_error, service_failure or other' }),
+    description: t.string({ description: 'Required in form A' }),
+  }),
+});
+
+builder.mutationField('createDispute', (t) =>
+  t.prismaField({
+    type: 'Dispute',
+    description: 'Open a dispute; the pipeline then resolves what the records prove (refunds included) or sends it to review',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: CreateDisputeInput, required: true }) },
+    resolve: (_q, _r, { input }, ctx) => disputes.createDispute(ctx, input),
+  }),
+);
+
+builder.queryField('dispute', (t) =>
+  t.prismaField({
+    type: 'Dispute',
+    description: "One of the caller's disputes",
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _r, { id }, ctx) => disputes.getDispute(ctx, String(id)),
+  }),
+);
+
+builder.queryField('adminDisputes', (t) =>
+  pagedField(t, Dispute, {
+    description: 'Every dispute, newest first (the administrator key only)',
+    authScopes: { admin: true },
+    args: { status: t.arg.string({ description: 'open, under_review or resolved' }) },
+    resolve: (ctx, args, page) => disputes.listAllDisputes(ctx, page, args.status),
+  }),
+);
+
+const ResolveDisputeInput = builder.inputType('ResolveDisputeInput', {
+  fields: (t) => ({
+    resolution: t.string({ required: true }),
+    refundCents: t.int({ description: 'Refund part or all of a disputed charge (default 0)' }),
+  }),
+});
+
+builder.mutationField('resolveDispute', (t) =>
+  t.prismaField({
+    type: 'Dispute',
+    description: 'Resolve an open or under-review dispute (409 once resolved), optionally with a refund through the ledger',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: ResolveDisputeInput, required: true }) },
+    resolve: (_q, _r, { id, input }, ctx) => disputes.resolveDispute(ctx, String(id), input),
+  }),
+);
+
+const money = (t: any) => ({
+  grossCents: t.exposeInt('grossCents', { description: 'Charges' }),
+  refundsCents: t.exposeInt('refundsCents'),
+  netCents: t.exposeInt('netCents'),
+});
+
+const RevenueTotals = builder.objectRef<disputes.Revenue['totals']>('RevenueTotals').implement({
+  fields: (t) => ({ ...money(t), executions: t.exposeInt('executions'), paidExecutions: t.exposeInt('paidExecutions') }),
+});
+const RevenueDay = builder.objectRef<disputes.Revenue['byDay'][number]>('RevenueDay').implement({
+  fields: (t) => ({ day: t.exposeString('day'), ...money(t) }),
+});
+const RevenueCapability = builder.objectRef<disputes.Revenue['byCapability'][number]>('RevenueCapability').implement({
+  fields: (t) => ({ capability: t.exposeString('capability'), ...money(t), executions: t.exposeInt('executions') }),
+});
+const Revenue = builder.objectRef<disputes.Revenue>('Revenue').implement({
+  fields: (t) => ({
+    days: t.exposeInt('days'),
+    totals: t.field({ type: RevenueTotals, resolve: (r) => r.totals }),
+    byDay: t.field({ type: [RevenueDay], resolve: (r) => r.byDay }),
+    byCapability: t.field({ type: [RevenueCapability], resolve: (r) => r.byCapability }),
+  }),
+});
+
+builder.queryField('adminRevenue', (t) =>
+  t.field({
+    type: Revenue,
+    description: 'Money through the marketplace from the ledger: charges less refunds, by day and capability',
+    authScopes: { admin: true },
+    args: { days: t.arg.int({ description: '1-365, default 30' }) },
+    resolve: (_r, { days }, ctx) => disputes.revenue(ctx, days ?? 30),
+  }),
+);

@@ -1,0 +1,333 @@
+// Disputes (spec §4.4, §4.15): about a service (form A) or one transaction (form B). On creation the
+// pipeline decides what the records prove — a charge for an execution whose every attempt failed, or a
+// charge other than the provider's price, is refunded through the ledger and resolved, and the provider's
+// reputation moves — and leaves the rest `under_review` for an administrator.
+import type { DbTx } from '../../db/database';
+import type { Dispute, Prisma } from '../../db/generated/prisma/client';
+import { Conflict, NotFound } from '../../platform/errors';
+import { isUuid } from '../../platform/ids';
+import { assertMove, type Moves } from '../../platform/state-machine';
+import { Checks } from '../../platform/validate';
+import { Worker } from '../../platform/worker';
+import { requireAdmin, requireAgent } from '../agents/principal';
+import { recordStateChange } from '../audit/audit';
+import type { Ctx, Services } from '../context';
+import { transact, type Emit } from '../events';
+import { applyReputation } from '../reputation/reputation';
+import type { Page } from '../agents/account';
+
+export const DISPUTE_TYPES = ['billing', 'quality', 'availability'] as const;
+export const DISPUTE_REASONS = ['provider_error', 'billing_error', 'service_failure', 'other'] as const;
+export const DISPUTE_STATUSES = ['open', 'under_review', 'resolved'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const DISPUTE_MOVES: Moves<DisputeStatus> = {
+  open: ['under_review', 'resolved'],
+  under_review: ['resolved'],
+  resolved: [],
+};
+
+/** Reputation a provider loses when a dispute against it ends in a refund. */
+export const REFUND_PENALTY = 2;
+const EVIDENCE_MAX_BYTES = 64 * 1024;
+
+export interface DisputeInput {
+  serviceId?: unknown;
+  type?: unknown;
+  description?: unknown;
+  evidence?: unknown;
+  transactionId?: unknown;
+  reason?: unknown;
+}
+
+function oneOf<T extends string>(checks: Checks, path: string, value: unknown, allowed: readonly T[]): T | undefined {
+  if (value === undefined || value === null) {
+    checks.fail(path, 'is required');
+    return undefined;
+  }
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    checks.fail(path, `must be one of ${allowed.join(', ')}`);
+    return undefined;
+  }
+  return value as T;
+}
+
+/** The facts every dispute event carries. */
+function disputeFacts(d: Dispute): Record<string, unknown> {
+  return {
+    dispute_id: d.id,
+    form: d.form,
+    kind: d.kind,
+    status: d.status,
+    service_id: d.serviceId,
+    transaction_id: d.transactionId,
+    resolution: d.resolution,
+    refund_cents: d.refundCents,
+    disputed_by: d.agentId,
+  };
+}
+
+/** Emits a dispute event to the disputing agent and, when known and another agent, to the provider. */
+async function emitDisputeEvent(emit: Emit, d: Dispute, type: 'dispute.created' | 'dispute.resolved'): Promise<void> {
+  await emit(d.agentId, type, disputeFacts(d));
+  if (d.providerAgentId && d.providerAgentId !== d.agentId) await emit(d.providerAgentId, type, disputeFacts(d));
+}
+
+export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Dispute> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const byTransaction = input.transactionId !== undefined && input.transactionId !== null;
+  let data: Prisma.DisputeUncheckedCreateInput;
+  if (byTransaction) {
+    if (!isUuid(input.transactionId)) checks.fail('transactionId', 'must be a transaction id (UUID)');
+    const reason = oneOf(checks, 'reason', input.reason, DISPUTE_REASONS);
+    const description = checks.text('description', input.description, { max: 5000, multiline: true });
+    checks.done();
+    const transaction = await ctx.db.transaction.findFirst({
+      where: { id: input.transactionId as string, agentId: me.id },
+      include: { execution: { include: { service: { select: { agentId: true } } } } },
+    });
+    if (!transaction) throw new NotFound('transaction', String(input.transactionId));
+    if (transaction.kind !== 'charge') throw new Conflict('Only a charge can be disputed');
+    data = {
+      agentId: me.id,
+      form: 'transaction',
+      transactionId: transaction.id,
+      executionId: transaction.executionId,
+      serviceId: transaction.serviceId,
+      providerAgentId: transaction.execution?.service?.agentId ?? null,
+      kind: reason!,
+      description: description ?? null,
+    };
+  } else {
+    if (input.serviceId === undefined || input.serviceId === null) checks.fail('serviceId', 'is required (or transaction_id, to dispute one transaction)');
+    else if (!isUuid(input.serviceId)) checks.fail('serviceId', 'must be a service id (UUID)');
+    const type = oneOf(checks, 'type', input.type, DISPUTE_TYPES);
+    const description = checks.text('description', input.description, { max: 5000, required: true, multiline: true });
+    if (input.evidence !== undefined && input.evidence !== null) {
+      if (typeof input.evidence !== 'object' || Array.isArray(input.evidence)) checks.fail('evidence', 'must be a JSON object');
+      else if (Buffer.byteLength(JSON.stringify(input.evidence)) > EVIDENCE_MAX_BYTES) checks.fail('evidence', 'must be at most 64 KiB as JSON');
+    }
+    checks.done();
+    const service = await ctx.db.service.findUnique({ where: { id: input.serviceId as string }, select: { id: true, agentId: true } });
+    if (!service) throw new NotFound('service', String(input.serviceId));
+    data = {
+      agentId: me.id,
+      form: 'service',
+      serviceId: service.id,
+      providerAgentId: service.agentId,
+      kind: type!,
+      description: description!,
+      evidence: (input.evidence ?? undefined) as Prisma.InputJsonValue | undefined,
+    };
+  }
+  const dispute = await transact(ctx, async (tx, emit) => {
+    if (data.transactionId) {
+      // One dispute per transaction: serialised on the transaction row.
+      await tx.$executeRaw`SELECT 1 FROM transactions WHERE id = ${data.transactionId}::uuid FOR UPDATE`;
+      const earlier = await tx.dispute.findFirst({ where: { transactionId: data.transactionId }, select: { id: true } });
+      if (earlier) throw new Conflict(`Transaction ${data.transactionId} is already disputed (dispute ${earlier.id})`);
+    }
+    const created = await tx.dispute.create({ data });
+    await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: created.id, from: null, to: 'open' });
+    await emitDisputeEvent(emit, created, 'dispute.created');
+    return created;
+  });
+  ctx.services.disputes.wake();
+  return dispute;
+}
+
+/** The caller's dispute; another agent's dispute is not found. */
+export async function getDispute(ctx: Ctx, id: string): Promise<Dispute> {
+  const me = await requireAgent(ctx);
+  const dispute = isUuid(id) ? await ctx.db.dispute.findFirst({ where: { id, agentId: me.id } }) : null;
+  if (!dispute) throw new NotFound('dispute', id);
+  return dispute;
+}
+
+function readStatus(status: unknown) {
+  if (status !== undefined && status !== null && !DISPUTE_STATUSES.includes(status as DisputeStatus)) {
+    const checks = new Checks();
+    checks.fail('status', `must be one of ${DISPUTE_STATUSES.join(', ')}`);
+    checks.done();
+  }
+  return (status ?? undefined) as DisputeStatus | undefined;
+}
+
+export async function listAllDisputes(ctx: Ctx, page: Page, status?: unknown) {
+  await requireAdmin(ctx);
+  const where = { ...(readStatus(status) ? { status: status as string } : {}) };
+  const [items, total] = await Promise.all([
+    ctx.db.dispute.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.dispute.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/** Writes a refund to the ledger, resolves the dispute and, for a refund, costs the provider reputation. */
+async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, resolution: string, refundCents: number, by: 'pipeline' | 'admin', at: Date): Promise<Dispute> {
+  if (refundCents > 0 && d.transactionId) {
+    const charge = await tx.transaction.findUniqueOrThrow({ where: { id: d.transactionId } });
+    await tx.transaction.create({
+      data: {
+        agentId: d.agentId,
+        executionId: charge.executionId,
+        serviceId: charge.serviceId,
+        kind: 'refund',
+        amountCents: -refundCents,
+        capability: charge.capability,
+        disputeId: d.id,
+        createdAt: at,
+      },
+    });
+  }
+  const resolved = await tx.dispute.update({ where: { id: d.id }, data: { status: 'resolved', resolution, resolvedBy: by, refundCents, resolvedAt: at } });
+  await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: d.id, from: d.status, to: 'resolved', note: resolution });
+  if (refundCents > 0 && d.providerAgentId) {
+    await applyReputation(tx, emit, { agentId: d.providerAgentId, delta: -REFUND_PENALTY, reason: `dispute resolved with a refund of ${refundCents} cents`, sourceType: 'dispute', sourceId: d.id });
+  }
+  await emitDisputeEvent(emit, resolved, 'dispute.resolved');
+  return resolved;
+}
+
+/** What the records prove about a transaction dispute: a refund and why, or nothing (needs a person). */
+async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; resolution: string } | null> {
+  if (!d.transactionId || !d.executionId) return null;
+  const charge = await tx.transaction.findUnique({ where: { id: d.transactionId } });
+  const execution = await tx.execution.findUnique({ where: { id: d.executionId }, include: { attempts: { orderBy: { ordinal: 'asc' } } } });
+  if (!charge || !execution) return null;
+  const refunded = await tx.transaction.aggregate({ where: { executionId: execution.id, kind: 'refund' }, _sum: { amountCents: true } });
+  const refundable = charge.amountCents + (refunded._sum.amountCents ?? 0);
+  const succeeded = execution.attempts.find((a) => a.outcome === 'success');
+  if (!succeeded) {
+    const attempts = execution.attempts.length;
+    return refundable > 0
+      ? { refundCents: refundable, resolution: `Every attempt failed (${attempts}); the charge of ${refundable} cents is refunded` }
+      : { refundCents: 0, resolution: `Every attempt failed (${attempts}) and nothing was charged; nothing to refund` };
+  }
+  if (charge.amountCents > succeeded.priceCents) {
+    const excess = Math.min(refundable, charge.amountCents - succeeded.priceCents);
+    if (excess > 0) return { refundCents: excess, resolution: `Charged ${charge.amountCents} cents for a call priced at ${succeeded.priceCents}; ${excess} cents are refunded` };
+  }
+  return null;
+}
+
+/** One round of the pipeline: decides the open disputes it can claim. */
+async function pipelineRound(services: Services, batch: number): Promise<number> {
+  return transact({ db: services.db, services }, async (tx, emit) => {
+    const due = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM disputes WHERE status = 'open' ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
+    const now = services.clock.now();
+    for (const { id } of due) {
+      const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
+      const decision = await decide(tx, d);
+      if (decision) await resolveWith(tx, emit, null, d, decision.resolution, decision.refundCents, 'pipeline', now);
+      else {
+        await tx.dispute.update({ where: { id }, data: { status: 'under_review' } });
+        await recordStateChange(tx, null, { subjectType: 'dispute', subjectId: id, from: 'open', to: 'under_review', note: 'The records do not decide it; an administrator will' });
+      }
+    }
+    return due.length;
+  });
+}
+
+export class DisputePipeline {
+  private readonly worker: Worker;
+
+  constructor(services: Services, batch = 20) {
+    this.worker = new Worker({ name: 'disputes', round: () => pipelineRound(services, batch), log: services.log, pollMs: 5_000, fullBatch: batch });
+  }
+
+  start(): void {
+    this.worker.start();
+  }
+
+  wake(): void {
+    this.worker.wake();
+  }
+
+  settled(): Promise<void> {
+    return this.worker.settled();
+  }
+
+  stop(): Promise<void> {
+    return this.worker.stop();
+  }
+}
+
+export interface ResolveDisputeInput {
+  resolution?: unknown;
+  refundCents?: unknown;
+}
+
+/** An administrator resolves an open or under-review dispute, optionally refunding part or all of its charge. */
+export async function resolveDispute(ctx: Ctx, id: string, input: ResolveDisputeInput): Promise<Dispute> {
+  await requireAdmin(ctx);
+  const checks = new Checks();
+  const resolution = checks.text('resolution', input.resolution, { max: 5000, required: true, multiline: true });
+  const refundCents = checks.integer('refundCents', input.refundCents, 0, 1_000_000_000) ?? 0;
+  checks.done();
+  return transact(ctx, async (tx, emit) => {
+    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM disputes WHERE id = ${id}::uuid FOR UPDATE` : [];
+    if (!found.length) throw new NotFound('dispute', id);
+    const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
+    assertMove(DISPUTE_MOVES, d.status as DisputeStatus, 'resolved', 'dispute');
+    if (refundCents > 0) {
+      if (!d.transactionId) throw new Conflict('Only a dispute about a transaction can refund: this one is about a service');
+      const charge = await tx.transaction.findUniqueOrThrow({ where: { id: d.transactionId } });
+      const refunded = await tx.transaction.aggregate({ where: { executionId: charge.executionId, kind: 'refund' }, _sum: { amountCents: true } });
+      const refundable = charge.amountCents + (refunded._sum.amountCents ?? 0);
+      if (refundCents > refundable) throw new Conflict(`At most ${refundable} cents of this charge can still be refunded`);
+    }
+    return resolveWith(tx, emit, ctx, d, resolution!, refundCents, 'admin', ctx.services.clock.now());
+  });
+}
+
+export interface Revenue {
+  days: number;
+  totals: { grossCents: number; refundsCents: number; netCents: number; executions: number; paidExecutions: number };
+  byDay: { day: string; grossCents: number; refundsCents: number; netCents: number }[];
+  byCapability: { capability: string; grossCents: number; refundsCents: number; netCents: number; executions: number }[];
+}
+
+/** Money through the marketplace over the last `days` days, from the ledger (charges less refunds). */
+export async function revenue(ctx: Ctx, days = 30): Promise<Revenue> {
+  await requireAdmin(ctx);
+  const checks = new Checks();
+  const window = checks.integer('days', days, 1, 365) ?? 30;
+  checks.done();
+  const since = new Date(ctx.services.clock.now().getTime() - window * 86_400_000);
+  const sql = ctx.services.sql;
+  const num = (v: string | number | null) => Number(v ?? 0);
+  const [totals] = await sql.query<Record<string, string | number | null>>(
+    `SELECT COALESCE(sum(amount_cents) FILTER (WHERE kind = 'charge'), 0) AS gross, COALESCE(-sum(amount_cents) FILTER (WHERE kind = 'refund'), 0) AS refunds,
+       count(*) FILTER (WHERE kind = 'charge') AS executions, count(*) FILTER (WHERE kind = 'charge' AND amount_cents > 0) AS paid
+     FROM transactions WHERE created_at >= $1`,
+    [since],
+  );
+  const byDay = await sql.query<{ day: Date | string; gross: string | number; refunds: string | number }>(
+    `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC')::date AS day,
+       COALESCE(sum(amount_cents) FILTER (WHERE kind = 'charge'), 0) AS gross, COALESCE(-sum(amount_cents) FILTER (WHERE kind = 'refund'), 0) AS refunds
+     FROM transactions WHERE created_at >= $1 GROUP BY 1 ORDER BY 1`,
+    [since],
+  );
+  const byCapability = await sql.query<{ capability: string; gross: string | number; refunds: string | number; executions: string | number }>(
+    `SELECT COALESCE(capability, 'unknown') AS capability, COALESCE(sum(amount_cents) FILTER (WHERE kind = 'charge'), 0) AS gross,
+       COALESCE(-sum(amount_cents) FILTER (WHERE kind = 'refund'), 0) AS refunds, count(*) FILTER (WHERE kind = 'charge') AS executions
+     FROM transactions WHERE created_at >= $1 GROUP BY 1 ORDER BY gross DESC, capability LIMIT 50`,
+    [since],
+  );
+  const gross = num(totals.gross);
+  const refunds = num(totals.refunds);
+  return {
+    days: window,
+    totals: { grossCents: gross, refundsCents: refunds, netCents: gross - refunds, executions: num(totals.executions), paidExecutions: num(totals.paid) },
+    byDay: byDay.map((r) => ({
+      day: typeof r.day === 'string' ? r.day.slice(0, 10) : r.day.toISOString().slice(0, 10),
+      grossCents: num(r.gross),
+      refundsCents: num(r.refunds),
+      netCents: num(r.gross) - num(r.refunds),
+    })),
+    byCapability: byCapability.map((r) => ({ capability: r.capability, grossCents: num(r.gross), refundsCents: num(r.refunds), netCents: num(r.gross) - num(r.refunds), executions: num(r.executions) })),
+  };
+}

@@ -1,0 +1,328 @@
+// Execute (spec §4.3, CONTRACT §6): route a capability call to providers — the best-ranked ones with
+// fallback (auto) or exactly the one named (chosen) — or serve it from the marketplace's built-ins, then
+// record the execution, every attempt and the transaction, with its event, in one transaction.
+import type { DbTx } from '../../db/database';
+import type { Agent, Prisma } from '../../db/generated/prisma/client';
+import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
+import { isUuid, newUuid } from '../../platform/ids';
+import { OutboundError } from '../../platform/outbound';
+import { webhookHeaders } from '../../platform/signing';
+import { Checks } from '../../platform/validate';
+import { requireAgent } from '../agents/principal';
+import { CAPABILITY_SLUG } from '../capabilities/catalog';
+import type { Ctx } from '../context';
+import { rankProviders } from '../discovery/resolve';
+import { transact, type Emit } from '../events';
+import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
+
+export const MODES = ['auto', 'chosen'] as const;
+export type Mode = (typeof MODES)[number];
+/** Providers tried at most per execution in auto mode (CONTRACT §6). */
+export const MAX_ATTEMPTS = 3;
+/** Candidates ranked per execution, so that cooling providers can be skipped and three still remain. */
+const CANDIDATES = 10;
+const INPUT_MAX_BYTES = 256 * 1024;
+const RESULT_MAX_BYTES = 1024 * 1024;
+
+export interface ExecuteInput {
+  capability?: unknown;
+  input?: unknown;
+  provider?: unknown;
+  mode?: unknown;
+}
+
+/** A provider ready to be called. */
+interface Candidate {
+  serviceId: string;
+  serviceKey: string;
+  name: string;
+  providerId: string;
+  reputation: number;
+  priceCents: number;
+  score: number | null;
+  endpoint: string;
+  signingSecret: string;
+}
+
+export interface AttemptReceipt {
+  ordinal: number;
+  serviceId: string | null;
+  serviceKey: string;
+  outcome: 'success' | 'failure';
+  reason: string | null;
+  statusCode: number | null;
+  latencyMs: number;
+  score: number | null;
+  priceCents: number;
+}
+
+export interface ExecutionReceipt {
+  executionId: string;
+  capability: string;
+  mode: Mode;
+  status: 'success' | 'error';
+  result: unknown;
+  error: string | null;
+  provider: { serviceId: string | null; serviceKey: string; name: string; reputation: number } | null;
+  transaction: { transactionId: string; costCents: number; latencyMs: number };
+  attempts: AttemptReceipt[];
+  createdAt: Date;
+}
+
+function readInput(raw: ExecuteInput) {
+  const checks = new Checks();
+  const capability = checks.text('capability', raw.capability, { max: 64, required: true });
+  if (capability && !CAPABILITY_SLUG.test(capability)) checks.fail('capability', 'must be a capability identifier such as "summarize"');
+  if (raw.input === undefined || raw.input === null) checks.fail('input', 'is required');
+  else if (typeof raw.input !== 'object' || Array.isArray(raw.input)) checks.fail('input', 'must be a JSON object');
+  else if (Buffer.byteLength(JSON.stringify(raw.input)) > INPUT_MAX_BYTES) checks.fail('input', `must be at most ${INPUT_MAX_BYTES / 1024} KiB as JSON`);
+  const mode = (raw.mode ?? 'auto') as Mode;
+  if (!MODES.includes(mode)) checks.fail('mode', 'must be auto or chosen');
+  const provider = checks.text('provider', raw.provider, { max: 64 });
+  if (mode === 'chosen' && !provider) checks.fail('provider', 'is required with mode chosen: a service key (svc_…) or service id');
+  checks.done();
+  return { capability: capability!, input: raw.input as Record<string, unknown>, mode, provider: provider || null };
+}
+
+/** A sub-agent acts only on the capabilities its authority scope names (prefixes); an empty scope is unrestricted. */
+function assertInScope(me: Agent, capability: string) {
+  if (me.authorityScope.length && !me.authorityScope.some((prefix) => capability.startsWith(prefix))) {
+    throw new Forbidden(`Capability ${capability} is outside this agent's authority scope (${me.authorityScope.join(', ')})`);
+  }
+}
+
+/** Re-reads a built-in's field errors as paths under `input`. */
+function underInput(err: unknown): unknown {
+  if (err instanceof ValidationFailed) return new ValidationFailed(err.errors.map((e) => ({ ...e, path: `input.${e.path}` })));
+  return err;
+}
+
+const ENDPOINTS_SQL = `SELECT id, endpoint, signing_secret FROM services WHERE id = ANY($1::uuid[]) AND status = 'active'`;
+
+async function autoCandidates(ctx: Ctx, capability: string): Promise<Candidate[]> {
+  const { matches } = await rankProviders(ctx, { capability, prefer: 'balanced', minReputation: null, maxCost: null, language: null, limit: CANDIDATES });
+  const now = ctx.services.clock.now().getTime();
+  const ready = matches.filter((m) => m.cooldownUntil === null || m.cooldownUntil.getTime() <= now).slice(0, MAX_ATTEMPTS);
+  if (!ready.length) return [];
+  const rows = await ctx.services.sql.query<{ id: string; endpoint: string; signing_secret: string }>(ENDPOINTS_SQL, [ready.map((m) => m.serviceId)], 'execute_endpoints');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ready
+    .filter((m) => byId.has(m.serviceId))
+    .map((m) => ({
+      serviceId: m.serviceId,
+      serviceKey: m.serviceKey,
+      name: m.name,
+      providerId: m.providerId,
+      reputation: m.reputation,
+      priceCents: m.costCents,
+      score: m.score,
+      endpoint: byId.get(m.serviceId)!.endpoint,
+      signingSecret: byId.get(m.serviceId)!.signing_secret,
+    }));
+}
+
+async function chosenCandidate(ctx: Ctx, capability: string, provider: string): Promise<Candidate> {
+  const service = await ctx.db.service.findFirst({
+    where: isUuid(provider) ? { id: provider } : { serviceKey: provider },
+    include: { agent: { select: { id: true, reputation: true, status: true } } },
+  });
+  if (!service || service.status !== 'active' || service.agent.status !== 'ACTIVE') throw new NotFound('active service', provider);
+  if (!service.capabilities.includes(capability)) {
+    throw new ValidationFailed([{ path: 'provider', message: `service ${service.serviceKey} does not offer ${capability}` }]);
+  }
+  return {
+    serviceId: service.id,
+    serviceKey: service.serviceKey,
+    name: service.name,
+    providerId: service.agent.id,
+    reputation: service.agent.reputation,
+    priceCents: service.costPerCall,
+    score: null,
+    endpoint: service.endpoint,
+    signingSecret: service.signingSecret,
+  };
+}
+
+/** One signed call of one provider; any answer but a 2xx with a JSON body is a failure with a reason. */
+async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: string, ordinal: number): Promise<AttemptReceipt & { result?: unknown }> {
+  const base = { ordinal, serviceId: c.serviceId, serviceKey: c.serviceKey, score: c.score, priceCents: c.priceCents };
+  const started = performance.now();
+  try {
+    const headers = webhookHeaders({
+      id: executionId,
+      timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000),
+      body,
+      secret: c.signingSecret,
+      privateKey: ctx.services.signingKeys.current.privateKey,
+    });
+    const res = await ctx.services.outbound.post(c.endpoint, { headers, body, timeoutMs: ctx.services.config.providerTimeoutMs, maxResponseBytes: RESULT_MAX_BYTES });
+    const latencyMs = Math.round(res.latencyMs);
+    if (res.status < 200 || res.status > 299) return { ...base, outcome: 'failure', reason: `http_${res.status}`, statusCode: res.status, latencyMs };
+    if (res.body.trim() === '') return { ...base, outcome: 'failure', reason: 'empty_body', statusCode: res.status, latencyMs };
+    let result: unknown;
+    try {
+      result = JSON.parse(res.body);
+    } catch {
+      return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
+    }
+    return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result };
+  } catch (err) {
+    const latencyMs = Math.round(performance.now() - started);
+    if (err instanceof OutboundError) return { ...base, outcome: 'failure', reason: err.reason, statusCode: null, latencyMs };
+    ctx.services.log.warn({ err, service_key: c.serviceKey }, 'provider call failed unexpectedly');
+    return { ...base, outcome: 'failure', reason: 'internal', statusCode: null, latencyMs };
+  }
+}
+
+interface Recorded {
+  me: Agent;
+  capability: string;
+  mode: Mode;
+  input: Record<string, unknown>;
+  status: 'success' | 'error';
+  result: unknown;
+  error: string | null;
+  provider: ExecutionReceipt['provider'];
+  costCents: number;
+  latencyMs: number;
+  attempts: AttemptReceipt[];
+}
+
+/** Writes the execution, its attempts, its transaction and its event inside `tx`. */
+async function record(tx: DbTx, emit: Emit, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
+  const serviceId = r.provider?.serviceId ?? null;
+  await tx.execution.create({
+    data: {
+      id: executionId,
+      agentId: r.me.id,
+      capability: r.capability,
+      serviceId,
+      status: r.status,
+      input: r.input as Prisma.InputJsonValue,
+      result: r.result === undefined || r.result === null ? undefined : (r.result as Prisma.InputJsonValue),
+      error: r.error,
+      costCents: r.costCents,
+      latencyMs: r.latencyMs,
+      mode: r.mode,
+      createdAt: at,
+      attempts: {
+        createMany: {
+          data: r.attempts.map((a) => ({
+            ordinal: a.ordinal,
+            serviceId: a.serviceId,
+            serviceKey: a.serviceKey,
+            outcome: a.outcome,
+            reason: a.reason,
+            statusCode: a.statusCode,
+            latencyMs: a.latencyMs,
+            score: a.score,
+            priceCents: a.priceCents,
+            // Built-ins have no statistics to fold.
+            folded: a.serviceId === null,
+            createdAt: at,
+          })),
+        },
+      },
+    },
+  });
+  const transaction = await tx.transaction.create({
+    data: { agentId: r.me.id, executionId, serviceId, kind: 'charge', amountCents: r.costCents, latencyMs: r.latencyMs, capability: r.capability, createdAt: at },
+    select: { id: true },
+  });
+  await emit(r.me.id, r.status === 'success' ? 'execution.succeeded' : 'execution.failed', {
+    execution_id: executionId,
+    capability: r.capability,
+    status: r.status,
+    provider: r.provider?.serviceKey ?? null,
+    cost_cents: r.costCents,
+    latency_ms: r.latencyMs,
+    attempts: r.attempts.length,
+    error: r.error,
+  });
+  return {
+    executionId,
+    capability: r.capability,
+    mode: r.mode,
+    status: r.status,
+    result: r.result ?? null,
+    error: r.error,
+    provider: r.provider,
+    transaction: { transactionId: transaction.id, costCents: r.costCents, latencyMs: r.latencyMs },
+    attempts: r.attempts,
+    createdAt: at,
+  };
+}
+
+export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionReceipt> {
+  const me = await requireAgent(ctx);
+  const { capability, input, mode, provider } = readInput(raw);
+  assertInScope(me, capability);
+  const executionId = newUuid();
+  const started = performance.now();
+
+  // The marketplace serves its own capabilities unless a third-party provider is chosen by name.
+  if (isBuiltin(capability) && (mode === 'auto' || provider === MARKETPLACE_PROVIDER.serviceKey)) {
+    try {
+      return await transact(ctx, async (tx, emit) => {
+        const result = await BUILTINS[capability](tx, emit, ctx, me, input);
+        const latencyMs = Math.round(performance.now() - started);
+        const attempt: AttemptReceipt = {
+          ordinal: 1,
+          serviceId: null,
+          serviceKey: MARKETPLACE_PROVIDER.serviceKey,
+          outcome: 'success',
+          reason: null,
+          statusCode: null,
+          latencyMs,
+          score: null,
+          priceCents: 0,
+        };
+        const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
+        return record(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt] }, ctx.services.clock.now());
+      });
+    } catch (err) {
+      throw underInput(err);
+    }
+  }
+
+  const candidates = mode === 'chosen' ? [await chosenCandidate(ctx, capability, provider!)] : await autoCandidates(ctx, capability);
+  if (!candidates.length) throw new NotFound('active provider of capability', capability);
+
+  const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
+  const attempts: AttemptReceipt[] = [];
+  let success: { candidate: Candidate; result: unknown } | undefined;
+  for (const candidate of candidates) {
+    const { result, ...attempt } = await callProvider(ctx, candidate, executionId, body, attempts.length + 1);
+    attempts.push(attempt);
+    if (attempt.outcome === 'success') {
+      success = { candidate, result };
+      break;
+    }
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const last = candidates[attempts.length - 1];
+  const chosen = success?.candidate ?? last;
+  const receipt = await transact(ctx, (tx, emit) =>
+    record(
+      tx,
+      emit,
+      executionId,
+      {
+        me,
+        capability,
+        mode,
+        input,
+        status: success ? 'success' : 'error',
+        result: success?.result,
+        error: success ? null : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}`).join('; ')}`,
+        provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
+        costCents: success ? success.candidate.priceCents : 0,
+        latencyMs,
+        attempts,
+      },
+      ctx.services.clock.now(),
+    ),
+  );
+  ctx.services.providerStats.wake();
+  return receipt;
+}

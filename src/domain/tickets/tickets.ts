@@ -1,0 +1,272 @@
+// Support tickets (spec §2, §4.3, §4.5): created through `execute` with `support-ticket`, keyed ST-<n>, read
+// and moved by their creator and the target service's owner (nobody else), commented on, forwarded to the
+// target service's registered endpoint, and reported to the creator's callback_url on every change.
+import type { DbTx } from '../../db/database';
+import type { Agent, Ticket, TicketComment, TicketEndpoint } from '../../db/generated/prisma/client';
+import { NotFound } from '../../platform/errors';
+import { isUuid, newSigningSecret } from '../../platform/ids';
+import { checkOutboundUrl } from '../../platform/outbound';
+import { assertMove, type Moves } from '../../platform/state-machine';
+import { Checks } from '../../platform/validate';
+import { requireAgent } from '../agents/principal';
+import { recordAudit, recordStateChange } from '../audit/audit';
+import type { Ctx } from '../context';
+import { transact, type Emit, type EventType, type ExtraDelivery } from '../events';
+import type { Page } from '../agents/account';
+
+export const TICKET_TYPES = ['bug', 'feature', 'question', 'billing', 'security'] as const;
+export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/**
+ * The lifecycle open → in_progress → waiting → resolved → closed, where work may go back and forth
+ * between in_progress and waiting, anything unfinished may be resolved or closed, and a resolved or
+ * closed ticket may be reopened.
+ */
+export const TICKET_MOVES: Moves<TicketStatus> = {
+  open: ['in_progress', 'waiting', 'resolved', 'closed'],
+  in_progress: ['waiting', 'resolved', 'closed', 'open'],
+  waiting: ['in_progress', 'resolved', 'closed', 'open'],
+  resolved: ['closed', 'open', 'in_progress'],
+  closed: ['open'],
+};
+
+const TICKET_KEY = /^ST-\d{1,12}$/;
+
+export type TicketWithComments = Ticket & { comments: TicketComment[] };
+
+export interface CreateTicketInput {
+  type?: unknown;
+  subject?: unknown;
+  description?: unknown;
+  priority?: unknown;
+  agentName?: unknown;
+  target_service?: unknown;
+  callback_url?: unknown;
+}
+
+function oneOf<T extends string>(checks: Checks, path: string, value: unknown, allowed: readonly T[], fallback?: T): T | undefined {
+  if (value === undefined || value === null) {
+    if (fallback === undefined) checks.fail(path, 'is required');
+    return fallback;
+  }
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    checks.fail(path, `must be one of ${allowed.join(', ')}`);
+    return undefined;
+  }
+  return value as T;
+}
+
+/** What every ticket event says of the ticket; `created_by` lets the ticket's own stream pick one copy. */
+function ticketFacts(ticket: Ticket): Record<string, unknown> {
+  return {
+    ticket_key: ticket.ticketKey,
+    status: ticket.status,
+    type: ticket.type,
+    subject: ticket.subject,
+    priority: ticket.priority,
+    target_service: ticket.targetService,
+    created_by: ticket.agentId,
+    updated_at: ticket.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Emits a ticket event to the creator (and its callback_url) and, when it is another agent, to the target
+ * service's owner (and, on creation, to the service's registered endpoint).
+ */
+async function emitTicketEvent(tx: DbTx, emit: Emit, ticket: Ticket, type: EventType, data: Record<string, unknown>): Promise<void> {
+  const facts = { ...ticketFacts(ticket), ...data };
+  const creatorExtra: ExtraDelivery[] = ticket.callbackUrl ? [{ kind: 'ticket_callback', url: ticket.callbackUrl }] : [];
+  await emit(ticket.agentId, type, facts, creatorExtra);
+  if (!ticket.serviceId) return;
+  const service = await tx.service.findUnique({ where: { id: ticket.serviceId }, select: { agentId: true, ticketEndpoint: { select: { id: true } } } });
+  if (!service) return;
+  const ownerExtra: ExtraDelivery[] = type === 'ticket.created' && service.ticketEndpoint ? [{ kind: 'ticket_forward', ticketEndpointId: service.ticketEndpoint.id }] : [];
+  if (service.agentId !== ticket.agentId) await emit(service.agentId, type, facts, ownerExtra);
+  else if (ownerExtra.length) await emit(null, type, facts, ownerExtra);
+}
+
+/** Creates a ticket inside the caller's transaction (the `support-ticket` capability). */
+export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, input: CreateTicketInput): Promise<Ticket> {
+  const checks = new Checks();
+  const type = oneOf(checks, 'type', input.type, TICKET_TYPES);
+  const subject = checks.text('subject', input.subject, { max: 200, required: true });
+  const description = checks.text('description', input.description, { max: 10_000, required: true, multiline: true });
+  const priority = oneOf(checks, 'priority', input.priority, TICKET_PRIORITIES, 'medium');
+  const agentName = checks.text('agentName', input.agentName, { max: 100, required: true });
+  const target = checks.text('target_service', input.target_service, { max: 64 });
+  const callbackUrl = checks.text('callback_url', input.callback_url, { max: 2048 });
+  if (callbackUrl) {
+    const problem = checkOutboundUrl(callbackUrl, ctx.services.config.outboundAllowPrivate);
+    if (problem) checks.fail('callback_url', problem);
+  }
+  checks.done();
+  let serviceId: string | null = null;
+  if (target) {
+    const service = await tx.service.findFirst({ where: isUuid(target) ? { id: target } : { serviceKey: target }, select: { id: true } });
+    if (!service) {
+      checks.fail('target_service', `names no service: give a service key (svc_…) or id`);
+      checks.done();
+    }
+    serviceId = service!.id;
+  }
+  const [{ n }] = await tx.$queryRaw<{ n: bigint }[]>`SELECT nextval('tickets_number_seq') AS n`;
+  const ticket = await tx.ticket.create({
+    data: {
+      number: Number(n),
+      ticketKey: `ST-${n}`,
+      agentId: me.id,
+      serviceId,
+      targetService: target ?? null,
+      type: type!,
+      subject: subject!,
+      description: description!,
+      priority: priority!,
+      agentName: agentName!,
+      callbackUrl: callbackUrl ?? null,
+    },
+  });
+  await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: null, to: 'open' });
+  await emitTicketEvent(tx, emit, ticket, 'ticket.created', { description: ticket.description, agent_name: ticket.agentName, created_at: ticket.createdAt.toISOString() });
+  return ticket;
+}
+
+/**
+ * The ticket, when the caller created it or owns its target service; for anyone else it does not exist.
+ * `db` lets the check run inside a transaction.
+ */
+export async function ticketInReach(ctx: Ctx, key: unknown, db: Pick<DbTx, 'ticket'> = ctx.db): Promise<TicketWithComments> {
+  const me = await requireAgent(ctx);
+  const ticketKey = typeof key === 'string' ? key.trim() : '';
+  const ticket = TICKET_KEY.test(ticketKey)
+    ? await db.ticket.findFirst({
+        where: { ticketKey, OR: [{ agentId: me.id }, { service: { agentId: me.id } }] },
+        include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+      })
+    : null;
+  if (!ticket) throw new NotFound('ticket', ticketKey || String(key));
+  return ticket;
+}
+
+export async function getTicket(ctx: Ctx, key: string): Promise<TicketWithComments> {
+  return ticketInReach(ctx, key);
+}
+
+export interface TicketStatusInput {
+  status?: unknown;
+  resolution?: unknown;
+}
+
+/** Moves a ticket along its lifecycle (TICKET_MOVES; 409 otherwise), with an optional resolution note. */
+export async function updateTicketStatus(ctx: Ctx, key: string, input: TicketStatusInput, within?: { tx: DbTx; emit: Emit }): Promise<TicketWithComments> {
+  const checks = new Checks();
+  const status = oneOf(checks, 'status', input.status, TICKET_STATUSES);
+  const resolution = checks.text('resolution', input.resolution, { max: 5000, multiline: true });
+  checks.done();
+  const run = async (tx: DbTx, emit: Emit) => {
+    const ticket = await ticketInReach(ctx, key, tx);
+    // Locked, so two moves of one ticket cannot both pass the check against the same status.
+    await tx.$executeRaw`SELECT 1 FROM tickets WHERE id = ${ticket.id}::uuid FOR UPDATE`;
+    const current = (await tx.ticket.findUniqueOrThrow({ where: { id: ticket.id }, select: { status: true } })).status as TicketStatus;
+    assertMove(TICKET_MOVES, current, status!, 'ticket');
+    const updated = await tx.ticket.update({
+      where: { id: ticket.id },
+      data: { status: status!, ...(resolution !== undefined && { resolution }) },
+      include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+    });
+    await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: current, to: status!, note: resolution ?? null });
+    await emitTicketEvent(tx, emit, updated, 'ticket.updated', { previous_status: current, resolution: updated.resolution });
+    return updated;
+  };
+  return within ? run(within.tx, within.emit) : transact(ctx, run);
+}
+
+export interface CommentInput {
+  content?: unknown;
+}
+
+export async function addComment(ctx: Ctx, key: string, input: CommentInput, within?: { tx: DbTx; emit: Emit }): Promise<{ ticket: Ticket; comment: TicketComment }> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const content = checks.text('content', input.content, { max: 10_000, required: true, multiline: true });
+  checks.done();
+  const run = async (tx: DbTx, emit: Emit) => {
+    const ticket = await ticketInReach(ctx, key, tx);
+    const comment = await tx.ticketComment.create({ data: { ticketId: ticket.id, authorAgentId: me.id, author: me.name, content: content! } });
+    const touched = await tx.ticket.update({ where: { id: ticket.id }, data: { updatedAt: comment.createdAt } });
+    await emitTicketEvent(tx, emit, touched, 'ticket.commented', {
+      comment_id: comment.id,
+      content: comment.content,
+      author: comment.author,
+      created_at: comment.createdAt.toISOString(),
+    });
+    return { ticket: touched, comment };
+  };
+  return within ? run(within.tx, within.emit) : transact(ctx, run);
+}
+
+/** Tickets the caller created or that target its services, newest first, optionally in one status. */
+export async function listTickets(ctx: Ctx, page: Page, status?: unknown, db: Pick<DbTx, 'ticket'> = ctx.db) {
+  const me = await requireAgent(ctx);
+  if (status !== undefined && status !== null && !TICKET_STATUSES.includes(status as TicketStatus)) {
+    const checks = new Checks();
+    checks.fail('status', `must be one of ${TICKET_STATUSES.join(', ')}`);
+    checks.done();
+  }
+  const where = { OR: [{ agentId: me.id }, { service: { agentId: me.id } }], ...(status ? { status: status as string } : {}) };
+  const [items, total] = await Promise.all([
+    db.ticket.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit, include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } }),
+    db.ticket.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export interface EndpointInput {
+  serviceKey?: unknown;
+  ticketReceiveUrl?: unknown;
+  name?: unknown;
+}
+
+export interface RegisteredEndpoint {
+  endpoint: TicketEndpoint & { service: { serviceKey: string } };
+  /** `whsec_…`: the HMAC key of forwarded tickets' `v1` signature; shown only here. */
+  secret: string;
+}
+
+/**
+ * Registers (or replaces) where one of the caller's services receives its tickets; a new secret each
+ * time. Another agent's service is not found.
+ */
+export async function registerTicketEndpoint(ctx: Ctx, input: EndpointInput): Promise<RegisteredEndpoint> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const serviceKey = checks.text('serviceKey', input.serviceKey, { max: 64, required: true });
+  const url = checks.text('ticketReceiveUrl', input.ticketReceiveUrl, { max: 2048, required: true });
+  if (url) {
+    const problem = checkOutboundUrl(url, ctx.services.config.outboundAllowPrivate);
+    if (problem) checks.fail('ticketReceiveUrl', problem);
+  }
+  const name = checks.text('name', input.name, { max: 100 });
+  checks.done();
+  const service = await ctx.db.service.findFirst({ where: { serviceKey: serviceKey!, agentId: me.id }, select: { id: true } });
+  if (!service) throw new NotFound('service', serviceKey);
+  const secret = newSigningSecret();
+  const endpoint = await ctx.db.$transaction(async (tx) => {
+    const saved = await tx.ticketEndpoint.upsert({
+      where: { serviceId: service.id },
+      create: { serviceId: service.id, agentId: me.id, url: url!, name: name ?? null, secret },
+      update: { url: url!, name: name ?? null, secret },
+      include: { service: { select: { serviceKey: true } } },
+    });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'ticket_endpoint.registered', targetType: 'service', targetId: service.id, details: { service_key: serviceKey, url } });
+    return saved;
+  });
+  return { endpoint, secret };
+}
+
+export async function listTicketEndpoints(ctx: Ctx) {
+  const me = await requireAgent(ctx);
+  return ctx.db.ticketEndpoint.findMany({ where: { agentId: me.id }, include: { service: { select: { serviceKey: true } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}

@@ -1,0 +1,295 @@
+// Execute (spec §4.3, CONTRACT §6) against real HTTPS providers on loopback that succeed, fail, hang and
+// answer garbage: signed calls, fallback in auto mode, exactly one provider in chosen mode, every attempt
+// recorded with the execution and its transaction, statistics and cooldowns folded from the attempts.
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { errorPaths, expectProblem } from '../support/expect';
+import { assertTestCaTrusted, startCanary } from '../support/https';
+import { startProvider, type Provider } from '../support/provider';
+import { FakeClock } from '../support/clock';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+const providers: Provider[] = [];
+const clock = new FakeClock(new Date());
+
+beforeAll(async () => {
+  assertTestCaTrusted();
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '400' } });
+  call = api(server);
+});
+afterAll(async () => {
+  await server.close();
+  await Promise.all(providers.map((p) => p.close()));
+});
+
+async function provider(name = 'provider') {
+  const p = await startProvider(name);
+  providers.push(p);
+  return p;
+}
+
+/** A provider agent with a service for `capability` at `cost` cents, answered by `p`. */
+async function offer(capability: string, p: Provider, cost = 0, name = `svc for ${capability}`) {
+  const agent = await registerAgent(server);
+  const res = await call('POST', '/services/register', {
+    key: agent.key,
+    body: { name, endpoint: p.url, capabilities: [capability], description: 'A provider under test', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
+  });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return { agent, serviceId: res.body.service_id as string, serviceKey: res.body.service_key as string, secret: res.body.signing_secret as string };
+}
+
+const run = (key: string, body: unknown, headers: Record<string, string> = {}) => call('POST', '/execute', { key, body, headers });
+
+describe('POST /execute, auto mode', () => {
+  it('calls the best provider with a signed request and answers its result, recorded everywhere', async () => {
+    const cap = uniqueSlug('exec');
+    const p = await provider('best');
+    const svc = await offer(cap, p, 7);
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: { text: 'hello' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      execution_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      capability: cap,
+      mode: 'auto',
+      status: 'success',
+      result: { served_by: 'best', echo: { text: 'hello' } },
+      error: null,
+      provider: { service_id: svc.serviceId, service_key: svc.serviceKey, name: `svc for ${cap}`, reputation: 20 },
+      transaction: { transaction_id: expect.any(String), cost_cents: 7, latency_ms: expect.any(Number) },
+      attempts: [
+        { ordinal: 1, service_id: svc.serviceId, service_key: svc.serviceKey, outcome: 'success', reason: null, status_code: 200, latency_ms: expect.any(Number), score: expect.any(Number), price_cents: 7 },
+      ],
+      created_at: expect.any(String),
+    });
+    // The provider got CONTRACT §6's body, signed with the service's signing secret.
+    const [got] = p.calls;
+    expect(got.json).toEqual({ execution_id: res.body.execution_id, capability: cap, input: { text: 'hello' }, agent_id: me.agentId });
+    expect(new StandardWebhook(svc.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
+    expect(got.headers['webhook-id']).toBe(res.body.execution_id);
+    // Recorded: the execution, the transaction.
+    const executions = await call('GET', '/my/executions', { key: me.key });
+    expect(executions.body.executions[0]).toMatchObject({ execution_id: res.body.execution_id, status: 'success', cost_cents: 7, service_id: svc.serviceId });
+    const transactions = await call('GET', '/my/transactions', { key: me.key });
+    expect(transactions.body.transactions[0]).toMatchObject({ transaction_id: res.body.transaction.transaction_id, kind: 'charge', amount_cents: 7, execution_id: res.body.execution_id });
+    expect((await call('GET', '/my/usage', { key: me.key })).body.total_executions).toBe(1);
+  });
+
+  it('falls back to the next-ranked provider when the best one fails', async () => {
+    const cap = uniqueSlug('fallback');
+    const [bad, good] = [await provider('bad'), await provider('good')];
+    bad.setDefault({ status: 503 });
+    const first = await offer(cap, bad, 0);
+    const second = await offer(cap, good, 30);
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(res.body).toMatchObject({ status: 'success', result: { served_by: 'good' }, provider: { service_key: second.serviceKey }, transaction: { cost_cents: 30 } });
+    expect(res.body.attempts.map((a: any) => [a.service_key, a.outcome, a.reason])).toEqual([
+      [first.serviceKey, 'failure', 'http_503'],
+      [second.serviceKey, 'success', null],
+    ]);
+    expect(bad.calls[0].headers['webhook-id']).toBe(good.calls[0].headers['webhook-id']);
+  });
+
+  it('records an error, free of charge, when every provider fails, after at most three', async () => {
+    const cap = uniqueSlug('allfail');
+    const ps = [await provider('p500'), await provider('garbage'), await provider('empty'), await provider('fourth')];
+    ps[0].setDefault({ status: 500 });
+    ps[1].setDefault({ body: '<html>not json</html>' });
+    ps[2].setDefault({ body: '' });
+    const offered = [await offer(cap, ps[0], 0), await offer(cap, ps[1], 10), await offer(cap, ps[2], 20), await offer(cap, ps[3], 90)];
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: { n: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'error', result: null, transaction: { cost_cents: 0 } });
+    expect(res.body.error).toMatch(/All 3 providers failed/);
+    expect(res.body.attempts.map((a: any) => a.reason)).toEqual(['http_500', 'invalid_json', 'empty_body']);
+    expect(ps[3].calls).toHaveLength(0);
+    expect(res.body.provider.service_key).toBe(offered[2].serviceKey);
+    const executions = await call('GET', '/my/executions', { key: me.key });
+    expect(executions.body.executions[0]).toMatchObject({ status: 'error', cost_cents: 0 });
+  });
+
+  it('gives up on a provider that does not answer within the timeout', async () => {
+    const cap = uniqueSlug('hang');
+    const [slow, quick] = [await provider('slow'), await provider('quick')];
+    slow.setDefault({ hang: true });
+    await offer(cap, slow, 0);
+    await offer(cap, quick, 50);
+    const me = await registerAgent(server);
+    const started = Date.now();
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(res.body.attempts.map((a: any) => a.reason)).toEqual(['timeout', null]);
+    expect(res.body.status).toBe('success');
+  });
+
+  it('answers 404 when no active provider offers the capability', async () => {
+    const me = await registerAgent(server);
+    expectProblem(await run(me.key, { capability: uniqueSlug('nobody'), input: {} }), 404, 'not_found');
+  });
+
+  it('skips a provider cooling down after three failures in a row, until the cooldown ends', async () => {
+    const cap = uniqueSlug('cool');
+    const [flaky, steady] = [await provider('flaky'), await provider('steady')];
+    flaky.setDefault({ status: 500 });
+    const f = await offer(cap, flaky, 0);
+    // Dear enough that the flaky one still ranks first after its failures: only the cooldown skips it.
+    await offer(cap, steady, 1000);
+    const me = await registerAgent(server);
+    // Three failures in a row (chosen, so the other provider gathers no statistics meanwhile).
+    for (let i = 0; i < 3; i++) {
+      const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: f.serviceKey });
+      expect(res.body.attempts[0].reason).toBe('http_500');
+    }
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce();
+    const cooled = await server.app.services.db.service.findUniqueOrThrow({ where: { id: f.serviceId } });
+    expect(cooled).toMatchObject({ consecutiveFailures: 3, failureCount: 3 });
+    expect(cooled.cooldownUntil!.getTime()).toBeGreaterThan(clock.now().getTime());
+    const skipped = await run(me.key, { capability: cap, input: {} });
+    expect(skipped.body.attempts.map((a: any) => a.service_key)).not.toContain(f.serviceKey);
+    expect(flaky.calls).toHaveLength(3);
+    // Once the cooldown is over it is a candidate again (the other one now failing too, both are tried).
+    clock.advance(31_000);
+    steady.setDefault({ status: 500 });
+    const back = await run(me.key, { capability: cap, input: {} });
+    expect(back.body.attempts.map((a: any) => a.service_key)).toContain(f.serviceKey);
+    expect(flaky.calls).toHaveLength(4);
+  });
+});
+
+describe('POST /execute, chosen mode', () => {
+  it('calls exactly the named provider, by key or by id, even when another ranks higher', async () => {
+    const cap = uniqueSlug('chosen');
+    const [cheap, dear] = [await provider('cheap'), await provider('dear')];
+    await offer(cap, cheap, 0);
+    const named = await offer(cap, dear, 99);
+    const me = await registerAgent(server);
+    for (const provider of [named.serviceKey, named.serviceId]) {
+      const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider });
+      expect(res.body).toMatchObject({ mode: 'chosen', status: 'success', result: { served_by: 'dear' }, transaction: { cost_cents: 99 } });
+      expect(res.body.attempts).toHaveLength(1);
+    }
+    expect(cheap.calls).toHaveLength(0);
+  });
+
+  it('does not fall back when the chosen provider fails', async () => {
+    const cap = uniqueSlug('chosenfail');
+    const [failing, other] = [await provider('failing'), await provider('other')];
+    failing.setDefault({ status: 502 });
+    const named = await offer(cap, failing, 0);
+    await offer(cap, other, 0);
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: named.serviceKey });
+    expect(res.body).toMatchObject({ status: 'error', attempts: [{ reason: 'http_502' }] });
+    expect(other.calls).toHaveLength(0);
+  });
+
+  it('answers 400 without a provider or for one that does not offer the capability, 404 for an unknown one', async () => {
+    const cap = uniqueSlug('chosenbad');
+    const p = await provider();
+    const svc = await offer(cap, p, 0);
+    const me = await registerAgent(server);
+    expect(errorPaths(await run(me.key, { capability: cap, input: {}, mode: 'chosen' }))).toEqual(['provider']);
+    expect(errorPaths(await run(me.key, { capability: 'summarize', input: {}, mode: 'chosen', provider: svc.serviceKey }))).toEqual(['provider']);
+    expectProblem(await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: 'svc_doesnotexist000000000000' }), 404, 'not_found');
+  });
+});
+
+describe('bad input and limits', () => {
+  it('names each bad field', async () => {
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: 'Not A Slug', input: 'text' });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['capability', 'input']);
+    expect(errorPaths(await run(me.key, { capability: 'summarize', input: {}, mode: 'sometimes' }))).toEqual(['mode']);
+    expect(errorPaths(await run(me.key, { capability: 'summarize' }))).toEqual(['input']);
+    expect(errorPaths(await run(me.key, { input: {} }))).toEqual(['capability']);
+  });
+
+  it("keeps a sub-agent inside its authority scope", async () => {
+    const parent = await registerAgent(server);
+    const sub = await call('POST', `/agents/${parent.agentId}/sub-agents`, {
+      key: parent.key,
+      body: { name: uniqueSlug('scoped').slice(0, 40), description: 'Translates only', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['translate'] },
+    });
+    expectProblem(await run(sub.body.master_key, { capability: 'summarize', input: {} }), 403, 'forbidden');
+  });
+
+  it('replays an execution sent again with the same Idempotency-Key, calling the provider once', async () => {
+    const cap = uniqueSlug('idem');
+    const p = await provider();
+    await offer(cap, p, 0);
+    const me = await registerAgent(server);
+    const body = { capability: cap, input: { once: true } };
+    const first = await run(me.key, body, { 'idempotency-key': 'exec-once-1' });
+    const again = await run(me.key, body, { 'idempotency-key': 'exec-once-1' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.execution_id).toBe(first.body.execution_id);
+    expect(p.calls).toHaveLength(1);
+    expectProblem(await run(me.key, { ...body, input: { once: false } }, { 'idempotency-key': 'exec-once-1' }), 409, 'conflict');
+  });
+
+  it('never reaches a private address without OUTBOUND_ALLOW_PRIVATE, even through a registered service', async () => {
+    const canary = await startCanary();
+    const guarded = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+    try {
+      const owner = await registerAgent(guarded);
+      // Registration refuses the address outright...
+      const refused = await api(guarded)('POST', '/services/register', {
+        key: owner.key,
+        body: { name: 'sneaky', endpoint: `${canary.url}/run`, capabilities: ['ssrf-probe'], description: 'Points at loopback', pricing_model: 'free' },
+      });
+      expect(errorPaths(refused)).toEqual(['endpoint']);
+      // ...and one that slipped in (written straight to the database) is refused at call time.
+      const service = await guarded.app.services.db.service.create({
+        data: { serviceKey: 'svc_ssrfprobe00000000000000', agentId: owner.agentId, name: 'sneaky', description: 'Points at loopback', endpoint: `${canary.url}/run`, capabilities: ['ssrf-probe'], pricingModel: 'free', signingSecret: 'whsec_AAAA' },
+      });
+      const res = await api(guarded)('POST', '/execute', { key: owner.key, body: { capability: 'ssrf-probe', input: {}, mode: 'chosen', provider: service.serviceKey } });
+      expect(res.body).toMatchObject({ status: 'error', attempts: [{ reason: 'blocked_address' }] });
+      expect(canary.connections()).toBe(0);
+    } finally {
+      await guarded.close();
+      await canary.close();
+    }
+  });
+});
+
+describe('provider statistics and reputation', () => {
+  it('folds attempts into the service statistics and moves the provider’s reputation', async () => {
+    const cap = uniqueSlug('stats');
+    const p = await provider();
+    p.setDefault({ delayMs: 30 });
+    const svc = await offer(cap, p, 0);
+    const me = await registerAgent(server);
+    for (let i = 0; i < 10; i++) expect((await run(me.key, { capability: cap, input: { i } })).body.status).toBe('success');
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce();
+    const service = await server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
+    expect(service).toMatchObject({ successCount: 10, failureCount: 0, consecutiveFailures: 0, cooldownUntil: null });
+    expect(service.latencyP50Ms).toBeGreaterThanOrEqual(25);
+    expect(service.latencyP95Ms).toBeGreaterThanOrEqual(service.latencyP50Ms!);
+    expect(service.lastSuccessAt).not.toBeNull();
+    const rep = await call('GET', '/my/reputation', { key: svc.agent.key });
+    expect(rep.body.reputation).toBe(21);
+    // Folded as the executions committed: the tenth success is worth a point.
+    expect(rep.body.events[0]).toMatchObject({ delta: 1, reason: expect.stringMatching(/^provider calls: \d+ succeeded, 0 failed$/), source_type: 'provider_stats' });
+    // The ranking sees the statistics.
+    const resolved = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
+    expect(resolved.body.matches[0]).toMatchObject({ success_rate: 0.92, latency_p50_ms: service.latencyP50Ms, reputation: 21 });
+  });
+});
+
+describe('Mutation.execute', () => {
+  it('runs the same operation', async () => {
+    const cap = uniqueSlug('gqlexec');
+    const p = await provider('gql');
+    await offer(cap, p, 3);
+    const me = await registerAgent(server);
+    const res = await gql(server, 'mutation($i: ExecuteInput!) { execute(input: $i) { status result transaction { costCents } attempts { outcome } } }', { i: { capability: cap, input: { a: 1 } } }, me.key);
+    expect(res.body.data!.execute).toEqual({ status: 'success', result: { served_by: 'gql', echo: { a: 1 } }, transaction: { costCents: 3 }, attempts: [{ outcome: 'success' }] });
+  });
+});

@@ -1,0 +1,260 @@
+// Support tickets (spec §4.3 support-ticket, §4.5, §6.5): created through execute with ST-<n> keys from
+// 1001, read and moved by the creator and the target service's owner only, moves outside the lifecycle
+// refused with 409, comments, forwarding to a service's registered endpoint, callbacks on every change,
+// the other ticketing built-ins and trust-score, and a ticket's live events over WebSocket.
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { errorPaths, expectProblem } from '../support/expect';
+import { assertTestCaTrusted } from '../support/https';
+import { startReceiver, type Receiver } from '../support/receiver';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  assertTestCaTrusted();
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '20' } });
+  call = api(server);
+});
+afterAll(async () => {
+  await server.close();
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+async function receiver() {
+  const r = await startReceiver();
+  receivers.push(r);
+  return r;
+}
+
+const ticketInput = (overrides: Record<string, unknown> = {}) => ({
+  type: 'bug',
+  subject: 'Summaries come back empty',
+  description: 'Since this morning every summary is an empty string.',
+  priority: 'high',
+  agentName: 'reporter-bot',
+  ...overrides,
+});
+
+async function openTicket(key: string, overrides: Record<string, unknown> = {}) {
+  const res = await call('POST', '/execute', { key, body: { capability: 'support-ticket', input: ticketInput(overrides) } });
+  if (res.status !== 200) throw new Error(`support-ticket failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** A provider agent with a service, for tickets to target. */
+async function serviceOwner() {
+  const owner = await registerAgent(server);
+  const svc = await call('POST', '/services/register', {
+    key: owner.key,
+    body: { name: 'Ticketed service', endpoint: 'https://provider.example.com/run', capabilities: [uniqueSlug('tk')], description: 'A service tickets are about', pricing_model: 'free' },
+  });
+  return { owner, serviceKey: svc.body.service_key as string, serviceId: svc.body.service_id as string };
+}
+
+describe('execute support-ticket', () => {
+  it('opens a ticket with an ST- key from 1001 on, served and recorded by the marketplace itself', async () => {
+    const me = await registerAgent(server);
+    const res = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput() } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'success',
+      result: { ticket_key: expect.stringMatching(/^ST-\d+$/), status: 'open', created_at: expect.any(String) },
+      provider: { service_id: null, service_key: 'marketplace', name: 'Agent Capability Marketplace', reputation: 100 },
+      transaction: { cost_cents: 0 },
+      attempts: [{ service_key: 'marketplace', outcome: 'success' }],
+    });
+    const n = Number(res.body.result.ticket_key.slice(3));
+    expect(n).toBeGreaterThanOrEqual(1001);
+    const next = await openTicket(me.key);
+    expect(Number(next.result.ticket_key.slice(3))).toBeGreaterThan(n);
+    expect((await call('GET', '/my/executions', { key: me.key })).body.total).toBe(2);
+  });
+
+  it('names each bad field of the input, under input', async () => {
+    const me = await registerAgent(server);
+    const res = await call('POST', '/execute', {
+      key: me.key,
+      body: { capability: 'support-ticket', input: { type: 'complaint', description: '', priority: 'urgent', callback_url: 'http://example.com/cb', target_service: 'svc_nope' } },
+    });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(['input.agentName', 'input.callback_url', 'input.description', 'input.priority', 'input.subject', 'input.type']);
+    const unknownTarget = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput({ target_service: 'svc_doesnotexist0000000000' }) } });
+    expect(errorPaths(unknownTarget)).toEqual(['input.target_service']);
+    expect((await call('GET', '/tickets', { key: me.key })).body.total).toBe(0);
+  });
+});
+
+describe('GET /tickets/:ticketKey and its moves', () => {
+  it('shows the ticket to its creator, and to nobody else', async () => {
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key);
+    const res = await call('GET', `/tickets/${result.ticket_key}`, { key: me.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      ticket_key: result.ticket_key,
+      type: 'bug',
+      subject: 'Summaries come back empty',
+      status: 'open',
+      priority: 'high',
+      agent_name: 'reporter-bot',
+      created_by: me.agentId,
+      comments: [],
+      history: [{ from: null, to: 'open', actor_kind: 'agent', actor_id: me.agentId }],
+    });
+    const stranger = await registerAgent(server);
+    expectProblem(await call('GET', `/tickets/${result.ticket_key}`, { key: stranger.key }), 404, 'not_found');
+    expectProblem(await call('GET', '/tickets/ST-999999999', { key: me.key }), 404, 'not_found');
+    expectProblem(await call('GET', '/tickets/not-a-key', { key: me.key }), 404, 'not_found');
+  });
+
+  it('moves along the lifecycle, keeps the resolution and history, and refuses other moves with 409', async () => {
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key);
+    const move = (body: unknown) => call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body });
+    const working = await move({ status: 'in_progress' });
+    expect(working.status).toBe(200);
+    expect(working.body).toEqual({ ticket_key: result.ticket_key, status: 'in_progress', resolution: null, updated_at: expect.any(String) });
+    expectProblem(await move({ status: 'in_progress' }), 409, 'conflict');
+    expect((await move({ status: 'resolved', resolution: 'Fixed the tokenizer' })).body).toMatchObject({ status: 'resolved', resolution: 'Fixed the tokenizer' });
+    expect((await move({ status: 'closed' })).body.status).toBe('closed');
+    const refused = await move({ status: 'waiting' });
+    expectProblem(refused, 409, 'conflict');
+    expect(refused.body.detail).toContain('may move to open');
+    expect((await move({ status: 'open' })).body.status).toBe('open');
+    expect(errorPaths(await move({ status: 'done' }))).toEqual(['status']);
+    expect(errorPaths(await move({}))).toEqual(['status']);
+    const ticket = await call('GET', `/tickets/${result.ticket_key}`, { key: me.key });
+    expect(ticket.body.history.map((h: any) => `${h.from}>${h.to}`)).toEqual(['null>open', 'open>in_progress', 'in_progress>resolved', 'resolved>closed', 'closed>open']);
+    expect(ticket.body.resolution).toBe('Fixed the tokenizer');
+  });
+
+  it('takes comments from the creator and the target service owner', async () => {
+    const me = await registerAgent(server);
+    const { owner, serviceKey } = await serviceOwner();
+    const { result } = await openTicket(me.key, { target_service: serviceKey });
+    const mine = await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Still happening' } });
+    expect(mine.status).toBe(201);
+    expect(mine.body).toEqual({ ticket_key: result.ticket_key, comment_id: expect.any(String), content: 'Still happening', author: me.name, created_at: expect.any(String) });
+    const theirs = await call('POST', `/tickets/${result.ticket_key}/comments`, { key: owner.key, body: { content: 'Looking into it' } });
+    expect(theirs.status).toBe(201);
+    expect((await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: owner.key, body: { status: 'in_progress' } })).status).toBe(200);
+    const ticket = await call('GET', `/tickets/${result.ticket_key}`, { key: owner.key });
+    expect(ticket.body.comments.map((c: any) => c.content)).toEqual(['Still happening', 'Looking into it']);
+    expect(ticket.body.callback_url).toBeNull();
+    expect(errorPaths(await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: '  ' } }))).toEqual(['content']);
+    const stranger = await registerAgent(server);
+    expectProblem(await call('POST', `/tickets/${result.ticket_key}/comments`, { key: stranger.key, body: { content: 'me too' } }), 404, 'not_found');
+    expectProblem(await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: stranger.key, body: { status: 'closed' } }), 404, 'not_found');
+    const owners = await call('GET', '/tickets', { key: owner.key });
+    expect(owners.body.tickets.map((t: any) => t.ticket_key)).toEqual([result.ticket_key]);
+  });
+});
+
+describe('endpoints and callbacks', () => {
+  it("forwards a ticket to its target service's endpoint, signed with the endpoint's secret", async () => {
+    const { owner, serviceKey } = await serviceOwner();
+    const inbox = await receiver();
+    const reg = await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk' } });
+    expect(reg.status).toBe(201);
+    expect(reg.body).toEqual({ registered: true, service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk', secret: expect.stringMatching(/^whsec_/) });
+    const listed = await call('GET', '/tickets/endpoints', { key: owner.key });
+    expect(listed.body.endpoints).toEqual([{ service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk', created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(listed.text).not.toContain(reg.body.secret);
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key, { target_service: serviceKey });
+    const [got] = await inbox.waitFor(1);
+    expect(got.json).toMatchObject({ type: 'ticket.created', data: { ticket_key: result.ticket_key, target_service: serviceKey, subject: 'Summaries come back empty', created_by: me.agentId } });
+    expect(new StandardWebhook(reg.body.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
+  });
+
+  it('refuses another agent’s service and a bad URL', async () => {
+    const { serviceKey } = await serviceOwner();
+    const stranger = await registerAgent(server);
+    expectProblem(await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: { service_key: serviceKey, ticket_receive_url: 'https://example.com/t' } }), 404, 'not_found');
+    const bad = await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: { service_key: serviceKey, ticket_receive_url: 'http://example.com/t' } });
+    expect(errorPaths(bad)).toEqual(['ticket_receive_url']);
+    expect(errorPaths(await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: {} }))).toEqual(['service_key', 'ticket_receive_url']);
+  });
+
+  it("reports every change to the creator's callback_url", async () => {
+    const cb = await receiver();
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key, { callback_url: cb.url });
+    await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body: { status: 'waiting' } });
+    await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Any news?' } });
+    const got = await cb.waitFor(3);
+    const byType = Object.fromEntries(got.map((g) => [g.json.type, g.json.data]));
+    expect(byType['ticket.created']).toMatchObject({ ticket_key: result.ticket_key, status: 'open' });
+    expect(byType['ticket.updated']).toMatchObject({ ticket_key: result.ticket_key, status: 'waiting', previous_status: 'open' });
+    expect(byType['ticket.commented']).toMatchObject({ ticket_key: result.ticket_key, content: 'Any news?', author: me.name });
+    expect(got[0].headers['webhook-signature']).toMatch(/^v1a,/);
+    expect((await call('GET', `/tickets/${result.ticket_key}`, { key: me.key })).body.callback_url).toBe(cb.url);
+  });
+});
+
+describe('the other ticketing built-ins and trust-score', () => {
+  it('reads, comments on and lists tickets through execute', async () => {
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key);
+    const exec = (capability: string, input: unknown) => call('POST', '/execute', { key: me.key, body: { capability, input } });
+    expect((await exec('ticket-status', { ticket_key: result.ticket_key })).body.result).toMatchObject({ ticket_key: result.ticket_key, status: 'open', comments: 0 });
+    expect((await exec('ticket-comment', { ticket_key: result.ticket_key, content: 'via execute' })).body.result).toMatchObject({ ticket_key: result.ticket_key, content: 'via execute', author: me.name });
+    expect((await exec('ticket-list', { status: 'open' })).body.result).toMatchObject({ total: 1, tickets: [{ ticket_key: result.ticket_key, comments: 1 }] });
+    expect(errorPaths(await exec('ticket-status', {}))).toEqual(['input.ticket_key']);
+    expect(errorPaths(await exec('ticket-list', { limit: 0 }))).toEqual(['input.limit']);
+    const stranger = await registerAgent(server);
+    expectProblem(await call('POST', '/execute', { key: stranger.key, body: { capability: 'ticket-status', input: { ticket_key: result.ticket_key } } }), 404, 'not_found');
+  });
+
+  it('scores an agent’s trust from its reputation, reliability and disputes', async () => {
+    const me = await registerAgent(server);
+    const subject = await registerAgent(server);
+    const res = await call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: subject.agentId } } });
+    expect(res.body.result).toEqual({
+      agent_id: subject.agentId,
+      trust_score: 45,
+      tier: 'newcomer',
+      reputation: 20,
+      reliability: { calls: 0, successes: 0, success_rate: 0.5 },
+      disputes: { total: 0, lost: 0, open: 0 },
+      reputation_events: { count: 1, net_last_30_days: 20 },
+      weights: { reputation: 0.5, reliability: 0.3, disputes: 0.2 },
+    });
+    expect(errorPaths(await call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: 'nope' } } }))).toEqual(['input.agent_id']);
+  });
+});
+
+describe('Subscription.ticketEvents', () => {
+  it('streams a ticket’s changes to its creator over WebSocket, and refuses anyone else', async () => {
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key);
+    const ws = createWsClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, lazy: true, retryAttempts: 0 });
+    try {
+      const events: any[] = [];
+      const received = new Promise<void>((resolve, reject) => {
+        ws.subscribe(
+          { query: 'subscription($k: String!) { ticketEvents(ticketKey: $k) { type data } }', variables: { k: result.ticket_key } },
+          { next: (v: any) => (events.push(v), resolve()), error: reject, complete: () => resolve() },
+        );
+      });
+      // Subscribed before the change is made.
+      await new Promise((r) => setTimeout(r, 200));
+      await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body: { status: 'in_progress' } });
+      await received;
+      expect(events[0].data.ticketEvents).toMatchObject({ type: 'ticket.updated', data: { ticket_key: result.ticket_key, status: 'in_progress' } });
+      const stranger = await registerAgent(server);
+      const other = createWsClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${stranger.key}` }, lazy: true, retryAttempts: 0 });
+      const refused = await new Promise<any>((resolve) => {
+        other.subscribe({ query: 'subscription($k: String!) { ticketEvents(ticketKey: $k) { type } }', variables: { k: result.ticket_key } }, { next: resolve, error: resolve, complete: () => resolve(undefined) });
+      });
+      await other.dispose();
+      expect(JSON.stringify(refused)).toContain('NOT_FOUND');
+    } finally {
+      await ws.dispose();
+    }
+  });
+});

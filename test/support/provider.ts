@@ -1,0 +1,64 @@
+// A capability provider on loopback HTTPS: records every call (headers, raw body) and answers as a test
+// scripts — a JSON result (the default echoes the input), another status, garbage, nothing, or silence.
+import type { IncomingHttpHeaders } from 'node:http';
+import { startHttpsServer, type HttpsTestServer } from './https';
+
+export interface Call {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+}
+
+/** One answer: `hang` never answers; `body` is sent as is; otherwise `json` (default: an echo). */
+export interface Behaviour {
+  status?: number;
+  json?: unknown;
+  body?: string;
+  delayMs?: number;
+  hang?: boolean;
+}
+
+export interface Provider extends HttpsTestServer {
+  calls: Call[];
+  /** Answers for the next calls, in order; then the default. */
+  behave(...next: Behaviour[]): void;
+  /** The answer once the scripted ones are used up. */
+  setDefault(b: Behaviour): void;
+}
+
+export async function startProvider(name = 'provider'): Promise<Provider> {
+  const calls: Call[] = [];
+  const script: Behaviour[] = [];
+  let fallback: Behaviour = {};
+  const server = await startHttpsServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: any;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      calls.push({ headers: req.headers, body, json });
+      const b = script.shift() ?? fallback;
+      if (b.hang) return;
+      const answer = () => {
+        const payload = b.body ?? JSON.stringify(b.json ?? { served_by: name, echo: json?.input ?? null });
+        res.writeHead(b.status ?? 200, { 'content-type': 'application/json' }).end(payload);
+      };
+      if (b.delayMs) setTimeout(answer, b.delayMs);
+      else answer();
+    });
+  });
+  return {
+    ...server,
+    url: `${server.url}/run`,
+    calls,
+    behave: (...next) => void script.push(...next),
+    setDefault: (b) => {
+      fallback = b;
+    },
+  };
+}
