@@ -24,7 +24,7 @@ export const disputeRoutes: Route[] = [
     document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
       createDispute(input: $input) { dispute_id: disputeId status form created_at: createdAt }
     }`,
-    variables: { input: from.bodyRenamed({ transaction_id: 'transactionId', service_id: 'serviceId' }) },
+    variables: { input: from.bodyRenamed({ transaction_id: 'transactionId' }) },
   },
   {
     method: 'GET',

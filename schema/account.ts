@@ -217,7 +217,7 @@ const AnalyticsRef = builder.objectRef<Analytics>('Analytics').implement({
     trends: t.field({ type: [Trend], resolve: (a) => a.trends }),
     topCapabilities: t.field({ type: [TopCapability], resolve: (a) => a.topCapabilities }),
     totalCostCents: t.exposeInt('totalCostCents'),
-    costBreakdown: t.field({ type: [TopCapability], description: 'Cost by capability', resolve: (a) => a.topCapabilities }),
+    costBreakdown: t.field({ type: [TopCapability], description: 'Cost by capability, dearest first', resolve: (a) => a.costBreakdown }),
     performance: t.field({ type: Performance, resolve: (a) => a.performance }),
   }),
 });

@@ -293,3 +293,30 @@ describe('Mutation.execute', () => {
     expect(res.body.data!.execute).toEqual({ status: 'success', result: { served_by: 'gql', echo: { a: 1 } }, transaction: { costCents: 3 }, attempts: [{ outcome: 'success' }] });
   });
 });
+
+describe('the account listings, filled', () => {
+  it('shows executions, transactions and analytics: trends, top capabilities, cost breakdown, latency', async () => {
+    const [capA, capB] = [uniqueSlug('ana'), uniqueSlug('anb')];
+    const [pa, pb] = [await provider('a'), await provider('b')];
+    pb.setDefault({ status: 500 });
+    await offer(capA, pa, 4);
+    await offer(capB, pb, 9);
+    const me = await registerAgent(server);
+    await run(me.key, { capability: capA, input: {} });
+    await run(me.key, { capability: capA, input: {} });
+    await run(me.key, { capability: capB, input: {} });
+    const analytics = (await call('GET', '/my/analytics', { key: me.key })).body;
+    expect(analytics.trends).toEqual([{ day: clock.now().toISOString().slice(0, 10), executions: 3, succeeded: 2, failed: 1, cost_cents: 8 }]);
+    expect(analytics.top_capabilities).toEqual([
+      { capability: capA, executions: 2, cost_cents: 8 },
+      { capability: capB, executions: 1, cost_cents: 0 },
+    ]);
+    expect(analytics.cost_breakdown[0]).toEqual({ capability: capA, executions: 2, cost_cents: 8 });
+    expect(analytics.total_cost_cents).toBe(8);
+    expect(analytics.performance).toMatchObject({ executions: 3, success_rate: 0.6667, p50_ms: expect.any(Number), p95_ms: expect.any(Number), p99_ms: expect.any(Number) });
+    const history = await gql(server, '{ myExecutions(first: 10) { totalCount nodes { capability status mode attempts { serviceKey outcome reason } } } }', undefined, me.key);
+    expect(history.body.data!.myExecutions.totalCount).toBe(3);
+    // (The fake clock stands still here, so the three share one creation time.)
+    expect(history.body.data!.myExecutions.nodes.find((n: any) => n.capability === capB)).toMatchObject({ status: 'error', mode: 'auto', attempts: [{ outcome: 'failure', reason: 'http_500' }] });
+  });
+});

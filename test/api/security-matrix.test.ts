@@ -16,12 +16,15 @@ let serviceKey: string;
 let ownersWebhookId: string;
 let ownersDeliveryId: string;
 let ownersTicketKey: string;
+let ownersDisputeId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
   const path = Array.isArray(route.path) ? route.path[0] : route.path;
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
+  if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
+  if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -45,9 +48,15 @@ const OWNED = new Map<string, unknown>([
   ['GET /tickets/:ticketKey', undefined],
   ['PATCH /tickets/:ticketKey/status', { status: 'closed' }],
   ['POST /tickets/:ticketKey/comments', { content: 'not mine' }],
+  ['GET /disputes/:id', undefined],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
-const PUBLIC_PARAMS = new Set(['POST /keys/provision/:serviceKey', 'POST /capabilities/:capabilityId/pricing', 'PATCH /admin/agents/:agentId/status']);
+const PUBLIC_PARAMS = new Set([
+  'POST /keys/provision/:serviceKey',
+  'POST /capabilities/:capabilityId/pricing',
+  'PATCH /admin/agents/:agentId/status',
+  'PATCH /admin/disputes/:disputeId/resolve',
+]);
 
 const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;
 const agentRoutes = routes.filter((r) => r.auth === 'agent');
@@ -75,6 +84,8 @@ beforeAll(async () => {
     body: { capability: 'support-ticket', input: { type: 'question', subject: 'Matrix', description: 'A ticket for the security matrix', agentName: 'matrix' } },
   });
   ownersTicketKey = ticket.body.result.ticket_key;
+  const dispute = await api(server)('POST', '/disputes', { key: owner.key, body: { serviceId: service.body.service_id, type: 'quality', description: 'A dispute for the matrix' } });
+  ownersDisputeId = dispute.body.dispute_id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

@@ -83,47 +83,51 @@ export async function myAuditLog(ctx: Ctx, p: Page) {
   return page(p, (q) => ctx.db.auditEvent.findMany({ where, ...q }), () => ctx.db.auditEvent.count({ where }));
 }
 
-function percentile(sorted: number[], p: number): number | null {
-  if (!sorted.length) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/** Execution trends by day, top capabilities, cost breakdown and latency percentiles over `days`. */
+/**
+ * Execution trends by day, the most used capabilities, cost by capability and performance (success rate,
+ * latency percentiles) over `days`, all aggregated in the database.
+ */
 export async function myAnalytics(ctx: Ctx, days = 30) {
   const me = await requireAgent(ctx);
   const since = new Date(ctx.services.clock.now().getTime() - days * 86_400_000);
-  const [trends, capabilities, latencies] = await Promise.all([
-    ctx.services.sql.query<{ day: Date | string; executions: string | number; succeeded: string | number; failed: string | number; cost: string | number }>(
-      `SELECT date_trunc('day', created_at)::date AS day, count(*) AS executions,
+  const sql = ctx.services.sql;
+  const [trends, capabilities, [totals]] = await Promise.all([
+    sql.query<{ day: Date | string; executions: string | number; succeeded: string | number; failed: string | number; cost: string | number }>(
+      `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS executions,
          count(*) FILTER (WHERE status = 'success') AS succeeded, count(*) FILTER (WHERE status = 'error') AS failed,
          coalesce(sum(cost_cents), 0) AS cost
        FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 GROUP BY 1 ORDER BY 1`,
       [me.id, since],
     ),
-    ctx.services.sql.query<{ capability: string; executions: string | number; cost: string | number }>(
+    sql.query<{ capability: string; executions: string | number; cost: string | number }>(
       `SELECT capability, count(*) AS executions, coalesce(sum(cost_cents), 0) AS cost
-       FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 GROUP BY capability ORDER BY count(*) DESC, capability LIMIT 10`,
+       FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 GROUP BY capability ORDER BY capability LIMIT 200`,
       [me.id, since],
     ),
-    ctx.services.sql.query<{ latency_ms: number; status: string }>(
-      `SELECT latency_ms, status::text AS status FROM executions WHERE agent_id = $1::uuid AND created_at >= $2 ORDER BY latency_ms LIMIT 100000`,
+    sql.query<{ executions: string | number; ok: string | number; cost: string | number; p50: number | null; p95: number | null; p99: number | null }>(
+      `SELECT count(*) AS executions, count(*) FILTER (WHERE status = 'success') AS ok, coalesce(sum(cost_cents), 0) AS cost,
+         percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+         percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
+         percentile_disc(0.99) WITHIN GROUP (ORDER BY latency_ms) AS p99
+       FROM executions WHERE agent_id = $1::uuid AND created_at >= $2`,
       [me.id, since],
     ),
   ]);
-  const sorted = latencies.map((l) => l.latency_ms);
-  const ok = latencies.filter((l) => l.status === 'success').length;
   const day = (d: Date | string) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+  const uses = capabilities.map((c) => ({ capability: c.capability, executions: Number(c.executions), costCents: Number(c.cost) }));
+  const executions = Number(totals.executions);
   return {
     days,
     trends: trends.map((t) => ({ day: day(t.day), executions: Number(t.executions), succeeded: Number(t.succeeded), failed: Number(t.failed), costCents: Number(t.cost) })),
-    topCapabilities: capabilities.map((c) => ({ capability: c.capability, executions: Number(c.executions), costCents: Number(c.cost) })),
-    totalCostCents: capabilities.reduce((n, c) => n + Number(c.cost), 0),
+    topCapabilities: [...uses].sort((a, b) => b.executions - a.executions || a.capability.localeCompare(b.capability)).slice(0, 10),
+    costBreakdown: [...uses].sort((a, b) => b.costCents - a.costCents || a.capability.localeCompare(b.capability)),
+    totalCostCents: Number(totals.cost),
     performance: {
-      executions: latencies.length,
-      successRate: latencies.length ? Math.round((ok / latencies.length) * 10_000) / 10_000 : null,
-      p50Ms: percentile(sorted, 50),
-      p95Ms: percentile(sorted, 95),
-      p99Ms: percentile(sorted, 99),
+      executions,
+      successRate: executions ? Math.round((Number(totals.ok) / executions) * 10_000) / 10_000 : null,
+      p50Ms: totals.p50,
+      p95Ms: totals.p95,
+      p99Ms: totals.p99,
     },
   };
 }
