@@ -97,6 +97,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     retryScheduleMs: config.deliveryRetryScheduleMs,
     timeoutMs: config.deliveryTimeoutMs,
     pollMs: config.deliveryPollMs,
+    // A claim outlives the longest send; after that, a send cut off by a crash is retried.
+    leaseMs: config.deliveryTimeoutMs + 5_000,
     onGone: (delivery) => disableGoneReceiver(db.prisma, delivery, clock.now()),
   });
   const outbox = new OutboxRelay(

@@ -11,6 +11,8 @@ import { startReceiver, type Receiver } from '../support/receiver';
 let server: TestServer;
 let call: ReturnType<typeof api>;
 let receiver: Receiver;
+/** Every receiver a test started, closed at the end (an open server would keep the jest process alive). */
+const started: Receiver[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
@@ -21,13 +23,19 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await receiver.close();
+  await Promise.all([receiver, ...started].map((r) => r.close()));
 });
+
+async function newReceiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  started.push(r);
+  return r;
+}
 
 /** An agent with a webhook on a fresh receiver. */
 async function agentWithWebhook(events: string[] = ['*'], target?: Receiver) {
   const me = await registerAgent(server);
-  const r = target ?? (await startReceiver());
+  const r = target ?? (await newReceiver());
   const res = await call('POST', '/webhooks', { key: me.key, body: { url: r.url, events } });
   if (res.status !== 201) throw new Error(`webhook registration failed: ${res.status} ${res.text}`);
   return { me, receiver: r, webhookId: res.body.webhook_id as string, secret: res.body.secret as string };
@@ -202,7 +210,7 @@ describe('deliveries', () => {
 describe('changing and deleting', () => {
   it('changes events and url, and deletes a webhook with its deliveries', async () => {
     const { me, webhookId } = await agentWithWebhook(['agent.updated']);
-    const other = await startReceiver();
+    const other = await newReceiver();
     try {
       const changed = await call('PATCH', `/webhooks/${webhookId}`, { key: me.key, body: { url: other.url, events: ['*'] } });
       expect(changed.body).toMatchObject({ url: other.url, events: ['*'] });

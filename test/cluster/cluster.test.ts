@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { secretHint, sha256Hex } from '../../src/platform/ids';
 import { clonePostgres } from '../support/databases';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
+import { startReceiver } from '../support/receiver';
 
 let a: TestServer;
 let b: TestServer;
@@ -13,8 +14,10 @@ let drop: () => Promise<void>;
 beforeAll(async () => {
   const db = await clonePostgres(process.env.DATABASE_URL!);
   drop = db.drop;
-  a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL });
-  b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL });
+  // Both poll for deliveries often, so that they compete for every one.
+  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10' };
+  a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
+  b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);
@@ -35,6 +38,30 @@ it('delivers an event published on one instance to a subscriber on the other', a
     expect(event.data.agentEvents).toMatchObject({ type: 'agent.updated', data: { agent_id: me.agentId, description: 'Changed on instance A' } });
   } finally {
     await ws.dispose();
+  }
+});
+
+it('delivers each event to a webhook once, whichever instance committed it and whichever sends it', async () => {
+  const receiver = await startReceiver();
+  try {
+    const me = await registerAgent(a);
+    const hook = await api(b)('POST', '/webhooks', { key: me.key, body: { url: receiver.url, events: ['agent.updated'] } });
+    expect(hook.status).toBe(201);
+    const changes = 30;
+    for (let i = 0; i < changes; i++) {
+      const res = await api(i % 2 ? a : b)('PATCH', '/agents/me', { key: me.key, body: { description: `Change number ${i}` } });
+      expect(res.status).toBe(200);
+    }
+    await receiver.waitFor(changes, 20_000);
+    // Time for a duplicate to show up, were there one.
+    await new Promise((r) => setTimeout(r, 500));
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(changes);
+    expect(new Set(ids).size).toBe(changes);
+    const deliveries = await api(a)('GET', `/webhooks/${hook.body.webhook_id}/deliveries?limit=100`, { key: me.key });
+    expect(deliveries.body.deliveries.map((d: any) => `${d.status}/${d.attempts}`)).toEqual(Array(changes).fill('delivered/1'));
+  } finally {
+    await receiver.close();
   }
 });
 

@@ -10,24 +10,29 @@ export interface Received {
   status: number;
 }
 
+type Scripted = number | { status: number; location: string } | 'hang';
+
 export interface Receiver extends HttpsTestServer {
   received: Received[];
-  /** Statuses for the next requests, in order (then 200); a `{ status, location }` adds a Location header. */
-  respond(...statuses: (number | { status: number; location: string })[]): void;
+  /**
+   * Answers for the next requests, in order (then 200): a status, a `{ status, location }` that adds a
+   * Location header, or 'hang' (recorded, never answered).
+   */
+  respond(...statuses: Scripted[]): void;
   /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
 }
 
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const received: Received[] = [];
-  const script: (number | { status: number; location: string })[] = [];
+  const script: Scripted[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const server = await startHttpsServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const next = script.shift() ?? 200;
-      const status = typeof next === 'number' ? next : next.status;
+      const status = next === 'hang' ? 0 : typeof next === 'number' ? next : next.status;
       const body = Buffer.concat(chunks).toString('utf8');
       let json: unknown;
       try {
@@ -36,8 +41,9 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
         json = undefined;
       }
       received.push({ headers: req.headers, body, json, status });
-      res.writeHead(status, typeof next === 'number' ? { 'content-type': 'application/json' } : { location: next.location }).end('{"ok":true}');
       for (const w of waiters.filter((w) => received.length >= w.count)) w.resolve();
+      if (next === 'hang') return;
+      res.writeHead(status, typeof next === 'number' ? { 'content-type': 'application/json' } : { location: next.location }).end('{"ok":true}');
     });
   });
   return {
