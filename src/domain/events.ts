@@ -52,29 +52,36 @@ export function makeEvent(type: EventType, data: Record<string, unknown>, at: Da
 export type ExtraDelivery = { kind: 'ticket_forward'; ticketEndpointId: string } | { kind: 'ticket_callback'; url: string };
 
 /**
- * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
- * active webhooks subscribed to its type (or to `*`), and any extra deliveries. One statement.
+ * The CTE parts (`ev`, `hooks`) that insert one event and a delivery to each of its agent's active webhooks
+ * subscribed to its type (or to `*`); the arguments are SQL expressions, usually placeholders.
  */
-export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<OutboxRecord> {
-  const at = new Date(event.created_at);
-  const forward = extra.find((d) => d.kind === 'ticket_forward');
-  const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
-  await db.$executeRaw`
-    WITH e AS (
-      INSERT INTO outbox_events (id, type, agent_id, data, created_at)
-      VALUES (${event.id}, ${event.type}, ${agentId}::uuid, ${JSON.stringify(event.data)}::jsonb, ${at})
+export function eventCtes(p: { id: string; type: string; agentId: string; data: string; at: string }): string {
+  return `ev AS (
+      INSERT INTO outbox_events (id, type, agent_id, data, created_at) VALUES (${p.id}, ${p.type}, ${p.agentId}, ${p.data}, ${p.at})
       RETURNING id
     ), hooks AS (
       INSERT INTO deliveries (id, event_id, kind, webhook_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), e.id, 'webhook', w.id, 'pending', ${at}, ${at} FROM e CROSS JOIN webhooks w
-      WHERE w.agent_id = ${agentId}::uuid AND w.active AND (${event.type} = ANY(w.events) OR '*' = ANY(w.events))
-    ), forward AS (
-      INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), e.id, 'ticket_forward', ${forward?.ticketEndpointId ?? null}::uuid, 'pending', ${at}, ${at} FROM e
-      WHERE ${forward?.ticketEndpointId ?? null}::uuid IS NOT NULL
-    )
-    INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), e.id, 'ticket_callback', u, 'pending', ${at}, ${at} FROM e CROSS JOIN unnest(${callbacks}::text[]) AS u`;
+      SELECT gen_random_uuid(), ev.id, 'webhook', w.id, 'pending', ${p.at}, ${p.at} FROM ev CROSS JOIN webhooks w
+      WHERE w.agent_id = ${p.agentId} AND w.active AND (${p.type} = ANY(w.events) OR '*' = ANY(w.events))
+    )`;
+}
+
+const WRITE_EVENT_SQL = `
+  WITH ${eventCtes({ id: '$1', type: '$2::text', agentId: '$3::uuid', data: '$4::jsonb', at: '$5::timestamptz' })}, forward AS (
+    INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), ev.id, 'ticket_forward', $6::uuid, 'pending', $5, $5 FROM ev WHERE $6::uuid IS NOT NULL
+  )
+  INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
+  SELECT gen_random_uuid(), ev.id, 'ticket_callback', u, 'pending', $5, $5 FROM ev CROSS JOIN unnest($7::text[]) AS u`;
+
+/**
+ * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
+ * active webhooks that want it, and any extra deliveries. One statement.
+ */
+export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<OutboxRecord> {
+  const forward = extra.find((d) => d.kind === 'ticket_forward');
+  const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
+  await db.$executeRawUnsafe(WRITE_EVENT_SQL, event.id, event.type, agentId, JSON.stringify(event.data), new Date(event.created_at), forward?.ticketEndpointId ?? null, callbacks);
   return { ...event, agentId };
 }
 

@@ -12,7 +12,7 @@ import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
 import { rankProviders } from '../discovery/resolve';
-import { transact, type Emit } from '../events';
+import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
 
 export const MODES = ['auto', 'chosen'] as const;
@@ -188,8 +188,39 @@ interface Recorded {
   attempts: AttemptReceipt[];
 }
 
-/** Writes the execution, its attempts, its transaction and its event inside `tx`. */
-async function record(tx: DbTx, emit: Emit, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
+function eventOf(executionId: string, r: Recorded) {
+  return {
+    type: r.status === 'success' ? ('execution.succeeded' as const) : ('execution.failed' as const),
+    data: {
+      execution_id: executionId,
+      capability: r.capability,
+      status: r.status,
+      provider: r.provider?.serviceKey ?? null,
+      cost_cents: r.costCents,
+      latency_ms: r.latencyMs,
+      attempts: r.attempts.length,
+      error: r.error,
+    },
+  };
+}
+
+function receiptOf(executionId: string, transactionId: string, r: Recorded, at: Date): ExecutionReceipt {
+  return {
+    executionId,
+    capability: r.capability,
+    mode: r.mode,
+    status: r.status,
+    result: r.result ?? null,
+    error: r.error,
+    provider: r.provider,
+    transaction: { transactionId, costCents: r.costCents, latencyMs: r.latencyMs },
+    attempts: r.attempts,
+    createdAt: at,
+  };
+}
+
+/** Writes the execution, its attempts, its transaction and its event inside `tx` (a built-in's transaction). */
+async function recordInTransaction(tx: DbTx, emit: Emit, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const serviceId = r.provider?.serviceId ?? null;
   await tx.execution.create({
     data: {
@@ -205,52 +236,66 @@ async function record(tx: DbTx, emit: Emit, executionId: string, r: Recorded, at
       latencyMs: r.latencyMs,
       mode: r.mode,
       createdAt: at,
-      attempts: {
-        createMany: {
-          data: r.attempts.map((a) => ({
-            ordinal: a.ordinal,
-            serviceId: a.serviceId,
-            serviceKey: a.serviceKey,
-            outcome: a.outcome,
-            reason: a.reason,
-            statusCode: a.statusCode,
-            latencyMs: a.latencyMs,
-            score: a.score,
-            priceCents: a.priceCents,
-            // Built-ins have no statistics to fold.
-            folded: a.serviceId === null,
-            createdAt: at,
-          })),
-        },
-      },
+      // Built-ins have no statistics to fold.
+      attempts: { createMany: { data: r.attempts.map((a) => ({ ...a, folded: true, createdAt: at })) } },
     },
   });
   const transaction = await tx.transaction.create({
     data: { agentId: r.me.id, executionId, serviceId, kind: 'charge', amountCents: r.costCents, latencyMs: r.latencyMs, capability: r.capability, createdAt: at },
     select: { id: true },
   });
-  await emit(r.me.id, r.status === 'success' ? 'execution.succeeded' : 'execution.failed', {
-    execution_id: executionId,
-    capability: r.capability,
-    status: r.status,
-    provider: r.provider?.serviceKey ?? null,
-    cost_cents: r.costCents,
-    latency_ms: r.latencyMs,
-    attempts: r.attempts.length,
-    error: r.error,
-  });
-  return {
-    executionId,
-    capability: r.capability,
-    mode: r.mode,
-    status: r.status,
-    result: r.result ?? null,
-    error: r.error,
-    provider: r.provider,
-    transaction: { transactionId: transaction.id, costCents: r.costCents, latencyMs: r.latencyMs },
-    attempts: r.attempts,
-    createdAt: at,
-  };
+  const event = eventOf(executionId, r);
+  await emit(r.me.id, event.type, event.data);
+  return receiptOf(executionId, transaction.id, r, at);
+}
+
+/**
+ * The execution, its attempts, its transaction and its event (with a delivery per subscribed webhook) in
+ * one statement: one round trip, atomic by itself, on the path every provider call takes.
+ */
+const RECORD_EXECUTION_SQL = `
+  WITH e AS (
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at)
+    VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz)
+  ), a AS (
+    INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
+    SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
+    FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
+  ), t AS (
+    INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
+    VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
+  ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
+  SELECT 1`;
+
+async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
+  const transactionId = newUuid();
+  const shape = eventOf(executionId, r);
+  const event = makeEvent(shape.type, shape.data, at);
+  await ctx.services.sql.query(
+    RECORD_EXECUTION_SQL,
+    [
+      executionId,
+      r.me.id,
+      r.capability,
+      r.provider?.serviceId ?? null,
+      r.status,
+      JSON.stringify(r.input),
+      r.result === undefined || r.result === null ? null : JSON.stringify(r.result),
+      r.error,
+      r.costCents,
+      r.latencyMs,
+      r.mode,
+      at,
+      JSON.stringify(r.attempts),
+      transactionId,
+      event.id,
+      event.type,
+      JSON.stringify(event.data),
+    ],
+    'record_execution',
+  );
+  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }]);
+  return receiptOf(executionId, transactionId, r, at);
 }
 
 export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionReceipt> {
@@ -278,7 +323,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
           priceCents: 0,
         };
         const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
-        return record(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt] }, ctx.services.clock.now());
+        return recordInTransaction(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt] }, ctx.services.clock.now());
       });
     } catch (err) {
       throw underInput(err);
@@ -302,26 +347,23 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
   const latencyMs = Math.round(performance.now() - started);
   const last = candidates[attempts.length - 1];
   const chosen = success?.candidate ?? last;
-  const receipt = await transact(ctx, (tx, emit) =>
-    record(
-      tx,
-      emit,
-      executionId,
-      {
-        me,
-        capability,
-        mode,
-        input,
-        status: success ? 'success' : 'error',
-        result: success?.result,
-        error: success ? null : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}`).join('; ')}`,
-        provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
-        costCents: success ? success.candidate.priceCents : 0,
-        latencyMs,
-        attempts,
-      },
-      ctx.services.clock.now(),
-    ),
+  const receipt = await recordProviderExecution(
+    ctx,
+    executionId,
+    {
+      me,
+      capability,
+      mode,
+      input,
+      status: success ? 'success' : 'error',
+      result: success?.result,
+      error: success ? null : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}`).join('; ')}`,
+      provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
+      costCents: success ? success.candidate.priceCents : 0,
+      latencyMs,
+      attempts,
+    },
+    ctx.services.clock.now(),
   );
   ctx.services.providerStats.wake();
   return receipt;
