@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
+import type https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -136,7 +137,7 @@ export async function openPeerDb(): Promise<PeerDb> {
  * Listens on an ephemeral loopback port and prints `{"ready":true,"port":N}` for the parent; exits on
  * SIGTERM/SIGINT or when the parent goes away (stdin closes).
  */
-export function serve(server: http.Server, cleanup: () => Promise<void> = async () => {}): void {
+export function serve(server: http.Server | https.Server, cleanup: () => Promise<void> = async () => {}): void {
   let stopping = false;
   const stop = () => {
     if (stopping) return;

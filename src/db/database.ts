@@ -59,6 +59,16 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
+ * A statement or transaction the database aborted for another's sake (a deadlock, a serialization
+ * failure): nothing of it was written, so running it again is safe.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code === 'P2034';
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/**
  * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a
  * file holding the owner's pid; a lock left by a dead process is taken over.
  */

@@ -281,6 +281,23 @@ describe('provider statistics and reputation', () => {
     const resolved = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
     expect(resolved.body.matches[0]).toMatchObject({ success_rate: 0.92, latency_p50_ms: service.latencyP50Ms, reputation: 21 });
   });
+
+  it('records executions in parallel with the folds that lock the provider and its service, never deadlocking', async () => {
+    // The provider runs its own service, so each recorded execution references the rows a fold locks.
+    const cap = uniqueSlug('busy');
+    const p = await provider();
+    const svc = await offer(cap, p, 0);
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 4; wave++) {
+      const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => run(svc.agent.key, { capability: cap, input: { wave, i } })));
+      statuses.push(...answers.map((a) => (a.body.status === 'success' ? a.status : -a.status)));
+    }
+    expect(statuses).toEqual(Array(60).fill(200));
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce();
+    const service = await server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
+    expect(service.successCount).toBe(60);
+  });
 });
 
 describe('Mutation.execute', () => {

@@ -124,7 +124,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
   const dispute = await transact(ctx, async (tx, emit) => {
     if (data.transactionId) {
       // One dispute per transaction: serialised on the transaction row.
-      await tx.$executeRaw`SELECT 1 FROM transactions WHERE id = ${data.transactionId}::uuid FOR UPDATE`;
+      await tx.$executeRaw`SELECT 1 FROM transactions WHERE id = ${data.transactionId}::uuid FOR NO KEY UPDATE`;
       const earlier = await tx.dispute.findFirst({ where: { transactionId: data.transactionId }, select: { id: true } });
       if (earlier) throw new Conflict(`Transaction ${data.transactionId} is already disputed (dispute ${earlier.id})`);
     }
@@ -268,7 +268,7 @@ export async function resolveDispute(ctx: Ctx, id: string, input: ResolveDispute
   const refundCents = checks.integer('refundCents', input.refundCents, 0, 1_000_000_000) ?? 0;
   checks.done();
   return transact(ctx, async (tx, emit) => {
-    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM disputes WHERE id = ${id}::uuid FOR UPDATE` : [];
+    const found = isUuid(id) ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM disputes WHERE id = ${id}::uuid FOR NO KEY UPDATE` : [];
     if (!found.length) throw new NotFound('dispute', id);
     const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
     assertMove(DISPUTE_MOVES, d.status as DisputeStatus, 'resolved', 'dispute');

@@ -1,7 +1,7 @@
 // Execute (spec §4.3, CONTRACT §6): route a capability call to providers — the best-ranked ones with
 // fallback (auto) or exactly the one named (chosen) — or serve it from the marketplace's built-ins, then
 // record the execution, every attempt and the transaction, with its event, in one transaction.
-import type { DbTx } from '../../db/database';
+import { isTransientConflict, type DbTx } from '../../db/database';
 import type { Agent, Prisma } from '../../db/generated/prisma/client';
 import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid, newUuid } from '../../platform/ids';
@@ -271,29 +271,35 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
   const transactionId = newUuid();
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
-  await ctx.services.sql.query(
-    RECORD_EXECUTION_SQL,
-    [
-      executionId,
-      r.me.id,
-      r.capability,
-      r.provider?.serviceId ?? null,
-      r.status,
-      JSON.stringify(r.input),
-      r.result === undefined || r.result === null ? null : JSON.stringify(r.result),
-      r.error,
-      r.costCents,
-      r.latencyMs,
-      r.mode,
-      at,
-      JSON.stringify(r.attempts),
-      transactionId,
-      event.id,
-      event.type,
-      JSON.stringify(event.data),
-    ],
-    'record_execution',
-  );
+  const params = [
+    executionId,
+    r.me.id,
+    r.capability,
+    r.provider?.serviceId ?? null,
+    r.status,
+    JSON.stringify(r.input),
+    r.result === undefined || r.result === null ? null : JSON.stringify(r.result),
+    r.error,
+    r.costCents,
+    r.latencyMs,
+    r.mode,
+    at,
+    JSON.stringify(r.attempts),
+    transactionId,
+    event.id,
+    event.type,
+    JSON.stringify(event.data),
+  ];
+  // The provider has answered: a statement the database aborts for another's sake is run again rather
+  // than losing the record (it is one statement, so nothing of the aborted run was written).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ctx.services.sql.query(RECORD_EXECUTION_SQL, params, 'record_execution');
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !isTransientConflict(err)) throw err;
+    }
+  }
   ctx.services.outbox.committed([{ ...event, agentId: r.me.id }]);
   return receiptOf(executionId, transactionId, r, at);
 }

@@ -76,11 +76,13 @@ async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
     RETURNING a.service_id, a.outcome, a.latency_ms, a.created_at`;
   if (!attempts.length) return 0;
   const ids = [...new Set(attempts.map((a) => a.service_id))];
-  // Lock order: agents, then services (see marketplace_sync_offers).
-  await tx.$queryRaw`SELECT a.id FROM agents a WHERE a.id IN (SELECT agent_id FROM services WHERE id = ANY(${ids}::uuid[])) ORDER BY a.id FOR UPDATE`;
+  // Lock order: agents, then services (see marketplace_sync_offers). NO KEY UPDATE, like the UPDATEs that
+  // follow: it does not conflict with the KEY SHARE locks that inserts referencing these rows take, so an
+  // execution being recorded never waits on (or deadlocks with) a fold.
+  await tx.$queryRaw`SELECT a.id FROM agents a WHERE a.id IN (SELECT agent_id FROM services WHERE id = ANY(${ids}::uuid[])) ORDER BY a.id FOR NO KEY UPDATE`;
   const services = await tx.$queryRaw<ServiceRow[]>`
     SELECT id, agent_id, success_count, failure_count, latency_buckets, consecutive_failures, last_success_at, last_failure_at
-    FROM services WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+    FROM services WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
   const reputation = new Map<string, { delta: number; successes: number; failures: number }>();
   for (const s of services) {
     const mine = attempts.filter((a) => a.service_id === s.id).sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());

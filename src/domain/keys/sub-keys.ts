@@ -84,7 +84,7 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   const secret = newSubKey();
   const key = await transact(ctx, async (tx, emit) => {
     // Serialise provisioning per agent so two requests cannot both take the last free place.
-    const [locked] = await tx.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${me.id}::uuid FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
     const tier = tierDefinition(locked.reputation);
     if (tier.subKeyLimit !== null) {
       const live = await tx.subKey.count({

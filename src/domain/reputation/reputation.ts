@@ -43,7 +43,7 @@ export interface ReputationChange {
  * the event, or undefined when the score did not move.
  */
 export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
-  const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR UPDATE`;
+  const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR NO KEY UPDATE`;
   if (!row) return undefined;
   const after = Math.max(0, Math.min(100, row.reputation + change.delta));
   const applied = after - row.reputation;

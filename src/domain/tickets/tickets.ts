@@ -168,7 +168,7 @@ export async function updateTicketStatus(ctx: Ctx, key: string, input: TicketSta
   const run = async (tx: DbTx, emit: Emit) => {
     const ticket = await ticketInReach(ctx, key, tx);
     // Locked, so two moves of one ticket cannot both pass the check against the same status.
-    await tx.$executeRaw`SELECT 1 FROM tickets WHERE id = ${ticket.id}::uuid FOR UPDATE`;
+    await tx.$executeRaw`SELECT 1 FROM tickets WHERE id = ${ticket.id}::uuid FOR NO KEY UPDATE`;
     const current = (await tx.ticket.findUniqueOrThrow({ where: { id: ticket.id }, select: { status: true } })).status as TicketStatus;
     assertMove(TICKET_MOVES, current, status!, 'ticket');
     const updated = await tx.ticket.update({

@@ -68,7 +68,7 @@ export async function createWebhook(ctx: Ctx, input: WebhookInput): Promise<Crea
   const secret = newSigningSecret();
   const webhook = await ctx.db.$transaction(async (tx) => {
     // Counted under the agent's row lock, so concurrent creations cannot pass the limit together.
-    await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR UPDATE`;
+    await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
     if ((await tx.webhook.count({ where: { agentId: me.id } })) >= WEBHOOKS_PER_AGENT) {
       throw new Conflict(`An agent may have at most ${WEBHOOKS_PER_AGENT} webhooks; delete one first`);
     }
