@@ -7,6 +7,7 @@ export const executionRoutes: Route[] = [
     path: '/execute',
     bucket: bucket('execute', 100),
     auth: 'agent',
+    authInOperation: true,
     status: 200,
     tag: 'Execution',
     summary: 'Execute a capability',

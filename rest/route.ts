@@ -33,6 +33,11 @@ export interface Route {
   /** The rate bucket, shared with the GraphQL field of the document; null where the spec sets no limit. */
   bucket: Bucket | null;
   auth: Auth;
+  /**
+   * The operation authenticates the caller itself, within its own first statement (execute), so the REST
+   * layer does not look the caller up first; 401 and 403 still come before any other answer.
+   */
+  authInOperation?: true;
   status: number;
   /** One operation with one root field; the field's value is the response body. */
   document: string;

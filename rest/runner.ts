@@ -21,9 +21,9 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { authorize } from '../schema/auth';
-import type { Services } from '../src/domain/context';
+import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
-import { BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
+import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import type { RateDecision } from '../src/platform/rate-limit';
@@ -375,7 +375,9 @@ export class RestDispatcher {
         headers = rateHeaders(decision);
         if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
       }
-      await authorize(ctx, compiled.route.auth);
+      // An operation that authenticates the caller itself still gets it looked up first when an
+      // Idempotency-Key is to be claimed: nothing is claimed for a caller that would be refused.
+      if (!compiled.route.authInOperation || (compiled.idempotent && req.headers['idempotency-key'] !== undefined)) await authorize(ctx, compiled.route.auth);
       const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
       const query = new URLSearchParams(search);
@@ -402,6 +404,8 @@ export class RestDispatcher {
       let payload: unknown;
       if (result.errors?.length) {
         const first = result.errors[0];
+        // The operation may have refused its input before looking the caller up: 401/403 come first.
+        if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
         if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
         const problem = problemFromError(services.config.publicBaseUrl, documentedNames(first, compiled.rename), requestId);
         status = problem.status;
@@ -415,11 +419,19 @@ export class RestDispatcher {
       this.answer(res, status, payload, headers);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
-    } catch (err) {
+    } catch (caught) {
+      let err = caught;
       if (claimed) await services.idempotency.release(claimed.subject, claimed.key).catch(() => {});
+      // A body or variables refused before the operation ran: 401/403 come first.
+      if (err instanceof AppError && err.status === 400) err = await this.authorizeDeferred(ctx, compiled).then(() => err, (authErr: unknown) => authErr);
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
       if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');
     }
+  }
+
+  /** For a route whose operation authenticates the caller itself: the check it did not get to make. */
+  private async authorizeDeferred(ctx: Ctx, compiled: CompiledRoute): Promise<void> {
+    if (compiled.route.authInOperation && !ctx.resolvedPrincipal) await authorize(ctx, compiled.route.auth);
   }
 
   /** A success as JSON, an error as problem+json. */

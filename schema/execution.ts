@@ -70,7 +70,8 @@ builder.mutationField('execute', (t) =>
   t.field({
     type: ExecutionReceipt,
     description: 'Call a capability: signed POST to the provider (CONTRACT §6), fallback in auto mode, everything recorded',
-    authScopes: { agent: true },
+    // No scope check before the resolver: execute authenticates the caller itself, in the same statement
+    // that ranks the providers (401/403 still come before any other answer).
     args: { input: t.arg({ type: ExecuteInput, required: true }) },
     resolve: (_r, { input }, ctx) => execution.execute(ctx, input),
   }),

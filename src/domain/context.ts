@@ -65,6 +65,11 @@ export interface Ctx {
   principal(): Promise<Principal>;
   /** The caller once looked up (for usage counting after the operation), else undefined. */
   resolvedPrincipal?: Principal;
+  /**
+   * Supplies the caller when an operation looked it up itself, together with its own first query (see
+   * execute); ignored once the caller was looked up.
+   */
+  seedPrincipal(principal: Principal): void;
   /** Set by the REST layer: it has already charged the route's rate-limit bucket. */
   rateLimited?: boolean;
 }

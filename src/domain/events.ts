@@ -63,6 +63,7 @@ export function eventCtes(p: { id: string; type: string; agentId: string; data: 
       INSERT INTO deliveries (id, event_id, kind, webhook_id, status, next_attempt_at, created_at)
       SELECT gen_random_uuid(), ev.id, 'webhook', w.id, 'pending', ${p.at}, ${p.at} FROM ev CROSS JOIN webhooks w
       WHERE w.agent_id = ${p.agentId} AND w.active AND (${p.type} = ANY(w.events) OR '*' = ANY(w.events))
+      RETURNING 1
     )`;
 }
 
@@ -70,19 +71,32 @@ const WRITE_EVENT_SQL = `
   WITH ${eventCtes({ id: '$1', type: '$2::text', agentId: '$3::uuid', data: '$4::jsonb', at: '$5::timestamptz' })}, forward AS (
     INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
     SELECT gen_random_uuid(), ev.id, 'ticket_forward', $6::uuid, 'pending', $5, $5 FROM ev WHERE $6::uuid IS NOT NULL
+    RETURNING 1
+  ), callbacks AS (
+    INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), ev.id, 'ticket_callback', u, 'pending', $5, $5 FROM ev CROSS JOIN unnest($7::text[]) AS u
+    RETURNING 1
   )
-  INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
-  SELECT gen_random_uuid(), ev.id, 'ticket_callback', u, 'pending', $5, $5 FROM ev CROSS JOIN unnest($7::text[]) AS u`;
+  SELECT ((SELECT count(*) FROM hooks) + (SELECT count(*) FROM forward) + (SELECT count(*) FROM callbacks))::int AS deliveries`;
 
 /**
  * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
- * active webhooks that want it, and any extra deliveries. One statement.
+ * active webhooks that want it, and any extra deliveries. One statement; answers how many deliveries it wrote.
  */
-export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<OutboxRecord> {
+export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<{ record: OutboxRecord; deliveries: number }> {
   const forward = extra.find((d) => d.kind === 'ticket_forward');
   const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
-  await db.$executeRawUnsafe(WRITE_EVENT_SQL, event.id, event.type, agentId, JSON.stringify(event.data), new Date(event.created_at), forward?.ticketEndpointId ?? null, callbacks);
-  return { ...event, agentId };
+  const [row] = await db.$queryRawUnsafe<{ deliveries: number }[]>(
+    WRITE_EVENT_SQL,
+    event.id,
+    event.type,
+    agentId,
+    JSON.stringify(event.data),
+    new Date(event.created_at),
+    forward?.ticketEndpointId ?? null,
+    callbacks,
+  );
+  return { record: { ...event, agentId }, deliveries: row?.deliveries ?? 0 };
 }
 
 /** Writes an event in the transaction `emit` is bound to. */
@@ -90,19 +104,22 @@ export type Emit = (agentId: string | null, type: EventType, data: Record<string
 
 /**
  * Runs `work` in one transaction with an `emit` that writes events in it; once committed, the events go
- * to live streams and the dispatcher is woken. A rollback writes and sends nothing.
+ * to live streams and the dispatcher is woken when there is something to deliver. A rollback writes and sends nothing.
  */
 export async function transact<T>(ctx: Pick<Ctx, 'db' | 'services'>, work: (tx: DbTx, emit: Emit) => Promise<T>): Promise<T> {
   const written: OutboxRecord[] = [];
+  let deliveries = 0;
   const at = () => ctx.services.clock.now();
   const result = await ctx.db.$transaction((tx) =>
     work(tx, async (agentId, type, data, extra) => {
       const event = makeEvent(type, data, at());
-      written.push(await writeEvent(tx, agentId, event, extra));
+      const wrote = await writeEvent(tx, agentId, event, extra);
+      written.push(wrote.record);
+      deliveries += wrote.deliveries;
       return event;
     }),
   );
-  ctx.services.outbox.committed(written);
+  ctx.services.outbox.committed(written, deliveries);
   return result;
 }
 

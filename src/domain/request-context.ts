@@ -23,6 +23,11 @@ export function createContext(services: Services, facts: RequestFacts): Ctx {
         ctx.resolvedPrincipal = p;
         return p;
       })),
+    seedPrincipal: (p) => {
+      if (principal) return;
+      principal = Promise.resolve(p);
+      ctx.resolvedPrincipal = p;
+    },
   };
   return ctx;
 }

@@ -41,16 +41,19 @@ export class OutboxRelay {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly route: (event: OutboxRecord) => void,
-    private readonly onCommitted: () => void = () => {},
+    private readonly onDeliveries: () => void = () => {},
   ) {}
 
-  /** After a transaction that wrote these events has committed. */
-  committed(events: OutboxRecord[]): void {
+  /**
+   * After a transaction that wrote these events, and `deliveries` deliveries of them, has committed: the
+   * dispatcher is woken only when there is something to deliver (its poll finds the rest).
+   */
+  committed(events: OutboxRecord[], deliveries: number): void {
     if (!events.length) return;
     for (const event of events) this.publish(event);
     this.pendingMarks.push(...events.map((e) => e.id));
     this.markTimer ??= setTimeout(() => void this.flushMarks(), 100);
-    this.onCommitted();
+    if (deliveries > 0) this.onDeliveries();
   }
 
   private publish(event: OutboxRecord) {

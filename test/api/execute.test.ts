@@ -210,6 +210,28 @@ describe('bad input and limits', () => {
     expect(errorPaths(await run(me.key, { input: {} }))).toEqual(['capability']);
   });
 
+  it('refuses an unknown key, a suspended agent and no key with a well-formed request, on both surfaces, calling nobody', async () => {
+    // A valid auto-mode request is where execute looks the caller up together with the providers.
+    const cap = uniqueSlug('authz');
+    const p = await provider();
+    await offer(cap, p, 0);
+    const suspended = await registerAgent(server);
+    await server.app.services.db.agent.update({ where: { id: suspended.agentId }, data: { status: 'SUSPENDED' } });
+    const body = { capability: cap, input: { text: 'hello' } };
+    expectProblem(await run(`key_master_${'U'.repeat(40)}`, body), 401, 'unauthorized');
+    expectProblem(await call('POST', '/execute', { body }), 401, 'unauthorized');
+    expectProblem(await run(suspended.key, body), 403, 'forbidden');
+    const query = 'mutation($input: ExecuteInput!) { execute(input: $input) { status } }';
+    const anonymous = await gql(server, query, { input: body }, `key_master_${'U'.repeat(40)}`);
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    const refused = await gql(server, query, { input: body }, suspended.key);
+    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(p.calls).toHaveLength(0);
+    // The same request with a live key goes through.
+    const me = await registerAgent(server);
+    expect((await run(me.key, body)).body).toMatchObject({ status: 'success', result: { echo: { text: 'hello' } } });
+  });
+
   it("keeps a sub-agent inside its authority scope", async () => {
     const parent = await registerAgent(server);
     const sub = await call('POST', `/agents/${parent.agentId}/sub-agents`, {

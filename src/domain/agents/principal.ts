@@ -17,12 +17,32 @@ const PRINCIPAL_SQL = `
   FROM credentials c LEFT JOIN agents a ON a.id = c.agent_id
   WHERE c.hash = $1 AND c.revoked_at IS NULL`;
 
+/**
+ * The same lookup as one JSON value (null for no live credential), for an operation that looks up the
+ * caller within its own first statement; `hash` is the placeholder of the credential's hash.
+ */
+export const principalJsonSql = (hash: string) => `(SELECT row_to_json(p) FROM (${PRINCIPAL_SQL.replace('$1', hash)}) AS p)`;
+
 type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'master' | 'admin' };
+
+/** The caller from principalJsonSql's value (timestamps arrive as text there). */
+export function principalFromJson(json: (Omit<CredentialRow, 'createdAt' | 'updatedAt'> & { createdAt?: string | null; updatedAt?: string | null }) | null): Principal {
+  if (!json) return { kind: 'invalid' };
+  return principalOf({
+    ...json,
+    createdAt: json.createdAt == null ? undefined : new Date(json.createdAt),
+    updatedAt: json.updatedAt == null ? undefined : new Date(json.updatedAt),
+  });
+}
 
 export async function lookupPrincipal(services: Services, bearer: Bearer): Promise<Principal> {
   if (bearer.kind === 'none') return { kind: 'anonymous' };
   if (bearer.kind === 'malformed') return { kind: 'invalid' };
   const [row] = await services.sql.query<CredentialRow>(PRINCIPAL_SQL, [bearer.hash], 'principal');
+  return principalOf(row);
+}
+
+function principalOf(row: CredentialRow | undefined): Principal {
   if (!row) return { kind: 'invalid' };
   if (row.credentialKind === 'admin') return { kind: 'admin', credentialId: row.credentialId };
   if (!row.id) return { kind: 'invalid' };

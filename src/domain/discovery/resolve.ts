@@ -190,12 +190,10 @@ export function factorsOf(
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
-  const w = WEIGHTS[query.prefer];
-  const now = ctx.services.clock.now();
-  const statement = rankStatement(query);
-  const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
-  const scored = ranking.matches.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName, cooldownUntilMs]) => {
+/** Offers as listed, scored exactly as of `now` for `prefer`, best first (then cheaper, then by id). */
+function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] {
+  const w = WEIGHTS[prefer];
+  const scored = offers.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName, cooldownUntilMs]) => {
     const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
     const breakdown = {
       reputation: 100 * w.reputation * f.reputation,
@@ -226,7 +224,50 @@ export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ ma
     return { exact, match };
   });
   scored.sort((a, b) => b.exact - a.exact || a.match.costCents - b.match.costCents || (a.match.serviceId < b.match.serviceId ? -1 : 1));
-  return { matches: scored.map((m) => m.match), total: ranking.total };
+  return scored.map((m) => m.match);
+}
+
+export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
+  const statement = rankStatement(query);
+  const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
+  return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), total: ranking.total };
+}
+
+/** A ranked provider with where and how to call it (execute's candidates). */
+export interface CallableMatch extends Match {
+  endpoint: string;
+  signingSecret: string;
+}
+
+/**
+ * The balanced ranking's first `limit` active offers of a capability with each service's endpoint and
+ * signing secret: what `execute` in auto mode needs, in one statement (the ranking's index, then one
+ * service row per match).
+ */
+export const callableSql = (capability: string, limit: string) => `(
+  SELECT COALESCE(json_agg(json_build_array(top.listing, s.endpoint, s.signing_secret)), '[]'::json)
+  FROM (SELECT o.service_id, o.listing FROM service_offers o WHERE o.capability = ${capability} AND o.active
+        ORDER BY o.${SCORE_COLUMN.balanced} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
+  JOIN services s ON s.id = top.service_id AND s.status = 'active')`;
+
+/** callableSql's value. */
+export type CallableRows = [RankedOffer, endpoint: string, signingSecret: string][];
+
+const CALLABLE_SQL = `SELECT ${callableSql('$1', '$2')} AS candidates`;
+
+export async function rankCallable(ctx: Ctx, capability: string, limit: number): Promise<CallableMatch[]> {
+  const [{ candidates }] = await ctx.services.sql.query<{ candidates: CallableRows }>(CALLABLE_SQL, [capability, limit], 'execute_candidates');
+  return callableMatches(ctx, candidates);
+}
+
+/** Scores callableSql's rows as of now, best first. */
+export function callableMatches(ctx: Pick<Ctx, 'services'>, candidates: CallableRows): CallableMatch[] {
+  const where = new Map(candidates.map(([offer, endpoint, signingSecret]) => [offer[0], { endpoint, signingSecret }]));
+  return scoreOffers(
+    candidates.map(([offer]) => offer),
+    'balanced',
+    ctx.services.clock.now(),
+  ).map((m) => ({ ...m, ...where.get(m.serviceId)! }));
 }
 
 /**

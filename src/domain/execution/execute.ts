@@ -8,10 +8,10 @@ import { isUuid, newUuid } from '../../platform/ids';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
-import { requireAgent } from '../agents/principal';
+import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { rankProviders } from '../discovery/resolve';
+import { callableMatches, callableSql, rankCallable, type CallableMatch, type CallableRows } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
 
@@ -97,17 +97,11 @@ function underInput(err: unknown): unknown {
   return err;
 }
 
-const ENDPOINTS_SQL = `SELECT id, endpoint, signing_secret FROM services WHERE id = ANY($1::uuid[]) AND status = 'active'`;
-
-async function autoCandidates(ctx: Ctx, capability: string): Promise<Candidate[]> {
-  const { matches } = await rankProviders(ctx, { capability, prefer: 'balanced', minReputation: null, maxCost: null, language: null, limit: CANDIDATES });
+function candidatesOf(ctx: Ctx, ranked: CallableMatch[]): Candidate[] {
   const now = ctx.services.clock.now().getTime();
-  const ready = matches.filter((m) => m.cooldownUntil === null || m.cooldownUntil.getTime() <= now).slice(0, MAX_ATTEMPTS);
-  if (!ready.length) return [];
-  const rows = await ctx.services.sql.query<{ id: string; endpoint: string; signing_secret: string }>(ENDPOINTS_SQL, [ready.map((m) => m.serviceId)], 'execute_endpoints');
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ready
-    .filter((m) => byId.has(m.serviceId))
+  return ranked
+    .filter((m) => m.cooldownUntil === null || m.cooldownUntil.getTime() <= now)
+    .slice(0, MAX_ATTEMPTS)
     .map((m) => ({
       serviceId: m.serviceId,
       serviceKey: m.serviceKey,
@@ -116,9 +110,30 @@ async function autoCandidates(ctx: Ctx, capability: string): Promise<Candidate[]
       reputation: m.reputation,
       priceCents: m.costCents,
       score: m.score,
-      endpoint: byId.get(m.serviceId)!.endpoint,
-      signingSecret: byId.get(m.serviceId)!.signing_secret,
+      endpoint: m.endpoint,
+      signingSecret: m.signingSecret,
     }));
+}
+
+/** The caller (its credential by hash) and a capability's callable providers, in one statement. */
+const CALLER_AND_CANDIDATES_SQL = `SELECT ${principalJsonSql('$1')} AS principal, ${callableSql('$2', '$3')} AS candidates`;
+
+/**
+ * An auto-mode call of a third-party capability by a caller not yet looked up (a REST request, or the
+ * first field of a GraphQL one): looks up the caller with the candidates, so the call is one round trip
+ * from its provider. Answers undefined, looking up nothing, when the request is not that.
+ */
+async function prefetchCandidates(ctx: Ctx, raw: ExecuteInput): Promise<CallableMatch[] | undefined> {
+  const capability = raw.capability;
+  if (ctx.resolvedPrincipal || ctx.bearer.kind !== 'key' || (raw.mode ?? 'auto') !== 'auto') return undefined;
+  if (typeof capability !== 'string' || capability.length > 64 || !CAPABILITY_SLUG.test(capability) || isBuiltin(capability)) return undefined;
+  const [row] = await ctx.services.sql.query<{ principal: Parameters<typeof principalFromJson>[0]; candidates: CallableRows }>(
+    CALLER_AND_CANDIDATES_SQL,
+    [ctx.bearer.hash, capability, CANDIDATES],
+    'execute_caller_candidates',
+  );
+  ctx.seedPrincipal(principalFromJson(row.principal));
+  return callableMatches(ctx, row.candidates);
 }
 
 async function chosenCandidate(ctx: Ctx, capability: string, provider: string): Promise<Candidate> {
@@ -265,7 +280,7 @@ const RECORD_EXECUTION_SQL = `
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
   ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
-  SELECT 1`;
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries`;
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const transactionId = newUuid();
@@ -292,19 +307,21 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
   ];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
+  let deliveries = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.services.sql.query(RECORD_EXECUTION_SQL, params, 'record_execution');
+      [{ deliveries }] = await ctx.services.sql.query<{ deliveries: number }>(RECORD_EXECUTION_SQL, params, 'record_execution');
       break;
     } catch (err) {
       if (attempt >= 3 || !isTransientConflict(err)) throw err;
     }
   }
-  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }]);
+  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
   return receiptOf(executionId, transactionId, r, at);
 }
 
 export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionReceipt> {
+  const prefetched = await prefetchCandidates(ctx, raw);
   const me = await requireAgent(ctx);
   const { capability, input, mode, provider } = readInput(raw);
   assertInScope(me, capability);
@@ -336,7 +353,8 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
     }
   }
 
-  const candidates = mode === 'chosen' ? [await chosenCandidate(ctx, capability, provider!)] : await autoCandidates(ctx, capability);
+  const candidates =
+    mode === 'chosen' ? [await chosenCandidate(ctx, capability, provider!)] : candidatesOf(ctx, prefetched ?? (await rankCallable(ctx, capability, CANDIDATES)));
   if (!candidates.length) throw new NotFound('active provider of capability', capability);
 
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });

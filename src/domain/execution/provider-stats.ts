@@ -20,6 +20,8 @@ export const SUCCESSES_PER_POINT = 10;
 export const FAILURES_PER_POINT = 5;
 /** Attempts folded per round. */
 const BATCH = 200;
+/** Statistics trail the executions by at most about this much (plus a fold's own time). */
+const FOLD_INTERVAL_MS = 250;
 
 export function bucketOf(latencyMs: number): number {
   const i = LATENCY_BUCKETS_MS.findIndex((bound) => latencyMs <= bound);
@@ -135,7 +137,8 @@ export class ProviderStats {
   private readonly worker: Worker;
 
   constructor(private readonly services: Services) {
-    this.worker = new Worker({ name: 'provider-stats', round: () => this.foldOnce(), log: services.log, pollMs: 5_000, fullBatch: BATCH });
+    // Executions wake it, at most every FOLD_INTERVAL_MS: under load one fold takes many attempts at once.
+    this.worker = new Worker({ name: 'provider-stats', round: () => this.foldOnce(), log: services.log, pollMs: 5_000, fullBatch: BATCH, minIntervalMs: FOLD_INTERVAL_MS });
   }
 
   start(): void {
