@@ -67,14 +67,18 @@ export function publicJwk(publicKey: KeyObject, kid: string): Ed25519Jwk {
 }
 
 export interface WebhookHeaderInput extends SignedContent {
-  /** The subscriber's whsec_ secret; adds the v1 signature for receivers that verify symmetrically. */
+  /** The receiver's whsec_ secret; adds the v1 signature for receivers that verify symmetrically. */
   secret?: string;
-  privateKey: KeyObject;
+  /** The marketplace's key; adds the v1a signature (every event carries one, CONTRACT §7). */
+  privateKey?: KeyObject;
 }
 
+/** Standard Webhooks headers with a v1a signature, a v1 one, or both (at least one is required). */
 export function webhookHeaders(input: WebhookHeaderInput): Record<string, string> {
   const { id, timestampSeconds, body } = input;
-  const signatures = [ed25519Signature(input.privateKey, id, timestampSeconds, body)];
+  if (!input.privateKey && input.secret === undefined) throw new TypeError('webhookHeaders needs a private key, a secret or both');
+  const signatures: string[] = [];
+  if (input.privateKey) signatures.push(ed25519Signature(input.privateKey, id, timestampSeconds, body));
   if (input.secret !== undefined) signatures.push(hmacSignature(input.secret, id, timestampSeconds, body));
   return {
     'webhook-id': id,

@@ -68,6 +68,7 @@ describe('POST /execute, auto mode', () => {
     const [got] = p.calls;
     expect(got.json).toEqual({ execution_id: res.body.execution_id, capability: cap, input: { text: 'hello' }, agent_id: me.agentId });
     expect(new StandardWebhook(svc.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
+    expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     expect(got.headers['webhook-id']).toBe(res.body.execution_id);
     // Recorded: the execution, the transaction.
     const executions = await call('GET', '/my/executions', { key: me.key });
@@ -223,9 +224,9 @@ describe('bad input and limits', () => {
     expectProblem(await run(suspended.key, body), 403, 'forbidden');
     const query = 'mutation($input: ExecuteInput!) { execute(input: $input) { status } }';
     const anonymous = await gql(server, query, { input: body }, `key_master_${'U'.repeat(40)}`);
-    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(anonymous.body.errors?.[0].extensions?.code).toBe('UNAUTHORIZED');
     const refused = await gql(server, query, { input: body }, suspended.key);
-    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(p.calls).toHaveLength(0);
     // The same request with a live key goes through.
     const me = await registerAgent(server);

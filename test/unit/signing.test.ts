@@ -95,6 +95,15 @@ describe('webhookHeaders', () => {
     expect(v1).toBe(hmacSignature(secret, 'evt_4', ts, body));
   });
 
+  it('signs with the secret alone (a provider call, CONTRACT §6), and refuses to sign with nothing', () => {
+    const secret = newSigningSecret();
+    const ts = now();
+    const headers = webhookHeaders({ id: 'ex_7', timestampSeconds: ts, body, secret });
+    expect(headers['webhook-signature']).toBe(hmacSignature(secret, 'ex_7', ts, body));
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => webhookHeaders({ id: 'ex_8', timestampSeconds: ts, body })).toThrow(TypeError);
+  });
+
   it('verifies with standardwebhooks even though the header also carries the v1a entry', () => {
     const secret = newSigningSecret();
     const headers = webhookHeaders({ id: 'evt_5', timestampSeconds: now(), body, secret, privateKey });

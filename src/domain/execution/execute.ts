@@ -163,13 +163,8 @@ async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: s
   const base = { ordinal, serviceId: c.serviceId, serviceKey: c.serviceKey, score: c.score, priceCents: c.priceCents };
   const started = performance.now();
   try {
-    const headers = webhookHeaders({
-      id: executionId,
-      timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000),
-      body,
-      secret: c.signingSecret,
-      privateKey: ctx.services.signingKeys.current.privateKey,
-    });
+    // CONTRACT §6: the service's signing secret (HMAC, v1); the Ed25519 v1a signature is for events.
+    const headers = webhookHeaders({ id: executionId, timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000), body, secret: c.signingSecret });
     const res = await ctx.services.outbound.post(c.endpoint, { headers, body, timeoutMs: ctx.services.config.providerTimeoutMs, maxResponseBytes: RESULT_MAX_BYTES });
     const latencyMs = Math.round(res.latencyMs);
     if (res.status < 200 || res.status > 299) return { ...base, outcome: 'failure', reason: `http_${res.status}`, statusCode: res.status, latencyMs };
@@ -392,3 +387,4 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
   ctx.services.providerStats.wake();
   return receipt;
 }
+export const __RECORD_SQL = RECORD_EXECUTION_SQL;
