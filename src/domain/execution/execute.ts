@@ -387,4 +387,3 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
   ctx.services.providerStats.wake();
   return receipt;
 }
-export const __RECORD_SQL = RECORD_EXECUTION_SQL;
