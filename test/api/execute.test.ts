@@ -323,6 +323,26 @@ describe('provider statistics and reputation', () => {
   });
 });
 
+describe('the ledger without foreign keys to agents and services', () => {
+  it('clears the service of executions and attempts when a service is deleted, and deletes an agent’s executions with it', async () => {
+    const cap = uniqueSlug('ledger');
+    const p = await provider();
+    const svc = await offer(cap, p, 0);
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(res.body.status).toBe('success');
+    const db = server.app.services.db;
+    await db.service.delete({ where: { id: svc.serviceId } });
+    expect(await db.execution.findUniqueOrThrow({ where: { id: res.body.execution_id } })).toMatchObject({ serviceId: null });
+    expect(await db.executionAttempt.findMany({ where: { executionId: res.body.execution_id } })).toEqual([expect.objectContaining({ serviceId: null, serviceKey: svc.serviceKey })]);
+    await db.agent.delete({ where: { id: me.agentId } });
+    expect(await db.execution.findUnique({ where: { id: res.body.execution_id } })).toBeNull();
+    expect(await db.executionAttempt.count({ where: { executionId: res.body.execution_id } })).toBe(0);
+    // The charge stays in the ledger, detached from the execution, as a foreign key's SET NULL left it.
+    expect(await db.transaction.findUniqueOrThrow({ where: { id: res.body.transaction.transaction_id } })).toMatchObject({ executionId: null });
+  });
+});
+
 describe('Mutation.execute', () => {
   it('runs the same operation', async () => {
     const cap = uniqueSlug('gqlexec');

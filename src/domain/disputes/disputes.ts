@@ -83,19 +83,17 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
     const reason = oneOf(checks, 'reason', input.reason, DISPUTE_REASONS);
     const description = checks.text('description', input.description, { max: 5000, multiline: true });
     checks.done();
-    const transaction = await ctx.db.transaction.findFirst({
-      where: { id: input.transactionId as string, agentId: me.id },
-      include: { execution: { include: { service: { select: { agentId: true } } } } },
-    });
+    const transaction = await ctx.db.transaction.findFirst({ where: { id: input.transactionId as string, agentId: me.id } });
     if (!transaction) throw new NotFound('transaction', String(input.transactionId));
     if (transaction.kind !== 'charge') throw new Conflict('Only a charge can be disputed');
+    const provider = transaction.serviceId ? await ctx.db.service.findUnique({ where: { id: transaction.serviceId }, select: { agentId: true } }) : null;
     data = {
       agentId: me.id,
       form: 'transaction',
       transactionId: transaction.id,
       executionId: transaction.executionId,
       serviceId: transaction.serviceId,
-      providerAgentId: transaction.execution?.service?.agentId ?? null,
+      providerAgentId: provider?.agentId ?? null,
       kind: reason!,
       description: description ?? null,
     };
