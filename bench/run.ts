@@ -167,9 +167,10 @@ async function registerProviderService(url: string, me: Agent, endpoint: string)
 }
 
 /** Starts a peer and resolves with its base URL once it has announced its port. */
-async function startPeer(name: string, me: Agent, subKey: string): Promise<string> {
+async function startPeer(name: string, me: Agent, subKey: string, extra: NodeJS.ProcessEnv = {}): Promise<string> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...extra,
     BENCH_SUB_KEY: subKey,
     BENCH_SERVICE_KEY: seeded!.verifyServiceKey,
     BENCH_AGENT_ID: me.id,
@@ -197,7 +198,7 @@ function json(body: string): Record<string, any> {
   }
 }
 
-type PeerName = 'bare-http' | 'express-pg' | 'yoga' | 'provider';
+type PeerName = 'bare-http' | 'express-pg' | 'yoga' | 'provider' | 'proxy-floor';
 
 function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerName, string>): Scenario[] {
   const auth = { authorization: `Bearer ${me.masterKey}` };
@@ -312,6 +313,28 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
       targets: { p50: 1.15 },
     },
     {
+      // Reference for the line above: the floor (forward the call, commit one row, answer) against the
+      // same direct call, in the same run. Ours' p50 ratio minus this one is the marketplace's own cost.
+      name: 'execute_floor_reference',
+      ours: {
+        name: 'proxy-floor',
+        url: `${peers['proxy-floor']}/`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
+        check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
+      },
+      peer: {
+        name: 'provider',
+        url: `${peers.provider}/run`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
+        check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
+      },
+      targets: {},
+    },
+    {
       name: 'bare_http_reference',
       ours: { ...oursRest },
       peer: { name: 'bare-http', url: `${peers['bare-http']}/`, method: 'GET', headers: auth, check: () => undefined },
@@ -355,12 +378,13 @@ async function main(): Promise<void> {
   const subKey = await provisionSubKey(ours.url, agent, seeded!.verifyServiceKey);
   const [bare, expressPg, yoga, provider] = await Promise.all(['bare-http', 'express-pg', 'yoga', 'provider'].map((name) => startPeer(name, agent!, subKey)));
   await registerProviderService(ours.url, agent, `${provider}/run`);
-  console.log(`started ours and 4 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const floor = await startPeer('proxy-floor', agent, subKey, { BENCH_PROVIDER_URL: provider });
+  console.log(`started ours and 5 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const results: ScenarioResult[] = [];
   // BENCH_ONLY=name,name runs a subset (for working on one scenario).
   const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
-  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider })) {
+  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor })) {
     if (!only || only.includes(s.name)) results.push(await runScenario(s));
   }
 
@@ -381,7 +405,7 @@ async function main(): Promise<void> {
 }
 
 // Everything is bounded: start-up, then per scenario two warm-ups and 2 × ROUNDS runs, plus slack.
-const budgetMs = 3 * STARTUP_TIMEOUT_MS + 6 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + 7 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));
