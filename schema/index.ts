@@ -13,4 +13,25 @@ import './execution';
 import './tickets';
 import './disputes';
 
+import { defaultFieldResolver } from 'graphql';
+import type { Ctx } from '../src/domain/context';
+
 export const schema = builder.toSchema({ sortSchema: true });
+
+/**
+ * Every mutation but `execute` empties this instance's execute hot cache once it has run, so that the
+ * caller's own change (a key revoked, a service changed) is seen by its next request even before the
+ * database's change notification arrives (src/domain/execution/hot-cache.ts). Wrapped here, on the built
+ * schema, so that every surface that runs it (REST, GraphQL over HTTP, SSE and WebSocket) does it.
+ */
+for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+  if (field.name === 'execute') continue;
+  const resolve = field.resolve ?? defaultFieldResolver;
+  field.resolve = async (source, args, ctx: Ctx, info) => {
+    try {
+      return await resolve(source, args, ctx, info);
+    } finally {
+      ctx.services.executeCache.flush();
+    }
+  };
+}

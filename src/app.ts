@@ -31,6 +31,7 @@ import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, typ
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
+import { CHANGES_CHANNEL, ExecuteHotCache } from './domain/execution/hot-cache';
 import { OutboundClient } from './platform/outbound';
 import { Dispatcher, OutboxRelay } from './platform/outbox';
 import { EventBus } from './platform/pubsub';
@@ -123,6 +124,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     dispatcher,
     outbound,
     signingKeys,
+    executeCache: new ExecuteHotCache(config.executeCacheMs),
     // Set just below: these workers need the finished services.
     providerStats: undefined as unknown as ProviderStats,
     disputes: undefined as unknown as DisputePipeline,
@@ -130,6 +132,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     log,
     startedAt: new Date(),
   };
+  // Any change that could make a hot-cache entry wrong empties the cache of every instance.
+  await db.listen(
+    CHANGES_CHANNEL,
+    () => services.executeCache.flush(),
+    (listening) => services.executeCache.setListening(listening),
+  );
   services.providerStats = new ProviderStats(services);
   services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);

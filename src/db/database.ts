@@ -36,6 +36,12 @@ export interface Database {
   sql: SqlRunner;
   /** A cheap round trip, for /health. */
   ping(): Promise<void>;
+  /**
+   * LISTENs on `channel` for the life of the database: `onNotify` gets each payload; `onState` is told
+   * false whenever notifications may have been missed (the listening connection dropped) and true once
+   * they are being received again (PostgreSQL reconnects by itself, with backoff).
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,6 +149,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     async ping() {
       await pglite.query('SELECT 1');
     },
+    async listen(channel, onNotify, onState) {
+      // One process owns the data directory, so every change is made here and none can be missed.
+      await pglite.listen(channel, onNotify);
+      onState(true);
+    },
     close() {
       closed ??= (async () => {
         clearInterval(checkpoints);
@@ -178,6 +189,8 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
   }
   const prisma = new PrismaClient({ adapter: factory });
   let closed: Promise<void> | undefined;
+  let closing = false;
+  const listeners = new Set<pg.Client>();
   return {
     kind: 'postgres',
     prisma,
@@ -188,8 +201,47 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
     async ping() {
       await pool.query('SELECT 1');
     },
+    async listen(channel, onNotify, onState) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
+      let delayMs = 100;
+      const connect = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: url });
+        listeners.add(client);
+        let down = false;
+        const lost = () => {
+          if (down) return;
+          down = true;
+          listeners.delete(client);
+          client.end().catch(() => {});
+          onState(false);
+          if (closing) return;
+          log(`the ${channel} listener lost its connection; reconnecting in ${delayMs} ms`);
+          const retry = setTimeout(() => void connect().catch(() => lost()), delayMs);
+          retry.unref();
+          delayMs = Math.min(delayMs * 2, 10_000);
+        };
+        client.on('error', lost);
+        client.on('end', lost);
+        client.on('notification', (n) => {
+          if (n.channel === channel) onNotify(n.payload ?? '');
+        });
+        try {
+          await client.connect();
+          await client.query(`LISTEN ${channel}`);
+        } catch (err) {
+          lost();
+          throw err;
+        }
+        delayMs = 100;
+        onState(true);
+      };
+      // A failed first attempt is retried like a dropped connection; until then onState says false.
+      await connect().catch(() => {});
+    },
     close() {
+      closing = true;
       closed ??= (async () => {
+        await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
         await prisma.$disconnect().catch(() => {});
         await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
       })();

@@ -14,6 +14,7 @@ import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
+import type { ExecuteHotCache } from './execution/hot-cache';
 import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
 import type { SigningKeys } from './webhooks/signing-key';
@@ -36,6 +37,8 @@ export interface Services {
   signingKeys: SigningKeys;
   /** Folds execution attempts into provider statistics and reputation after each execution. */
   providerStats: ProviderStats;
+  /** The caller and the providers of recent executions, emptied on every relevant change (hot-cache.ts). */
+  executeCache: ExecuteHotCache;
   /** Decides new disputes from the records, or sends them to review. */
   disputes: DisputePipeline;
   limiter: RateLimiter;

@@ -6,6 +6,7 @@ import { secretHint, sha256Hex } from '../../src/platform/ids';
 import { clonePostgres } from '../support/databases';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 import { startReceiver } from '../support/receiver';
+import { startProvider } from '../support/provider';
 
 let a: TestServer;
 let b: TestServer;
@@ -15,7 +16,8 @@ beforeAll(async () => {
   const db = await clonePostgres(process.env.DATABASE_URL!);
   drop = db.drop;
   // Both poll for deliveries often, so that they compete for every one.
-  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10' };
+  // A hot-cache TTL beyond any test: what a test sees change on the other instance came by notification.
+  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', EXECUTE_CACHE_MS: '60000' };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
@@ -105,4 +107,32 @@ it('refuses a sub-key revoked on one instance, and a suspended agent, on the oth
   expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(200);
   expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
   expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(403);
+});
+
+it("empties the other instance's execute cache when a caller is suspended on one", async () => {
+  const p = await startProvider();
+  try {
+    const owner = await registerAgent(a);
+    const capability = `hot-${Date.now().toString(36)}`;
+    const registered = await api(a)('POST', '/services/register', {
+      key: owner.key,
+      body: { name: 'Cluster provider', endpoint: p.url, capabilities: [capability], description: 'A provider under test', pricing_model: 'free' },
+    });
+    expect(registered.status).toBe(201);
+    const consumer = await registerAgent(a);
+    const adminKey = `key_admin_${'H'.repeat(40)}`;
+    await a.app.services.db.credential.create({ data: { kind: 'admin', hash: sha256Hex(adminKey), hint: secretHint(adminKey) } });
+    const run = () => api(b)('POST', '/execute', { key: consumer.key, body: { capability, input: {} } });
+    expect((await run()).status).toBe(200);
+    expect((await run()).status).toBe(200);
+    expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
+    const started = Date.now();
+    while ((await run()).status !== 403) {
+      if (Date.now() - started > 2_000) throw new Error('instance B still served the suspended caller after 2 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(p.calls.length).toBeLessThanOrEqual(3);
+  } finally {
+    await p.close();
+  }
 });

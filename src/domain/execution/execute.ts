@@ -11,9 +11,10 @@ import { Checks } from '../../platform/validate';
 import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { callableMatches, callableSql, rankCallable, type CallableMatch, type CallableRows } from '../discovery/resolve';
+import { callableMatches, callableSql, rankCallable, type CallableMatch } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
+import type { HotEntry } from './hot-cache';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -121,17 +122,21 @@ const CALLER_AND_CANDIDATES_SQL = `SELECT ${principalJsonSql('$1')} AS principal
 /**
  * An auto-mode call of a third-party capability by a caller not yet looked up (a REST request, or the
  * first field of a GraphQL one): looks up the caller with the candidates, so the call is one round trip
- * from its provider. Answers undefined, looking up nothing, when the request is not that.
+ * from its provider, or none when the hot cache has both (see hot-cache.ts). Answers undefined, looking
+ * up nothing, when the request is not that.
  */
 async function prefetchCandidates(ctx: Ctx, raw: ExecuteInput): Promise<CallableMatch[] | undefined> {
   const capability = raw.capability;
   if (ctx.resolvedPrincipal || ctx.bearer.kind !== 'key' || (raw.mode ?? 'auto') !== 'auto') return undefined;
   if (typeof capability !== 'string' || capability.length > 64 || !CAPABILITY_SLUG.test(capability) || isBuiltin(capability)) return undefined;
-  const [row] = await ctx.services.sql.query<{ principal: Parameters<typeof principalFromJson>[0]; candidates: CallableRows }>(
-    CALLER_AND_CANDIDATES_SQL,
-    [ctx.bearer.hash, capability, CANDIDATES],
-    'execute_caller_candidates',
-  );
+  const cache = ctx.services.executeCache;
+  let row = cache.get(ctx.bearer.hash, capability);
+  if (!row) {
+    const since = performance.now();
+    [row] = await ctx.services.sql.query<HotEntry>(CALLER_AND_CANDIDATES_SQL, [ctx.bearer.hash, capability, CANDIDATES], 'execute_caller_candidates');
+    // Only a live caller is kept: a refused one is looked up again, so a new or restored key works at once.
+    if (principalFromJson(row.principal).kind === 'agent') cache.set(ctx.bearer.hash, capability, row, since);
+  }
   ctx.seedPrincipal(principalFromJson(row.principal));
   return callableMatches(ctx, row.candidates);
 }
