@@ -19,9 +19,9 @@ const COOLDOWN_MAX_MS = 600_000;
 export const SUCCESSES_PER_POINT = 10;
 export const FAILURES_PER_POINT = 5;
 /** Attempts folded per round. */
-const BATCH = 200;
+const BATCH = 1000;
 /** Statistics trail the executions by at most about this much (plus a fold's own time). */
-const FOLD_INTERVAL_MS = 250;
+const FOLD_INTERVAL_MS = 1000;
 
 export function bucketOf(latencyMs: number): number {
   const i = LATENCY_BUCKETS_MS.findIndex((bound) => latencyMs <= bound);
