@@ -208,6 +208,15 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
     const b = json(body);
     return status === 200 && b.agent_id === me.id && b.name === me.name ? undefined : 'not the benchmark agent’s profile';
   };
+  // The provider called directly with what our server sends it: the same shape and size.
+  const directProvider: Target = {
+    name: 'provider',
+    url: `${peers.provider}/run`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
+    check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
+  };
   const oursRest: Target = { name: 'ours', url: `${ours}/api/v1/agents/me`, method: 'GET', headers: auth, check: restProfile };
   return [
     {
@@ -301,37 +310,15 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
           return status === 200 && b.status === 'success' && b.result?.echo?.text === 'hello' ? undefined : 'not a successful execution';
         },
       },
-      peer: {
-        name: 'provider',
-        url: `${peers.provider}/run`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        // What our server sends the provider: the same shape and size.
-        body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
-        check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
-      },
+      peer: directProvider,
       targets: { p50: 1.15 },
     },
     {
       // Reference for the line above: the floor (forward the call, commit one row, answer) against the
       // same direct call, in the same run. Ours' p50 ratio minus this one is the marketplace's own cost.
       name: 'execute_floor_reference',
-      ours: {
-        name: 'proxy-floor',
-        url: `${peers['proxy-floor']}/`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
-        check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
-      },
-      peer: {
-        name: 'provider',
-        url: `${peers.provider}/run`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ execution_id: '00000000-0000-4000-8000-000000000000', capability: EXECUTE_CAPABILITY, input: { text: 'hello' }, agent_id: me.id }),
-        check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
-      },
+      ours: { ...directProvider, name: 'proxy-floor', url: `${peers['proxy-floor']}/` },
+      peer: directProvider,
       targets: {},
     },
     {
