@@ -70,6 +70,19 @@ export class Checks {
   }
 
   /** An integer within bounds, or undefined when absent. */
+  /** One of `allowed`; absent, `fallback` when given, else "is required". */
+  oneOf<T extends string>(path: string, value: unknown, allowed: readonly T[], fallback?: T): T | undefined {
+    if (value === undefined || value === null) {
+      if (fallback === undefined) this.fail(path, 'is required');
+      return fallback;
+    }
+    if (typeof value !== 'string' || !allowed.includes(value as T)) {
+      this.fail(path, `must be one of ${allowed.join(', ')}`);
+      return undefined;
+    }
+    return value as T;
+  }
+
   integer(path: string, value: unknown, min: number, max: number): number | undefined {
     if (value === undefined || value === null) return undefined;
     if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {

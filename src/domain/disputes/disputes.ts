@@ -40,18 +40,6 @@ export interface DisputeInput {
   reason?: unknown;
 }
 
-function oneOf<T extends string>(checks: Checks, path: string, value: unknown, allowed: readonly T[]): T | undefined {
-  if (value === undefined || value === null) {
-    checks.fail(path, 'is required');
-    return undefined;
-  }
-  if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    checks.fail(path, `must be one of ${allowed.join(', ')}`);
-    return undefined;
-  }
-  return value as T;
-}
-
 /** The facts every dispute event carries. */
 function disputeFacts(d: Dispute): Record<string, unknown> {
   return {
@@ -80,7 +68,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
   let data: Prisma.DisputeUncheckedCreateInput;
   if (byTransaction) {
     if (!isUuid(input.transactionId)) checks.fail('transactionId', 'must be a transaction id (UUID)');
-    const reason = oneOf(checks, 'reason', input.reason, DISPUTE_REASONS);
+    const reason = checks.oneOf('reason', input.reason, DISPUTE_REASONS);
     const description = checks.text('description', input.description, { max: 5000, multiline: true });
     checks.done();
     const transaction = await ctx.db.transaction.findFirst({ where: { id: input.transactionId as string, agentId: me.id } });
@@ -100,7 +88,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
   } else {
     if (input.serviceId === undefined || input.serviceId === null) checks.fail('serviceId', 'is required (or transaction_id, to dispute one transaction)');
     else if (!isUuid(input.serviceId)) checks.fail('serviceId', 'must be a service id (UUID)');
-    const type = oneOf(checks, 'type', input.type, DISPUTE_TYPES);
+    const type = checks.oneOf('type', input.type, DISPUTE_TYPES);
     const description = checks.text('description', input.description, { max: 5000, required: true, multiline: true });
     if (input.evidence !== undefined && input.evidence !== null) {
       if (typeof input.evidence !== 'object' || Array.isArray(input.evidence)) checks.fail('evidence', 'must be a JSON object');

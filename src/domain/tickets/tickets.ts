@@ -46,18 +46,6 @@ export interface CreateTicketInput {
   callback_url?: unknown;
 }
 
-function oneOf<T extends string>(checks: Checks, path: string, value: unknown, allowed: readonly T[], fallback?: T): T | undefined {
-  if (value === undefined || value === null) {
-    if (fallback === undefined) checks.fail(path, 'is required');
-    return fallback;
-  }
-  if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    checks.fail(path, `must be one of ${allowed.join(', ')}`);
-    return undefined;
-  }
-  return value as T;
-}
-
 /** What every ticket event says of the ticket; `created_by` lets the ticket's own stream pick one copy. */
 function ticketFacts(ticket: Ticket): Record<string, unknown> {
   return {
@@ -91,10 +79,10 @@ async function emitTicketEvent(tx: DbTx, emit: Emit, ticket: Ticket, type: Event
 /** Creates a ticket inside the caller's transaction (the `support-ticket` capability). */
 export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, input: CreateTicketInput): Promise<Ticket> {
   const checks = new Checks();
-  const type = oneOf(checks, 'type', input.type, TICKET_TYPES);
+  const type = checks.oneOf('type', input.type, TICKET_TYPES);
   const subject = checks.text('subject', input.subject, { max: 200, required: true });
   const description = checks.text('description', input.description, { max: 10_000, required: true, multiline: true });
-  const priority = oneOf(checks, 'priority', input.priority, TICKET_PRIORITIES, 'medium');
+  const priority = checks.oneOf('priority', input.priority, TICKET_PRIORITIES, 'medium');
   const agentName = checks.text('agentName', input.agentName, { max: 100, required: true });
   const target = checks.text('target_service', input.target_service, { max: 64 });
   const callbackUrl = checks.text('callback_url', input.callback_url, { max: 2048 });
@@ -162,7 +150,7 @@ export interface TicketStatusInput {
 /** Moves a ticket along its lifecycle (TICKET_MOVES; 409 otherwise), with an optional resolution note. */
 export async function updateTicketStatus(ctx: Ctx, key: string, input: TicketStatusInput, within?: { tx: DbTx; emit: Emit }): Promise<TicketWithComments> {
   const checks = new Checks();
-  const status = oneOf(checks, 'status', input.status, TICKET_STATUSES);
+  const status = checks.oneOf('status', input.status, TICKET_STATUSES);
   const resolution = checks.text('resolution', input.resolution, { max: 5000, multiline: true });
   checks.done();
   const run = async (tx: DbTx, emit: Emit) => {
