@@ -131,13 +131,13 @@ async function prefetchCandidates(ctx: Ctx, raw: ExecuteInput): Promise<Callable
   if (typeof capability !== 'string' || capability.length > 64 || !CAPABILITY_SLUG.test(capability) || isBuiltin(capability)) return undefined;
   const cache = ctx.services.executeCache;
   let row = cache.get(ctx.bearer.hash, capability);
-  if (!row) {
-    const since = performance.now();
-    [row] = await ctx.services.sql.query<HotEntry>(CALLER_AND_CANDIDATES_SQL, [ctx.bearer.hash, capability, CANDIDATES], 'execute_caller_candidates');
-    // Only a live caller is kept: a refused one is looked up again, so a new or restored key works at once.
-    if (principalFromJson(row.principal).kind === 'agent') cache.set(ctx.bearer.hash, capability, row, since);
-  }
-  ctx.seedPrincipal(principalFromJson(row.principal));
+  const cached = row !== undefined;
+  const since = performance.now();
+  row ??= (await ctx.services.sql.query<HotEntry>(CALLER_AND_CANDIDATES_SQL, [ctx.bearer.hash, capability, CANDIDATES], 'execute_caller_candidates'))[0];
+  const principal = principalFromJson(row.principal);
+  // Only a live caller is kept: a refused one is looked up again, so a new or restored key works at once.
+  if (!cached && principal.kind === 'agent') cache.set(ctx.bearer.hash, capability, row, since);
+  ctx.seedPrincipal(principal);
   return callableMatches(ctx, row.candidates);
 }
 
