@@ -21,7 +21,7 @@ export const healthRoutes: Route[] = [
           database { status kind latency_ms: latencyMs }
           sse { status open_streams: openStreams redis }
           scheduler { status jobs last_run_at: lastRunAt }
-          memory { status rss_bytes: rssBytes heap_used_bytes: heapUsedBytes heap_limit_bytes: heapLimitBytes }
+          memory { status rss_bytes: rssBytes heap_used_bytes: heapUsedBytes heap_limit_bytes: heapLimitBytes vector_search: vectorSearch }
         }
       }
     }`,

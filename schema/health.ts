@@ -37,6 +37,7 @@ const MemoryHealth = builder.objectRef<Components['memory']>('MemoryHealth').imp
     rssBytes: t.exposeFloat('rssBytes'),
     heapUsedBytes: t.exposeFloat('heapUsedBytes'),
     heapLimitBytes: t.exposeFloat('heapLimitBytes'),
+    vectorSearch: t.exposeString('vectorSearch', { description: 'How memory stores find nearest neighbours: `pgvector` (HNSW index) or `exact` (a scan in SQL)' }),
   }),
 });
 

@@ -12,6 +12,7 @@ import './webhooks';
 import './execution';
 import './tickets';
 import './disputes';
+import './memory';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

@@ -25,6 +25,8 @@ import { ProviderStats } from './domain/execution/provider-stats';
 import { DisputePipeline } from './domain/disputes/disputes';
 import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { recordUptimeSample } from './domain/health/health';
+import { purgeExpiredEntries } from './domain/memory/memory';
+import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
 import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
@@ -114,6 +116,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     db: db.prisma,
     sql: db.sql,
     dbKind: db.kind,
+    vectorSearch: await detectVectorSearch(db.sql),
     pingDb: () => db.ping(),
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
@@ -224,6 +227,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
   scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
+  scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
+    while ((await purgeExpiredEntries(services)) === 1000);
+  }, { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
   services.providerStats.start();

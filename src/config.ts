@@ -29,6 +29,16 @@ export interface Config {
   deliveryTimeoutMs: number;
   /** How often each instance looks for due deliveries when nothing wakes it. */
   deliveryPollMs: number;
+  /** How often expired memory entries are purged (they vanish from reads at once regardless). */
+  memoryPurgeMs: number;
+  /** How often each instance looks for due subscription runs. */
+  schedulerPollMs: number;
+  /** Concurrent event streams (SSE, WebSocket, GraphQL subscriptions of sessions and runs) per agent, per instance. */
+  streamsPerAgent: number;
+  /** How long pushed streaming events are kept for readers resuming with Last-Event-ID. */
+  streamRetentionMs: number;
+  /** Seconds between SSE comment lines that keep idle streams open through proxies. */
+  sseKeepAliveMs: number;
 }
 
 export const VERSION = '1.1.0';
@@ -90,5 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     executeCacheMs: integer('EXECUTE_CACHE_MS', env.EXECUTE_CACHE_MS, 2_000, 0, 60_000),
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
+    memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),
+    schedulerPollMs: integer('SCHEDULER_POLL_MS', env.SCHEDULER_POLL_MS, 250, 10, 60_000),
+    streamsPerAgent: integer('STREAMS_PER_AGENT', env.STREAMS_PER_AGENT, 20, 1, 100_000),
+    streamRetentionMs: integer('STREAM_RETENTION_MS', env.STREAM_RETENTION_MS, 3_600_000, 1_000),
+    sseKeepAliveMs: integer('SSE_KEEPALIVE_MS', env.SSE_KEEPALIVE_MS, 15_000, 100),
   };
 }

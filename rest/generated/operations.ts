@@ -35,6 +35,20 @@ export type CreateDisputeInput = {
   type?: string | null | undefined;
 };
 
+export type CreateMemoryStoreInput = {
+  /** `private` (default), `shared` or `public` */
+  accessLevel?: string | null | undefined;
+  /** TTL of entries written without one */
+  defaultTtlSeconds?: number | null | undefined;
+  description?: string | null | undefined;
+  /** Vector stores: embedding length, 1-2000 (else fixed by the first write) */
+  dimensions?: number | null | undefined;
+  /** Unique among the caller's stores, 1-100 characters */
+  name: string;
+  /** `kv`, `vector` or `structured` */
+  storeType: string;
+};
+
 export type CreateSubAgentInput = {
   /** Capability prefixes the sub-agent may act on; inside the parent's scope */
   authorityScope: Array<string>;
@@ -63,6 +77,30 @@ export type ExecuteMode =
 export type ExecutionStatus =
   | 'error'
   | 'success';
+
+export type MemoryEntryInput = {
+  /** Vector stores: the embedding, of the store's dimensions */
+  embedding?: Array<number> | null | undefined;
+  /** Required: 1-512 characters */
+  key?: string | null | undefined;
+  /** Expires this long after the write (else the store's default; else never) */
+  ttlSeconds?: number | null | undefined;
+  /** Any JSON (a JSON object in structured stores) */
+  value?: unknown;
+};
+
+export type MemorySearchInput = {
+  /** structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold */
+  filter?: unknown;
+  /** 1-100, default 10 */
+  limit?: number | null | undefined;
+  /** kv and structured: keys starting with this */
+  prefix?: string | null | undefined;
+  /** kv: case-insensitive text in the key or the value */
+  query?: string | null | undefined;
+  /** vector: the query embedding; results are its nearest neighbours by cosine distance */
+  vector?: Array<number> | null | undefined;
+};
 
 export type Prefer =
   | 'balanced'
@@ -205,6 +243,14 @@ export type UpdateMeInput = {
   name?: string | null | undefined;
 };
 
+export type UpdateMemoryStoreInput = {
+  /** `private`, `shared` or `public` */
+  accessLevel?: string | null | undefined;
+  /** TTL of entries written from now on without one (null: none) */
+  defaultTtlSeconds?: number | null | undefined;
+  description?: string | null | undefined;
+};
+
 export type WebhookInput = {
   /** Default true */
   active?: boolean | null | undefined;
@@ -212,6 +258,11 @@ export type WebhookInput = {
   events?: Array<string> | null | undefined;
   /** An https:// URL */
   url?: string | null | undefined;
+};
+
+export type WriteMemoryEntriesInput = {
+  /** At most the tier's batch size (see Query.tiers) */
+  entries: Array<MemoryEntryInput>;
 };
 
 export type UpdateAgentStatusMutationVariables = Exact<{
@@ -387,7 +438,7 @@ export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HealthQuery = { health: { status: ComponentStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: boolean | null, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number } } } };
+export type HealthQuery = { health: { status: ComponentStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: boolean | null, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number, vector_search: string } } } };
 
 export type PingQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -435,6 +486,108 @@ export type RevokeSubKeyMutationVariables = Exact<{
 
 
 export type RevokeSubKeyMutation = { revokeSubKey: { revoked: boolean, sub_key_id: string, revoked_at: string | null } };
+
+export type MemoryStoreFieldsFragment = { name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string };
+
+export type MemoryEntryFieldsFragment = { key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string };
+
+export type CreateMemoryStoreMutationVariables = Exact<{
+  input: CreateMemoryStoreInput;
+}>;
+
+
+export type CreateMemoryStoreMutation = { createMemoryStore: { name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string } };
+
+export type MemoryStoresQueryVariables = Exact<{
+  storeType?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MemoryStoresQuery = { memoryStores: { total: number, stores: Array<{ name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string }> } };
+
+export type PublicMemoryStoresQueryVariables = Exact<{
+  storeType?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type PublicMemoryStoresQuery = { publicMemoryStores: { total: number, stores: Array<{ name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string }> } };
+
+export type MemoryStoreQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MemoryStoreQuery = { memoryStore: { name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string } };
+
+export type UpdateMemoryStoreMutationVariables = Exact<{
+  id: string;
+  input: UpdateMemoryStoreInput;
+}>;
+
+
+export type UpdateMemoryStoreMutation = { updateMemoryStore: { name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string } };
+
+export type DeleteMemoryStoreMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteMemoryStoreMutation = { deleteMemoryStore: { name: string, id: string } };
+
+export type WriteMemoryEntriesMutationVariables = Exact<{
+  id: string;
+  input: WriteMemoryEntriesInput;
+}>;
+
+
+export type WriteMemoryEntriesMutation = { writeMemoryEntries: { written: number, entries: Array<{ key: string, version: number, expires_at: string | null, updated_at: string }> } };
+
+export type MemoryEntriesQueryVariables = Exact<{
+  id: string;
+  prefix?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MemoryEntriesQuery = { memoryEntries: { total: number, entries: Array<{ key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> } };
+
+export type MemoryEntryQueryVariables = Exact<{
+  id: string;
+  key: string;
+  version?: number | null | undefined;
+}>;
+
+
+export type MemoryEntryQuery = { memoryEntry: { embedding: Array<number> | null, key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string } };
+
+export type MemoryEntryVersionsQueryVariables = Exact<{
+  id: string;
+  key: string;
+}>;
+
+
+export type MemoryEntryVersionsQuery = { versions: Array<{ key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
+
+export type DeleteMemoryEntryMutationVariables = Exact<{
+  id: string;
+  key: string;
+}>;
+
+
+export type DeleteMemoryEntryMutation = { deleteMemoryEntry: { deleted: boolean, key: string } };
+
+export type SearchMemoryQueryVariables = Exact<{
+  id: string;
+  input: MemorySearchInput;
+}>;
+
+
+export type SearchMemoryQuery = { results: Array<{ score: number | null, distance: number | null, key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
 
 export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, cost_per_call: number, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
 

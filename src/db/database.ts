@@ -2,7 +2,8 @@
 // a Prisma 7 driver adapter (no Rust engine), applies pending migrations, and closes cleanly.
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
@@ -115,6 +116,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Opens PGlite with the extensions our migrations use where they can (pgvector for memory search). A data
+ * directory that has them enabled must always be opened with them.
+ */
+export function createPglite(dataDir?: string, opts: PGliteOptions = {}): Promise<PGlite> {
+  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...opts, extensions: { vector, ...opts.extensions } });
+}
+
 /** PGlite runs no timed checkpoints: we issue one this often, and on close. */
 const CHECKPOINT_MS = 60_000;
 
@@ -125,7 +134,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const unlock = opts.pglite ? () => {} : lockDataDir(opts.dataDir);
   let pglite: PGlite;
   try {
-    pglite = opts.pglite ?? (await PGlite.create(path.join(opts.dataDir, 'pgdata')));
+    pglite = opts.pglite ?? (await createPglite(path.join(opts.dataDir, 'pgdata')));
   } catch (err) {
     unlock();
     throw err;

@@ -14,6 +14,7 @@ import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
+import type { VectorSearchMode } from './memory/vectors';
 import type { ExecuteHotCache } from './execution/hot-cache';
 import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
@@ -26,6 +27,8 @@ export interface Services {
   /** The driver, for per-request hot reads only (see SqlRunner). */
   sql: SqlRunner;
   dbKind: 'pglite' | 'postgres';
+  /** How vector memory stores are searched: pgvector's HNSW index, or an exact scan (memory/vectors.ts). */
+  vectorSearch: VectorSearchMode;
   pingDb(): Promise<void>;
   events: EventBus<Topics>;
   /** Relays committed events to live streams (see transact in events.ts). */

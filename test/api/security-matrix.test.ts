@@ -17,6 +17,7 @@ let ownersWebhookId: string;
 let ownersDeliveryId: string;
 let ownersTicketKey: string;
 let ownersDisputeId: string;
+let ownersStoreId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -24,6 +25,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
   if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
+  if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
     .replace(':serviceKey', serviceKey)
@@ -49,6 +51,15 @@ const OWNED = new Map<string, unknown>([
   ['PATCH /tickets/:ticketKey/status', { status: 'closed' }],
   ['POST /tickets/:ticketKey/comments', { content: 'not mine' }],
   ['GET /disputes/:id', undefined],
+  ['GET /memory/stores/:id', undefined],
+  ['PATCH /memory/stores/:id', { description: 'not mine' }],
+  ['DELETE /memory/stores/:id', undefined],
+  ['PUT /memory/stores/:id/entries', { entries: [{ key: 'k', value: 1 }] }],
+  ['GET /memory/stores/:id/entries', undefined],
+  ['GET /memory/stores/:id/entries/:key', undefined],
+  ['GET /memory/stores/:id/entries/:key/versions', undefined],
+  ['DELETE /memory/stores/:id/entries/:key', undefined],
+  ['POST /memory/stores/:id/search', { prefix: 'k' }],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -86,6 +97,9 @@ beforeAll(async () => {
   ownersTicketKey = ticket.body.result.ticket_key;
   const dispute = await api(server)('POST', '/disputes', { key: owner.key, body: { serviceId: service.body.service_id, type: 'quality', description: 'A dispute for the matrix' } });
   ownersDisputeId = dispute.body.dispute_id;
+  const store = await api(server)('POST', '/memory/stores', { key: owner.key, body: { name: 'matrix', storeType: 'kv' } });
+  ownersStoreId = store.body.id;
+  await api(server)('PUT', `/memory/stores/${ownersStoreId}/entries`, { key: owner.key, body: { entries: [{ key: 'k', value: 1 }] } });
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

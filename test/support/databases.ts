@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { createPglite } from '../../src/db/database';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { applyMigrations, MIGRATIONS_DIR, SCHEMA_PATH } from '../../src/db/migrate';
@@ -27,7 +28,7 @@ export function pgliteTemplatePath(): string {
 export async function buildPgliteTemplate(): Promise<void> {
   const target = pgliteTemplatePath();
   if (fs.existsSync(target)) return;
-  const db = await PGlite.create();
+  const db = await createPglite();
   await applyMigrations(new PrismaPGlite(db));
   const dump = await db.dumpDataDir('gzip');
   await db.close();
@@ -38,7 +39,7 @@ export async function buildPgliteTemplate(): Promise<void> {
 
 export async function loadPgliteFromTemplate(): Promise<PGlite> {
   const buf = fs.readFileSync(pgliteTemplatePath());
-  return PGlite.create({ loadDataDir: new Blob([buf]) });
+  return createPglite(undefined, { loadDataDir: new Blob([buf]) });
 }
 
 export function databaseUrlFor(base: string, database: string): string {

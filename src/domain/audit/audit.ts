@@ -16,7 +16,13 @@ export type AuditAction =
   | 'webhook.created'
   | 'webhook.updated'
   | 'webhook.deleted'
-  | 'ticket_endpoint.registered';
+  | 'ticket_endpoint.registered'
+  | 'memory_store.created'
+  | 'memory_store.updated'
+  | 'memory_store.deleted'
+  | 'subscription.created'
+  | 'subscription.updated'
+  | 'streaming_session.created';
 
 export interface AuditEntry {
   agentId: string;

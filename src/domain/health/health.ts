@@ -16,7 +16,7 @@ export interface Health {
     database: { status: ComponentStatus; kind: string; latencyMs: number | null; error: string | null };
     sse: { status: ComponentStatus; openStreams: number; redis: boolean | null };
     scheduler: { status: ComponentStatus; jobs: number; lastRunAt: Date | null };
-    memory: { status: ComponentStatus; rssBytes: number; heapUsedBytes: number; heapLimitBytes: number };
+    memory: { status: ComponentStatus; rssBytes: number; heapUsedBytes: number; heapLimitBytes: number; vectorSearch: 'pgvector' | 'exact' };
   };
 }
 
@@ -54,6 +54,7 @@ export async function getHealth(ctx: Ctx): Promise<Health> {
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
       heapLimitBytes: heapLimit,
+      vectorSearch: services.vectorSearch,
     },
   };
   const statuses = Object.values(components).map((c) => c.status);

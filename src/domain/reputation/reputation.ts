@@ -11,14 +11,16 @@ export interface TierDefinition {
   max: number;
   /** Live sub-keys an agent of this tier may hold; null is unlimited. */
   subKeyLimit: number | null;
+  /** Memory stores an agent of this tier may own, entries per write, and bytes of one entry's JSON value. */
+  memory: { stores: number; batch: number; entryBytes: number };
   privileges: string[];
 }
 
 export const TIERS: TierDefinition[] = [
-  { tier: 'newcomer', name: 'Newcomer', min: 0, max: 30, subKeyLimit: 5, privileges: ['basic API access', '5 sub-keys'] },
-  { tier: 'contributor', name: 'Contributor', min: 31, max: 60, subKeyLimit: 20, privileges: ['priority resolution', '20 sub-keys'] },
-  { tier: 'trusted', name: 'Trusted', min: 61, max: 85, subKeyLimit: 50, privileges: ['beta features', '50 sub-keys'] },
-  { tier: 'star', name: 'Star', min: 86, max: 100, subKeyLimit: null, privileges: ['showcase listing', 'unlimited sub-keys'] },
+  { tier: 'newcomer', name: 'Newcomer', min: 0, max: 30, subKeyLimit: 5, memory: { stores: 5, batch: 100, entryBytes: 16 * 1024 }, privileges: ['basic API access', '5 sub-keys'] },
+  { tier: 'contributor', name: 'Contributor', min: 31, max: 60, subKeyLimit: 20, memory: { stores: 20, batch: 500, entryBytes: 64 * 1024 }, privileges: ['priority resolution', '20 sub-keys'] },
+  { tier: 'trusted', name: 'Trusted', min: 61, max: 85, subKeyLimit: 50, memory: { stores: 50, batch: 1000, entryBytes: 256 * 1024 }, privileges: ['beta features', '50 sub-keys'] },
+  { tier: 'star', name: 'Star', min: 86, max: 100, subKeyLimit: null, memory: { stores: 200, batch: 1000, entryBytes: 512 * 1024 }, privileges: ['showcase listing', 'unlimited sub-keys'] },
 ];
 
 export function tierOf(reputation: number): Tier {

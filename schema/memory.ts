@@ -1,0 +1,233 @@
+// Memory stores: the stores an agent owns or may reach, their entries and versions, and search.
+import * as memory from '../src/domain/memory/memory';
+import type { Ctx } from '../src/domain/context';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+/** Public stores are visible to anyone; others to the owner and, when shared, its sub-agents. */
+async function storeVisible(store: { agentId: string; accessLevel: string }, ctx: Ctx): Promise<boolean> {
+  if (store.accessLevel === 'public') return true;
+  const p = await ctx.principal();
+  if (p.kind !== 'agent') return false;
+  return store.agentId === p.agent.id || (store.accessLevel === 'shared' && p.agent.parentId === store.agentId);
+}
+
+export const MemoryStore = builder.prismaNode('MemoryStore', {
+  authScopes: storeVisible,
+  description: 'A persistent memory store: key-value, vector or structured documents',
+  id: { field: 'id' },
+  fields: (t) => ({
+    storeId: t.exposeID('id'),
+    name: t.exposeString('name'),
+    storeType: t.exposeString('storeType', { description: '`kv`, `vector` or `structured`' }),
+    accessLevel: t.exposeString('accessLevel', { description: '`private` (owner only), `shared` (owner and its sub-agents) or `public` (anyone reads)' }),
+    description: t.exposeString('description', { nullable: true }),
+    ownerAgentId: t.exposeID('agentId'),
+    dimensions: t.exposeInt('dimensions', { nullable: true, description: 'Vector stores: the length of every embedding' }),
+    defaultTtlSeconds: t.exposeInt('defaultTtlSeconds', { nullable: true, description: 'TTL of entries written without one' }),
+    vectorSearch: t.string({
+      nullable: true,
+      description: 'Vector stores: `pgvector` (HNSW index) or `exact` (a scan), by what the database offers',
+      resolve: (s, _a, ctx) => (s.storeType === 'vector' ? ctx.services.vectorSearch : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const MemoryEntry = builder.objectRef<memory.EntryRow>('MemoryEntry').implement({
+  description: 'One version of a key of a memory store',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    version: t.exposeInt('version', { description: '1 for the first write of the key, one more for each write after' }),
+    value: t.field({ type: 'JSON', nullable: true, resolve: (e) => e.value }),
+    embedding: t.floatList({ nullable: true, description: 'Vector stores, on reads of one entry', resolve: (e) => e.embedding ?? null }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the key was first written (for a version: when it was written)' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    score: t.float({ nullable: true, description: 'Vector search: cosine similarity, 1 for the same direction', resolve: (e) => e.score ?? null }),
+    distance: t.float({ nullable: true, description: 'Vector search: cosine distance (1 − score)', resolve: (e) => e.distance ?? null }),
+  }),
+});
+
+const WrittenEntry = builder.objectRef<memory.WrittenEntry>('WrittenMemoryEntry').implement({
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    version: t.exposeInt('version'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const WrittenEntries = builder.objectRef<{ written: number; entries: memory.WrittenEntry[] }>('WrittenMemoryEntries').implement({
+  fields: (t) => ({
+    written: t.exposeInt('written', { description: 'How many entries this write stored' }),
+    entries: t.field({ type: [WrittenEntry], resolve: (w) => w.entries }),
+  }),
+});
+
+const CreateMemoryStoreInput = builder.inputType('CreateMemoryStoreInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'Unique among the caller\'s stores, 1-100 characters' }),
+    storeType: t.string({ required: true, description: '`kv`, `vector` or `structured`' }),
+    accessLevel: t.string({ description: '`private` (default), `shared` or `public`' }),
+    description: t.string(),
+    dimensions: t.int({ description: 'Vector stores: embedding length, 1-2000 (else fixed by the first write)' }),
+    defaultTtlSeconds: t.int({ description: 'TTL of entries written without one' }),
+  }),
+});
+
+const UpdateMemoryStoreInput = builder.inputType('UpdateMemoryStoreInput', {
+  fields: (t) => ({
+    accessLevel: t.string({ description: '`private`, `shared` or `public`' }),
+    description: t.string(),
+    defaultTtlSeconds: t.int({ description: 'TTL of entries written from now on without one (null: none)' }),
+  }),
+});
+
+const MemoryEntryInput = builder.inputType('MemoryEntryInput', {
+  fields: (t) => ({
+    key: t.string({ description: 'Required: 1-512 characters' }),
+    value: t.field({ type: 'JSON', description: 'Any JSON (a JSON object in structured stores)' }),
+    ttlSeconds: t.int({ description: 'Expires this long after the write (else the store\'s default; else never)' }),
+    embedding: t.floatList({ description: 'Vector stores: the embedding, of the store\'s dimensions' }),
+  }),
+});
+
+const WriteMemoryEntriesInput = builder.inputType('WriteMemoryEntriesInput', {
+  fields: (t) => ({ entries: t.field({ type: [MemoryEntryInput], required: true, description: 'At most the tier\'s batch size (see Query.tiers)' }) }),
+});
+
+const MemorySearchInput = builder.inputType('MemorySearchInput', {
+  fields: (t) => ({
+    prefix: t.string({ description: 'kv and structured: keys starting with this' }),
+    query: t.string({ description: 'kv: case-insensitive text in the key or the value' }),
+    filter: t.field({
+      type: 'JSON',
+      description: 'structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold',
+    }),
+    vector: t.floatList({ description: 'vector: the query embedding; results are its nearest neighbours by cosine distance' }),
+    limit: t.int({ description: '1-100, default 10' }),
+  }),
+});
+
+builder.queryField('memoryStore', (t) =>
+  t.prismaField({
+    type: 'MemoryStore',
+    description: 'A store the caller owns or may reach',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _r, { id }, ctx) => memory.getStore(ctx, String(id)),
+  }),
+);
+
+builder.queryField('memoryStores', (t) =>
+  pagedField(t, MemoryStore, {
+    description: "The caller's stores and its parent agent's shared stores, newest first",
+    authScopes: { agent: true },
+    args: { storeType: t.arg.string({ description: 'Only stores of this type' }) },
+    resolve: (ctx, args, page) => memory.listStores(ctx, page, args.storeType),
+  }),
+);
+
+builder.queryField('publicMemoryStores', (t) =>
+  pagedField(t, MemoryStore, {
+    description: 'Every public store, newest first (no credential needed)',
+    args: { storeType: t.arg.string({ description: 'Only stores of this type' }) },
+    resolve: (ctx, args, page) => memory.listPublicStores(ctx, page, args.storeType),
+  }),
+);
+
+builder.queryField('memoryEntries', (t) =>
+  pagedField(t, MemoryEntry, {
+    description: 'The live entries of a store (current versions), in key order',
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), prefix: t.arg.string({ description: 'Only keys starting with this' }) },
+    resolve: (ctx, args, page) => memory.listEntries(ctx, String(args.storeId), page, args.prefix),
+    maxSize: 1000,
+  }),
+);
+
+builder.queryField('memoryEntry', (t) =>
+  t.field({
+    type: MemoryEntry,
+    description: 'One entry: its current version, or an earlier version still kept',
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }), version: t.arg.int() },
+    resolve: (_r, { storeId, key, version }, ctx) => memory.getEntry(ctx, String(storeId), key, version),
+  }),
+);
+
+builder.queryField('memoryEntryVersions', (t) =>
+  t.field({
+    type: [MemoryEntry],
+    description: `Every kept version of a live entry (the latest ${memory.VERSIONS_KEPT}), newest first`,
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
+    resolve: (_r, { storeId, key }, ctx) => memory.entryVersions(ctx, String(storeId), key),
+  }),
+);
+
+builder.queryField('searchMemory', (t) =>
+  t.field({
+    type: [MemoryEntry],
+    description: 'Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours',
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: MemorySearchInput, required: true }) },
+    resolve: (_r, { storeId, input }, ctx) => memory.searchEntries(ctx, String(storeId), input),
+  }),
+);
+
+builder.mutationField('createMemoryStore', (t) =>
+  t.prismaField({
+    type: 'MemoryStore',
+    description: 'Create a store (at most the tier\'s store count; see Query.tiers)',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: CreateMemoryStoreInput, required: true }) },
+    resolve: (_q, _r, { input }, ctx) => memory.createStore(ctx, input),
+  }),
+);
+
+builder.mutationField('updateMemoryStore', (t) =>
+  t.prismaField({
+    type: 'MemoryStore',
+    description: 'The owner changes the access level, description or default TTL',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateMemoryStoreInput, required: true }) },
+    resolve: (_q, _r, { id, input }, ctx) => memory.updateStore(ctx, String(id), input),
+  }),
+);
+
+builder.mutationField('deleteMemoryStore', (t) =>
+  t.prismaField({
+    type: 'MemoryStore',
+    description: 'The owner deletes a store with all its entries',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _r, { id }, ctx) => memory.deleteStore(ctx, String(id)),
+  }),
+);
+
+builder.mutationField('writeMemoryEntries', (t) =>
+  t.field({
+    type: WrittenEntries,
+    description: 'Write a batch of entries; each key gets its next version and earlier versions stay readable',
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: WriteMemoryEntriesInput, required: true }) },
+    resolve: (_r, { storeId, input }, ctx) => memory.writeEntries(ctx, String(storeId), input),
+  }),
+);
+
+const DeletedEntry = builder.objectRef<{ deleted: boolean; key: string }>('DeletedMemoryEntry').implement({
+  fields: (t) => ({ deleted: t.exposeBoolean('deleted'), key: t.exposeString('key') }),
+});
+
+builder.mutationField('deleteMemoryEntry', (t) =>
+  t.field({
+    type: DeletedEntry,
+    description: 'Delete an entry with all its versions',
+    authScopes: { agent: true },
+    args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
+    resolve: (_r, { storeId, key }, ctx) => memory.deleteEntry(ctx, String(storeId), key),
+  }),
+);
