@@ -12,8 +12,9 @@ import { executionRoutes } from './execution';
 import { ticketRoutes } from './tickets';
 import { disputeRoutes } from './disputes';
 import { memoryRoutes } from './memory';
+import { streamingRoutes } from './streaming';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...memoryRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...memoryRoutes, ...streamingRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

@@ -28,6 +28,8 @@ import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
+import { StreamBridge } from './streams';
+import type { Duplex } from 'node:stream';
 
 export interface CompiledRoute {
   route: Route;
@@ -48,6 +50,8 @@ export interface CompiledRoute {
   idempotent: boolean;
   /** `POST /keys/provision/:serviceKey`: for metrics, usage and idempotency records. */
   label: string;
+  /** A subscription: answered as a Server-Sent Events stream (sse-bridge.ts). */
+  stream: boolean;
   /**
    * The document compiled to a function once (graphql-jit): the same schema, resolvers and errors as
    * graphql `execute`, without re-walking the document per request. For a ten-match resolve answer
@@ -69,7 +73,9 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     const fields = operation.selectionSet.selections;
     if (fields.length !== 1 || fields[0].kind !== 'Field') throw new Error(`route ${label}: the operation must select exactly one root field`);
     const root = fields[0];
-    const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+    const rootType =
+      operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+    if (operation.operation === 'subscription' && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
     const fieldDef = rootType?.getFields()[root.name.value];
     if (!fieldDef) throw new Error(`route ${label}: unknown root field ${root.name.value}`);
     const variables = (operation.variableDefinitions ?? []).map((def) => {
@@ -102,6 +108,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       rename: documentedNamesOf(variables),
       idempotent: route.method === 'POST' && operation.operation === 'mutation',
       label: `${route.method} ${paths[0]}`,
+      stream: operation.operation === 'subscription',
     };
   });
 }
@@ -178,10 +185,12 @@ export function readVariables(compiled: CompiledRoute, req: RestRequest): Record
         prefix = source.name;
         break;
       }
-      case 'header':
-        raw = req.header(source.name);
+      case 'header': {
+        const value = req.header(source.name);
+        raw = value === undefined ? undefined : fromQueryString(value, type);
         prefix = source.name;
         break;
+      }
     }
     if (raw === undefined) {
       if (isNonNullType(type)) errors.push({ path: prefix || name, message: 'is required' });
@@ -285,6 +294,8 @@ export class RestDispatcher {
     private readonly documents: Record<string, () => unknown> = {},
     /** Paths also answered outside the prefix (load balancers probe /health at the root). */
     private readonly rootAliases: string[] = [],
+    /** Serves the routes whose document is a subscription (SSE, or WebSocket on upgrade). */
+    readonly streams?: StreamBridge,
   ) {
     for (const c of compiled) {
       for (const path of c.paths) {
@@ -390,6 +401,12 @@ export class RestDispatcher {
           return Array.isArray(v) ? v.join(', ') : v;
         },
       });
+      if (compiled.stream) {
+        const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
+        if ('problem' in frames) throw frames.problem;
+        this.streams!.serveSse(frames, req, res, headers);
+        return;
+      }
       if (idempotencyKey) {
         const subject = rateSubject(ctx);
         const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [params, query.toString(), body ?? null]));
@@ -427,6 +444,51 @@ export class RestDispatcher {
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
       if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');
     }
+  }
+
+  /**
+   * A WebSocket upgrade of a stream route (a `websocket` streaming session's eventEndpoint): the same rate
+   * limit, authentication, variables and subscription as its SSE form. Answers false for other paths.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, requestId: string): boolean {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (!pathname.startsWith(`${this.prefix}/`)) return false;
+    const found = this.match(pathname.slice(this.prefix.length));
+    const compiled = found?.entry.methods.get('GET');
+    if (!found || !compiled?.stream || !this.streams) return false;
+    const { services } = this;
+    const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
+    let headers: Record<string, string> = {};
+    void (async () => {
+      try {
+        const bucket = compiled.route.bucket;
+        if (bucket) {
+          const decision = await services.limiter.consume(bucket, rateSubject(ctx));
+          headers = rateHeaders(decision);
+          if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+        }
+        await authorize(ctx, compiled.route.auth);
+        const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+        const variableValues = readVariables(compiled, {
+          params: found.params,
+          query,
+          body: undefined,
+          header: (name) => {
+            // A WebSocket client resumes with ?after=<id> (it cannot always set headers).
+            const v = req.headers[name.toLowerCase()] ?? (name.toLowerCase() === 'last-event-id' ? (query.get('after') ?? undefined) : undefined);
+            return Array.isArray(v) ? v.join(', ') : v;
+          },
+        });
+        const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
+        if ('problem' in frames) throw frames.problem;
+        this.streams!.serveWebSocket(frames, req, socket, head);
+      } catch (err) {
+        StreamBridge.refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, requestId), headers);
+      }
+    })();
+    return true;
   }
 
   /** For a route whose operation authenticates the caller itself: the check it did not get to make. */

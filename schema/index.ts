@@ -13,6 +13,7 @@ import './execution';
 import './tickets';
 import './disputes';
 import './memory';
+import './streaming';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

@@ -1,6 +1,7 @@
 // GraphQL over HTTP (yoga, with GraphiQL), over SSE (graphql-sse at /graphql/stream) and over WebSocket
 // (graphql-ws on /graphql), all on one enveloped schema so auth, masking and rate limits are the same.
 import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -95,8 +96,9 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
   });
 
   /** graphql-ws on the same HTTP server and path; the bearer travels in connection_init. */
-  function attachWebSocket(server: Server) {
-    const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  function attachWebSocket(_server: Server) {
+    // The server's upgrade listener routes by path (app.ts): /graphql here, REST event streams elsewhere.
+    const wss = new WebSocketServer({ noServer: true });
     const disposable = useServer(
       {
         execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
@@ -139,6 +141,9 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
       wss,
     );
     return {
+      handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+        wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req));
+      },
       async close() {
         for (const client of wss.clients) client.close(1001, 'server shutting down');
         await disposable.dispose();

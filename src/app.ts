@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import Redis from 'ioredis';
 import type { PGlite } from '@electric-sql/pglite';
 import { compileRoutes, RestDispatcher, type CompiledRoute } from '../rest/runner';
+import { StreamBridge } from '../rest/streams';
 import { rootAliases, routes } from '../rest/routes';
 import { schema } from '../schema/index';
 import { GraphQLHttp } from '../schema/graphql-http';
@@ -39,6 +40,9 @@ import { Dispatcher, OutboxRelay } from './platform/outbox';
 import { EventBus } from './platform/pubsub';
 import { RateLimiter } from './platform/rate-limit';
 import { Scheduler } from './platform/scheduler';
+import { SequencedStreams } from './platform/sequenced-streams';
+import { StreamSlots } from './platform/stream-slots';
+import { purgeOldEvents, SESSION_TOPIC, sessionStore, type StreamEvent } from './domain/streaming/sessions';
 
 export interface AppOptions {
   /** An open PGlite to use instead of DATA_DIR (tests load one from a migrated template). */
@@ -63,6 +67,9 @@ const USAGE_FLUSH_MS = 5_000;
 const OFFER_REFRESH_MS = 60_000;
 const IDEMPOTENCY_PURGE_MS = 3_600_000;
 const OUTBOX_RECOVER_MS = 2_000;
+/** How often open streams are compared with the database (a lost announcement is found this late at worst). */
+const STREAM_SWEEP_MS = 2_000;
+const STREAM_PURGE_MS = 60_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -120,6 +127,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     pingDb: () => db.ping(),
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
+    streamSlots: new StreamSlots(config.streamsPerAgent),
+    sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
     idempotency: new IdempotencyStore(db.sql),
@@ -156,7 +165,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = new Metrics(() => services.events.openStreams);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
-  const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases);
+  const streams = new StreamBridge(schema, services);
+  const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
 
   // Express serves what is not REST: GraphQL (yoga), metrics and the problem pages.
   const app = express();
@@ -222,6 +232,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   });
   server.keepAliveTimeout = 65_000;
   const ws = graphql.attachWebSocket(server);
+  server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname === GRAPHQL_PATH) ws.handleUpgrade(req, socket, head);
+    else if (!rest.handleUpgrade(req, socket, head, requestIdFor(req))) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
 
   scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
@@ -230,8 +246,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
     while ((await purgeExpiredEntries(services)) === 1000);
   }, { runNow: false });
+  scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
+  services.sessionStreams.start();
   services.providerStats.start();
   services.disputes.start();
 
@@ -252,6 +270,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        streams.close();
+        await services.sessionStreams.stop();
         await services.events.close();
         await ws.close();
         await scheduler.stop();

@@ -49,6 +49,13 @@ export type CreateMemoryStoreInput = {
   storeType: string;
 };
 
+export type CreateStreamingSessionInput = {
+  /** The capability the session streams */
+  capabilityId: string;
+  /** `sse` (default) or `websocket` */
+  streamType?: string | null | undefined;
+};
+
 export type CreateSubAgentInput = {
   /** Capability prefixes the sub-agent may act on; inside the parent's scope */
   authorityScope: Array<string>;
@@ -121,6 +128,15 @@ export type ProvisionSubKeyInput = {
   permissions?: Array<string> | null | undefined;
   /** { "requests_per_minute": n, "requests_per_day": n }; default 60 a minute */
   rateLimits?: unknown;
+};
+
+export type PushStreamingEventsInput = {
+  /** One event: its data */
+  data?: unknown;
+  /** One event: its name (default `message`) */
+  event?: string | null | undefined;
+  /** Or several events, up to 100, in order */
+  events?: Array<StreamingEventInput> | null | undefined;
 };
 
 export type RegisterAgentInput = {
@@ -202,6 +218,13 @@ export type SetCapabilityPricingInput = {
   costPerCall: number;
   /** Default per_call (free for 0) */
   pricingModel?: PricingModel | null | undefined;
+};
+
+export type StreamingEventInput = {
+  /** Any JSON, at most 64 KiB */
+  data?: unknown;
+  /** A name, 1-64 of letters, digits, _ . : - (default `message`) */
+  event?: string | null | undefined;
 };
 
 /** `grace`: replaced by a rotation and valid until `gracePeriodEnds` */
@@ -640,6 +663,54 @@ export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };
+
+export type StreamingSessionFieldsFragment = { capabilityId: string, streamType: string, status: string, ended: boolean, eventEndpoint: string, id: string, last_event_id: number, ended_at: string | null, created_at: string, updated_at: string };
+
+export type CreateStreamingSessionMutationVariables = Exact<{
+  input: CreateStreamingSessionInput;
+}>;
+
+
+export type CreateStreamingSessionMutation = { createStreamingSession: { capabilityId: string, streamType: string, status: string, ended: boolean, eventEndpoint: string, id: string, last_event_id: number, ended_at: string | null, created_at: string, updated_at: string } };
+
+export type StreamingSessionsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type StreamingSessionsQuery = { streamingSessions: { total: number, sessions: Array<{ capabilityId: string, streamType: string, status: string, ended: boolean, eventEndpoint: string, id: string, last_event_id: number, ended_at: string | null, created_at: string, updated_at: string }> } };
+
+export type StreamingSessionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type StreamingSessionQuery = { streamingSession: { capabilityId: string, streamType: string, status: string, ended: boolean, eventEndpoint: string, id: string, last_event_id: number, ended_at: string | null, created_at: string, updated_at: string } };
+
+export type StreamingSessionEventsSubscriptionVariables = Exact<{
+  id: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type StreamingSessionEventsSubscription = { streamingSessionEvents: { id: string, event: string, data: unknown, created_at: string } };
+
+export type PushStreamingEventsMutationVariables = Exact<{
+  id: string;
+  input: PushStreamingEventsInput;
+}>;
+
+
+export type PushStreamingEventsMutation = { pushStreamingEvents: { pushed: number, session_id: string, last_event_id: number } };
+
+export type EndStreamingSessionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type EndStreamingSessionMutation = { endStreamingSession: { ended: boolean, status: string, id: string, ended_at: string | null, last_event_id: number } };
 
 export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
 

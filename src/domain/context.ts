@@ -12,6 +12,8 @@ import type { Dispatcher, OutboxRelay } from '../platform/outbox';
 import type { EventBus } from '../platform/pubsub';
 import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
+import type { StreamSlots } from '../platform/stream-slots';
+import type { SessionStreams } from './streaming/sessions';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
@@ -45,6 +47,10 @@ export interface Services {
   /** Decides new disputes from the records, or sends them to review. */
   disputes: DisputePipeline;
   limiter: RateLimiter;
+  /** Concurrent event streams per agent on this instance (STREAMS_PER_AGENT). */
+  streamSlots: StreamSlots;
+  /** Readers of streaming sessions, fed from the bus and the database (streaming/sessions.ts). */
+  sessionStreams: SessionStreams;
   scheduler: Scheduler;
   usage: UsageRecorder;
   idempotency: IdempotencyStore;

@@ -145,7 +145,7 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
     const fragments = new Map(
       c.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
     );
-    const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+    const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : c.operation.operation === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
     const rootField = rootType.getFields()[c.rootField];
     const rootSelection = c.operation.selectionSet;
     // The body is the root field's value, or the data object when the root field is a leaf.
@@ -219,7 +219,14 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
           [String(route.status)]: {
             description: route.summary,
             ...(successHeaders ? { headers: successHeaders } : {}),
-            content: { 'application/json': { schema: responseSchema } },
+            content: c.stream
+              ? {
+                  'text/event-stream': {
+                    schema: { type: 'string', description: 'Server-Sent Events: each event has `id` (for Last-Event-ID), `event` (its name) and `data`, one JSON object of this shape; the stream ends with `event: end`' },
+                    'x-event-data': responseSchema,
+                  },
+                }
+              : { 'application/json': { schema: responseSchema } },
           },
           ...Object.fromEntries([...errorStatuses].sort().map((s) => [String(s), errorResponse(s)])),
         },

@@ -18,6 +18,7 @@ let ownersDeliveryId: string;
 let ownersTicketKey: string;
 let ownersDisputeId: string;
 let ownersStoreId: string;
+let ownersSessionId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -25,6 +26,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
   if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
+  if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
@@ -60,6 +62,10 @@ const OWNED = new Map<string, unknown>([
   ['GET /memory/stores/:id/entries/:key/versions', undefined],
   ['DELETE /memory/stores/:id/entries/:key', undefined],
   ['POST /memory/stores/:id/search', { prefix: 'k' }],
+  ['GET /streaming/sessions/:id', undefined],
+  ['GET /streaming/sessions/:id/events', undefined],
+  ['POST /streaming/sessions/:id/push', { data: 'not mine' }],
+  ['POST /streaming/sessions/:id/end', {}],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -99,6 +105,7 @@ beforeAll(async () => {
   ownersDisputeId = dispute.body.dispute_id;
   const store = await api(server)('POST', '/memory/stores', { key: owner.key, body: { name: 'matrix', storeType: 'kv' } });
   ownersStoreId = store.body.id;
+  ownersSessionId = (await api(server)('POST', '/streaming/sessions', { key: owner.key, body: { capabilityId: 'summarize' } })).body.id;
   await api(server)('PUT', `/memory/stores/${ownersStoreId}/entries`, { key: owner.key, body: { entries: [{ key: 'k', value: 1 }] } });
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });

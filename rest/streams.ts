@@ -1,0 +1,186 @@
+// REST event streams: a route whose document is a GraphQL subscription is answered as Server-Sent Events,
+// or, when the client asks to upgrade, as a plain WebSocket of JSON messages. Both run the subscription
+// itself (its subscribe resolver checks the caller and opens the source), then turn each source event into
+// the document's selection. Readers of one source share the event object, so the selection is computed once
+// per event and variables, not once per reader: with a thousand readers that is most of the cost.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { createSourceEventStream, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Ctx, Services } from '../src/domain/context';
+import { problemFromError, type Problem } from '../src/platform/errors';
+import type { CompiledRoute } from './runner';
+
+/** One event as written to a stream. */
+export interface Frame {
+  id?: string;
+  event: string;
+  /** The selection's JSON. */
+  json: string;
+  /** The same, as an SSE message. */
+  sse: string;
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+/** A reader this far behind on its socket is cut off; it reconnects and resumes from Last-Event-ID. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+function sseMessage(event: string, json: string, id?: string): string {
+  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`;
+}
+
+export class StreamBridge {
+  /** Source event → (route and variables) → frame. */
+  private readonly frames = new WeakMap<object, Map<string, Frame>>();
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly open = new Set<{ close(): void }>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly services: Services,
+  ) {}
+
+  /** Runs the subscription: the frames, or the errors of its subscribe step (as a problem). */
+  async subscribe(compiled: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterator<Frame> | { problem: GraphQLError }> {
+    const source = await createSourceEventStream({ schema: this.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
+    if (!(Symbol.asyncIterator in source)) return { problem: (source as ExecutionResult).errors![0] };
+    const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    const cacheKey = `${compiled.label} ${JSON.stringify(variables)}`;
+    const frameOf = async (payload: unknown): Promise<Frame> => {
+      const cached = typeof payload === 'object' && payload !== null ? this.frames.get(payload)?.get(cacheKey) : undefined;
+      if (cached) return cached;
+      const frame = this.toFrame(compiled, (await compiled.execute(payload, ctx, variables)) as ExecutionResult, ctx);
+      if (typeof payload === 'object' && payload !== null) {
+        let byKey = this.frames.get(payload);
+        if (!byKey) this.frames.set(payload, (byKey = new Map()));
+        byKey.set(cacheKey, frame);
+      }
+      return frame;
+    };
+    return {
+      next: async () => {
+        const r = await iterator.next();
+        return r.done ? { done: true, value: undefined } : { done: false, value: await frameOf(r.value) };
+      },
+      return: async () => {
+        await iterator.return?.();
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  private toFrame(compiled: CompiledRoute, result: ExecutionResult, ctx: Ctx): Frame {
+    if (result.errors?.length) {
+      const problem = problemFromError(this.services.config.publicBaseUrl, result.errors[0], ctx.requestId);
+      const json = JSON.stringify(problem);
+      return { event: 'error', json, sse: sseMessage('error', json) };
+    }
+    const value = (result.data as Record<string, unknown>)[compiled.rootKey] as Record<string, unknown>;
+    const json = JSON.stringify(value);
+    const id = value && value.id !== undefined && value.id !== null ? String(value.id) : undefined;
+    const event = typeof value?.event === 'string' ? value.event : 'message';
+    return { id, event, json, sse: sseMessage(event, json, id) };
+  }
+
+  /** Writes the frames as SSE until the source ends (then `event: end`) or the client goes. */
+  serveSse(frames: AsyncIterator<Frame>, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+    res.writeHead(200, { ...headers, ...SSE_HEADERS });
+    // Reconnect soon after a drop; the browser's EventSource then sends Last-Event-ID.
+    res.write('retry: 2000\n: connected\n\n');
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(keepAlive);
+      this.open.delete(handle);
+      void frames.return?.();
+      res.end();
+    };
+    const handle = { close };
+    this.open.add(handle);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), this.services.config.sseKeepAliveMs);
+    keepAlive.unref();
+    req.once('close', close);
+    void (async () => {
+      try {
+        for (;;) {
+          const r = await frames.next();
+          if (closed) return;
+          if (r.done) {
+            res.write('event: end\ndata: {}\n\n');
+            break;
+          }
+          res.write(r.value.sse);
+          if (r.value.event === 'error') break;
+          if (res.writableLength > MAX_BUFFERED_BYTES) break;
+        }
+      } catch (err) {
+        this.services.log.warn({ err: (err as Error).message }, 'event stream failed');
+      }
+      close();
+    })();
+  }
+
+  /** Upgrades the request to a WebSocket and sends each frame as one JSON text message; closes 1000 at the end. */
+  serveWebSocket(frames: AsyncIterator<Frame>, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+      let closed = false;
+      const close = (code = 1000, reason = 'stream ended') => {
+        if (closed) return;
+        closed = true;
+        this.open.delete(handle);
+        void frames.return?.();
+        if (ws.readyState === ws.OPEN) ws.close(code, reason);
+      };
+      const handle = { close: () => close(1001, 'server shutting down') };
+      this.open.add(handle);
+      ws.on('close', () => close());
+      ws.on('error', () => close());
+      // Clients send nothing; anything they do send is ignored.
+      void (async () => {
+        try {
+          for (;;) {
+            const r = await frames.next();
+            if (closed) return;
+            if (r.done) break;
+            ws.send(r.value.json);
+            if (r.value.event === 'error') return close(1011, 'stream failed');
+            if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return close(1013, 'reader too slow: reconnect with ?after=');
+          }
+        } catch (err) {
+          this.services.log.warn({ err: (err as Error).message }, 'event stream failed');
+          return close(1011, 'stream failed');
+        }
+        close(1000, 'session ended');
+      })();
+    });
+  }
+
+  /** Refuses an upgrade with a problem+json HTTP answer. */
+  static refuseUpgrade(socket: Duplex, problem: Problem, headers: Record<string, string> = {}): void {
+    const body = JSON.stringify(problem);
+    const lines = [
+      `HTTP/1.1 ${problem.status} ${problem.title}`,
+      'Content-Type: application/problem+json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
+    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  }
+
+  get openStreams(): number {
+    return this.open.size;
+  }
+
+  /** Ends every open stream (shutdown). */
+  close(): void {
+    for (const s of [...this.open]) s.close();
+    this.wss.close();
+  }
+}

@@ -1,0 +1,52 @@
+// Caps the event streams one owner keeps open on this instance (SSE, WebSocket and GraphQL subscriptions
+// alike): a slot is taken when a stream opens and given back when it ends, however it ends.
+import { RateLimited } from './errors';
+
+export class StreamSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly perOwner: number) {}
+
+  /** Takes a slot for `owner`, or answers 429; returns the release (safe to call twice). */
+  take(owner: string): () => void {
+    const n = this.open.get(owner) ?? 0;
+    if (n >= this.perOwner) {
+      throw new RateLimited(5, `At most ${this.perOwner} event streams may be open at once per agent; close one first`);
+    }
+    this.open.set(owner, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(owner) ?? 1) - 1;
+      if (left > 0) this.open.set(owner, left);
+      else this.open.delete(owner);
+    };
+  }
+
+  /** `source`, giving the slot back when it ends or its reader stops. */
+  releasing<T>(source: AsyncIterableIterator<T>, release: () => void): AsyncIterableIterator<T> {
+    const wrapped: AsyncIterableIterator<T> = {
+      next: async () => {
+        const r = await source.next();
+        if (r.done) release();
+        return r;
+      },
+      return: async (value?: unknown) => {
+        release();
+        return source.return ? source.return(value) : { done: true, value: undefined };
+      },
+      throw: async (err?: unknown) => {
+        release();
+        if (source.throw) return source.throw(err);
+        throw err;
+      },
+      [Symbol.asyncIterator]: () => wrapped,
+    };
+    return wrapped;
+  }
+
+  count(owner: string): number {
+    return this.open.get(owner) ?? 0;
+  }
+}

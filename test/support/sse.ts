@@ -1,0 +1,85 @@
+// A small Server-Sent Events reader over fetch (what an agent without EventSource would write): parses
+// `id`, `event` and `data` lines, and lets a test wait for a number of events or the end of the stream.
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+export interface SseReader {
+  status: number;
+  headers: Headers;
+  events: SseEvent[];
+  /** Waits until `count` events have arrived in all (or the stream ends, or the time runs out). */
+  waitFor(count: number, timeoutMs?: number): Promise<SseEvent[]>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  close(): void;
+  /** The body, when the answer was not a stream (an error). */
+  body?: any;
+}
+
+export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseReader> {
+  const abort = new AbortController();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
+  const events: SseEvent[] = [];
+  let wake: () => void = () => {};
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, events, waitFor: async () => events, ended: Promise.resolve(), close: () => {}, body: text ? JSON.parse(text) : undefined };
+  }
+  const ended = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event: SseEvent = { event: 'message', data: '' };
+          let hasData = false;
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) continue;
+            const colon = line.indexOf(':');
+            const field = colon === -1 ? line : line.slice(0, colon);
+            const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+            if (field === 'id') event.id = value;
+            else if (field === 'event') event.event = value;
+            else if (field === 'data') {
+              event.data += (hasData ? '\n' : '') + value;
+              hasData = true;
+            }
+          }
+          if (hasData) {
+            events.push(event);
+            wake();
+          }
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+    wake();
+  })();
+  let done = false;
+  void ended.then(() => (done = true));
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    ended,
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (events.length < count && !done && Date.now() < deadline) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 50);
+        });
+      }
+      return events;
+    },
+    close: () => abort.abort(),
+  };
+}
