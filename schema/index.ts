@@ -14,6 +14,7 @@ import './tickets';
 import './disputes';
 import './memory';
 import './streaming';
+import './subscriptions';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

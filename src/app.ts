@@ -42,6 +42,8 @@ import { RateLimiter } from './platform/rate-limit';
 import { Scheduler } from './platform/scheduler';
 import { SequencedStreams } from './platform/sequenced-streams';
 import { StreamSlots } from './platform/stream-slots';
+import { RUN_TOPIC, runStore, type RunEvent } from './domain/subscriptions/subscriptions';
+import { SubscriptionScheduler } from './domain/subscriptions/scheduler';
 import { purgeOldEvents, SESSION_TOPIC, sessionStore, type StreamEvent } from './domain/streaming/sessions';
 
 export interface AppOptions {
@@ -129,6 +131,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
     streamSlots: new StreamSlots(config.streamsPerAgent),
     sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
+    runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
     idempotency: new IdempotencyStore(db.sql),
@@ -151,6 +154,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     (listening) => services.executeCache.setListening(listening),
   );
   services.providerStats = new ProviderStats(services);
+  services.subscriptionScheduler = new SubscriptionScheduler(services);
   services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
@@ -250,6 +254,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
   services.sessionStreams.start();
+  services.runStreams.start();
+  services.subscriptionScheduler.start();
   services.providerStats.start();
   services.disputes.start();
 
@@ -272,9 +278,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         server.closeIdleConnections();
         streams.close();
         await services.sessionStreams.stop();
+        await services.runStreams.stop();
         await services.events.close();
         await ws.close();
         await scheduler.stop();
+        await services.subscriptionScheduler!.stop();
         await dispatcher.stop();
         await services.providerStats.stop();
         await services.disputes.stop();

@@ -234,6 +234,21 @@ export type SubKeyStatus =
   | 'grace'
   | 'revoked';
 
+export type SubscriptionInput = {
+  /** The capability to execute (required on creation) */
+  capabilityId?: string | null | undefined;
+  /** webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores) */
+  deliveryConfig?: unknown;
+  /** `webhook`, `store` or `sse` (required on creation) */
+  deliveryMethod?: string | null | undefined;
+  /** Its input, a JSON object (default {}) */
+  inputPayload?: unknown;
+  /** Cron: 5 fields, or 6 with seconds first (required on creation) */
+  schedule?: string | null | undefined;
+  /** IANA time zone of the schedule (default UTC) */
+  timezone?: string | null | undefined;
+};
+
 export type TicketCommentInput = {
   content: string;
 };
@@ -711,6 +726,79 @@ export type EndStreamingSessionMutationVariables = Exact<{
 
 
 export type EndStreamingSessionMutation = { endStreamingSession: { ended: boolean, status: string, id: string, ended_at: string | null, last_event_id: number } };
+
+export type CapabilitySubscriptionFieldsFragment = { capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, id: string, run_count: number, created_at: string, updated_at: string };
+
+export type SavedSubscriptionFieldsFragment = { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string };
+
+export type CreateSubscriptionMutationVariables = Exact<{
+  input: SubscriptionInput;
+}>;
+
+
+export type CreateSubscriptionMutation = { createSubscription: { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string } };
+
+export type CapabilitySubscriptionsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type CapabilitySubscriptionsQuery = { subscriptions: { total: number, subscriptions: Array<{ capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, id: string, run_count: number, created_at: string, updated_at: string }> } };
+
+export type CapabilitySubscriptionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CapabilitySubscriptionQuery = { subscription: { capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, id: string, run_count: number, created_at: string, updated_at: string } };
+
+export type UpdateSubscriptionMutationVariables = Exact<{
+  id: string;
+  input: SubscriptionInput;
+}>;
+
+
+export type UpdateSubscriptionMutation = { updateSubscription: { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string } };
+
+export type PauseSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PauseSubscriptionMutation = { pauseSubscription: { status: string, nextRunAt: string | null, id: string } };
+
+export type ResumeSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ResumeSubscriptionMutation = { resumeSubscription: { status: string, nextRunAt: string | null, id: string } };
+
+export type CancelSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelSubscriptionMutation = { cancelSubscription: { status: string, nextRunAt: string | null, id: string } };
+
+export type SubscriptionRunsQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SubscriptionRunsQuery = { subscriptionRuns: { total: number, runs: Array<{ sequence: number, status: string, result: unknown, error: string | null, run_id: string, scheduled_for: string, execution_id: string | null, started_at: string | null, finished_at: string | null }> } };
+
+export type CapabilitySubscriptionRunsSubscriptionVariables = Exact<{
+  id: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type CapabilitySubscriptionRunsSubscription = { capabilitySubscriptionRuns: { id: string, event: string, sequence: number, status: string, result: unknown, error: string | null, run_id: string, subscription_id: string, scheduled_for: string, execution_id: string | null, finished_at: string | null } };
 
 export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
 

@@ -14,6 +14,8 @@ import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
 import type { StreamSlots } from '../platform/stream-slots';
 import type { SessionStreams } from './streaming/sessions';
+import type { RunStreams } from './subscriptions/subscriptions';
+import type { SubscriptionScheduler } from './subscriptions/scheduler';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
@@ -51,6 +53,10 @@ export interface Services {
   streamSlots: StreamSlots;
   /** Readers of streaming sessions, fed from the bus and the database (streaming/sessions.ts). */
   sessionStreams: SessionStreams;
+  /** Readers of capability subscriptions' runs (subscriptions/subscriptions.ts). */
+  runStreams: RunStreams;
+  /** Claims and performs due subscription runs (subscriptions/scheduler.ts); set once the services exist. */
+  subscriptionScheduler?: SubscriptionScheduler;
   scheduler: Scheduler;
   usage: UsageRecorder;
   idempotency: IdempotencyStore;

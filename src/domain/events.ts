@@ -49,7 +49,11 @@ export function makeEvent(type: EventType, data: Record<string, unknown>, at: Da
 }
 
 /** A delivery beyond the agent's webhooks: a ticket forwarded to a service's endpoint, or a callback URL. */
-export type ExtraDelivery = { kind: 'ticket_forward'; ticketEndpointId: string } | { kind: 'ticket_callback'; url: string };
+export type ExtraDelivery =
+  | { kind: 'ticket_forward'; ticketEndpointId: string }
+  | { kind: 'ticket_callback'; url: string }
+  /** A subscription run to the subscription's webhookUrl, signed with its secret. */
+  | { kind: 'subscription_webhook'; subscriptionId: string; url: string };
 
 /**
  * The CTE parts (`ev`, `hooks`) that insert one event and a delivery to each of its agent's active webhooks
@@ -76,8 +80,12 @@ const WRITE_EVENT_SQL = `
     INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
     SELECT gen_random_uuid(), ev.id, 'ticket_callback', u, 'pending', $5, $5 FROM ev CROSS JOIN unnest($7::text[]) AS u
     RETURNING 1
+  ), subscription AS (
+    INSERT INTO deliveries (id, event_id, kind, subscription_id, url, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), ev.id, 'subscription_webhook', $8::uuid, $9, 'pending', $5, $5 FROM ev WHERE $8::uuid IS NOT NULL
+    RETURNING 1
   )
-  SELECT ((SELECT count(*) FROM hooks) + (SELECT count(*) FROM forward) + (SELECT count(*) FROM callbacks))::int AS deliveries`;
+  SELECT ((SELECT count(*) FROM hooks) + (SELECT count(*) FROM forward) + (SELECT count(*) FROM callbacks) + (SELECT count(*) FROM subscription))::int AS deliveries`;
 
 /**
  * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
@@ -86,6 +94,7 @@ const WRITE_EVENT_SQL = `
 export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<{ record: OutboxRecord; deliveries: number }> {
   const forward = extra.find((d) => d.kind === 'ticket_forward');
   const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
+  const subscription = extra.find((d): d is Extract<ExtraDelivery, { kind: 'subscription_webhook' }> => d.kind === 'subscription_webhook');
   const [row] = await db.$queryRawUnsafe<{ deliveries: number }[]>(
     WRITE_EVENT_SQL,
     event.id,
@@ -95,6 +104,8 @@ export async function writeEvent(db: DbTx, agentId: string | null, event: Market
     new Date(event.created_at),
     forward?.ticketEndpointId ?? null,
     callbacks,
+    subscription?.subscriptionId ?? null,
+    subscription?.url ?? null,
   );
   return { record: { ...event, agentId }, deliveries: row?.deliveries ?? 0 };
 }

@@ -19,9 +19,12 @@ export interface StreamState {
 }
 
 export interface StreamStore<T extends Sequenced> {
-  /** Items with seq > after (at most `limit`), in order. */
+  /** Items with seq > after (at most `limit`), in order, stopping before the first that is not ready. */
   load(id: string, after: number, limit: number): Promise<T[]>;
-  /** The last seq and whether it ended, for each stream asked about that exists. */
+  /**
+   * The last seq (every item up to it ready to read: a store whose items can complete out of order stops
+   * before the first unready one) and whether the stream ended, for each stream asked about that exists.
+   */
   state(ids: string[]): Promise<Map<string, StreamState>>;
 }
 
@@ -150,12 +153,10 @@ class Hub<T extends Sequenced> {
   /** Reads what the bus did not bring, up to `upTo`, from the database. */
   async fill(upTo: number): Promise<void> {
     while (this.last < upTo) {
+      // Items the store has dropped (purged) are simply not returned: the next ones come instead.
       const items = await this.store.load(this.id, this.last, Math.min(LOAD_BATCH, upTo - this.last));
-      if (!items.length) {
-        // Purged or never stored: skip ahead rather than wait forever.
-        this.last = upTo;
-        return;
-      }
+      // Nothing yet (an item before it is not ready): the sweep brings the rest once the store has it.
+      if (!items.length) return;
       for (const item of items) if (item.seq > this.last) this.hand(item);
     }
   }

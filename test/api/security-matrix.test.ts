@@ -19,6 +19,7 @@ let ownersTicketKey: string;
 let ownersDisputeId: string;
 let ownersStoreId: string;
 let ownersSessionId: string;
+let ownersSubscriptionId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -26,6 +27,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
   if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
+  if (path.startsWith('/subscriptions/')) return path.replace(':id', ownersSubscriptionId);
   if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
@@ -62,6 +64,13 @@ const OWNED = new Map<string, unknown>([
   ['GET /memory/stores/:id/entries/:key/versions', undefined],
   ['DELETE /memory/stores/:id/entries/:key', undefined],
   ['POST /memory/stores/:id/search', { prefix: 'k' }],
+  ['GET /subscriptions/:id', undefined],
+  ['PATCH /subscriptions/:id', { schedule: '* * * * *' }],
+  ['POST /subscriptions/:id/pause', {}],
+  ['POST /subscriptions/:id/resume', {}],
+  ['POST /subscriptions/:id/cancel', {}],
+  ['GET /subscriptions/:id/runs', undefined],
+  ['GET /subscriptions/:id/events', undefined],
   ['GET /streaming/sessions/:id', undefined],
   ['GET /streaming/sessions/:id/events', undefined],
   ['POST /streaming/sessions/:id/push', { data: 'not mine' }],
@@ -105,6 +114,9 @@ beforeAll(async () => {
   ownersDisputeId = dispute.body.dispute_id;
   const store = await api(server)('POST', '/memory/stores', { key: owner.key, body: { name: 'matrix', storeType: 'kv' } });
   ownersStoreId = store.body.id;
+  ownersSubscriptionId = (
+    await api(server)('POST', '/subscriptions', { key: owner.key, body: { capabilityId: 'summarize', schedule: '0 0 1 1 *', deliveryMethod: 'sse' } })
+  ).body.id;
   ownersSessionId = (await api(server)('POST', '/streaming/sessions', { key: owner.key, body: { capabilityId: 'summarize' } })).body.id;
   await api(server)('PUT', `/memory/stores/${ownersStoreId}/entries`, { key: owner.key, body: { entries: [{ key: 'k', value: 1 }] } });
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   drop = db.drop;
   // Both poll for deliveries often, so that they compete for every one.
   // A hot-cache TTL beyond any test: what a test sees change on the other instance came by notification.
-  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', EXECUTE_CACHE_MS: '60000' };
+  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', EXECUTE_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20' };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
@@ -136,3 +136,63 @@ it("empties the other instance's execute cache when a caller is suspended on one
     await p.close();
   }
 });
+
+it('runs 100 subscriptions × 10 ticks across both instances with no duplicate and no miss', async () => {
+  const provider = await startProvider();
+  try {
+    const owner = await registerAgent(a);
+    const capability = `cluster-tick-${Date.now().toString(36)}`;
+    const service = await api(a)('POST', '/services/register', {
+      key: owner.key,
+      body: { name: 'Tick provider', endpoint: provider.url, capabilities: [capability], description: 'Answers every tick', pricing_model: 'free' },
+    });
+    expect(service.status).toBe(201);
+    // Two subscribers: one credential may create 60 a minute.
+    const subscribers = [await registerAgent(b), await registerAgent(a)];
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await api(i % 2 ? a : b)('POST', '/subscriptions', {
+        key: subscribers[i % 2].key,
+        body: { capabilityId: capability, inputPayload: { n: i }, schedule: '* * * * * *', deliveryMethod: 'sse' },
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    const db = a.app.services.db;
+    const finished = () => db.subscriptionRun.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: ids }, status: { not: 'pending' } }, _count: true });
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline) {
+      const counts = await finished();
+      if (counts.length === 100 && counts.every((c) => c._count >= 10)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // Cancelled in the database at once (the cancel route's own limit is 60 a minute per credential).
+    await db.capabilitySubscription.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled', nextRunAt: null } });
+    await Promise.all([a.app.services.subscriptionScheduler!.settled(), b.app.services.subscriptionScheduler!.settled()]);
+
+    const runs = await db.subscriptionRun.findMany({ where: { subscriptionId: { in: ids } }, orderBy: [{ subscriptionId: 'asc' }, { seq: 'asc' }] });
+    const bySub = new Map<string, typeof runs>();
+    for (const r of runs) bySub.set(r.subscriptionId, [...(bySub.get(r.subscriptionId) ?? []), r]);
+    expect(bySub.size).toBe(100);
+    for (const [, list] of bySub) {
+      expect(list.length).toBeGreaterThanOrEqual(10);
+      // No miss: consecutive runs are consecutive seconds; no duplicate: every tick once.
+      for (let i = 1; i < list.length; i++) {
+        expect(list[i].seq).toBe(list[i - 1].seq + 1);
+        expect(list[i].scheduledFor.getTime() - list[i - 1].scheduledFor.getTime()).toBe(1000);
+      }
+      expect(list.every((r) => r.status === 'success')).toBe(true);
+    }
+    // Each run executed the capability exactly once: one provider call per run, per subscription.
+    const calls = new Map<number, number>();
+    for (const c of provider.calls) calls.set(c.json.input.n, (calls.get(c.json.input.n) ?? 0) + 1);
+    ids.forEach((id, n) => expect(calls.get(n)).toBe(bySub.get(id)!.length));
+    // Both instances took part, and every run was recorded as an execution.
+    expect(a.app.services.subscriptionScheduler!.performed).toBeGreaterThan(0);
+    expect(b.app.services.subscriptionScheduler!.performed).toBeGreaterThan(0);
+    const executions = await db.execution.findMany({ where: { id: { in: runs.map((r) => r.executionId!).filter(Boolean) } }, select: { id: true } });
+    expect(executions).toHaveLength(runs.length);
+  } finally {
+    await provider.close();
+  }
+}, 90_000);

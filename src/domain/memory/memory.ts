@@ -168,7 +168,7 @@ export interface WrittenEntry {
   updatedAt: Date;
 }
 
-interface CheckedEntry {
+export interface CheckedEntry {
   key: string;
   value: string;
   expiresAt: Date | null;
@@ -262,43 +262,52 @@ export async function writeEntries(ctx: Ctx, storeId: string, input: { entries?:
   return writeCheckedEntries(ctx, store, me.id, entries, now);
 }
 
-/** Writes entries already checked against the store (subscription runs write their results through here). */
+/** Writes entries already checked against the store, in a transaction of its own. */
 export async function writeCheckedEntries(ctx: Pick<Ctx, 'db' | 'services'>, store: MemoryStore, writerId: string, entries: CheckedEntry[], now: Date) {
-  const mode = ctx.services.vectorSearch;
-  const keys = entries.map((e) => e.key);
   const rows = await ctx.db.$transaction(async (tx: DbTx) => {
     if (store.storeType === 'vector' && store.dimensions === null) await fixDimensions(tx, ctx, store, entries);
-    // An expired key is gone: its history goes with it, and its next write is version 1.
-    await tx.$executeRawUnsafe(
-      `WITH gone AS (DELETE FROM memory_entries WHERE store_id = $1::uuid AND key = ANY($2::text[]) AND expires_at <= $3 RETURNING key)
-       DELETE FROM memory_entry_versions v USING gone WHERE v.store_id = $1::uuid AND v.key = gone.key`,
-      store.id,
-      keys,
-      now,
-    );
-    const written = await tx.$queryRawUnsafe<WrittenEntry[]>(
-      upsertSql(mode === 'pgvector'),
-      store.id,
-      keys,
-      entries.map((e) => e.value),
-      entries.map((e) => e.expiresAt),
-      entries.map((e) => (e.embedding ? `{${e.embedding.join(',')}}` : null)),
-      writerId,
-      now,
-      entries.map((e) => e.norm),
-    );
-    if (written.some((w) => w.version > VERSIONS_KEPT)) {
-      await tx.$executeRawUnsafe(
-        `DELETE FROM memory_entry_versions v USING memory_entries e
-         WHERE v.store_id = $1::uuid AND v.key = ANY($2::text[]) AND e.store_id = v.store_id AND e.key = v.key AND v.version <= e.version - $3`,
-        store.id,
-        keys,
-        VERSIONS_KEPT,
-      );
-    }
-    return written;
+    return writeEntriesIn(tx, ctx.services.vectorSearch, store, writerId, entries, now);
   });
   return { written: rows.length, entries: rows };
+}
+
+/** One entry of a kv or structured store, as a subscription run writes it (the store's default TTL applies). */
+export function plainEntry(store: Pick<MemoryStore, 'defaultTtlSeconds'>, key: string, value: unknown, now: Date): CheckedEntry {
+  return { key, value: JSON.stringify(value ?? null), expiresAt: store.defaultTtlSeconds ? new Date(now.getTime() + store.defaultTtlSeconds * 1000) : null, embedding: null, norm: null };
+}
+
+/** The write itself, inside the caller's transaction: the statements of writeCheckedEntries. */
+export async function writeEntriesIn(tx: DbTx, mode: Ctx['services']['vectorSearch'], store: MemoryStore, writerId: string, entries: CheckedEntry[], now: Date): Promise<WrittenEntry[]> {
+  const keys = entries.map((e) => e.key);
+  // An expired key is gone: its history goes with it, and its next write is version 1.
+  await tx.$executeRawUnsafe(
+    `WITH gone AS (DELETE FROM memory_entries WHERE store_id = $1::uuid AND key = ANY($2::text[]) AND expires_at <= $3 RETURNING key)
+     DELETE FROM memory_entry_versions v USING gone WHERE v.store_id = $1::uuid AND v.key = gone.key`,
+    store.id,
+    keys,
+    now,
+  );
+  const written = await tx.$queryRawUnsafe<WrittenEntry[]>(
+    upsertSql(mode === 'pgvector'),
+    store.id,
+    keys,
+    entries.map((e) => e.value),
+    entries.map((e) => e.expiresAt),
+    entries.map((e) => (e.embedding ? `{${e.embedding.join(',')}}` : null)),
+    writerId,
+    now,
+    entries.map((e) => e.norm),
+  );
+  if (written.some((w) => w.version > VERSIONS_KEPT)) {
+    await tx.$executeRawUnsafe(
+      `DELETE FROM memory_entry_versions v USING memory_entries e
+       WHERE v.store_id = $1::uuid AND v.key = ANY($2::text[]) AND e.store_id = v.store_id AND e.key = v.key AND v.version <= e.version - $3`,
+      store.id,
+      keys,
+      VERSIONS_KEPT,
+    );
+  }
+  return written;
 }
 
 /** A vector store created without dimensions takes them from its first write (and gets its index then). */
