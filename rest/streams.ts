@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { problemFromError, type Problem } from '../src/platform/errors';
 import type { CompiledRoute } from './runner';
+import { isListenable } from '../src/platform/sequenced-streams';
 
 /** One event as written to a stream. */
 export interface Frame {
@@ -17,8 +18,8 @@ export interface Frame {
   event: string;
   /** The selection's JSON. */
   json: string;
-  /** The same, as an SSE message. */
-  sse: string;
+  /** The same, as an SSE message, encoded once for every reader's socket. */
+  sse: Buffer;
 }
 
 const SSE_HEADERS = {
@@ -30,13 +31,16 @@ const SSE_HEADERS = {
 /** A reader this far behind on its socket is cut off; it reconnects and resumes from Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
-function sseMessage(event: string, json: string, id?: string): string {
-  return `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`;
+function sseMessage(event: string, json: string, id?: string): Buffer {
+  return Buffer.from(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`);
 }
 
 export class StreamBridge {
-  /** Source event → (route and variables) → frame. */
-  private readonly frames = new WeakMap<object, Map<string, Frame>>();
+  /**
+   * Source event → (route and variables) → frame. Every reader of an event asks in the same tick: an
+   * answer still being computed is shared as its promise.
+   */
+  private readonly frames = new WeakMap<object, Map<string, Frame | Promise<Frame>>>();
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly open = new Set<{ close(): void }>();
 
@@ -45,33 +49,29 @@ export class StreamBridge {
     private readonly services: Services,
   ) {}
 
-  /** Runs the subscription: the frames, or the errors of its subscribe step (as a problem). */
-  async subscribe(compiled: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterator<Frame> | { problem: GraphQLError }> {
+  /** Runs the subscription: its frames, or the error of its subscribe step (as a problem). */
+  async subscribe(compiled: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<FrameSource | { problem: GraphQLError }> {
     const source = await createSourceEventStream({ schema: this.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
     if (!(Symbol.asyncIterator in source)) return { problem: (source as ExecutionResult).errors![0] };
     const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
     const cacheKey = `${compiled.label} ${JSON.stringify(variables)}`;
-    const frameOf = async (payload: unknown): Promise<Frame> => {
-      const cached = typeof payload === 'object' && payload !== null ? this.frames.get(payload)?.get(cacheKey) : undefined;
-      if (cached) return cached;
-      const frame = this.toFrame(compiled, (await compiled.execute(payload, ctx, variables)) as ExecutionResult, ctx);
-      if (typeof payload === 'object' && payload !== null) {
-        let byKey = this.frames.get(payload);
-        if (!byKey) this.frames.set(payload, (byKey = new Map()));
+    const compute = (payload: unknown): Frame | Promise<Frame> => {
+      const result = compiled.execute(payload, ctx, variables) as ExecutionResult | Promise<ExecutionResult>;
+      return result instanceof Promise ? result.then((r) => this.toFrame(compiled, r, ctx)) : this.toFrame(compiled, result, ctx);
+    };
+    const frameOf = (payload: unknown): Frame | Promise<Frame> => {
+      if (typeof payload !== 'object' || payload === null) return compute(payload);
+      let byKey = this.frames.get(payload);
+      if (!byKey) this.frames.set(payload, (byKey = new Map()));
+      let frame = byKey.get(cacheKey);
+      if (!frame) {
+        frame = compute(payload);
         byKey.set(cacheKey, frame);
+        if (frame instanceof Promise) void frame.then((f) => byKey.set(cacheKey, f), () => byKey.delete(cacheKey));
       }
       return frame;
     };
-    return {
-      next: async () => {
-        const r = await iterator.next();
-        return r.done ? { done: true, value: undefined } : { done: false, value: await frameOf(r.value) };
-      },
-      return: async () => {
-        await iterator.return?.();
-        return { done: true, value: undefined };
-      },
-    };
+    return new FrameSource(iterator, frameOf, this.services);
   }
 
   private toFrame(compiled: CompiledRoute, result: ExecutionResult, ctx: Ctx): Frame {
@@ -88,7 +88,7 @@ export class StreamBridge {
   }
 
   /** Writes the frames as SSE until the source ends (then `event: end`) or the client goes. */
-  serveSse(frames: AsyncIterator<Frame>, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  serveSse(frames: FrameSource, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
     res.writeHead(200, { ...headers, ...SSE_HEADERS });
     // Reconnect soon after a drop; the browser's EventSource then sends Last-Event-ID.
     res.write('retry: 2000\n: connected\n\n');
@@ -98,7 +98,7 @@ export class StreamBridge {
       closed = true;
       clearInterval(keepAlive);
       this.open.delete(handle);
-      void frames.return?.();
+      frames.stop();
       res.end();
     };
     const handle = { close };
@@ -106,35 +106,29 @@ export class StreamBridge {
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), this.services.config.sseKeepAliveMs);
     keepAlive.unref();
     req.once('close', close);
-    void (async () => {
-      try {
-        for (;;) {
-          const r = await frames.next();
-          if (closed) return;
-          if (r.done) {
-            res.write('event: end\ndata: {}\n\n');
-            break;
-          }
-          res.write(r.value.sse);
-          if (r.value.event === 'error') break;
-          if (res.writableLength > MAX_BUFFERED_BYTES) break;
-        }
-      } catch (err) {
-        this.services.log.warn({ err: (err as Error).message }, 'event stream failed');
-      }
-      close();
-    })();
+    frames.start(
+      (frame) => {
+        if (closed) return;
+        res.write(frame.sse);
+        // An error ends the stream; so does a reader too far behind (it resumes with Last-Event-ID).
+        if (frame.event === 'error' || res.writableLength > MAX_BUFFERED_BYTES) close();
+      },
+      () => {
+        if (!closed) res.write('event: end\ndata: {}\n\n');
+        close();
+      },
+    );
   }
 
   /** Upgrades the request to a WebSocket and sends each frame as one JSON text message; closes 1000 at the end. */
-  serveWebSocket(frames: AsyncIterator<Frame>, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  serveWebSocket(frames: FrameSource, req: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       let closed = false;
       const close = (code = 1000, reason = 'stream ended') => {
         if (closed) return;
         closed = true;
         this.open.delete(handle);
-        void frames.return?.();
+        frames.stop();
         if (ws.readyState === ws.OPEN) ws.close(code, reason);
       };
       const handle = { close: () => close(1001, 'server shutting down') };
@@ -142,22 +136,15 @@ export class StreamBridge {
       ws.on('close', () => close());
       ws.on('error', () => close());
       // Clients send nothing; anything they do send is ignored.
-      void (async () => {
-        try {
-          for (;;) {
-            const r = await frames.next();
-            if (closed) return;
-            if (r.done) break;
-            ws.send(r.value.json);
-            if (r.value.event === 'error') return close(1011, 'stream failed');
-            if (ws.bufferedAmount > MAX_BUFFERED_BYTES) return close(1013, 'reader too slow: reconnect with ?after=');
-          }
-        } catch (err) {
-          this.services.log.warn({ err: (err as Error).message }, 'event stream failed');
-          return close(1011, 'stream failed');
-        }
-        close(1000, 'session ended');
-      })();
+      frames.start(
+        (frame) => {
+          if (closed) return;
+          ws.send(frame.json);
+          if (frame.event === 'error') close(1011, 'stream failed');
+          else if (ws.bufferedAmount > MAX_BUFFERED_BYTES) close(1013, 'reader too slow: reconnect with ?after=');
+        },
+        () => close(1000, 'session ended'),
+      );
     });
   }
 
@@ -182,5 +169,65 @@ export class StreamBridge {
   close(): void {
     for (const s of [...this.open]) s.close();
     this.wss.close();
+  }
+}
+
+/**
+ * The frames of one subscription, handed to a callback in order. A source that can be listened to (our
+ * sequenced streams) hands its events over directly; any other is read as an async iterator. A frame still
+ * being computed holds the ones after it back, so order is kept.
+ */
+export class FrameSource {
+  private stopped = false;
+
+  constructor(
+    private readonly iterator: AsyncIterator<unknown>,
+    private readonly frameOf: (payload: unknown) => Frame | Promise<Frame>,
+    private readonly services: Pick<Services, 'log'>,
+  ) {}
+
+  start(onFrame: (frame: Frame) => void, onEnd: () => void): void {
+    let chain: Promise<void> | undefined;
+    let queued = 0;
+    const emit = (payload: unknown) => {
+      const frame = this.frameOf(payload);
+      if (!chain && !(frame instanceof Promise)) {
+        onFrame(frame);
+        return;
+      }
+      queued += 1;
+      chain = (chain ?? Promise.resolve())
+        .then(() => frame)
+        .then(onFrame, (err: unknown) => this.services.log.warn({ err: (err as Error).message }, 'event stream frame failed'))
+        .finally(() => {
+          if (--queued === 0) chain = undefined;
+        });
+    };
+    const end = () => {
+      if (chain) void chain.then(onEnd);
+      else onEnd();
+    };
+    if (isListenable(this.iterator)) {
+      this.iterator.listen(emit, end);
+      return;
+    }
+    void (async () => {
+      try {
+        for (;;) {
+          const r = await this.iterator.next();
+          if (r.done || this.stopped) break;
+          emit(r.value);
+        }
+      } catch (err) {
+        this.services.log.warn({ err: (err as Error).message }, 'event stream failed');
+      }
+      end();
+    })();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    void this.iterator.return?.();
   }
 }

@@ -99,7 +99,8 @@ builder.mutationField('pushStreamingEvents', (t) =>
   t.field({
     type: Pushed,
     description: 'Push events into an active session (409 once it has ended)',
-    authScopes: { agent: true },
+    // No scope check before the resolver: the push authenticates the caller itself, in its own statement
+    // (401/403 still come before any other answer).
     args: { sessionId: t.arg.id({ required: true }), input: t.arg({ type: PushStreamingEventsInput, required: true }) },
     resolve: (_r, { sessionId, input }, ctx) => sessions.pushEvents(ctx, String(sessionId), input),
   }),

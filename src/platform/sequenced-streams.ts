@@ -32,7 +32,20 @@ const LOAD_BATCH = 500;
 /** A reader this far behind is cut off (it reconnects and resumes from the database). */
 const READER_QUEUE_MAX = 10_000;
 
-class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
+/**
+ * A stream that can also hand its items to a callback as they come, with no promise per item: a consumer
+ * writing to a thousand sockets spends most of its time in the hand-over otherwise.
+ */
+export interface Listenable<T> {
+  /** From now on items go to `onItem` (those already queued first) and the end to `onEnd`. */
+  listen(onItem: (item: T) => void, onEnd: () => void): void;
+}
+
+export function isListenable<T>(source: unknown): source is Listenable<T> & AsyncIterator<T> {
+  return typeof (source as Partial<Listenable<T>>)?.listen === 'function';
+}
+
+class Reader<T extends Sequenced> implements AsyncIterableIterator<T>, Listenable<T> {
   queue: T[] = [];
   waiting?: (r: IteratorResult<T>) => void;
   done = false;
@@ -41,6 +54,9 @@ class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
   /** Still replaying from the database: live items wait in `held`. */
   catchingUp: boolean;
   held: T[] = [];
+  /** The stream ended while this reader was still replaying: it ends once the replay is done. */
+  endPending = false;
+  private listener?: { onItem: (item: T) => void; onEnd: () => void };
 
   constructor(
     start: number,
@@ -51,14 +67,21 @@ class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
     this.catchingUp = catchingUp;
   }
 
+  /** A live item from the hub (held back while the replay runs). */
   push(item: T): void {
     if (this.done || item.seq <= this.last) return;
     if (this.catchingUp) {
       this.held.push(item);
       return;
     }
+    this.deliver(item);
+  }
+
+  /** Hands an item on: to the listener, a waiting next(), or the queue. */
+  deliver(item: T): void {
     this.last = item.seq;
-    if (this.waiting) {
+    if (this.listener) this.listener.onItem(item);
+    else if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ value: item, done: false });
@@ -67,8 +90,14 @@ class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
     }
   }
 
-  /** The stream ended while this reader was still replaying: it ends once the replay is done. */
-  endPending = false;
+  listen(onItem: (item: T) => void, onEnd: () => void): void {
+    for (const item of this.queue.splice(0)) onItem(item);
+    if (this.done) {
+      onEnd();
+      return;
+    }
+    this.listener = { onItem, onEnd };
+  }
 
   /** Ends the stream once what is queued has been read. */
   finish(force = false): void {
@@ -79,7 +108,8 @@ class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
     }
     this.done = true;
     this.onClose(this);
-    if (this.waiting) {
+    if (this.listener) this.listener.onEnd();
+    else if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ value: undefined, done: true });
@@ -95,6 +125,7 @@ class Reader<T extends Sequenced> implements AsyncIterableIterator<T> {
 
   async return(): Promise<IteratorResult<T>> {
     this.queue = [];
+    this.listener = undefined;
     this.finish(true);
     return { value: undefined, done: true };
   }
@@ -219,11 +250,14 @@ export class SequencedStreams<T extends Sequenced> {
    * A reader of stream `id`: the stored items after `after` (null: only items from now on), then live ones,
    * until the stream ends or the reader returns.
    */
-  async open(id: string, after: number | null): Promise<AsyncIterableIterator<T>> {
+  async open(id: string, after: number | null, onClose?: () => void): Promise<AsyncIterableIterator<T> & Listenable<T>> {
     const hub = await this.hubFor(id);
     const start = after === null ? hub.last : Math.max(0, after);
     const catchingUp = start < hub.last || hub.ended;
-    const reader = new Reader<T>(start, catchingUp, (r) => this.detach(hub, r));
+    const reader = new Reader<T>(start, catchingUp, (r) => {
+      this.detach(hub, r);
+      onClose?.();
+    });
     hub.readers.add(reader);
     if (catchingUp) void this.catchUp(hub, reader);
     return reader;
@@ -233,15 +267,7 @@ export class SequencedStreams<T extends Sequenced> {
     try {
       for (;;) {
         const items = await this.store.load(hub.id, reader.last, LOAD_BATCH);
-        for (const item of items) {
-          reader.last = item.seq;
-          reader.queue.push(item);
-          if (reader.waiting) {
-            const resolve = reader.waiting;
-            reader.waiting = undefined;
-            resolve({ value: reader.queue.shift()!, done: false });
-          }
-        }
+        for (const item of items) if (!reader.done) reader.deliver(item);
         if (items.length < LOAD_BATCH) break;
       }
       reader.catchingUp = false;

@@ -1,5 +1,5 @@
 // Caps the event streams one owner keeps open on this instance (SSE, WebSocket and GraphQL subscriptions
-// alike): a slot is taken when a stream opens and given back when it ends, however it ends.
+// alike): a slot is taken when a stream opens and given back (by the stream's close) however it ends.
 import { RateLimited } from './errors';
 
 export class StreamSlots {
@@ -22,28 +22,6 @@ export class StreamSlots {
       if (left > 0) this.open.set(owner, left);
       else this.open.delete(owner);
     };
-  }
-
-  /** `source`, giving the slot back when it ends or its reader stops. */
-  releasing<T>(source: AsyncIterableIterator<T>, release: () => void): AsyncIterableIterator<T> {
-    const wrapped: AsyncIterableIterator<T> = {
-      next: async () => {
-        const r = await source.next();
-        if (r.done) release();
-        return r;
-      },
-      return: async (value?: unknown) => {
-        release();
-        return source.return ? source.return(value) : { done: true, value: undefined };
-      },
-      throw: async (err?: unknown) => {
-        release();
-        if (source.throw) return source.throw(err);
-        throw err;
-      },
-      [Symbol.asyncIterator]: () => wrapped,
-    };
-    return wrapped;
   }
 
   count(owner: string): number {

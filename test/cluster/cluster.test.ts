@@ -7,6 +7,7 @@ import { clonePostgres } from '../support/databases';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 import { startReceiver } from '../support/receiver';
 import { startProvider } from '../support/provider';
+import { openSse } from '../support/sse';
 
 let a: TestServer;
 let b: TestServer;
@@ -196,3 +197,21 @@ it('runs 100 subscriptions × 10 ticks across both instances with no duplicate a
     await provider.close();
   }
 }, 90_000);
+
+it('brings a push on one instance to SSE readers on the other, in order, resuming without a gap', async () => {
+  const me = await registerAgent(a);
+  const session = await api(a)('POST', '/streaming/sessions', { key: me.key, body: { capabilityId: 'summarize' } });
+  expect(session.status).toBe(201);
+  const url = `${b.url}/api/v1/streaming/sessions/${session.body.id}/events`;
+  const reader = await openSse(url, { authorization: `Bearer ${me.key}` });
+  expect(reader.status).toBe(200);
+  for (let i = 1; i <= 5; i++) expect((await api(a)('POST', `/streaming/sessions/${session.body.id}/push`, { key: me.key, body: { data: i } })).status).toBe(200);
+  await reader.waitFor(5);
+  reader.close();
+  for (let i = 6; i <= 8; i++) await api(i % 2 ? a : b)('POST', `/streaming/sessions/${session.body.id}/push`, { key: me.key, body: { data: i } });
+  const resumed = await openSse(url.replace(b.url, a.url), { authorization: `Bearer ${me.key}`, 'last-event-id': '5' });
+  await api(b)('POST', `/streaming/sessions/${session.body.id}/end`, { key: me.key });
+  await resumed.ended;
+  expect(reader.events.map((e) => Number(e.id))).toEqual([1, 2, 3, 4, 5]);
+  expect(resumed.events.map((e) => e.id ?? e.event)).toEqual(['6', '7', '8', 'end']);
+});

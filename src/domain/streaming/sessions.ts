@@ -8,7 +8,7 @@ import type { SequencedStreams, StreamStore } from '../../platform/sequenced-str
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import type { Page } from '../agents/account';
-import { requireAgent } from '../agents/principal';
+import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 
@@ -115,33 +115,60 @@ function checkEvents(input: PushInput): { event: string; data: string }[] {
  * Numbers and stores the events in one statement (the session row's counter, under its lock), then
  * announces them to readers on every instance. An ended session answers 409.
  */
+/**
+ * Numbers and stores the events (the session row's counter, under its lock), then announces them to
+ * readers on every instance. An ended session answers 409. One statement looks the caller up by its key
+ * and pushes as that agent (a push is the hot path of a stream); an invalid or inactive caller matches no
+ * session, writes nothing, and is refused as usual.
+ */
 export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promise<{ pushed: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
-  const me = await requireAgent(ctx);
-  if (!isUuid(id)) throw new NotFound('streaming session', id);
-  const events = checkEvents(input);
+  let events: ReturnType<typeof checkEvents>;
+  try {
+    events = checkEvents(input);
+  } catch (err) {
+    // A caller that would be refused hears that first.
+    await requireAgent(ctx);
+    throw err;
+  }
+  if (!isUuid(id)) {
+    await requireAgent(ctx);
+    throw new NotFound('streaming session', id);
+  }
   const now = ctx.services.clock.now();
-  const rows = await ctx.services.sql.query<{ seq: number; event: string; data: unknown }>(
-    `WITH s AS (
-       UPDATE streaming_sessions SET last_seq = last_seq + $3, updated_at = $6
-       WHERE id = $1::uuid AND agent_id = $2::uuid AND status = 'active'
-       RETURNING last_seq - $3 AS base
-     )
-     INSERT INTO streaming_events (session_id, seq, event, data, created_at)
-     SELECT $1::uuid, s.base + i.n, i.event, i.data, $6 FROM s, unnest($4::text[], $5::jsonb[]) WITH ORDINALITY AS i(event, data, n)
-     RETURNING seq, event, data`,
-    [id, me.id, events.length, events.map((e) => e.event), events.map((e) => e.data), now],
+  const byKey = !ctx.resolvedPrincipal && ctx.bearer.kind === 'key';
+  const [row] = await ctx.services.sql.query<{ principal: Parameters<typeof principalFromJson>[0]; events: { seq: number; event: string; data: unknown }[] }>(
+    byKey ? PUSH_AS_CALLER_SQL : PUSH_SQL,
+    [id, byKey ? (ctx.bearer as { hash: string }).hash : (await requireAgent(ctx)).id, events.length, events.map((e) => e.event), events.map((e) => e.data), now],
+    byKey ? 'stream_push_as_caller' : 'stream_push',
   );
-  if (!rows.length) {
+  if (byKey) ctx.seedPrincipal(principalFromJson(row.principal));
+  const me = await requireAgent(ctx);
+  if (!row.events.length) {
     const [found] = await ctx.services.sql.query<{ status: string }>(`SELECT status FROM streaming_sessions WHERE id = $1::uuid AND agent_id = $2::uuid`, [id, me.id]);
     if (!found) throw new NotFound('streaming session', id);
     throw new Conflict(`The streaming session has ${found.status}: nothing more can be pushed to it`);
   }
-  const pushed: StreamEvent[] = rows
-    .map((r) => ({ seq: Number(r.seq), event: r.event, data: r.data, createdAt: now.toISOString() }))
-    .sort((a, b) => a.seq - b.seq);
+  const pushed: StreamEvent[] = row.events.map((r) => ({ seq: Number(r.seq), event: r.event, data: r.data, createdAt: now.toISOString() }));
   for (const e of pushed) ctx.services.sessionStreams.announce(id, e);
   return { pushed: pushed.length, sessionId: id, lastEventId: pushed[pushed.length - 1].seq, events: pushed };
 }
+
+/** The push itself, as the agent whose id `agent` is (`$2`). */
+const pushCtes = (agent: string) => `s AS (
+       UPDATE streaming_sessions SET last_seq = last_seq + $3, updated_at = $6
+       WHERE id = $1::uuid AND agent_id = ${agent} AND status = 'active'
+       RETURNING last_seq - $3 AS base
+     ), ins AS (
+       INSERT INTO streaming_events (session_id, seq, event, data, created_at)
+       SELECT $1::uuid, s.base + i.n, i.event, i.data, $6 FROM s, unnest($4::text[], $5::jsonb[]) WITH ORDINALITY AS i(event, data, n)
+       RETURNING seq, event, data
+     )`;
+const PUSHED = `(SELECT coalesce(json_agg(json_build_object('seq', seq, 'event', event, 'data', data) ORDER BY seq), '[]') FROM ins) AS events`;
+const PUSH_SQL = `WITH ${pushCtes('$2::uuid')} SELECT NULL::json AS principal, ${PUSHED}`;
+/** `$2` is the hash of the caller's key: only a live master key of an active agent pushes. */
+const PUSH_AS_CALLER_SQL = `WITH caller AS (SELECT ${principalJsonSql('$2')} AS p), ${pushCtes(
+  `(SELECT (p->>'id')::uuid FROM caller WHERE p->>'credentialKind' = 'master' AND p->>'status' = 'ACTIVE')`,
+)} SELECT (SELECT p FROM caller) AS principal, ${PUSHED}`;
 
 /** Ends the session: nothing more may be pushed, and open streams close after the last event. */
 export async function endSession(ctx: Ctx, id: string): Promise<StreamingSession> {
@@ -168,8 +195,7 @@ export async function followSession(ctx: Ctx, id: string, after: number | null):
   const session = await ownSession(ctx, id);
   const release = ctx.services.streamSlots.take(session.agentId);
   try {
-    const reader = await ctx.services.sessionStreams.open(session.id, after);
-    return ctx.services.streamSlots.releasing(reader, release);
+    return await ctx.services.sessionStreams.open(session.id, after, release);
   } catch (err) {
     release();
     throw err;

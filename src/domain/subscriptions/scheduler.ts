@@ -26,6 +26,9 @@ const CONCURRENCY = 8;
  * into one run. Later than its tick but within this, a run is only delayed (a busy moment), not dropped.
  */
 export const MISSED_TICK_GRACE_MS = 5_000;
+const RECLAIM_EVERY_MS = 5_000;
+/** How late, at worst, a poll sees a subscription another instance made or moved earlier than any it knew. */
+const RECHECK_MS = 1_000;
 
 interface ClaimedRun {
   run: SubscriptionRun;
@@ -36,6 +39,10 @@ export class SubscriptionScheduler {
   private readonly worker: Worker;
   /** Runs this instance has performed (metrics, tests). */
   performed = 0;
+  private lastReclaim = -Infinity;
+  /** The earliest tick of an active subscription, as last read (ms); -Infinity: read it on the next poll. */
+  private nextDue = -Infinity;
+  private lastCheck = -Infinity;
 
   constructor(private readonly services: Services) {
     this.worker = new Worker({
@@ -56,7 +63,9 @@ export class SubscriptionScheduler {
     this.worker.start();
   }
 
+  /** A subscription of this instance's was made or moved: look again at once. */
   wake(): void {
+    this.nextDue = -Infinity;
     this.worker.wake();
   }
 
@@ -69,7 +78,11 @@ export class SubscriptionScheduler {
   }
 
   private async round(): Promise<number> {
-    const claimed = [...(await this.claimDue()), ...(await this.reclaimStale())];
+    const now = this.services.clock.now().getTime();
+    // Runs cut off by a crash are looked for now and then; their lease is long anyway.
+    const stale = now - this.lastReclaim >= RECLAIM_EVERY_MS ? await this.reclaimStale() : [];
+    if (stale.length || now - this.lastReclaim >= RECLAIM_EVERY_MS) this.lastReclaim = now;
+    const claimed = [...(await this.claimDue()), ...stale];
     for (let i = 0; i < claimed.length; i += CONCURRENCY) {
       await Promise.all(claimed.slice(i, i + CONCURRENCY).map((c) => this.perform(c)));
     }
@@ -81,6 +94,19 @@ export class SubscriptionScheduler {
     const { db, clock } = this.services;
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + this.leaseMs);
+    // The earliest tick is remembered between polls: until it is due, a poll reads nothing, except once a
+    // RECHECK_MS for subscriptions other instances made or moved (this instance's own changes wake it).
+    if (now.getTime() < this.nextDue && now.getTime() - this.lastCheck < RECHECK_MS) return [];
+    this.lastCheck = now.getTime();
+    const [{ due }] = await this.services.sql.query<{ due: Date | null }>(
+      `SELECT min(next_run_at) AS due FROM capability_subscriptions WHERE status = 'active'`,
+      [],
+      'subscriptions_next_due',
+    );
+    this.nextDue = due ? new Date(due).getTime() : Infinity;
+    if (this.nextDue > now.getTime()) return [];
+    // Claimed below; the next due tick is read again on the next poll.
+    this.nextDue = -Infinity;
     return db.$transaction(async (tx) => {
       const due = await tx.$queryRawUnsafe<CapabilitySubscription[]>(
         `SELECT id, agent_id AS "agentId", capability_id AS "capabilityId", input_payload AS "inputPayload", schedule, timezone,

@@ -261,7 +261,7 @@ export async function followRuns(ctx: Ctx, id: string, after: number | null): Pr
   const sub = await ownSubscription(ctx, id);
   const release = ctx.services.streamSlots.take(sub.agentId);
   try {
-    return ctx.services.streamSlots.releasing(await ctx.services.runStreams.open(sub.id, after), release);
+    return await ctx.services.runStreams.open(sub.id, after, release);
   } catch (err) {
     release();
     throw err;
