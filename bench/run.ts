@@ -1,15 +1,29 @@
-// `npm run bench`: starts our server and three peers as child processes on loopback, registers one
-// agent, then for each scenario alternates autocannon runs against ours and the peer, and reports medians
-// against the targets (table on stdout, bench/results/latest.json).
+// `npm run bench`: starts our server and the peers as child processes on loopback, registers one agent,
+// then for each scenario alternates autocannon runs against ours and the peer (for the SSE fan-out,
+// rounds of readers and pushes, charged in server CPU), and reports medians against the targets (tables
+// on stdout, bench/results/latest.json).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from './lib/children';
+import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
+import { CPU_TICK_S } from './lib/proc-cpu';
 import { OFFERING, RESOLVE_CAPABILITY, SERVICES, seedProviders, type Seeded } from './seed';
-import { printTable, summarize, writeReport, type ScenarioResult, type Targets } from './lib/report';
+import {
+  printTable,
+  summarize,
+  summarizeFanout,
+  writeReport,
+  type AnyResult,
+  type FanoutResult,
+  type FanoutSample,
+  type FanoutTargets,
+  type ScenarioResult,
+  type Targets,
+} from './lib/report';
 
 function envInt(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -27,6 +41,11 @@ const DATABASE_URL = process.env.DATABASE_URL || undefined;
 const MODE: 'pglite' | 'postgres' = DATABASE_URL ? 'postgres' : 'pglite';
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
 const STARTUP_TIMEOUT_MS = 90_000;
+
+/** The streaming fan-out: this many SSE readers of one session, at this rate, for BENCH_DURATION per round. */
+const FANOUT_SCENARIO = 'sse_fanout_1000';
+const FANOUT: Omit<FanoutShape, 'durationS'> = { readers: 1000, eventsPerS: 10, drainMs: 2000 };
+const FANOUT_TARGETS: FanoutTargets = { delivered: 0.95, cpuRatio: 1.5 };
 
 interface Agent {
   id: string;
@@ -88,6 +107,8 @@ async function startOurs(): Promise<{ child: Child; url: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn' };
   // The execute scenario's provider listens on loopback, which the SSRF guard refuses otherwise.
   env.OUTBOUND_ALLOW_PRIVATE = '1';
+  // The fan-out scenario holds a thousand readers of one agent's session (the default cap is 20).
+  env.STREAMS_PER_AGENT = '5000';
   if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
   else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
@@ -198,7 +219,7 @@ function json(body: string): Record<string, any> {
   }
 }
 
-type PeerName = 'bare-http' | 'express-pg' | 'yoga' | 'provider' | 'proxy-floor';
+type PeerName = 'bare-http' | 'express-pg' | 'yoga' | 'provider' | 'proxy-floor' | 'sse-bare';
 
 function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerName, string>): Scenario[] {
   const auth = { authorization: `Bearer ${me.masterKey}` };
@@ -350,6 +371,63 @@ async function runScenario(s: Scenario): Promise<ScenarioResult> {
   return summarize(s.name, s.peer.name, s.targets, rounds);
 }
 
+const fmtFanout = (s: FanoutSample) =>
+  `${(s.delivered * 100).toFixed(1).padStart(5)}%  CPU ${s.cpu_per_event_us.toFixed(2).padStart(6)} µs/event (${s.cpu_s.toFixed(2)} s / ${s.window_s.toFixed(1)} s)` +
+  `  latency p50 ${s.latency_p50_ms?.toFixed(1) ?? '-'} ms p99 ${s.latency_p99_ms?.toFixed(1) ?? '-'} ms  push p50 ${s.push_p50_ms.toFixed(1)} ms`;
+
+/** Opens ours' session for the fan-out; readers and pushes use the benchmark agent's master key. */
+async function openSession(url: string, me: Agent): Promise<string> {
+  const res = await fetch(`${url}/api/v1/streaming/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
+    body: JSON.stringify({ capabilityId: 'summarize' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { id?: string; status?: string };
+  if (res.status !== 201 || !body.id || body.status !== 'active') throw new Error(`opening a streaming session answered ${res.status}: ${JSON.stringify(body)}`);
+  return body.id;
+}
+
+/**
+ * The fan-out: rounds alternating between ours (one session, its SSE endpoint and push) and the bare
+ * node:http SSE peer, each with FANOUT.readers readers connected before pushing at FANOUT.eventsPerS.
+ */
+async function runFanoutScenario(me: Agent, ours: string, peer: string): Promise<FanoutResult> {
+  console.log(`\n${FANOUT_SCENARIO}: ${FANOUT.readers} SSE readers of one session, ${FANOUT.eventsPerS} events/s, ours vs sse-bare`);
+  const auth = { authorization: `Bearer ${me.masterKey}` };
+  const sessionId = await openSession(ours, me);
+  const session = `${ours}/api/v1/streaming/sessions/${sessionId}`;
+  const targets: Record<'ours' | 'peer', FanoutTarget> = {
+    ours: { name: 'ours', eventsUrl: `${session}/events`, pushUrl: `${session}/push`, headers: auth },
+    peer: { name: 'sse-bare', eventsUrl: `${peer}/events`, pushUrl: `${peer}/push`, headers: auth },
+  };
+  // The process holding the listening socket is the one charged (spawnTs runs node itself, but a launcher
+  // in between would otherwise be measured instead of the server).
+  const pids = { ours: serverPid(ours), peer: serverPid(peer) };
+  if (oursChild && pids.ours !== oursChild.proc.pid) console.log(`  note: ours listens from pid ${pids.ours}, not the spawned pid ${oursChild.proc.pid}`);
+  console.log(`  CPU (utime+stime, ${CPU_TICK_S * 1000} ms ticks) of ours ${describePid(pids.ours)}; sse-bare ${describePid(pids.peer)}`);
+  const readers = await SseReaders.start({ ...process.env });
+  const rounds: { ours: FanoutSample; peer: FanoutSample }[] = [];
+  try {
+    if (WARMUP_S > 0) {
+      const o = await fanoutRound(targets.ours, pids.ours, readers, { ...FANOUT, durationS: WARMUP_S });
+      const p = await fanoutRound(targets.peer, pids.peer, readers, { ...FANOUT, durationS: WARMUP_S });
+      assertSameFraming({ name: 'ours', message: o.message }, { name: 'sse-bare', message: p.message });
+    }
+    for (let r = 1; r <= ROUNDS; r++) {
+      const { sample: o, message } = await fanoutRound(targets.ours, pids.ours, readers, { ...FANOUT, durationS: DURATION_S });
+      const { sample: p, message: peerMessage } = await fanoutRound(targets.peer, pids.peer, readers, { ...FANOUT, durationS: DURATION_S });
+      if (r === 1) assertSameFraming({ name: 'ours', message }, { name: 'sse-bare', message: peerMessage });
+      console.log(`  round ${r}/${ROUNDS}  ours ${fmtFanout(o)}\n${' '.repeat(15)}sse-bare ${fmtFanout(p)}`);
+      rounds.push({ ours: o, peer: p });
+    }
+  } finally {
+    await readers.stop();
+    await fetch(`${session}/end`, { method: 'POST', headers: auth, signal: AbortSignal.timeout(10_000) }).catch(() => {});
+  }
+  return summarizeFanout(FANOUT_SCENARIO, 'sse-bare', { readers: FANOUT.readers, eventsPerS: FANOUT.eventsPerS }, FANOUT_TARGETS, rounds);
+}
+
 async function main(): Promise<void> {
   // The provider peer's certificate is signed by the test CA; ours (a child) and autocannon (here) must trust it.
   if (!process.env.NODE_EXTRA_CA_CERTS) throw new Error('run the benchmark with `npm run bench` (it sets NODE_EXTRA_CA_CERTS=test/fixtures/tls/ca.pem)');
@@ -363,17 +441,23 @@ async function main(): Promise<void> {
   oursChild = ours.child;
   agent = await register(ours.url);
   const subKey = await provisionSubKey(ours.url, agent, seeded!.verifyServiceKey);
-  const [bare, expressPg, yoga, provider] = await Promise.all(['bare-http', 'express-pg', 'yoga', 'provider'].map((name) => startPeer(name, agent!, subKey)));
+  const [bare, expressPg, yoga, provider, sseBare] = await Promise.all(
+    ['bare-http', 'express-pg', 'yoga', 'provider', 'sse-bare'].map((name) => startPeer(name, agent!, subKey)),
+  );
   await registerProviderService(ours.url, agent, `${provider}/run`);
   const floor = await startPeer('proxy-floor', agent, subKey, { BENCH_PROVIDER_URL: provider });
-  console.log(`started ours and 5 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`started ours and 6 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  const results: ScenarioResult[] = [];
+  const results: AnyResult[] = [];
   // BENCH_ONLY=name,name runs a subset (for working on one scenario).
   const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
-  for (const s of scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor })) {
+  const all = scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor, 'sse-bare': sseBare });
+  const unknown = only?.filter((name) => name !== FANOUT_SCENARIO && !all.some((s) => s.name === name));
+  if (unknown?.length) throw new Error(`BENCH_ONLY names no scenario ${unknown.join(', ')} (known: ${[...all.map((s) => s.name), FANOUT_SCENARIO].join(', ')})`);
+  for (const s of all) {
     if (!only || only.includes(s.name)) results.push(await runScenario(s));
   }
+  if (!only || only.includes(FANOUT_SCENARIO)) results.push(await runFanoutScenario(agent, ours.url, sseBare));
 
   console.log('');
   printTable(results);
@@ -391,8 +475,12 @@ async function main(): Promise<void> {
   console.log(`\nwrote ${path.relative(process.cwd(), RESULTS_FILE)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 }
 
-// Everything is bounded: start-up, then per scenario two warm-ups and 2 × ROUNDS runs, plus slack.
-const budgetMs = 3 * STARTUP_TIMEOUT_MS + 7 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
+// Everything is bounded: start-up, then per load scenario two warm-ups and 2 × ROUNDS runs, plus slack;
+// the fan-out has as many rounds (warm-up included) on each side, each connecting its readers (45 s
+// allowed), pushing, draining and closing, plus the reader process's start.
+const loadBudgetMs = 7 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
+const fanoutBudgetMs = (2 * (ROUNDS + (WARMUP_S > 0 ? 1 : 0)) * (DURATION_S + 45 + FANOUT.drainMs / 1000) + 60) * 1000;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));

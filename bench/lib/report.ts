@@ -1,5 +1,6 @@
-// Results: medians across rounds, the verdict against each target, the printed table and
-// bench/results/latest.json.
+// Results: medians across rounds, the verdict against each target, the printed tables and
+// bench/results/latest.json. Load scenarios compare rps and latency; the fan-out scenario compares what its
+// readers received and the server CPU each delivered event cost.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sample } from './load';
@@ -44,8 +45,74 @@ export interface ScenarioResult {
   rounds: { ours: Sample; peer: Sample }[];
 }
 
+/** One fan-out run against one server: its readers, the events pushed, what arrived, and what it cost. */
+export interface FanoutSample {
+  /** Readers connected (status 200) for the whole window. */
+  readers: number;
+  /** Push requests answered 200, one event each. */
+  pushed: number;
+  /** Messages the readers received (counted by their `id:` lines). */
+  received: number;
+  /** received / (pushed × readers). */
+  delivered: number;
+  /** Fewest and most messages one reader received. */
+  min_per_reader: number;
+  max_per_reader: number;
+  /** Messages whose id was not above the reader's previous one. */
+  disorder: number;
+  /** Readers the server disconnected during the window. */
+  closed_by_server: number;
+  /** The server process's utime + stime over the window (first push to the last delivery or the drain's end). */
+  cpu_s: number;
+  window_s: number;
+  /** cpu_s / (pushed × readers), in microseconds. */
+  cpu_per_event_us: number;
+  /** From the push's send stamp to a reader's receipt. */
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+  /** The push request's own round trip. */
+  push_p50_ms: number;
+  push_p99_ms: number;
+}
+
+/** What the fan-out must reach: ours' delivered fraction at least, and its CPU per event at most, times the peer's. */
+export interface FanoutTargets {
+  delivered: number;
+  cpuRatio: number;
+}
+
+export interface FanoutResult {
+  kind: 'fanout';
+  name: string;
+  readers: number;
+  events_per_s: number;
+  /** Medians across rounds. */
+  delivered: number;
+  cpu_per_event_us: number;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+  peer: string;
+  peer_delivered: number;
+  peer_cpu_per_event_us: number;
+  peer_latency_p50_ms: number | null;
+  peer_latency_p99_ms: number | null;
+  /** Ours' CPU per event over the peer's (medians); null when the peer's rounds to 0. */
+  cpu_ratio: number | null;
+  delivered_target: number;
+  cpu_ratio_target: number;
+  pass: boolean;
+  missed: string[];
+  /** What makes the figures doubtful without being ours' miss (the peer not delivering, say). */
+  warnings: string[];
+  rounds: { ours: FanoutSample; peer: FanoutSample }[];
+}
+
+export type AnyResult = ScenarioResult | FanoutResult;
+
+export const isFanout = (r: AnyResult): r is FanoutResult => 'kind' in r && r.kind === 'fanout';
+
 export interface Report {
-  scenarios: ScenarioResult[];
+  scenarios: AnyResult[];
   database: 'pglite' | 'postgres';
   rounds: number;
   duration_s: number;
@@ -100,7 +167,107 @@ export function summarize(name: string, peer: string, targets: Targets, rounds: 
   };
 }
 
-export function printTable(results: ScenarioResult[]): void {
+/** Medians of each side's rounds and the verdict: delivered ≥ the target, CPU per event ≤ the ratio × the peer's. */
+export function summarizeFanout(
+  name: string,
+  peer: string,
+  shape: { readers: number; eventsPerS: number },
+  targets: FanoutTargets,
+  rounds: { ours: FanoutSample; peer: FanoutSample }[],
+): FanoutResult {
+  const med = (side: 'ours' | 'peer', pick: (s: FanoutSample) => number | null) => {
+    const values = rounds.map((r) => pick(r[side])).filter((v): v is number => v !== null);
+    return values.length ? median(values) : null;
+  };
+  const delivered = med('ours', (s) => s.delivered)!;
+  const peerDelivered = med('peer', (s) => s.delivered)!;
+  const cpu = med('ours', (s) => s.cpu_per_event_us)!;
+  const peerCpu = med('peer', (s) => s.cpu_per_event_us)!;
+  const cpuRatio = peerCpu > 0 ? round(cpu / peerCpu, 3) : null;
+  const missed: string[] = [];
+  if (delivered < targets.delivered) missed.push(`delivered ${(delivered * 100).toFixed(1)}% < ${(targets.delivered * 100).toFixed(0)}%`);
+  if (cpuRatio === null || cpuRatio > targets.cpuRatio) missed.push(`CPU per event ratio ${cpuRatio === null ? 'unknown (peer used no measurable CPU)' : cpuRatio.toFixed(2)} > ${targets.cpuRatio.toFixed(2)}`);
+  const warnings: string[] = [];
+  if (peerDelivered < targets.delivered) warnings.push(`the peer delivered only ${(peerDelivered * 100).toFixed(1)}%: the readers or the machine could not keep up, so ours' figures are doubtful too`);
+  const problems = rounds.flatMap((r, i) =>
+    (['ours', 'peer'] as const).flatMap((side) => {
+      const s = r[side];
+      const out: string[] = [];
+      if (s.disorder) out.push(`round ${i + 1} ${side === 'ours' ? 'ours' : peer}: ${s.disorder} messages out of order or repeated`);
+      if (s.closed_by_server) out.push(`round ${i + 1} ${side === 'ours' ? 'ours' : peer}: the server closed ${s.closed_by_server} readers`);
+      return out;
+    }),
+  );
+  warnings.push(...problems);
+  const ms = (v: number | null) => (v === null ? null : round(v, 2));
+  return {
+    kind: 'fanout',
+    name,
+    readers: shape.readers,
+    events_per_s: shape.eventsPerS,
+    delivered: round(delivered, 4),
+    cpu_per_event_us: round(cpu, 2),
+    latency_p50_ms: ms(med('ours', (s) => s.latency_p50_ms)),
+    latency_p99_ms: ms(med('ours', (s) => s.latency_p99_ms)),
+    peer,
+    peer_delivered: round(peerDelivered, 4),
+    peer_cpu_per_event_us: round(peerCpu, 2),
+    peer_latency_p50_ms: ms(med('peer', (s) => s.latency_p50_ms)),
+    peer_latency_p99_ms: ms(med('peer', (s) => s.latency_p99_ms)),
+    cpu_ratio: cpuRatio,
+    delivered_target: targets.delivered,
+    cpu_ratio_target: targets.cpuRatio,
+    pass: missed.length === 0,
+    missed,
+    warnings,
+    rounds,
+  };
+}
+
+/** Prints one aligned table; the columns listed in `left` are left-aligned, the others right-aligned. */
+function printAligned(header: string[], rows: string[][], left: number[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}
+
+function printFanoutTable(results: FanoutResult[]): void {
+  const header = ['scenario', 'readers', 'events/s', 'delivered', 'CPU µs/event', 'latency p50/p99 ms', 'peer', 'peer delivered', 'peer CPU µs/event', 'peer latency p50/p99 ms', 'CPU ratio', 'result'];
+  const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+  const lat = (p50: number | null, p99: number | null) => `${p50 === null ? '-' : p50.toFixed(1)} / ${p99 === null ? '-' : p99.toFixed(1)}`;
+  const rows = results.map((r) => [
+    r.name,
+    String(r.readers),
+    String(r.events_per_s),
+    `${pct(r.delivered)} (>= ${pct(r.delivered_target)})`,
+    r.cpu_per_event_us.toFixed(2),
+    lat(r.latency_p50_ms, r.latency_p99_ms),
+    r.peer,
+    pct(r.peer_delivered),
+    r.peer_cpu_per_event_us.toFixed(2),
+    lat(r.peer_latency_p50_ms, r.peer_latency_p99_ms),
+    `${r.cpu_ratio === null ? '-' : r.cpu_ratio.toFixed(2)} (<= ${r.cpu_ratio_target.toFixed(2)})`,
+    r.pass ? 'PASS' : 'MISSED',
+  ]);
+  printAligned(header, rows, [0, 6]);
+}
+
+export function printTable(all: AnyResult[]): void {
+  const results = all.filter((r): r is ScenarioResult => !isFanout(r));
+  const fanouts = all.filter(isFanout);
+  if (results.length) printLoadTable(results);
+  if (results.length && fanouts.length) console.log('');
+  if (fanouts.length) printFanoutTable(fanouts);
+  const misses = all.filter((r) => r.pass === false);
+  console.log('');
+  if (misses.length === 0) console.log('All targets met.');
+  for (const r of misses) console.log(`MISSED ${r.name} (vs ${r.peer}): ${r.missed.join('; ')}`);
+  for (const r of fanouts) for (const w of r.warnings) console.log(`WARNING ${r.name}: ${w}`);
+}
+
+function printLoadTable(results: ScenarioResult[]): void {
   const header = ['scenario', 'rps', 'p50 ms', 'p99 ms', 'peer', 'peer rps', 'peer p50 ms', 'peer p99 ms', 'rps ratio', 'p50 ratio', 'p99 ratio', 'result'];
   const bound = (value: number | null, limit: number | null, sign: string) =>
     value === null ? '-' : `${value.toFixed(2)}${limit === null ? '' : ` (${sign} ${limit.toFixed(2)})`}`;
@@ -118,15 +285,7 @@ export function printTable(results: ScenarioResult[]): void {
     bound(r.p99_ratio, r.p99_target, '<='),
     r.pass === null ? 'info' : r.pass ? 'PASS' : 'MISSED',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of rows) console.log(line(row));
-  const misses = results.filter((r) => r.pass === false);
-  console.log('');
-  if (misses.length === 0) console.log('All targets met.');
-  for (const r of misses) console.log(`MISSED ${r.name} (vs ${r.peer}): ${r.missed.join('; ')}`);
+  printAligned(header, rows, [0, 4]);
 }
 
 export function writeReport(file: string, report: Report): void {
