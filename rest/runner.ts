@@ -377,15 +377,10 @@ export class RestDispatcher {
   private async run(compiled: CompiledRoute, req: IncomingMessage, res: ServerResponse, requestId: string, params: Record<string, string>, search: string) {
     const { services } = this;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
-    let headers: Record<string, string> = {};
+    const headers: Record<string, string> = {};
     let claimed: { subject: string; key: string } | undefined;
     try {
-      const bucket = compiled.route.bucket;
-      if (bucket) {
-        const decision = await services.limiter.consume(bucket, rateSubject(ctx));
-        headers = rateHeaders(decision);
-        if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
-      }
+      await this.chargeBucket(ctx, compiled, headers);
       // An operation that authenticates the caller itself still gets it looked up first when an
       // Idempotency-Key is to be claimed: nothing is claimed for a caller that would be refused.
       if (!compiled.route.authInOperation || (compiled.idempotent && req.headers['idempotency-key'] !== undefined)) await authorize(ctx, compiled.route.auth);
@@ -460,15 +455,10 @@ export class RestDispatcher {
     if (!found || !compiled?.stream || !this.streams) return false;
     const { services } = this;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
-    let headers: Record<string, string> = {};
+    const headers: Record<string, string> = {};
     void (async () => {
       try {
-        const bucket = compiled.route.bucket;
-        if (bucket) {
-          const decision = await services.limiter.consume(bucket, rateSubject(ctx));
-          headers = rateHeaders(decision);
-          if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
-        }
+        await this.chargeBucket(ctx, compiled, headers);
         await authorize(ctx, compiled.route.auth);
         const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
         const variableValues = readVariables(compiled, {
@@ -489,6 +479,18 @@ export class RestDispatcher {
       }
     })();
     return true;
+  }
+
+  /**
+   * Spends one request of the route's rate bucket, puts the rate-limit headers into `headers` (sent with
+   * the answer, a 429 too), and throws 429 when the bucket is empty.
+   */
+  private async chargeBucket(ctx: Ctx, compiled: CompiledRoute, headers: Record<string, string>): Promise<void> {
+    const bucket = compiled.route.bucket;
+    if (!bucket) return;
+    const decision = await this.services.limiter.consume(bucket, rateSubject(ctx));
+    Object.assign(headers, rateHeaders(decision));
+    if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
   }
 
   /** For a route whose operation authenticates the caller itself: the check it did not get to make. */

@@ -162,7 +162,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const compiled = compileRoutes(schema, routes);
   // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5).
   const limits = new FieldRateLimits(
-    new Map(compiled.filter((c) => c.route.bucket).map((c) => [`${c.operation.operation === 'mutation' ? 'Mutation' : 'Query'}.${c.rootField}`, c.route.bucket!])),
+    new Map(compiled.filter((c) => c.route.bucket).map((c) => [`${c.operation.operation === 'mutation' ? 'Mutation' : c.operation.operation === 'subscription' ? 'Subscription' : 'Query'}.${c.rootField}`, c.route.bucket!])),
   );
   const graphql = createGraphQLServer(services, schema, limits);
   const graphqlHttp = new GraphQLHttp(services, schema, limits, maskErrorWith(services));

@@ -322,13 +322,8 @@ async function fixDimensions(tx: DbTx, ctx: Pick<Ctx, 'services'>, store: Memory
   store.dimensions = d;
 }
 
-export interface EntryRow {
-  key: string;
-  version: number;
-  value: unknown;
-  expiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
+/** An entry as reads answer it; searches of vector stores add `score` and `distance`. */
+export interface EntryRow extends Omit<Neighbour, 'distance'> {
   /** Vector stores; absent elsewhere. */
   embedding?: number[] | null;
   score?: number | null;
