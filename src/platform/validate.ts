@@ -69,7 +69,6 @@ export class Checks {
     return url.toString();
   }
 
-  /** An integer within bounds, or undefined when absent. */
   /** One of `allowed`; absent, `fallback` when given, else "is required". */
   oneOf<T extends string>(path: string, value: unknown, allowed: readonly T[], fallback?: T): T | undefined {
     if (value === undefined || value === null) {
@@ -83,6 +82,7 @@ export class Checks {
     return value as T;
   }
 
+  /** An integer within bounds, or undefined when absent. */
   integer(path: string, value: unknown, min: number, max: number): number | undefined {
     if (value === undefined || value === null) return undefined;
     if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
