@@ -1,5 +1,6 @@
 // Field checks that collect every problem before failing, so one 400 names all the bad fields.
 import { ValidationFailed, type FieldError } from './errors';
+import { checkOutboundUrl } from './outbound';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -67,6 +68,19 @@ export class Checks {
     else if (url.username || url.password) this.fail(path, 'must not carry credentials');
     else if (!url.hostname) this.fail(path, 'must name a host');
     return url.toString();
+  }
+
+  /**
+   * A URL the marketplace will send to (webhooks, callbacks, ticket endpoints): at most 2048 characters,
+   * and what the outbound guard accepts (HTTPS; no private address unless `allowPrivate`).
+   */
+  receiverUrl(path: string, value: unknown, allowPrivate: boolean, required = true): string | undefined {
+    const url = this.text(path, value, { max: 2048, required });
+    if (url) {
+      const problem = checkOutboundUrl(url, allowPrivate);
+      if (problem) this.fail(path, problem);
+    }
+    return url;
   }
 
   /** One of `allowed`; absent, `fallback` when given, else "is required". */

@@ -40,8 +40,8 @@ export async function myUsage(ctx: Ctx, days = 30) {
 /** Newest first, ties broken by id so pages never overlap. */
 const newestFirst = () => [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
 
-/** One page of a list and the size of the whole list. */
-async function page<T>(page: Page, find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>, count: () => Promise<number>) {
+/** One page of a list, newest first, and the size of the whole list. */
+export async function page<T>(page: Page, find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>, count: () => Promise<number>) {
   const [items, total] = await Promise.all([find({ orderBy: newestFirst(), skip: page.offset, take: page.limit }), count()]);
   return { items, total };
 }

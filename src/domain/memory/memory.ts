@@ -7,7 +7,7 @@ import type { Agent, MemoryStore } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../agents/account';
+import { page as pageOf, type Page } from '../agents/account';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
@@ -100,21 +100,13 @@ export async function listStores(ctx: Ctx, page: Page, storeType?: string | null
   const me = await requireAgent(ctx);
   const reach = me.parentId ? [{ agentId: me.id }, { agentId: me.parentId, accessLevel: 'shared' }] : [{ agentId: me.id }];
   const where = { OR: reach, ...(storeType ? { storeType } : {}) };
-  const [items, total] = await Promise.all([
-    ctx.db.memoryStore.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.memoryStore.count({ where }),
-  ]);
-  return { items, total };
+  return pageOf(page, (q) => ctx.db.memoryStore.findMany({ where, ...q }), () => ctx.db.memoryStore.count({ where }));
 }
 
 /** Every public store, newest first; no credential needed. */
 export async function listPublicStores(ctx: Ctx, page: Page, storeType?: string | null) {
   const where = { accessLevel: 'public', ...(storeType ? { storeType } : {}) };
-  const [items, total] = await Promise.all([
-    ctx.db.memoryStore.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.memoryStore.count({ where }),
-  ]);
-  return { items, total };
+  return pageOf(page, (q) => ctx.db.memoryStore.findMany({ where, ...q }), () => ctx.db.memoryStore.count({ where }));
 }
 
 export interface UpdateStoreInput {

@@ -7,7 +7,7 @@ import { isUuid } from '../../platform/ids';
 import type { SequencedStreams, StreamStore } from '../../platform/sequenced-streams';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../agents/account';
+import { page as pageOf, type Page } from '../agents/account';
 import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
@@ -71,11 +71,7 @@ export async function ownSession(ctx: Ctx, id: string): Promise<StreamingSession
 export async function listSessions(ctx: Ctx, page: Page, status?: string | null) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id, ...(status ? { status } : {}) };
-  const [items, total] = await Promise.all([
-    ctx.db.streamingSession.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.streamingSession.count({ where }),
-  ]);
-  return { items, total };
+  return pageOf(page, (q) => ctx.db.streamingSession.findMany({ where, ...q }), () => ctx.db.streamingSession.count({ where }));
 }
 
 export interface PushInput {

@@ -5,7 +5,6 @@ import type { DbTx } from '../../db/database';
 import type { Agent, Ticket, TicketComment, TicketEndpoint } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { isUuid, newSigningSecret } from '../../platform/ids';
-import { checkOutboundUrl } from '../../platform/outbound';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
@@ -85,11 +84,7 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
   const priority = checks.oneOf('priority', input.priority, TICKET_PRIORITIES, 'medium');
   const agentName = checks.text('agentName', input.agentName, { max: 100, required: true });
   const target = checks.text('target_service', input.target_service, { max: 64 });
-  const callbackUrl = checks.text('callback_url', input.callback_url, { max: 2048 });
-  if (callbackUrl) {
-    const problem = checkOutboundUrl(callbackUrl, ctx.services.config.outboundAllowPrivate);
-    if (problem) checks.fail('callback_url', problem);
-  }
+  const callbackUrl = checks.receiverUrl('callback_url', input.callback_url, ctx.services.config.outboundAllowPrivate, false);
   checks.done();
   let serviceId: string | null = null;
   if (target) {
@@ -231,11 +226,7 @@ export async function registerTicketEndpoint(ctx: Ctx, input: EndpointInput): Pr
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const serviceKey = checks.text('serviceKey', input.serviceKey, { max: 64, required: true });
-  const url = checks.text('ticketReceiveUrl', input.ticketReceiveUrl, { max: 2048, required: true });
-  if (url) {
-    const problem = checkOutboundUrl(url, ctx.services.config.outboundAllowPrivate);
-    if (problem) checks.fail('ticketReceiveUrl', problem);
-  }
+  const url = checks.receiverUrl('ticketReceiveUrl', input.ticketReceiveUrl, ctx.services.config.outboundAllowPrivate);
   const name = checks.text('name', input.name, { max: 100 });
   checks.done();
   const service = await ctx.db.service.findFirst({ where: { serviceKey: serviceKey!, agentId: me.id }, select: { id: true } });
