@@ -26,12 +26,7 @@ export const discoveryRoutes: Route[] = [
       }
     }`,
     variables: {
-      input: from.bodyRenamed({
-        min_reputation: 'minReputation',
-        max_cost: 'maxCost',
-        'constraints.min_reputation': 'minReputation',
-        'constraints.max_cost': 'maxCost',
-      }),
+      input: from.body,
     },
   },
   {

@@ -24,7 +24,7 @@ export const disputeRoutes: Route[] = [
     document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
       createDispute(input: $input) { dispute_id: disputeId status form created_at: createdAt }
     }`,
-    variables: { input: from.bodyRenamed({ transaction_id: 'transactionId' }) },
+    variables: { input: from.body },
   },
   {
     method: 'GET',
@@ -69,7 +69,7 @@ export const disputeRoutes: Route[] = [
     document: /* GraphQL */ `mutation ResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
       resolveDispute(id: $id, input: $input) { resolved: resolvedBy dispute_id: disputeId status resolution refund_cents: refundCents resolved_at: resolvedAt }
     }`,
-    variables: { id: from.path('disputeId'), input: from.bodyRenamed({ refund_cents: 'refundCents' }) },
+    variables: { id: from.path('disputeId'), input: from.body },
   },
   {
     method: 'GET',

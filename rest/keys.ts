@@ -17,7 +17,7 @@ export const keyRoutes: Route[] = [
         sub_key: subKey sub_key_id: subKeyId service permissions rate_limits: rateLimits expires_at: expiresAt created_at: createdAt
       }
     }`,
-    variables: { serviceKey: from.path('serviceKey'), input: from.bodyRenamed({ rate_limits: 'rateLimits', expires_at: 'expiresAt' }) },
+    variables: { serviceKey: from.path('serviceKey'), input: from.body },
   },
   {
     method: 'POST',
@@ -52,7 +52,7 @@ export const keyRoutes: Route[] = [
         new_sub_key: newSubKey sub_key_id: subKeyId previous_sub_key_id: previousSubKeyId grace_period_ends: gracePeriodEnds expires_at: expiresAt permissions
       }
     }`,
-    variables: { id: from.path('keyId'), input: from.bodyRenamed({ grace_period_seconds: 'gracePeriodSeconds' }) },
+    variables: { id: from.path('keyId'), input: from.body },
   },
   {
     method: 'DELETE',

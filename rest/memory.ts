@@ -25,7 +25,7 @@ export const memoryRoutes: Route[] = [
       '`storeType` `kv`, `vector` or `structured`; `accessLevel` `private` (default; owner only), `shared` (owner and its sub-agents) or `public` (any agent reads; listed at /memory/stores/public). Vector stores take `dimensions` (1-2000) here or from their first write. A tier may own a limited number of stores (Newcomer 5, Contributor 20, Trusted 50, Star 200): 403 beyond. A name already used by the caller is 409.',
     errors: [403, 409],
     document: /* GraphQL */ `mutation CreateMemoryStore($input: CreateMemoryStoreInput!) { createMemoryStore(input: $input) { ...MemoryStoreFields } } ${storeFields}`,
-    variables: { input: from.bodyRenamed({ default_ttl_seconds: 'defaultTtlSeconds' }) },
+    variables: { input: from.body },
   },
   {
     method: 'GET',
@@ -76,7 +76,7 @@ export const memoryRoutes: Route[] = [
     description: 'Owner only; anyone else gets 404.',
     errors: [404],
     document: /* GraphQL */ `mutation UpdateMemoryStore($id: ID!, $input: UpdateMemoryStoreInput!) { updateMemoryStore(id: $id, input: $input) { ...MemoryStoreFields } } ${storeFields}`,
-    variables: { id: from.path('id'), input: from.bodyRenamed({ default_ttl_seconds: 'defaultTtlSeconds' }) },
+    variables: { id: from.path('id'), input: from.body },
   },
   {
     method: 'DELETE',

@@ -6,8 +6,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Where a GraphQL variable's value comes from in the HTTP request. */
 export type Source =
-  /** The JSON body; `rename` maps documented (REST) names to the input type's field names. */
-  | { from: 'body'; rename?: Record<string, string> }
+  /** The JSON body, read as the variable's input type (every field in both spellings: spelling.ts). */
+  | { from: 'body' }
   | { from: 'bodyField'; name: string }
   | { from: 'path'; name: string }
   | { from: 'query'; name: string; description?: string }
@@ -16,8 +16,6 @@ export type Source =
 export const from = {
   /** The whole JSON body (an object) becomes the variable. */
   body: { from: 'body' } as Source,
-  /** The body, with documented snake_case names read as the input type's camelCase fields. */
-  bodyRenamed: (rename: Record<string, string>): Source => ({ from: 'body', rename }),
   bodyField: (name: string): Source => ({ from: 'bodyField', name }),
   path: (name: string): Source => ({ from: 'path', name }),
   query: (name: string, description?: string): Source => ({ from: 'query', name, description }),

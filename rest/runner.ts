@@ -8,6 +8,7 @@ import {
   getNamedType,
   getNullableType,
   GraphQLError,
+  GraphQLInputObjectType,
   isListType,
   isLeafType,
   isNonNullType,
@@ -28,6 +29,7 @@ import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
+import { otherSpelling, Spelling } from './spelling';
 import { StreamBridge } from './streams';
 import type { Duplex } from 'node:stream';
 
@@ -44,8 +46,11 @@ export interface CompiledRoute {
   variables: { name: string; type: GraphQLInputType; source: Source }[];
   /** Whether any variable is read from the JSON body. */
   hasBody: boolean;
-  /** The body's documented-name mapping, if any. */
-  rename?: Record<string, string>;
+  /**
+   * What the JSON body is read as: the input type of a `body` variable, or an input object of the
+   * route's `bodyField` variables. Its fields are read in both spellings (spelling.ts).
+   */
+  bodyType?: GraphQLInputType;
   /** A creating POST: it honours Idempotency-Key (CONTRACT §8). */
   idempotent: boolean;
   /** `POST /keys/provision/:serviceKey`: for metrics, usage and idempotency records. */
@@ -105,7 +110,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       rootIsObject: !isLeafType(getNamedType(fieldDef.type)) && !isListType(getNullableType(fieldDef.type)),
       variables,
       hasBody: variables.some((v) => v.source.from === 'body' || v.source.from === 'bodyField'),
-      rename: documentedNamesOf(variables),
+      bodyType: bodyTypeOf(label, variables),
       idempotent: route.method === 'POST' && operation.operation === 'mutation',
       label: `${route.method} ${paths[0]}`,
       stream: operation.operation === 'subscription',
@@ -151,104 +156,93 @@ export interface RestRequest {
   header(name: string): string | undefined;
 }
 
-export function readVariables(compiled: CompiledRoute, req: RestRequest): Record<string, unknown> {
+/**
+ * The route's variables from the request. Body fields (at any depth) and query parameters are read in
+ * both spellings; every refusal names the field as the client spelled it. Returns the spelling too, for
+ * naming the fields of the operation's own validation errors.
+ */
+export function readVariables(compiled: CompiledRoute, req: RestRequest): { values: Record<string, unknown>; spelling: Spelling } {
   const values: Record<string, unknown> = {};
+  const spelling = new Spelling();
   const errors: FieldError[] = [];
+  let body: Record<string, unknown> | undefined;
+  if (compiled.bodyType) {
+    const raw = req.body ?? {};
+    if (typeof raw !== 'object' || Array.isArray(raw) || raw === null) throw new BadRequest('The request body must be a JSON object');
+    body = spelling.read(raw, compiled.bodyType) as Record<string, unknown>;
+    errors.push(...spelling.errors);
+    coerceInputValue(body, compiled.bodyType, (path, _value, error) => {
+      const e = fieldError(path, error, '');
+      errors.push({ ...e, path: spelling.clientPath(e.path, compiled.bodyType) });
+    });
+  }
   for (const { name, type, source } of compiled.variables) {
     let raw: unknown;
-    let prefix = '';
     switch (source.from) {
-      case 'body': {
-        const body = req.body ?? {};
-        if (typeof body !== 'object' || Array.isArray(body) || body === null) throw new BadRequest('The request body must be a JSON object');
-        raw = source.rename ? renameKeys(body as Record<string, unknown>, source.rename) : body;
-        break;
-      }
-      case 'bodyField': {
-        const body = req.body ?? {};
-        if (typeof body !== 'object' || Array.isArray(body) || body === null) throw new BadRequest('The request body must be a JSON object');
-        raw = (body as Record<string, unknown>)[source.name];
-        prefix = source.name;
-        break;
-      }
+      case 'body':
+        values[name] = body;
+        continue;
+      case 'bodyField':
+        if (body?.[source.name] !== undefined) values[name] = body[source.name];
+        continue;
       case 'path':
         raw = req.params[source.name];
-        prefix = source.name;
+        spelling.note(name, source.name);
         break;
       case 'query': {
-        const all = req.query.getAll(source.name);
-        if (all.length > 1) {
-          errors.push({ path: source.name, message: 'must be given once' });
+        const other = otherSpelling(source.name);
+        const given = req.query.getAll(source.name);
+        const alsoGiven = other === source.name ? [] : req.query.getAll(other);
+        spelling.note(name, given.length || !alsoGiven.length ? source.name : other);
+        if (given.length > 1 || alsoGiven.length > 1) {
+          errors.push({ path: given.length > 1 ? source.name : other, message: 'must be given once' });
           continue;
         }
-        raw = all.length ? fromQueryString(all[0], type) : undefined;
-        prefix = source.name;
+        if (given.length && alsoGiven.length && given[0] !== alsoGiven[0]) {
+          errors.push({ path: other, message: `is given twice, as ${source.name} and ${other}, with different values` });
+          continue;
+        }
+        const value = given[0] ?? alsoGiven[0];
+        raw = value === undefined ? undefined : fromQueryString(value, type);
         break;
       }
       case 'header': {
         const value = req.header(source.name);
         raw = value === undefined ? undefined : fromQueryString(value, type);
-        prefix = source.name;
+        spelling.note(name, source.name);
         break;
       }
     }
+    const client = spelling.clientPath(name, undefined);
     if (raw === undefined) {
-      if (isNonNullType(type)) errors.push({ path: prefix || name, message: 'is required' });
+      if (isNonNullType(type)) errors.push({ path: client, message: 'is required' });
       continue;
     }
-    const rename = source.from === 'body' ? source.rename : undefined;
-    coerceInputValue(raw, type, (path, _value, error) => {
-      const e = fieldError(path, error, prefix);
-      errors.push({ ...e, path: restPath(e.path, rename) });
-    });
+    coerceInputValue(raw, type, (path, _value, error) => errors.push(fieldError(path, error, client)));
     values[name] = raw;
   }
   if (errors.length) throw new ValidationFailed(errors);
-  return values;
+  return { values, spelling };
 }
 
-/** Documented name → argument name, from renamed bodies and from query or path parameters named otherwise. */
-function documentedNamesOf(variables: CompiledRoute['variables']): Record<string, string> | undefined {
-  const map: Record<string, string> = {};
-  for (const v of variables) {
-    if (v.source.from === 'body' && v.source.rename) Object.assign(map, v.source.rename);
-    if ((v.source.from === 'query' || v.source.from === 'path') && v.source.name !== v.name) map[v.source.name] = v.name;
-  }
-  return Object.keys(map).length ? map : undefined;
+/** The route's JSON body as one input type: its `body` variable's, or an object of its `bodyField`s. */
+function bodyTypeOf(label: string, variables: CompiledRoute['variables']): GraphQLInputType | undefined {
+  const whole = variables.filter((v) => v.source.from === 'body');
+  const fields = variables.filter((v) => v.source.from === 'bodyField');
+  if (whole.length > 1 || (whole.length && fields.length)) throw new Error(`route ${label}: the body is one variable, or named fields`);
+  if (whole.length) return whole[0].type;
+  if (!fields.length) return undefined;
+  return new GraphQLInputObjectType({
+    name: `${label.replace(/[^A-Za-z0-9]+/g, '_')}_Body`,
+    fields: Object.fromEntries(fields.map((v) => [(v.source as { name: string }).name, { type: v.type }])),
+  });
 }
 
-/**
- * Reads documented names as the input type's: `{ pricing_model }` → `{ pricingModel }`. Keys of the
- * rename map are dotted paths of documented names (`constraints.min_reputation`); values are field names.
- */
-export function renameKeys(body: Record<string, unknown>, rename: Record<string, string>, prefix = ''): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    const renamed = value && typeof value === 'object' && !Array.isArray(value) ? renameKeys(value as Record<string, unknown>, rename, path) : value;
-    out[rename[path] ?? key] = renamed;
-  }
-  return out;
-}
-
-/** Names a field error by its documented (REST) names rather than the input type's. */
-export function restPath(path: string, rename: Record<string, string> | undefined): string {
-  if (!rename) return path;
-  const parts = path.split('.');
-  const out: string[] = [];
-  for (const part of parts) {
-    const prefix = out.join('.');
-    const documented = Object.keys(rename).find((k) => rename[k] === part && k.split('.').slice(0, -1).join('.') === prefix);
-    out.push(documented ? documented.split('.').pop()! : part);
-  }
-  return out.join('.');
-}
-
-/** A validation error from the domain, with its field paths in the route's documented names. */
-function documentedNames(err: GraphQLError, rename: Record<string, string> | undefined): unknown {
+/** A validation error from the operation, with its field paths named as the client spelled them. */
+function clientNames(err: GraphQLError, compiled: CompiledRoute, spelling: Spelling): unknown {
   const original = err.originalError;
-  if (!rename || !(original instanceof ValidationFailed)) return err;
-  return new ValidationFailed(original.errors.map((e) => ({ ...e, path: restPath(e.path, rename) })));
+  if (!(original instanceof ValidationFailed)) return err;
+  return new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(e.path, compiled.bodyType) })));
 }
 
 export function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -387,7 +381,7 @@ export class RestDispatcher {
       const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
       const query = new URLSearchParams(search);
-      const variableValues = readVariables(compiled, {
+      const { values: variableValues, spelling } = readVariables(compiled, {
         params,
         query,
         body,
@@ -419,7 +413,7 @@ export class RestDispatcher {
         // The operation may have refused its input before looking the caller up: 401/403 come first.
         if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
         if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
-        const problem = problemFromError(services.config.publicBaseUrl, documentedNames(first, compiled.rename), requestId);
+        const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
         status = problem.status;
         payload = problem;
       } else {
@@ -461,7 +455,7 @@ export class RestDispatcher {
         await this.chargeBucket(ctx, compiled, headers);
         await authorize(ctx, compiled.route.auth);
         const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-        const variableValues = readVariables(compiled, {
+        const { values: variableValues } = readVariables(compiled, {
           params: found.params,
           query,
           body: undefined,

@@ -27,7 +27,7 @@ export const serviceRoutes: Route[] = [
         pricing_model: pricingModel cost_per_call: costPerCall created_at: createdAt
       }
     }`,
-    variables: { input: from.bodyRenamed({ pricing_model: 'pricingModel', pricing_details: 'pricingDetails', cost_per_call: 'costPerCall' }) },
+    variables: { input: from.body },
   },
   {
     method: 'GET',
@@ -93,7 +93,7 @@ export const serviceRoutes: Route[] = [
         pricing_set: pricingSet capability cost_per_call: costPerCall pricing_model: pricingModel services_updated: servicesUpdated
       }
     }`,
-    variables: { capabilityId: from.path('capabilityId'), input: from.bodyRenamed({ cost_per_call: 'costPerCall', pricing_model: 'pricingModel' }) },
+    variables: { capabilityId: from.path('capabilityId'), input: from.body },
   },
   {
     method: 'GET',

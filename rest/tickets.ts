@@ -56,7 +56,7 @@ export const ticketRoutes: Route[] = [
     document: /* GraphQL */ `mutation RegisterTicketEndpoint($input: RegisterTicketEndpointInput!) {
       registerTicketEndpoint(input: $input) { registered service_key: serviceKey ticket_receive_url: ticketReceiveUrl name secret }
     }`,
-    variables: { input: from.bodyRenamed({ service_key: 'serviceKey', ticket_receive_url: 'ticketReceiveUrl' }) },
+    variables: { input: from.body },
   },
   {
     method: 'GET',

@@ -17,6 +17,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { CompiledRoute } from '../../rest/runner';
+import { documentedName, otherSpelling } from '../../rest/spelling';
 import { API_DOCUMENT_VERSION } from '../config';
 import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
 
@@ -48,19 +49,29 @@ function nullable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
 }
 
-export function inputSchema(type: GraphQLInputType, strict = true): JsonSchema {
-  if (type instanceof GraphQLNonNull) return inputSchema(type.ofType, strict);
-  if (type instanceof GraphQLList) return { type: 'array', items: inputSchema(type.ofType, strict) };
+/**
+ * The JSON Schema of an input type. `documented` names each field as REST documents it (spelling.ts) and
+ * says which other spelling is accepted; without it, fields keep GraphQL's names.
+ */
+export function inputSchema(type: GraphQLInputType, strict = true, documented = false): JsonSchema {
+  if (type instanceof GraphQLNonNull) return inputSchema(type.ofType, strict, documented);
+  if (type instanceof GraphQLList) return { type: 'array', items: inputSchema(type.ofType, strict, documented) };
   if (type instanceof GraphQLInputObjectType) {
     const fields = Object.values(type.getFields());
+    const nameOf = (field: string) => (documented ? documentedName(field) : field);
     const schema: JsonSchema = {
       type: 'object',
       properties: Object.fromEntries(
-        fields.map((f) => [f.name, { ...inputSchema(f.type, strict), ...(f.description ? { description: f.description } : {}) }]),
+        fields.map((f) => {
+          const name = nameOf(f.name);
+          const other = otherSpelling(name);
+          const description = [f.description, documented && other !== name ? `Also accepted as \`${other}\`.` : undefined].filter(Boolean).join(' ');
+          return [name, { ...inputSchema(f.type, strict, documented), ...(description ? { description } : {}) }];
+        }),
       ),
       additionalProperties: !strict,
     };
-    const required = fields.filter((f) => f.type instanceof GraphQLNonNull && f.defaultValue === undefined).map((f) => f.name);
+    const required = fields.filter((f) => f.type instanceof GraphQLNonNull && f.defaultValue === undefined).map((f) => nameOf(f.name));
     if (required.length) schema.required = required;
     return schema;
   }
@@ -155,39 +166,21 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
     responseSchema = stripNull(responseSchema);
 
     const parameters: unknown[] = [];
-    let body: JsonSchema | undefined;
-    let bodyRequired = false;
+    // The body (a `body` variable's type, or an object of the `bodyField`s), under its documented names.
+    const body = c.bodyType ? inputSchema(c.bodyType, true, true) : undefined;
+    const bodyRequired = c.variables.some((v) => (v.source.from === 'body' || v.source.from === 'bodyField') && v.type instanceof GraphQLNonNull);
     for (const v of c.variables) {
-      const s = inputSchema(v.type);
-      const required = v.type instanceof GraphQLNonNull;
-      switch (v.source.from) {
-        case 'body':
-          body = v.source.rename ? documentedSchema(s, v.source.rename) : s;
-          bodyRequired = required;
-          break;
-        case 'bodyField': {
-          body ??= { type: 'object', properties: {}, additionalProperties: false };
-          (body.properties as Record<string, JsonSchema>)[v.source.name] = s;
-          if (required) {
-            body.required = [...((body.required as string[]) ?? []), v.source.name];
-            bodyRequired = true;
-          }
-          break;
-        }
-        case 'path':
-          parameters.push({ name: v.source.name, in: 'path', required: true, schema: s });
-          break;
-        case 'query':
-        case 'header':
-          parameters.push({
-            name: v.source.name,
-            in: v.source.from,
-            required,
-            schema: s,
-            ...(v.source.description ? { description: v.source.description } : {}),
-          });
-          break;
-      }
+      if (v.source.from !== 'path' && v.source.from !== 'query' && v.source.from !== 'header') continue;
+      const other = otherSpelling(v.source.name);
+      const accepted = v.source.from === 'query' && other !== v.source.name ? `Also accepted as \`${other}\`.` : undefined;
+      const description = [v.source.from === 'path' ? undefined : v.source.description, accepted].filter(Boolean).join(' ');
+      parameters.push({
+        name: v.source.name,
+        in: v.source.from,
+        required: v.source.from === 'path' || v.type instanceof GraphQLNonNull,
+        schema: inputSchema(v.type),
+        ...(description ? { description } : {}),
+      });
     }
 
     const errorStatuses = new Set<number>([400, 500, ...(route.errors ?? [])]);
@@ -244,7 +237,9 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
       description:
         'REST projection of the GraphQL API at /graphql: every operation runs a GraphQL document, whose aliases are the JSON names. ' +
         'Errors are application/problem+json (RFC 9457) with `code` and `request_id`. Rate limits are per operation per credential ' +
-        '(per client address without one), reported in X-RateLimit-* headers. Unknown body fields are rejected with 400.',
+        '(per client address without one), reported in X-RateLimit-* headers. Every body field (at any depth) and query parameter ' +
+        'is read in both spellings, snake_case and camelCase: each is documented under one and says which other is accepted; the same ' +
+        'field given in both with different values, and an unknown field, are rejected with 400 naming it. Responses use the documented keys.',
     },
     servers: [{ url: `${baseUrl}/api/v1` }],
     tags: [...new Set(compiled.map((c) => c.route.tag))].map((name) => ({ name })),
@@ -287,23 +282,6 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
       },
     },
   };
-}
-
-/** The input schema with its properties under their documented (REST) names, at every depth. */
-function documentedSchema(schema: JsonSchema, rename: Record<string, string>, prefix = ''): JsonSchema {
-  if (!schema.properties) return schema;
-  const documented = (field: string) => {
-    const key = Object.keys(rename).find((k) => rename[k] === field && k.split('.').slice(0, -1).join('.') === prefix);
-    return key ? key.split('.').pop()! : field;
-  };
-  const properties = Object.fromEntries(
-    Object.entries(schema.properties as Record<string, JsonSchema>).map(([k, v]) => {
-      const name = documented(k);
-      return [name, documentedSchema(v, rename, prefix ? `${prefix}.${name}` : name)];
-    }),
-  );
-  const required = (schema.required as string[] | undefined)?.map(documented);
-  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 function stripNull(schema: JsonSchema): JsonSchema {

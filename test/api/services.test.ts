@@ -342,7 +342,7 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
     expect(none.body.code).toBe('not_found');
     expect((await call('POST', `/capabilities/${slug}/pricing`, { body: { cost_per_call: 10 } })).status).toBe(401);
     expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: { cost_per_call: -1 } }), 'cost_per_call');
-    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: {} }), 'cost_per_call');
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: {} }), 'costPerCall');
   });
 });
 
