@@ -171,7 +171,7 @@ export const memoryRoutes: Route[] = [
     tag: 'Memory',
     summary: 'Search a store',
     description:
-      'By the store\'s kind. kv: `prefix` and/or `query` (case-insensitive text in key or value). structured: `filter` `{ "field.path": value }` (the document contains it) or operators `$eq $ne $gt $gte $lt $lte $in $exists`, all of which must hold, plus `prefix`. vector: `vector` (the query embedding): its nearest neighbours by cosine distance, each with `score` (similarity) and `distance`; pgvector\'s HNSW index where the database has it, else an exact scan (GET /health, `memory.vector_search`). `limit` 1-100, default 10.',
+      'By the store\'s kind. kv: `prefix` and/or `query` (case-insensitive text in key or value). structured: `filter` `{ "field.path": value }` (the document contains it) or operators `$eq $ne $gt $gte $lt $lte $in $exists`, all of which must hold, plus `prefix`. vector: `vector` (the query embedding; `embedding`, the word entries are written with, is the same): its nearest neighbours by cosine distance, each with `score` (similarity) and `distance`; pgvector\'s HNSW index where the database has it, else an exact scan (GET /health, `memory.vector_search`). `limit` (or `top_k`) 1-100, default 10. A synonym given with a different value than its twin is 400.',
     errors: [404],
     document: /* GraphQL */ `query SearchMemory($id: ID!, $input: MemorySearchInput!) {
       results: searchMemory(storeId: $id, input: $input) { ...MemoryEntryFields score distance }

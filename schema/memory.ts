@@ -107,7 +107,9 @@ const MemorySearchInput = builder.inputType('MemorySearchInput', {
       description: 'structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold',
     }),
     vector: t.floatList({ description: 'vector: the query embedding; results are its nearest neighbours by cosine distance' }),
-    limit: t.int({ description: '1-100, default 10' }),
+    embedding: t.floatList({ description: 'The same as `vector`, in the word entries are written with (give one)' }),
+    limit: t.int({ description: 'How many results, 1-100, default 10' }),
+    topK: t.int({ description: 'The same as `limit`, in the word vector search uses (give one)' }),
   }),
 });
 

@@ -97,14 +97,18 @@ export type MemoryEntryInput = {
 };
 
 export type MemorySearchInput = {
+  /** The same as `vector`, in the word entries are written with (give one) */
+  embedding?: Array<number> | null | undefined;
   /** structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold */
   filter?: unknown;
-  /** 1-100, default 10 */
+  /** How many results, 1-100, default 10 */
   limit?: number | null | undefined;
   /** kv and structured: keys starting with this */
   prefix?: string | null | undefined;
   /** kv: case-insensitive text in the key or the value */
   query?: string | null | undefined;
+  /** The same as `limit`, in the word vector search uses (give one) */
+  topK?: number | null | undefined;
   /** vector: the query embedding; results are its nearest neighbours by cosine distance */
   vector?: Array<number> | null | undefined;
 };

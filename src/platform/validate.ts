@@ -106,6 +106,20 @@ export class Checks {
     return value as number;
   }
 
+  /**
+   * A value that may come under any of several names (`vector` or `embedding`): the one given, with the
+   * name it came under; two names given different values fail on the second.
+   */
+  synonym(given: Record<string, unknown>): { path: string; value: unknown } {
+    const present = Object.entries(given).filter(([, v]) => v !== undefined && v !== null);
+    if (!present.length) return { path: Object.keys(given)[0], value: undefined };
+    const [[path, value], ...rest] = present;
+    for (const [other, v] of rest) {
+      if (JSON.stringify(v) !== JSON.stringify(value)) this.fail(other, `means the same as ${path}: give one of them`);
+    }
+    return { path, value };
+  }
+
   /** Throws ValidationFailed naming every field that failed. */
   done(): void {
     if (this.errors.length) throw new ValidationFailed(this.errors);

@@ -126,6 +126,19 @@ describe('entries', () => {
     expect(byKey).toEqual({ k: 10_000, 'forever-ish': 3_600_000 });
   });
 
+  it('reads TTLs in both spellings, for entries as for the store (ttl_seconds was refused as unknown)', async () => {
+    const me = await registerAgent(server);
+    const store = await newStore(me.key, { storeType: 'kv', default_ttl_seconds: 10 });
+    expect(store.default_ttl_seconds).toBe(10);
+    const res = await write(me.key, store.id, [{ key: 'snake', value: 1, ttl_seconds: 30 }, { key: 'camel', value: 2, ttlSeconds: 40 }]);
+    expect(res.status).toBe(200);
+    const byKey = Object.fromEntries(res.body.entries.map((e: any) => [e.key, Date.parse(e.expires_at) - clock.now().getTime()]));
+    expect(byKey).toEqual({ snake: 30_000, camel: 40_000 });
+    const twice = await write(me.key, store.id, [{ key: 'both', value: 1, ttl_seconds: 30, ttlSeconds: 31 }]);
+    expectProblem(twice, 400, 'validation_failed');
+    expect(errorPaths(twice)).toEqual(['entries.0.ttlSeconds']);
+  });
+
   it('names each bad entry, and enforces the batch and entry-size limits of the tier', async () => {
     const me = await registerAgent(server);
     const kv = await newStore(me.key, { storeType: 'kv' });
@@ -299,6 +312,21 @@ describe('search', () => {
         expect(used.map((n) => n.key)).toEqual(exact.map((n) => n.key));
         used.forEach((n, i) => expect(n.distance).toBeCloseTo(exact[i].distance, 5));
       }
+    });
+
+    it('searches with the words entries are written with: `embedding` for `vector`, `top_k` for `limit`', async () => {
+      const query = Array.from({ length: DIM }, rand);
+      const search = (body: Record<string, unknown>) => call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body });
+      const usual = await search({ vector: query, limit: 5 });
+      for (const body of [{ embedding: query, top_k: 5 }, { embedding: query, topK: 5 }, { vector: query, embedding: query, limit: 5, top_k: 5 }]) {
+        const res = await search(body);
+        expect(res.status).toBe(200);
+        expect(res.body.results).toEqual(usual.body.results);
+      }
+      expect(usual.body.results.map((r: any) => r.key)).toEqual(trueNearest(query, 5));
+      const differing = await search({ vector: query, embedding: vectors[0].embedding, limit: 5, top_k: 6 });
+      expectProblem(differing, 400, 'validation_failed');
+      expect(errorPaths(differing)).toEqual(['embedding', 'top_k']);
     });
 
     it('leaves out expired vectors and rejects embeddings of the wrong size', async () => {

@@ -410,9 +410,12 @@ export interface SearchInput {
   query?: unknown;
   /** structured: `{ "path.to.field": value | { $eq, $ne, $gt, $gte, $lt, $lte, $in, $exists } }`. */
   filter?: unknown;
-  /** vector: the query embedding. */
+  /** vector: the query embedding (`embedding` is the same, in the word entries are written with). */
   vector?: unknown;
+  embedding?: unknown;
+  /** How many results (`topK` is the same, in the word vector search uses). */
   limit?: unknown;
+  topK?: unknown;
 }
 
 /** Search by the store's kind: kv by key prefix and text, structured by field filters, vector by nearest neighbours. */
@@ -420,20 +423,21 @@ export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInpu
   const { store } = await storeInReach(ctx, storeId, 'read');
   const now = ctx.services.clock.now();
   const checks = new Checks();
-  const limit = checks.integer('limit', input.limit, 1, SEARCH_LIMIT_MAX) ?? 10;
+  const count = checks.synonym({ limit: input.limit, topK: input.topK });
+  const limit = checks.integer(count.path, count.value, 1, SEARCH_LIMIT_MAX) ?? 10;
+  const { path: vectorPath, value: v } = checks.synonym({ vector: input.vector, embedding: input.embedding });
   if (store.storeType === 'vector') {
     for (const field of ['prefix', 'query', 'filter'] as const) if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`');
-    const v = input.vector;
-    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) checks.fail('vector', 'is required: a non-empty list of finite numbers');
-    else if (store.dimensions !== null && v.length !== store.dimensions) checks.fail('vector', `must have ${store.dimensions} numbers (the store's dimensions)`);
-    else if (Math.hypot(...(v as number[])) === 0) checks.fail('vector', 'must not be all zeros');
+    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) checks.fail(vectorPath, 'is required: a non-empty list of finite numbers');
+    else if (store.dimensions !== null && v.length !== store.dimensions) checks.fail(vectorPath, `must have ${store.dimensions} numbers (the store's dimensions)`);
+    else if (Math.hypot(...(v as number[])) === 0) checks.fail(vectorPath, 'must not be all zeros');
     checks.done();
     if (store.dimensions === null) return [];
     const query = Array.from(Float32Array.from(v as number[]));
     const found = await nearestNeighbours(ctx.db, ctx.services.vectorSearch, { id: store.id, dimensions: store.dimensions }, query, limit, now);
     return found.map((n: Neighbour) => ({ ...n, score: 1 - n.distance }));
   }
-  if (input.vector !== undefined && input.vector !== null) checks.fail('vector', 'is for vector stores only');
+  if (v !== undefined) checks.fail(vectorPath, 'is for vector stores only');
   const prefix = checks.text('prefix', input.prefix, { max: KEY_MAX });
   const where: string[] = [`store_id = $1::uuid`, LIVE];
   const params: unknown[] = [store.id, now];
