@@ -20,7 +20,7 @@ afterAll(() => server.close());
 async function newStore(key: string, body: Record<string, unknown>) {
   const res = await call('POST', '/memory/stores', { key, body: { name: `store-${Math.random().toString(36).slice(2)}`, ...body } });
   if (res.status !== 201) throw new Error(`store creation failed: ${res.status} ${res.text}`);
-  return res.body as { id: string; storeType: string; accessLevel: string; dimensions: number | null };
+  return res.body as { id: string; storeType: string; accessLevel: string; dimensions: number | null; default_ttl_seconds: number | null };
 }
 
 const write = (key: string, storeId: string, entries: unknown[]) => call('PUT', `/memory/stores/${storeId}/entries`, { key, body: { entries } });
