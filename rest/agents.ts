@@ -1,4 +1,5 @@
 // REST routes of the agents area (spec §4.1).
+import { rateLimitFields } from './keys';
 import { bucket, from, type Route } from './route';
 
 /** The profile shape of GET /agents/me and PATCH /agents/me. */
@@ -123,11 +124,11 @@ export const accountRoutes: Route[] = [
       myKeys(first: $first, offset: $offset) {
         total: totalCount
         keys: nodes {
-          sub_key_id: subKeyId hint service: serviceKey service_name: serviceName permissions rate_limits: rateLimits status
+          sub_key_id: subKeyId hint service: serviceKey service_name: serviceName permissions rate_limits: rateLimits { ...RateLimitFields } status
           expires_at: expiresAt grace_period_ends: gracePeriodEnds revoked_at: revokedAt created_at: createdAt
         }
       }
-    }`,
+    } ${rateLimitFields}`,
     variables: page,
   },
   {

@@ -1,6 +1,8 @@
 // REST routes of sub-keys (spec §4.1).
 import { bucket, from, type Route } from './route';
 
+export const rateLimitFields = /* GraphQL */ `fragment RateLimitFields on SubKeyRateLimits { requests_per_minute: requestsPerMinute requests_per_day: requestsPerDay }`;
+
 export const keyRoutes: Route[] = [
   {
     method: 'POST',
@@ -10,13 +12,14 @@ export const keyRoutes: Route[] = [
     status: 201,
     tag: 'Keys',
     summary: 'Provision a sub-key for a service',
-    description: "Any agent may provision sub-keys for any active service, within its tier's allowance of live keys (5, 20, 50, unlimited); beyond it, 403. The secret is shown only here.",
+    description:
+      "Any agent may provision sub-keys for any active service, within its tier's allowance of live keys (5, 20, 50, unlimited); beyond it, 403. The secret is shown only here. Every key expires: `expires_at` is 365 days from now unless an earlier one is asked for, or a later one up to 730 days (both configurable: SUB_KEY_LIFETIME_DAYS, SUB_KEY_MAX_LIFETIME_DAYS); rotation keeps it. `rate_limits` are what verify tells the provider to allow the holder (default 60 a minute, no daily limit).",
     errors: [404],
     document: /* GraphQL */ `mutation ProvisionSubKey($serviceKey: String!, $input: ProvisionSubKeyInput) {
       provisionSubKey(serviceKey: $serviceKey, input: $input) {
-        sub_key: subKey sub_key_id: subKeyId service permissions rate_limits: rateLimits expires_at: expiresAt created_at: createdAt
+        sub_key: subKey sub_key_id: subKeyId service permissions rate_limits: rateLimits { ...RateLimitFields } expires_at: expiresAt created_at: createdAt
       }
-    }`,
+    } ${rateLimitFields}`,
     variables: { serviceKey: from.path('serviceKey'), input: from.body },
   },
   {
@@ -31,9 +34,9 @@ export const keyRoutes: Route[] = [
     errors: [401],
     document: /* GraphQL */ `query VerifySubKey($key: String!) {
       verifySubKey(key: $key) {
-        valid agent_id: agentId reputation tier sub_key_id: subKeyId service_key: serviceKey permissions rate_limits: rateLimits expires_at: expiresAt
+        valid agent_id: agentId reputation tier sub_key_id: subKeyId service permissions rate_limits: rateLimits { ...RateLimitFields } expires_at: expiresAt
       }
-    }`,
+    } ${rateLimitFields}`,
     variables: { key: from.bodyField('key') },
   },
   {

@@ -8,6 +8,22 @@ export const SubKeyStatusEnum = builder.enumType('SubKeyStatus', {
   values: ['active', 'grace', 'expired', 'revoked'] as const,
 });
 
+/** A sub-key's limits as stored (`{ requests_per_minute, requests_per_day? }`), typed. */
+const RateLimits = builder.objectRef<keys.StoredRateLimits>('SubKeyRateLimits').implement({
+  description: 'What the provider should allow the holder; returned by verify for the provider to enforce',
+  fields: (t) => ({
+    requestsPerMinute: t.int({ resolve: (r) => r.requests_per_minute ?? keys.DEFAULT_RATE_LIMITS.requests_per_minute }),
+    requestsPerDay: t.int({ nullable: true, description: 'No daily limit when null', resolve: (r) => r.requests_per_day ?? null }),
+  }),
+});
+
+const RateLimitsInput = builder.inputType('SubKeyRateLimitsInput', {
+  fields: (t) => ({
+    requestsPerMinute: t.int({ description: '1-10000000, default 60' }),
+    requestsPerDay: t.int({ description: '1-10000000, default none' }),
+  }),
+});
+
 export const SubKey = builder.prismaNode('SubKey', {
   authScopes: ownedByCaller,
   description: "A consumer's credential for one provider's service; its secret is shown only when made",
@@ -18,9 +34,9 @@ export const SubKey = builder.prismaNode('SubKey', {
     serviceKey: t.string({ select: { service: { select: { serviceKey: true } } }, resolve: (k) => k.service.serviceKey }),
     serviceName: t.string({ select: { service: { select: { name: true } } }, resolve: (k) => k.service.name }),
     permissions: t.exposeStringList('permissions'),
-    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (k) => k.rateLimits }),
+    rateLimits: t.field({ type: RateLimits, resolve: (k) => keys.rateLimitsOf(k.rateLimits) }),
     status: t.field({ type: SubKeyStatusEnum, resolve: (k, _a, ctx) => keys.subKeyStatus(k, ctx.services.clock.now()) }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     gracePeriodEnds: t.expose('graceEndsAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -33,8 +49,8 @@ const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSub
     subKeyId: t.id({ resolve: (p) => p.key.id }),
     service: t.string({ description: 'The service key', resolve: (p) => p.key.service.serviceKey }),
     permissions: t.stringList({ resolve: (p) => p.key.permissions }),
-    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (p) => p.key.rateLimits }),
-    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => p.key.expiresAt }),
+    rateLimits: t.field({ type: RateLimits, resolve: (p) => keys.rateLimitsOf(p.key.rateLimits) }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.key.expiresAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => p.key.createdAt }),
     key: t.field({ type: SubKey, resolve: (p) => p.key }),
   }),
@@ -43,8 +59,8 @@ const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSub
 const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
   fields: (t) => ({
     permissions: t.stringList({ description: 'Default ["read"]' }),
-    rateLimits: t.field({ type: 'JSON', description: '{ "requests_per_minute": n, "requests_per_day": n }; default 60 a minute' }),
-    expiresAt: t.field({ type: 'DateTime', description: 'When the key stops being valid (within ten years); default never' }),
+    rateLimits: t.field({ type: RateLimitsInput, description: 'Default 60 a minute, no daily limit' }),
+    expiresAt: t.field({ type: 'DateTime', description: 'When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS)' }),
   }),
 });
 
@@ -65,10 +81,10 @@ const Verification = builder.objectRef<keys.Verification>('SubKeyVerification').
     reputation: t.exposeInt('reputation'),
     tier: t.exposeString('tier'),
     subKeyId: t.exposeID('subKeyId'),
-    serviceKey: t.exposeString('serviceKey'),
+    service: t.exposeString('serviceKey', { description: 'The service key the sub-key is for' }),
     permissions: t.exposeStringList('permissions'),
-    rateLimits: t.field({ type: 'JSON', nullable: true, resolve: (v) => v.rateLimits }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    rateLimits: t.field({ type: RateLimits, resolve: (v) => keys.rateLimitsOf(v.rateLimits) }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
   }),
 });
 
@@ -87,7 +103,7 @@ const Rotation = builder.objectRef<keys.Rotation>('SubKeyRotation').implement({
     subKeyId: t.id({ resolve: (r) => r.key.id }),
     previousSubKeyId: t.id({ resolve: (r) => r.previous.id }),
     gracePeriodEnds: t.field({ type: 'DateTime', description: 'Until then the old key stays valid', resolve: (r) => r.previous.graceEndsAt! }),
-    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.key.expiresAt }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (r) => r.key.expiresAt }),
     permissions: t.stringList({ resolve: (r) => r.key.permissions }),
     key: t.field({ type: SubKey, resolve: (r) => r.key }),
   }),

@@ -39,6 +39,10 @@ export interface Config {
   streamRetentionMs: number;
   /** Seconds between SSE comment lines that keep idle streams open through proxies. */
   sseKeepAliveMs: number;
+  /** Days a sub-key lives when no `expires_at` is asked for. */
+  subKeyLifetimeDays: number;
+  /** The furthest `expires_at` a sub-key may be given, in days from its provisioning. */
+  subKeyMaxLifetimeDays: number;
 }
 
 export const VERSION = '1.1.0';
@@ -81,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminKey && !/^key_admin_[0-9A-Za-z]{40}$/.test(adminKey)) {
     throw new Error('ADMIN_KEY must be "key_admin_" followed by 40 base62 characters');
   }
+  const subKeyMaxLifetimeDays = integer('SUB_KEY_MAX_LIFETIME_DAYS', env.SUB_KEY_MAX_LIFETIME_DAYS, 730, 1, 3650);
+  const subKeyLifetimeDays = integer('SUB_KEY_LIFETIME_DAYS', env.SUB_KEY_LIFETIME_DAYS, Math.min(365, subKeyMaxLifetimeDays), 1, subKeyMaxLifetimeDays);
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -105,5 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamsPerAgent: integer('STREAMS_PER_AGENT', env.STREAMS_PER_AGENT, 20, 1, 100_000),
     streamRetentionMs: integer('STREAM_RETENTION_MS', env.STREAM_RETENTION_MS, 3_600_000, 1_000),
     sseKeepAliveMs: integer('SSE_KEEPALIVE_MS', env.SSE_KEEPALIVE_MS, 15_000, 100),
+    subKeyLifetimeDays,
+    subKeyMaxLifetimeDays,
   };
 }

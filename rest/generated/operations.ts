@@ -126,12 +126,12 @@ export type PricingModel =
   | 'per_call';
 
 export type ProvisionSubKeyInput = {
-  /** When the key stops being valid (within ten years); default never */
+  /** When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS) */
   expiresAt?: string | null | undefined;
   /** Default ["read"] */
   permissions?: Array<string> | null | undefined;
-  /** { "requests_per_minute": n, "requests_per_day": n }; default 60 a minute */
-  rateLimits?: unknown;
+  /** Default 60 a minute, no daily limit */
+  rateLimits?: SubKeyRateLimitsInput | null | undefined;
 };
 
 export type PushStreamingEventsInput = {
@@ -229,6 +229,13 @@ export type StreamingEventInput = {
   data?: unknown;
   /** A name, 1-64 of letters, digits, _ . : - (default `message`) */
   event?: string | null | undefined;
+};
+
+export type SubKeyRateLimitsInput = {
+  /** 1-10000000, default none */
+  requestsPerDay?: number | null | undefined;
+  /** 1-10000000, default 60 */
+  requestsPerMinute?: number | null | undefined;
 };
 
 /** `grace`: replaced by a rotation and valid until `gracePeriodEnds` */
@@ -360,7 +367,7 @@ export type MyKeysQueryVariables = Exact<{
 }>;
 
 
-export type MyKeysQuery = { myKeys: { total: number, keys: Array<{ hint: string, permissions: Array<string>, status: SubKeyStatus, sub_key_id: string, service: string, service_name: string, rate_limits: unknown, expires_at: string | null, grace_period_ends: string | null, revoked_at: string | null, created_at: string }> } };
+export type MyKeysQuery = { myKeys: { total: number, keys: Array<{ hint: string, permissions: Array<string>, status: SubKeyStatus, sub_key_id: string, service: string, service_name: string, expires_at: string, grace_period_ends: string | null, revoked_at: string | null, created_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null } }> } };
 
 export type MyTransactionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -499,20 +506,22 @@ export type UptimeQueryVariables = Exact<{
 
 export type UptimeQuery = { uptime: { days: number, since: string | null, uptime_percent: number, minutes_observed: number, minutes_up: number } };
 
+export type RateLimitFieldsFragment = { requests_per_minute: number, requests_per_day: number | null };
+
 export type ProvisionSubKeyMutationVariables = Exact<{
   serviceKey: string;
   input?: ProvisionSubKeyInput | null | undefined;
 }>;
 
 
-export type ProvisionSubKeyMutation = { provisionSubKey: { service: string, permissions: Array<string>, sub_key: string, sub_key_id: string, rate_limits: unknown, expires_at: string | null, created_at: string } };
+export type ProvisionSubKeyMutation = { provisionSubKey: { service: string, permissions: Array<string>, sub_key: string, sub_key_id: string, expires_at: string, created_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null } } };
 
 export type VerifySubKeyQueryVariables = Exact<{
   key: string;
 }>;
 
 
-export type VerifySubKeyQuery = { verifySubKey: { valid: boolean, reputation: number, tier: string, permissions: Array<string>, agent_id: string, sub_key_id: string, service_key: string, rate_limits: unknown, expires_at: string | null } };
+export type VerifySubKeyQuery = { verifySubKey: { valid: boolean, reputation: number, tier: string, service: string, permissions: Array<string>, agent_id: string, sub_key_id: string, expires_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null } } };
 
 export type RotateSubKeyMutationVariables = Exact<{
   id: string;
@@ -520,7 +529,7 @@ export type RotateSubKeyMutationVariables = Exact<{
 }>;
 
 
-export type RotateSubKeyMutation = { rotateSubKey: { permissions: Array<string>, new_sub_key: string, sub_key_id: string, previous_sub_key_id: string, grace_period_ends: string, expires_at: string | null } };
+export type RotateSubKeyMutation = { rotateSubKey: { permissions: Array<string>, new_sub_key: string, sub_key_id: string, previous_sub_key_id: string, grace_period_ends: string, expires_at: string } };
 
 export type RevokeSubKeyMutationVariables = Exact<{
   id: string;

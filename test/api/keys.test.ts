@@ -64,8 +64,8 @@ describe('POST /keys/provision/:serviceKey', () => {
       sub_key_id: expect.stringMatching(UUID),
       service: serviceKey,
       permissions: ['read'],
-      rate_limits: { requests_per_minute: 60 },
-      expires_at: null,
+      rate_limits: { requests_per_minute: 60, requests_per_day: null },
+      expires_at: new Date(clock.now().getTime() + 365 * DAY).toISOString(),
       created_at: expect.any(String),
     });
     expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false);
@@ -94,6 +94,25 @@ describe('POST /keys/provision/:serviceKey', () => {
     expect(res.body.permissions).toEqual(['read']);
   });
 
+  it('gives every key an expiry: 365 days when none is asked for (it answered null before), earlier or up to 730 days when asked', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const now = clock.now().getTime();
+    const plain = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key });
+    expect(plain.body.expires_at).toBe(new Date(now + 365 * DAY).toISOString());
+    for (const days of [1, 400, 730]) {
+      const asked = new Date(now + days * DAY).toISOString();
+      const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { expiresAt: asked } });
+      expect(res.status).toBe(201);
+      expect(res.body.expires_at).toBe(asked);
+    }
+    const tooLate = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { expires_at: new Date(now + 731 * DAY).toISOString() } });
+    expectProblem(tooLate, 400, 'validation_failed');
+    expect(tooLate.body.errors).toEqual([{ path: 'expires_at', message: 'must be within 730 days' }]);
+    // Every listed key shows its expiry.
+    const listed = await call('GET', '/my/keys', { key: consumer.key });
+    expect(listed.body.keys.every((k: any) => typeof k.expires_at === 'string')).toBe(true);
+  });
+
   it('takes custom permissions, rate limits and expiry', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const expiresAt = new Date(clock.now().getTime() + 7 * DAY).toISOString();
@@ -114,6 +133,7 @@ describe('POST /keys/provision/:serviceKey', () => {
 
   it.each([
     [{ rate_limits: { foo: 5 } }, ['rate_limits.foo']],
+    [{ rate_limits: { requestsPerDay: 0 } }, ['rate_limits.requestsPerDay']],
     [{ rate_limits: { requests_per_minute: 0 } }, ['rate_limits.requests_per_minute']],
     [{ rate_limits: { requests_per_minute: 'many' } }, ['rate_limits.requests_per_minute']],
     [{ expires_at: '2000-01-01T00:00:00Z' }, ['expires_at']],
@@ -131,9 +151,9 @@ describe('POST /keys/provision/:serviceKey', () => {
   it('names every bad field in one 400', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const past = new Date(clock.now().getTime() - 1000).toISOString();
-    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['BAD'], rate_limits: { foo: 1 }, expires_at: past } });
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['BAD'], rate_limits: { requests_per_minute: 0 }, expires_at: past } });
     expectProblem(res, 400, 'validation_failed');
-    expect(errorPaths(res)).toEqual(['expires_at', 'permissions.0', 'rate_limits.foo']);
+    expect(errorPaths(res)).toEqual(['expires_at', 'permissions.0', 'rate_limits.requests_per_minute']);
   });
 
   it('answers 404 for an unknown service key and for an inactive service', async () => {
@@ -213,10 +233,10 @@ describe('POST /keys/verify', () => {
       reputation: 20,
       tier: 'newcomer',
       sub_key_id: key.id,
-      service_key: serviceKey,
+      service: serviceKey,
       permissions: ['read'],
-      rate_limits: { requests_per_minute: 60 },
-      expires_at: null,
+      rate_limits: { requests_per_minute: 60, requests_per_day: null },
+      expires_at: key.body.expires_at,
     });
   });
 
@@ -390,7 +410,7 @@ describe('POST /keys/:keyId/rotate', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ expires_at: expiresAt, permissions: ['read', 'write'] });
     const verified = await verify(res.body.new_sub_key);
-    expect(verified.body).toMatchObject({ service_key: serviceKey, permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
+    expect(verified.body).toMatchObject({ service: serviceKey, permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
   });
 
   it('answers 409 for a key that is already rotated, revoked or expired', async () => {
@@ -499,9 +519,9 @@ describe('GET /agents/me/keys and /my/keys', () => {
       service: serviceKey,
       service_name: 'Summariser',
       permissions: ['read', 'write'],
-      rate_limits: { requests_per_minute: 60 },
+      rate_limits: { requests_per_minute: 60, requests_per_day: null },
       status: 'active',
-      expires_at: null,
+      expires_at: expect.any(String),
       grace_period_ends: null,
       revoked_at: null,
       created_at: expect.any(String),

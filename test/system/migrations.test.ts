@@ -33,6 +33,36 @@ it('applies every migration once and records it in _prisma_migrations', async ()
   }
 });
 
+it('gives every sub-key that never expired the default lifetime, and at least 30 days from the upgrade', async () => {
+  const db = await PGlite.create();
+  try {
+    const all = readMigrations().migrationDirectories;
+    const at = all.findIndex((d) => d.path.endsWith('_sub_keys_always_expire'));
+    const sql = (i: number) => (all[i].migrationFile.content as { value: string }).value;
+    for (let i = 0; i < at; i++) await db.exec(sql(i));
+    await db.exec(`
+      INSERT INTO agents (id, agent_key, name, description, owner_email, updated_at) VALUES ('00000000-0000-4000-8000-000000000001', 'ag_1', 'old-agent', 'd', 'o@example.com', now());
+      INSERT INTO services (id, service_key, agent_id, name, description, endpoint, pricing_model, signing_secret, updated_at)
+        VALUES ('00000000-0000-4000-8000-000000000002', 'svc_1', '00000000-0000-4000-8000-000000000001', 's', 'a service', 'https://x.example', 'free', 'whsec_x', now());
+      INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions, created_at, expires_at) VALUES
+        ('00000000-0000-4000-8000-00000000000a', 'h-recent', 'x', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '{read}', now() - interval '10 days', NULL),
+        ('00000000-0000-4000-8000-00000000000b', 'h-old', 'x', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '{read}', now() - interval '400 days', NULL),
+        ('00000000-0000-4000-8000-00000000000c', 'h-set', 'x', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '{read}', now(), '2030-01-01T00:00:00Z');
+    `);
+    await db.exec(sql(at));
+    const { rows } = await db.query<{ hash: string; days: number }>(
+      `SELECT hash, round(extract(epoch FROM expires_at - now()) / 86400)::int AS days FROM sub_keys ORDER BY hash`,
+    );
+    const days = Object.fromEntries(rows.map((r) => [r.hash, r.days]));
+    expect(days['h-recent']).toBe(355);
+    expect(days['h-old']).toBe(30);
+    expect((await db.query<{ e: Date }>(`SELECT expires_at AS e FROM sub_keys WHERE hash = 'h-set'`)).rows[0].e.toISOString()).toBe('2030-01-01T00:00:00.000Z');
+    await expect(db.exec(`UPDATE sub_keys SET expires_at = NULL`)).rejects.toThrow(/null/i);
+  } finally {
+    await db.close();
+  }
+});
+
 it('scores offers in SQL exactly as the resolver does in TypeScript', async () => {
   const db = await PGlite.create();
   try {

@@ -1,4 +1,5 @@
 // Pure platform pieces: secrets and ids, bearer parsing, problem mapping, log redaction.
+import { loadConfig } from '../../src/config';
 import { Writable } from 'node:stream';
 import { GraphQLError } from 'graphql';
 import { parseBearer } from '../../src/platform/auth';
@@ -82,5 +83,15 @@ describe('log redaction', () => {
     log.info({ req: { headers: { authorization: `Bearer ${key}` } }, body: { masterKey: key } }, `failed with ${key}`);
     expect(lines.join('')).not.toContain(key.slice('key_master_'.length));
     expect(redactSecrets(`x ${key} y`)).toBe('x key_master_[REDACTED] y');
+  });
+});
+
+describe('configuration', () => {
+  it('gives sub-keys a 365-day lifetime of at most 730 days, both configurable, the default never past the maximum', () => {
+    expect(loadConfig({})).toMatchObject({ subKeyLifetimeDays: 365, subKeyMaxLifetimeDays: 730 });
+    expect(loadConfig({ SUB_KEY_LIFETIME_DAYS: '30', SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toMatchObject({ subKeyLifetimeDays: 30, subKeyMaxLifetimeDays: 90 });
+    expect(loadConfig({ SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toMatchObject({ subKeyLifetimeDays: 90 });
+    expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '100', SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
+    expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '0' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
   });
 });

@@ -1,6 +1,6 @@
 // Sub-keys: a consumer's credential for one provider's service (CONTRACT §3). Provisioned within the
 // tier's allowance, checked by providers with verify, rotated with a grace period, revoked.
-import type { Prisma, SubKey } from '../../db/generated/prisma/client';
+import type { SubKey } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, Unauthorized } from '../../platform/errors';
 import { isUuid, newSubKey, secretHint, sha256Hex } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
@@ -13,38 +13,41 @@ import { tierDefinition, tierOf } from '../reputation/reputation';
 export const DEFAULT_PERMISSIONS = ['read'];
 export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
 export const DEFAULT_RATE_LIMITS = { requests_per_minute: 60 };
+const RATE_LIMIT_MAX = 10_000_000;
+
+/** A sub-key's limits as stored in `rate_limits` (the names the REST layer has always shown). */
+export interface StoredRateLimits {
+  requests_per_minute?: number;
+  requests_per_day?: number;
+}
+
+export function rateLimitsOf(stored: unknown): StoredRateLimits {
+  return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as StoredRateLimits) : DEFAULT_RATE_LIMITS;
+}
 const PERMISSION = /^[a-z][a-z0-9:_-]{0,31}$/;
 const SUB_KEY_SHAPE = /^key_service_[0-9A-Za-z]{40}$/;
-const MAX_EXPIRY_MS = 10 * 365 * 86_400_000;
+const DAY_MS = 86_400_000;
 
 export type SubKeyStatus = 'active' | 'grace' | 'expired' | 'revoked';
 
 export function subKeyStatus(key: Pick<SubKey, 'revokedAt' | 'expiresAt' | 'graceEndsAt'>, now: Date): SubKeyStatus {
   if (key.revokedAt) return 'revoked';
-  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  if (key.expiresAt <= now) return 'expired';
   if (key.graceEndsAt) return key.graceEndsAt > now ? 'grace' : 'expired';
   return 'active';
 }
 
 export interface ProvisionInput {
   permissions?: unknown;
-  rateLimits?: unknown;
+  rateLimits?: { requestsPerMinute?: number | null; requestsPerDay?: number | null } | null;
   expiresAt?: unknown;
 }
 
-function readRateLimits(checks: Checks, value: unknown): Prisma.InputJsonObject | undefined {
+function readRateLimits(checks: Checks, value: ProvisionInput['rateLimits']): StoredRateLimits | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    checks.fail('rateLimits', 'must be an object such as {"requests_per_minute": 60}');
-    return undefined;
-  }
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k !== 'requests_per_minute' && k !== 'requests_per_day') checks.fail(`rateLimits.${k}`, 'is not a known limit (requests_per_minute, requests_per_day)');
-    else if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 10_000_000) checks.fail(`rateLimits.${k}`, 'must be an integer from 1 to 10000000');
-    else out[k] = v as number;
-  }
-  return out;
+  const perMinute = checks.integer('rateLimits.requestsPerMinute', value.requestsPerMinute, 1, RATE_LIMIT_MAX) ?? DEFAULT_RATE_LIMITS.requests_per_minute;
+  const perDay = checks.integer('rateLimits.requestsPerDay', value.requestsPerDay, 1, RATE_LIMIT_MAX);
+  return { requests_per_minute: perMinute, ...(perDay !== undefined ? { requests_per_day: perDay } : {}) };
 }
 
 export interface ProvisionedKey {
@@ -68,12 +71,15 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
     }
   }
   const rateLimits = readRateLimits(checks, input.rateLimits) ?? DEFAULT_RATE_LIMITS;
-  let expiresAt: Date | undefined;
+  // Every key expires (CONTRACT §3): the configured lifetime unless an earlier, or a later one up to the
+  // maximum, is asked for.
+  const { subKeyLifetimeDays, subKeyMaxLifetimeDays } = ctx.services.config;
+  let expiresAt = new Date(now.getTime() + subKeyLifetimeDays * DAY_MS);
   if (input.expiresAt !== undefined && input.expiresAt !== null) {
     const at = input.expiresAt instanceof Date ? input.expiresAt : typeof input.expiresAt === 'string' ? new Date(input.expiresAt) : undefined;
     if (!at || Number.isNaN(at.getTime())) checks.fail('expiresAt', 'must be an ISO 8601 timestamp');
     else if (at <= now) checks.fail('expiresAt', 'must be in the future');
-    else if (at.getTime() - now.getTime() > MAX_EXPIRY_MS) checks.fail('expiresAt', 'must be within ten years');
+    else if (at.getTime() - now.getTime() > subKeyMaxLifetimeDays * DAY_MS) checks.fail('expiresAt', `must be within ${subKeyMaxLifetimeDays} days`);
     else expiresAt = at;
   }
   checks.done();
@@ -88,18 +94,18 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
     const tier = tierDefinition(locked.reputation);
     if (tier.subKeyLimit !== null) {
       const live = await tx.subKey.count({
-        where: { agentId: me.id, revokedAt: null, graceEndsAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+        where: { agentId: me.id, revokedAt: null, graceEndsAt: null, expiresAt: { gt: now } },
       });
       if (live >= tier.subKeyLimit) {
         throw new Forbidden(`The ${tier.name} tier allows ${tier.subKeyLimit} live sub-keys; revoke one or raise your reputation`);
       }
     }
     const created = await tx.subKey.create({
-      data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits, expiresAt },
+      data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits: { ...rateLimits }, expiresAt },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
     await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions } });
-    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, expires_at: created.expiresAt?.toISOString() ?? null });
+    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, expires_at: created.expiresAt.toISOString() });
     return created;
   });
   return { key, secret };
@@ -114,7 +120,7 @@ export interface Verification {
   serviceKey: string;
   permissions: string[];
   rateLimits: unknown;
-  expiresAt: Date | null;
+  expiresAt: Date;
 }
 
 const VERIFY_SQL = `
@@ -137,7 +143,7 @@ export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification
     id: string;
     permissions: string[];
     rateLimits: unknown;
-    expiresAt: Date | null;
+    expiresAt: Date;
     graceEndsAt: Date | null;
     agentId: string;
     reputation: number;
@@ -147,7 +153,7 @@ export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification
   }>(VERIFY_SQL, [sha256Hex(key as string)], 'verify_sub_key');
   const now = ctx.services.clock.now();
   if (!row || row.agentStatus !== 'ACTIVE' || row.serviceStatus !== 'active') throw invalid();
-  if ((row.expiresAt && row.expiresAt <= now) || (row.graceEndsAt && row.graceEndsAt <= now)) throw invalid();
+  if (row.expiresAt <= now || (row.graceEndsAt && row.graceEndsAt <= now)) throw invalid();
   return {
     valid: true,
     agentId: row.agentId,
