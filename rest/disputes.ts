@@ -3,7 +3,7 @@ import { bucket, from, type Route } from './route';
 
 const disputeFields = /* GraphQL */ `
   fragment DisputeFields on Dispute {
-    dispute_id: disputeId form kind status resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
+    dispute_id: disputeId form type reason status resolved resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
     agent_id: agentId service_id: serviceId transaction_id: transactionId execution_id: executionId provider_agent_id: providerAgentId
     created_at: createdAt resolved_at: resolvedAt
   }
@@ -64,10 +64,10 @@ export const disputeRoutes: Route[] = [
     status: 200,
     tag: 'Administration',
     summary: 'Resolve a dispute',
-    description: '`resolution` is required; `refund_cents` refunds part or all of a disputed charge through the ledger (and costs the provider reputation). A resolved dispute answers 409.',
+    description: 'Answers `resolved: true` with who resolved it in `resolved_by` (`admin`). `resolution` is required; `refund_cents` refunds part or all of a disputed charge through the ledger (and costs the provider reputation). A resolved dispute answers 409.',
     errors: [404, 409],
     document: /* GraphQL */ `mutation ResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
-      resolveDispute(id: $id, input: $input) { resolved: resolvedBy dispute_id: disputeId status resolution refund_cents: refundCents resolved_at: resolvedAt }
+      resolveDispute(id: $id, input: $input) { resolved resolved_by: resolvedBy dispute_id: disputeId status resolution refund_cents: refundCents resolved_at: resolvedAt }
     }`,
     variables: { id: from.path('disputeId'), input: from.body },
   },

@@ -388,7 +388,7 @@ export type MyDisputesQueryVariables = Exact<{
 }>;
 
 
-export type MyDisputesQuery = { myDisputes: { total: number, disputes: Array<{ kind: string, status: string, resolution: string | null, description: string | null, dispute_id: string, service_id: string | null, transaction_id: string | null, created_at: string, resolved_at: string | null }> } };
+export type MyDisputesQuery = { myDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, dispute_id: string, resolved_by: string | null, service_id: string | null, transaction_id: string | null, created_at: string, resolved_at: string | null }> } };
 
 export type MyExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -437,7 +437,7 @@ export type QuickResolveQueryVariables = Exact<{
 
 export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, cost_cents: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
 
-export type DisputeFieldsFragment = { form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
+export type DisputeFieldsFragment = { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
 
 export type CreateDisputeMutationVariables = Exact<{
   input: CreateDisputeInput;
@@ -451,7 +451,7 @@ export type DisputeQueryVariables = Exact<{
 }>;
 
 
-export type DisputeQuery = { dispute: { form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null } };
+export type DisputeQuery = { dispute: { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null } };
 
 export type AdminDisputesQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -460,7 +460,7 @@ export type AdminDisputesQueryVariables = Exact<{
 }>;
 
 
-export type AdminDisputesQuery = { adminDisputes: { total: number, disputes: Array<{ form: string, kind: string, status: string, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null }> } };
+export type AdminDisputesQuery = { adminDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null }> } };
 
 export type ResolveDisputeMutationVariables = Exact<{
   id: string;
@@ -468,7 +468,7 @@ export type ResolveDisputeMutationVariables = Exact<{
 }>;
 
 
-export type ResolveDisputeMutation = { resolveDispute: { status: string, resolution: string | null, resolved: string | null, dispute_id: string, refund_cents: number, resolved_at: string | null } };
+export type ResolveDisputeMutation = { resolveDispute: { resolved: boolean, status: string, resolution: string | null, resolved_by: string | null, dispute_id: string, refund_cents: number, resolved_at: string | null } };
 
 export type AdminRevenueQueryVariables = Exact<{
   days?: number | null | undefined;
