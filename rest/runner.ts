@@ -29,7 +29,8 @@ import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
-import { otherSpelling, Spelling } from './spelling';
+import { otherSpelling } from '../src/platform/naming';
+import { Spelling } from './spelling';
 import { StreamBridge } from './streams';
 import type { Duplex } from 'node:stream';
 

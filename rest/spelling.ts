@@ -10,22 +10,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { FieldError } from '../src/platform/errors';
-
-/** `pricingModel` → `pricing_model`, `latencyP50Ms` → `latency_p50_ms`. */
-export function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
-}
-
-/** `pricing_model` → `pricingModel`, `top_k` → `topK`. */
-export function camelCase(name: string): string {
-  return name.replace(/_+([a-z0-9])/g, (_m, ch: string) => ch.toUpperCase());
-}
-
-/** The other spelling of a name (itself when it has only one, like `limit`). */
-export function otherSpelling(name: string): string {
-  const snake = snakeCase(name);
-  return snake === name ? camelCase(name) : snake;
-}
+import { camelCase, sameJson, snakeCase } from '../src/platform/naming';
 
 /**
  * Names REST documents in snake_case: the ones the specification writes so (its request fields and the
@@ -156,29 +141,4 @@ export class Spelling {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Whether two JSON values are equal (objects in any key order), without recursion (bodies can be deep). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  const stack: [unknown, unknown][] = [[a, b]];
-  while (stack.length) {
-    const [x, y] = stack.pop()!;
-    if (x === y) continue;
-    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
-    if (Array.isArray(x)) {
-      const ys = y as unknown[];
-      if (x.length !== ys.length) return false;
-      for (let i = 0; i < x.length; i++) stack.push([x[i], ys[i]]);
-      continue;
-    }
-    const xk = Object.keys(x);
-    const yo = y as Record<string, unknown>;
-    if (xk.length !== Object.keys(yo).length) return false;
-    for (const k of xk) {
-      if (!Object.prototype.hasOwnProperty.call(yo, k)) return false;
-      stack.push([(x as Record<string, unknown>)[k], yo[k]]);
-    }
-  }
-  return true;
 }

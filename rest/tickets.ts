@@ -3,7 +3,7 @@ import { bucket, from, type Route } from './route';
 
 const ticketFields = /* GraphQL */ `
   fragment TicketFields on Ticket {
-    ticket_key: ticketKey type subject description status priority agent_name: agentName created_by: createdBy
+    ticket_key: ticketKey type subject description status priority agentName created_by: createdBy
     target_service: targetService callback_url: callbackUrl resolution
     comments { comment_id: commentId content author created_at: createdAt }
     history { from to actor_kind: actorKind actor_id: actorId note at }

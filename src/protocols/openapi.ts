@@ -17,7 +17,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { CompiledRoute } from '../../rest/runner';
-import { documentedName, otherSpelling } from '../../rest/spelling';
+import { documentedName } from '../../rest/spelling';
+import { otherSpelling } from '../platform/naming';
 import { API_DOCUMENT_VERSION } from '../config';
 import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
 

@@ -3,7 +3,7 @@
 // route added later is covered without writing anything.
 import { routes } from '../../rest/routes';
 import { compileRoutes, type CompiledRoute } from '../../rest/runner';
-import { camelCase } from '../../rest/spelling';
+import { camelCase } from '../../src/platform/naming';
 import { schema } from '../../schema';
 import { hasRespellableField, respell, sampleValue } from '../support/sample-input';
 import { api, registerAgent, startServer, type HttpResult, type TestServer } from '../support/server';

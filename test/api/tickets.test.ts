@@ -86,6 +86,20 @@ describe('execute support-ticket', () => {
     expect(errorPaths(unknownTarget)).toEqual(['input.target_service']);
     expect((await call('GET', '/tickets', { key: me.key })).body.total).toBe(0);
   });
+
+  it('reads the input in either spelling of each field, as every request field is read', async () => {
+    const me = await registerAgent(server);
+    const { serviceKey } = await serviceOwner();
+    const { agentName: _name, ...rest } = ticketInput();
+    const res = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: { ...rest, agent_name: 'snake-bot', targetService: serviceKey } } });
+    expect(res.status).toBe(200);
+    const status = await call('POST', '/execute', { key: me.key, body: { capability: 'ticket-status', input: { ticketKey: res.body.result.ticket_key } } });
+    expect(status.body.result).toMatchObject({ ticket_key: res.body.result.ticket_key, target_service: serviceKey });
+    expect((await call('GET', `/tickets/${res.body.result.ticket_key}`, { key: me.key })).body.agentName).toBe('snake-bot');
+    const twice = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: { ...rest, agentName: 'a', agent_name: 'b' } } });
+    expectProblem(twice, 400, 'validation_failed');
+    expect(errorPaths(twice)).toEqual(['input.agent_name']);
+  });
 });
 
 describe('GET /tickets/:ticketKey and its moves', () => {
@@ -100,7 +114,7 @@ describe('GET /tickets/:ticketKey and its moves', () => {
       subject: 'Summaries come back empty',
       status: 'open',
       priority: 'high',
-      agent_name: 'reporter-bot',
+      agentName: 'reporter-bot',
       created_by: me.agentId,
       comments: [],
       history: [{ from: null, to: 'open', actor_kind: 'agent', actor_id: me.agentId }],

@@ -1,7 +1,7 @@
 // Sample values for GraphQL input types: every field at every depth, for tests generated from the route
 // tables (a route added later is covered without writing anything).
 import { getNullableType, isEnumType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
-import { otherSpelling } from '../../rest/spelling';
+import { otherSpelling } from '../../src/platform/naming';
 
 /** A JSON value with keys of both spellings, which must reach the operation exactly as sent. */
 export const JSON_SAMPLE = { some_key: 1, someKey: [{ nested_key: true }] };

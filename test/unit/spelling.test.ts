@@ -3,7 +3,8 @@
 // values, and an unknown field, are refused naming the field as the client spelled it.
 import { routes } from '../../rest/routes';
 import { compileRoutes, readVariables, type CompiledRoute, type RestRequest } from '../../rest/runner';
-import { camelCase, documentedName, otherSpelling, sameJson, snakeCase } from '../../rest/spelling';
+import { documentedName } from '../../rest/spelling';
+import { camelCase, otherSpelling, sameJson, snakeCase, withBothSpellings } from '../../src/platform/naming';
 import { schema } from '../../schema';
 import { ValidationFailed } from '../../src/platform/errors';
 import { hasRespellableField, JSON_SAMPLE, respell, sampleValue } from '../support/sample-input';
@@ -48,6 +49,17 @@ describe('the spelling of a name', () => {
     expect(documentedName('pricingModel')).toBe('pricing_model');
     expect(documentedName('costPerCall')).toBe('costPerCall');
     expect(documentedName('storeType')).toBe('storeType');
+  });
+
+  it("reads a free-form object's fields under either spelling, refusing two different values", () => {
+    const read = withBothSpellings({ agent_name: 'a', ticketKey: 'ST-1', limit: 5, callback_url: 'x', callbackUrl: 'x' });
+    expect([read.agentName, read.agent_name, read.ticket_key, read.ticketKey, read.limit, read.callbackUrl]).toEqual(['a', 'a', 'ST-1', 'ST-1', 5, 'x']);
+    expect(() => withBothSpellings({ agentName: 'a', agent_name: 'b' }, 'input.')).toThrow(ValidationFailed);
+    try {
+      withBothSpellings({ agentName: 'a', agent_name: 'b' }, 'input.');
+    } catch (err) {
+      expect((err as ValidationFailed).errors).toEqual([{ path: 'input.agent_name', message: expect.stringMatching(/given twice/) }]);
+    }
   });
 
   it('compares JSON values in any key order, and deep ones without recursion', () => {

@@ -15,9 +15,10 @@ export const MARKETPLACE_PROVIDER = { serviceKey: 'marketplace', name: 'Agent Ca
 
 export type BuiltinHandler = (tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, input: Record<string, unknown>) => Promise<unknown>;
 
-// Field paths here are relative to `input`; execute names them `input.…`.
+// Field paths here are relative to `input`; execute names them `input.…`. The input can be read under
+// either spelling of a field (execute hands it over with both).
 function ticketKeyOf(input: Record<string, unknown>): unknown {
-  const key = input.ticket_key ?? input.ticketKey;
+  const key = input.ticket_key;
   const checks = new Checks();
   if (key === undefined || key === null) checks.fail('ticket_key', 'is required');
   else if (typeof key !== 'string') checks.fail('ticket_key', 'must be a ticket key such as ST-1001');

@@ -5,6 +5,7 @@ import { isTransientConflict, type DbTx } from '../../db/database';
 import type { Agent, Prisma } from '../../db/generated/prisma/client';
 import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid, newUuid } from '../../platform/ids';
+import { withBothSpellings } from '../../platform/naming';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
@@ -331,8 +332,10 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
   // The marketplace serves its own capabilities unless a third-party provider is chosen by name.
   if (isBuiltin(capability) && (mode === 'auto' || provider === MARKETPLACE_PROVIDER.serviceKey)) {
     try {
+      // A built-in's input fields are read in either spelling, as every request field is (CONTRACT §3).
+      const fields = withBothSpellings(input);
       return await transact(ctx, async (tx, emit) => {
-        const result = await BUILTINS[capability](tx, emit, ctx, me, input);
+        const result = await BUILTINS[capability](tx, emit, ctx, me, fields);
         const latencyMs = Math.round(performance.now() - started);
         const attempt: AttemptReceipt = {
           ordinal: 1,

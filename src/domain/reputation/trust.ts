@@ -24,8 +24,8 @@ export interface TrustScore {
  * reputation/100 × 0.5 + (successes + 1)/(calls + 2) × 0.3 + 1/(1 + disputes lost) × 0.2, as 0-100. A dispute
  * is lost when it was resolved with a refund to the other side.
  */
-export async function trustScore(db: DbTx, input: { agent_id?: unknown; agentId?: unknown }, now: Date): Promise<TrustScore> {
-  const raw = input.agent_id ?? input.agentId;
+export async function trustScore(db: DbTx, input: { agent_id?: unknown }, now: Date): Promise<TrustScore> {
+  const raw = input.agent_id;
   const checks = new Checks();
   if (raw === undefined || raw === null) checks.fail('agent_id', 'is required');
   else if (!isUuid(raw)) checks.fail('agent_id', 'must be an agent id (UUID)');

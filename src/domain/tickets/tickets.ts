@@ -112,7 +112,7 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
     },
   });
   await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: null, to: 'open' });
-  await emitTicketEvent(tx, emit, ticket, 'ticket.created', { description: ticket.description, agent_name: ticket.agentName, created_at: ticket.createdAt.toISOString() });
+  await emitTicketEvent(tx, emit, ticket, 'ticket.created', { description: ticket.description, agentName: ticket.agentName, created_at: ticket.createdAt.toISOString() });
   return ticket;
 }
 
