@@ -73,10 +73,10 @@ export const streamingRoutes: Route[] = [
     tag: 'Streaming',
     summary: 'Push events into a session',
     description:
-      'Body `{ event?, data }` for one event, or `{ events: [{ event?, data }] }` for up to 100 in order. `event` names it (default `message`); `data` is any JSON up to 64 KiB. Answers `pushed` (the count) and the ids given. An ended session is 409.',
+      'Body `{ event?, data }` for one event, or `{ events: [{ event?, data }] }` for up to 100 in order. `event` names it (default `message`); `data` is any JSON up to 64 KiB. Answers `pushed: true`, `count` (the events stored) and `last_event_id` (the id of the last; they are numbered in order). An ended session is 409.',
     errors: [404, 409],
     document: /* GraphQL */ `mutation PushStreamingEvents($id: ID!, $input: PushStreamingEventsInput!) {
-      pushStreamingEvents(sessionId: $id, input: $input) { pushed session_id: sessionId last_event_id: lastEventId }
+      pushStreamingEvents(sessionId: $id, input: $input) { pushed count session_id: sessionId last_event_id: lastEventId }
     }`,
     variables: { id: from.path('id'), input: from.body },
   },

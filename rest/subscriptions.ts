@@ -10,7 +10,8 @@ const subscriptionFields = /* GraphQL */ `
 `;
 const savedFields = /* GraphQL */ `
   fragment SavedSubscriptionFields on SavedCapabilitySubscription {
-    id updated status nextRunAt capabilityId schedule timezone deliveryMethod deliveryConfig created_at: createdAt
+    id capabilityId inputPayload schedule timezone deliveryMethod deliveryConfig status nextRunAt lastRunAt
+    run_count: runCount created_at: createdAt updated_at: updatedAt
   }
 `;
 
@@ -82,7 +83,7 @@ export const subscriptionRoutes: Route[] = [
     description:
       '`inputPayload`, `schedule`, `timezone`, `deliveryMethod`, `deliveryConfig` (the capability cannot change). A new schedule takes effect from its next tick after now. Switching to webhook delivery makes a new secret, returned once in `deliveryConfig.secret`. A cancelled subscription is 409.',
     errors: [404, 409],
-    document: /* GraphQL */ `mutation UpdateSubscription($id: ID!, $input: SubscriptionInput!) { updateSubscription(id: $id, input: $input) { ...SavedSubscriptionFields } } ${savedFields}`,
+    document: /* GraphQL */ `mutation UpdateSubscription($id: ID!, $input: SubscriptionInput!) { updateSubscription(id: $id, input: $input) { updated ...SavedSubscriptionFields } } ${savedFields}`,
     variables: { id: from.path('id'), input: from.body },
   },
   move('pause', 'Stops the runs until resumed.', /* GraphQL */ `mutation PauseSubscription($id: ID!) { pauseSubscription(id: $id) { id: subscriptionId status nextRunAt } }`),

@@ -19,7 +19,7 @@ const StreamsHealth = builder.objectRef<Components['sse']>('StreamsHealth').impl
   fields: (t) => ({
     status: t.expose('status', { type: ComponentStatus }),
     openStreams: t.exposeInt('openStreams', { description: 'Open subscription streams (SSE and WebSocket) on this instance' }),
-    redis: t.exposeBoolean('redis', { nullable: true, description: 'Whether the shared Redis is connected; null without REDIS_URL' }),
+    redis: t.exposeString('redis', { description: 'The shared Redis: `connected`, `disconnected`, or `off` without REDIS_URL (events stay on this instance)' }),
   }),
 });
 

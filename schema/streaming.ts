@@ -38,7 +38,8 @@ export const StreamingEvent = builder.objectRef<sessions.StreamEvent>('Streaming
 
 const Pushed = builder.objectRef<Awaited<ReturnType<typeof sessions.pushEvents>>>('PushedStreamingEvents').implement({
   fields: (t) => ({
-    pushed: t.exposeInt('pushed', { description: 'How many events this push stored' }),
+    pushed: t.boolean({ description: 'The events were stored and handed to readers', resolve: () => true }),
+    count: t.exposeInt('count', { description: 'How many events this push stored' }),
     sessionId: t.exposeID('sessionId'),
     lastEventId: t.exposeInt('lastEventId'),
     events: t.field({ type: [StreamingEvent], resolve: (p) => p.events }),

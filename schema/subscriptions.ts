@@ -61,10 +61,13 @@ const SavedSubscription = builder.objectRef<subscriptions.CreatedSubscription>('
   description: 'A created or changed subscription; a new webhook secret appears here once, as deliveryConfig.secret',
   fields: (t) => ({
     id: t.id({ resolve: (c) => c.subscription.id }),
-    updated: t.boolean({ resolve: () => true }),
+    updated: t.boolean({ description: 'True: the change was saved (the answer of an update)', resolve: () => true }),
     status: t.string({ resolve: (c) => c.subscription.status }),
-    nextRunAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.subscription.nextRunAt }),
+    nextRunAt: t.field({ type: 'DateTime', nullable: true, description: 'The next tick; null while paused or cancelled', resolve: (c) => c.subscription.nextRunAt }),
+    lastRunAt: t.field({ type: 'DateTime', nullable: true, description: 'The latest run; null before the first', resolve: (c) => c.subscription.lastRunAt }),
+    runCount: t.int({ resolve: (c) => c.subscription.runCount }),
     capabilityId: t.string({ resolve: (c) => c.subscription.capabilityId }),
+    inputPayload: t.field({ type: 'JSON', resolve: (c) => c.subscription.inputPayload }),
     schedule: t.string({ resolve: (c) => c.subscription.schedule }),
     timezone: t.string({ resolve: (c) => c.subscription.timezone }),
     deliveryMethod: t.string({ resolve: (c) => c.subscription.deliveryMethod }),
@@ -74,7 +77,18 @@ const SavedSubscription = builder.objectRef<subscriptions.CreatedSubscription>('
       resolve: (c) => ({ ...(c.subscription.deliveryConfig as object), ...(c.secret ? { secret: c.secret } : {}) }),
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (c) => c.subscription.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.subscription.updatedAt }),
     subscription: t.field({ type: CapabilitySubscription, resolve: (c) => c.subscription }),
+  }),
+});
+
+const DeliveryConfigInput = builder.inputType('SubscriptionDeliveryConfigInput', {
+  description: 'What the delivery method needs: webhook `{ webhookUrl }`; store `{ storeId, key? }`; sse nothing',
+  fields: (t) => ({
+    webhookUrl: t.string({ description: 'webhook: the https URL that receives `subscription.delivered` events' }),
+    storeId: t.string({ description: 'store: one of your kv or structured memory stores' }),
+    key: t.string({ description: 'store: the entry key runs are written under (default `subscriptions/<id>`)' }),
+    secret: t.string({ description: 'Never given: the marketplace makes the webhook secret and returns it once' }),
   }),
 });
 
@@ -85,7 +99,7 @@ const SubscriptionInput = builder.inputType('SubscriptionInput', {
     schedule: t.string({ description: 'Cron: 5 fields, or 6 with seconds first (required on creation)' }),
     timezone: t.string({ description: 'IANA time zone of the schedule (default UTC)' }),
     deliveryMethod: t.string({ description: '`webhook`, `store` or `sse` (required on creation)' }),
-    deliveryConfig: t.field({ type: 'JSON', description: 'webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores)' }),
+    deliveryConfig: t.field({ type: DeliveryConfigInput, description: 'webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores)' }),
   }),
 });
 

@@ -138,7 +138,7 @@ function percentile(values: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] : 0;
 }
 
-/** One push: 200 with `pushed: 1` and a numeric `last_event_id`, or the benchmark fails. */
+/** One push: 200 with `pushed: true` and a numeric `last_event_id`, or the benchmark fails. */
 async function pushOne(target: FanoutTarget, i: number): Promise<number> {
   const started = nowMs();
   const res = await fetch(target.pushUrl, {
@@ -155,7 +155,7 @@ async function pushOne(target: FanoutTarget, i: number): Promise<number> {
   } catch {
     // reported below
   }
-  if (res.status !== 200 || body.pushed !== 1 || typeof body.last_event_id !== 'number') {
+  if (res.status !== 200 || body.pushed !== true || typeof body.last_event_id !== 'number') {
     throw new Error(`${target.name} push ${i} answered ${res.status}: ${text.slice(0, 300)}`);
   }
   return nowMs() - started;

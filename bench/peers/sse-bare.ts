@@ -42,7 +42,7 @@ main(async () => {
       const json = JSON.stringify({ id, event: 'message', data, created_at: new Date().toISOString() });
       const message = `id: ${id}\nevent: message\ndata: ${json}\n\n`;
       for (const reader of readers) reader.write(message);
-      const body = JSON.stringify({ pushed: 1, last_event_id: lastId });
+      const body = JSON.stringify({ pushed: true, count: 1, last_event_id: lastId });
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }).end(body);
     });
   };

@@ -245,11 +245,23 @@ export type SubKeyStatus =
   | 'grace'
   | 'revoked';
 
+/** What the delivery method needs: webhook `{ webhookUrl }`; store `{ storeId, key? }`; sse nothing */
+export type SubscriptionDeliveryConfigInput = {
+  /** store: the entry key runs are written under (default `subscriptions/<id>`) */
+  key?: string | null | undefined;
+  /** Never given: the marketplace makes the webhook secret and returns it once */
+  secret?: string | null | undefined;
+  /** store: one of your kv or structured memory stores */
+  storeId?: string | null | undefined;
+  /** webhook: the https URL that receives `subscription.delivered` events */
+  webhookUrl?: string | null | undefined;
+};
+
 export type SubscriptionInput = {
   /** The capability to execute (required on creation) */
   capabilityId?: string | null | undefined;
   /** webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores) */
-  deliveryConfig?: unknown;
+  deliveryConfig?: SubscriptionDeliveryConfigInput | null | undefined;
   /** `webhook`, `store` or `sse` (required on creation) */
   deliveryMethod?: string | null | undefined;
   /** Its input, a JSON object (default {}) */
@@ -487,7 +499,7 @@ export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HealthQuery = { health: { status: ComponentStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: boolean | null, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number, vector_search: string } } } };
+export type HealthQuery = { health: { status: ComponentStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: string, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number, vector_search: string } } } };
 
 export type PingQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -731,7 +743,7 @@ export type PushStreamingEventsMutationVariables = Exact<{
 }>;
 
 
-export type PushStreamingEventsMutation = { pushStreamingEvents: { pushed: number, session_id: string, last_event_id: number } };
+export type PushStreamingEventsMutation = { pushStreamingEvents: { pushed: boolean, count: number, session_id: string, last_event_id: number } };
 
 export type EndStreamingSessionMutationVariables = Exact<{
   id: string;
@@ -742,14 +754,14 @@ export type EndStreamingSessionMutation = { endStreamingSession: { ended: boolea
 
 export type CapabilitySubscriptionFieldsFragment = { capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, id: string, run_count: number, created_at: string, updated_at: string };
 
-export type SavedSubscriptionFieldsFragment = { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string };
+export type SavedSubscriptionFieldsFragment = { id: string, capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, run_count: number, created_at: string, updated_at: string };
 
 export type CreateSubscriptionMutationVariables = Exact<{
   input: SubscriptionInput;
 }>;
 
 
-export type CreateSubscriptionMutation = { createSubscription: { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string } };
+export type CreateSubscriptionMutation = { createSubscription: { id: string, capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, run_count: number, created_at: string, updated_at: string } };
 
 export type CapabilitySubscriptionsQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -773,7 +785,7 @@ export type UpdateSubscriptionMutationVariables = Exact<{
 }>;
 
 
-export type UpdateSubscriptionMutation = { updateSubscription: { id: string, updated: boolean, status: string, nextRunAt: string | null, capabilityId: string, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, created_at: string } };
+export type UpdateSubscriptionMutation = { updateSubscription: { updated: boolean, id: string, capabilityId: string, inputPayload: unknown, schedule: string, timezone: string, deliveryMethod: string, deliveryConfig: unknown, status: string, nextRunAt: string | null, lastRunAt: string | null, run_count: number, created_at: string, updated_at: string } };
 
 export type PauseSubscriptionMutationVariables = Exact<{
   id: string;
@@ -813,7 +825,7 @@ export type CapabilitySubscriptionRunsSubscriptionVariables = Exact<{
 
 export type CapabilitySubscriptionRunsSubscription = { capabilitySubscriptionRuns: { id: string, event: string, sequence: number, status: string, result: unknown, error: string | null, run_id: string, subscription_id: string, scheduled_for: string, execution_id: string | null, finished_at: string | null } };
 
-export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
+export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
 
 export type TicketsQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -822,7 +834,7 @@ export type TicketsQueryVariables = Exact<{
 }>;
 
 
-export type TicketsQuery = { tickets: { total: number, tickets: Array<{ type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> }> } };
+export type TicketsQuery = { tickets: { total: number, tickets: Array<{ type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> }> } };
 
 export type TicketEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -841,7 +853,7 @@ export type TicketQueryVariables = Exact<{
 }>;
 
 
-export type TicketQuery = { ticket: { type: string, subject: string, description: string, status: string, priority: string, resolution: string | null, ticket_key: string, agent_name: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> } };
+export type TicketQuery = { ticket: { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> } };
 
 export type UpdateTicketStatusMutationVariables = Exact<{
   ticketKey: string;

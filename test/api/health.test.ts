@@ -32,7 +32,7 @@ describe('GET /health', () => {
       uptime_seconds: expect.any(Number),
       components: {
         database: { status: 'ok', kind: expect.stringMatching(/^(pglite|postgres)$/), latency_ms: expect.any(Number) },
-        sse: { status: 'ok', open_streams: expect.any(Number), redis: null },
+        sse: { status: 'ok', open_streams: expect.any(Number), redis: 'off' },
         scheduler: { status: 'ok', jobs: expect.any(Number) },
         memory: { status: 'ok', rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number), vector_search: expect.stringMatching(/^(pgvector|exact)$/) },
       },

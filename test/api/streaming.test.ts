@@ -46,8 +46,8 @@ describe('push and end', () => {
   it('numbers pushed events in order, one at a time or in a batch', async () => {
     const me = await registerAgent(server);
     const s = await newSession(me.key);
-    expect((await push(me.key, s.id, { data: { n: 1 } })).body).toMatchObject({ pushed: 1, last_event_id: 1 });
-    expect((await push(me.key, s.id, { events: [{ event: 'tick', data: 2 }, { data: 3 }] })).body).toMatchObject({ pushed: 2, last_event_id: 3 });
+    expect((await push(me.key, s.id, { data: { n: 1 } })).body).toMatchObject({ pushed: true, count: 1, last_event_id: 1 });
+    expect((await push(me.key, s.id, { events: [{ event: 'tick', data: 2 }, { data: 3 }] })).body).toMatchObject({ pushed: true, count: 2, last_event_id: 3 });
     const bad = await push(me.key, s.id, { events: [{ event: 'bad name!', data: 1 }, { event: 'ok' }] });
     expect(bad.body.errors.map((e: any) => e.path)).toEqual(['events.0.event', 'events.1.data']);
   });

@@ -46,7 +46,9 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, time
 describe('POST /subscriptions', () => {
   it('creates an active subscription with its next run, and shows a webhook secret once', async () => {
     const me = await registerAgent(server);
-    const res = await create(me.key, { deliveryMethod: 'webhook', deliveryConfig: { webhookUrl: receiver.url }, inputPayload: { text: 'hi' } });
+    // Settings are read in both spellings at every depth, like every request field.
+    const body = { capability_id: capability, schedule: '*/5 * * * *', delivery_method: 'webhook', delivery_config: { webhook_url: receiver.url }, input_payload: { text: 'hi' } };
+    const res = await call('POST', '/subscriptions', { key: me.key, body });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'active', capabilityId: capability, schedule: '*/5 * * * *', deliveryMethod: 'webhook' });
     expect(res.body.deliveryConfig).toEqual({ webhookUrl: receiver.url, secret: expect.stringMatching(/^whsec_/) });
@@ -55,6 +57,9 @@ describe('POST /subscriptions', () => {
     expect(new Date(next).getUTCMinutes() % 5).toBe(0);
     const got = await call('GET', `/subscriptions/${res.body.id}`, { key: me.key });
     expect(got.body).toMatchObject({ id: res.body.id, status: 'active', inputPayload: { text: 'hi' }, deliveryConfig: { webhookUrl: receiver.url } });
+    // The creation answers the subscription as a read does (and no `updated` flag: nothing was updated).
+    expect(Object.keys(res.body).sort()).toEqual(Object.keys(got.body).sort());
+    expect({ ...res.body, deliveryConfig: got.body.deliveryConfig }).toEqual(got.body);
     expect(JSON.stringify(got.body)).not.toContain('whsec_');
     const list = await call('GET', '/subscriptions', { key: me.key });
     expect(list.body).toMatchObject({ total: 1, subscriptions: [{ id: res.body.id }] });

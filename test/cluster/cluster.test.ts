@@ -82,7 +82,7 @@ it('shares a rate limit across instances', async () => {
 it('reports Redis in /health on both instances', async () => {
   for (const s of [a, b]) {
     const health = await api(s)('GET', '/health');
-    expect(health.body.components.sse).toMatchObject({ status: 'ok', redis: true });
+    expect(health.body.components.sse).toMatchObject({ status: 'ok', redis: 'connected' });
     expect(health.body.components.database.kind).toBe('postgres');
   }
 });

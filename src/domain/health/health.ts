@@ -14,7 +14,7 @@ export interface Health {
   checkedAt: Date;
   components: {
     database: { status: ComponentStatus; kind: string; latencyMs: number | null; error: string | null };
-    sse: { status: ComponentStatus; openStreams: number; redis: boolean | null };
+    sse: { status: ComponentStatus; openStreams: number; redis: 'connected' | 'disconnected' | 'off' };
     scheduler: { status: ComponentStatus; jobs: number; lastRunAt: Date | null };
     memory: { status: ComponentStatus; rssBytes: number; heapUsedBytes: number; heapLimitBytes: number; vectorSearch: 'pgvector' | 'exact' };
   };
@@ -36,14 +36,15 @@ export async function checkDatabase(services: Services) {
 export async function getHealth(ctx: Ctx): Promise<Health> {
   const { services } = ctx;
   const database = await checkDatabase(services);
-  const redis = services.events.redisConnected ?? null;
+  const connected = services.events.redisConnected;
+  const redis = connected === undefined ? 'off' : connected ? 'connected' : 'disconnected';
   const scheduler = services.scheduler.status();
   const lastRuns = scheduler.jobs.map((j) => j.last_run_at).filter((t): t is string => !!t).sort();
   const mem = process.memoryUsage();
   const heapLimit = v8.getHeapStatistics().heap_size_limit;
   const components: Health['components'] = {
     database,
-    sse: { status: redis === false ? 'degraded' : 'ok', openStreams: services.events.openStreams, redis },
+    sse: { status: redis === 'disconnected' ? 'degraded' : 'ok', openStreams: services.events.openStreams, redis },
     scheduler: {
       status: scheduler.status === 'ok' ? 'ok' : scheduler.status === 'degraded' ? 'degraded' : 'down',
       jobs: scheduler.jobs.length,

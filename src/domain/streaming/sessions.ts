@@ -117,7 +117,7 @@ function checkEvents(input: PushInput): { event: string; data: string }[] {
  * and pushes as that agent (a push is the hot path of a stream); an invalid or inactive caller matches no
  * session, writes nothing, and is refused as usual.
  */
-export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promise<{ pushed: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
+export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promise<{ count: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
   let events: ReturnType<typeof checkEvents>;
   try {
     events = checkEvents(input);
@@ -146,7 +146,7 @@ export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promis
   }
   const pushed: StreamEvent[] = row.events.map((r) => ({ seq: Number(r.seq), event: r.event, data: r.data, createdAt: now.toISOString() }));
   for (const e of pushed) ctx.services.sessionStreams.announce(id, e);
-  return { pushed: pushed.length, sessionId: id, lastEventId: pushed[pushed.length - 1].seq, events: pushed };
+  return { count: pushed.length, sessionId: id, lastEventId: pushed[pushed.length - 1].seq, events: pushed };
 }
 
 /** The push itself, as the agent whose id `agent` is (`$2`). */
