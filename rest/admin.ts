@@ -33,7 +33,7 @@ export const adminRoutes: Route[] = [
         executions { total last_30d: last30d succeeded failed }
         disputes { total open }
         revenue_cents: revenueCents
-        capabilities
+        total_capabilities: capabilities
       }
     }`,
   },

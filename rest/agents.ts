@@ -14,7 +14,7 @@ const agentProfile = /* GraphQL */ `
     status
     autonomy_level: autonomyLevel
     capabilities
-    authority_scope: authorityScope
+    authorityScope
     parent_id: parentId
     created_at: createdAt
     updated_at: updatedAt
@@ -90,7 +90,7 @@ export const accountRoutes: Route[] = [
         agent_id: agentId
         name
         autonomyLevel
-        authority_scope: authorityScope
+        authorityScope
         parent_id: parentId
         reputation
         tier

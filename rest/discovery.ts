@@ -16,8 +16,8 @@ export const discoveryRoutes: Route[] = [
       resolve(input: $input) {
         matches {
           service_id: serviceId name service_key: serviceKey score reputation capabilities description
-          cost_cents: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
-          provider_id: providerId provider_name: providerName
+          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
+          provider_agent_id: providerId provider_name: providerName
           score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
         }
         total
@@ -41,7 +41,7 @@ export const discoveryRoutes: Route[] = [
     errors: [404],
     document: /* GraphQL */ `query QuickResolve($capability: String!, $prefer: Prefer) {
       quickResolve(capability: $capability, prefer: $prefer) {
-        service_id: serviceId name match_score: score service_key: serviceKey reputation cost_cents: costCents
+        service_id: serviceId name match_score: score service_key: serviceKey reputation costPerCall: costCents
         score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
       }
     }`,

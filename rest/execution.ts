@@ -19,7 +19,7 @@ export const executionRoutes: Route[] = [
         execution_id: executionId capability mode status result error
         provider { service_id: serviceId service_key: serviceKey name reputation }
         transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
-        attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score price_cents: priceCents }
+        attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score costPerCall: priceCents }
         created_at: createdAt
       }
     }`,

@@ -88,7 +88,7 @@ export const memoryRoutes: Route[] = [
     summary: 'Delete a store with all its entries',
     description: 'Owner only; anyone else gets 404.',
     errors: [404],
-    document: /* GraphQL */ `mutation DeleteMemoryStore($id: ID!) { deleteMemoryStore(id: $id) { id: storeId name } }`,
+    document: /* GraphQL */ `mutation DeleteMemoryStore($id: ID!) { deleteMemoryStore(id: $id) { deleted id: storeId name } }`,
     variables: { id: from.path('id') },
   },
   {

@@ -4,7 +4,7 @@ import { bucket, from, type Route } from './route';
 const serviceFields = /* GraphQL */ `
   fragment ServiceListing on Service {
     service_id: serviceId service_key: serviceKey name description endpoint capabilities languages
-    pricing_model: pricingModel pricing_details: pricingDetails cost_per_call: costPerCall status reputation
+    pricing_model: pricingModel pricing_details: pricingDetails costPerCall status reputation
     provider { agent_id: agentId name }
     stats { success_rate: successRate total_calls: totalCalls latency_p50_ms: latencyP50Ms latency_p95_ms: latencyP95Ms last_success_at: lastSuccessAt }
     created_at: createdAt
@@ -24,7 +24,7 @@ export const serviceRoutes: Route[] = [
     document: /* GraphQL */ `mutation RegisterService($input: RegisterServiceInput!) {
       registerService(input: $input) {
         service_id: serviceId service_key: serviceKey status signing_secret: signingSecret name endpoint capabilities
-        pricing_model: pricingModel cost_per_call: costPerCall created_at: createdAt
+        pricing_model: pricingModel costPerCall created_at: createdAt
       }
     }`,
     variables: { input: from.body },
@@ -75,7 +75,7 @@ export const serviceRoutes: Route[] = [
     tag: 'Capabilities',
     summary: 'Paid capabilities and their price ranges (cents per call)',
     document: /* GraphQL */ `query CapabilityPricing {
-      capabilities: capabilityPricing { slug name services min_cost_cents: minCostCents max_cost_cents: maxCostCents avg_cost_cents: avgCostCents }
+      capabilities: capabilityPricing { slug name service_count: services min_cost_cents: minCostCents max_cost_cents: maxCostCents avg_cost_cents: avgCostCents }
     }`,
   },
   {
@@ -90,7 +90,7 @@ export const serviceRoutes: Route[] = [
     errors: [404],
     document: /* GraphQL */ `mutation SetCapabilityPricing($capabilityId: String!, $input: SetCapabilityPricingInput!) {
       setCapabilityPricing(capabilityId: $capabilityId, input: $input) {
-        pricing_set: pricingSet capability cost_per_call: costPerCall pricing_model: pricingModel services_updated: servicesUpdated
+        pricing_set: pricingSet capability costPerCall pricing_model: pricingModel services_updated: servicesUpdated
       }
     }`,
     variables: { capabilityId: from.path('capabilityId'), input: from.body },

@@ -9,9 +9,9 @@ const webhookFields = /* GraphQL */ `
 `;
 const deliveryFields = /* GraphQL */ `
   fragment DeliveryFields on WebhookDelivery {
-    delivery_id: deliveryId event_id: eventId event_type: eventType status attempts last_status: lastStatus last_error: lastError
+    delivery_id: deliveryId event_id: eventId event_type: eventType status attempt_count: attempts last_status: lastStatus last_error: lastError
     next_attempt_at: nextAttemptAt last_attempt_at: lastAttemptAt delivered_at: deliveredAt created_at: createdAt
-    attempt_log: attemptLog { attempt status_code: statusCode error latency_ms: latencyMs at: createdAt }
+    attempts: attemptLog { attempt status_code: statusCode error latency_ms: latencyMs at: createdAt }
   }
 `;
 

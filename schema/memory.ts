@@ -200,13 +200,21 @@ builder.mutationField('updateMemoryStore', (t) =>
   }),
 );
 
+const DeletedStore = builder.objectRef<{ id: string; name: string }>('DeletedMemoryStore').implement({
+  fields: (t) => ({
+    deleted: t.boolean({ resolve: () => true }),
+    storeId: t.exposeID('id'),
+    name: t.exposeString('name'),
+  }),
+});
+
 builder.mutationField('deleteMemoryStore', (t) =>
-  t.prismaField({
-    type: 'MemoryStore',
+  t.field({
+    type: DeletedStore,
     description: 'The owner deletes a store with all its entries',
     authScopes: { agent: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, { id }, ctx) => memory.deleteStore(ctx, String(id)),
+    resolve: (_r, { id }, ctx) => memory.deleteStore(ctx, String(id)),
   }),
 );
 

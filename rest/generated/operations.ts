@@ -337,9 +337,9 @@ export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean,
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AdminStatsQuery = { adminStats: { capabilities: number, revenue_cents: number, agents: { total: number, active: number, suspended: number, banned: number, sub_agents: number }, services: { total: number, active: number }, sub_keys: { total: number, live: number }, executions: { total: number, succeeded: number, failed: number, last_30d: number }, disputes: { total: number, open: number } } };
+export type AdminStatsQuery = { adminStats: { revenue_cents: number, total_capabilities: number, agents: { total: number, active: number, suspended: number, banned: number, sub_agents: number }, services: { total: number, active: number }, sub_keys: { total: number, live: number }, executions: { total: number, succeeded: number, failed: number, last_30d: number }, disputes: { total: number, open: number } } };
 
-export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string };
+export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string };
 
 export type RegisterAgentMutationVariables = Exact<{
   input: RegisterAgentInput;
@@ -351,14 +351,14 @@ export type RegisterAgentMutation = { registerAgent: { name: string, reputation:
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MeQuery = { me: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string } };
+export type MeQuery = { me: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string } };
 
 export type UpdateMeMutationVariables = Exact<{
   input: UpdateMeInput;
 }>;
 
 
-export type UpdateMeMutation = { updateMe: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, authority_scope: Array<string>, parent_id: string | null, created_at: string, updated_at: string } };
+export type UpdateMeMutation = { updateMe: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string } };
 
 export type CreateSubAgentMutationVariables = Exact<{
   parentId: string;
@@ -366,7 +366,7 @@ export type CreateSubAgentMutationVariables = Exact<{
 }>;
 
 
-export type CreateSubAgentMutation = { createSubAgent: { name: string, autonomyLevel: AutonomyLevel, reputation: number, tier: Tier, id: string, agent_id: string, authority_scope: Array<string>, parent_id: string | null, agent_key: string, master_key: string } };
+export type CreateSubAgentMutation = { createSubAgent: { name: string, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, reputation: number, tier: Tier, id: string, agent_id: string, parent_id: string | null, agent_key: string, master_key: string } };
 
 export type MyUsageQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -439,7 +439,7 @@ export type ResolveQueryVariables = Exact<{
 }>;
 
 
-export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, cost_cents: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
+export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
 
 export type QuickResolveQueryVariables = Exact<{
   capability: string;
@@ -447,7 +447,7 @@ export type QuickResolveQueryVariables = Exact<{
 }>;
 
 
-export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, cost_cents: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
+export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, costPerCall: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
 
 export type DisputeFieldsFragment = { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
 
@@ -494,7 +494,7 @@ export type ExecuteMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, price_cents: number }> } };
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> } };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -599,7 +599,7 @@ export type DeleteMemoryStoreMutationVariables = Exact<{
 }>;
 
 
-export type DeleteMemoryStoreMutation = { deleteMemoryStore: { name: string, id: string } };
+export type DeleteMemoryStoreMutation = { deleteMemoryStore: { deleted: boolean, name: string, id: string } };
 
 export type WriteMemoryEntriesMutationVariables = Exact<{
   id: string;
@@ -652,14 +652,14 @@ export type SearchMemoryQueryVariables = Exact<{
 
 export type SearchMemoryQuery = { results: Array<{ score: number | null, distance: number | null, key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
 
-export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, cost_per_call: number, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
+export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
 
 export type RegisterServiceMutationVariables = Exact<{
   input: RegisterServiceInput;
 }>;
 
 
-export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, cost_per_call: number, created_at: string } };
+export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, costPerCall: number, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, created_at: string } };
 
 export type ServicesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -669,7 +669,7 @@ export type ServicesQueryVariables = Exact<{
 }>;
 
 
-export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, cost_per_call: number, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
+export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
 
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -679,7 +679,7 @@ export type CapabilitiesQuery = { capabilities: { total: number, capabilities: A
 export type CapabilityPricingQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CapabilityPricingQuery = { capabilities: Array<{ slug: string, name: string, services: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number }> };
+export type CapabilityPricingQuery = { capabilities: Array<{ slug: string, name: string, service_count: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number }> };
 
 export type SetCapabilityPricingMutationVariables = Exact<{
   capabilityId: string;
@@ -687,7 +687,7 @@ export type SetCapabilityPricingMutationVariables = Exact<{
 }>;
 
 
-export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, pricing_set: boolean, cost_per_call: number, pricing_model: PricingModel | null, services_updated: number } };
+export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, pricing_set: boolean, pricing_model: PricingModel | null, services_updated: number } };
 
 export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -887,7 +887,7 @@ export type WalletQuery = { wallet: { network: string, asset: string, balance: s
 
 export type WebhookFieldsFragment = { url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string };
 
-export type DeliveryFieldsFragment = { status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> };
+export type DeliveryFieldsFragment = { status: string, delivery_id: string, event_id: string, event_type: string, attempt_count: number, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempts: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> };
 
 export type CreateWebhookMutationVariables = Exact<{
   input: WebhookInput;
@@ -934,7 +934,7 @@ export type WebhookDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type WebhookDeliveriesQuery = { webhookDeliveries: { total: number, deliveries: Array<{ status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> }> } };
+export type WebhookDeliveriesQuery = { webhookDeliveries: { total: number, deliveries: Array<{ status: string, delivery_id: string, event_id: string, event_type: string, attempt_count: number, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempts: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> }> } };
 
 export type RedeliverWebhookDeliveryMutationVariables = Exact<{
   webhookId: string;
@@ -942,4 +942,4 @@ export type RedeliverWebhookDeliveryMutationVariables = Exact<{
 }>;
 
 
-export type RedeliverWebhookDeliveryMutation = { redeliverWebhookDelivery: { status: string, attempts: number, delivery_id: string, event_id: string, event_type: string, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempt_log: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> } };
+export type RedeliverWebhookDeliveryMutation = { redeliverWebhookDelivery: { status: string, delivery_id: string, event_id: string, event_type: string, attempt_count: number, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempts: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> } };

@@ -145,10 +145,10 @@ describe('GET /admin/stats', () => {
       executions: { total: count, last_30d: count, succeeded: count, failed: count },
       disputes: { total: count, open: count },
       revenue_cents: count,
-      capabilities: count,
+      total_capabilities: count,
     });
     expect(body.agents.total).toBe(body.agents.active + body.agents.suspended + body.agents.banned);
-    expect(body.capabilities).toBeGreaterThanOrEqual(33);
+    expect(body.total_capabilities).toBeGreaterThanOrEqual(33);
   });
 
   it('moves with registrations, services, sub-keys, sub-agents and status changes', async () => {
@@ -162,7 +162,7 @@ describe('GET /admin/stats', () => {
     const serviceKey = await registerService(agent.key, ['summarize', capability]);
     const afterService = await stats();
     expect(afterService.services).toEqual({ total: before.services.total + 1, active: before.services.active + 1 });
-    expect(afterService.capabilities).toBe(before.capabilities + 1);
+    expect(afterService.total_capabilities).toBe(before.total_capabilities + 1);
 
     const key = await call('POST', `/keys/provision/${serviceKey}`, { key: agent.key, body: {} });
     const afterKey = await stats();

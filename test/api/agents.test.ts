@@ -88,7 +88,7 @@ describe('GET /agents/me', () => {
       status: 'ACTIVE',
       autonomy_level: 'GOVERN',
       capabilities: [],
-      authority_scope: [],
+      authorityScope: [],
       parent_id: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

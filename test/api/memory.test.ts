@@ -173,6 +173,9 @@ describe('access levels', () => {
     expect((await call('GET', `/memory/stores/${pub.id}/entries/hello`, { key: other.key })).body.value).toBe('world');
     expectProblem(await write(other.key, pub.id, [{ key: 'x', value: 1 }]), 403, 'forbidden');
     expectProblem(await call('DELETE', `/memory/stores/${pub.id}`, { key: other.key }), 404, 'not_found');
+    const gone = await newStore(owner.key, { storeType: 'kv' });
+    expect((await call('DELETE', `/memory/stores/${gone.id}`, { key: owner.key })).body).toEqual({ deleted: true, id: gone.id, name: expect.any(String) });
+    expectProblem(await call('GET', `/memory/stores/${gone.id}`, { key: owner.key }), 404, 'not_found');
 
     const listing = await call('GET', '/memory/stores/public?limit=100');
     expect(listing.status).toBe(200);

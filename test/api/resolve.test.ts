@@ -297,7 +297,7 @@ describe('POST /resolve after changes', () => {
     expect((await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 2 } })).status).toBe(200);
     const res = await resolve({ capability: slug, max_cost: 30, prefer: 'cost' });
     expect(ids(res)).toEqual([repriced.service_id, other.service_id]);
-    expect(res.body.matches[0].cost_cents).toBe(2);
+    expect(res.body.matches[0].costPerCall).toBe(2);
   });
 });
 
@@ -370,7 +370,7 @@ describe('properties', () => {
         const res = await resolve({ capability: slug, prefer: 'cost', limit: 100 });
         expect(res.status).toBe(200);
         expect(res.body.total).toBe(prices.length);
-        const ranked = res.body.matches.map((m: any) => m.cost_cents);
+        const ranked = res.body.matches.map((m: any) => m.costPerCall);
         expect(ranked).toEqual([...prices].sort((a, b) => a - b));
       }),
       RUNS,
@@ -385,7 +385,7 @@ describe('properties', () => {
         await seedServices(provider.agentId, slug, prices);
         const res = await resolve({ capability: slug, limit: 100, ...(nested ? { constraints: { max_cost: max } } : { max_cost: max }) });
         expect(res.status).toBe(200);
-        for (const m of res.body.matches) expect(m.cost_cents).toBeLessThanOrEqual(max);
+        for (const m of res.body.matches) expect(m.costPerCall).toBeLessThanOrEqual(max);
         expect(res.body.total).toBe(prices.filter((p) => p <= max).length);
       }),
       RUNS,

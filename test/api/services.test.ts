@@ -56,7 +56,7 @@ describe('POST /services/register', () => {
       endpoint: 'https://provider.example.com/run',
       capabilities: [slug],
       pricing_model: 'per_call',
-      cost_per_call: 5,
+      costPerCall: 5,
     });
     const listed = await call('GET', `/services?capability=${slug}`);
     expect(listed.status).toBe(200);
@@ -77,7 +77,7 @@ describe('POST /services/register', () => {
       costPerCall: 7,
     });
     const listed = await call('GET', `/services?capability=${slug}`);
-    expect(listed.body.services[0]).toMatchObject({ languages: ['en', 'pt-BR'], pricing_details: { tiers: [{ calls: 100, cents: 3 }] }, cost_per_call: 7 });
+    expect(listed.body.services[0]).toMatchObject({ languages: ['en', 'pt-BR'], pricing_details: { tiers: [{ calls: 100, cents: 3 }] }, costPerCall: 7 });
   });
 
   it('reads a single capability as a list of one', async () => {
@@ -90,7 +90,7 @@ describe('POST /services/register', () => {
   it('accepts a free service without a cost', async () => {
     const res = await call('POST', '/services/register', { key: provider.key, body: serviceBody({ pricing_model: 'free', cost_per_call: undefined }) });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ pricing_model: 'free', cost_per_call: 0 });
+    expect(res.body).toMatchObject({ pricing_model: 'free', costPerCall: 0 });
   });
 
   it.each([
@@ -152,7 +152,7 @@ describe('GET /services', () => {
       endpoint: 'https://provider.example.com/run',
       capabilities: [slug, 'summarize'],
       pricing_model: 'per_call',
-      cost_per_call: 5,
+      costPerCall: 5,
       status: 'active',
       reputation: 20,
       provider: { agent_id: provider.agentId, name: provider.name },
@@ -300,7 +300,7 @@ describe('GET /capabilities/pricing', () => {
     expect(res.body.capabilities.find((c: any) => c.slug === paid)).toEqual({
       slug: paid,
       name: expect.any(String),
-      services: 3,
+      service_count: 3,
       min_cost_cents: 10,
       max_cost_cents: 35,
       avg_cost_cents: 25,
@@ -323,14 +323,14 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
 
     const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 25 } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ pricing_set: true, capability: slug, cost_per_call: 25, pricing_model: 'per_call', services_updated: 2 });
+    expect(res.body).toMatchObject({ pricing_set: true, capability: slug, costPerCall: 25, pricing_model: 'per_call', services_updated: 2 });
 
     const listed = (await call('GET', `/services?capability=${slug}`)).body.services;
-    const costs = Object.fromEntries(listed.map((s: any) => [s.service_id, s.cost_per_call]));
+    const costs = Object.fromEntries(listed.map((s: any) => [s.service_id, s.costPerCall]));
     expect(costs[theirs.service_id]).toBe(3);
-    expect(listed.filter((s: any) => s.provider.agent_id === me.agentId).map((s: any) => s.cost_per_call)).toEqual([25, 25]);
+    expect(listed.filter((s: any) => s.provider.agent_id === me.agentId).map((s: any) => s.costPerCall)).toEqual([25, 25]);
     const untouched = (await call('GET', `/services?capability=${other}`)).body.services.find((s: any) => s.service_id === mine.service_id);
-    expect(untouched.cost_per_call).toBe(9);
+    expect(untouched.costPerCall).toBe(9);
   });
 
   it('answers 404 when the caller offers no such capability, 401 without a key, 400 for a bad price', async () => {

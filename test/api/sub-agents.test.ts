@@ -41,7 +41,7 @@ describe('POST /agents/:id/sub-agents', () => {
       agent_id: res.body.id,
       name,
       autonomyLevel: 'CREATE',
-      authority_scope: ['summarize', 'web-'],
+      authorityScope: ['summarize', 'web-'],
       parent_id: parent.agentId,
       reputation: 20,
       tier: 'newcomer',
@@ -64,7 +64,7 @@ describe('POST /agents/:id/sub-agents', () => {
       description: 'A sub-agent made by a test',
       parent_id: parent.agentId,
       autonomy_level: 'DELEGATE',
-      authority_scope: ['translate'],
+      authorityScope: ['translate'],
       status: 'ACTIVE',
       reputation_score: 20,
       tier: 'newcomer',
@@ -86,7 +86,7 @@ describe('POST /agents/:id/sub-agents', () => {
     const child = await subAgent(root.key, root.agentId, { autonomyLevel: 'CREATE', authorityScope: ['summarize'] });
     const res = await createSub(root.key, child.agentId, subAgentBody({ autonomyLevel: 'DELEGATE', authorityScope: ['summarize.short'] }));
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ parent_id: child.agentId, autonomyLevel: 'DELEGATE', authority_scope: ['summarize.short'] });
+    expect(res.body).toMatchObject({ parent_id: child.agentId, autonomyLevel: 'DELEGATE', authorityScope: ['summarize.short'] });
     const grandchild = await call('GET', '/agents/me', { key: res.body.master_key });
     expect(grandchild.body.parent_id).toBe(child.agentId);
   });
@@ -142,7 +142,7 @@ describe('POST /agents/:id/sub-agents', () => {
     const root = await registerAgent(server, { ownerEmail: 'parent-owner@example.com' });
     const child = await subAgent(root.key, root.agentId, { autonomyLevel: 'CREATE', authorityScope: ['summarize', 'web-'] });
     const grandchild = await subAgent(child.key, child.agentId, { authorityScope: [] });
-    expect(grandchild.body.authority_scope).toEqual(['summarize', 'web-']);
+    expect(grandchild.body.authorityScope).toEqual(['summarize', 'web-']);
     const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: grandchild.agentId } });
     expect(row.ownerEmail).toBe('parent-owner@example.com');
   });

@@ -215,9 +215,9 @@ describe('the other ticketing built-ins and trust-score', () => {
     const me = await registerAgent(server);
     const { result } = await openTicket(me.key);
     const exec = (capability: string, input: unknown) => call('POST', '/execute', { key: me.key, body: { capability, input } });
-    expect((await exec('ticket-status', { ticket_key: result.ticket_key })).body.result).toMatchObject({ ticket_key: result.ticket_key, status: 'open', comments: 0 });
+    expect((await exec('ticket-status', { ticket_key: result.ticket_key })).body.result).toMatchObject({ ticket_key: result.ticket_key, status: 'open', comment_count: 0 });
     expect((await exec('ticket-comment', { ticket_key: result.ticket_key, content: 'via execute' })).body.result).toMatchObject({ ticket_key: result.ticket_key, content: 'via execute', author: me.name });
-    expect((await exec('ticket-list', { status: 'open' })).body.result).toMatchObject({ total: 1, tickets: [{ ticket_key: result.ticket_key, comments: 1 }] });
+    expect((await exec('ticket-list', { status: 'open' })).body.result).toMatchObject({ total: 1, tickets: [{ ticket_key: result.ticket_key, comment_count: 1 }] });
     expect(errorPaths(await exec('ticket-status', {}))).toEqual(['input.ticket_key']);
     expect(errorPaths(await exec('ticket-list', { limit: 0 }))).toEqual(['input.limit']);
     const stranger = await registerAgent(server);

@@ -150,8 +150,8 @@ describe('deliveries', () => {
     expect(got.map((g) => g.status)).toEqual([500, 503, 200]);
     expect(new Set(got.map((g) => g.headers['webhook-id'])).size).toBe(1);
     const [delivery] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'delivered');
-    expect(delivery).toMatchObject({ status: 'delivered', attempts: 3, last_status: 200, event_type: 'agent.updated', event_id: got[0].json.id });
-    expect(delivery.attempt_log.map((a: any) => a.status_code)).toEqual([500, 503, 200]);
+    expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 3, last_status: 200, event_type: 'agent.updated', event_id: got[0].json.id });
+    expect(delivery.attempts.map((a: any) => a.status_code)).toEqual([500, 503, 200]);
   });
 
   it('gives up after the last attempt of the schedule', async () => {
@@ -159,7 +159,7 @@ describe('deliveries', () => {
     r.respond(500, 500, 500, 500);
     await touch(me.key);
     const [delivery] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'failed');
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 3, last_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3, last_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
     expect(r.received).toHaveLength(3);
   });
 
@@ -199,7 +199,7 @@ describe('deliveries', () => {
     const [first] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'delivered');
     const again = await call('POST', `/webhooks/${webhookId}/deliveries/${first.delivery_id}/redeliver`, { key: me.key });
     expect(again.status).toBe(201);
-    expect(again.body).toMatchObject({ event_id: first.event_id, status: 'pending', attempts: 0 });
+    expect(again.body).toMatchObject({ event_id: first.event_id, status: 'pending', attempt_count: 0 });
     const got = await r.waitFor(2);
     expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
     const stranger = await registerAgent(server);

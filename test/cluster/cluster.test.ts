@@ -62,7 +62,7 @@ it('delivers each event to a webhook once, whichever instance committed it and w
     expect(ids).toHaveLength(changes);
     expect(new Set(ids).size).toBe(changes);
     const deliveries = await api(a)('GET', `/webhooks/${hook.body.webhook_id}/deliveries?limit=100`, { key: me.key });
-    expect(deliveries.body.deliveries.map((d: any) => `${d.status}/${d.attempts}`)).toEqual(Array(changes).fill('delivered/1'));
+    expect(deliveries.body.deliveries.map((d: any) => `${d.status}/${d.attempt_count}`)).toEqual(Array(changes).fill('delivered/1'));
   } finally {
     await receiver.close();
   }

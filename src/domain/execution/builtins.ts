@@ -43,7 +43,7 @@ function ticketSummary(t: TicketWithComments) {
     priority: t.priority,
     resolution: t.resolution,
     target_service: t.targetService,
-    comments: t.comments.length,
+    comment_count: t.comments.length,
     created_at: t.createdAt.toISOString(),
     updated_at: t.updatedAt.toISOString(),
   };
