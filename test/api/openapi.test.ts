@@ -54,3 +54,16 @@ it('documents query parameters with their types', () => {
   const uptime = doc.paths['/uptime'].get;
   expect(uptime.parameters).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer' } })]);
 });
+
+it('documents each body field and query parameter under one spelling and says the other is accepted', () => {
+  const register = doc.paths['/services/register'].post.requestBody.content['application/json'].schema;
+  expect(register.required.sort()).toEqual(['capabilities', 'description', 'endpoint', 'name', 'pricing_model']);
+  expect(register.properties.pricing_model.description).toMatch(/Also accepted as `pricingModel`/);
+  expect(register.properties.costPerCall.description).toMatch(/Also accepted as `cost_per_call`/);
+  expect(register.properties.name.description ?? '').not.toMatch(/Also accepted/);
+  const entries = doc.paths['/memory/stores/{id}/entries'].put.requestBody.content['application/json'].schema;
+  expect(entries.properties.entries.items.properties.ttl_seconds.description).toMatch(/Also accepted as `ttlSeconds`/);
+  const services = doc.paths['/services'].get.parameters.find((p: any) => p.name === 'min_reputation');
+  expect(services.description).toMatch(/Also accepted as `minReputation`/);
+  expect(doc.info.description).toMatch(/both spellings/);
+});
