@@ -399,7 +399,7 @@ export class RestDispatcher {
       }
       if (idempotencyKey) {
         const subject = rateSubject(ctx);
-        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [params, query.toString(), body ?? null]));
+        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [variableValues]));
         if (claim.kind === 'replay') {
           this.answer(res, claim.status, claim.body, { ...headers, 'Idempotent-Replayed': 'true' });
           return;

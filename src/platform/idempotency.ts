@@ -19,8 +19,15 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
   return header;
 }
 
+/** A request's fingerprint: its route and what it asked, with object keys in any order counting as one. */
 export function requestHash(route: string, parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify([route, ...parts])).digest('hex');
+  return createHash('sha256').update(JSON.stringify([route, ...parts], (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? sortedKeys(v as Record<string, unknown>) : v))).digest('hex');
+}
+
+function sortedKeys(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = value[k];
+  return out;
 }
 
 export class IdempotencyStore {

@@ -75,10 +75,12 @@ describe('POST /keys/provision/:serviceKey', () => {
   it('replays a provisioning sent again with the same Idempotency-Key (CONTRACT §8)', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const headers = { 'idempotency-key': `provision-${consumer.agentId}` };
-    const body = { permissions: ['read'] };
+    const body = { permissions: ['read'], rate_limits: { requests_per_minute: 5 } };
     const first = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body, headers });
     expect(first.status).toBe(201);
-    const replay = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body, headers });
+    // The same request in the other spelling, keys in another order, is the same request.
+    const respelled = { rateLimits: { requestsPerMinute: 5 }, permissions: ['read'] };
+    const replay = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: respelled, headers });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.sub_key_id).toBe(first.body.sub_key_id);
