@@ -96,7 +96,7 @@ async function openPglite(): Promise<PeerDb> {
      VALUES ($1, $2, $3, 'Bench verify service', 'The benchmark service', 'https://bench.example.com/verify', ARRAY['summarize'], 'free', 'whsec_bench', now())`,
     [serviceId, required('BENCH_SERVICE_KEY'), required('BENCH_AGENT_ID')],
   );
-  await db.query(`INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions) VALUES ($1, $2, 'key_service_…', $3, $4, ARRAY['read'])`, [
+  await db.query(`INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions, expires_at) VALUES ($1, $2, 'key_service_…', $3, $4, ARRAY['read'], now() + interval '365 days')`, [
     randomUUID(),
     sha256Hex(required('BENCH_SUB_KEY')),
     required('BENCH_AGENT_ID'),
