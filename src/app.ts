@@ -80,6 +80,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     databaseUrl: config.databaseUrl,
     pglite: opts.pglite,
     skipMigrations: opts.skipMigrations,
+    guardTransactions: config.dbTransactionGuard,
     log: (m) => log.info(m),
   });
   let events: EventBus<Topics> | undefined;

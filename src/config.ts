@@ -39,6 +39,8 @@ export interface Config {
   streamRetentionMs: number;
   /** Seconds between SSE comment lines that keep idle streams open through proxies. */
   sseKeepAliveMs: number;
+  /** Fail at once a query made beside an open transaction of the same request (tests; database.ts). */
+  dbTransactionGuard: boolean;
   /** Days a sub-key lives when no `expires_at` is asked for. */
   subKeyLifetimeDays: number;
   /** The furthest `expires_at` a sub-key may be given, in days from its provisioning. */
@@ -113,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sseKeepAliveMs: integer('SSE_KEEPALIVE_MS', env.SSE_KEEPALIVE_MS, 15_000, 100),
     subKeyLifetimeDays,
     subKeyMaxLifetimeDays,
+    dbTransactionGuard: env.DB_TX_GUARD === '1',
   };
 }

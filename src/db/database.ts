@@ -1,11 +1,12 @@
 // Opens the database: PGlite in DATA_DIR (embedded default) or PostgreSQL at DATABASE_URL, both through
 // a Prisma 7 driver adapter (no Rust engine), applies pending migrations, and closes cleanly.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Prisma, PrismaClient } from './generated/prisma/client';
@@ -46,6 +47,64 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * Inside a transaction, the database may be reached only through that transaction: PGlite has one
+ * connection, so a query beside it waits for the transaction, which waits for the query, until the
+ * transaction times out (and every other request waits meanwhile). With the guard on (DB_TX_GUARD=1, as
+ * the tests run), such a query fails at once, naming itself. Off by default: AsyncLocalStorage costs every
+ * promise a little, and the rule is kept structurally (the caller is resolved before a transaction opens).
+ */
+export class QueryBesideTransactionError extends Error {}
+
+const transactionScope = new AsyncLocalStorage<{ open: boolean }>();
+
+function assertNoOpenTransaction(what: string): void {
+  if (transactionScope.getStore()?.open) {
+    throw new QueryBesideTransactionError(`${what} ran beside an open transaction of the same request: use the transaction's client`);
+  }
+}
+
+/** A client whose interactive transactions mark their callbacks' async context (see QueryBesideTransactionError). */
+function guardTransactions(prisma: PrismaClient): PrismaClient {
+  const transaction = ((arg: unknown, opts?: unknown) => {
+    assertNoOpenTransaction('a transaction');
+    if (typeof arg !== 'function') return (prisma.$transaction as (a: unknown, o?: unknown) => Promise<unknown>)(arg, opts);
+    const scope = { open: true };
+    return transactionScope.run(scope, async () => {
+      try {
+        return await prisma.$transaction((tx) => (arg as (tx: DbTx) => Promise<unknown>)(tx), opts as never);
+      } finally {
+        scope.open = false;
+      }
+    });
+  }) as PrismaClient['$transaction'];
+  return new Proxy(prisma, { get: (target, prop) => (prop === '$transaction' ? transaction : Reflect.get(target, prop, target)) });
+}
+
+/** The adapter's own queries (not a transaction's) refuse to run inside a guarded transaction's context. */
+function guardAdapter<F extends SqlMigrationAwareDriverAdapterFactory>(factory: F): F {
+  const guard = (adapter: SqlDriverAdapter): SqlDriverAdapter =>
+    new Proxy(adapter, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if ((prop === 'queryRaw' || prop === 'executeRaw') && typeof value === 'function') {
+          return (query: { sql: string }) => {
+            assertNoOpenTransaction(`the query "${query.sql.slice(0, 80)}"`);
+            return value.call(target, query);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(factory, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === 'connect' && typeof value === 'function') return async () => guard(await value.call(target));
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export interface OpenOptions {
   dataDir: string;
   databaseUrl?: string;
@@ -55,6 +114,8 @@ export interface OpenOptions {
   skipMigrations?: boolean;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** Fail a query made beside an open transaction of the same request at once (tests). */
+  guardTransactions?: boolean;
   log?: (message: string) => void;
 }
 
@@ -147,14 +208,20 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     unlock();
     throw err;
   }
-  const prisma = new PrismaClient({ adapter: factory });
+  const guarded = !!opts.guardTransactions;
+  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
   const checkpoints = setInterval(() => void pglite.exec('CHECKPOINT').catch(() => {}), CHECKPOINT_MS);
   checkpoints.unref();
   let closed: Promise<void> | undefined;
   return {
     kind: 'pglite',
     prisma,
-    sql: { query: async <T>(text: string, params: unknown[]) => (await pglite.query<T>(text, params)).rows },
+    sql: {
+      query: async <T>(text: string, params: unknown[]) => {
+        if (guarded) assertNoOpenTransaction(`the query "${text.trim().slice(0, 80)}"`);
+        return (await pglite.query<T>(text, params)).rows;
+      },
+    },
     async ping() {
       await pglite.query('SELECT 1');
     },
@@ -196,7 +263,8 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
     await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
     throw err;
   }
-  const prisma = new PrismaClient({ adapter: factory });
+  const guarded = !!opts.guardTransactions;
+  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
   let closed: Promise<void> | undefined;
   let closing = false;
   const listeners = new Set<pg.Client>();
@@ -204,8 +272,10 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
     kind: 'postgres',
     prisma,
     sql: {
-      query: async <T>(text: string, params: unknown[], name?: string) =>
-        (await (name ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[],
+      query: async <T>(text: string, params: unknown[], name?: string) => {
+        if (guarded) assertNoOpenTransaction(`the query "${name ?? text.trim().slice(0, 80)}"`);
+        return (await (name ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];
+      },
     },
     async ping() {
       await pool.query('SELECT 1');

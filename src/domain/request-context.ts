@@ -1,6 +1,7 @@
 // Builds the per-request Ctx for every surface from the caller's bearer credential and address.
 import { parseBearer } from '../platform/auth';
 import { lookupPrincipal } from './agents/principal';
+import type { Db } from '../db/database';
 import type { Ctx, Principal, Services } from './context';
 
 export interface RequestFacts {
@@ -14,7 +15,10 @@ export function createContext(services: Services, facts: RequestFacts): Ctx {
   let principal: Promise<Principal> | undefined;
   const ctx: Ctx = {
     services,
-    db: services.db,
+    // With a credential to look up, the caller is resolved before any transaction of the request opens:
+    // an audit record or a permission check inside the transaction then finds it remembered, instead of
+    // querying beside the transaction (on PGlite's one connection, a wait on itself until it times out).
+    db: bearer.kind === 'key' ? callerFirst(services.db, () => ctx.principal()) : services.db,
     requestId: facts.requestId,
     clientAddress: facts.clientAddress,
     bearer,
@@ -30,6 +34,13 @@ export function createContext(services: Services, facts: RequestFacts): Ctx {
     },
   };
   return ctx;
+}
+
+/** The database, with `$transaction` waiting for the caller's lookup before it opens. */
+function callerFirst(db: Db, resolveCaller: () => Promise<unknown>): Db {
+  const transaction = ((...args: unknown[]) =>
+    resolveCaller().then(() => (db.$transaction as (...a: unknown[]) => Promise<unknown>)(...args))) as Db['$transaction'];
+  return new Proxy(db, { get: (target, prop) => (prop === '$transaction' ? transaction : Reflect.get(target, prop, target)) });
 }
 
 /** Rate limits count per credential, or per address without one (CONTRACT §5). */

@@ -71,6 +71,23 @@ describe('POST /agents/register', () => {
     const res = await call('POST', '/agents/register', { body: { name: 'big', description: 'x'.repeat(1024 * 1024 + 10), ownerEmail: 'a@example.com' } });
     expectProblem(res, 413, 'bad_request');
   });
+
+  it('registers at once when the request carries a bearer key, holding nobody up (it stalled the database for 5 s)', async () => {
+    const me = await registerAgent(server);
+    const started = Date.now();
+    const body = () => ({ name: uniqueName(), description: 'Registered by an agent', ownerEmail: 'o@example.com' });
+    const [withKey, withBadKey, profile, health] = await Promise.all([
+      call('POST', '/agents/register', { key: me.key, body: body() }),
+      call('POST', '/agents/register', { key: 'key_master_not-a-real-one', body: body() }),
+      call('GET', '/agents/me', { key: me.key }),
+      call('GET', '/health'),
+    ]);
+    expect([withKey.status, withBadKey.status, profile.status, health.status]).toEqual([201, 201, 200, 200]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The registration is audited as the act of the agent whose key it carried.
+    const log = await call('GET', '/my/audit-log', { key: withKey.body.master_key });
+    expect(log.body.events.find((e: any) => e.action === 'agent.registered')).toMatchObject({ actor_kind: 'agent', actor_id: me.agentId });
+  });
 });
 
 describe('GET /agents/me', () => {

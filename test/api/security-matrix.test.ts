@@ -180,3 +180,31 @@ describe.each(publicRoutes.filter((r) => r.method === 'GET').map((r) => [label(r
     expect((await api(server)('GET', path, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(200);
   });
 });
+
+describe('every route with every kind of credential', () => {
+  const credentials = () => ({
+    none: undefined,
+    malformed: 'Bearer nonsense',
+    unknown: `Bearer key_master_${'U'.repeat(40)}`,
+    agent: `Bearer ${owner.key}`,
+    suspended: `Bearer ${suspended.key}`,
+    admin: `Bearer ${ADMIN_KEY}`,
+  });
+
+  it.each(routes.map((r) => [label(r), r] as const))('%s answers within a second, never with a 5xx', async (_name, route) => {
+    for (const [kind, authorization] of Object.entries(credentials())) {
+      const started = Date.now();
+      const aborter = new AbortController();
+      const res = await fetch(`${server.url}/api/v1${pathFor(route)}`, {
+        method: route.method,
+        headers: { ...(authorization ? { authorization } : {}), ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
+        signal: aborter.signal,
+      });
+      // A stream answers its headers at once and then stays open: the headers are the answer here.
+      if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) aborter.abort();
+      else await res.text();
+      expect({ kind, status: res.status < 500 ? 'not 5xx' : res.status, fast: Date.now() - started < 1000 }).toEqual({ kind, status: 'not 5xx', fast: true });
+    }
+  });
+});

@@ -47,6 +47,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     DATA_DIR: '/nonexistent-test-data-dir',
+    // A query beside an open transaction of its own request fails at once instead of stalling PGlite.
+    DB_TX_GUARD: '1',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
     ...opts.env,
