@@ -27,6 +27,7 @@ import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
+import { textProblem } from '../src/platform/input-boundary';
 import type { RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
 import { otherSpelling } from '../src/platform/naming';
@@ -246,6 +247,20 @@ function clientNames(err: GraphQLError, compiled: CompiledRoute, spelling: Spell
   return new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(e.path, compiled.bodyType) })));
 }
 
+/** The input boundary for path and query parameters: text the database can store. */
+function checkParameters(params: Record<string, string>, query: URLSearchParams): void {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(params)) {
+    const problem = textProblem(value);
+    if (problem) errors.push({ path: name, message: problem });
+  }
+  for (const [name, value] of query) {
+    const problem = textProblem(value) ?? textProblem(name);
+    if (problem) errors.push({ path: name.replace(/[\u0000\ud800-\udfff]/g, '?'), message: problem });
+  }
+  if (errors.length) throw new ValidationFailed(errors);
+}
+
 export function rateHeaders(decision: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
@@ -382,6 +397,7 @@ export class RestDispatcher {
       const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
       const query = new URLSearchParams(search);
+      checkParameters(params, query);
       const { values: variableValues, spelling } = readVariables(compiled, {
         params,
         query,
@@ -456,6 +472,7 @@ export class RestDispatcher {
         await this.chargeBucket(ctx, compiled, headers);
         await authorize(ctx, compiled.route.auth);
         const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+        checkParameters(found.params, query);
         const { values: variableValues } = readVariables(compiled, {
           params: found.params,
           query,

@@ -4,10 +4,11 @@
 // subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole
 // operation here; the semantics follow GraphQL over HTTP as yoga implements them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, getOperationAST, GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
-import { RateLimited } from '../src/platform/errors';
+import { AppError, RateLimited } from '../src/platform/errors';
+import { documentProblem, StorableTextRule } from '../src/platform/input-boundary';
 import { BODY_LIMIT_BYTES, clientAddress, isJsonContentType, readJsonBody } from '../src/platform/http';
 import type { FieldRateLimits } from './rate-limits';
 import { GRAPHQL_PATH } from './server';
@@ -64,7 +65,7 @@ export class GraphQLHttp {
     if (prepared) return prepared;
     try {
       const document = parse(query);
-      const errors = validate(this.schema, document);
+      const errors = validate(this.schema, document, [...specifiedRules, StorableTextRule]);
       prepared = errors.length ? { errors: errors.map((e) => withSpecStatus(e)) } : { document };
     } catch (err) {
       prepared = { errors: [withSpecStatus(err as GraphQLError)] };
@@ -90,6 +91,8 @@ export class GraphQLHttp {
     try {
       body = await readJsonBody(req, res);
     } catch (err) {
+      // What the input boundary refused, named by its path (variables.input.name).
+      if (err instanceof AppError && err.code === 'validation_failed') return { errors: [this.maskError(err)] };
       const tooLarge = (err as { status?: number }).status === 413;
       return { errors: [new GraphQLError(tooLarge ? `The request body is larger than ${BODY_LIMIT_BYTES} bytes` : 'The request body is not valid JSON', { extensions: { http: { status: tooLarge ? 413 : 400 } } })] };
     }
@@ -102,6 +105,8 @@ export class GraphQLHttp {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return { errors: [requestError('Invalid operationName: must be a string')] };
     }
+    const refused = documentProblem(query);
+    if (refused) return { errors: [requestError(refused)] };
     const prepared = this.prepare(query);
     if (!prepared.document) return { errors: prepared.errors };
     const operation = getOperationAST(prepared.document, operationName ?? undefined);

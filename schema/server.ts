@@ -5,11 +5,12 @@ import type { Duplex } from 'node:stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { AppError, InternalError } from '../src/platform/errors';
+import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
 import { clientAddress as httpClientAddress, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
 import { FieldRateLimits, rateDecisions } from './rate-limits';
@@ -57,6 +58,30 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
   };
 }
 
+/** The input boundary for a GraphQL request's document and variables, as a request error; undefined when fine. */
+export function graphqlInputProblem(params: { query?: unknown; variables?: unknown; extensions?: unknown }): GraphQLError | undefined {
+  const message =
+    (typeof params.query === 'string' ? documentProblem(params.query) : undefined) ??
+    [['variables', params.variables] as const, ['extensions', params.extensions] as const]
+      .map(([name, value]) => {
+        const problem = inputProblem(value, name);
+        return problem && `${problem.path}: ${problem.message}`;
+      })
+      .find(Boolean);
+  return message ? new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED', http: { status: 400 } } }) : undefined;
+}
+
+/** The input boundary (src/platform/input-boundary.ts) for every request yoga serves, over every transport. */
+const inputBoundary: Plugin<ServerContext> = {
+  onParams({ params, setResult }) {
+    const refused = graphqlInputProblem(params);
+    if (refused) setResult({ errors: [refused] });
+  },
+  onValidate({ addValidationRule }) {
+    addValidationRule(StorableTextRule);
+  },
+};
+
 export function createGraphQLServer(services: Services, schema: GraphQLSchema, limits: FieldRateLimits) {
   const yoga: YogaServerInstance<ServerContext, Ctx> = createYoga<ServerContext, Ctx>({
     schema,
@@ -80,6 +105,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
     },
     maskedErrors: { maskError: maskErrorWith(services) },
     plugins: [
+      inputBoundary,
       useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }),
       limits.plugin(),
       {
@@ -120,6 +146,8 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
             connectionParams: ctx.connectionParams,
             clientAddress: ctx.extra.request.socket.remoteAddress,
           } as never);
+          const refused = graphqlInputProblem(payload);
+          if (refused) return [refused];
           let document;
           try {
             document = parse(payload.query);

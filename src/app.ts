@@ -30,7 +30,7 @@ import { purgeExpiredEntries } from './domain/memory/memory';
 import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
-import { requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
+import { answerClientError, requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
@@ -236,6 +236,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     app(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, config.publicBaseUrl));
   const ws = graphql.attachWebSocket(server);
   server.on('upgrade', (req: http.IncomingMessage, socket: import('node:stream').Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());

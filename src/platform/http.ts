@@ -1,7 +1,9 @@
 // Plain node:http plumbing shared by the REST dispatcher, the GraphQL fast path and Express: request
 // ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequest, problemFromError, type Problem } from './errors';
+import type { Duplex } from 'node:stream';
+import { BadRequest, problem, problemFromError, ValidationFailed, type Problem } from './errors';
+import { inputProblem } from './input-boundary';
 import { newRequestId } from './ids';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -49,7 +51,8 @@ export function hasBody(req: IncomingMessage): boolean {
 
 /**
  * Reads a JSON body of at most 1 MiB: 415 for another content type, 413 when too large (the rest is not
- * read and the connection closes), 400 for invalid JSON. An absent body reads as undefined.
+ * read and the connection closes), 400 for invalid JSON and for what the input boundary refuses (nesting
+ * deeper than 32 levels, a NUL or a lone surrogate anywhere). An absent body reads as undefined.
  */
 export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
   if (!hasBody(req)) return Promise.resolve(undefined);
@@ -81,11 +84,16 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
       if (failed) return;
       const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
       if (text.trim() === '') return resolve(undefined);
+      let parsed: unknown;
       try {
-        resolve(JSON.parse(text));
+        parsed = JSON.parse(text);
       } catch {
-        reject(new BadRequest('The request body is not valid JSON'));
+        return reject(new BadRequest('The request body is not valid JSON'));
       }
+      // The input boundary: nothing deeper than MAX_JSON_DEPTH, no text the database cannot store.
+      const problem = inputProblem(parsed);
+      if (problem) reject(new ValidationFailed(problem));
+      else resolve(parsed);
     });
     req.on('error', (err) => {
       if (!failed) reject(new BadRequest(`The request body could not be read: ${err.message}`));
@@ -101,6 +109,27 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
 
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
   writeJson(res, problem.status, problem, headers, 'application/problem+json; charset=utf-8');
+}
+
+/**
+ * What node:http cannot parse (headers over its limit, a malformed request line) gets a problem+json
+ * answer and a closed connection, instead of Node's bare status line and a reset.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, baseUrl: string): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    ...problem(baseUrl, 'bad_request', tooLarge ? 'The request line and headers are larger than 16 KiB' : 'The request could not be parsed as HTTP', newRequestId(), {}, status),
+    title: tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** A problem+json for any thrown value (unexpected errors show nothing of themselves). */

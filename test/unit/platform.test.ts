@@ -1,4 +1,5 @@
 // Pure platform pieces: secrets and ids, bearer parsing, problem mapping, log redaction.
+import { documentDepth, inputProblem } from '../../src/platform/input-boundary';
 import { loadConfig } from '../../src/config';
 import { Writable } from 'node:stream';
 import { GraphQLError } from 'graphql';
@@ -93,5 +94,22 @@ describe('configuration', () => {
     expect(loadConfig({ SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toMatchObject({ subKeyLifetimeDays: 90 });
     expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '100', SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
     expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '0' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
+  });
+});
+
+describe('the input boundary', () => {
+  it('counts how deeply a GraphQL document nests, outside strings and comments', () => {
+    expect(documentDepth('{ a { b(x: [1, {y: 2}]) } }')).toBe(5);
+    expect(documentDepth('{ a(s: "{{{{[[[(((", t: """ {{{ \\""" {{{ """) # {{{{{\n }')).toBe(2);
+    expect(documentDepth(`{${'a {'.repeat(100_000)}}`)).toBe(100_001);
+  });
+
+  it('finds the first value too deep or unstorable, without recursion, naming its path', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(inputProblem({ x: deep })).toEqual({ path: `x${'.0'.repeat(31)}`, message: 'is nested deeper than 32 levels' });
+    expect(inputProblem({ a: [{ b: 'ok' }, { c: 'no\u0000' }] }, 'body')).toEqual({ path: 'body.a.1.c', message: expect.stringMatching(/NUL/) });
+    expect(inputProblem({ ['\ud800']: 1 })?.message).toMatch(/key that must not contain a lone UTF-16 surrogate/);
+    expect(inputProblem({ emoji: '😀', fine: ['x', 1, null, true] })).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { tierDefinition } from '../reputation/reputation';
-import { createStoreIndex, dropStoreIndex, MAX_DIMENSIONS, nearestNeighbours, type Neighbour } from './vectors';
+import { createStoreIndex, dropStoreIndex, MAX_DIMENSIONS, nearestNeighbours, readEmbedding, type Neighbour } from './vectors';
 
 export const STORE_TYPES = ['kv', 'vector', 'structured'] as const;
 export const ACCESS_LEVELS = ['private', 'shared', 'public'] as const;
@@ -203,19 +203,11 @@ function checkEntries(checks: Checks, store: MemoryStore, entries: unknown, limi
     let embedding: number[] | null = null;
     let norm: number | null = null;
     if (store.storeType === 'vector') {
-      const v = e.embedding;
-      if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        checks.fail(`${at}.embedding`, 'is required in a vector store: a non-empty list of finite numbers');
-      } else if (v.length > MAX_DIMENSIONS) {
-        checks.fail(`${at}.embedding`, `must have at most ${MAX_DIMENSIONS} numbers`);
-      } else if (dimensions !== null && v.length !== dimensions) {
-        checks.fail(`${at}.embedding`, `must have ${dimensions} numbers (the store's dimensions)`);
-      } else {
-        // Stored as float4, as pgvector stores them, so both kinds of search see the same numbers.
-        embedding = Array.from(Float32Array.from(v as number[]));
-        norm = Math.hypot(...embedding);
-        if (norm === 0) checks.fail(`${at}.embedding`, 'must not be all zeros (cosine distance needs a direction)');
-        dimensions ??= v.length;
+      // Stored as float4, as pgvector stores them, so both kinds of search see the same numbers.
+      const read = readEmbedding(checks, `${at}.embedding`, e.embedding, dimensions, 'is required in a vector store');
+      if (read) {
+        ({ embedding, norm } = read);
+        dimensions ??= embedding.length;
       }
     } else if (e.embedding !== undefined && e.embedding !== null) {
       checks.fail(`${at}.embedding`, 'is for vector stores only');
@@ -428,12 +420,10 @@ export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInpu
   const { path: vectorPath, value: v } = checks.synonym({ vector: input.vector, embedding: input.embedding });
   if (store.storeType === 'vector') {
     for (const field of ['prefix', 'query', 'filter'] as const) if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`');
-    if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) checks.fail(vectorPath, 'is required: a non-empty list of finite numbers');
-    else if (store.dimensions !== null && v.length !== store.dimensions) checks.fail(vectorPath, `must have ${store.dimensions} numbers (the store's dimensions)`);
-    else if (Math.hypot(...(v as number[])) === 0) checks.fail(vectorPath, 'must not be all zeros');
+    const read = readEmbedding(checks, vectorPath, v, store.dimensions, 'is required');
     checks.done();
     if (store.dimensions === null) return [];
-    const query = Array.from(Float32Array.from(v as number[]));
+    const query = read!.embedding;
     const found = await nearestNeighbours(ctx.db, ctx.services.vectorSearch, { id: store.id, dimensions: store.dimensions }, query, limit, now);
     return found.map((n: Neighbour) => ({ ...n, score: 1 - n.distance }));
   }

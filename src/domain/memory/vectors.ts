@@ -2,6 +2,7 @@
 // partial expression index over the store's rows at its dimensions); without it, an exact scan in SQL over
 // the stored embeddings. Both answer the same neighbours; /health says which one this database uses.
 import type { Db, DbTx, SqlRunner } from '../../db/database';
+import type { Checks } from '../../platform/validate';
 
 export type VectorSearchMode = 'pgvector' | 'exact';
 
@@ -16,6 +17,32 @@ export async function detectVectorSearch(sql: SqlRunner): Promise<VectorSearchMo
 
 /** HNSW builds stop at 2,000 dimensions for `vector`. */
 export const MAX_DIMENSIONS = 2000;
+
+/** The largest magnitude a float4 (how embeddings are stored, as pgvector stores them) holds. */
+const FLOAT4_MAX = 3.4028234663852886e38;
+
+/**
+ * An embedding (to write, or to search with) as stored: a non-empty list of at most MAX_DIMENSIONS finite
+ * numbers that float4 can hold, of `dimensions` numbers when the store has them, not all zero once stored
+ * as float4 (cosine distance needs a direction). Undefined after a failed check.
+ */
+export function readEmbedding(checks: Checks, path: string, value: unknown, dimensions: number | null, missing: string): { embedding: number[]; norm: number } | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    checks.fail(path, `${missing}: a non-empty list of finite numbers`);
+  } else if (value.length > MAX_DIMENSIONS) {
+    checks.fail(path, `must have at most ${MAX_DIMENSIONS} numbers`);
+  } else if (dimensions !== null && value.length !== dimensions) {
+    checks.fail(path, `must have ${dimensions} numbers (the store's dimensions)`);
+  } else if (value.some((x) => Math.abs(x) > FLOAT4_MAX)) {
+    checks.fail(path, `must hold numbers a float4 can (magnitude at most ${FLOAT4_MAX})`);
+  } else {
+    const embedding = Array.from(Float32Array.from(value as number[]));
+    const norm = Math.hypot(...embedding);
+    if (norm === 0) checks.fail(path, 'must not be all zeros (cosine distance needs a direction)');
+    else return { embedding, norm };
+  }
+  return undefined;
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

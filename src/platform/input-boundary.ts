@@ -1,0 +1,106 @@
+// Where input enters (REST bodies, path and query parameters, GraphQL documents and variables over every
+// transport), one check before anything recursive runs or anything reaches the database: JSON no deeper
+// than MAX_JSON_DEPTH, documents no deeper than MAX_DOCUMENT_DEPTH, and text PostgreSQL can store (no NUL
+// character, no lone UTF-16 surrogate, in values and in object keys alike).
+import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+import { ValidationFailed, type FieldError } from './errors';
+
+/** Levels of nested arrays and objects a JSON input may have (the value itself is level 0). */
+export const MAX_JSON_DEPTH = 32;
+/** Levels of nested braces, brackets and parentheses a GraphQL document may have. */
+export const MAX_DOCUMENT_DEPTH = 64;
+
+/** What is wrong with a string the database would refuse, or undefined. */
+export function textProblem(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  if (!text.isWellFormed()) return 'must not contain a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff)';
+  return undefined;
+}
+
+/**
+ * The first problem of a JSON value from outside, found without recursion: nested deeper than
+ * MAX_JSON_DEPTH, or a string (or key) the database cannot store. `path` names where it sits.
+ */
+export function inputProblem(value: unknown, path = ''): FieldError | undefined {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
+  const at = (base: string, key: string | number) => (base === '' ? String(key) : `${base}.${key}`);
+  while (stack.length) {
+    const item = stack.pop()!;
+    const v = item.value;
+    if (typeof v === 'string') {
+      const problem = textProblem(v);
+      if (problem) return { path: item.path, message: problem };
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (item.depth >= MAX_JSON_DEPTH) return { path: item.path, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: at(item.path, i), depth: item.depth + 1 });
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const problem = textProblem(keys[i]);
+      if (problem) return { path: at(item.path, keys[i].replace(/[\u0000\ud800-\udfff]/g, '?')), message: `has a key that ${problem}` };
+      stack.push({ value: (v as Record<string, unknown>)[keys[i]], path: at(item.path, keys[i]), depth: item.depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/** Throws 400 validation_failed naming the field when a value from outside fails the boundary. */
+export function checkInput(value: unknown, path = ''): void {
+  const problem = inputProblem(value, path);
+  if (problem) throw new ValidationFailed(problem);
+}
+
+/**
+ * How deeply a GraphQL document nests braces, brackets and parentheses, outside strings and comments,
+ * counted without parsing (graphql-js parses recursively and overflows the stack at a few thousand).
+ */
+export function documentDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x23 /* # */) {
+      while (i < text.length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) i++;
+    } else if (ch === 0x22 /* " */) {
+      if (text.startsWith('"""', i)) {
+        // A block string ends at the next unescaped triple quote (\""" is an escaped one).
+        i += 3;
+        while (i < text.length && !text.startsWith('"""', i)) i += text.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        i++;
+        while (i < text.length && text.charCodeAt(i) !== 0x22 && text.charCodeAt(i) !== 0x0a) i += text.charCodeAt(i) === 0x5c ? 2 : 1;
+      }
+    } else if (ch === 0x7b || ch === 0x5b || ch === 0x28) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (ch === 0x7d || ch === 0x5d || ch === 0x29) {
+      depth--;
+    }
+  }
+  return max;
+}
+
+/** The document's problem at the boundary (too deep to parse safely, or text that cannot be stored). */
+export function documentProblem(text: string): string | undefined {
+  if (documentDepth(text) > MAX_DOCUMENT_DEPTH) return `The document is nested deeper than ${MAX_DOCUMENT_DEPTH} levels`;
+  const problem = textProblem(text);
+  return problem ? `The document ${problem}` : undefined;
+}
+
+/**
+ * A validation rule: string literals in a document (whose escapes, `\u0000` or `\ud800`, make text the
+ * database cannot store) are refused like the same text in variables.
+ */
+export function StorableTextRule(context: ValidationContext): ASTVisitor {
+  return {
+    StringValue(node) {
+      const problem = textProblem(node.value);
+      if (problem) context.reportError(new GraphQLError(`A string literal ${problem}`, { nodes: node }));
+    },
+  };
+}
