@@ -435,7 +435,8 @@ export class RestDispatcher {
         payload = problem;
       } else {
         const data = result.data as Record<string, unknown>;
-        status = compiled.route.status;
+        status = ctx.httpAnswer?.status ?? compiled.route.status;
+        if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
         payload = compiled.rootIsObject ? data[compiled.rootKey] : data;
       }
       if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload);
@@ -510,9 +511,9 @@ export class RestDispatcher {
     if (compiled.route.authInOperation && !ctx.resolvedPrincipal) await authorize(ctx, compiled.route.auth);
   }
 
-  /** A success as JSON, an error as problem+json. */
+  /** A success as JSON, an error as problem+json (a report an operation answered with a 5xx stays JSON). */
   private answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>) {
-    if (status >= 400) writeProblem(res, payload as Problem, headers);
+    if (status >= 400 && (payload as Problem | null)?.code !== undefined) writeProblem(res, payload as Problem, headers);
     else writeJson(res, status, payload, headers);
   }
 }

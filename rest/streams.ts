@@ -101,7 +101,13 @@ export class StreamBridge {
       frames.stop();
       res.end();
     };
-    const handle = { close };
+    // At shutdown the reader is told to reconnect (to another instance), resuming with Last-Event-ID.
+    const handle = {
+      close: () => {
+        if (!closed) res.write('retry: 1000\nevent: reconnect\ndata: {}\n\n');
+        close();
+      },
+    };
     this.open.add(handle);
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), this.services.config.sseKeepAliveMs);
     keepAlive.unref();
@@ -131,7 +137,8 @@ export class StreamBridge {
         frames.stop();
         if (ws.readyState === ws.OPEN) ws.close(code, reason);
       };
-      const handle = { close: () => close(1001, 'server shutting down') };
+      // 1012 Service Restart: reconnect (to another instance), resuming with ?after=.
+      const handle = { close: () => close(1012, 'server restarting: reconnect') };
       this.open.add(handle);
       ws.on('close', () => close());
       ws.on('error', () => close());
@@ -165,7 +172,7 @@ export class StreamBridge {
     return this.open.size;
   }
 
-  /** Ends every open stream (shutdown). */
+  /** Ends every open stream, telling its reader to reconnect (shutdown). */
   close(): void {
     for (const s of [...this.open]) s.close();
     this.wss.close();

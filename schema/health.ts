@@ -4,6 +4,10 @@ import * as health from '../src/domain/health/health';
 import { builder } from './builder';
 
 const ComponentStatus = builder.enumType('ComponentStatus', { values: ['ok', 'degraded', 'down'] as const });
+const HealthStatus = builder.enumType('HealthStatus', {
+  description: '`ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down)',
+  values: ['ok', 'degraded', 'down', 'draining'] as const,
+});
 
 type Components = health.Health['components'];
 
@@ -52,7 +56,7 @@ const HealthComponents = builder.objectRef<Components>('HealthComponents').imple
 
 const Health = builder.objectRef<health.Health>('Health').implement({
   fields: (t) => ({
-    status: t.expose('status', { type: ComponentStatus }),
+    status: t.expose('status', { type: HealthStatus }),
     version: t.exposeString('version'),
     uptimeSeconds: t.exposeInt('uptimeSeconds', { description: 'Seconds since this instance started' }),
     checkedAt: t.expose('checkedAt', { type: 'DateTime' }),
@@ -75,7 +79,15 @@ const Version = builder.objectRef<{ version: string }>('Version').implement({
 });
 
 builder.queryField('health', (t) =>
-  t.field({ type: Health, description: 'Status of this instance and its components', resolve: (_r, _a, ctx) => health.getHealth(ctx) }),
+  t.field({
+    type: Health,
+    description: 'Status of this instance and its components. Over REST, `down` and `draining` answer HTTP 503 (a load balancer stops sending), with the same report',
+    resolve: async (_r, _a, ctx) => {
+      const report = await health.getHealth(ctx);
+      if (report.status === 'down' || report.status === 'draining') ctx.httpAnswer = { status: 503, headers: { 'Retry-After': '5' } };
+      return report;
+    },
+  }),
 );
 
 builder.queryField('ping', (t) => t.boolean({ description: 'Liveness: always true', resolve: () => true }));

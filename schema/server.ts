@@ -173,7 +173,8 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
         wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req));
       },
       async close() {
-        for (const client of wss.clients) client.close(1001, 'server shutting down');
+        // 1012 Service Restart: graphql-ws clients reconnect (to another instance).
+        for (const client of wss.clients) client.close(1012, 'server restarting: reconnect');
         await disposable.dispose();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
       },

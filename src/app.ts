@@ -147,6 +147,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     clock,
     log,
     startedAt: new Date(),
+    draining: false,
   };
   // Any change that could make a hot-cache entry wrong empties the cache of every instance.
   await db.listen(
@@ -213,11 +214,18 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     if (written.code === 'internal') log.error({ err, request_id: requestIdOf(res) }, 'request failed');
   });
 
+  // Answers not yet begun, so that a shutdown can make each close its connection (Connection: close).
+  const unanswered = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     const requestId = requestIdFor(req);
     const facts: ResponseFacts = { requestId };
     responseFacts.set(res, facts);
     res.setHeader('X-Request-Id', requestId);
+    if (services.draining) res.setHeader('Connection', 'close');
+    else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    }
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -276,26 +284,36 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       }),
     close() {
       closing ??= (async () => {
+        const deadline = Date.now() + config.shutdownTimeoutMs - 1000;
+        // /health answers 503 at once (the load balancer stops sending); every answer closes its connection.
+        services.draining = true;
+        for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+        unanswered.clear();
+        // Connections the kernel accepted before the signal, and requests already on the wire of a
+        // keep-alive connection, are taken for a moment; then nothing new is.
+        if (config.shutdownAcceptGraceMs > 0) await new Promise((r) => setTimeout(r, config.shutdownAcceptGraceMs));
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // Readers of event streams are told to reconnect (to another instance).
         streams.close();
+        await ws.close();
         await services.sessionStreams.stop();
         await services.runStreams.stop();
-        await services.events.close();
-        await ws.close();
+        // Background work takes nothing more (what it claimed is finished or left to its lease).
         await scheduler.stop();
         await services.subscriptionScheduler!.stop();
         await dispatcher.stop();
         await services.providerStats.stop();
         await services.disputes.stop();
+        // Every request already received is answered; a keep-alive connection closes after its answer.
+        const drain = setInterval(() => server.closeIdleConnections(), 50);
+        await Promise.race([stopped, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+        clearInterval(drain);
+        server.closeAllConnections();
         await outbox.flushMarks();
         await outbound.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));
-        // Requests in flight finish; idle keep-alive sockets are dropped as they go idle.
-        const drain = setInterval(() => server.closeIdleConnections(), 100);
-        await Promise.race([stopped, new Promise((r) => setTimeout(r, config.shutdownTimeoutMs - 1000).unref())]);
-        clearInterval(drain);
-        server.closeAllConnections();
+        await services.events.close();
         redis?.disconnect();
         await db.close();
       })();

@@ -15,6 +15,11 @@ export interface Config {
   uptimeSampleMs: number;
   /** Milliseconds allowed for a graceful shutdown before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * Milliseconds after the shutdown signal during which connections already in the accept queue and
+   * requests already on the wire are still taken (each answered with Connection: close).
+   */
+  shutdownAcceptGraceMs: number;
   /** Disable all rate limiting (benchmarks measure the server, not the limiter's 429s). */
   rateLimitDisabled: boolean;
   /** Believe X-Forwarded-For from a reverse proxy on loopback. */
@@ -101,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     uptimeSampleMs: integer('UPTIME_SAMPLE_MS', env.UPTIME_SAMPLE_MS, 60_000, 10),
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000, 100),
+    shutdownAcceptGraceMs: integer('SHUTDOWN_ACCEPT_GRACE_MS', env.SHUTDOWN_ACCEPT_GRACE_MS, 250, 0, 10_000),
     rateLimitDisabled: env.RATE_LIMIT_DISABLED === '1',
     trustProxy: env.TRUST_PROXY === '1',
     deliveryRetryScheduleMs: seconds('DELIVERY_RETRY_SCHEDULE', env.DELIVERY_RETRY_SCHEDULE, [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),

@@ -85,6 +85,13 @@ export type ExecutionStatus =
   | 'error'
   | 'success';
 
+/** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
+export type HealthStatus =
+  | 'degraded'
+  | 'down'
+  | 'draining'
+  | 'ok';
+
 export type MemoryEntryInput = {
   /** Vector stores: the embedding, of the store's dimensions */
   embedding?: Array<number> | null | undefined;
@@ -499,7 +506,7 @@ export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type HealthQuery = { health: { status: ComponentStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: string, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number, vector_search: string } } } };
+export type HealthQuery = { health: { status: HealthStatus, version: string, uptime_seconds: number, checked_at: string, components: { database: { status: ComponentStatus, kind: string, latency_ms: number | null }, sse: { status: ComponentStatus, redis: string, open_streams: number }, scheduler: { status: ComponentStatus, jobs: number, last_run_at: string | null }, memory: { status: ComponentStatus, rss_bytes: number, heap_used_bytes: number, heap_limit_bytes: number, vector_search: string } } } };
 
 export type PingQueryVariables = Exact<{ [key: string]: never; }>;
 

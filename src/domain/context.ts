@@ -63,6 +63,8 @@ export interface Services {
   clock: Clock;
   log: Logger;
   startedAt: Date;
+  /** Set when shutdown begins: /health answers 503 `draining` and every answer closes its connection. */
+  draining: boolean;
 }
 
 export type Principal =
@@ -90,4 +92,9 @@ export interface Ctx {
   seedPrincipal(principal: Principal): void;
   /** Set by the REST layer: it has already charged the route's rate-limit bucket. */
   rateLimited?: boolean;
+  /**
+   * What an operation's result asks of a REST answer beyond the route's own: another status and headers
+   * (a health check that is down answers 503 with its report). Set by schema resolvers, read by rest/.
+   */
+  httpAnswer?: { status: number; headers?: Record<string, string> };
 }

@@ -2,10 +2,12 @@
 // SIGTERM and SIGINT that ends open streams and closes the database, and no acknowledged write lost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { startProvider, type Provider } from '../support/provider';
 
 const root = path.resolve(__dirname, '../..');
 jest.setTimeout(120_000);
@@ -103,4 +105,85 @@ it('takes over the lock of a killed process and loses no acknowledged write', as
   expect(me.status).toBe(200);
   second.child.kill('SIGTERM');
   expect((await second.exited).code).toBe(0);
+});
+
+describe('SIGTERM under load', () => {
+  let provider: Provider;
+  beforeAll(async () => {
+    provider = await startProvider('slow');
+    provider.setDefault({ delayMs: 1500 });
+  });
+  afterAll(() => provider.close());
+
+  it('answers every request sent before the signal, on fresh and keep-alive connections, and /health says draining at once', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-drain-'));
+    const server = await launch(dir, { OUTBOUND_ALLOW_PRIVATE: '1', RATE_LIMIT_DISABLED: '1', SHUTDOWN_TIMEOUT_MS: '15000' });
+    try {
+      const key = await register(server.port, 'drain-test');
+      const capability = `drain-cap-${process.pid}`;
+      const svc = await fetch(`http://127.0.0.1:${server.port}/api/v1/services/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers after 1.5 s', pricing_model: 'free' }),
+      });
+      expect(svc.status).toBe(201);
+
+      interface Sent { at: number; status?: number; error?: string }
+      const sent: Sent[] = [];
+      let stop = false;
+      const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const send = (agent: http.Agent | false, method: string, route: string, body?: unknown) =>
+        new Promise<void>((resolve) => {
+          const record: Sent = { at: performance.now() };
+          sent.push(record);
+          const payload = body === undefined ? undefined : JSON.stringify(body);
+          const req = http.request(
+            { host: '127.0.0.1', port: server.port, method, path: route, agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+            (res) => {
+              res.resume();
+              res.on('end', () => {
+                record.status = res.statusCode;
+                resolve();
+              });
+            },
+          );
+          req.on('error', (err) => {
+            record.error = (err as NodeJS.ErrnoException).code ?? err.message;
+            resolve();
+          });
+          req.end(payload);
+        });
+      const client = async (agent: http.Agent | false) => {
+        while (!stop) await send(agent, 'GET', '/api/v1/agents/me');
+      };
+      const clients = [
+        ...Array.from({ length: 10 }, () => client(false)),
+        ...Array.from({ length: 8 }, () => client(new http.Agent({ keepAlive: true, maxSockets: 1 }))),
+        // Two slow executions in flight when the signal comes: they are answered.
+        send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }),
+        send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }),
+      ];
+      await new Promise((r) => setTimeout(r, 700));
+      const signalAt = performance.now();
+      server.child.kill('SIGTERM');
+      // Once the process has taken the signal (a few milliseconds), the health check says draining.
+      await new Promise((r) => setTimeout(r, 50));
+      const health = await fetch(`http://127.0.0.1:${server.port}/health`).catch(() => undefined);
+      setTimeout(() => (stop = true), 300);
+      await Promise.all(clients);
+      const exit = await server.exited;
+
+      expect(exit.code).toBe(0);
+      expect(health?.status).toBe(503);
+      expect((await health?.json())?.status).toBe('draining');
+      const before = sent.filter((s) => s.at < signalAt);
+      expect(before.length).toBeGreaterThan(100);
+      const unanswered = before.filter((s) => s.status === undefined || s.status >= 500);
+      expect(unanswered).toEqual([]);
+      expect(provider.calls.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      server.child.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

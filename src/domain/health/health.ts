@@ -7,8 +7,11 @@ import type { Ctx, Services } from '../context';
 
 export type ComponentStatus = 'ok' | 'degraded' | 'down';
 
+export type HealthStatus = ComponentStatus | 'draining';
+
 export interface Health {
-  status: ComponentStatus;
+  /** `down` when a required component (the database) is unreachable; `draining` once shutdown began. */
+  status: HealthStatus;
   version: string;
   uptimeSeconds: number;
   checkedAt: Date;
@@ -59,7 +62,7 @@ export async function getHealth(ctx: Ctx): Promise<Health> {
     },
   };
   const statuses = Object.values(components).map((c) => c.status);
-  const status: ComponentStatus = database.status === 'down' ? 'down' : statuses.every((s) => s === 'ok') ? 'ok' : 'degraded';
+  const status: HealthStatus = services.draining ? 'draining' : database.status === 'down' ? 'down' : statuses.every((s) => s === 'ok') ? 'ok' : 'degraded';
   return {
     status,
     version: VERSION,
