@@ -137,28 +137,31 @@ export function isTransientConflict(err: unknown): boolean {
 }
 
 /**
- * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a
- * file holding the owner's pid; a lock left by a dead process is taken over.
+ * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a file
+ * naming its owner: pid and process start time (from /proc), so that a lock left by a crashed process whose
+ * pid now belongs to another program is recognised as stale and taken over. Where /proc is missing, a live
+ * pid holds the lock.
  */
 export function lockDataDir(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, 'marketplace.lock');
+  const mine = JSON.stringify({ pid: process.pid, started: processStartTime(process.pid) ?? null });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockPath, mine, { flag: 'wx' });
       return () => {
         try {
-          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+          if (fs.readFileSync(lockPath, 'utf8') === mine) fs.unlinkSync(lockPath);
         } catch {
           // already gone
         }
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      const owner = readLockOwner(fs.readFileSync(lockPath, 'utf8'));
+      if (owner && owner.pid !== process.pid && holdsLock(owner)) {
         throw new DataDirLockedError(
-          `DATA_DIR ${dataDir} is in use by another marketplace process (pid ${owner}). ` +
+          `DATA_DIR ${dataDir} is in use by another marketplace process (pid ${owner.pid}). ` +
             'Stop it, or give this instance its own DATA_DIR, or use DATABASE_URL to share one PostgreSQL.',
         );
       }
@@ -166,6 +169,53 @@ export function lockDataDir(dataDir: string): () => void {
     }
   }
   throw new DataDirLockedError(`could not take the lock on DATA_DIR ${dataDir}`);
+}
+
+interface LockOwner {
+  pid: number;
+  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat), when known. */
+  started: string | null;
+}
+
+/** The lock's owner: `{"pid":…,"started":…}`, or a bare pid (written by earlier versions). */
+function readLockOwner(text: string): LockOwner | undefined {
+  try {
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof parsed === 'object' && parsed && Number.isInteger(parsed.pid)) return { pid: parsed.pid!, started: typeof parsed.started === 'string' ? parsed.started : null };
+  } catch {
+    // a bare pid
+  }
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 ? { pid, started: null } : undefined;
+}
+
+/** Whether the process named by a lock still holds it: alive, and the same process that wrote it. */
+function holdsLock(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  const started = processStartTime(owner.pid);
+  if (started === undefined) return true; // no /proc: a live pid is all there is to go by
+  if (owner.started !== null) return owner.started === started;
+  // A bare pid from an earlier version: held only by a process that is a marketplace server.
+  return isMarketplaceServer(owner.pid);
+}
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); undefined without /proc. */
+function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function isMarketplaceServer(pid: number): boolean {
+  try {
+    return /src\/server\.ts|agent-capability-marketplace/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+  } catch {
+    return true;
+  }
 }
 
 function isAlive(pid: number): boolean {

@@ -62,7 +62,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and keeps every write', async () => {
   const first = await launch(dataDir);
-  expect(fs.readFileSync(path.join(dataDir, 'marketplace.lock'), 'utf8')).toBe(String(first.child.pid));
+  expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'marketplace.lock'), 'utf8'))).toEqual({ pid: first.child.pid, started: expect.stringMatching(/^\d+$/) });
   const key = await register(first.port, 'lifecycle-one');
 
   await expect(launch(dataDir)).rejects.toMatchObject({ code: 3, out: expect.stringContaining('is in use by another marketplace process') });
@@ -105,6 +105,24 @@ it('takes over the lock of a killed process and loses no acknowledged write', as
   expect(me.status).toBe(200);
   second.child.kill('SIGTERM');
   expect((await second.exited).code).toBe(0);
+});
+
+it('takes over a lock naming a live process that is not the one that wrote it (a pid reused after a crash)', async () => {
+  const stranger = spawn('sleep', ['60']);
+  try {
+    const lockPath = path.join(dataDir, 'marketplace.lock');
+    // The lock of a crashed server whose pid `sleep` now has (another start time), and an earlier
+    // version's bare pid naming it: neither blocks a restart.
+    for (const lock of [JSON.stringify({ pid: stranger.pid, started: '1' }), String(stranger.pid)]) {
+      fs.writeFileSync(lockPath, lock);
+      const server = await launch(dataDir);
+      expect(JSON.parse(fs.readFileSync(lockPath, 'utf8')).pid).toBe(server.child.pid);
+      server.child.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    }
+  } finally {
+    stranger.kill('SIGKILL');
+  }
 });
 
 describe('SIGTERM under load', () => {
