@@ -114,8 +114,22 @@ const FORBIDDEN_V6 = [
   'fc00::/7', 'fe80::/10', 'ff00::/8', '2001:db8::/32', '100::/64',
 ].map(range);
 
-// These carry an IPv4 address in their last 32 bits and reach it, so that address is what is judged.
-const EMBEDS_IPV4 = ['::ffff:0:0/96', '64:ff9b::/96'].map(range);
+// Forms that carry an IPv4 address and reach it, so the embedded address is what is judged: IPv4-mapped,
+// NAT64 (well-known and local-use) and ISATAP in the last 32 bits; 6to4 right after its 2002::/16 prefix;
+// Teredo its server in bits 32-63 and its client, inverted, in the last 32 bits.
+const IN_LAST_32 = ['::ffff:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48'].map(range);
+const SIX_TO_FOUR = range('2002::/16');
+const TEREDO = range('2001::/32');
+
+/** The IPv4 addresses an IPv6 address embeds and would reach, if any. */
+function embeddedIpv4(bytes: number[]): number[][] {
+  if (IN_LAST_32.some((r) => inRange(bytes, r))) return [bytes.slice(12)];
+  if (inRange(bytes, SIX_TO_FOUR)) return [bytes.slice(2, 6)];
+  if (inRange(bytes, TEREDO)) return [bytes.slice(4, 8), bytes.slice(12).map((b) => b ^ 0xff)];
+  // ISATAP: an interface identifier of 0000:5efe or 0200:5efe ahead of the IPv4 address.
+  if ((bytes[8] === 0 || bytes[8] === 2) && bytes[9] === 0 && bytes[10] === 0x5e && bytes[11] === 0xfe) return [bytes.slice(12)];
+  return [];
+}
 
 /** True for an address an outbound call must not reach; anything that is not an address counts as one. */
 export function isForbiddenAddress(address: string): boolean {
@@ -125,8 +139,8 @@ export function isForbiddenAddress(address: string): boolean {
       return FORBIDDEN_V4.some((r) => inRange(ipv4Bytes(bare), r));
     case 6: {
       const bytes = ipv6Bytes(bare);
-      if (EMBEDS_IPV4.some((r) => inRange(bytes, r))) return FORBIDDEN_V4.some((r) => inRange(bytes.slice(12), r));
-      return FORBIDDEN_V6.some((r) => inRange(bytes, r));
+      if (FORBIDDEN_V6.some((r) => inRange(bytes, r))) return true;
+      return embeddedIpv4(bytes).some((v4) => FORBIDDEN_V4.some((r) => inRange(v4, r)));
     }
     default:
       return true;

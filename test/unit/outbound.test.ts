@@ -328,6 +328,21 @@ describe('isForbiddenAddress', () => {
     ['100::1', true],
     ['100:0:0:1::1', false],
     ['2606:4700:4700::1111', false],
+    // 6to4: the IPv4 address right after 2002::/16
+    ['2002:7f00:1::', true],
+    ['2002:a00:1::1', true],
+    ['2002:a9fe:a9fe::1', true],
+    ['2002:808:808::1', false],
+    // Teredo: the server in bits 32-63, the client inverted in the last 32 bits
+    ['2001:0:7f00:1::', true],
+    ['2001:0:808:808::80ff:fffe', true],
+    ['2001:0:808:808:0:0:f7f7:f7f7', false],
+    // NAT64 for local use, and ISATAP's interface identifier
+    ['64:ff9b:1::a00:1', true],
+    ['64:ff9b:1::808:808', false],
+    ['2606:4700::5efe:7f00:1', true],
+    ['2606:4700::200:5efe:a00:1', true],
+    ['2606:4700::5efe:808:808', false],
     ['not-an-address', true],
   ])('%s → %p', (address, forbidden) => {
     expect(isForbiddenAddress(address)).toBe(forbidden);
