@@ -140,7 +140,8 @@ export class GraphQLHttp {
     const legacy = mediaType === 'application/json';
     let status: number | undefined;
     for (const err of result.errors ?? []) {
-      const http = err.extensions?.http as { status?: number; spec?: boolean } | undefined;
+      const http = err.extensions?.http as { status?: number; spec?: boolean; headers?: Record<string, string> } | undefined;
+      if (http?.headers) Object.assign(headers, http.headers);
       if (!http?.status || (legacy && http.spec)) continue;
       if (!status || http.status > status) status = http.status;
     }

@@ -9,7 +9,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
-import { AppError, InternalError } from '../src/platform/errors';
+import { AppError, InternalError, isUnavailable, ServiceUnavailable } from '../src/platform/errors';
 import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
 import { clientAddress as httpClientAddress, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
@@ -47,6 +47,13 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
         nodes: error.nodes,
         path: error.path,
         extensions: { code: 'BAD_REQUEST', ...error.extensions, http: { spec: true, status: 400 } },
+      });
+    }
+    if (isUnavailable(error)) {
+      const unavailable = new ServiceUnavailable();
+      return new GraphQLError(unavailable.message, {
+        path: error instanceof GraphQLError ? error.path : undefined,
+        extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(unavailable.retryAfterSeconds) } } },
       });
     }
     services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');

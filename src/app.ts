@@ -232,7 +232,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       const route = facts.route ?? (req.url?.startsWith(GRAPHQL_PATH) ? GRAPHQL_PATH : 'other');
       metrics.observeRequest(req.method ?? 'GET', route, res.statusCode, seconds);
       if (res.statusCode >= 500 || log.isLevelEnabled('debug')) {
-        log[res.statusCode >= 500 ? 'error' : 'debug']({ request_id: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+        // 503 is an outage the answer already explains (a component unreachable, or draining): a warning.
+        log[res.statusCode === 503 ? 'warn' : res.statusCode >= 500 ? 'error' : 'debug']({ request_id: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
       }
     });
     const handled = rest.handle(req, res, requestId);

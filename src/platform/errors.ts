@@ -11,6 +11,7 @@ export type ProblemCode =
   | 'conflict'
   | 'payment_required'
   | 'rate_limited'
+  | 'service_unavailable'
   | 'internal';
 
 export const problemStatus: Record<ProblemCode, number> = {
@@ -22,6 +23,7 @@ export const problemStatus: Record<ProblemCode, number> = {
   conflict: 409,
   payment_required: 402,
   rate_limited: 429,
+  service_unavailable: 503,
   internal: 500,
 };
 
@@ -34,6 +36,7 @@ export const problemTitle: Record<ProblemCode, string> = {
   conflict: 'Conflict',
   payment_required: 'Payment Required',
   rate_limited: 'Too Many Requests',
+  service_unavailable: 'Service Unavailable',
   internal: 'Internal Server Error',
 };
 
@@ -47,6 +50,7 @@ export const problemDescription: Record<ProblemCode, string> = {
   conflict: 'The request conflicts with the current state: a duplicate name, an illegal state transition, or an idempotency key reused with another body.',
   payment_required: 'The capability is paid: retry with a payment as described by `accepts`.',
   rate_limited: 'Too many requests for this operation in the current minute. Retry after `Retry-After` seconds.',
+  service_unavailable: 'A component the request needs (the database) is unreachable for the moment. Retry after `Retry-After` seconds; nothing was changed.',
   internal: 'The server failed. Nothing about the failure is shown; quote `request_id` when reporting it.',
 };
 
@@ -113,6 +117,42 @@ export class RateLimited extends AppError {
   }
 }
 
+/** Seconds a client is asked to wait while a required component is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+export class ServiceUnavailable extends AppError {
+  readonly retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
+  constructor(message = 'The database is unreachable for the moment; retry shortly') {
+    super('service_unavailable', message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+  }
+}
+
+// What a lost or refused connection to a required component looks like from the drivers: socket errors,
+// PostgreSQL's connection-exception class (08…) and shutdown codes, and Prisma's connection errors.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+
+/** Whether an error (or one it wraps) says a required component could not be reached, not that the request was wrong. */
+export function isUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if (current instanceof ServiceUnavailable) return true;
+    if (current instanceof AppError) return false;
+    const e = current as { code?: unknown; kind?: unknown; message?: unknown; name?: unknown; cause?: unknown; originalError?: unknown; thrownValue?: unknown; meta?: { driverAdapterError?: unknown } };
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;
+    if (e.name === 'PrismaClientInitializationError') return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    // graphql-js wraps what is not an Error of its realm as NonErrorThrown, keeping it as thrownValue.
+    current = e.originalError ?? e.thrownValue ?? e.meta?.driverAdapterError ?? e.cause;
+  }
+  return false;
+}
+
 export class InternalError extends AppError {
   constructor(requestId?: string) {
     super('internal', 'Internal server error', requestId ? { request_id: requestId } : {});
@@ -128,7 +168,8 @@ export function codeOf(err: GraphQLError): ProblemCode {
   if (code && code in problemStatus) return code as ProblemCode;
   if (code === 'graphql_validation_failed' || code === 'bad_user_input' || code === 'graphql_parse_failed') return 'bad_request';
   // An error raised by graphql-js itself (no original error, or one of its own) is the client's fault.
-  return original && !(original instanceof GraphQLError) ? 'internal' : 'bad_request';
+  if (original && !(original instanceof GraphQLError)) return isUnavailable(original) ? 'service_unavailable' : 'internal';
+  return 'bad_request';
 }
 
 export interface Problem {
@@ -177,5 +218,6 @@ export function problemFromError(baseUrl: string, err: unknown, requestId: strin
   if (err instanceof GraphQLError && (!err.originalError || err.originalError instanceof GraphQLError)) {
     return problem(baseUrl, 'bad_request', err.message, requestId);
   }
+  if (isUnavailable(err)) return problemFromError(baseUrl, new ServiceUnavailable(), requestId);
   return problem(baseUrl, 'internal', 'Internal server error', requestId);
 }

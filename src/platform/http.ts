@@ -2,7 +2,7 @@
 // ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BadRequest, problem, problemFromError, ValidationFailed, type Problem } from './errors';
+import { BadRequest, problem, problemFromError, UNAVAILABLE_RETRY_AFTER_SECONDS, ValidationFailed, type Problem } from './errors';
 import { inputProblem } from './input-boundary';
 import { newRequestId } from './ids';
 
@@ -108,7 +108,9 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
 }
 
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
-  writeJson(res, problem.status, problem, headers, 'application/problem+json; charset=utf-8');
+  // Unavailable for the moment: say when to come back.
+  const retry: Record<string, string> = problem.code === 'service_unavailable' && !headers['Retry-After'] ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+  writeJson(res, problem.status, problem, { ...headers, ...retry }, 'application/problem+json; charset=utf-8');
 }
 
 /**
