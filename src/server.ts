@@ -55,16 +55,3 @@ async function main() {
 }
 
 void main();
-if (process.env.ELU) {
-  const { monitorEventLoopDelay, performance: perf } = require('node:perf_hooks');
-  const h = monitorEventLoopDelay({ resolution: 1 });
-  h.enable();
-  let last = perf.eventLoopUtilization();
-  setInterval(() => {
-    const now = perf.eventLoopUtilization();
-    const d = perf.eventLoopUtilization(now, last);
-    last = now;
-    process.stderr.write(`ELU ${d.utilization.toFixed(2)} delay p50 ${(h.percentile(50) / 1e6).toFixed(2)} p99 ${(h.percentile(99) / 1e6).toFixed(2)} mean ${(h.mean / 1e6).toFixed(2)}\n`);
-    h.reset();
-  }, 2500).unref();
-}
