@@ -12,7 +12,7 @@ export const executionRoutes: Route[] = [
     tag: 'Execution',
     summary: 'Execute a capability',
     description:
-      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list and trust-score itself. 404 when no active provider offers the capability. Honours Idempotency-Key.',
+      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list, trust-score and skill-audit itself. 404 when no active provider offers the capability. Honours Idempotency-Key.',
     errors: [404],
     document: /* GraphQL */ `mutation Execute($input: ExecuteInput!) {
       execute(input: $input) {

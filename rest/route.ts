@@ -37,6 +37,11 @@ export interface Route {
    */
   authInOperation?: true;
   status: number;
+  /**
+   * The answer is the root field's string, sent as this media type instead of JSON (a SKILL.md as
+   * `text/markdown`). Errors are problem+json as always.
+   */
+  produces?: string;
   /** One operation with one root field; the field's value is the response body. */
   document: string;
   variables?: Record<string, Source>;

@@ -14,8 +14,9 @@ import { disputeRoutes } from './disputes';
 import { memoryRoutes } from './memory';
 import { streamingRoutes } from './streaming';
 import { subscriptionRoutes } from './subscriptions';
+import { skillRoutes } from './skills';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

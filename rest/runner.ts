@@ -85,6 +85,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     if (operation.operation === 'subscription' && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
     const fieldDef = rootType?.getFields()[root.name.value];
     if (!fieldDef) throw new Error(`route ${label}: unknown root field ${root.name.value}`);
+    if (route.produces && getNamedType(fieldDef.type).name !== 'String') throw new Error(`route ${label}: a route that produces ${route.produces} answers a String root field`);
     const variables = (operation.variableDefinitions ?? []).map((def) => {
       const name = def.variable.name.value;
       const source = route.variables?.[name];
@@ -437,10 +438,10 @@ export class RestDispatcher {
         const data = result.data as Record<string, unknown>;
         status = ctx.httpAnswer?.status ?? compiled.route.status;
         if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
-        payload = compiled.rootIsObject ? data[compiled.rootKey] : data;
+        payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
       }
       if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload);
-      this.answer(res, status, payload, headers);
+      this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
     } catch (caught) {
@@ -511,9 +512,13 @@ export class RestDispatcher {
     if (compiled.route.authInOperation && !ctx.resolvedPrincipal) await authorize(ctx, compiled.route.auth);
   }
 
-  /** A success as JSON, an error as problem+json (a report an operation answered with a 5xx stays JSON). */
-  private answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>) {
+  /** A success as JSON (or the route's media type), an error as problem+json (a report answered with a 5xx stays JSON). */
+  private answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>, produces?: string) {
     if (status >= 400 && (payload as Problem | null)?.code !== undefined) writeProblem(res, payload as Problem, headers);
+    else if (produces && typeof payload === 'string') {
+      res.writeHead(status, { ...headers, 'Content-Type': `${produces}; charset=utf-8`, 'Content-Length': Buffer.byteLength(payload) });
+      res.end(res.req?.method === 'HEAD' ? undefined : payload);
+    }
     else writeJson(res, status, payload, headers);
   }
 }

@@ -15,6 +15,7 @@ import './disputes';
 import './memory';
 import './streaming';
 import './subscriptions';
+import './skills';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

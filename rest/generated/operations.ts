@@ -49,6 +49,29 @@ export type CreateMemoryStoreInput = {
   storeType: string;
 };
 
+export type CreateSkillInput = {
+  /** An https URL of the bundle */
+  bundleUrl?: string | null | undefined;
+  /** Lower-case letters, digits and hyphens */
+  category?: string | null | undefined;
+  /** At most 1024 characters */
+  description?: string | null | undefined;
+  /** The entry function or file; required unless skillMd gives it (metadata.entrypoint) */
+  entrypoint?: string | null | undefined;
+  /** SKILL.md's Markdown body, at most 64 KiB */
+  instructions?: string | null | undefined;
+  /** 1-64 lower-case letters, digits and hyphens; required unless skillMd gives it */
+  name?: string | null | undefined;
+  /** Required unless skillMd gives it (metadata.runtime) */
+  runtime?: SkillRuntime | null | undefined;
+  /** The whole skill as SKILL.md (YAML front matter, then Markdown); fields also given on their own must agree with it */
+  skillMd?: string | null | undefined;
+  /** The source text, at most 256 KiB */
+  source?: string | null | undefined;
+  /** A semantic version (default 1.0.0) */
+  version?: string | null | undefined;
+};
+
 export type CreateStreamingSessionInput = {
   /** The capability the session streams */
   capabilityId: string;
@@ -231,6 +254,24 @@ export type SetCapabilityPricingInput = {
   pricingModel?: PricingModel | null | undefined;
 };
 
+/** `popular`: most installed first; `newest`: latest published first */
+export type SkillMarketplaceSort =
+  | 'newest'
+  | 'popular';
+
+export type SkillRuntime =
+  | 'deno'
+  | 'docker'
+  | 'nodejs'
+  | 'python'
+  | 'wasm';
+
+/** `draft` (never published), `published` (listed, installable) or `unpublished` (withdrawn; installs keep their version) */
+export type SkillStatus =
+  | 'draft'
+  | 'published'
+  | 'unpublished';
+
 export type StreamingEventInput = {
   /** Any JSON, at most 64 KiB */
   data?: unknown;
@@ -317,6 +358,28 @@ export type UpdateMemoryStoreInput = {
   /** TTL of entries written from now on without one (null: none) */
   defaultTtlSeconds?: number | null | undefined;
   description?: string | null | undefined;
+};
+
+export type UpdateSkillInput = {
+  /** An https URL of the bundle */
+  bundleUrl?: string | null | undefined;
+  /** Lower-case letters, digits and hyphens */
+  category?: string | null | undefined;
+  /** At most 1024 characters */
+  description?: string | null | undefined;
+  /** The entry function or file */
+  entrypoint?: string | null | undefined;
+  /** SKILL.md's Markdown body, at most 64 KiB */
+  instructions?: string | null | undefined;
+  /** 1-64 lower-case letters, digits and hyphens */
+  name?: string | null | undefined;
+  runtime?: SkillRuntime | null | undefined;
+  /** The whole skill as SKILL.md (YAML front matter, then Markdown); fields also given on their own must agree with it */
+  skillMd?: string | null | undefined;
+  /** The source text, at most 256 KiB */
+  source?: string | null | undefined;
+  /** A semantic version (default 1.0.0) */
+  version?: string | null | undefined;
 };
 
 export type WebhookInput = {
@@ -710,6 +773,107 @@ export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };
+
+export type SkillFieldsFragment = { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string };
+
+export type CreateSkillMutationVariables = Exact<{
+  input: CreateSkillInput;
+}>;
+
+
+export type CreateSkillMutation = { createSkill: { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string } };
+
+export type MySkillsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MySkillsQuery = { mySkills: { total: number, skills: Array<{ name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string }> } };
+
+export type SkillMarketplaceQueryVariables = Exact<{
+  runtime?: SkillRuntime | null | undefined;
+  category?: string | null | undefined;
+  q?: string | null | undefined;
+  sort?: SkillMarketplaceSort | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SkillMarketplaceQuery = { skillMarketplace: { total: number, skills: Array<{ name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, id: string, content_hash: string, install_count: number, fork_count: number, owner_agent_id: string, published_at: string }> } };
+
+export type InstalledSkillsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type InstalledSkillsQuery = { installedSkills: { total: number, skills: Array<{ name: string, description: string, runtime: SkillRuntime, entrypoint: string, version: string, skill_id: string, content_hash: string, installed_at: string }> } };
+
+export type SkillQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SkillQuery = { skill: { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string } };
+
+export type SkillMarkdownQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SkillMarkdownQuery = { skillMarkdown: string };
+
+export type SkillVersionsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SkillVersionsQuery = { versions: Array<{ version: string, name: string, runtime: SkillRuntime, entrypoint: string, content_hash: string, published_at: string }> };
+
+export type UpdateSkillMutationVariables = Exact<{
+  id: string;
+  input: UpdateSkillInput;
+}>;
+
+
+export type UpdateSkillMutation = { updateSkill: { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string } };
+
+export type DeleteSkillMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type DeleteSkillMutation = { deleteSkill: { deleted: boolean, name: string, id: string } };
+
+export type PublishSkillMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PublishSkillMutation = { publishSkill: { published: boolean, status: SkillStatus, version: string, id: string, content_hash: string, published_at: string | null } };
+
+export type UnpublishSkillMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UnpublishSkillMutation = { unpublishSkill: { published: boolean, status: SkillStatus, id: string } };
+
+export type ForkSkillMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ForkSkillMutation = { forkSkill: { name: string, status: SkillStatus, forked_id: string, forked_from_id: string | null, forked_from_version: string | null, content_hash: string } };
+
+export type InstallSkillMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type InstallSkillMutation = { installSkill: { installed: boolean, counted: boolean, version: string, skill_id: string, content_hash: string, installed_at: string } };
 
 export type StreamingSessionFieldsFragment = { capabilityId: string, streamType: string, status: string, ended: boolean, eventEndpoint: string, id: string, last_event_id: number, ended_at: string | null, created_at: string, updated_at: string };
 

@@ -9,7 +9,8 @@ export function canMove<S extends string>(moves: Moves<S>, from: S, to: S): bool
 }
 
 export function assertMove<S extends string>(moves: Moves<S>, from: S, to: S, what: string): void {
-  if (from === to) throw new Conflict(`The ${what} is already ${to}`);
+  // Staying put is a move only where the table lists it (a published skill published again).
+  if (from === to && !canMove(moves, from, to)) throw new Conflict(`The ${what} is already ${to}`);
   if (!canMove(moves, from, to)) {
     const allowed = moves[from] ?? [];
     throw new Conflict(`A ${what} cannot move from ${from} to ${to}; from ${from} it may move to ${allowed.length ? allowed.join(', ') : 'nothing'}`);

@@ -220,7 +220,9 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
                     'x-event-data': responseSchema,
                   },
                 }
-              : { 'application/json': { schema: responseSchema } },
+              : route.produces
+                ? { [route.produces]: { schema: { type: 'string' } } }
+                : { 'application/json': { schema: responseSchema } },
           },
           ...Object.fromEntries([...errorStatuses].sort().map((s) => [String(s), errorResponse(s)])),
         },

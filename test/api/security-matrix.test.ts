@@ -20,6 +20,9 @@ let ownersDisputeId: string;
 let ownersStoreId: string;
 let ownersSessionId: string;
 let ownersSubscriptionId: string;
+/** The owner's draft skill (others get 404), and a published one (anyone reads it). */
+let ownersSkillId: string;
+let publishedSkillId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -30,6 +33,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/subscriptions/')) return path.replace(':id', ownersSubscriptionId);
   if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
+  if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
     .replace(':serviceKey', serviceKey)
@@ -75,6 +79,12 @@ const OWNED = new Map<string, unknown>([
   ['GET /streaming/sessions/:id/events', undefined],
   ['POST /streaming/sessions/:id/push', { data: 'not mine' }],
   ['POST /streaming/sessions/:id/end', {}],
+  ['PATCH /agent-skills/:id', { description: 'not mine' }],
+  ['DELETE /agent-skills/:id', undefined],
+  ['POST /agent-skills/:id/publish', {}],
+  ['POST /agent-skills/:id/unpublish', {}],
+  ['POST /agent-skills/:id/fork', {}],
+  ['POST /agent-skills/:id/install', {}],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -82,6 +92,10 @@ const PUBLIC_PARAMS = new Set([
   'POST /capabilities/:capabilityId/pricing',
   'PATCH /admin/agents/:agentId/status',
   'PATCH /admin/disputes/:disputeId/resolve',
+  // A published skill: anyone reads it.
+  'GET /agent-skills/:id',
+  'GET /agent-skills/:id/SKILL.md',
+  'GET /agent-skills/:id/versions',
 ]);
 
 const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;
@@ -119,6 +133,9 @@ beforeAll(async () => {
   ).body.id;
   ownersSessionId = (await api(server)('POST', '/streaming/sessions', { key: owner.key, body: { capabilityId: 'summarize' } })).body.id;
   await api(server)('PUT', `/memory/stores/${ownersStoreId}/entries`, { key: owner.key, body: { entries: [{ key: 'k', value: 1 }] } });
+  ownersSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-draft', runtime: 'python', entrypoint: 'main' } })).body.id;
+  publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } })).body.id;
+  await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

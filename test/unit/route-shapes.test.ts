@@ -81,6 +81,8 @@ const SPEC_SPELLS_TWICE: Record<string, string[]> = {
   'AgentRegistration.agentId': ['agent_id', 'id'],
   // §4.2: resolve's matches carry `score`, /resolve/quick `match_score`
   'ProviderMatch.score': ['match_score', 'score'],
+  // §4.9: a fork answers `forked_id`
+  'Skill.skillId': ['forked_id', 'id'],
 };
 
 it('spells one field of one type the same way in every answer', () => {

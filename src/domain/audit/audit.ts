@@ -22,7 +22,14 @@ export type AuditAction =
   | 'memory_store.deleted'
   | 'subscription.created'
   | 'subscription.updated'
-  | 'streaming_session.created';
+  | 'streaming_session.created'
+  | 'skill.created'
+  | 'skill.updated'
+  | 'skill.published'
+  | 'skill.unpublished'
+  | 'skill.deleted'
+  | 'skill.forked'
+  | 'skill.installed';
 
 export interface AuditEntry {
   agentId: string;

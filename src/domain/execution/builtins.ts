@@ -8,6 +8,7 @@ import type { Page } from '../agents/account';
 import type { Ctx } from '../context';
 import type { Emit } from '../events';
 import { trustScore } from '../reputation/trust';
+import { auditSkill } from '../skills/audit';
 import { addComment, createTicket, listTickets, ticketInReach, type TicketWithComments } from '../tickets/tickets';
 
 /** How the marketplace names itself as the provider of a built-in capability. */
@@ -65,6 +66,7 @@ export const BUILTINS: Record<string, BuiltinHandler> = {
     return { tickets: items.map(ticketSummary), total, limit: page.limit, offset: page.offset };
   },
   'trust-score': async (tx, _emit, ctx, _me, input) => trustScore(tx, input, ctx.services.clock.now()),
+  'skill-audit': async (tx, _emit, ctx, _me, input) => auditSkill(ctx, tx, input),
 };
 
 export const isBuiltin = (capability: string): boolean => Object.prototype.hasOwnProperty.call(BUILTINS, capability);

@@ -1,0 +1,105 @@
+// The Agent Skills SKILL.md format, the open format agent tools read: YAML front matter (`name`, 1-64
+// lower-case letters, digits and hyphens; `description`; optional `license`, `allowed-tools`, `metadata`)
+// and a Markdown body of instructions. How a skill runs travels in `metadata` (runtime, entrypoint, …).
+import YAML from 'yaml';
+import { Checks } from '../../platform/validate';
+
+/** The fields of a skill that SKILL.md carries. */
+export interface SkillMdFields {
+  name?: unknown;
+  description?: unknown;
+  runtime?: unknown;
+  entrypoint?: unknown;
+  category?: unknown;
+  version?: unknown;
+  bundleUrl?: unknown;
+  instructions?: unknown;
+  /** Front matter this marketplace keeps without reading (license, allowed-tools, other metadata). */
+  frontMatter?: Record<string, unknown>;
+}
+
+/** Metadata keys the marketplace reads, by their SKILL.md spelling. */
+const READ_METADATA: Record<string, keyof SkillMdFields> = {
+  runtime: 'runtime',
+  entrypoint: 'entrypoint',
+  category: 'category',
+  version: 'version',
+  bundle_url: 'bundleUrl',
+};
+const MAX_FRONT_MATTER_KEYS = 20;
+
+/** Reads SKILL.md text into a skill's fields; every problem is reported at `path`. */
+export function parseSkillMd(checks: Checks, path: string, text: string): SkillMdFields | undefined {
+  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
+  if (!match) {
+    checks.fail(path, 'must start with YAML front matter between --- lines (name, description), then the Markdown instructions');
+    return undefined;
+  }
+  let front: unknown;
+  try {
+    front = YAML.parse(match[1], { maxAliasCount: 0, uniqueKeys: true });
+  } catch (err) {
+    checks.fail(path, `has front matter that is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  if (!front || typeof front !== 'object' || Array.isArray(front)) {
+    checks.fail(path, 'must have front matter that is a YAML mapping');
+    return undefined;
+  }
+  const { name, description, metadata, ...rest } = front as Record<string, unknown>;
+  const fields: SkillMdFields = { name, description, instructions: match[2].replace(/^\r?\n/, '') };
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (!isPlainText(value)) checks.fail(`${path}.${key}`, 'must be a string or a list of strings');
+    else kept[key] = value;
+  }
+  if (metadata !== undefined && metadata !== null) {
+    if (typeof metadata !== 'object' || Array.isArray(metadata)) checks.fail(`${path}.metadata`, 'must be a mapping of names to strings');
+    else {
+      const other: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(metadata)) {
+        if (!isPlainText(value)) checks.fail(`${path}.metadata.${key}`, 'must be a string');
+        else if (READ_METADATA[key]) (fields as Record<string, unknown>)[READ_METADATA[key]] = value;
+        else other[key] = value;
+      }
+      if (Object.keys(other).length) kept.metadata = other;
+    }
+  }
+  if (Object.keys(kept).length > MAX_FRONT_MATTER_KEYS) checks.fail(path, `must have at most ${MAX_FRONT_MATTER_KEYS} front matter fields`);
+  fields.frontMatter = kept;
+  return fields;
+}
+
+function isPlainText(value: unknown): boolean {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return true;
+  return Array.isArray(value) && value.length <= 100 && value.every((v) => typeof v === 'string');
+}
+
+/** What a skill looks like as SKILL.md. */
+export interface SkillMdSource {
+  name: string;
+  description: string;
+  runtime: string;
+  entrypoint: string;
+  category: string | null;
+  version: string;
+  bundleUrl: string | null;
+  instructions: string;
+  frontMatter: unknown;
+}
+
+/** Renders a skill as SKILL.md: what it was given as, plus how it runs in `metadata`. */
+export function renderSkillMd(skill: SkillMdSource): string {
+  const kept = (skill.frontMatter && typeof skill.frontMatter === 'object' ? skill.frontMatter : {}) as Record<string, unknown>;
+  const { metadata: otherMetadata, ...restKept } = kept;
+  const metadata: Record<string, unknown> = {
+    runtime: skill.runtime,
+    entrypoint: skill.entrypoint,
+    version: skill.version,
+    ...(skill.category ? { category: skill.category } : {}),
+    ...(skill.bundleUrl ? { bundle_url: skill.bundleUrl } : {}),
+    ...(otherMetadata && typeof otherMetadata === 'object' ? (otherMetadata as Record<string, unknown>) : {}),
+  };
+  const front = YAML.stringify({ name: skill.name, description: skill.description, ...restKept, metadata }, { lineWidth: 0 });
+  return `---\n${front}---\n\n${skill.instructions}${skill.instructions.endsWith('\n') || skill.instructions === '' ? '' : '\n'}`;
+}
