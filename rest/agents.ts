@@ -249,7 +249,7 @@ export const accountRoutes: Route[] = [
     document: /* GraphQL */ `query MySparks($first: Int, $offset: Int) {
       mySparks(first: $first, offset: $offset) {
         total: totalCount
-        sparks: nodes { spark_id: sparkId title content spark_type: sparkType quality_score: qualityScore created_at: createdAt }
+        sparks: nodes { id: sparkId title content spark_type: sparkType quality_score: qualityScore task_id: taskId agent_id: agentId created_at: createdAt }
       }
     }`,
     variables: page,

@@ -15,8 +15,9 @@ import { memoryRoutes } from './memory';
 import { streamingRoutes } from './streaming';
 import { subscriptionRoutes } from './subscriptions';
 import { skillRoutes } from './skills';
+import { taskRoutes } from './tasks';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

@@ -21,7 +21,7 @@ const SNAKE_CASE_NAMES = new Set([
   // the specification's request fields (§4, and execute's support-ticket input)
   'min_reputation', 'max_cost', 'pricing_model', 'pricing_details', 'transaction_id', 'service_key', 'ticket_receive_url',
   'sub_agent_id', 'success_criteria', 'spark_type', 'quality_score', 'required_capabilities', 'max_budget_usd', 'target_state',
-  'triggered_by', 'exit_conditions', 'conglomerate_type', 'instance_url', 'target_service', 'callback_url',
+  'triggered_by', 'exit_conditions', 'conglomerate_type', 'instance_url', 'target_service', 'callback_url', 'task_id',
   // resource fields a request sets (§2 Service key)
   'rate_limits', 'expires_at',
   // ours, beside them

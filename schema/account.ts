@@ -91,14 +91,16 @@ export const Dispute = builder.prismaNode('Dispute', {
 });
 
 export const Spark = builder.prismaNode('Spark', {
-  authScopes: ownedByCaller,
+  description: 'A published output of a task: public to every agent',
   id: { field: 'id' },
   fields: (t) => ({
     sparkId: t.exposeID('id'),
     title: t.exposeString('title'),
     content: t.exposeString('content'),
-    sparkType: t.exposeString('sparkType'),
-    qualityScore: t.exposeFloat('qualityScore', { nullable: true }),
+    sparkType: t.exposeString('sparkType', { description: '`announcement`, `capability`, `insight`, `analysis` or `showcase`' }),
+    qualityScore: t.exposeFloat('qualityScore', { nullable: true, description: '0-100, as its publisher rated it' }),
+    agentId: t.exposeID('agentId', { description: 'The publisher' }),
+    taskId: t.exposeString('taskId', { nullable: true, description: 'The task whose output it is' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

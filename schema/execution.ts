@@ -63,6 +63,7 @@ const ExecuteInput = builder.inputType('ExecuteInput', {
     input: t.field({ type: 'JSON', required: true, description: 'Free-form, capability-specific object' }),
     provider: t.string({ description: 'A service key (svc_…) or service id; required with mode chosen' }),
     mode: t.field({ type: ExecuteModeEnum, description: 'Default auto' }),
+    taskId: t.string({ description: "A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price)" }),
   }),
 });
 

@@ -16,6 +16,7 @@ import './memory';
 import './streaming';
 import './subscriptions';
 import './skills';
+import './tasks';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

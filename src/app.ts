@@ -27,6 +27,7 @@ import { DisputePipeline } from './domain/disputes/disputes';
 import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
+import { expireOverdueTasks } from './domain/tasks/tasks';
 import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
@@ -72,6 +73,8 @@ const OUTBOX_RECOVER_MS = 2_000;
 /** How often open streams are compared with the database (a lost announcement is found this late at worst). */
 const STREAM_SWEEP_MS = 2_000;
 const STREAM_PURGE_MS = 60_000;
+/** How often tasks past their deadline are looked for and expired. */
+const TASK_EXPIRY_MS = 5_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -260,6 +263,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
   scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
     while ((await purgeExpiredEntries(services)) === 1000);
+  }, { runNow: false });
+  scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
+    while ((await expireOverdueTasks(services)) === 500);
   }, { runNow: false });
   scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));

@@ -89,6 +89,17 @@ export type CreateSubAgentInput = {
   name: string;
 };
 
+export type CreateTaskInput = {
+  /** Integer cents that calls under the task may cost in all (default: no limit) */
+  budget?: number | null | undefined;
+  /** In the future, within a year; past it the task expires */
+  deadline?: string | null | undefined;
+  /** What is to be done, at most 2000 characters */
+  intent: string;
+  /** At most 20; each judged against the result (see docs/collaboration.md) */
+  successCriteria?: Array<string> | null | undefined;
+};
+
 export type ExecuteInput = {
   capability: string;
   /** Free-form, capability-specific object */
@@ -97,12 +108,22 @@ export type ExecuteInput = {
   mode?: ExecuteMode | null | undefined;
   /** A service key (svc_…) or service id; required with mode chosen */
   provider?: string | null | undefined;
+  /** A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price) */
+  taskId?: string | null | undefined;
 };
 
 /** `auto`: the best-ranked providers, up to 3, skipping cooling ones; `chosen`: exactly `provider` */
 export type ExecuteMode =
   | 'auto'
   | 'chosen';
+
+export type ExecuteTaskInput = {
+  /** Within the delegate's authority scope */
+  capability: string;
+  input: unknown;
+  /** The delegate's structured result of the task, judged against its success criteria */
+  result: unknown;
+};
 
 export type ExecutionStatus =
   | 'error'
@@ -162,6 +183,17 @@ export type ProvisionSubKeyInput = {
   permissions?: Array<string> | null | undefined;
   /** Default 60 a minute, no daily limit */
   rateLimits?: SubKeyRateLimitsInput | null | undefined;
+};
+
+export type PublishSparkInput = {
+  /** At most 10,000 characters */
+  content: string;
+  /** 0-100 */
+  qualityScore?: number | null | undefined;
+  /** `announcement`, `capability`, `insight`, `analysis` or `showcase` */
+  sparkType: string;
+  /** At most 200 characters */
+  title: string;
 };
 
 export type PushStreamingEventsInput = {
@@ -502,7 +534,7 @@ export type MySparksQueryVariables = Exact<{
 }>;
 
 
-export type MySparksQuery = { mySparks: { total: number, sparks: Array<{ title: string, content: string, spark_id: string, spark_type: string, quality_score: number | null, created_at: string }> } };
+export type MySparksQuery = { mySparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };
 
 export type ResolveQueryVariables = Exact<{
   input: ResolveInput;
@@ -995,6 +1027,75 @@ export type CapabilitySubscriptionRunsSubscriptionVariables = Exact<{
 
 
 export type CapabilitySubscriptionRunsSubscription = { capabilitySubscriptionRuns: { id: string, event: string, sequence: number, status: string, result: unknown, error: string | null, run_id: string, subscription_id: string, scheduled_for: string, execution_id: string | null, finished_at: string | null } };
+
+export type TaskFieldsFragment = { intent: string, budget: number | null, spent: number, deadline: string | null, status: string, result: unknown, task_id: string, success_criteria: Array<string>, budget_remaining: number | null, delegate_id: string | null, owner_agent_id: string, completed_at: string | null, created_at: string, updated_at: string };
+
+export type SparkFieldsFragment = { title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string };
+
+export type CreateTaskMutationVariables = Exact<{
+  input: CreateTaskInput;
+}>;
+
+
+export type CreateTaskMutation = { createTask: { intent: string, budget: number | null, spent: number, deadline: string | null, status: string, result: unknown, task_id: string, success_criteria: Array<string>, budget_remaining: number | null, delegate_id: string | null, owner_agent_id: string, completed_at: string | null, created_at: string, updated_at: string } };
+
+export type TasksQueryVariables = Exact<{
+  role?: string | null | undefined;
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type TasksQuery = { tasks: { total: number, tasks: Array<{ intent: string, budget: number | null, spent: number, deadline: string | null, status: string, result: unknown, task_id: string, success_criteria: Array<string>, budget_remaining: number | null, delegate_id: string | null, owner_agent_id: string, completed_at: string | null, created_at: string, updated_at: string }> } };
+
+export type TaskQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TaskQuery = { task: { intent: string, budget: number | null, spent: number, deadline: string | null, status: string, result: unknown, task_id: string, success_criteria: Array<string>, budget_remaining: number | null, delegate_id: string | null, owner_agent_id: string, completed_at: string | null, created_at: string, updated_at: string, delegations: Array<{ status: string, id: string, sub_agent_id: string, created_at: string, ended_at: string | null }>, executions: Array<{ capability: string, status: string, result: unknown, id: string, execution_id: string, delegate_id: string, criteria_met: boolean, executor_delta: number, created_at: string, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }> }> } };
+
+export type DelegateTaskMutationVariables = Exact<{
+  id: string;
+  subAgentId: string;
+}>;
+
+
+export type DelegateTaskMutation = { delegateTask: { delegation: { status: string, id: string, sub_agent_id: string, task_id: string, created_at: string }, task: { status: string, task_id: string, delegate_id: string | null } } };
+
+export type CancelTaskMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelTaskMutation = { cancelTask: { status: string, task_id: string } };
+
+export type ExecuteTaskMutationVariables = Exact<{
+  id: string;
+  input: ExecuteTaskInput;
+}>;
+
+
+export type ExecuteTaskMutation = { executeTask: { execution: { status: string, output: unknown, id: string, criteria_met: boolean, cost_cents: number, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }> }, reputation: { reputation: number | null, executor_delta: number }, task: { status: string, spent: number, task_id: string, budget_remaining: number | null } } };
+
+export type PublishSparkMutationVariables = Exact<{
+  id: string;
+  input: PublishSparkInput;
+}>;
+
+
+export type PublishSparkMutation = { publishSpark: { spark: { title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }, reputation: { reputation: number, publisher_delta: number } } };
+
+export type SparksQueryVariables = Exact<{
+  agentId?: string | null | undefined;
+  sparkType?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SparksQuery = { sparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };
 
 export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
 

@@ -31,6 +31,8 @@ export const newAgentKey = () => `ag_${base62(24)}`;
 export const newMasterKey = () => `key_master_${base62(40)}`;
 export const newAdminKey = () => `key_admin_${base62(40)}`;
 export const newServiceKey = () => `svc_${base62(24)}`;
+export const newTaskId = () => `task_${base62(24)}`;
+export const newSwarmId = () => `swarm_${base62(24)}`;
 export const newSubKey = () => `key_service_${base62(40)}`;
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

@@ -23,6 +23,7 @@ let ownersSubscriptionId: string;
 /** The owner's draft skill (others get 404), and a published one (anyone reads it). */
 let ownersSkillId: string;
 let publishedSkillId: string;
+let ownersTaskId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -33,6 +34,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/subscriptions/')) return path.replace(':id', ownersSubscriptionId);
   if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
+  if (path.startsWith('/tasks/')) return path.replace(':id', ownersTaskId);
   if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
@@ -85,6 +87,11 @@ const OWNED = new Map<string, unknown>([
   ['POST /agent-skills/:id/unpublish', {}],
   ['POST /agent-skills/:id/fork', {}],
   ['POST /agent-skills/:id/install', {}],
+  ['GET /tasks/:id', undefined],
+  ['POST /tasks/:id/delegate', { sub_agent_id: '00000000-0000-4000-8000-000000000000' }],
+  ['POST /tasks/:id/cancel', {}],
+  ['POST /tasks/:id/execute', { capability: 'summarize', input: {}, result: {} }],
+  ['POST /tasks/:id/publish-spark', { title: 't', content: 'c', spark_type: 'insight' }],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -136,6 +143,7 @@ beforeAll(async () => {
   ownersSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-draft', runtime: 'python', entrypoint: 'main' } })).body.id;
   publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } })).body.id;
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
+  ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

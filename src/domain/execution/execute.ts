@@ -14,6 +14,7 @@ import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
 import { callableMatches, callableSql, rankCallable, type CallableMatch } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
+import { BudgetExceeded, holdBudget, remainingBudget, TASK_ID, taskForExecution } from '../tasks/budget';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
 import type { HotEntry } from './hot-cache';
 
@@ -31,6 +32,16 @@ export interface ExecuteInput {
   input?: unknown;
   provider?: unknown;
   mode?: unknown;
+  /** The task the call is made under (the caller must be its delegate): its budget pays (tasks/budget.ts). */
+  taskId?: unknown;
+}
+
+export interface ExecuteOptions {
+  /**
+   * The execution's id, chosen by the caller (a swarm step's, fixed when the step was made): a call whose
+   * execution was already recorded under it is not made again (see swarms).
+   */
+  executionId?: string;
 }
 
 /** A provider ready to be called. */
@@ -82,8 +93,10 @@ function readInput(raw: ExecuteInput) {
   if (!MODES.includes(mode)) checks.fail('mode', 'must be auto or chosen');
   const provider = checks.text('provider', raw.provider, { max: 64 });
   if (mode === 'chosen' && !provider) checks.fail('provider', 'is required with mode chosen: a service key (svc_…) or service id');
+  const taskId = checks.text('taskId', raw.taskId, { max: 64 });
+  if (taskId && !TASK_ID.test(taskId)) checks.fail('taskId', 'must be a task id (task_…)');
   checks.done();
-  return { capability: capability!, input: raw.input as Record<string, unknown>, mode, provider: provider || null };
+  return { capability: capability!, input: raw.input as Record<string, unknown>, mode, provider: provider || null, taskId: taskId || null };
 }
 
 /** A sub-agent acts only on the capabilities its authority scope names (prefixes); an empty scope is unrestricted. */
@@ -202,6 +215,9 @@ interface Recorded {
   costCents: number;
   latencyMs: number;
   attempts: AttemptReceipt[];
+  /** The task the call was made under, and the holds on its budget to release as it is charged. */
+  taskId?: string | null;
+  holds?: string[];
 }
 
 function eventOf(executionId: string, r: Recorded) {
@@ -251,6 +267,7 @@ async function recordInTransaction(tx: DbTx, emit: Emit, executionId: string, r:
       costCents: r.costCents,
       latencyMs: r.latencyMs,
       mode: r.mode,
+      taskId: r.taskId ?? null,
       createdAt: at,
       // Built-ins have no statistics to fold.
       attempts: { createMany: { data: r.attempts.map((a) => ({ ...a, folded: true, createdAt: at })) } },
@@ -267,13 +284,14 @@ async function recordInTransaction(tx: DbTx, emit: Emit, executionId: string, r:
 
 /**
  * The execution, its attempts, its transaction and its event (with a delivery per subscribed webhook) in
- * one statement: one round trip, atomic by itself, on the path every provider call takes.
+ * one statement: one round trip, atomic by itself, on the path every provider call takes. Under a task,
+ * the same statement charges the task and releases the call's holds on its budget.
  */
-const RECORD_EXECUTION_SQL = `
+const recordSql = (underTask: boolean) => `
   WITH e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at)
-    VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz)
-  ), a AS (
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
+    VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
+  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}a AS (
     INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
     SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
@@ -282,6 +300,8 @@ const RECORD_EXECUTION_SQL = `
     VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
   ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries`;
+const RECORD_EXECUTION_SQL = recordSql(false);
+const RECORD_TASK_EXECUTION_SQL = recordSql(true);
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const transactionId = newUuid();
@@ -305,13 +325,17 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     event.id,
     event.type,
     JSON.stringify(event.data),
+    r.taskId ?? null,
+    ...(r.taskId ? [r.holds ?? []] : []),
   ];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
   let deliveries = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      [{ deliveries }] = await ctx.services.sql.query<{ deliveries: number }>(RECORD_EXECUTION_SQL, params, 'record_execution');
+      [{ deliveries }] = r.taskId
+        ? await ctx.services.sql.query<{ deliveries: number }>(RECORD_TASK_EXECUTION_SQL, params, 'record_task_execution')
+        : await ctx.services.sql.query<{ deliveries: number }>(RECORD_EXECUTION_SQL, params, 'record_execution');
       break;
     } catch (err) {
       if (attempt >= 3 || !isTransientConflict(err)) throw err;
@@ -321,12 +345,13 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
   return receiptOf(executionId, transactionId, r, at);
 }
 
-export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionReceipt> {
+export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions = {}): Promise<ExecutionReceipt> {
   const prefetched = await prefetchCandidates(ctx, raw);
   const me = await requireAgent(ctx);
-  const { capability, input, mode, provider } = readInput(raw);
+  const { capability, input, mode, provider, taskId } = readInput(raw);
   assertInScope(me, capability);
-  const executionId = newUuid();
+  const task = taskId ? await taskForExecution(ctx, me, taskId) : undefined;
+  const executionId = opts.executionId ?? newUuid();
   const started = performance.now();
 
   // The marketplace serves its own capabilities unless a third-party provider is chosen by name.
@@ -349,7 +374,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
           priceCents: 0,
         };
         const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
-        return recordInTransaction(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt] }, ctx.services.clock.now());
+        return recordInTransaction(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
       });
     } catch (err) {
       throw underInput(err);
@@ -362,8 +387,17 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
 
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
   const attempts: AttemptReceipt[] = [];
+  const called: Candidate[] = [];
+  const holds: string[] = [];
   let success: { candidate: Candidate; result: unknown } | undefined;
   for (const candidate of candidates) {
+    // Under a task, a provider is called only once its price is held from the task's budget.
+    if (task && task.budgetCents !== null) {
+      const hold = await holdBudget(ctx.services, task.id, candidate.priceCents, new Date(ctx.services.clock.now().getTime() + 2 * ctx.services.config.providerTimeoutMs + 30_000));
+      if (!hold) continue;
+      holds.push(hold);
+    }
+    called.push(candidate);
     const { result, ...attempt } = await callProvider(ctx, candidate, executionId, body, attempts.length + 1);
     attempts.push(attempt);
     if (attempt.outcome === 'success') {
@@ -371,8 +405,14 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
       break;
     }
   }
+  if (!attempts.length) {
+    const left = await remainingBudget(ctx.services, task!.id);
+    throw new BudgetExceeded(
+      `Task ${task!.id} has ${left ?? 0} cents of its budget left; the ${candidates.length === 1 ? "provider's price" : "providers' prices"} (${candidates.map((c) => `${c.serviceKey} ${c.priceCents}`).join(', ')}) ${candidates.length === 1 ? 'is' : 'are'} more`,
+    );
+  }
   const latencyMs = Math.round(performance.now() - started);
-  const last = candidates[attempts.length - 1];
+  const last = called[attempts.length - 1];
   const chosen = success?.candidate ?? last;
   const receipt = await recordProviderExecution(
     ctx,
@@ -389,6 +429,8 @@ export async function execute(ctx: Ctx, raw: ExecuteInput): Promise<ExecutionRec
       costCents: success ? success.candidate.priceCents : 0,
       latencyMs,
       attempts,
+      taskId,
+      holds,
     },
     ctx.services.clock.now(),
   );

@@ -1,0 +1,230 @@
+// Tasks, their delegation to sub-agents and execution under a budget, and the sparks published from them.
+import type { Ctx } from '../src/domain/context';
+import { remainingBudget } from '../src/domain/tasks/budget';
+import type { Verdict } from '../src/domain/tasks/judge';
+import * as sparks from '../src/domain/sparks/sparks';
+import * as tasks from '../src/domain/tasks/tasks';
+import { Spark } from './account';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+/** The creator of a task and its delegate see it; anyone else is answered as if it did not exist. */
+async function taskVisible(task: { agentId: string; delegateId: string | null }, ctx: Ctx): Promise<boolean> {
+  const p = await ctx.principal();
+  return p.kind === 'agent' && (p.agent.id === task.agentId || p.agent.id === task.delegateId);
+}
+
+const TaskVerdict = builder.objectRef<Verdict>('TaskVerdict').implement({
+  description: 'One success criterion judged against a result (see docs/collaboration.md for the rule)',
+  fields: (t) => ({
+    criterion: t.exposeString('criterion'),
+    met: t.exposeBoolean('met'),
+    rule: t.exposeString('rule', { description: '`comparison` (path op value), `present` (a path with a value) or `contains` (text)' }),
+    detail: t.exposeString('detail'),
+  }),
+});
+
+export const TaskDelegation = builder.prismaObject('TaskDelegation', {
+  fields: (t) => ({
+    delegationId: t.exposeID('id'),
+    taskId: t.exposeString('taskId'),
+    subAgentId: t.exposeID('subAgentId'),
+    status: t.exposeString('status', { description: '`active`, `completed`, `replaced` (handed to another), `expired` or `cancelled`' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const TaskExecution = builder.prismaObject('TaskExecution', {
+  fields: (t) => ({
+    taskExecutionId: t.exposeID('id'),
+    executionId: t.exposeID('executionId'),
+    delegateId: t.exposeID('delegateId'),
+    capability: t.exposeString('capability'),
+    status: t.exposeString('status', { description: "The execution's: `success` or `error`" }),
+    criteriaMet: t.exposeBoolean('criteriaMet'),
+    verdicts: t.field({ type: [TaskVerdict], resolve: (e) => e.judgment as unknown as Verdict[] }),
+    result: t.field({ type: 'JSON', resolve: (e) => e.result }),
+    executorDelta: t.exposeInt('executorDelta'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const Task = builder.prismaNode('Task', {
+  authScopes: taskVisible,
+  description: 'An intent with success criteria, a budget and a deadline, delegated to one of its creator’s sub-agents',
+  id: { field: 'id' },
+  fields: (t) => ({
+    taskId: t.exposeString('id', { description: '`task_…`' }),
+    intent: t.exposeString('intent'),
+    successCriteria: t.exposeStringList('successCriteria'),
+    budget: t.exposeInt('budgetCents', { nullable: true, description: 'Integer cents that calls under the task may cost in all; null: no limit' }),
+    spent: t.exposeInt('spentCents', { description: 'What calls under the task cost so far (cents)' }),
+    budgetRemaining: t.int({
+      nullable: true,
+      description: 'What is left: the budget less what was spent and what calls in flight hold (null: no limit)',
+      resolve: (task, _a, ctx) => (task.budgetCents === null ? null : remainingBudget(ctx.services, task.id)),
+    }),
+    deadline: t.expose('deadline', { type: 'DateTime', nullable: true }),
+    status: t.exposeString('status', { description: '`pending`, `delegated`, `completed`, `expired` or `cancelled`' }),
+    delegateId: t.exposeID('delegateId', { nullable: true, description: 'The sub-agent it is delegated to' }),
+    result: t.field({ type: 'JSON', nullable: true, description: 'The result that met the criteria', resolve: (task) => task.result }),
+    ownerAgentId: t.exposeID('agentId', { description: 'Who created it' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    delegations: t.field({ type: [TaskDelegation], resolve: (task, _a, ctx) => tasks.listDelegations(ctx, task.id) }),
+    executions: t.field({ type: [TaskExecution], resolve: (task, _a, ctx) => tasks.listTaskExecutions(ctx, task.id) }),
+  }),
+});
+
+const CreateTaskInput = builder.inputType('CreateTaskInput', {
+  fields: (t) => ({
+    intent: t.string({ required: true, description: 'What is to be done, at most 2000 characters' }),
+    successCriteria: t.stringList({ description: 'At most 20; each judged against the result (see docs/collaboration.md)' }),
+    budget: t.int({ description: 'Integer cents that calls under the task may cost in all (default: no limit)' }),
+    deadline: t.field({ type: 'DateTime', description: 'In the future, within a year; past it the task expires' }),
+  }),
+});
+
+builder.mutationField('createTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: 'Create a task (status `pending`)',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: CreateTaskInput, required: true }) },
+    resolve: (_q, _r, { input }, ctx) => tasks.createTask(ctx, input),
+  }),
+);
+
+const Delegated = builder.objectRef<tasks.Delegated>('TaskDelegated').implement({
+  fields: (t) => ({
+    task: t.field({ type: Task, resolve: (d) => d.task }),
+    delegation: t.field({ type: TaskDelegation, resolve: (d) => d.delegation }),
+  }),
+});
+
+builder.mutationField('delegateTask', (t) =>
+  t.field({
+    type: Delegated,
+    description: "Hand a task to one of the caller's own sub-agents (delegating again replaces the earlier delegation)",
+    authScopes: { agent: true },
+    args: { id: t.arg.string({ required: true }), subAgentId: t.arg.id({ required: true }) },
+    resolve: (_r, { id, subAgentId }, ctx) => tasks.delegateTask(ctx, id, { subAgentId }),
+  }),
+);
+
+builder.mutationField('cancelTask', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: 'Cancel a task that is pending or delegated (its creator only)',
+    authScopes: { agent: true },
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_q, _r, { id }, ctx) => tasks.cancelTask(ctx, id),
+  }),
+);
+
+const ExecutionVerdict = builder.objectRef<tasks.TaskExecuted>('TaskExecutionVerdict').implement({
+  fields: (t) => ({
+    executionId: t.id({ resolve: (e) => e.receipt.executionId }),
+    status: t.string({ description: "The execution's: `success` or `error`", resolve: (e) => e.receipt.status }),
+    criteriaMet: t.boolean({ resolve: (e) => e.taskExecution.criteriaMet }),
+    verdicts: t.field({ type: [TaskVerdict], resolve: (e) => e.verdicts }),
+    output: t.field({ type: 'JSON', nullable: true, description: "The capability's result", resolve: (e) => e.receipt.result }),
+    costCents: t.int({ resolve: (e) => e.receipt.transaction.costCents }),
+  }),
+});
+
+const ExecutorReputation = builder.objectRef<tasks.TaskExecuted>('TaskExecutorReputation').implement({
+  fields: (t) => ({
+    executorDelta: t.int({ description: `+${tasks.EXECUTOR_REWARD} for a result that completed the task, ${tasks.EXECUTOR_PENALTY} for one that did not`, resolve: (e) => e.taskExecution.executorDelta }),
+    reputation: t.int({ nullable: true, description: "The delegate's reputation after", resolve: (e) => e.reputation }),
+  }),
+});
+
+const TaskExecuted = builder.objectRef<tasks.TaskExecuted>('TaskExecuted').implement({
+  fields: (t) => ({
+    execution: t.field({ type: ExecutionVerdict, resolve: (e) => e }),
+    reputation: t.field({ type: ExecutorReputation, resolve: (e) => e }),
+    task: t.field({ type: Task, resolve: (e) => e.task }),
+  }),
+});
+
+const ExecuteTaskInput = builder.inputType('ExecuteTaskInput', {
+  fields: (t) => ({
+    capability: t.string({ required: true, description: "Within the delegate's authority scope" }),
+    input: t.field({ type: 'JSON', required: true }),
+    result: t.field({ type: 'JSON', required: true, description: "The delegate's structured result of the task, judged against its success criteria" }),
+  }),
+});
+
+builder.mutationField('executeTask', (t) =>
+  t.field({
+    type: TaskExecuted,
+    description: "The delegate executes the task under its budget and reports the result, judged against the task's criteria",
+    authScopes: { agent: true },
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: ExecuteTaskInput, required: true }) },
+    resolve: (_r, { id, input }, ctx) => tasks.executeTask(ctx, id, input),
+  }),
+);
+
+builder.queryField('task', (t) =>
+  t.prismaField({
+    type: 'Task',
+    description: 'A task the caller created or is delegated',
+    authScopes: { agent: true },
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_q, _r, { id }, ctx) => tasks.getTask(ctx, id),
+  }),
+);
+
+builder.queryField('tasks', (t) =>
+  pagedField(t, Task, {
+    description: 'The tasks the caller created (role `created`, the default) or is delegated (`delegated`), newest first',
+    authScopes: { agent: true },
+    args: { role: t.arg.string({ description: '`created` (default) or `delegated`' }), status: t.arg.string() },
+    resolve: (ctx, args, page) => tasks.listTasks(ctx, page, args),
+  }),
+);
+
+const SparkInput = builder.inputType('PublishSparkInput', {
+  fields: (t) => ({
+    title: t.string({ required: true, description: 'At most 200 characters' }),
+    content: t.string({ required: true, description: 'At most 10,000 characters' }),
+    sparkType: t.string({ required: true, description: '`announcement`, `capability`, `insight`, `analysis` or `showcase`' }),
+    qualityScore: t.float({ description: '0-100' }),
+  }),
+});
+
+const PublisherReputation = builder.objectRef<sparks.Published>('SparkPublisherReputation').implement({
+  fields: (t) => ({
+    publisherDelta: t.exposeInt('publisherDelta', { description: `+${sparks.PUBLISHER_REWARD} (less only at the top of the scale)` }),
+    reputation: t.exposeInt('reputation', { description: "The publisher's reputation after" }),
+  }),
+});
+
+const PublishedSpark = builder.objectRef<sparks.Published>('PublishedSpark').implement({
+  fields: (t) => ({
+    spark: t.field({ type: Spark, resolve: (p) => p.spark }),
+    reputation: t.field({ type: PublisherReputation, resolve: (p) => p }),
+  }),
+});
+
+builder.mutationField('publishSpark', (t) =>
+  t.field({
+    type: PublishedSpark,
+    description: "Publish a spark from a task (its creator or delegate); the publisher gains reputation",
+    authScopes: { agent: true },
+    args: { taskId: t.arg.string({ required: true }), input: t.arg({ type: SparkInput, required: true }) },
+    resolve: (_r, { taskId, input }, ctx) => sparks.publishSpark(ctx, taskId, input),
+  }),
+);
+
+builder.queryField('sparks', (t) =>
+  pagedField(t, Spark, {
+    description: "Every agent's sparks, newest first (no credential needed); at most 50 a page",
+    maxSize: sparks.SPARKS_PAGE_MAX,
+    args: { agentId: t.arg.id({ description: 'Only this publisher' }), sparkType: t.arg.string({ description: 'Only this type' }) },
+    resolve: (ctx, args, page) => sparks.listSparks(ctx, page, { agentId: args.agentId ? String(args.agentId) : null, sparkType: args.sparkType }),
+  }),
+);
