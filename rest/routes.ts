@@ -16,8 +16,9 @@ import { streamingRoutes } from './streaming';
 import { subscriptionRoutes } from './subscriptions';
 import { skillRoutes } from './skills';
 import { taskRoutes } from './tasks';
+import { swarmRoutes } from './swarms';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...swarmRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime'];

@@ -17,6 +17,7 @@ import './streaming';
 import './subscriptions';
 import './skills';
 import './tasks';
+import './swarms';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

@@ -28,6 +28,8 @@ import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
+import { SwarmRunner } from './domain/swarms/runner';
+import { SWARM_TOPIC, swarmStore, type SwarmEvent } from './domain/swarms/swarms';
 import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
@@ -136,6 +138,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     streamSlots: new StreamSlots(config.streamsPerAgent),
     sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
+    swarmStreams: new SequencedStreams<SwarmEvent>(events as never, swarmStore({ db: db.prisma }), { topic: SWARM_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
     idempotency: new IdempotencyStore(db.sql),
@@ -160,6 +163,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   );
   services.providerStats = new ProviderStats(services);
   services.subscriptionScheduler = new SubscriptionScheduler(services);
+  services.swarmRunner = new SwarmRunner(services);
   services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
@@ -272,7 +276,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   dispatcher.start();
   services.sessionStreams.start();
   services.runStreams.start();
+  services.swarmStreams.start();
   services.subscriptionScheduler.start();
+  services.swarmRunner.start();
   services.providerStats.start();
   services.disputes.start();
 
@@ -306,9 +312,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await ws.close();
         await services.sessionStreams.stop();
         await services.runStreams.stop();
+        await services.swarmStreams.stop();
         // Background work takes nothing more (what it claimed is finished or left to its lease).
         await scheduler.stop();
         await services.subscriptionScheduler!.stop();
+        await services.swarmRunner!.stop();
         await dispatcher.stop();
         await services.providerStats.stop();
         await services.disputes.stop();

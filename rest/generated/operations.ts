@@ -89,6 +89,15 @@ export type CreateSubAgentInput = {
   name: string;
 };
 
+export type CreateSwarmSessionInput = {
+  /** At most 2000 characters */
+  goal: string;
+  /** 1 to 20 steps */
+  steps: Array<SwarmStepInput>;
+  /** `sequential` or `parallel` */
+  strategy: string;
+};
+
 export type CreateTaskInput = {
   /** Integer cents that calls under the task may cost in all (default: no limit) */
   budget?: number | null | undefined;
@@ -350,6 +359,14 @@ export type SubscriptionInput = {
   schedule?: string | null | undefined;
   /** IANA time zone of the schedule (default UTC) */
   timezone?: string | null | undefined;
+};
+
+export type SwarmStepInput = {
+  capability: string;
+  /** The capability’s input (default {}). In a sequential swarm a string `$previous` (or `$previous.path`, `$steps.N`, `$steps.N.path`) is replaced by an earlier step’s result */
+  input?: unknown;
+  /** A service key or id: exactly that provider (else the best-ranked, with fallback) */
+  provider?: string | null | undefined;
 };
 
 export type TicketCommentInput = {
@@ -1027,6 +1044,48 @@ export type CapabilitySubscriptionRunsSubscriptionVariables = Exact<{
 
 
 export type CapabilitySubscriptionRunsSubscription = { capabilitySubscriptionRuns: { id: string, event: string, sequence: number, status: string, result: unknown, error: string | null, run_id: string, subscription_id: string, scheduled_for: string, execution_id: string | null, finished_at: string | null } };
+
+export type SwarmStepFieldsFragment = { ordinal: number, capability: string, input: unknown, provider: string | null, status: string, result: unknown, error: string | null, attempts: number, id: string, execution_id: string, cost_cents: number | null, started_at: string | null, finished_at: string | null };
+
+export type SwarmSessionFieldsFragment = { goal: string, strategy: string, status: string, session_id: string, step_count: number, completed_steps: number, failed_steps: number, finished_at: string | null, created_at: string, updated_at: string };
+
+export type CreateSwarmSessionMutationVariables = Exact<{
+  input: CreateSwarmSessionInput;
+}>;
+
+
+export type CreateSwarmSessionMutation = { createSwarmSession: { goal: string, strategy: string, status: string, session_id: string, step_count: number, completed_steps: number, failed_steps: number, finished_at: string | null, created_at: string, updated_at: string, steps: Array<{ ordinal: number, capability: string, input: unknown, provider: string | null, status: string, result: unknown, error: string | null, attempts: number, id: string, execution_id: string, cost_cents: number | null, started_at: string | null, finished_at: string | null }> } };
+
+export type SwarmSessionsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SwarmSessionsQuery = { swarmSessions: { total: number, sessions: Array<{ goal: string, strategy: string, status: string, session_id: string, step_count: number, completed_steps: number, failed_steps: number, finished_at: string | null, created_at: string, updated_at: string }> } };
+
+export type SwarmSessionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type SwarmSessionQuery = { swarmSession: { goal: string, strategy: string, status: string, session_id: string, step_count: number, completed_steps: number, failed_steps: number, finished_at: string | null, created_at: string, updated_at: string, steps: Array<{ ordinal: number, capability: string, input: unknown, provider: string | null, status: string, result: unknown, error: string | null, attempts: number, id: string, execution_id: string, cost_cents: number | null, started_at: string | null, finished_at: string | null }> } };
+
+export type CancelSwarmSessionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelSwarmSessionMutation = { cancelSwarmSession: { goal: string, strategy: string, status: string, session_id: string, step_count: number, completed_steps: number, failed_steps: number, finished_at: string | null, created_at: string, updated_at: string, steps: Array<{ ordinal: number, capability: string, input: unknown, provider: string | null, status: string, result: unknown, error: string | null, attempts: number, id: string, execution_id: string, cost_cents: number | null, started_at: string | null, finished_at: string | null }> } };
+
+export type SwarmEventsSubscriptionVariables = Exact<{
+  id: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type SwarmEventsSubscription = { swarmEvents: { id: string, event: string, status: string, at: string, session_id: string, completed_steps: number, step: { ordinal: number, capability: string, input: unknown, provider: string | null, status: string, result: unknown, error: string | null, attempts: number, id: string, execution_id: string, cost_cents: number | null, started_at: string | null, finished_at: string | null } | null } };
 
 export type TaskFieldsFragment = { intent: string, budget: number | null, spent: number, deadline: string | null, status: string, result: unknown, task_id: string, success_criteria: Array<string>, budget_remaining: number | null, delegate_id: string | null, owner_agent_id: string, completed_at: string | null, created_at: string, updated_at: string };
 

@@ -16,6 +16,8 @@ import type { StreamSlots } from '../platform/stream-slots';
 import type { SessionStreams } from './streaming/sessions';
 import type { RunStreams } from './subscriptions/subscriptions';
 import type { SubscriptionScheduler } from './subscriptions/scheduler';
+import type { SwarmRunner } from './swarms/runner';
+import type { SwarmStreams } from './swarms/swarms';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
@@ -57,6 +59,10 @@ export interface Services {
   runStreams: RunStreams;
   /** Claims and performs due subscription runs (subscriptions/scheduler.ts); set once the services exist. */
   subscriptionScheduler?: SubscriptionScheduler;
+  /** Readers of swarm sessions' progress (swarms/swarms.ts). */
+  swarmStreams: SwarmStreams;
+  /** Claims and runs swarm steps (swarms/runner.ts); set once the services exist. */
+  swarmRunner?: SwarmRunner;
   scheduler: Scheduler;
   usage: UsageRecorder;
   idempotency: IdempotencyStore;

@@ -24,6 +24,7 @@ let ownersSubscriptionId: string;
 let ownersSkillId: string;
 let publishedSkillId: string;
 let ownersTaskId: string;
+let ownersSwarmId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -35,6 +36,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
   if (path.startsWith('/tasks/')) return path.replace(':id', ownersTaskId);
+  if (path.startsWith('/swarm/sessions/')) return path.replace(':id', ownersSwarmId);
   if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
@@ -92,6 +94,9 @@ const OWNED = new Map<string, unknown>([
   ['POST /tasks/:id/cancel', {}],
   ['POST /tasks/:id/execute', { capability: 'summarize', input: {}, result: {} }],
   ['POST /tasks/:id/publish-spark', { title: 't', content: 'c', spark_type: 'insight' }],
+  ['GET /swarm/sessions/:id', undefined],
+  ['POST /swarm/sessions/:id/cancel', {}],
+  ['GET /swarm/sessions/:id/events', undefined],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -144,6 +149,7 @@ beforeAll(async () => {
   publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } })).body.id;
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
+  ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

@@ -46,3 +46,33 @@ describe('ExecuteHotCache', () => {
     expect(cache.get('h', 'cap')).toEqual(entry('fresh'));
   });
 });
+
+describe("a capability's candidates", () => {
+  it('are looked up once for calls asking at the same time, kept for the TTL, and forgotten on a flush', async () => {
+    const cache = new ExecuteHotCache(60_000);
+    cache.setListening(true);
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      await new Promise((r) => setTimeout(r, 5));
+      return [] as never;
+    };
+    await Promise.all(Array.from({ length: 5 }, () => cache.capabilityCandidates('summarize', load)));
+    expect(loads).toBe(1);
+    await cache.capabilityCandidates('summarize', load);
+    expect(loads).toBe(1);
+    cache.flush();
+    await cache.capabilityCandidates('summarize', load);
+    expect(loads).toBe(2);
+    // A lookup under way when the cache is emptied is not kept.
+    const pending = cache.capabilityCandidates('translate', load);
+    cache.flush();
+    await pending;
+    await cache.capabilityCandidates('translate', load);
+    expect(loads).toBe(4);
+    cache.setListening(false);
+    await cache.capabilityCandidates('summarize', load);
+    await cache.capabilityCandidates('summarize', load);
+    expect(loads).toBe(6);
+  });
+});

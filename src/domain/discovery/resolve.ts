@@ -255,9 +255,10 @@ export type CallableRows = [RankedOffer, endpoint: string, signingSecret: string
 
 const CALLABLE_SQL = `SELECT ${callableSql('$1', '$2')} AS candidates`;
 
-export async function rankCallable(ctx: Ctx, capability: string, limit: number): Promise<CallableMatch[]> {
+/** A capability's active, callable offers (at most `limit`), as stored; callableMatches scores them. */
+export async function loadCallable(ctx: Pick<Ctx, 'services'>, capability: string, limit: number): Promise<CallableRows> {
   const [{ candidates }] = await ctx.services.sql.query<{ candidates: CallableRows }>(CALLABLE_SQL, [capability, limit], 'execute_candidates');
-  return callableMatches(ctx, candidates);
+  return candidates;
 }
 
 /** Scores callableSql's rows as of now, best first. */

@@ -12,7 +12,7 @@ import { Checks } from '../../platform/validate';
 import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { callableMatches, callableSql, rankCallable, type CallableMatch } from '../discovery/resolve';
+import { callableMatches, callableSql, loadCallable, type CallableMatch } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BudgetExceeded, holdBudget, remainingBudget, TASK_ID, taskForExecution } from '../tasks/budget';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
@@ -382,7 +382,9 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   }
 
   const candidates =
-    mode === 'chosen' ? [await chosenCandidate(ctx, capability, provider!)] : candidatesOf(ctx, prefetched ?? (await rankCallable(ctx, capability, CANDIDATES)));
+    mode === 'chosen'
+      ? [await chosenCandidate(ctx, capability, provider!)]
+      : candidatesOf(ctx, prefetched ?? callableMatches(ctx, await ctx.services.executeCache.capabilityCandidates(capability, () => loadCallable(ctx, capability, CANDIDATES))));
   if (!candidates.length) throw new NotFound('active provider of capability', capability);
 
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });

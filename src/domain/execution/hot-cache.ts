@@ -24,6 +24,10 @@ const MAX_ENTRIES = 10_000;
 
 export class ExecuteHotCache {
   private entries = new Map<string, { value: HotEntry; expires: number }>();
+  /** A capability's callable providers alone, for callers already known (swarm steps, subscription runs). */
+  private byCapability = new Map<string, { value: CallableRows; expires: number }>();
+  /** Lookups under way, shared by the calls that ask at the same time. */
+  private loading = new Map<string, Promise<CallableRows>>();
   private listening = false;
   /** When the cache was last emptied (performance.now()). */
   private flushedAt = 0;
@@ -54,9 +58,35 @@ export class ExecuteHotCache {
     this.entries.set(`${credentialHash}\n${capability}`, { value, expires: since + this.ttlMs });
   }
 
+  /**
+   * A capability's callable providers: kept as the entries are, and looked up once for every call that
+   * asks while a lookup is under way (the steps of a parallel swarm all start at once).
+   */
+  capabilityCandidates(capability: string, load: () => Promise<CallableRows>): Promise<CallableRows> {
+    if (!this.enabled) return load();
+    const hit = this.byCapability.get(capability);
+    if (hit && hit.expires > performance.now()) return Promise.resolve(hit.value);
+    let pending = this.loading.get(capability);
+    if (!pending) {
+      const since = performance.now();
+      pending = load()
+        .then((rows) => {
+          if (since >= this.flushedAt) {
+            if (this.byCapability.size >= MAX_ENTRIES) this.byCapability.clear();
+            this.byCapability.set(capability, { value: rows, expires: since + this.ttlMs });
+          }
+          return rows;
+        })
+        .finally(() => this.loading.delete(capability));
+      this.loading.set(capability, pending);
+    }
+    return pending;
+  }
+
   /** Forgets everything; lookups already in flight are not kept either. */
   flush(): void {
     this.entries.clear();
+    this.byCapability.clear();
     this.flushedAt = performance.now();
   }
 
