@@ -8,6 +8,7 @@ import { api, registerAgent, startServer, type TestServer } from '../support/ser
 import { startReceiver } from '../support/receiver';
 import { startProvider } from '../support/provider';
 import { openSse } from '../support/sse';
+import { launchServer } from '../support/process';
 
 let a: TestServer;
 let b: TestServer;
@@ -215,3 +216,91 @@ it('brings a push on one instance to SSE readers on the other, in order, resumin
   expect(reader.events.map((e) => Number(e.id))).toEqual([1, 2, 3, 4, 5]);
   expect(resumed.events.map((e) => e.id ?? e.event)).toEqual(['6', '7', '8', 'end']);
 });
+
+it('runs swarms on both instances, every step exactly once', async () => {
+  const provider = await startProvider('cluster-swarm');
+  provider.setDefault({ delayMs: 100 });
+  try {
+    const owner = await registerAgent(a);
+    const capability = `cluster-swarm-${Date.now().toString(36)}`;
+    const service = await api(a)('POST', '/services/register', {
+      key: owner.key,
+      body: { name: 'Swarm provider', endpoint: provider.url, capabilities: [capability], description: 'Answers swarm steps', pricing_model: 'free' },
+    });
+    expect(service.status).toBe(201);
+    const creators = [await registerAgent(a), await registerAgent(b)];
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await api(i % 2 ? a : b)('POST', '/swarm/sessions', {
+        key: creators[i % 2].key,
+        body: { goal: `swarm ${i}`, strategy: i % 3 ? 'parallel' : 'sequential', steps: Array.from({ length: 6 }, (_, n) => ({ capability, input: { swarm: i, step: n + 1 } })) },
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.session_id);
+    }
+    const db = a.app.services.db;
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline && (await db.swarmSession.count({ where: { id: { in: ids }, status: 'running' } }))) await new Promise((r) => setTimeout(r, 100));
+    const sessions = await db.swarmSession.findMany({ where: { id: { in: ids } } });
+    expect(sessions.map((s) => s.status)).toEqual(Array(10).fill('completed'));
+    const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
+    expect(steps).toHaveLength(60);
+    expect(steps.every((s) => s.status === 'succeeded' && s.attempt === 1)).toBe(true);
+    // One call and one execution per step, and both instances took part.
+    const calls = provider.calls.map((c) => `${c.json.input.swarm}/${c.json.input.step}`);
+    expect(new Set(calls).size).toBe(60);
+    expect(calls).toHaveLength(60);
+    expect(await db.execution.count({ where: { id: { in: steps.map((s) => s.executionId) } } })).toBe(60);
+    expect(a.app.services.swarmRunner!.performed).toBeGreaterThan(0);
+    expect(b.app.services.swarmRunner!.performed).toBeGreaterThan(0);
+  } finally {
+    await provider.close();
+  }
+}, 60_000);
+
+it('finishes on the other instance a swarm whose instance was killed mid-step', async () => {
+  const provider = await startProvider('cluster-crash');
+  provider.setDefault({ delayMs: 600 });
+  // A third instance, in a process of its own, on the same database; its claims last 8 s.
+  const dbUrl = a.config.databaseUrl!;
+  const c = await launchServer('/nonexistent-cluster-data-dir', { DATABASE_URL: dbUrl, REDIS_URL: process.env.REDIS_URL!, OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '1000', SCHEDULER_POLL_MS: '50' });
+  try {
+    // Only the third instance may claim at first: the in-process ones are stopped until it is killed.
+    await Promise.all([a.app.services.swarmRunner!.stop(), b.app.services.swarmRunner!.stop()]);
+    const cApi = (route: string, key: string, body?: unknown) =>
+      fetch(`http://127.0.0.1:${c.port}/api/v1${route}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) => r.json());
+    const me = await registerAgent(a);
+    const capability = `cluster-crash-${Date.now().toString(36)}`;
+    await api(a)('POST', '/services/register', { key: me.key, body: { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' } });
+    const created = await cApi('/swarm/sessions', me.key, { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3].map((n) => ({ capability, input: { n } })) });
+    const id = created.session_id;
+    for (let i = 0; i < 200; i++) {
+      const s = await cApi(`/swarm/sessions/${id}`, me.key);
+      if (s.steps[1].status === 'running') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    c.child.kill('SIGKILL');
+    await c.exited;
+    expect(provider.calls.map((x) => x.json.input.n)).toEqual([1, 2]);
+    a.app.services.swarmRunner!.start();
+    b.app.services.swarmRunner!.start();
+    const db = a.app.services.db;
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline && (await db.swarmSession.findUnique({ where: { id } }))!.status === 'running') await new Promise((r) => setTimeout(r, 200));
+    const steps = await db.swarmStep.findMany({ where: { sessionId: id }, orderBy: { ordinal: 'asc' } });
+    expect((await db.swarmSession.findUnique({ where: { id } }))!.status).toBe('completed');
+    expect(steps.map((s) => [s.status, s.attempt])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 2],
+      ['succeeded', 1],
+    ]);
+    expect(provider.calls.map((x) => x.json.input.n)).toEqual([1, 2, 2, 3]);
+    expect(await db.execution.count({ where: { agentId: me.agentId } })).toBe(3);
+  } finally {
+    c.child.kill('SIGKILL');
+    a.app.services.swarmRunner!.start();
+    b.app.services.swarmRunner!.start();
+    await provider.close();
+  }
+}, 90_000);

@@ -1,48 +1,18 @@
 // The process as an operator runs it (`npm start`): one process per DATA_DIR, graceful shutdown on
 // SIGTERM and SIGINT that ends open streams and closes the database, and no acknowledged write lost.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { launchServer } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 
-const root = path.resolve(__dirname, '../..');
 jest.setTimeout(120_000);
 
-interface Running {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function launch(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"port":(\d+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve({ child, port: Number(m[1]), output: () => out, exited });
-      }
-    }, 50);
-    void exited.then(({ code }) => {
-      clearInterval(timer);
-      if (!/"port":(\d+)/.test(out)) reject(Object.assign(new Error(`server exited with ${code}: ${out}`), { code, out }));
-    });
-  });
-}
+const launch = launchServer;
 
 async function register(port: number, name: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/agents/register`, {

@@ -1,57 +1,16 @@
 // Nothing lost (DESIGN, CONTRACT §7): an event committed with its change is delivered even when the
 // server is killed with SIGKILL while the delivery is in flight; the restarted server sends it again from
 // the database, with the same webhook-id.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertTestCaTrusted } from '../support/https';
+import { launchServer } from '../support/process';
 import { startReceiver, type Receiver } from '../support/receiver';
 
-const root = path.resolve(__dirname, '../..');
 jest.setTimeout(120_000);
 
-interface Running {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<unknown>;
-}
-
-function launch(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      OUTBOUND_ALLOW_PRIVATE: '1',
-      DELIVERY_TIMEOUT_MS: '2000',
-      DELIVERY_POLL_MS: '100',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /"port":(\d+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve({ child, port: Number(m[1]), exited });
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      reject(new Error(`server exited: ${out}`));
-    });
-  });
-}
+const launch = (dataDir: string) => launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_TIMEOUT_MS: '2000', DELIVERY_POLL_MS: '100' });
 
 let dataDir: string;
 let receiver: Receiver;
