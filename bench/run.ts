@@ -11,7 +11,7 @@ import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from '.
 import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
 import { CPU_TICK_S } from './lib/proc-cpu';
-import { OFFERING, RESOLVE_CAPABILITY, SERVICES, seedProviders, type Seeded } from './seed';
+import { OFFERING, RESOLVE_CAPABILITY, SERVICES, SKILL_RUNTIME, SKILLS, seedProviders, type Seeded } from './seed';
 import {
   printTable,
   summarize,
@@ -117,7 +117,7 @@ async function startOurs(): Promise<{ child: Child; url: string }> {
   }
   const seedStarted = Date.now();
   seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
-  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const child = spawnTs('ours', 'src/server.ts', env);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
@@ -308,6 +308,23 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
         check: (status, body) => {
           const b = json(body);
           return status === 200 && b.total === OFFERING && b.matches?.length === 10 ? undefined : `expected 10 of ${OFFERING} matches`;
+        },
+      },
+      peer: { ...oursRest, name: 'ours /agents/me' },
+      targets: { rps: 0.5, p99: 3 },
+    },
+    {
+      // Against our own GET /agents/me in the same run: a page of the skills marketplace over 100,000
+      // published skills, filtered by runtime (20,000 match), most installed first, with its total.
+      name: 'skills_marketplace_100k',
+      ours: {
+        name: 'ours',
+        url: `${ours}/api/v1/agent-skills/marketplace?runtime=${SKILL_RUNTIME}&sort=popular`,
+        method: 'GET',
+        headers: {},
+        check: (status, body) => {
+          const b = json(body);
+          return status === 200 && b.total === SKILLS / 5 && b.skills?.length === 20 && b.skills[0].runtime === SKILL_RUNTIME ? undefined : `expected 20 of ${SKILLS / 5} ${SKILL_RUNTIME} skills`;
         },
       },
       peer: { ...oursRest, name: 'ours /agents/me' },

@@ -1,12 +1,16 @@
 // Seeds the benchmark's providers before our server starts (the server holds the PGlite lock once it
 // runs): a provider agent with 100,000 services, 1,000 of them offering the resolve scenario's capability,
-// with varied prices and statistics so the ranking has work to do; plus one service for sub-keys.
+// with varied prices and statistics so the ranking has work to do; plus one service for sub-keys; and
+// 100,000 published skills over the five runtimes, with varied install counts, for the marketplace.
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../src/db/database';
 
 export const RESOLVE_CAPABILITY = 'bench-resolve';
 export const SERVICES = 100_000;
 export const OFFERING = 1_000;
+export const SKILLS = 100_000;
+/** The runtime the marketplace scenario filters by: one skill in five. */
+export const SKILL_RUNTIME = 'python';
 
 export interface Seeded {
   providerId: string;
@@ -44,7 +48,17 @@ export async function seedProviders(target: { dataDir?: string; databaseUrl?: st
        VALUES ($1, $2, $3, 'Bench verify service', 'The service the benchmark sub-key is for', 'https://bench.example.com/verify', ARRAY['summarize'], 'free', 'whsec_bench', now())`,
       [verifyServiceId, verifyServiceKey, providerId],
     );
+    await db.sql.query(
+      `INSERT INTO skills (id, agent_id, name, description, runtime, entrypoint, category, version, published, published_version, published_hash,
+         published_at, listed_name, listed_description, listed_runtime, listed_category, listed_entrypoint, install_count, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, 'bench-skill-' || i, 'A benchmark skill number ' || i, r, 'main.run', 'cat-' || (i % 20), '1.0.0', true, '1.0.0',
+         md5(i::text) || md5((i + 1)::text), now() - (i || ' seconds')::interval, 'bench-skill-' || i, 'A benchmark skill number ' || i, r, 'cat-' || (i % 20),
+         'main.run', (i * 7919) % 5000, now(), now()
+       FROM generate_series(1, ${SKILLS}) AS i, LATERAL (SELECT (ARRAY['python', 'nodejs', 'deno', 'wasm', 'docker'])[1 + i % 5] AS r) AS runtimes`,
+      [providerId],
+    );
     // As autovacuum would soon after a bulk load: index-only scans need the visibility map.
+    await db.sql.query('VACUUM ANALYZE skills', []);
     await db.sql.query('VACUUM ANALYZE services', []);
     await db.sql.query('VACUUM ANALYZE service_offers', []);
     return { providerId, verifyServiceId, verifyServiceKey };

@@ -53,23 +53,21 @@ export const Skill = builder.node(builder.objectRef<skills.SkillView>('Skill'), 
   }),
 });
 
-type SkillRow = Parameters<typeof skills.skillStatus>[0] & Awaited<ReturnType<typeof skills.listMarketplace>>['items'][number];
-
-const MarketplaceSkill = builder.objectRef<SkillRow>('MarketplaceSkill').implement({
+const MarketplaceSkill = builder.objectRef<skills.MarketplaceSkill>('MarketplaceSkill').implement({
   description: "A published skill as the marketplace lists it: its latest published version's summary",
   fields: (t) => ({
-    skillId: t.id({ resolve: (s) => s.id }),
-    name: t.string({ resolve: (s) => s.listedName ?? s.name }),
-    description: t.string({ resolve: (s) => s.listedDescription ?? '' }),
-    runtime: t.field({ type: SkillRuntime, resolve: (s) => (s.listedRuntime ?? s.runtime) as skills.Runtime }),
-    entrypoint: t.string({ resolve: (s) => s.listedEntrypoint ?? s.entrypoint }),
-    category: t.string({ nullable: true, resolve: (s) => s.listedCategory }),
-    version: t.string({ resolve: (s) => s.publishedVersion ?? s.version }),
-    contentHash: t.string({ resolve: (s) => s.publishedHash ?? '' }),
-    installCount: t.int({ resolve: (s) => s.installCount }),
-    forkCount: t.int({ resolve: (s) => s.forkCount }),
-    ownerAgentId: t.id({ resolve: (s) => s.agentId }),
-    publishedAt: t.field({ type: 'DateTime', resolve: (s) => s.publishedAt ?? s.createdAt }),
+    skillId: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    runtime: t.field({ type: SkillRuntime, resolve: (s) => s.runtime as skills.Runtime }),
+    entrypoint: t.exposeString('entrypoint'),
+    category: t.exposeString('category', { nullable: true }),
+    version: t.exposeString('version'),
+    contentHash: t.exposeString('contentHash'),
+    installCount: t.exposeInt('installCount'),
+    forkCount: t.exposeInt('forkCount'),
+    ownerAgentId: t.exposeID('agentId'),
+    publishedAt: t.field({ type: 'DateTime', resolve: (s) => s.publishedAt }),
   }),
 });
 

@@ -126,6 +126,10 @@ describe('publishing and the marketplace', () => {
     expect(listed.skills.map((s: any) => s.id).sort()).toEqual([draft.id, second.id].sort());
     expect((await marketplace(`?category=${category}&runtime=wasm`)).skills.map((s: any) => s.id)).toEqual([draft.id]);
     expect((await marketplace(`?category=${category}&q=UNIQUE-WORD`)).skills.map((s: any) => s.id)).toEqual([second.id]);
+    // `q` is text, not a pattern: % and _ match only themselves.
+    expect((await marketplace(`?category=${category}&q=${encodeURIComponent('%')}`)).total).toBe(0);
+    expect((await marketplace(`?category=${category}&q=_`)).total).toBe(0);
+    expect((await marketplace(`?category=${category}`)).skills[0].published_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect((await marketplace(`?category=${category}&sort=newest`)).skills.map((s: any) => s.id)).toEqual([second.id, draft.id]);
     expect(errorPaths(await call('GET', '/agent-skills/marketplace?runtime=cobol&sort=best'))).toEqual(['runtime', 'sort']);
 
@@ -162,14 +166,20 @@ describe('publishing and the marketplace', () => {
 
   it('moves along its table: unpublish withdraws it (409 unless published), publish brings it back', async () => {
     const me = await registerAgent(server);
-    const skill = await newSkill(me.key, { category: 'moves-test' });
+    const skill = await newSkill(me.key, { category: slug('moves') });
     expectProblem(await call('POST', `/agent-skills/${skill.id}/unpublish`, { key: me.key }), 409, 'conflict');
     await call('POST', `/agent-skills/${skill.id}/publish`, { key: me.key });
     const withdrawn = await call('POST', `/agent-skills/${skill.id}/unpublish`, { key: me.key });
     expect(withdrawn.body).toEqual({ published: false, id: skill.id, status: 'unpublished' });
     expectProblem(await call('POST', `/agent-skills/${skill.id}/unpublish`, { key: me.key }), 409, 'conflict');
     expectProblem(await call('GET', `/agent-skills/${skill.id}`), 404, 'not_found');
+    // The marketplace's totals follow: withdrawn, the skill leaves its category's total; back, it returns.
+    const category = (await call('GET', `/agent-skills/${skill.id}`, { key: me.key })).body.category;
+    expect((await marketplace(`?category=${category}&runtime=python`)).total).toBe(0);
     expect((await call('POST', `/agent-skills/${skill.id}/publish`, { key: me.key })).body.status).toBe('published');
+    expect((await marketplace(`?category=${category}&runtime=python`)).total).toBe(1);
+    await call('DELETE', `/agent-skills/${skill.id}`, { key: me.key });
+    expect((await marketplace(`?category=${category}`)).total).toBe(0);
     const stranger = await registerAgent(server);
     expectProblem(await call('POST', `/agent-skills/${skill.id}/publish`, { key: stranger.key }), 404, 'not_found');
   });

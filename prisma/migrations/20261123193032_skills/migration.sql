@@ -104,27 +104,46 @@ ALTER TABLE "skill_installs" ADD CONSTRAINT "skill_installs_agent_id_fkey" FOREI
 -- AddForeignKey
 ALTER TABLE "skill_installs" ADD CONSTRAINT "skill_installs_skill_id_fkey" FOREIGN KEY ("skill_id") REFERENCES "skills"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The marketplace's totals per filter, kept with every change of a skill's listing (net changes only).
-CREATE FUNCTION marketplace_skill_count_bump(p_runtime text, p_category text, p_delta int) RETURNS void LANGUAGE sql AS $$
+-- The marketplace's totals per filter, kept with every change of the skills' listings: statement-level
+-- triggers sum each statement's net changes per filter (a bulk import bumps each total once).
+CREATE FUNCTION marketplace_skill_counts_apply(changes jsonb) RETURNS void LANGUAGE sql AS $$
   INSERT INTO skill_listing_counts AS c (runtime, category, count)
-  SELECT r, k, p_delta
-  FROM unnest(ARRAY['*', p_runtime]) AS r, unnest(CASE WHEN p_category IS NULL THEN ARRAY['*'] ELSE ARRAY['*', p_category] END) AS k
+  SELECT b.runtime, b.category, sum(x.d)::int
+  FROM jsonb_to_recordset(changes) AS x(runtime text, category text, d int)
+  CROSS JOIN LATERAL (VALUES ('*', '*'), (x.runtime, '*'), ('*', x.category), (x.runtime, x.category)) AS b(runtime, category)
+  WHERE b.runtime IS NOT NULL AND b.category IS NOT NULL
+  GROUP BY b.runtime, b.category
+  HAVING sum(x.d) <> 0
+  ORDER BY b.runtime, b.category
   ON CONFLICT (runtime, category) DO UPDATE SET count = c.count + EXCLUDED.count;
 $$;
 
-CREATE FUNCTION marketplace_skill_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION marketplace_skill_counts_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'UPDATE' AND OLD.published = NEW.published AND OLD.listed_runtime IS NOT DISTINCT FROM NEW.listed_runtime AND OLD.listed_category IS NOT DISTINCT FROM NEW.listed_category THEN
-    RETURN NULL;
-  END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.published THEN
-    PERFORM marketplace_skill_count_bump(OLD.listed_runtime, OLD.listed_category, -1);
-  END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') AND NEW.published THEN
-    PERFORM marketplace_skill_count_bump(NEW.listed_runtime, NEW.listed_category, 1);
-  END IF;
+  PERFORM marketplace_skill_counts_apply((SELECT jsonb_agg(jsonb_build_object('runtime', listed_runtime, 'category', listed_category, 'd', 1)) FROM new_rows WHERE published));
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER skills_listing_counts AFTER INSERT OR UPDATE OR DELETE ON "skills"
-  FOR EACH ROW EXECUTE FUNCTION marketplace_skill_counts();
+CREATE FUNCTION marketplace_skill_counts_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM marketplace_skill_counts_apply((SELECT jsonb_agg(jsonb_build_object('runtime', listed_runtime, 'category', listed_category, 'd', -1)) FROM old_rows WHERE published));
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION marketplace_skill_counts_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM marketplace_skill_counts_apply((
+    SELECT jsonb_agg(x) FROM (
+      SELECT jsonb_build_object('runtime', listed_runtime, 'category', listed_category, 'd', -1) AS x FROM old_rows WHERE published
+      UNION ALL
+      SELECT jsonb_build_object('runtime', listed_runtime, 'category', listed_category, 'd', 1) FROM new_rows WHERE published
+    ) AS changes));
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER skills_listing_counts_insert AFTER INSERT ON "skills" REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION marketplace_skill_counts_insert();
+CREATE TRIGGER skills_listing_counts_delete AFTER DELETE ON "skills" REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION marketplace_skill_counts_delete();
+CREATE TRIGGER skills_listing_counts_update AFTER UPDATE ON "skills" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION marketplace_skill_counts_update();

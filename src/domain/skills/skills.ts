@@ -367,32 +367,63 @@ export interface MarketplaceFilter {
   sort?: string | null;
 }
 
+/** A published skill as the marketplace lists it: its latest published version's summary. */
+export interface MarketplaceSkill {
+  id: string;
+  name: string;
+  description: string;
+  runtime: string;
+  entrypoint: string;
+  category: string | null;
+  version: string;
+  contentHash: string;
+  installCount: number;
+  forkCount: number;
+  agentId: string;
+  publishedAt: Date;
+}
+
 /**
- * Published skills, most installed first (or newest), filtered by runtime, category and text. The page
- * reads its rows from an index in that order; `total` is one row of `skill_listing_counts`, or a count
- * when searching text.
+ * Published skills, most installed first (or newest), filtered by runtime, category and text: one
+ * statement on the driver (a listing page is a hot public read), named per filter shape so each shape
+ * is planned once. The page reads its rows from an index in that order; `total` is one row of
+ * `skill_listing_counts`, or a count when searching text.
  */
-export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceFilter): Promise<{ items: Skill[]; total: number }> {
+export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceFilter): Promise<{ items: MarketplaceSkill[]; total: number }> {
   const checks = new Checks();
   const runtime = filter.runtime === undefined || filter.runtime === null ? undefined : checks.oneOf('runtime', filter.runtime, RUNTIMES);
   const category = checks.text('category', filter.category, { max: 64 }) || undefined;
   const q = checks.text('q', filter.q, { max: 100 }) || undefined;
   const sort = checks.oneOf('sort', filter.sort ?? undefined, MARKETPLACE_SORTS, 'popular');
   checks.done();
-  const where: Prisma.SkillWhereInput = {
-    published: true,
-    ...(runtime && { listedRuntime: runtime }),
-    ...(category && { listedCategory: category }),
-    ...(q && { OR: [{ listedName: { contains: q, mode: 'insensitive' } }, { listedDescription: { contains: q, mode: 'insensitive' } }] }),
-  };
-  const orderBy: Prisma.SkillOrderByWithRelationInput[] = sort === 'newest' ? [{ publishedAt: 'desc' }, { id: 'asc' }] : [{ installCount: 'desc' }, { id: 'asc' }];
-  const [items, total] = await Promise.all([
-    ctx.db.skill.findMany({ where, orderBy, skip: page.offset, take: page.limit }),
-    q
-      ? ctx.db.skill.count({ where })
-      : ctx.db.skillListingCount.findUnique({ where: { runtime_category: { runtime: runtime ?? '*', category: category ?? '*' } } }).then((c) => c?.count ?? 0),
-  ]);
-  return { items, total };
+  const params: unknown[] = [page.limit, page.offset];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const where = ['published'];
+  if (runtime) where.push(`listed_runtime = ${param(runtime)}`);
+  if (category) where.push(`listed_category = ${param(category)}`);
+  if (q) {
+    const text = param(`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`(listed_name ILIKE ${text} OR listed_description ILIKE ${text})`);
+  }
+  const order = sort === 'newest' ? 'published_at DESC, id' : 'install_count DESC, id';
+  const total = q
+    ? `(SELECT count(*) FROM skills WHERE ${where.join(' AND ')})::int`
+    : `COALESCE((SELECT count FROM skill_listing_counts WHERE runtime = ${runtime ? '$3' : `'*'`} AND category = ${category ? (runtime ? '$4' : '$3') : `'*'`}), 0)`;
+  const shape = `${runtime ? 'r' : ''}${category ? 'c' : ''}${q ? 'q' : ''}${sort === 'newest' ? 'n' : 'p'}`;
+  // The total and the page's rows in one round trip: one row with the total and no skill when the page is empty.
+  const rows = await ctx.services.sql.query<MarketplaceSkill & { total: number }>(
+    `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
+       SELECT id, listed_name AS name, listed_description AS description, listed_runtime AS runtime, listed_entrypoint AS entrypoint,
+         listed_category AS category, published_version AS version, published_hash AS "contentHash", install_count AS "installCount",
+         fork_count AS "forkCount", agent_id AS "agentId", published_at AS "publishedAt"
+       FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2
+     ) AS p ON true
+     ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`,
+    params,
+    `skills_marketplace_${shape}`,
+  );
+  const items = rows[0]?.id ? rows.map(({ total: _total, ...skill }) => skill) : [];
+  return { items, total: Number(rows[0]?.total ?? 0) };
 }
 
 /** The skill as SKILL.md (what it was given as, and how it runs in `metadata`), as the caller sees it. */
