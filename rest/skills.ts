@@ -118,10 +118,13 @@ export const skillRoutes: Route[] = [
     tag: 'Skills',
     summary: "A skill's published versions, newest first",
     errors: [404],
-    document: /* GraphQL */ `query SkillVersions($id: ID!) {
-      versions: skillVersions(id: $id) { version content_hash: contentHash published_at: publishedAt name runtime entrypoint }
+    document: /* GraphQL */ `query SkillVersions($id: ID!, $first: Int, $offset: Int) {
+      skillVersions(id: $id, first: $first, offset: $offset) {
+        total: totalCount
+        versions: nodes { version content_hash: contentHash published_at: publishedAt name runtime entrypoint }
+      }
     }`,
-    variables: { id: from.path('id') },
+    variables: { id: from.path('id'), ...page },
   },
   {
     method: 'PATCH',

@@ -196,11 +196,13 @@ builder.queryField('skillMarkdown', (t) =>
 );
 
 builder.queryField('skillVersions', (t) =>
-  t.field({
-    type: [SkillVersionRef],
+  pagedField(t, SkillVersionRef, {
     description: 'The published versions of a skill, newest first',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => skills.listVersions(ctx, String(id)),
+    resolve: async (ctx, args, page) => {
+      const all = await skills.listVersions(ctx, String(args.id));
+      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length };
+    },
   }),
 );
 

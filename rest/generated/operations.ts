@@ -876,10 +876,12 @@ export type SkillMarkdownQuery = { skillMarkdown: string };
 
 export type SkillVersionsQueryVariables = Exact<{
   id: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
 }>;
 
 
-export type SkillVersionsQuery = { versions: Array<{ version: string, name: string, runtime: SkillRuntime, entrypoint: string, content_hash: string, published_at: string }> };
+export type SkillVersionsQuery = { skillVersions: { total: number, versions: Array<{ version: string, name: string, runtime: SkillRuntime, entrypoint: string, content_hash: string, published_at: string }> } };
 
 export type UpdateSkillMutationVariables = Exact<{
   id: string;
