@@ -2,7 +2,7 @@
 // SKILL.md form. Another agent sees the latest published version of a skill; its owner the working copy.
 import * as skills from '../src/domain/skills/skills';
 import { contentHash } from '../src/domain/skills/skills';
-import { renderSkillMd } from '../src/domain/skills/skill-md';
+import { renderSkillMd, type SkillContent } from '../src/domain/skills/skill-md';
 import { builder } from './builder';
 import { pagedField } from './paging';
 
@@ -77,9 +77,9 @@ const SkillVersionRef = builder.objectRef<Awaited<ReturnType<typeof skills.listV
     version: t.exposeString('version'),
     contentHash: t.exposeString('contentHash'),
     publishedAt: t.expose('publishedAt', { type: 'DateTime' }),
-    name: t.string({ resolve: (v) => (v.content as unknown as skills.SkillContent).name }),
-    runtime: t.field({ type: SkillRuntime, resolve: (v) => (v.content as unknown as skills.SkillContent).runtime as skills.Runtime }),
-    entrypoint: t.string({ resolve: (v) => (v.content as unknown as skills.SkillContent).entrypoint }),
+    name: t.string({ resolve: (v) => (v.content as unknown as SkillContent).name }),
+    runtime: t.field({ type: SkillRuntime, resolve: (v) => (v.content as unknown as SkillContent).runtime as skills.Runtime }),
+    entrypoint: t.string({ resolve: (v) => (v.content as unknown as SkillContent).entrypoint }),
   }),
 });
 

@@ -5,7 +5,8 @@
 import type { DbTx } from '../../db/database';
 import { Checks } from '../../platform/validate';
 import type { Ctx } from '../context';
-import { contentHash, RUNTIMES, SOURCE_MAX_BYTES, viewSkill, type Runtime, type SkillContent } from './skills';
+import type { SkillContent } from './skill-md';
+import { contentHash, RUNTIMES, SOURCE_MAX_BYTES, viewSkill, type Runtime } from './skills';
 
 export type FindingCategory = 'network' | 'subprocess' | 'filesystem' | 'dynamic_code' | 'environment';
 type Severity = 'low' | 'medium' | 'high';

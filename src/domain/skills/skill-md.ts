@@ -75,21 +75,22 @@ function isPlainText(value: unknown): boolean {
   return Array.isArray(value) && value.length <= 100 && value.every((v) => typeof v === 'string');
 }
 
-/** What a skill looks like as SKILL.md. */
-export interface SkillMdSource {
+/** A skill's content: everything a published version pins, and what SKILL.md carries of it. */
+export interface SkillContent {
   name: string;
   description: string;
   runtime: string;
   entrypoint: string;
   category: string | null;
   version: string;
+  source: string | null;
   bundleUrl: string | null;
   instructions: string;
-  frontMatter: unknown;
+  frontMatter: Record<string, unknown>;
 }
 
-/** Renders a skill as SKILL.md: what it was given as, plus how it runs in `metadata`. */
-export function renderSkillMd(skill: SkillMdSource): string {
+/** Renders a skill as SKILL.md: what it was given as, plus how it runs in `metadata` (the source stays out). */
+export function renderSkillMd(skill: SkillContent): string {
   const kept = (skill.frontMatter && typeof skill.frontMatter === 'object' ? skill.frontMatter : {}) as Record<string, unknown>;
   const { metadata: otherMetadata, ...restKept } = kept;
   const metadata: Record<string, unknown> = {

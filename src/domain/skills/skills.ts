@@ -12,7 +12,7 @@ import { page as pageOf, type Page } from '../agents/account';
 import { requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx } from '../context';
-import { parseSkillMd, renderSkillMd, type SkillMdFields } from './skill-md';
+import { parseSkillMd, renderSkillMd, type SkillContent, type SkillMdFields } from './skill-md';
 
 export const RUNTIMES = ['python', 'nodejs', 'deno', 'wasm', 'docker'] as const;
 export type Runtime = (typeof RUNTIMES)[number];
@@ -36,20 +36,6 @@ const SKILL_MD_MAX = SOURCE_MAX_BYTES + INSTRUCTIONS_MAX;
 
 export function skillStatus(skill: Pick<Skill, 'published' | 'publishedVersion'>): SkillStatus {
   return skill.published ? 'published' : skill.publishedVersion ? 'unpublished' : 'draft';
-}
-
-/** What a version pins: everything that decides what an install gets. */
-export interface SkillContent {
-  name: string;
-  description: string;
-  runtime: string;
-  entrypoint: string;
-  category: string | null;
-  version: string;
-  source: string | null;
-  bundleUrl: string | null;
-  instructions: string;
-  frontMatter: Record<string, unknown>;
 }
 
 export function contentOf(skill: Skill): SkillContent {
