@@ -7,6 +7,8 @@ export interface Call {
   headers: IncomingHttpHeaders;
   body: string;
   json: any;
+  /** When the call arrived (`performance.now()`), for tests that check what overlapped. */
+  at: number;
 }
 
 /** One answer: `hang` never answers; `body` is sent as is; otherwise `json` (default: an echo). */
@@ -41,7 +43,7 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
       } catch {
         json = undefined;
       }
-      calls.push({ headers: req.headers, body, json });
+      calls.push({ headers: req.headers, body, json, at: performance.now() });
       const b = script.shift() ?? fallback;
       if (b.hang) return;
       const answer = () => {
