@@ -26,6 +26,7 @@ const SNAKE_CASE_NAMES = new Set([
   'rate_limits', 'expires_at',
   // ours, beside them
   'requests_per_minute', 'requests_per_day', 'grace_period_seconds', 'refund_cents', 'default_ttl_seconds', 'ttl_seconds', 'top_k',
+  'max_loss_usd', 'profit_target_usd', 'cost_usd', 'proceeds_usd', 'execution_id',
 ]);
 
 /** How REST documents a GraphQL input field's name. */

@@ -18,6 +18,8 @@ import './subscriptions';
 import './skills';
 import './tasks';
 import './swarms';
+import './uto';
+import './ammc';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

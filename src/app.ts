@@ -30,6 +30,10 @@ import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
 import { SwarmRunner } from './domain/swarms/runner';
 import { SWARM_TOPIC, swarmStore, type SwarmEvent } from './domain/swarms/swarms';
+import { purgeOldUtoEvents, UTO_TOPIC, utoStore, type UtoStreamEvent } from './domain/uto/events';
+import { utoMatcher } from './domain/uto/matcher';
+import { expireOverdueTickets } from './domain/uto/tickets';
+import { applyDeadlines } from './domain/ammc/conglomerates';
 import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
@@ -77,6 +81,9 @@ const STREAM_SWEEP_MS = 2_000;
 const STREAM_PURGE_MS = 60_000;
 /** How often tasks past their deadline are looked for and expired. */
 const TASK_EXPIRY_MS = 5_000;
+/** How often UTO tickets and conglomerates past their deadlines are moved on. */
+const DEADLINES_MS = 5_000;
+const UTO_EVENTS_PURGE_MS = 3_600_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
@@ -139,6 +146,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     swarmStreams: new SequencedStreams<SwarmEvent>(events as never, swarmStore({ db: db.prisma }), { topic: SWARM_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
+    utoStreams: new SequencedStreams<UtoStreamEvent>(events as never, utoStore({ db: db.prisma }), { topic: UTO_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
     idempotency: new IdempotencyStore(db.sql),
@@ -164,6 +172,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.providerStats = new ProviderStats(services);
   services.subscriptionScheduler = new SubscriptionScheduler(services);
   services.swarmRunner = new SwarmRunner(services);
+  services.utoMatcher = utoMatcher(services);
   services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
@@ -271,14 +280,25 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
     while ((await expireOverdueTasks(services)) === 500);
   }, { runNow: false });
+  scheduler.every('uto-deadlines', DEADLINES_MS, async () => {
+    while ((await expireOverdueTickets(services)) === 200);
+  }, { runNow: false });
+  scheduler.every('ammc-deadlines', DEADLINES_MS, async () => {
+    while ((await applyDeadlines(services)) === 200);
+  }, { runNow: false });
+  scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+    while ((await purgeOldUtoEvents(services)) === 5000);
+  }, { runNow: false });
   scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
   services.sessionStreams.start();
   services.runStreams.start();
   services.swarmStreams.start();
+  services.utoStreams.start();
   services.subscriptionScheduler.start();
   services.swarmRunner.start();
+  services.utoMatcher.start();
   services.providerStats.start();
   services.disputes.start();
 
@@ -313,10 +333,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.sessionStreams.stop();
         await services.runStreams.stop();
         await services.swarmStreams.stop();
+        await services.utoStreams.stop();
         // Background work takes nothing more (what it claimed is finished or left to its lease).
         await scheduler.stop();
         await services.subscriptionScheduler!.stop();
         await services.swarmRunner!.stop();
+        await services.utoMatcher!.stop();
         await dispatcher.stop();
         await services.providerStats.stop();
         await services.disputes.stop();

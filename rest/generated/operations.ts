@@ -3,6 +3,22 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type AdvanceConglomerateInput = {
+  /** Kept in the history (at most 500 characters) */
+  reason?: string | null | undefined;
+  /** `FORMING`, `OPERATING`, `SETTLED` or `DISSOLVED` */
+  targetState: string;
+};
+
+export type AdvanceUtoTicketInput = {
+  /** Kept in the history (at most 500 characters) */
+  note?: string | null | undefined;
+  /** `submitted`, `validated`, `matched`, `in_progress`, `completed`, `failed`, `cancelled`, `expired` */
+  targetState: string;
+  /** `system`, `external`, `timer` */
+  triggeredBy: string;
+};
+
 export type AgentStatus =
   | 'ACTIVE'
   | 'BANNED'
@@ -18,6 +34,27 @@ export type ComponentStatus =
   | 'degraded'
   | 'down'
   | 'ok';
+
+export type ConglomerateExitConditionsInput = {
+  /** Within a year */
+  deadline?: string | null | undefined;
+  /** At most the budget */
+  maxLossUsd?: number | null | undefined;
+  /** At most 20000000 */
+  profitTargetUsd?: number | null | undefined;
+};
+
+export type CreateConglomerateInput = {
+  /** `DEFI`, `COMMERCE` or `COLLABORATION` (default) */
+  conglomerateType?: string | null | undefined;
+  exitConditions?: ConglomerateExitConditionsInput | null | undefined;
+  /** At most 2000 characters */
+  goal: string;
+  /** US dollars, at most two decimals, more than 0 */
+  maxBudgetUsd: number;
+  /** Agent ids of the members beside the founder (at most 50; active agents) */
+  members?: Array<string> | null | undefined;
+};
 
 /** Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description. */
 export type CreateDisputeInput = {
@@ -107,6 +144,21 @@ export type CreateTaskInput = {
   intent: string;
   /** At most 20; each judged against the result (see docs/collaboration.md) */
   successCriteria?: Array<string> | null | undefined;
+};
+
+export type CreateUtoTicketInput = {
+  /** A JSON object (at most 64 KiB) */
+  context: unknown;
+  /** Past it, an open ticket expires (default 7 days; at most 90) */
+  deadline?: string | null | undefined;
+  /** Lower-case letters, digits and dashes: `defi`, `commerce`, `research`… */
+  domain: string;
+  /** At most 2000 characters */
+  intent: string;
+  /** US dollars, at most two decimals */
+  maxBudgetUsd?: number | null | undefined;
+  /** Capabilities the work needs (at most 20) */
+  requiredCapabilities?: Array<string> | null | undefined;
 };
 
 export type ExecuteInput = {
@@ -214,6 +266,19 @@ export type PushStreamingEventsInput = {
   events?: Array<StreamingEventInput> | null | undefined;
 };
 
+export type RecordConglomerateActivityInput = {
+  /** A trade: what it cost (required) */
+  costUsd?: number | null | undefined;
+  /** At most 500 characters */
+  description?: string | null | undefined;
+  /** An execution: one of the caller's own (its cost is recorded) */
+  executionId?: string | null | undefined;
+  /** `trade` (default) or `execution` */
+  kind?: string | null | undefined;
+  /** A trade: what it brought back (default 0; a ledger brings back at most 20000000 USD in all) */
+  proceedsUsd?: number | null | undefined;
+};
+
 export type RegisterAgentInput = {
   /** What the agent does (at most 2000 characters) */
   description: string;
@@ -247,6 +312,12 @@ export type RegisterTicketEndpointInput = {
   serviceKey: string;
   /** An https:// URL */
   ticketReceiveUrl: string;
+};
+
+export type RegisterUtoSpecialistInput = {
+  /** At most 100; registering again for a domain replaces them */
+  capabilities: Array<string>;
+  domain: string;
 };
 
 export type ResolveConstraintsInput = {
@@ -333,6 +404,17 @@ export type SubKeyStatus =
   | 'expired'
   | 'grace'
   | 'revoked';
+
+export type SubscribeUtoNotificationsInput = {
+  /** `webhook`, `polling` or `sse` */
+  deliveryType: string;
+  /** Only tickets of this domain */
+  domain?: string | null | undefined;
+  /** `uto.ticket.created`, `uto.ticket.state_changed`, or `*` */
+  eventTypes: Array<string>;
+  /** Webhook: the HTTPS receiver */
+  webhookUrl?: string | null | undefined;
+};
 
 /** What the delivery method needs: webhook `{ webhookUrl }`; store `{ storeId, key? }`; sse nothing */
 export type SubscriptionDeliveryConfigInput = {
@@ -552,6 +634,74 @@ export type MySparksQueryVariables = Exact<{
 
 
 export type MySparksQuery = { mySparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };
+
+export type ConglomerateFieldsFragment = { goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> };
+
+export type ConglomerateEntryFieldsFragment = { kind: string, description: string, id: string, conglomerate_id: string, agent_id: string, cost_usd: number, proceeds_usd: number, pnl_usd: number, execution_id: string | null, created_at: string };
+
+export type AmmcAgentsQueryVariables = Exact<{
+  capability?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AmmcAgentsQuery = { ammcAgents: { total: number, agents: Array<{ name: string, description: string, reputation: number, tier: string, capabilities: Array<string>, source: string, agent_id: string }> } };
+
+export type CreateConglomerateMutationVariables = Exact<{
+  input: CreateConglomerateInput;
+}>;
+
+
+export type CreateConglomerateMutation = { createConglomerate: { goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> } };
+
+export type ConglomeratesQueryVariables = Exact<{
+  state?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ConglomeratesQuery = { conglomerates: { total: number, conglomerates: Array<{ goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> }> } };
+
+export type ConglomerateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConglomerateQuery = { conglomerate: { goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> } };
+
+export type AdvanceConglomerateMutationVariables = Exact<{
+  id: string;
+  input: AdvanceConglomerateInput;
+}>;
+
+
+export type AdvanceConglomerateMutation = { advanceConglomerate: { goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> } };
+
+export type RecordConglomerateActivityMutationVariables = Exact<{
+  id: string;
+  input: RecordConglomerateActivityInput;
+}>;
+
+
+export type RecordConglomerateActivityMutation = { recordConglomerateActivity: { entry: { kind: string, description: string, id: string, conglomerate_id: string, agent_id: string, cost_usd: number, proceeds_usd: number, pnl_usd: number, execution_id: string | null, created_at: string }, conglomerate: { goal: string, state: string, members: Array<string>, trades: number, executions: number, id: string, conglomerate_type: string, max_budget_usd: number, founder_agent_id: string, balance_usd: number, realised_pnl_usd: number, end_reason: string | null, operating_at: string | null, ended_at: string | null, created_at: string, updated_at: string, exit_conditions: { deadline: string | null, max_loss_usd: number | null, profit_target_usd: number | null }, state_history: Array<{ from: string | null, to: string, by: string, at: string, reason: string | null, triggered_by: string }> } } };
+
+export type ConglomerateActivityQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ConglomerateActivityQuery = { conglomerateActivity: { total: number, entries: Array<{ kind: string, description: string, id: string, conglomerate_id: string, agent_id: string, cost_usd: number, proceeds_usd: number, pnl_usd: number, execution_id: string | null, created_at: string }> } };
+
+export type AmmcStatsQueryVariables = Exact<{
+  conglomerateId?: string | null | undefined;
+}>;
+
+
+export type AmmcStatsQuery = { ammcStats: { conglomerates: number, trades: number, executions: number, budget_usd: number, spent_usd: number, proceeds_usd: number, balance_usd: number, realised_pnl_usd: number, sharpe_ratio: number | null, daily_returns: Array<{ day: string, return: number }> } };
 
 export type ResolveQueryVariables = Exact<{
   input: ResolveInput;
@@ -1203,6 +1353,102 @@ export type AddTicketCommentMutationVariables = Exact<{
 
 
 export type AddTicketCommentMutation = { addTicketComment: { content: string, author: string, ticket_key: string, comment_id: string, created_at: string } };
+
+export type UtoTicketFieldsFragment = { intent: string, domain: string, context: unknown, state: string, matches: unknown, deadline: string, id: string, required_capabilities: Array<string>, max_budget_usd: number | null, owner_agent_id: string, created_at: string, updated_at: string, state_history: Array<{ from: string | null, to: string, by: string, at: string, note: string | null, triggered_by: string }> };
+
+export type UtoSpecialistFieldsFragment = { agentId: string, name: string, domain: string, capabilities: Array<string>, reputation: number, tier: string, registeredAt: string, updatedAt: string };
+
+export type UtoSubscriptionFieldsFragment = { subscriptionId: string, eventTypes: Array<string>, deliveryType: string, domain: string | null, webhookUrl: string | null, status: string, cursor: number, createdAt: string };
+
+export type UtoEventFieldsFragment = { id: string, sequence: number, event: string, type: string, domain: string, data: unknown, event_id: string, ticket_id: string, created_at: string };
+
+export type CreateUtoTicketMutationVariables = Exact<{
+  input: CreateUtoTicketInput;
+}>;
+
+
+export type CreateUtoTicketMutation = { createUtoTicket: { intent: string, domain: string, context: unknown, state: string, matches: unknown, deadline: string, id: string, required_capabilities: Array<string>, max_budget_usd: number | null, owner_agent_id: string, created_at: string, updated_at: string, state_history: Array<{ from: string | null, to: string, by: string, at: string, note: string | null, triggered_by: string }> } };
+
+export type UtoTicketsQueryVariables = Exact<{
+  domain?: string | null | undefined;
+  state?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type UtoTicketsQuery = { utoTickets: { total: number, tickets: Array<{ intent: string, domain: string, context: unknown, state: string, matches: unknown, deadline: string, id: string, required_capabilities: Array<string>, max_budget_usd: number | null, owner_agent_id: string, created_at: string, updated_at: string, state_history: Array<{ from: string | null, to: string, by: string, at: string, note: string | null, triggered_by: string }> }> } };
+
+export type UtoTicketQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type UtoTicketQuery = { utoTicket: { intent: string, domain: string, context: unknown, state: string, matches: unknown, deadline: string, id: string, required_capabilities: Array<string>, max_budget_usd: number | null, owner_agent_id: string, created_at: string, updated_at: string, state_history: Array<{ from: string | null, to: string, by: string, at: string, note: string | null, triggered_by: string }> } };
+
+export type AdvanceUtoTicketMutationVariables = Exact<{
+  id: string;
+  input: AdvanceUtoTicketInput;
+}>;
+
+
+export type AdvanceUtoTicketMutation = { advanceUtoTicket: { intent: string, domain: string, context: unknown, state: string, matches: unknown, deadline: string, id: string, required_capabilities: Array<string>, max_budget_usd: number | null, owner_agent_id: string, created_at: string, updated_at: string, state_history: Array<{ from: string | null, to: string, by: string, at: string, note: string | null, triggered_by: string }> } };
+
+export type UtoEventsSubscriptionVariables = Exact<{
+  domain?: string | null | undefined;
+  subscriptionId?: string | null | undefined;
+  after?: number | null | undefined;
+}>;
+
+
+export type UtoEventsSubscription = { utoEvents: { id: string, sequence: number, event: string, type: string, domain: string, data: unknown, event_id: string, ticket_id: string, created_at: string } };
+
+export type SubscribeUtoNotificationsMutationVariables = Exact<{
+  input: SubscribeUtoNotificationsInput;
+}>;
+
+
+export type SubscribeUtoNotificationsMutation = { subscribeUtoNotifications: { subscriptionId: string, secret: string | null, pollPath: string | null, streamPath: string | null, subscription: { subscriptionId: string, eventTypes: Array<string>, deliveryType: string, domain: string | null, webhookUrl: string | null, status: string, cursor: number, createdAt: string } } };
+
+export type UtoNotificationSubscriptionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type UtoNotificationSubscriptionsQuery = { utoNotificationSubscriptions: { total: number, subscriptions: Array<{ subscriptionId: string, eventTypes: Array<string>, deliveryType: string, domain: string | null, webhookUrl: string | null, status: string, cursor: number, createdAt: string }> } };
+
+export type UtoNotificationEventsQueryVariables = Exact<{
+  id: string;
+  after?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type UtoNotificationEventsQuery = { utoNotificationEvents: { cursor: number, has_more: boolean, events: Array<{ id: string, sequence: number, event: string, type: string, domain: string, data: unknown, event_id: string, ticket_id: string, created_at: string }> } };
+
+export type CancelUtoNotificationSubscriptionMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type CancelUtoNotificationSubscriptionMutation = { cancelUtoNotificationSubscription: { subscriptionId: string, eventTypes: Array<string>, deliveryType: string, domain: string | null, webhookUrl: string | null, status: string, cursor: number, createdAt: string } };
+
+export type RegisterUtoSpecialistMutationVariables = Exact<{
+  input: RegisterUtoSpecialistInput;
+}>;
+
+
+export type RegisterUtoSpecialistMutation = { registerUtoSpecialist: { agentId: string, name: string, domain: string, capabilities: Array<string>, reputation: number, tier: string, registeredAt: string, updatedAt: string } };
+
+export type UtoSpecialistsQueryVariables = Exact<{
+  domain?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type UtoSpecialistsQuery = { utoSpecialists: { total: number, specialists: Array<{ agentId: string, name: string, domain: string, capabilities: Array<string>, reputation: number, tier: string, registeredAt: string, updatedAt: string }> } };
 
 export type CreateWalletMutationVariables = Exact<{
   agentId: string;

@@ -12,12 +12,14 @@ import type { Dispatcher, OutboxRelay } from '../platform/outbox';
 import type { EventBus } from '../platform/pubsub';
 import type { RateLimiter } from '../platform/rate-limit';
 import type { Scheduler } from '../platform/scheduler';
+import type { Worker } from '../platform/worker';
 import type { StreamSlots } from '../platform/stream-slots';
 import type { SessionStreams } from './streaming/sessions';
 import type { RunStreams } from './subscriptions/subscriptions';
 import type { SubscriptionScheduler } from './subscriptions/scheduler';
 import type { SwarmRunner } from './swarms/runner';
 import type { SwarmStreams } from './swarms/swarms';
+import type { UtoStreams } from './uto/events';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
@@ -63,6 +65,10 @@ export interface Services {
   swarmStreams: SwarmStreams;
   /** Claims and runs swarm steps (swarms/runner.ts); set once the services exist. */
   swarmRunner?: SwarmRunner;
+  /** Readers of the events of agents' UTO tickets (uto/events.ts). */
+  utoStreams: UtoStreams;
+  /** Matches validated UTO tickets to specialists and providers (uto/matcher.ts); set once the services exist. */
+  utoMatcher?: Worker;
   scheduler: Scheduler;
   usage: UsageRecorder;
   idempotency: IdempotencyStore;

@@ -33,6 +33,10 @@ export const newAdminKey = () => `key_admin_${base62(40)}`;
 export const newServiceKey = () => `svc_${base62(24)}`;
 export const newTaskId = () => `task_${base62(24)}`;
 export const newSwarmId = () => `swarm_${base62(24)}`;
+export const newUtoTicketId = () => `uto_${base62(24)}`;
+export const newConglomerateId = () => `cong_${base62(24)}`;
+/** A UTO notification subscription. */
+export const newNotificationSubscriptionId = () => `sub_${base62(24)}`;
 export const newSubKey = () => `key_service_${base62(40)}`;
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;

@@ -200,6 +200,8 @@ export class Dispatcher {
       endpoint_secret: string | null;
       subscription_id: string | null;
       subscription_secret: string | null;
+      uto_subscription_id: string | null;
+      uto_subscription_secret: string | null;
       type: string;
       data: Record<string, unknown>;
       created_at: Date;
@@ -210,14 +212,14 @@ export class Dispatcher {
        ), claimed AS (
          UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
          FROM due WHERE d.id = due.id
-         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id
+         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id, d.uto_subscription_id
        )
        SELECT c.id, c.event_id, c.kind, c.attempts, c.url, c.webhook_id, w.url AS webhook_url, w.secret AS webhook_secret, w.active AS webhook_active,
          c.ticket_endpoint_id AS endpoint_id, t.url AS endpoint_url, t.secret AS endpoint_secret,
-         c.subscription_id, s.secret AS subscription_secret, e.type, e.data, e.created_at
+         c.subscription_id, s.secret AS subscription_secret, c.uto_subscription_id, u.secret AS uto_subscription_secret, e.type, e.data, e.created_at
        FROM claimed c JOIN outbox_events e ON e.id = c.event_id
        LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN ticket_endpoints t ON t.id = c.ticket_endpoint_id
-       LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id`,
+       LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id LEFT JOIN uto_subscriptions u ON u.id = c.uto_subscription_id`,
       [now, leaseEnds, this.opts.batch ?? 16],
     );
     return rows.map((r) => {
@@ -225,6 +227,7 @@ export class Dispatcher {
       if (r.webhook_id) target = r.webhook_active && r.webhook_url ? { url: r.webhook_url, secret: r.webhook_secret ?? undefined } : null;
       else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
       else if (r.subscription_id) target = r.url ? { url: r.url, secret: r.subscription_secret ?? undefined } : null;
+      else if (r.uto_subscription_id) target = r.url ? { url: r.url, secret: r.uto_subscription_secret ?? undefined } : null;
       else target = r.url ? { url: r.url } : null;
       return {
         id: r.id,

@@ -45,6 +45,26 @@ export function isListenable<T>(source: unknown): source is Listenable<T> & Asyn
   return typeof (source as Partial<Listenable<T>>)?.listen === 'function';
 }
 
+/**
+ * The items of `source` that `keep` accepts. Not an async generator: a generator waiting for an item
+ * would hold a reader's return() (a client that left) until the next item came.
+ */
+export function filtered<T>(source: AsyncIterableIterator<T>, keep: (item: T) => boolean): AsyncIterableIterator<T> {
+  return {
+    async next() {
+      for (;;) {
+        const r = await source.next();
+        if (r.done || keep(r.value)) return r;
+      }
+    },
+    return: () => source.return?.() ?? Promise.resolve({ value: undefined, done: true }),
+    throw: (err?: unknown) => source.throw?.(err) ?? Promise.reject(err),
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 class Reader<T extends Sequenced> implements AsyncIterableIterator<T>, Listenable<T> {
   queue: T[] = [];
   waiting?: (r: IteratorResult<T>) => void;

@@ -107,6 +107,34 @@ export class Checks {
   }
 
   /**
+   * An ISO 8601 timestamp after `now` and at most `maxAheadMs` after it (a deadline), or undefined when
+   * absent.
+   */
+  futureTime(path: string, value: unknown, now: Date, maxAheadMs: number, within: string): Date | undefined {
+    if (value === undefined || value === null) return undefined;
+    const at = value instanceof Date ? value : typeof value === 'string' ? new Date(value) : new Date(NaN);
+    if (Number.isNaN(at.getTime())) this.fail(path, 'must be an ISO 8601 timestamp');
+    else if (at <= now) this.fail(path, 'must be in the future');
+    else if (at.getTime() - now.getTime() > maxAheadMs) this.fail(path, `must be within ${within}`);
+    else return at;
+    return undefined;
+  }
+
+  /**
+   * An amount of US dollars (a JSON number of at most two decimals, 0 to `max`) as integer cents, or
+   * undefined when absent.
+   */
+  dollars(path: string, value: unknown, max: number): number | undefined {
+    if (value === undefined || value === null) return undefined;
+    const cents = typeof value === 'number' ? Math.round(value * 100) : NaN;
+    if (!Number.isFinite(cents) || Math.abs(cents - (value as number) * 100) > 1e-6 || cents < 0 || cents > max * 100) {
+      this.fail(path, `must be an amount of US dollars from 0 to ${max} with at most two decimals`);
+      return undefined;
+    }
+    return cents;
+  }
+
+  /**
    * A value that may come under any of several names (`vector` or `embedding`): the one given, with the
    * name it came under; two names given different values fail on the second.
    */

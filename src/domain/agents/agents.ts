@@ -9,6 +9,15 @@ import { recordAudit } from '../audit/audit';
 import { transact } from '../events';
 import { requireAgent } from './principal';
 
+/**
+ * Refuses with `refusal()` when the agent already holds `max` of something, counted by `count` inside `tx`
+ * under the agent's row lock, so that concurrent creations cannot pass the limit together.
+ */
+export async function assertAllowance(tx: DbTx, agentId: string, max: number, count: () => Promise<number>, refusal: () => Error): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${agentId}::uuid FOR NO KEY UPDATE`;
+  if ((await count()) >= max) throw refusal();
+}
+
 export type AgentQuery = { include?: Prisma.AgentInclude; select?: Prisma.AgentSelect };
 
 export const NAME_MIN = 3;

@@ -227,7 +227,7 @@ function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] 
   return scored.map((m) => m.match);
 }
 
-export async function rankProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
+export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const statement = rankStatement(query);
   const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
   return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), total: ranking.total };

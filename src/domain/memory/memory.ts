@@ -9,6 +9,7 @@ import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { page as pageOf, type Page } from '../agents/account';
 import { requireAgent } from '../agents/principal';
+import { assertAllowance } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { tierDefinition } from '../reputation/reputation';
@@ -51,12 +52,13 @@ export async function createStore(ctx: Ctx, input: CreateStoreInput): Promise<Me
   const mode = ctx.services.vectorSearch;
   try {
     return await ctx.db.$transaction(async (tx) => {
-      // Counted under the agent's row lock, so concurrent creations cannot pass the limit together.
-      await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
-      const owned = await tx.memoryStore.count({ where: { agentId: me.id } });
-      if (owned >= limit.memory.stores) {
-        throw new Forbidden(`A ${limit.name} agent may own at most ${limit.memory.stores} memory stores (see GET /tiers); delete one or earn a higher tier`);
-      }
+      await assertAllowance(
+        tx,
+        me.id,
+        limit.memory.stores,
+        () => tx.memoryStore.count({ where: { agentId: me.id } }),
+        () => new Forbidden(`A ${limit.name} agent may own at most ${limit.memory.stores} memory stores (see GET /tiers); delete one or earn a higher tier`),
+      );
       const store = await tx.memoryStore.create({
         data: { agentId: me.id, name: name!, storeType: storeType!, accessLevel: accessLevel!, description: description || null, dimensions: dimensions ?? null, defaultTtlSeconds: defaultTtlSeconds ?? null },
       });

@@ -354,14 +354,8 @@ export interface MarketplaceFilter {
 }
 
 /** A published skill as the marketplace lists it: its latest published version's summary. */
-export interface MarketplaceSkill {
+export interface MarketplaceSkill extends Pick<SkillContent, 'name' | 'description' | 'runtime' | 'entrypoint' | 'category' | 'version'> {
   id: string;
-  name: string;
-  description: string;
-  runtime: string;
-  entrypoint: string;
-  category: string | null;
-  version: string;
   contentHash: string;
   installCount: number;
   forkCount: number;

@@ -9,6 +9,7 @@ import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import { page as pageOf, type Page } from '../agents/account';
 import { requireAgent } from '../agents/principal';
+import { assertAllowance } from '../agents/agents';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx, Services } from '../context';
@@ -136,11 +137,13 @@ export async function createSubscription(ctx: Ctx, input: SubscriptionInput): Pr
   const now = ctx.services.clock.now();
   const secret = deliveryMethod === 'webhook' ? newSigningSecret() : null;
   const subscription = await ctx.db.$transaction(async (tx) => {
-    // Counted under the agent's row lock, so concurrent creations cannot pass the limit together.
-    await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
-    if ((await tx.capabilitySubscription.count({ where: { agentId: me.id, status: { not: 'cancelled' } } })) >= SUBSCRIPTIONS_PER_AGENT) {
-      throw new Conflict(`An agent may hold at most ${SUBSCRIPTIONS_PER_AGENT} subscriptions that are not cancelled; cancel one first`);
-    }
+    await assertAllowance(
+      tx,
+      me.id,
+      SUBSCRIPTIONS_PER_AGENT,
+      () => tx.capabilitySubscription.count({ where: { agentId: me.id, status: { not: 'cancelled' } } }),
+      () => new Conflict(`An agent may hold at most ${SUBSCRIPTIONS_PER_AGENT} subscriptions that are not cancelled; cancel one first`),
+    );
     const created = await tx.capabilitySubscription.create({
       data: {
         agentId: me.id,

@@ -55,14 +55,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
     else criteria = input.successCriteria.map((c, i) => checks.text(`successCriteria.${i}`, c, { max: 200, required: true }) ?? '');
   }
   const budget = checks.integer('budget', input.budget, 0, BUDGET_MAX_CENTS);
-  let deadline: Date | undefined;
-  if (input.deadline !== undefined && input.deadline !== null) {
-    const at = input.deadline instanceof Date ? input.deadline : new Date(String(input.deadline));
-    if (Number.isNaN(at.getTime())) checks.fail('deadline', 'must be an ISO 8601 timestamp');
-    else if (at <= now) checks.fail('deadline', 'must be in the future');
-    else if (at.getTime() - now.getTime() > DEADLINE_MAX_MS) checks.fail('deadline', 'must be within a year');
-    else deadline = at;
-  }
+  const deadline = checks.futureTime('deadline', input.deadline, now, DEADLINE_MAX_MS, 'a year');
   checks.done();
   return ctx.db.$transaction(async (tx) => {
     const task = await tx.task.create({ data: { id: newTaskId(), agentId: me.id, intent: intent!, successCriteria: criteria, budgetCents: budget ?? null, deadline: deadline ?? null } });

@@ -8,6 +8,7 @@ import { checkOutboundUrl } from '../../platform/outbound';
 import type { ClaimedDelivery } from '../../platform/outbox';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
+import { assertAllowance } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { EVENT_TYPES } from '../events';
@@ -67,11 +68,7 @@ export async function createWebhook(ctx: Ctx, input: WebhookInput): Promise<Crea
   checks.done();
   const secret = newSigningSecret();
   const webhook = await ctx.db.$transaction(async (tx) => {
-    // Counted under the agent's row lock, so concurrent creations cannot pass the limit together.
-    await tx.$executeRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
-    if ((await tx.webhook.count({ where: { agentId: me.id } })) >= WEBHOOKS_PER_AGENT) {
-      throw new Conflict(`An agent may have at most ${WEBHOOKS_PER_AGENT} webhooks; delete one first`);
-    }
+    await assertAllowance(tx, me.id, WEBHOOKS_PER_AGENT, () => tx.webhook.count({ where: { agentId: me.id } }), () => new Conflict(`An agent may have at most ${WEBHOOKS_PER_AGENT} webhooks; delete one first`));
     const created = await tx.webhook.create({ data: { agentId: me.id, url: url!, events: events!, active, secret } });
     await recordAudit(tx, ctx, { agentId: me.id, action: 'webhook.created', targetType: 'webhook', targetId: created.id, details: { url: created.url, events: created.events } });
     return created;
