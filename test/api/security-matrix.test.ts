@@ -25,6 +25,9 @@ let ownersSkillId: string;
 let publishedSkillId: string;
 let ownersTaskId: string;
 let ownersSwarmId: string;
+let ownersUtoTicketId: string;
+let ownersNotificationId: string;
+let ownersConglomerateId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -37,6 +40,9 @@ function pathFor(route: Route): string {
   if (path.startsWith('/memory/stores/')) return path.replace(':id', ownersStoreId).replace(':key', 'k');
   if (path.startsWith('/tasks/')) return path.replace(':id', ownersTaskId);
   if (path.startsWith('/swarm/sessions/')) return path.replace(':id', ownersSwarmId);
+  if (path.startsWith('/uto/tickets/')) return path.replace(':id', ownersUtoTicketId);
+  if (path.startsWith('/uto/notifications/')) return path.replace(':id', ownersNotificationId);
+  if (path.startsWith('/ammc/conglomerates/')) return path.replace(':id', ownersConglomerateId);
   if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
@@ -97,6 +103,14 @@ const OWNED = new Map<string, unknown>([
   ['GET /swarm/sessions/:id', undefined],
   ['POST /swarm/sessions/:id/cancel', {}],
   ['GET /swarm/sessions/:id/events', undefined],
+  ['GET /uto/tickets/:id', undefined],
+  ['POST /uto/tickets/:id/advance', { target_state: 'validated', triggered_by: 'external' }],
+  ['GET /uto/notifications/:id/events', undefined],
+  ['DELETE /uto/notifications/:id', undefined],
+  ['GET /ammc/conglomerates/:id', undefined],
+  ['POST /ammc/conglomerates/:id/advance', { target_state: 'OPERATING' }],
+  ['POST /ammc/conglomerates/:id/activity', { kind: 'trade', cost_usd: 1 }],
+  ['GET /ammc/conglomerates/:id/activity', undefined],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -150,6 +164,9 @@ beforeAll(async () => {
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
   ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
+  ownersUtoTicketId = (await api(server)('POST', '/uto/tickets', { key: owner.key, body: { intent: 'A ticket for the matrix', domain: 'matrix', context: {} } })).body.id;
+  ownersNotificationId = (await api(server)('POST', '/uto/notifications/subscribe', { key: owner.key, body: { eventTypes: ['*'], deliveryType: 'polling' } })).body.subscriptionId;
+  ownersConglomerateId = (await api(server)('POST', '/ammc/conglomerates', { key: owner.key, body: { goal: 'A conglomerate for the matrix', max_budget_usd: 10 } })).body.id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });

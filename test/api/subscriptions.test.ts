@@ -3,7 +3,7 @@
 // store and as SSE (executed, recorded and billed through execute), one run after downtime, and bad input.
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { FakeClock } from '../support/clock';
-import { errorPaths, expectProblem } from '../support/expect';
+import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { startProvider, type Provider } from '../support/provider';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
@@ -33,15 +33,6 @@ afterAll(async () => {
 });
 
 const create = (key: string, body: Record<string, unknown>) => call('POST', '/subscriptions', { key, body: { capabilityId: capability, schedule: '*/5 * * * *', deliveryMethod: 'sse', ...body } });
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('POST /subscriptions', () => {
   it('creates an active subscription with its next run, and shows a webhook secret once', async () => {

@@ -4,7 +4,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
-import { expectProblem, errorPaths } from '../support/expect';
+import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startReceiver, type Receiver } from '../support/receiver';
 
@@ -45,15 +45,6 @@ const touch = (key: string, description = `changed at ${Date.now()}`) => call('P
 
 async function deliveriesOf(key: string, webhookId: string) {
   return (await call('GET', `/webhooks/${webhookId}/deliveries`, { key })).body.deliveries as any[];
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('POST /webhooks', () => {

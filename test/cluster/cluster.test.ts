@@ -304,3 +304,49 @@ it('finishes on the other instance a swarm whose instance was killed mid-step', 
     await provider.close();
   }
 }, 90_000);
+
+it('gives a polling subscriber and an SSE reader that reconnects every UTO event once, in order, across instances', async () => {
+  const me = await registerAgent(a);
+  const auth = { authorization: `Bearer ${me.key}` };
+  const sub = await api(a)('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['*'], deliveryType: 'polling' } });
+  expect(sub.status).toBe(201);
+  const first = await openSse(`${b.url}/api/v1/uto/events`, auth);
+  await new Promise((r) => setTimeout(r, 300));
+  // Ten tickets moved concurrently, each move on either instance: 30 events.
+  const flows = Array.from({ length: 10 }, async (_, i) => {
+    const [x, y] = i % 2 ? [a, b] : [b, a];
+    const t = await api(x)('POST', '/uto/tickets', { key: me.key, body: { intent: `Ticket ${i}`, domain: `cluster-${i % 3}`, context: { i } } });
+    expect(t.status).toBe(201);
+    expect((await api(y)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'validated', triggered_by: 'external' } })).status).toBe(200);
+    expect((await api(x)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'cancelled', triggered_by: 'external' } })).status).toBe(200);
+  });
+  // The reader leaves part-way and comes back on the other instance with the last id it saw.
+  const seen = (await first.waitFor(12, 20_000)).slice(0, 12);
+  first.close();
+  await Promise.all(flows);
+  const second = await openSse(`${a.url}/api/v1/uto/events`, { ...auth, 'last-event-id': seen[seen.length - 1].id! });
+  const rest = await second.waitFor(18, 20_000);
+  await new Promise((r) => setTimeout(r, 300));
+  second.close();
+  const streamed = [...seen, ...second.events].map((e) => ({ seq: Number(e.id), ...JSON.parse(e.data) }));
+  expect(rest.length).toBe(18);
+  expect(streamed.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+
+  // The poller reads from either instance, passing back each cursor, until nothing is left.
+  const polled: any[] = [];
+  let cursor: number | undefined;
+  for (let i = 0; i < 50; i++) {
+    const page = await api(i % 2 ? a : b)('GET', `/uto/notifications/${sub.body.subscriptionId}/events?limit=7${cursor === undefined ? '' : `&after=${cursor}`}`, { key: me.key });
+    expect(page.status).toBe(200);
+    polled.push(...page.body.events);
+    cursor = page.body.cursor;
+    if (!page.body.has_more) break;
+  }
+  expect(polled.map((e) => e.sequence)).toEqual(streamed.map((e) => e.seq));
+  expect(polled.map((e) => e.event_id)).toEqual(streamed.map((e) => e.event_id));
+  expect(new Set(polled.map((e) => e.event_id)).size).toBe(30);
+  // Each ticket's events in the order they happened.
+  const byTicket = new Map<string, string[]>();
+  for (const e of polled) byTicket.set(e.ticket_id, [...(byTicket.get(e.ticket_id) ?? []), e.type === 'uto.ticket.created' ? 'created' : e.data.to]);
+  expect([...byTicket.values()]).toEqual(Array(10).fill(['created', 'validated', 'cancelled']));
+});

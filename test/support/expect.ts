@@ -1,4 +1,5 @@
-// Shared assertions: a problem+json answer (CONTRACT §4) and the field paths of a validation error.
+// Shared assertions: a problem+json answer (CONTRACT §4), the field paths of a validation error, and
+// waiting for a state that comes about in the background.
 import type { HttpResult } from './server';
 
 export function expectProblem(res: Pick<HttpResult, 'status' | 'headers' | 'body'>, status: number, code: string): void {
@@ -13,4 +14,14 @@ export function expectProblem(res: Pick<HttpResult, 'status' | 'headers' | 'body
 
 export function errorPaths(res: Pick<HttpResult, 'body'>): string[] {
   return (res.body.errors ?? []).map((e: { path: string }) => e.path).sort();
+}
+
+/** Reads until `ok` holds or the time runs out; answers the last value read (the test's expect says what was wrong). */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
