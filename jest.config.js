@@ -6,7 +6,7 @@ const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj|cj)s$': swc },
   // ESM-only packages are compiled to CommonJS for jest's module system.
-  transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme|jose|pkce-challenge)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 

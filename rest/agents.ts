@@ -55,6 +55,25 @@ export const agentRoutes: Route[] = [
     document: /* GraphQL */ `query Me { me { ...AgentProfile } } ${agentProfile}`,
   },
   {
+    method: 'GET',
+    path: '/agents/:agentId/reputation',
+    bucket: bucket('agent_reputation', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Agents',
+    summary: "Any agent's public reputation record",
+    description: 'Reputation, tier, and the trust score built from how its services answered and the disputes against it (the same figure as the `trust-score` capability). 404 for an unknown agent.',
+    errors: [404],
+    document: /* GraphQL */ `query AgentReputation($agentId: ID!) {
+      agentReputation(agentId: $agentId) {
+        agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
+        disputes disputes_lost: disputesLost disputes_open: disputesOpen
+        reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
+      }
+    }`,
+    variables: { agentId: from.path('agentId') },
+  },
+  {
     method: 'PATCH',
     path: '/agents/me',
     bucket: bucket('agents_me_update', 60),

@@ -1,6 +1,17 @@
 // REST route of execute (spec §4.3).
 import { bucket, from, type Route } from './route';
 
+/** What an execution answers, on REST and to MCP's executeCapability. */
+export const executionReceipt = /* GraphQL */ `
+  fragment ExecutionReceiptFields on ExecutionReceipt {
+    execution_id: executionId capability mode status result error
+    provider { service_id: serviceId service_key: serviceKey name reputation }
+    transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
+    attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score costPerCall: priceCents }
+    created_at: createdAt
+  }
+`;
+
 export const executionRoutes: Route[] = [
   {
     method: 'POST',
@@ -14,15 +25,7 @@ export const executionRoutes: Route[] = [
     description:
       'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list, trust-score and skill-audit itself. 404 when no active provider offers the capability. Honours Idempotency-Key. With `task_id` (a task delegated to the caller, which must still be delegated: 404 / 409 otherwise) the call is made under the task: each provider is called only once its price is held from the task\'s budget, and the call is charged to the task when recorded; when what is left covers none of the providers, 402 `payment_required` before any is called.',
     errors: [402, 404, 409],
-    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!) {
-      execute(input: $input) {
-        execution_id: executionId capability mode status result error
-        provider { service_id: serviceId service_key: serviceKey name reputation }
-        transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
-        attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score costPerCall: priceCents }
-        created_at: createdAt
-      }
-    }`,
+    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!) { execute(input: $input) { ...ExecutionReceiptFields } } ${executionReceipt}`,
     variables: { input: from.body },
   },
 ];

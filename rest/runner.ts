@@ -28,23 +28,37 @@ import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, V
 import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
-import type { RateDecision } from '../src/platform/rate-limit';
+import type { Bucket, RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
 import { otherSpelling } from '../src/platform/naming';
 import { Spelling } from './spelling';
 import { StreamBridge } from './streams';
 import type { Duplex } from 'node:stream';
 
-export interface CompiledRoute {
-  route: Route;
-  paths: string[];
+/** A GraphQL document of one operation with one root field, parsed, validated and compiled once. */
+export interface CompiledOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
   /** The response key of the one root field. */
   rootKey: string;
   rootField: string;
-  /** Whether the root field is an object (its value is the body) or a leaf (the data object is). */
+  /** Whether the root field is an object (its value is the answer) or a leaf or list (the data object is). */
   rootIsObject: boolean;
+  /** The operation's variables and their types, in declaration order. */
+  variableTypes: { name: string; type: GraphQLInputType }[];
+  /** A subscription (a stream of results). */
+  stream: boolean;
+  /**
+   * The document compiled to a function once (graphql-jit): the same schema, resolvers and errors as
+   * graphql `execute`, without re-walking the document per request. For a ten-match resolve answer
+   * (~200 fields) interpreting the document cost more than every other part of the request in Node.
+   */
+  execute: CompiledQuery['query'];
+}
+
+export interface CompiledRoute extends CompiledOperation {
+  route: Route;
+  paths: string[];
   variables: { name: string; type: GraphQLInputType; source: Source }[];
   /** Whether any variable is read from the JSON body. */
   hasBody: boolean;
@@ -57,41 +71,64 @@ export interface CompiledRoute {
   idempotent: boolean;
   /** `POST /keys/provision/:serviceKey`: for metrics, usage and idempotency records. */
   label: string;
-  /** A subscription: answered as a Server-Sent Events stream (sse-bridge.ts). */
-  stream: boolean;
-  /**
-   * The document compiled to a function once (graphql-jit): the same schema, resolvers and errors as
-   * graphql `execute`, without re-walking the document per request. For a ten-match resolve answer
-   * (~200 fields) interpreting the document cost more than every other part of the request in Node.
-   */
-  execute: CompiledQuery['query'];
+}
+
+/**
+ * Parses, validates and compiles a document that must hold one operation selecting one root field (what
+ * a REST route or an MCP tool runs); `label` names it in the start-up error that a bad document is.
+ */
+export function compileOperation(schema: GraphQLSchema, label: string, text: string): CompiledOperation {
+  const document = parse(text);
+  const errors = validate(schema, document);
+  if (errors.length) throw new Error(`${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  if (operations.length !== 1) throw new Error(`${label}: the document must hold exactly one operation`);
+  const operation = operations[0];
+  const fields = operation.selectionSet.selections;
+  if (fields.length !== 1 || fields[0].kind !== 'Field') throw new Error(`${label}: the operation must select exactly one root field`);
+  const root = fields[0];
+  const rootType =
+    operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const fieldDef = rootType?.getFields()[root.name.value];
+  if (!fieldDef) throw new Error(`${label}: unknown root field ${root.name.value}`);
+  const variableTypes = (operation.variableDefinitions ?? []).map((def) => {
+    const name = def.variable.name.value;
+    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`${label}: unknown type for $${name}`);
+    return { name, type };
+  });
+  const jit = compileQuery(schema, document);
+  if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
+  return {
+    execute: jit.query.bind(jit),
+    document,
+    operation,
+    rootKey: root.alias?.value ?? root.name.value,
+    rootField: root.name.value,
+    rootIsObject: !isLeafType(getNamedType(fieldDef.type)) && !isListType(getNullableType(fieldDef.type)),
+    variableTypes,
+    stream: operation.operation === 'subscription',
+  };
+}
+
+/** The root field's type name on the schema: `Mutation.execute`, for buckets and descriptions. */
+export function coordinateOf(compiled: CompiledOperation): string {
+  const kind = compiled.operation.operation;
+  return `${kind === 'mutation' ? 'Mutation' : kind === 'subscription' ? 'Subscription' : 'Query'}.${compiled.rootField}`;
 }
 
 export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledRoute[] {
   return routes.map((route) => {
     const paths = Array.isArray(route.path) ? route.path : [route.path];
     const label = `${route.method} ${paths[0]}`;
-    const document = parse(route.document);
-    const errors = validate(schema, document);
-    if (errors.length) throw new Error(`route ${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
-    const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-    if (operations.length !== 1) throw new Error(`route ${label}: the document must hold exactly one operation`);
-    const operation = operations[0];
-    const fields = operation.selectionSet.selections;
-    if (fields.length !== 1 || fields[0].kind !== 'Field') throw new Error(`route ${label}: the operation must select exactly one root field`);
-    const root = fields[0];
-    const rootType =
-      operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
-    if (operation.operation === 'subscription' && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
-    const fieldDef = rootType?.getFields()[root.name.value];
-    if (!fieldDef) throw new Error(`route ${label}: unknown root field ${root.name.value}`);
-    if (route.produces && getNamedType(fieldDef.type).name !== 'String') throw new Error(`route ${label}: a route that produces ${route.produces} answers a String root field`);
-    const variables = (operation.variableDefinitions ?? []).map((def) => {
-      const name = def.variable.name.value;
+    const op = compileOperation(schema, `route ${label}`, route.document);
+    if (op.stream && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
+    if (route.produces && getNamedType(fieldOf(schema, op).type).name !== 'String') {
+      throw new Error(`route ${label}: a route that produces ${route.produces} answers a String root field`);
+    }
+    const variables = op.variableTypes.map(({ name, type }) => {
       const source = route.variables?.[name];
       if (!source) throw new Error(`route ${label}: variable $${name} has no source`);
-      const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
-      if (!type) throw new Error(`route ${label}: unknown type for $${name}`);
       if (source.from === 'path' && !paths.every((p) => p.includes(`:${source.name}`))) {
         throw new Error(`route ${label}: path parameter :${source.name} is not in the path`);
       }
@@ -100,29 +137,28 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     for (const name of Object.keys(route.variables ?? {})) {
       if (!variables.some((v) => v.name === name)) throw new Error(`route ${label}: $${name} is mapped but not declared`);
     }
-    const jit = compileQuery(schema, document);
-    if (!isCompiledQuery(jit)) throw new Error(`route ${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
     return {
-      execute: jit.query.bind(jit),
+      ...op,
       route,
       paths,
-      document,
-      operation,
-      rootKey: root.alias?.value ?? root.name.value,
-      rootField: root.name.value,
-      rootIsObject: !isLeafType(getNamedType(fieldDef.type)) && !isListType(getNullableType(fieldDef.type)),
       variables,
       hasBody: variables.some((v) => v.source.from === 'body' || v.source.from === 'bodyField'),
       bodyType: bodyTypeOf(label, variables),
-      idempotent: route.method === 'POST' && operation.operation === 'mutation',
-      label: `${route.method} ${paths[0]}`,
-      stream: operation.operation === 'subscription',
+      idempotent: route.method === 'POST' && op.operation.operation === 'mutation',
+      label,
     };
   });
 }
 
+/** The schema's definition of the operation's root field. */
+export function fieldOf(schema: GraphQLSchema, op: CompiledOperation) {
+  const kind = op.operation.operation;
+  const rootType = kind === 'mutation' ? schema.getMutationType()! : kind === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
+  return rootType.getFields()[op.rootField];
+}
+
 /** graphql-js's coercion messages, said the way a REST client reads them. */
-function fieldError(path: readonly (string | number)[], error: GraphQLError, prefix: string): FieldError {
+export function fieldError(path: readonly (string | number)[], error: GraphQLError, prefix: string): FieldError {
   const join = (parts: readonly (string | number)[]) => [prefix, ...parts].filter((p) => p !== '').join('.');
   let m = /^Field "([^"]+)" of required type "([^"]+)" was not provided\.$/.exec(error.message);
   if (m) return { path: join([...path, m[1]]), message: 'is required' };
@@ -260,6 +296,18 @@ function checkParameters(params: Record<string, string>, query: URLSearchParams)
     if (problem) errors.push({ path: name.replace(/[\u0000\ud800-\udfff]/g, '?'), message: problem });
   }
   if (errors.length) throw new ValidationFailed(errors);
+}
+
+/**
+ * Spends one request of a rate bucket for the caller (its key, or its address without one), puts the
+ * rate-limit headers into `headers`, and throws 429 when the bucket is empty. REST routes, GraphQL fields
+ * and MCP tools that share a bucket share its budget.
+ */
+export async function spendBucket(ctx: Ctx, bucket: Bucket | null, headers: Record<string, string> = {}): Promise<void> {
+  if (!bucket) return;
+  const decision = await ctx.services.limiter.consume(bucket, rateSubject(ctx));
+  Object.assign(headers, rateHeaders(decision));
+  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
 
 export function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -499,12 +547,8 @@ export class RestDispatcher {
    * Spends one request of the route's rate bucket, puts the rate-limit headers into `headers` (sent with
    * the answer, a 429 too), and throws 429 when the bucket is empty.
    */
-  private async chargeBucket(ctx: Ctx, compiled: CompiledRoute, headers: Record<string, string>): Promise<void> {
-    const bucket = compiled.route.bucket;
-    if (!bucket) return;
-    const decision = await this.services.limiter.consume(bucket, rateSubject(ctx));
-    Object.assign(headers, rateHeaders(decision));
-    if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+  private chargeBucket(ctx: Ctx, compiled: CompiledRoute, headers: Record<string, string>): Promise<void> {
+    return spendBucket(ctx, compiled.route.bucket, headers);
   }
 
   /** For a route whose operation authenticates the caller itself: the check it did not get to make. */

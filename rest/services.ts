@@ -1,13 +1,20 @@
 // REST routes of the registry: services, capabilities, statistics, showcase, tiers (spec §4.2).
 import { bucket, from, type Route } from './route';
 
-const serviceFields = /* GraphQL */ `
+export const serviceFields = /* GraphQL */ `
   fragment ServiceListing on Service {
     service_id: serviceId service_key: serviceKey name description endpoint capabilities languages
     pricing_model: pricingModel pricing_details: pricingDetails costPerCall status reputation
     provider { agent_id: agentId name }
     stats { success_rate: successRate total_calls: totalCalls latency_p50_ms: latencyP50Ms latency_p95_ms: latencyP95Ms last_success_at: lastSuccessAt }
     created_at: createdAt
+  }
+`;
+
+export const capabilitySummary = /* GraphQL */ `
+  fragment CapabilitySummaryFields on CapabilitySummary {
+    slug name category parent description builtin providers
+    min_price_cents: minPriceCents max_price_cents: maxPriceCents best_reputation: bestReputation
   }
 `;
 
@@ -52,6 +59,18 @@ export const serviceRoutes: Route[] = [
   },
   {
     method: 'GET',
+    path: '/services/:serviceKey',
+    bucket: bucket('services_list', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Services',
+    summary: 'An active service by its key',
+    errors: [404],
+    document: /* GraphQL */ `query Service($serviceKey: String!) { service(serviceKey: $serviceKey) { ...ServiceListing } } ${serviceFields}`,
+    variables: { serviceKey: from.path('serviceKey') },
+  },
+  {
+    method: 'GET',
     path: '/capabilities',
     bucket: bucket('capabilities', 60),
     auth: 'none',
@@ -77,6 +96,65 @@ export const serviceRoutes: Route[] = [
     document: /* GraphQL */ `query CapabilityPricing {
       capabilities: capabilityPricing { slug name service_count: services min_cost_cents: minCostCents max_cost_cents: maxCostCents avg_cost_cents: avgCostCents }
     }`,
+  },
+  {
+    method: 'GET',
+    path: '/capabilities/search',
+    bucket: bucket('capabilities_search', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Capabilities',
+    summary: 'Search the capability catalog',
+    description:
+      'Every word of `q` must appear in the identifier, name or description (any case). Each capability says how many active providers offer it and their price range and best reputation; given `language`, `min_reputation` or `max_price_per_call`, those count only the providers that meet them and capabilities none meets are left out. Best match first: the exact identifier, identifiers starting with the first word, then the most providers.',
+    document: /* GraphQL */ `query SearchCapabilities($query: String, $category: String, $language: String, $minReputation: Float, $maxPricePerCall: Float, $first: Int, $offset: Int) {
+      searchCapabilities(query: $query, category: $category, language: $language, minReputation: $minReputation, maxPricePerCall: $maxPricePerCall, first: $first, offset: $offset) {
+        total: totalCount
+        capabilities: nodes { ...CapabilitySummaryFields }
+      }
+    } ${capabilitySummary}`,
+    variables: {
+      query: from.query('q', 'Words to find'),
+      category: from.query('category', 'A catalog group'),
+      language: from.query('language', 'Only providers serving this language'),
+      minReputation: from.query('min_reputation', 'Only providers with at least this reputation (0-100)'),
+      maxPricePerCall: from.query('max_price_per_call', 'Only providers charging at most this many cents per call'),
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/capabilities/:slug',
+    bucket: bucket('capabilities', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Capabilities',
+    summary: 'One capability and what its providers offer',
+    errors: [404],
+    document: /* GraphQL */ `query Capability($slug: String!) { capability(slug: $slug) { ...CapabilitySummaryFields } } ${capabilitySummary}`,
+    variables: { slug: from.path('slug') },
+  },
+  {
+    method: 'GET',
+    path: '/capabilities/:slug/providers',
+    bucket: bucket('capability_providers', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Capabilities',
+    summary: 'The providers of a capability, ranked',
+    description: "Ranked as `POST /resolve` ranks them, without a credential: for browsing. Resolve (with the caller's limits) and execute need a key.",
+    document: /* GraphQL */ `query Providers($capability: String!, $prefer: Prefer, $limit: Int) {
+      providers(capability: $capability, prefer: $prefer, limit: $limit) {
+        matches {
+          service_id: serviceId name service_key: serviceKey score reputation capabilities description
+          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
+          provider_agent_id: providerId provider_name: providerName
+        }
+        total
+      }
+    }`,
+    variables: { capability: from.path('slug'), prefer: from.query('prefer', 'reputation, cost, latency or balanced (default)'), limit: from.query('limit', '1-100, default 10') },
   },
   {
     method: 'POST',

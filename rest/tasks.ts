@@ -8,7 +8,7 @@ const taskFields = /* GraphQL */ `
     delegate_id: delegateId result owner_agent_id: ownerAgentId completed_at: completedAt created_at: createdAt updated_at: updatedAt
   }
 `;
-const sparkFields = /* GraphQL */ `
+export const sparkFields = /* GraphQL */ `
   fragment SparkFields on Spark { id: sparkId title content spark_type: sparkType quality_score: qualityScore task_id: taskId agent_id: agentId created_at: createdAt }
 `;
 const MOVES = 'Moves: pending → delegated, cancelled or expired; delegated → delegated (to another sub-agent), completed, cancelled or expired; the others are final (409).';

@@ -2,8 +2,10 @@
 import * as agents from '../src/domain/agents/agents';
 import { requireAgent } from '../src/domain/agents/principal';
 import { tierOf } from '../src/domain/reputation/reputation';
+import * as trust from '../src/domain/reputation/trust';
 import type { MarketplaceEvent } from '../src/domain/events';
 import { builder } from './builder';
+import { uuid } from './json-schema';
 
 export const TierEnum = builder.enumType('Tier', {
   description: 'Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100',
@@ -109,6 +111,36 @@ builder.queryField('me', (t) =>
     description: 'The calling agent',
     authScopes: { agent: true },
     resolve: (_root, _args, ctx) => agents.getMe(ctx),
+  }),
+);
+
+type Record = Awaited<ReturnType<typeof trust.agentReputation>>;
+
+const AgentRecord = builder.objectRef<Record>('AgentReputation').implement({
+  description: "An agent's public record: reputation, tier, and the trust score built from how its services answered and the disputes against it",
+  fields: (t) => ({
+    agentId: t.exposeID('agent_id'),
+    name: t.exposeString('name'),
+    reputation: t.exposeInt('reputation', { description: '0-100' }),
+    tier: t.field({ type: TierEnum, resolve: (r) => r.tier as never }),
+    trustScore: t.exposeFloat('trust_score', { description: `0-100: reputation × ${trust.TRUST_WEIGHTS.reputation} + reliability × ${trust.TRUST_WEIGHTS.reliability} + disputes × ${trust.TRUST_WEIGHTS.disputes}` }),
+    calls: t.int({ description: "Calls its services answered or failed", resolve: (r) => r.reliability.calls }),
+    successes: t.int({ resolve: (r) => r.reliability.successes }),
+    successRate: t.float({ description: 'With a uniform prior: no calls counts as 0.5', resolve: (r) => r.reliability.success_rate }),
+    disputes: t.int({ description: 'Disputes filed against its services', resolve: (r) => r.disputes.total }),
+    disputesLost: t.int({ description: 'Resolved with a refund', resolve: (r) => r.disputes.lost }),
+    disputesOpen: t.int({ resolve: (r) => r.disputes.open }),
+    reputationEvents30d: t.int({ description: 'Reputation changes in the last 30 days', resolve: (r) => r.reputation_events.count }),
+    reputationNet30d: t.int({ description: 'Their net effect', resolve: (r) => r.reputation_events.net_last_30_days }),
+  }),
+});
+
+builder.queryField('agentReputation', (t) =>
+  t.field({
+    type: AgentRecord,
+    description: "Any agent's public reputation record (no credential needed; 404 for an unknown agent)",
+    args: { agentId: t.arg.id({ required: true, description: 'The agent UUID', extensions: uuid }) },
+    resolve: (_r, { agentId }, ctx) => trust.agentReputation(ctx.db, String(agentId), ctx.services.clock.now()),
   }),
 );
 

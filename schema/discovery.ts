@@ -1,6 +1,7 @@
 // Discovery: ranked providers for a capability, and the single best one.
 import * as discovery from '../src/domain/discovery/resolve';
 import { builder } from './builder';
+import { range } from './json-schema';
 
 const PreferEnum = builder.enumType('Prefer', { values: discovery.PREFERENCES });
 
@@ -56,8 +57,8 @@ const Resolution = builder.objectRef<discovery.Resolution>('Resolution').impleme
 
 const ResolveConstraints = builder.inputType('ResolveConstraintsInput', {
   fields: (t) => ({
-    minReputation: t.int(),
-    maxCost: t.float({ description: 'Cents per call' }),
+    minReputation: t.int({ description: '0-100', extensions: range(0, 100) }),
+    maxCost: t.float({ description: 'Cents per call', extensions: range(0) }),
     language: t.string(),
   }),
 });
@@ -66,10 +67,10 @@ const ResolveInput = builder.inputType('ResolveInput', {
   fields: (t) => ({
     capability: t.string({ required: true }),
     prefer: t.field({ type: PreferEnum, description: 'Default balanced' }),
-    minReputation: t.int({ description: '0-100' }),
-    maxCost: t.float({ description: 'Cents per call' }),
+    minReputation: t.int({ description: '0-100', extensions: range(0, 100) }),
+    maxCost: t.float({ description: 'Cents per call', extensions: range(0) }),
     language: t.string({ description: 'Services that declare languages must include it' }),
-    limit: t.int({ description: '1-100, default 10' }),
+    limit: t.int({ description: '1-100, default 10', extensions: range(1, 100) }),
     constraints: t.field({ type: ResolveConstraints, description: 'The same limits, nested (flat ones win)' }),
   }),
 });
@@ -81,6 +82,19 @@ builder.queryField('resolve', (t) =>
     authScopes: { agent: true },
     args: { input: t.arg({ type: ResolveInput, required: true }) },
     resolve: (_r, { input }, ctx) => discovery.resolveProviders(ctx, input),
+  }),
+);
+
+builder.queryField('providers', (t) =>
+  t.field({
+    type: Resolution,
+    description: 'The providers of a capability, ranked as resolve ranks them, for browsing (no credential needed)',
+    args: {
+      capability: t.arg.string({ required: true, description: 'The capability identifier' }),
+      prefer: t.arg({ type: PreferEnum, description: 'What the ranking weighs most (default balanced)' }),
+      limit: t.arg.int({ description: '1-100, default 10', extensions: range(1, 100) }),
+    },
+    resolve: (_r, args, ctx) => discovery.browseProviders(ctx, args),
   }),
 );
 

@@ -20,6 +20,7 @@ import './tasks';
 import './swarms';
 import './uto';
 import './ammc';
+import './onboarding';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

@@ -1,9 +1,11 @@
 // Services and the capability catalog: registration, the public listing, capabilities and their
 // prices, public statistics and the showcase.
 import * as catalog from '../src/domain/capabilities/catalog';
+import * as search from '../src/domain/capabilities/search';
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
 import { builder } from './builder';
+import { range } from './json-schema';
 import { pagedField } from './paging';
 
 export const PricingModelEnum = builder.enumType('PricingModel', { values: services.PRICING_MODELS });
@@ -89,7 +91,7 @@ builder.queryField('services', (t) =>
     description: 'Active services of active providers, newest first',
     args: {
       capability: t.arg.string({ description: 'Only services offering this capability' }),
-      minReputation: t.arg.int({ description: "Only providers with at least this reputation (0-100)" }),
+      minReputation: t.arg.int({ description: 'Only providers with at least this reputation (0-100)', extensions: range(0, 100) }),
     },
     resolve: (ctx, args, page) => services.listServices(ctx, { capability: args.capability, minReputation: args.minReputation }, page),
   }),
@@ -127,6 +129,58 @@ const CapabilityCatalog = builder
 
 builder.queryField('capabilities', (t) =>
   t.field({ type: CapabilityCatalog, description: 'The capability catalog with the group hierarchy', resolve: (_r, _a, ctx) => catalog.listCapabilities(ctx) }),
+);
+
+const CapabilitySummary = builder.objectRef<search.CapabilitySummary>('CapabilitySummary').implement({
+  description: 'A capability of the catalog with what its active providers offer (within the limits asked for)',
+  fields: (t) => ({
+    slug: t.exposeString('slug', { description: 'The identifier execute and resolve take' }),
+    name: t.exposeString('name'),
+    category: t.exposeString('category', { description: 'The catalog group' }),
+    parent: t.exposeString('parentSlug', { nullable: true, description: 'The capability this one refines' }),
+    description: t.exposeString('description', { nullable: true }),
+    builtin: t.exposeBoolean('builtin', { description: 'Part of the catalog of spec §1 (otherwise declared by a service)' }),
+    providers: t.exposeInt('providers', { description: 'Active providers that meet the limits' }),
+    minPriceCents: t.exposeInt('minPriceCents', { nullable: true, description: 'The lowest price among them, cents per call' }),
+    maxPriceCents: t.exposeInt('maxPriceCents', { nullable: true, description: 'The highest price among them, cents per call' }),
+    bestReputation: t.exposeInt('bestReputation', { nullable: true, description: 'The best reputation among them (0-100)' }),
+  }),
+});
+
+const providerLimits = <T extends { arg: any }>(t: T) => ({
+  language: t.arg.string({ description: 'Only providers serving this language (services that declare none serve any)' }),
+  minReputation: t.arg.float({ description: 'Only providers with at least this reputation (0-100)', extensions: range(0, 100) }),
+  maxPricePerCall: t.arg.float({ description: 'Only providers charging at most this, in US cents per call', extensions: range(0) }),
+});
+
+builder.queryField('searchCapabilities', (t) =>
+  pagedField(t, CapabilitySummary, {
+    description: 'Search the capability catalog by words over identifier, name and description (no credential needed); with provider limits, only capabilities some provider meets',
+    args: {
+      query: t.arg.string({ description: 'Words that must all appear (any order, any case); empty lists everything' }),
+      category: t.arg.string({ description: `A catalog group: ${search.CATEGORIES.join(', ')}` }),
+      ...providerLimits(t),
+    },
+    resolve: (ctx, args, page) => search.searchCapabilities(ctx, args, page),
+  }),
+);
+
+builder.queryField('capability', (t) =>
+  t.field({
+    type: CapabilitySummary,
+    description: 'One capability of the catalog and what its active providers offer (404 when not in the catalog)',
+    args: { slug: t.arg.string({ required: true, description: 'The capability identifier' }), ...providerLimits(t) },
+    resolve: (_r, { slug, ...limits }, ctx) => search.capabilityDetail(ctx, slug, limits as search.CapabilityFilter),
+  }),
+);
+
+builder.queryField('service', (t) =>
+  t.prismaField({
+    type: 'Service',
+    description: 'An active service by its key: its capabilities, price, provider and record (no credential needed; 404 when unknown or inactive)',
+    args: { serviceKey: t.arg.string({ required: true, description: 'The service key, `svc_…`' }) },
+    resolve: (query, _r, { serviceKey }, ctx) => services.serviceByKey(ctx, serviceKey, query),
+  }),
 );
 
 const CapabilityPrice = builder.objectRef<services.CapabilityPrice>('CapabilityPrice').implement({

@@ -6,6 +6,7 @@ import * as sparks from '../src/domain/sparks/sparks';
 import * as tasks from '../src/domain/tasks/tasks';
 import { Spark } from './account';
 import { builder } from './builder';
+import { uuid } from './json-schema';
 import { pagedField } from './paging';
 
 /** The creator of a task and its delegate see it; anyone else is answered as if it did not exist. */
@@ -224,7 +225,7 @@ builder.queryField('sparks', (t) =>
   pagedField(t, Spark, {
     description: "Every agent's sparks, newest first (no credential needed); at most 50 a page",
     maxSize: sparks.SPARKS_PAGE_MAX,
-    args: { agentId: t.arg.id({ description: 'Only this publisher' }), sparkType: t.arg.string({ description: 'Only this type' }) },
+    args: { agentId: t.arg.id({ description: 'Only this publisher (an agent UUID)', extensions: uuid }), sparkType: t.arg.string({ description: 'Only this type' }) },
     resolve: (ctx, args, page) => sparks.listSparks(ctx, page, { agentId: args.agentId ? String(args.agentId) : null, sparkType: args.sparkType }),
   }),
 );

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import Redis from 'ioredis';
 import type { PGlite } from '@electric-sql/pglite';
-import { compileRoutes, RestDispatcher, type CompiledRoute } from '../rest/runner';
+import { compileRoutes, coordinateOf, RestDispatcher, type CompiledRoute } from '../rest/runner';
 import { StreamBridge } from '../rest/streams';
 import { rootAliases, routes } from '../rest/routes';
 import { schema } from '../schema/index';
@@ -13,6 +13,10 @@ import { GraphQLHttp } from '../schema/graphql-http';
 import { FieldRateLimits } from '../schema/rate-limits';
 import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/server';
 import { buildOpenApi } from './protocols/openapi';
+import { McpEndpoint, MCP_PATH } from './protocols/mcp';
+import { toolSpecs } from './protocols/mcp-tools';
+import { CatalogResources } from './protocols/resources';
+import { compileTools } from './protocols/tools';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { ensureAdminKey } from './domain/admin/admin-key';
@@ -65,6 +69,7 @@ export interface App {
   services: Services;
   server: http.Server;
   compiled: CompiledRoute[];
+  mcp: McpEndpoint;
   /** Starts listening; resolves with the bound port. */
   listen(): Promise<number>;
   /** Stops accepting, drains requests, ends streams, stops jobs, closes Redis and the database. */
@@ -178,15 +183,20 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await ensureCatalog(services);
 
   const compiled = compileRoutes(schema, routes);
-  // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5).
+  const tools = compileTools(schema, toolSpecs, compiled);
+  // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5), or of its tool when it has none.
   const limits = new FieldRateLimits(
-    new Map(compiled.filter((c) => c.route.bucket).map((c) => [`${c.operation.operation === 'mutation' ? 'Mutation' : c.operation.operation === 'subscription' ? 'Subscription' : 'Query'}.${c.rootField}`, c.route.bucket!])),
+    new Map([
+      ...tools.filter((t) => t.bucket).map((t) => [coordinateOf(t.op), t.bucket!] as const),
+      ...compiled.filter((c) => c.route.bucket).map((c) => [coordinateOf(c), c.route.bucket!] as const),
+    ]),
   );
   const graphql = createGraphQLServer(services, schema, limits);
   const graphqlHttp = new GraphQLHttp(services, schema, limits, maskErrorWith(services));
   const metrics = new Metrics(() => services.events.openStreams);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
+  const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));
   const streams = new StreamBridge(schema, services);
   const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
 
@@ -258,6 +268,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       return;
     }
     if (graphqlHttp.handle(req, res, requestId)) return;
+    if (mcp.handle(req, res, requestId)) {
+      facts.route = MCP_PATH;
+      return;
+    }
     app(req, res);
   });
   server.keepAliveTimeout = 65_000;
@@ -307,6 +321,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     server,
     compiled,
+    mcp,
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -329,6 +344,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         server.closeIdleConnections();
         // Readers of event streams are told to reconnect (to another instance).
         streams.close();
+        await mcp.close();
         await ws.close();
         await services.sessionStreams.stop();
         await services.runStreams.stop();

@@ -162,6 +162,7 @@ export type CreateUtoTicketInput = {
 };
 
 export type ExecuteInput = {
+  /** The capability identifier, such as "summarize" */
   capability: string;
   /** Free-form, capability-specific object */
   input: unknown;
@@ -324,6 +325,7 @@ export type ResolveConstraintsInput = {
   language?: string | null | undefined;
   /** Cents per call */
   maxCost?: number | null | undefined;
+  /** 0-100 */
   minReputation?: number | null | undefined;
 };
 
@@ -554,6 +556,13 @@ export type MeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type MeQuery = { me: { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string } };
 
+export type AgentReputationQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type AgentReputationQuery = { agentReputation: { name: string, reputation: number, tier: Tier, calls: number, successes: number, disputes: number, agent_id: string, trust_score: number, success_rate: number, disputes_lost: number, disputes_open: number, reputation_events_30d: number, reputation_net_30d: number } };
+
 export type UpdateMeMutationVariables = Exact<{
   input: UpdateMeInput;
 }>;
@@ -758,6 +767,8 @@ export type AdminRevenueQueryVariables = Exact<{
 
 export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, gross_cents: number, refunds_cents: number, net_cents: number }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }> } };
 
+export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> };
+
 export type ExecuteMutationVariables = Exact<{
   input: ExecuteInput;
 }>;
@@ -923,6 +934,8 @@ export type SearchMemoryQuery = { results: Array<{ score: number | null, distanc
 
 export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
 
+export type CapabilitySummaryFieldsFragment = { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null };
+
 export type RegisterServiceMutationVariables = Exact<{
   input: RegisterServiceInput;
 }>;
@@ -940,6 +953,13 @@ export type ServicesQueryVariables = Exact<{
 
 export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
 
+export type ServiceQueryVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -949,6 +969,35 @@ export type CapabilityPricingQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type CapabilityPricingQuery = { capabilities: Array<{ slug: string, name: string, service_count: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number }> };
+
+export type SearchCapabilitiesQueryVariables = Exact<{
+  query?: string | null | undefined;
+  category?: string | null | undefined;
+  language?: string | null | undefined;
+  minReputation?: number | null | undefined;
+  maxPricePerCall?: number | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SearchCapabilitiesQuery = { searchCapabilities: { total: number, capabilities: Array<{ slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null }> } };
+
+export type CapabilityQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CapabilityQuery = { capability: { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null } };
+
+export type ProvidersQueryVariables = Exact<{
+  capability: string;
+  prefer?: Prefer | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string }> } };
 
 export type SetCapabilityPricingMutationVariables = Exact<{
   capabilityId: string;
@@ -1522,3 +1571,76 @@ export type RedeliverWebhookDeliveryMutationVariables = Exact<{
 
 
 export type RedeliverWebhookDeliveryMutation = { redeliverWebhookDelivery: { status: string, delivery_id: string, event_id: string, event_type: string, attempt_count: number, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempts: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> } };
+
+export type InstructionsFieldsFragment = { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> };
+
+export type SearchCapabilitiesToolQueryVariables = Exact<{
+  query: string;
+  category?: string | null | undefined;
+  language?: string | null | undefined;
+  minReputation?: number | null | undefined;
+  maxPricePerCall?: number | null | undefined;
+}>;
+
+
+export type SearchCapabilitiesToolQuery = { searchCapabilities: { total: number, capabilities: Array<{ slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null }> } };
+
+export type GetCapabilityDetailsQueryVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+
+export type BrowseProvidersQueryVariables = Exact<{
+  capability: string;
+  prefer?: Prefer | null | undefined;
+}>;
+
+
+export type BrowseProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+
+export type ExecuteCapabilityMutationVariables = Exact<{
+  capability: string;
+  input?: unknown;
+}>;
+
+
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> } };
+
+export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
+  capability: string;
+  input?: unknown;
+}>;
+
+
+export type ExecuteCapabilityInstructionsQuery = { executionInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
+
+export type RegisterAgentInstructionsQueryVariables = Exact<{
+  name: string;
+  description?: string | null | undefined;
+  capabilities?: string | null | undefined;
+}>;
+
+
+export type RegisterAgentInstructionsQuery = { registrationInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
+
+export type GetReputationQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type GetReputationQuery = { agentReputation: { name: string, reputation: number, tier: Tier, calls: number, successes: number, disputes: number, agent_id: string, trust_score: number, success_rate: number, disputes_lost: number, disputes_open: number, reputation_events_30d: number, reputation_net_30d: number } };
+
+export type GetMarketplaceStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetMarketplaceStatsQuery = { stats: { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number } };
+
+export type ListSparksQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  agentId?: string | null | undefined;
+}>;
+
+
+export type ListSparksQuery = { sparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };

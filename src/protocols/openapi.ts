@@ -9,17 +9,22 @@ import {
   GraphQLObjectType,
   GraphQLScalarType,
   isCompositeType,
+  getNamedType,
   Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { CompiledRoute } from '../../rest/runner';
+import { fieldOf, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
 import { documentedName } from '../../rest/spelling';
 import { otherSpelling } from '../platform/naming';
 import { API_DOCUMENT_VERSION } from '../config';
+import { jsonSchemaOf } from '../../schema/json-schema';
 import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
 
 type JsonSchema = Record<string, unknown>;
@@ -67,7 +72,7 @@ export function inputSchema(type: GraphQLInputType, strict = true, documented = 
           const name = nameOf(f.name);
           const other = otherSpelling(name);
           const description = [f.description, documented && other !== name ? `Also accepted as \`${other}\`.` : undefined].filter(Boolean).join(' ');
-          return [name, { ...inputSchema(f.type, strict, documented), ...(description ? { description } : {}) }];
+          return [name, { ...inputSchema(f.type, strict, documented), ...jsonSchemaOf(f.extensions), ...(description ? { description } : {}) }];
         }),
       ),
       additionalProperties: !strict,
@@ -84,14 +89,15 @@ function outputSchema(
   selection: SelectionSetNode | undefined,
   fragments: Map<string, FragmentDefinitionNode>,
 ): JsonSchema {
-  if (type instanceof GraphQLNonNull) {
-    const inner = outputSchema(type.ofType, selection, fragments);
-    return inner;
-  }
-  const wrap = (s: JsonSchema) => nullable(s);
-  if (type instanceof GraphQLList) return wrap({ type: 'array', items: outputSchema(type.ofType, selection, fragments) });
-  if (isCompositeType(type) && selection) return wrap(objectSchema(type as GraphQLObjectType, selection, fragments));
-  return wrap(scalarSchema(type as GraphQLScalarType | GraphQLEnumType));
+  if (type instanceof GraphQLNonNull) return valueSchema(type.ofType, selection, fragments);
+  return nullable(valueSchema(type, selection, fragments));
+}
+
+/** A value of the type when it is present. */
+function valueSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
+  if (type instanceof GraphQLList) return { type: 'array', items: outputSchema(type.ofType, selection, fragments) };
+  if (isCompositeType(type) && selection) return objectSchema(type as GraphQLObjectType, selection, fragments);
+  return scalarSchema(type as GraphQLScalarType | GraphQLEnumType);
 }
 
 function objectSchema(type: GraphQLObjectType, set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
@@ -150,23 +156,54 @@ function rateHeaders() {
   };
 }
 
+/**
+ * What each variable of an operation feeds: the description and JSON Schema extensions (ranges) of the
+ * argument or input field it is passed to, so a parameter or tool input says what the field says.
+ */
+export function variableUses(schema: GraphQLSchema, c: CompiledOperation): Map<string, { description?: string; schema: JsonSchema }> {
+  const uses = new Map<string, { description?: string; schema: JsonSchema }>();
+  const typeInfo = new TypeInfo(schema);
+  const fieldNames: string[] = [];
+  visit(
+    c.operation,
+    visitWithTypeInfo(typeInfo, {
+      ObjectField: { enter: (node) => void fieldNames.push(node.name.value), leave: () => void fieldNames.pop() },
+      Variable(node) {
+        const name = node.name.value;
+        if (uses.has(name)) return;
+        const parent = typeInfo.getParentInputType();
+        const inObject = parent && getNamedType(parent) instanceof GraphQLInputObjectType && fieldNames.length ? (getNamedType(parent) as GraphQLInputObjectType).getFields()[fieldNames[fieldNames.length - 1]] : undefined;
+        const fed = inObject ?? typeInfo.getArgument();
+        if (!fed) return;
+        uses.set(name, { ...(fed.description ? { description: fed.description } : {}), schema: jsonSchemaOf(fed.extensions) });
+      },
+    }),
+  );
+  return uses;
+}
+
+/**
+ * The JSON Schema of what an operation answers: the root field's value, or the data object when the root
+ * field is a leaf or a list; aliases are the property names.
+ */
+export function answerSchema(c: CompiledOperation, schema: GraphQLSchema): JsonSchema {
+  const fragments = new Map(c.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : c.operation.operation === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
+  const rootSelection = c.operation.selectionSet;
+  const answer = c.rootIsObject
+    ? outputSchema(fieldOf(schema, c).type, (rootSelection.selections[0] as { selectionSet?: SelectionSetNode }).selectionSet, fragments)
+    : objectSchema(rootType, rootSelection, fragments);
+  return stripNull(answer);
+}
+
 export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, baseUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const c of compiled) {
     const { route } = c;
-    const fragments = new Map(
-      c.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-    );
-    const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : c.operation.operation === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
-    const rootField = rootType.getFields()[c.rootField];
-    const rootSelection = c.operation.selectionSet;
-    // The body is the root field's value, or the data object when the root field is a leaf.
-    let responseSchema: JsonSchema = c.rootIsObject
-      ? outputSchema(rootField.type, (rootSelection.selections[0] as { selectionSet?: SelectionSetNode }).selectionSet, fragments)
-      : objectSchema(rootType, rootSelection, fragments);
-    responseSchema = stripNull(responseSchema);
+    const responseSchema = answerSchema(c, schema);
 
     const parameters: unknown[] = [];
+    const uses = variableUses(schema, c);
     // The body (a `body` variable's type, or an object of the `bodyField`s), under its documented names.
     const body = c.bodyType ? inputSchema(c.bodyType, true, true) : undefined;
     const bodyRequired = c.variables.some((v) => (v.source.from === 'body' || v.source.from === 'bodyField') && v.type instanceof GraphQLNonNull);
@@ -179,7 +216,7 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
         name: v.source.name,
         in: v.source.from,
         required: v.source.from === 'path' || v.type instanceof GraphQLNonNull,
-        schema: inputSchema(v.type),
+        schema: { ...inputSchema(v.type), ...uses.get(v.name)?.schema },
         ...(description ? { description } : {}),
       });
     }

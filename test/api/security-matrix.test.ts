@@ -50,7 +50,8 @@ function pathFor(route: Route): string {
     .replace(':keyId', ownersKeyId)
     .replace(':id', owner.agentId)
     .replace(':agentId', owner.agentId)
-    .replace(':capabilityId', 'summarize');
+    .replace(':capabilityId', 'summarize')
+    .replace(':slug', 'summarize');
 }
 
 /** Routes whose path names an object of one agent (another agent must get 404), with a valid body. */
@@ -122,6 +123,11 @@ const PUBLIC_PARAMS = new Set([
   'GET /agent-skills/:id',
   'GET /agent-skills/:id/SKILL.md',
   'GET /agent-skills/:id/versions',
+  // Public records: a service, a capability, an agent's reputation.
+  'GET /services/:serviceKey',
+  'GET /capabilities/:slug',
+  'GET /capabilities/:slug/providers',
+  'GET /agents/:agentId/reputation',
 ]);
 
 const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;

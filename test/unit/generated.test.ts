@@ -1,14 +1,20 @@
-// Generated artefacts are committed and must match their sources: the printed SDL and codegen's types.
+// Generated artefacts are committed and must match their sources: the printed SDL, the MCP tool list and
+// codegen's types.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { currentSdl, SDL_PATH } from '../../schema/print';
+import { currentToolList, TOOL_LIST_PATH } from '../../src/protocols/print-tools';
 
 const root = path.resolve(__dirname, '../..');
 
 it('schema/schema.graphql matches the Pothos schema (run `npm run schema:print`)', () => {
   expect(fs.readFileSync(SDL_PATH, 'utf8')).toBe(currentSdl());
+});
+
+it('src/protocols/generated/mcp-tools.json matches the MCP tool table (run `npm run schema:print`)', () => {
+  expect(fs.readFileSync(TOOL_LIST_PATH, 'utf8')).toBe(currentToolList());
 });
 
 it('rest/generated/operations.ts matches the route documents (run `npm run codegen`)', () => {

@@ -293,6 +293,17 @@ export async function resolveProviders(ctx: Ctx, input: ResolveInput): Promise<R
   return { matches, total, query, resolutionTimeMs: Math.round((performance.now() - started) * 100) / 100 };
 }
 
+/**
+ * The same ranking without a caller: who offers a capability, for browsing (the providers and their
+ * prices are public in the listing already). Resolve and execute stay for agents.
+ */
+export async function browseProviders(ctx: Ctx, input: ResolveInput): Promise<Resolution> {
+  const started = performance.now();
+  const query = readResolveQuery(input);
+  const { matches, total } = await rankProviders(ctx, query);
+  return { matches, total, query, resolutionTimeMs: Math.round((performance.now() - started) * 100) / 100 };
+}
+
 /** The single best provider; 404 when nothing offers the capability. */
 export async function quickResolve(ctx: Ctx, input: { capability?: unknown; prefer?: unknown }): Promise<Match> {
   await requireAgent(ctx);

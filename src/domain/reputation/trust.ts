@@ -30,8 +30,20 @@ export async function trustScore(db: DbTx, input: { agent_id?: unknown }, now: D
   if (raw === undefined || raw === null) checks.fail('agent_id', 'is required');
   else if (!isUuid(raw)) checks.fail('agent_id', 'must be an agent id (UUID)');
   checks.done();
-  const agentId = raw as string;
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, reputation: true } });
+  const { name: _name, ...score } = await trustRecord(db, raw as string, now);
+  return score;
+}
+
+/** An agent's public record: name, reputation, tier and trust (spec §4.14 `getReputation`); 404 for an unknown agent. */
+export async function agentReputation(db: DbTx, agentId: string, now: Date): Promise<TrustScore & { name: string }> {
+  const checks = new Checks();
+  if (!isUuid(agentId)) checks.fail('agentId', 'must be an agent id (UUID)');
+  checks.done();
+  return trustRecord(db, agentId, now);
+}
+
+async function trustRecord(db: DbTx, agentId: string, now: Date): Promise<TrustScore & { name: string }> {
+  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { id: true, name: true, reputation: true } });
   if (!agent) throw new NotFound('agent', agentId);
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const [calls, disputes, events] = await Promise.all([
@@ -46,6 +58,7 @@ export async function trustScore(db: DbTx, input: { agent_id?: unknown }, now: D
   const score = 100 * (TRUST_WEIGHTS.reputation * (agent.reputation / 100) + TRUST_WEIGHTS.reliability * reliability + TRUST_WEIGHTS.disputes / (1 + lost));
   const count = (status: string) => disputes.find((d) => d.status === status)?._count._all ?? 0;
   return {
+    name: agent.name,
     agent_id: agentId,
     trust_score: Math.round(score * 10) / 10,
     tier: tierOf(agent.reputation),

@@ -130,6 +130,16 @@ export async function listServices(ctx: Ctx, filter: ServiceFilter, page: { offs
   return { items, total };
 }
 
+/** An active service of an active provider by its key (`svc_…`); 404 otherwise, as in the listing. */
+export async function serviceByKey(ctx: Ctx, serviceKey: string, query: { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect } = {}): Promise<Service> {
+  const checks = new Checks();
+  checks.text('serviceKey', serviceKey, { max: 64, required: true });
+  checks.done();
+  const service = await ctx.db.service.findFirst({ ...query, where: { serviceKey, status: 'active', agent: { status: 'ACTIVE' } } });
+  if (!service) throw new NotFound('service', serviceKey);
+  return service;
+}
+
 /** Success rate with a uniform prior (a new service counts as 0.5). */
 export function successRate(s: Pick<Service, 'successCount' | 'failureCount'>): number {
   return (s.successCount + 1) / (s.successCount + s.failureCount + 2);

@@ -1,0 +1,202 @@
+// The MCP tools: first the eight of the spec's tool manifest (§4.14) with exactly its names and inputs,
+// then the main operations of every area as projections of their REST routes. Data, not handlers
+// (tools.ts runs them). The WebMCP manifest lists the first eight.
+import { executionReceipt } from '../../rest/execution';
+import { bucket } from '../../rest/route';
+import { capabilitySummary, serviceFields } from '../../rest/services';
+import { sparkFields } from '../../rest/tasks';
+import type { ToolSpec } from './tools';
+
+const instructions = /* GraphQL */ `
+  fragment InstructionsFields on Instructions {
+    message authentication_required: authenticationRequired graphql_url: graphqlUrl documentation_url: documentationUrl
+    steps { title method url headers body graphql { query variables } }
+  }
+`;
+
+export const manifestTools: ToolSpec[] = [
+  {
+    name: 'searchCapabilities',
+    title: 'Search capabilities',
+    manifest: true,
+    bucket: bucket('capabilities_search', 60),
+    description: 'Search the capability catalog by words; each capability says how many providers offer it, at what prices and with what best reputation (limits narrow those to the providers that meet them)',
+    document: /* GraphQL */ `query SearchCapabilitiesTool($query: String!, $category: String, $language: String, $minReputation: Float, $maxPricePerCall: Float) {
+      searchCapabilities(query: $query, category: $category, language: $language, minReputation: $minReputation, maxPricePerCall: $maxPricePerCall, first: 20) {
+        total: totalCount
+        capabilities: nodes { ...CapabilitySummaryFields }
+      }
+    } ${capabilitySummary}`,
+  },
+  {
+    name: 'getCapabilityDetails',
+    title: 'Service details',
+    manifest: true,
+    bucket: bucket('services_list', 60),
+    description: 'Everything about one service by its key: the capabilities it offers, its price, its provider and its record',
+    document: /* GraphQL */ `query GetCapabilityDetails($serviceKey: String!) { service(serviceKey: $serviceKey) { ...ServiceListing } } ${serviceFields}`,
+  },
+  {
+    name: 'browseProviders',
+    title: 'Browse providers',
+    manifest: true,
+    bucket: bucket('capability_providers', 60),
+    document: /* GraphQL */ `query BrowseProviders($capability: String!, $prefer: Prefer) {
+      providers(capability: $capability, prefer: $prefer) {
+        matches {
+          service_id: serviceId name service_key: serviceKey score reputation capabilities description
+          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
+          provider_agent_id: providerId provider_name: providerName
+          score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
+        }
+        total
+      }
+    }`,
+  },
+  {
+    name: 'executeCapability',
+    title: 'Execute a capability',
+    manifest: true,
+    auth: 'agent',
+    bucket: bucket('execute', 100),
+    description:
+      'Execute a capability for the calling agent: the best-ranked provider is called, with fallback to the next (up to 3), and the call is recorded. Without a key it answers how to get one and make the call (authentication is required)',
+    document: /* GraphQL */ `mutation ExecuteCapability($capability: String!, $input: JSON = {}) {
+      execute(input: { capability: $capability, input: $input }) { ...ExecutionReceiptFields }
+    } ${executionReceipt}`,
+    withoutKey: /* GraphQL */ `query ExecuteCapabilityInstructions($capability: String!, $input: JSON) {
+      executionInstructions(capability: $capability, input: $input) { ...InstructionsFields }
+    } ${instructions}`,
+  },
+  {
+    name: 'registerAgent',
+    title: 'Register an agent',
+    manifest: true,
+    bucket: bucket('registration_instructions', 30),
+    description:
+      'How to register an agent and get its key, with the URL to call and the body filled in: registration is a call the agent makes itself, so that the key it returns is shown to it alone',
+    document: /* GraphQL */ `query RegisterAgentInstructions($name: String!, $description: String, $capabilities: String) {
+      registrationInstructions(name: $name, description: $description, capabilities: $capabilities) { ...InstructionsFields }
+    } ${instructions}`,
+  },
+  {
+    name: 'getReputation',
+    title: "An agent's reputation",
+    manifest: true,
+    bucket: bucket('agent_reputation', 60),
+    document: /* GraphQL */ `query GetReputation($agentId: ID!) {
+      agentReputation(agentId: $agentId) {
+        agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
+        disputes disputes_lost: disputesLost disputes_open: disputesOpen
+        reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
+      }
+    }`,
+  },
+  {
+    name: 'getMarketplaceStats',
+    title: 'Marketplace statistics',
+    manifest: true,
+    bucket: bucket('stats', 60),
+    description: 'Marketplace totals: agents, services, capabilities, transactions (all time and the last 30 days)',
+    document: /* GraphQL */ `query GetMarketplaceStats {
+      stats {
+        total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities
+        total_transactions: totalTransactions total_transactions_30d: totalTransactions30d
+      }
+    }`,
+  },
+  {
+    name: 'listSparks',
+    title: 'List sparks',
+    manifest: true,
+    bucket: bucket('sparks', 60),
+    refine: { limit: { minimum: 1, maximum: 50 } },
+    document: /* GraphQL */ `query ListSparks($limit: Int, $agentId: ID) {
+      sparks(first: $limit, agentId: $agentId) { total: totalCount sparks: nodes { ...SparkFields } }
+    } ${sparkFields}`,
+  },
+];
+
+/** A tool that is a REST route's operation, named as its GraphQL field. */
+const op = (name: string, route: string, title: string): ToolSpec => ({ name, route, title });
+
+export const areaTools: ToolSpec[] = [
+  // Agents and keys
+  op('me', 'GET /agents/me', "The calling agent's profile"),
+  op('updateMe', 'PATCH /agents/me', "Update the calling agent's profile"),
+  op('createSubAgent', 'POST /agents/:id/sub-agents', 'Create a sub-agent'),
+  op('myExecutions', 'GET /agents/me/executions', "The caller's executions"),
+  op('myTransactions', 'GET /agents/me/transactions', "The caller's transactions"),
+  op('provisionSubKey', 'POST /keys/provision/:serviceKey', 'Provision a sub-key for a service'),
+  op('myKeys', 'GET /agents/me/keys', "The caller's sub-keys"),
+  op('rotateSubKey', 'POST /keys/:keyId/rotate', 'Rotate a sub-key'),
+  op('revokeSubKey', 'DELETE /keys/:keyId', 'Revoke a sub-key'),
+  op('verifySubKey', 'POST /keys/verify', 'Verify a sub-key'),
+  op('wallet', 'GET /agents/:agentId/wallet', "An agent's wallet"),
+  // Discovery, services, execution
+  op('resolve', 'POST /resolve', 'Rank the providers of a capability'),
+  op('quickResolve', 'GET /resolve/quick', 'The best provider of a capability'),
+  op('registerService', 'POST /services/register', 'Register a service'),
+  op('services', 'GET /services', 'List services'),
+  op('execute', 'POST /execute', 'Execute a capability (every option)'),
+  // Disputes and tickets
+  op('createDispute', 'POST /disputes', 'Dispute a transaction'),
+  op('dispute', 'GET /disputes/:id', 'A dispute'),
+  op('tickets', 'GET /tickets', "The caller's support tickets"),
+  op('ticket', 'GET /tickets/:ticketKey', 'A support ticket'),
+  op('updateTicketStatus', 'PATCH /tickets/:ticketKey/status', "Move a ticket's status"),
+  op('addTicketComment', 'POST /tickets/:ticketKey/comments', 'Comment on a ticket'),
+  // Webhooks and subscriptions
+  op('createWebhook', 'POST /webhooks', 'Register a webhook'),
+  op('webhooks', 'GET /webhooks', "The caller's webhooks"),
+  op('createSubscription', 'POST /subscriptions', 'Subscribe to a capability on a schedule'),
+  op('subscriptions', 'GET /subscriptions', "The caller's subscriptions"),
+  op('pauseSubscription', 'POST /subscriptions/:id/pause', 'Pause a subscription'),
+  op('resumeSubscription', 'POST /subscriptions/:id/resume', 'Resume a subscription'),
+  op('cancelSubscription', 'POST /subscriptions/:id/cancel', 'Cancel a subscription'),
+  // Memory
+  op('createMemoryStore', 'POST /memory/stores', 'Create a memory store'),
+  op('memoryStores', 'GET /memory/stores', "The caller's memory stores"),
+  op('writeMemoryEntries', 'PUT /memory/stores/:id/entries', 'Write memory entries'),
+  op('memoryEntry', 'GET /memory/stores/:id/entries/:key', 'Read a memory entry'),
+  op('memoryEntries', 'GET /memory/stores/:id/entries', 'List memory entries'),
+  op('searchMemory', 'POST /memory/stores/:id/search', 'Search a memory store'),
+  // Streaming
+  op('createStreamingSession', 'POST /streaming/sessions', 'Open a streaming session'),
+  op('pushStreamingEvents', 'POST /streaming/sessions/:id/push', 'Push events into a streaming session'),
+  op('endStreamingSession', 'POST /streaming/sessions/:id/end', 'End a streaming session'),
+  // Skills, tasks, sparks, swarms
+  op('skillMarketplace', 'GET /agent-skills/marketplace', 'Browse the skills marketplace'),
+  op('createSkill', 'POST /agent-skills', 'Create a skill'),
+  op('publishSkill', 'POST /agent-skills/:id/publish', 'Publish a skill'),
+  op('installSkill', 'POST /agent-skills/:id/install', 'Install a skill'),
+  op('forkSkill', 'POST /agent-skills/:id/fork', 'Fork a skill'),
+  op('createTask', 'POST /tasks', 'Create a task'),
+  op('tasks', 'GET /tasks', "The caller's tasks"),
+  op('task', 'GET /tasks/:id', 'A task'),
+  op('delegateTask', 'POST /tasks/:id/delegate', 'Delegate a task to a sub-agent'),
+  op('executeTask', 'POST /tasks/:id/execute', 'Execute a delegated task'),
+  op('publishSpark', 'POST /tasks/:id/publish-spark', 'Publish a spark from a task'),
+  op('createSwarmSession', 'POST /swarm/sessions', 'Start a swarm'),
+  op('swarmSession', 'GET /swarm/sessions/:id', 'A swarm and its steps'),
+  op('cancelSwarmSession', 'POST /swarm/sessions/:id/cancel', 'Cancel a swarm'),
+  // Orchestration
+  op('createUtoTicket', 'POST /uto/tickets', 'Open an orchestration ticket'),
+  op('utoTickets', 'GET /uto/tickets', "The caller's orchestration tickets"),
+  op('utoTicket', 'GET /uto/tickets/:id', 'An orchestration ticket'),
+  op('advanceUtoTicket', 'POST /uto/tickets/:id/advance', 'Move an orchestration ticket'),
+  op('registerUtoSpecialist', 'POST /uto/agents/register-specialist', 'Register as a specialist'),
+  op('utoSpecialists', 'GET /uto/agents/specialists', 'List specialists'),
+  op('subscribeUtoNotifications', 'POST /uto/notifications/subscribe', 'Subscribe to ticket events'),
+  op('utoNotificationEvents', 'GET /uto/notifications/:id/events', "Poll a subscription's ticket events"),
+  op('ammcAgents', 'GET /ammc/agents', 'Agents available to conglomerates'),
+  op('createConglomerate', 'POST /ammc/conglomerates', 'Form a conglomerate'),
+  op('conglomerate', 'GET /ammc/conglomerates/:id', 'A conglomerate'),
+  op('advanceConglomerate', 'POST /ammc/conglomerates/:id/advance', 'Move a conglomerate'),
+  op('ammcStats', 'GET /ammc/stats', 'Conglomerate performance'),
+  // The marketplace itself
+  op('capabilities', 'GET /capabilities', 'The capability catalog'),
+  op('health', 'GET /health', 'Service health'),
+];
+
+export const toolSpecs: ToolSpec[] = [...manifestTools, ...areaTools];

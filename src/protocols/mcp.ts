@@ -1,0 +1,210 @@
+// The MCP server at /mcp: the official SDK's low-level Server on its Streamable HTTP transport (POST,
+// the GET event stream, DELETE), one session per client. Tools are tools.ts projections of GraphQL
+// operations; the capability catalog is offered as resources. The bearer key on each HTTP request is the
+// credential of the calls that request carries.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Ctx, Services } from '../domain/context';
+import { createContext, type RequestFacts } from '../domain/request-context';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { clientAddress } from '../platform/http';
+import { VERSION } from '../config';
+import type { Problem } from '../platform/errors';
+import { runTool, type CompiledTool } from './tools';
+import type { CatalogResources } from './resources';
+
+export const MCP_PATH = '/mcp';
+/** A client's session ends after this long without a request (it re-initializes, as the protocol asks). */
+const SESSION_IDLE_MS = 30 * 60_000;
+const MAX_SESSIONS = 10_000;
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  lastSeen: number;
+}
+
+const INSTRUCTIONS =
+  'The Agent Capability Marketplace: find capabilities and the providers that offer them, and execute them with automatic ' +
+  'routing and fallback. Discovery tools work without a key. Everything done as an agent (executing, keys, services, tasks, ' +
+  'memory, orchestration) needs the agent\'s master key as "Authorization: Bearer key_master_…" on the MCP connection: ' +
+  'registerAgent says how to get one.';
+
+export class McpEndpoint {
+  private readonly sessions = new Map<string, Session>();
+  private readonly byName: Map<string, CompiledTool>;
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(
+    private readonly services: Services,
+    private readonly tools: CompiledTool[],
+    private readonly resources: CatalogResources,
+  ) {
+    this.byName = new Map(tools.map((t) => [t.spec.name, t]));
+    this.sweep = setInterval(() => this.closeIdle(), 60_000).unref();
+  }
+
+  /** Answers the request when it is for /mcp; returns false otherwise. */
+  handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+    const url = req.url ?? '/';
+    const pathname = url.split('?')[0];
+    if (pathname !== MCP_PATH && pathname !== `${MCP_PATH}/`) return false;
+    void this.serve(req, res, requestId).catch((err) => {
+      this.services.log.error({ err, request_id: requestId }, 'mcp request failed');
+      if (!res.headersSent) jsonRpcError(res, 500, ErrorCode.InternalError, 'Internal error');
+      else res.end();
+    });
+    return true;
+  }
+
+  /** Sessions open on this instance (for tests and metrics). */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Ends every session (their event streams close); at shutdown. */
+  async close(): Promise<void> {
+    clearInterval(this.sweep);
+    const open = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(open.map((s) => s.transport.close().catch(() => {})));
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    // DNS rebinding (the transport's security rules): a browser page may only reach us from our own
+    // origin or loopback. Clients that are not browsers send no Origin.
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.originAllowed(origin)) {
+      jsonRpcError(res, 403, -32000, `Origin ${origin} is not allowed: use ${this.ownOrigin()} or a loopback origin`);
+      return;
+    }
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      res.setHeader('Allow', 'GET, POST, DELETE');
+      jsonRpcError(res, 405, -32000, `${req.method} is not allowed on ${MCP_PATH}; use GET, POST or DELETE`);
+      return;
+    }
+    const sessionId = header(req, 'mcp-session-id');
+    let session: Session | undefined;
+    if (sessionId !== undefined) {
+      session = this.sessions.get(sessionId);
+      if (!session) {
+        // Unknown here: ended, idle too long, or opened on another instance. The client starts a new one.
+        jsonRpcError(res, 404, -32001, 'Session not found: initialize a new session');
+        return;
+      }
+    } else if (req.method !== 'POST') {
+      jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return;
+    } else {
+      if (this.sessions.size >= MAX_SESSIONS) this.closeIdle(true);
+      session = this.open(requestId);
+    }
+    session.lastSeen = Date.now();
+    // What the messages of this request run as: its credential, its address, its request id. The SDK hands
+    // this to the handlers of the messages the request carries (`extra.authInfo`).
+    const facts: RequestFacts = { authorization: req.headers.authorization, clientAddress: clientAddress(req, this.services.config.trustProxy), requestId };
+    const withFacts = Object.assign(req, { auth: { token: String(req.headers.authorization ?? ''), clientId: 'bearer', scopes: [], extra: { facts } } });
+    await session.transport.handleRequest(withFacts, res);
+    // A POST without a session that did not initialize one (the transport refused it) leaves nothing open.
+    if (sessionId === undefined && session.transport.sessionId === undefined) await session.transport.close().catch(() => {});
+  }
+
+  private ownOrigin(): string {
+    return new URL(this.services.config.publicBaseUrl).origin;
+  }
+
+  private originAllowed(origin: string): boolean {
+    if (origin === this.ownOrigin()) return true;
+    try {
+      const host = new URL(origin).hostname;
+      return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
+    } catch {
+      return false;
+    }
+  }
+
+  private open(requestId: string): Session {
+    const server = new Server(
+      { name: 'agent-capability-marketplace', title: 'Agent Capability Marketplace', version: VERSION },
+      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onsessioninitialized: (id) => void this.sessions.set(id, session),
+      onsessionclosed: (id) => void this.sessions.delete(id),
+    });
+    const session: Session = { transport, server, lastSeen: Date.now() };
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    transport.onerror = (err) => this.services.log.debug({ err, request_id: requestId }, 'mcp transport');
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.map((t) => t.definition) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = this.byName.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      const answer = await runTool(tool, this.context(extra.authInfo), request.params.arguments ?? {});
+      return answer.ok ? toolResult(answer.value) : toolError(answer.problem);
+    });
+    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
+      this.resources.list(this.context(extra.authInfo), request.params?.cursor),
+    );
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: this.resources.templates() }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
+      this.resources.read(this.context(extra.authInfo), request.params.uri),
+    );
+    void server.connect(transport);
+    return session;
+  }
+
+  /** A request context for one MCP message, from the HTTP request that carried it. */
+  private context(auth: AuthInfo | undefined): Ctx {
+    const facts = auth?.extra?.facts as RequestFacts | undefined;
+    return createContext(this.services, facts ?? { authorization: undefined, requestId: `req_${randomUUID().replace(/-/g, '')}`, clientAddress: '' });
+  }
+
+  private closeIdle(force = false): void {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, session] of this.sessions) {
+      if (force || session.lastSeen < cutoff) {
+        this.sessions.delete(id);
+        void session.transport.close().catch(() => {});
+        if (force && this.sessions.size < MAX_SESSIONS * 0.9) break;
+      }
+    }
+  }
+}
+
+/** What a tool answered: the object as structured content, and the same as text for clients that read text. */
+function toolResult(value: Record<string, unknown>): CallToolResult {
+  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+/** A refusal: the problem REST would answer, as JSON text (code, detail, and which fields were wrong). */
+function toolError(problem: Problem): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+}

@@ -1,0 +1,281 @@
+// The MCP server at /mcp (spec §4.14) through the official SDK client over Streamable HTTP: the tool
+// list and the spec's eight manifest tools, a tool of every area with and without a key, errors as
+// isError results with the problem, the catalog as resources, sessions and the transport's rules.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { assertTestCaTrusted } from '../support/https';
+import { startProvider, type Provider } from '../support/provider';
+import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+const providers: Provider[] = [];
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  assertTestCaTrusted();
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' } });
+  call = api(server);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  await server.close();
+  await Promise.all(providers.map((p) => p.close()));
+});
+
+async function connect(key?: string): Promise<Client> {
+  const client = new Client({ name: 'marketplace-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : undefined,
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** A tool call's structured answer (failing the test with the problem when it is an error). */
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${(result.content[0] as { text: string }).text}`);
+  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  return result.structuredContent as any;
+}
+
+/** A tool call's problem (failing the test when it succeeded). */
+async function refused(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return JSON.parse((result.content[0] as { text: string }).text);
+}
+
+async function echoCapability() {
+  const provider = await startProvider('mcp-provider');
+  providers.push(provider);
+  const capability = uniqueSlug('mcp-cap');
+  const owner = await registerAgent(server);
+  const service = await registerService(server, owner.key, { endpoint: provider.url, capabilities: [capability], cost_per_call: 3, languages: ['en'] });
+  return { capability, provider, owner, service };
+}
+
+describe('MCP at /mcp', () => {
+  it('negotiates the current protocol version and lists at least 25 tools with input and output schemas', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()?.name).toBe('agent-capability-marketplace');
+    expect(client.getServerCapabilities()?.tools).toBeDefined();
+    expect(client.getServerCapabilities()?.resources).toBeDefined();
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThanOrEqual(25);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(10);
+    }
+    const names = tools.map((t) => t.name);
+    for (const area of ['resolve', 'execute', 'provisionSubKey', 'registerService', 'ticket', 'writeMemoryEntries', 'createSubscription', 'createTask', 'createSwarmSession', 'createUtoTicket', 'createConglomerate', 'installSkill']) {
+      expect(names).toContain(area);
+    }
+    const init = await http(server.url, 'POST', '/mcp', {
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+    });
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('"protocolVersion":"2024-11-05"');
+    expect(LATEST_PROTOCOL_VERSION).toBe('2025-11-25');
+  });
+
+  it("offers the eight tools of the spec's manifest with exactly its inputs", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const schema = (name: string) => tools.find((t) => t.name === name)?.inputSchema as { properties: Record<string, any>; required?: string[] };
+    const shape = (name: string) => {
+      const s = schema(name);
+      return { properties: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, v.type])), required: s.required ?? [] };
+    };
+    expect(shape('searchCapabilities')).toEqual({
+      properties: { query: 'string', category: 'string', language: 'string', minReputation: 'number', maxPricePerCall: 'number' },
+      required: ['query'],
+    });
+    expect(schema('searchCapabilities').properties.minReputation).toMatchObject({ minimum: 0, maximum: 100 });
+    expect(schema('searchCapabilities').properties.maxPricePerCall).toMatchObject({ minimum: 0 });
+    expect(shape('getCapabilityDetails')).toEqual({ properties: { serviceKey: 'string' }, required: ['serviceKey'] });
+    expect(shape('browseProviders')).toEqual({ properties: { capability: 'string', prefer: 'string' }, required: ['capability'] });
+    expect(schema('browseProviders').properties.prefer.enum.sort()).toEqual(['balanced', 'cost', 'latency', 'reputation']);
+    expect(shape('executeCapability')).toEqual({ properties: { capability: 'string', input: 'object' }, required: ['capability'] });
+    expect(shape('registerAgent')).toEqual({ properties: { name: 'string', description: 'string', capabilities: 'string' }, required: ['name'] });
+    expect(shape('getReputation')).toEqual({ properties: { agentId: 'string' }, required: ['agentId'] });
+    expect(schema('getReputation').properties.agentId.format).toBe('uuid');
+    expect(shape('getMarketplaceStats')).toEqual({ properties: {}, required: [] });
+    expect(shape('listSparks')).toEqual({ properties: { limit: 'integer', agentId: 'string' }, required: [] });
+    expect(schema('listSparks').properties.limit.maximum).toBe(50);
+  });
+
+  it('answers the discovery tools without a key, with answers that match their output schemas', async () => {
+    const { capability, owner, service } = await echoCapability();
+    const client = await connect();
+    const found = await ok(client, 'searchCapabilities', { query: capability.split('-').slice(0, 2).join(' ') });
+    expect(found.capabilities.map((c: { slug: string }) => c.slug)).toContain(capability);
+    const mine = (await ok(client, 'searchCapabilities', { query: capability })).capabilities[0];
+    expect(mine).toMatchObject({ slug: capability, providers: 1, min_price_cents: 3, category: 'community' });
+    // Limits narrow to the providers that meet them.
+    expect((await ok(client, 'searchCapabilities', { query: capability, maxPricePerCall: 2 })).total).toBe(0);
+    expect((await ok(client, 'searchCapabilities', { query: capability, language: 'fr' })).total).toBe(0);
+    expect((await ok(client, 'searchCapabilities', { query: capability, language: 'en', maxPricePerCall: 3.5 })).total).toBe(1);
+
+    const details = await ok(client, 'getCapabilityDetails', { serviceKey: service.service_key });
+    expect(details).toMatchObject({ service_key: service.service_key, capabilities: [capability], costPerCall: 3, provider: { agent_id: owner.agentId } });
+    const providers = await ok(client, 'browseProviders', { capability, prefer: 'cost' });
+    expect(providers.matches[0]).toMatchObject({ service_key: service.service_key });
+    const reputation = await ok(client, 'getReputation', { agentId: owner.agentId });
+    expect(reputation).toMatchObject({ agent_id: owner.agentId, reputation: expect.any(Number), tier: expect.any(String) });
+    const stats = await ok(client, 'getMarketplaceStats');
+    expect(stats.total_agents).toBeGreaterThanOrEqual(1);
+    expect(await ok(client, 'listSparks', { limit: 5 })).toMatchObject({ total: expect.any(Number), sparks: expect.any(Array) });
+  });
+
+  it('answers executeCapability and registerAgent without a key with the calls to make, under the public URL', async () => {
+    const client = await connect();
+    const instructions = await ok(client, 'executeCapability', { capability: 'summarize', input: { text: 'hi' } });
+    expect(instructions.authentication_required).toBe(true);
+    const execute = instructions.steps.find((s: { url: string }) => s.url.endsWith('/api/v1/execute'));
+    expect(execute).toMatchObject({ method: 'POST', url: `${server.url}/api/v1/execute`, body: { capability: 'summarize', input: { text: 'hi' } } });
+    const registration = await ok(client, 'registerAgent', { name: 'Helpful agent', capabilities: 'summarize, translate' });
+    expect(registration.steps[0]).toMatchObject({ method: 'POST', url: `${server.url}/api/v1/agents/register`, body: { name: 'Helpful agent' } });
+    expect(registration.steps[1].body.capabilities).toEqual(['summarize', 'translate']);
+    expect(registration.message).toContain(`${server.url}/mcp`);
+    // The other tools that act as an agent refuse, saying what is missing.
+    const problem = await refused(client, 'me');
+    expect(problem).toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  it('executes a capability for the key on the connection, recorded like a REST execute', async () => {
+    const { capability, provider } = await echoCapability();
+    const me = await registerAgent(server);
+    const client = await connect(me.key);
+    const receipt = await ok(client, 'executeCapability', { capability, input: { text: 'from mcp' } });
+    expect(receipt).toMatchObject({ status: 'success', capability, result: { served_by: 'mcp-provider', echo: { text: 'from mcp' } }, transaction: { cost_cents: 3 } });
+    expect(provider.calls.at(-1)!.json).toMatchObject({ capability, agent_id: me.agentId, input: { text: 'from mcp' } });
+    const history = await call('GET', '/agents/me/executions', { key: me.key });
+    expect(history.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(receipt.execution_id);
+    // The same tool with a key answers an execution, never instructions; without input it sends {}.
+    const bare = await ok(client, 'executeCapability', { capability });
+    expect(bare.status).toBe('success');
+    expect(provider.calls.at(-1)!.json.input).toEqual({});
+  });
+
+  it('runs a tool of every area for the key on the connection', async () => {
+    const { capability, service } = await echoCapability();
+    const me = await registerAgent(server);
+    const client = await connect(me.key);
+    expect((await ok(client, 'me')).agent_id).toBe(me.agentId);
+    expect((await ok(client, 'resolve', { capability })).matches[0].service_key).toBe(service.service_key);
+    const key = await ok(client, 'provisionSubKey', { serviceKey: service.service_key });
+    expect(key.sub_key).toMatch(/^key_service_/);
+    expect((await ok(client, 'myKeys')).keys.map((k: { sub_key_id: string }) => k.sub_key_id)).toContain(key.sub_key_id);
+    const registered = await ok(client, 'registerService', { name: 'Via MCP', endpoint: 'https://provider.example.com/mcp', capabilities: [uniqueSlug('via-mcp')], description: 'Registered by a tool', pricingModel: 'free' });
+    expect(registered.service_key).toMatch(/^svc_/);
+    const store = await ok(client, 'createMemoryStore', { name: 'notes', storeType: 'kv' });
+    await ok(client, 'writeMemoryEntries', { id: store.store_id ?? store.id, entries: [{ key: 'a', value: { n: 1 } }] });
+    expect((await ok(client, 'memoryEntry', { id: store.store_id ?? store.id, key: 'a' })).value).toEqual({ n: 1 });
+    const task = await ok(client, 'createTask', { intent: 'Summarise the day', success_criteria: ['done'] });
+    expect(task.task_id).toMatch(/^task_/);
+    expect((await ok(client, 'task', { id: task.task_id })).status).toBe('pending');
+    const ticket = await ok(client, 'createUtoTicket', { intent: 'Plan a launch', domain: 'marketing', context: { product: 'x' } });
+    expect(ticket.state).toBe('submitted');
+    const swarm = await ok(client, 'createSwarmSession', { goal: 'Two steps', strategy: 'sequential', steps: [{ capability, input: {} }] });
+    expect(swarm.session_id).toMatch(/^swarm_/);
+    const sub = await ok(client, 'createSubscription', { capabilityId: capability, schedule: '0 * * * *', inputPayload: {}, deliveryMethod: 'sse' });
+    expect(sub.status).toBe('active');
+    expect((await ok(client, 'pauseSubscription', { id: sub.id })).status).toBe('paused');
+    expect((await ok(client, 'skillMarketplace')).total).toEqual(expect.any(Number));
+    const cong = await ok(client, 'createConglomerate', { goal: 'Trade well', max_budget_usd: 100 });
+    expect(cong.id ?? cong.conglomerate_id).toMatch(/^cong_/);
+  });
+
+  it('refuses bad arguments with the problem naming each one, and another agent\'s object as not found', async () => {
+    const me = await registerAgent(server);
+    const other = await registerAgent(server);
+    const client = await connect(me.key);
+    const bad = await refused(client, 'searchCapabilities', { query: 'x', minReputation: 300, category: 'nope' });
+    expect(bad).toMatchObject({ status: 400, code: 'validation_failed' });
+    expect(bad.errors.map((e: { path: string }) => e.path).sort()).toEqual(['category', 'minReputation']);
+    const unknown = await refused(client, 'getReputation', { agentId: 'x', extra: 1 });
+    expect(unknown.errors.map((e: { path: string }) => e.path)).toContain('extra');
+    // Both spellings are read, and named back as sent.
+    const snake = await refused(client, 'createTask', { intent: 'x', success_criteria: 'nope', budget: -1 });
+    expect(snake.code).toBe('validation_failed');
+    const theirs = await call('POST', '/tasks', { key: other.key, body: { intent: 'Theirs' } });
+    const notMine = await refused(client, 'task', { id: theirs.body.task_id });
+    expect(notMine).toMatchObject({ status: 404, code: 'not_found' });
+    await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it('offers the capability catalog as resources, one per capability at its REST URL', async () => {
+    const { capability } = await echoCapability();
+    const client = await connect();
+    let cursor: string | undefined;
+    const uris: string[] = [];
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(uris).toContain(`${server.url}/api/v1/capabilities`);
+    expect(uris).toContain(`${server.url}/api/v1/capabilities/summarize`);
+    expect(uris).toContain(`${server.url}/api/v1/capabilities/${capability}`);
+    const read = await client.readResource({ uri: `${server.url}/api/v1/capabilities/${capability}` });
+    const content = read.contents[0] as { text: string; mimeType: string };
+    expect(content.mimeType).toBe('application/json');
+    expect(JSON.parse(content.text)).toMatchObject({ slug: capability, providers: 1 });
+    const rest = await call('GET', `/capabilities/${capability}`);
+    expect(JSON.parse(content.text)).toEqual(rest.body);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates[0].uriTemplate).toBe(`${server.url}/api/v1/capabilities/{slug}`);
+    await expect(client.readResource({ uri: `${server.url}/api/v1/capabilities/no-such-capability` })).rejects.toThrow(/not found/i);
+  });
+
+  it('keeps sessions: a GET stream, DELETE to end, 404 for an unknown session, and Origin checked', async () => {
+    const version = { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    const accept = { accept: 'application/json, text/event-stream' };
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const init = await http(server.url, 'POST', '/mcp', { headers: accept, body: initialize });
+    expect(init.status).toBe(200);
+    const sessionId = init.headers.get('mcp-session-id')!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const session = { ...version, 'mcp-session-id': sessionId };
+    expect((await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...session }, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status).toBe(202);
+    const controller = new AbortController();
+    const stream = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream', ...session }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    // One stream per session, as the transport allows.
+    expect((await http(server.url, 'GET', '/mcp', { headers: { accept: 'text/event-stream', ...session } })).status).toBe(409);
+    controller.abort();
+
+    const unknown = await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...version, 'mcp-session-id': 'not-a-session' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe(-32001);
+    expect((await http(server.url, 'GET', '/mcp', { headers: { accept: 'text/event-stream' } })).status).toBe(400);
+    // Not initialize, and no session: refused, and nothing stays open.
+    const before = server.app.mcp.sessionCount;
+    const stray = await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...version }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    expect(stray.status).toBe(400);
+    expect(server.app.mcp.sessionCount).toBe(before);
+
+    const evil = await http(server.url, 'POST', '/mcp', { headers: { ...accept, origin: 'https://evil.example' }, body: initialize });
+    expect(evil.status).toBe(403);
+    expect(evil.body.error.message).toContain('evil.example');
+    expect((await http(server.url, 'POST', '/mcp', { headers: { ...accept, origin: 'http://localhost:5173' }, body: initialize })).status).toBe(200);
+    expect((await http(server.url, 'POST', '/mcp', { headers: { ...accept, origin: server.url }, body: initialize })).status).toBe(200);
+    const put = await http(server.url, 'PUT', '/mcp');
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, POST, DELETE');
+
+    const open = server.app.mcp.sessionCount;
+    expect((await http(server.url, 'DELETE', '/mcp', { headers: session })).status).toBe(200);
+    expect(server.app.mcp.sessionCount).toBe(open - 1);
+    const after = await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...session }, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } });
+    expect(after.status).toBe(404);
+  });
+});
