@@ -14,6 +14,7 @@ import { FieldRateLimits } from '../schema/rate-limits';
 import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/server';
 import { buildOpenApi } from './protocols/openapi';
 import { McpEndpoint, MCP_PATH } from './protocols/mcp';
+import { A2aEndpoint } from './protocols/a2a';
 import { toolSpecs } from './protocols/mcp-tools';
 import { CatalogResources } from './protocols/resources';
 import { compileTools } from './protocols/tools';
@@ -197,6 +198,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));
+  const a2a = new A2aEndpoint(services, schema, compiled);
   const streams = new StreamBridge(schema, services);
   const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
 
@@ -270,6 +272,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     if (graphqlHttp.handle(req, res, requestId)) return;
     if (mcp.handle(req, res, requestId)) {
       facts.route = MCP_PATH;
+      return;
+    }
+    if (a2a.handle(req, res, requestId)) {
+      facts.route = (req.url ?? '').split('?')[0];
       return;
     }
     app(req, res);

@@ -237,13 +237,14 @@ function discard(body: Readable): void {
 }
 
 async function readBounded(body: Readable, maxBytes: number, origin: string): Promise<string> {
+  // `origin` names the call: `GET https://site.example`.
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) {
       discard(body);
-      throw new OutboundError('too_large', `POST ${origin}: response is larger than ${maxBytes} bytes`);
+      throw new OutboundError('too_large', `${origin}: response is larger than ${maxBytes} bytes`);
     }
     chunks.push(chunk as Buffer);
   }
@@ -265,7 +266,16 @@ export class OutboundClient {
   }
 
   /** Never follows a redirect: a 3xx comes back as the response and its Location is not contacted. */
-  async post(rawUrl: string, opts: PostOptions): Promise<OutboundResponse> {
+  post(rawUrl: string, opts: PostOptions): Promise<OutboundResponse> {
+    return this.send('POST', rawUrl, opts);
+  }
+
+  /** A GET under the same guard, bounds and timeout (fetching a manifest or an agent card); no redirects. */
+  get(rawUrl: string, opts: Omit<PostOptions, 'body'>): Promise<OutboundResponse> {
+    return this.send('GET', rawUrl, opts);
+  }
+
+  private async send(method: 'GET' | 'POST', rawUrl: string, opts: Omit<PostOptions, 'body'> & { body?: string }): Promise<OutboundResponse> {
     const url = parseOutboundUrl(rawUrl, this.allowPrivate);
     const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const started = performance.now();
@@ -274,7 +284,7 @@ export class OutboundClient {
     try {
       const res = await request(url, {
         dispatcher: this.agent,
-        method: 'POST',
+        method,
         headers: opts.headers,
         body: opts.body,
         signal: deadline.signal,
@@ -282,12 +292,12 @@ export class OutboundClient {
       // A declared length over the limit fails before a byte of the body is read.
       if (Number(res.headers['content-length']) > maxBytes) {
         discard(res.body);
-        throw new OutboundError('too_large', `POST ${url.origin}: response is larger than ${maxBytes} bytes`);
+        throw new OutboundError('too_large', `${method} ${url.origin}: response is larger than ${maxBytes} bytes`);
       }
-      const body = await readBounded(res.body, maxBytes, url.origin);
+      const body = await readBounded(res.body, maxBytes, `${method} ${url.origin}`);
       return { status: res.statusCode, headers: flattenHeaders(res.headers), body, latencyMs: performance.now() - started };
     } catch (err) {
-      throw this.failure(err, deadline.signal.aborted, url.origin, opts.timeoutMs);
+      throw this.failure(err, deadline.signal.aborted, `${method} ${url.origin}`, opts.timeoutMs);
     } finally {
       clearTimeout(timer);
     }
@@ -297,16 +307,17 @@ export class OutboundClient {
     return this.agent.close();
   }
 
+  /** `origin` is the method and origin (`POST https://p.example`), as messages name the call. */
   private failure(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
     if (err instanceof OutboundError) return err;
     const code = codeOf(err);
     // A malformed header is the caller's bug, not the far side's failure; undici's message names no value.
     if (code === 'UND_ERR_INVALID_ARG') return err;
     if (timedOut || (code && TIMEOUT_CODES.has(code))) {
-      return new OutboundError('timeout', `POST ${origin}: no complete response within ${timeoutMs} ms`, code);
+      return new OutboundError('timeout', `${origin}: no complete response within ${timeoutMs} ms`, code);
     }
-    if (code && TLS_CODE.test(code)) return new OutboundError('tls', `POST ${origin}: TLS failed (${code})`, code);
-    return new OutboundError('connection', `POST ${origin}: connection failed (${code ?? 'unknown'})`, code);
+    if (code && TLS_CODE.test(code)) return new OutboundError('tls', `${origin}: TLS failed (${code})`, code);
+    return new OutboundError('connection', `${origin}: connection failed (${code ?? 'unknown'})`, code);
   }
 }
 
