@@ -19,8 +19,9 @@ import { taskRoutes } from './tasks';
 import { swarmRoutes } from './swarms';
 import { utoRoutes } from './uto';
 import { ammcRoutes } from './ammc';
+import { webmcpRoutes } from './webmcp';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...swarmRoutes, ...utoRoutes, ...ammcRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...swarmRoutes, ...utoRoutes, ...ammcRoutes, ...webmcpRoutes, ...adminRoutes, ...healthRoutes];
 
-/** Operations reachable outside /api/v1 too (load balancers probe /health at the root). */
-export const rootAliases = ['/health', '/ping', '/version', '/uptime'];
+/** Operations reachable outside /api/v1 too (load balancers probe /health at the root; manifests live at the root). */
+export const rootAliases = ['/health', '/ping', '/version', '/uptime', '/.well-known/webmcp.json'];

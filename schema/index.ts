@@ -21,6 +21,7 @@ import './swarms';
 import './uto';
 import './ammc';
 import './onboarding';
+import './webmcp';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

@@ -15,6 +15,7 @@ import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/serv
 import { buildOpenApi } from './protocols/openapi';
 import { McpEndpoint, MCP_PATH } from './protocols/mcp';
 import { A2aEndpoint } from './protocols/a2a';
+import { aiPlugin, llmsTxt, LOGO_SVG } from './protocols/manifests';
 import { toolSpecs } from './protocols/mcp-tools';
 import { CatalogResources } from './protocols/resources';
 import { compileTools } from './protocols/tools';
@@ -39,6 +40,7 @@ import { purgeOldUtoEvents, UTO_TOPIC, utoStore, type UtoStreamEvent } from './d
 import { utoMatcher } from './domain/uto/matcher';
 import { expireOverdueTickets } from './domain/uto/tickets';
 import { applyDeadlines } from './domain/ammc/conglomerates';
+import { indexOwnTools, webmcpIndexer } from './domain/webmcp/index-sites';
 import { detectVectorSearch } from './domain/memory/vectors';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
@@ -179,12 +181,21 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.subscriptionScheduler = new SubscriptionScheduler(services);
   services.swarmRunner = new SwarmRunner(services);
   services.utoMatcher = utoMatcher(services);
+  services.webmcpIndexer = webmcpIndexer(services);
   services.disputes = new DisputePipeline(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
 
   const compiled = compileRoutes(schema, routes);
   const tools = compileTools(schema, toolSpecs, compiled);
+  const described = (t: (typeof tools)[number]) => ({ name: t.spec.name, description: t.definition.description, category: t.category, inputSchema: t.definition.inputSchema });
+  services.ownTools = {
+    name: 'Agent Capability Marketplace',
+    description: 'Find agent capabilities and the providers that offer them, ranked by reputation, cost and latency, and execute them with automatic routing and fallback.',
+    manifest: tools.filter((t) => t.spec.manifest).map(described),
+    all: tools.map(described),
+  };
+  await indexOwnTools(services, services.ownTools.all, services.ownTools.name, services.ownTools.description);
   // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5), or of its tool when it has none.
   const limits = new FieldRateLimits(
     new Map([
@@ -209,6 +220,16 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   app.get('/.well-known/jwks.json', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=300').json(signingKeys.jwks);
+  });
+
+  app.get('/.well-known/ai-plugin.json', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(aiPlugin(config.publicBaseUrl));
+  });
+  app.get('/.well-known/logo.svg', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(LOGO_SVG);
+  });
+  app.get('/llms.txt', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools));
   });
 
   app.get('/metrics', async (_req, res) => {
@@ -319,6 +340,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.subscriptionScheduler.start();
   services.swarmRunner.start();
   services.utoMatcher.start();
+  services.webmcpIndexer.start();
   services.providerStats.start();
   services.disputes.start();
 
@@ -361,6 +383,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.subscriptionScheduler!.stop();
         await services.swarmRunner!.stop();
         await services.utoMatcher!.stop();
+        await services.webmcpIndexer!.stop();
         await dispatcher.stop();
         await services.providerStats.stop();
         await services.disputes.stop();

@@ -407,6 +407,11 @@ export type SubKeyStatus =
   | 'grace'
   | 'revoked';
 
+export type SubmitWebmcpSiteInput = {
+  /** The site (its /.well-known/webmcp.json is read) or the manifest's own https URL */
+  url: string;
+};
+
 export type SubscribeUtoNotificationsInput = {
   /** `webhook`, `polling` or `sse` */
   deliveryType: string;
@@ -523,6 +528,11 @@ export type WebhookInput = {
   /** An https:// URL */
   url?: string | null | undefined;
 };
+
+export type WebmcpSubmissionState =
+  | 'failed'
+  | 'indexed'
+  | 'queued';
 
 export type WriteMemoryEntriesInput = {
   /** At most the tier's batch size (see Query.tiers) */
@@ -1571,6 +1581,42 @@ export type RedeliverWebhookDeliveryMutationVariables = Exact<{
 
 
 export type RedeliverWebhookDeliveryMutation = { redeliverWebhookDelivery: { status: string, delivery_id: string, event_id: string, event_type: string, attempt_count: number, last_status: number | null, last_error: string | null, next_attempt_at: string | null, last_attempt_at: string | null, delivered_at: string | null, created_at: string, attempts: Array<{ attempt: number, error: string | null, status_code: number | null, latency_ms: number, at: string }> } };
+
+export type WebmcpSubmissionFieldsFragment = { url: string, queued: boolean, state: WebmcpSubmissionState, error: string | null, submission_id: string, tool_count: number | null, site_origin: string | null, site_name: string | null, created_at: string, finished_at: string | null };
+
+export type WebmcpToolsQueryVariables = Exact<{
+  q?: string | null | undefined;
+  category?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type WebmcpToolsQuery = { webmcpTools: { total: number, tools: Array<{ name: string, description: string, category: string, input_schema: unknown, site_origin: string, site_name: string | null, manifest_url: string }> } };
+
+export type SubmitWebmcpSiteMutationVariables = Exact<{
+  input: SubmitWebmcpSiteInput;
+}>;
+
+
+export type SubmitWebmcpSiteMutation = { submitWebmcpSite: { url: string, queued: boolean, state: WebmcpSubmissionState, error: string | null, submission_id: string, tool_count: number | null, site_origin: string | null, site_name: string | null, created_at: string, finished_at: string | null } };
+
+export type WebmcpSubmissionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type WebmcpSubmissionQuery = { webmcpSubmission: { url: string, queued: boolean, state: WebmcpSubmissionState, error: string | null, submission_id: string, tool_count: number | null, site_origin: string | null, site_name: string | null, created_at: string, finished_at: string | null } };
+
+export type WebmcpStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebmcpStatsQuery = { webmcpStats: { sites: number, total_tools: number, submissions_queued: number, submissions_indexed: number, submissions_failed: number, by_category: Array<{ category: string, tools: number }> } };
+
+export type WebmcpManifestQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebmcpManifestQuery = { webmcpManifest: { version: string, name: string, description: string, url: string, tools: Array<{ name: string, description: string, inputSchema: unknown }> } };
 
 export type InstructionsFieldsFragment = { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> };
 

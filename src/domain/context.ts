@@ -27,6 +27,7 @@ import type { ExecuteHotCache } from './execution/hot-cache';
 import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
 import type { SigningKeys } from './webhooks/signing-key';
+import type { ManifestTool } from './webmcp/manifest';
 
 /** Long-lived machinery shared by every request of one instance. */
 export interface Services {
@@ -69,6 +70,13 @@ export interface Services {
   utoStreams: UtoStreams;
   /** Matches validated UTO tickets to specialists and providers (uto/matcher.ts); set once the services exist. */
   utoMatcher?: Worker;
+  /** Fetches and indexes submitted WebMCP sites (webmcp/index-sites.ts); set once the services exist. */
+  webmcpIndexer?: Worker;
+  /**
+   * The marketplace's own tools as a WebMCP manifest lists them (`manifest`: the spec's eight; `all`: every
+   * MCP tool, indexed beside other sites'); set by the composition from the tool table.
+   */
+  ownTools?: { name: string; description: string; manifest: ManifestTool[]; all: ManifestTool[] };
   scheduler: Scheduler;
   usage: UsageRecorder;
   idempotency: IdempotencyStore;

@@ -17,6 +17,7 @@ const instructions = /* GraphQL */ `
 export const manifestTools: ToolSpec[] = [
   {
     name: 'searchCapabilities',
+    category: 'discovery',
     title: 'Search capabilities',
     manifest: true,
     bucket: bucket('capabilities_search', 60),
@@ -30,6 +31,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'getCapabilityDetails',
+    category: 'discovery',
     title: 'Service details',
     manifest: true,
     bucket: bucket('services_list', 60),
@@ -38,6 +40,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'browseProviders',
+    category: 'discovery',
     title: 'Browse providers',
     manifest: true,
     bucket: bucket('capability_providers', 60),
@@ -55,6 +58,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'executeCapability',
+    category: 'execution',
     title: 'Execute a capability',
     manifest: true,
     auth: 'agent',
@@ -70,6 +74,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'registerAgent',
+    category: 'agents',
     title: 'Register an agent',
     manifest: true,
     bucket: bucket('registration_instructions', 30),
@@ -81,6 +86,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'getReputation',
+    category: 'reputation',
     title: "An agent's reputation",
     manifest: true,
     bucket: bucket('agent_reputation', 60),
@@ -94,6 +100,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'getMarketplaceStats',
+    category: 'statistics',
     title: 'Marketplace statistics',
     manifest: true,
     bucket: bucket('stats', 60),
@@ -107,6 +114,7 @@ export const manifestTools: ToolSpec[] = [
   },
   {
     name: 'listSparks',
+    category: 'sparks',
     title: 'List sparks',
     manifest: true,
     bucket: bucket('sparks', 60),

@@ -41,6 +41,8 @@ export interface ToolSpec {
   description?: string;
   /** One of the tools of the spec's tool manifest (§4.14), listed in /.well-known/webmcp.json. */
   manifest?: true;
+  /** Its category in the tool index (default: its route's tag). */
+  category?: string;
 }
 
 /** Which argument each variable takes: one argument, or (a whole input object) the arguments that are its fields. */
@@ -58,6 +60,8 @@ export interface CompiledTool extends Runnable {
   /** The arguments as one input object type: read in both spellings and coerced like a REST body. */
   argsType: GraphQLInputObjectType;
   withoutKey?: Runnable;
+  /** Its category in the WebMCP tool index. */
+  category: string;
   definition: {
     name: string;
     title: string;
@@ -143,8 +147,10 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     const needs = auth === 'agent' ? ' Needs the caller\'s key (`Authorization: Bearer key_master_…` on the MCP connection).' : '';
     const description = `${spec.description ?? field.description ?? spec.title}.${needs}`.replace(/\.\./g, '.');
     const mutation = op.operation.operation === 'mutation';
+    const category = (spec.category ?? (spec.route ? routes.find((r) => r.label === spec.route)!.route.tag : 'marketplace')).toLowerCase().replace(/[^a-z0-9]+/g, '-');
     return {
       spec,
+      category,
       op,
       placements,
       auth,

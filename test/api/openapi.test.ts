@@ -1,4 +1,6 @@
 // The OpenAPI document: valid OpenAPI 3.1, built from the route tables, and true to what the server answers.
+import fs from 'node:fs';
+import path from 'node:path';
 import { routes } from '../../rest/routes';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
@@ -66,4 +68,22 @@ it('documents each body field and query parameter under one spelling and says th
   const services = doc.paths['/services'].get.parameters.find((p: any) => p.name === 'min_reputation');
   expect(services.description).toMatch(/Also accepted as `minReputation`/);
   expect(doc.info.description).toMatch(/both spellings/);
+});
+
+/** Spec operations of areas not built yet (payments: issue 16; the external-agent gateway: issue 17). */
+const NOT_YET = /^(GET|POST) \/(x402|acp|ext)\//;
+
+it('covers every REST operation of the specification', () => {
+  const spec = fs
+    .readFileSync(path.join(__dirname, '../fixtures/spec-rest-paths.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
+  expect(spec.length).toBe(113);
+  const documented = (line: string) => {
+    const [method, p] = line.split(' ');
+    return doc.paths[p.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()] !== undefined;
+  };
+  const missing = spec.filter((l) => !documented(l));
+  // What is missing is exactly what is still to be built: when an area lands, its operations leave NOT_YET.
+  expect(missing).toEqual(spec.filter((l) => NOT_YET.test(l)));
 });

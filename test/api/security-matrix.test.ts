@@ -28,6 +28,7 @@ let ownersSwarmId: string;
 let ownersUtoTicketId: string;
 let ownersNotificationId: string;
 let ownersConglomerateId: string;
+let webmcpSubmissionId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -44,6 +45,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/uto/notifications/')) return path.replace(':id', ownersNotificationId);
   if (path.startsWith('/ammc/conglomerates/')) return path.replace(':id', ownersConglomerateId);
   if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
+  if (path.startsWith('/webmcp/submissions/')) return path.replace(':id', webmcpSubmissionId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   return path
     .replace(':serviceKey', serviceKey)
@@ -128,6 +130,8 @@ const PUBLIC_PARAMS = new Set([
   'GET /capabilities/:slug',
   'GET /capabilities/:slug/providers',
   'GET /agents/:agentId/reputation',
+  // A submission is read by its id (an unguessable UUID) without a key.
+  'GET /webmcp/submissions/:id',
 ]);
 
 const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;
@@ -170,6 +174,8 @@ beforeAll(async () => {
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
   ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
+  // A site nobody serves (.invalid never resolves): the submission exists whatever becomes of it.
+  webmcpSubmissionId = (await api(server)('POST', '/webmcp/submit', { body: { url: 'https://webmcp.invalid/' } })).body.submission_id;
   ownersUtoTicketId = (await api(server)('POST', '/uto/tickets', { key: owner.key, body: { intent: 'A ticket for the matrix', domain: 'matrix', context: {} } })).body.id;
   ownersNotificationId = (await api(server)('POST', '/uto/notifications/subscribe', { key: owner.key, body: { eventTypes: ['*'], deliveryType: 'polling' } })).body.subscriptionId;
   ownersConglomerateId = (await api(server)('POST', '/ammc/conglomerates', { key: owner.key, body: { goal: 'A conglomerate for the matrix', max_budget_usd: 10 } })).body.id;

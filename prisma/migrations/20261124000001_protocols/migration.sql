@@ -19,6 +19,7 @@ CREATE TABLE "webmcp_sites" (
     "name" TEXT,
     "description" TEXT,
     "tool_count" INTEGER NOT NULL DEFAULT 0,
+    "own" BOOLEAN NOT NULL DEFAULT false,
     "indexed_at" TIMESTAMPTZ(3) NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
