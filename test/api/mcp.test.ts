@@ -8,6 +8,7 @@ import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
 
+const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
 let server: TestServer;
 let call: ReturnType<typeof api>;
 const providers: Provider[] = [];
@@ -15,7 +16,7 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY } });
   call = api(server);
 });
 afterAll(async () => {
@@ -24,9 +25,9 @@ afterAll(async () => {
   await Promise.all(providers.map((p) => p.close()));
 });
 
-async function connect(key?: string): Promise<Client> {
+async function connect(key?: string, on: { url: string } = server): Promise<Client> {
   const client = new Client({ name: 'marketplace-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${on.url}/mcp`), {
     requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : undefined,
   });
   await client.connect(transport);
@@ -209,6 +210,35 @@ describe('MCP at /mcp', () => {
     const notMine = await refused(client, 'task', { id: theirs.body.task_id });
     expect(notMine).toMatchObject({ status: 404, code: 'not_found' });
     await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("refuses a suspended agent's key with 403, like every surface", async () => {
+    const me = await registerAgent(server);
+    const client = await connect(me.key);
+    expect((await ok(client, 'me')).agent_id).toBe(me.agentId);
+    await call('PATCH', `/admin/agents/${me.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
+    expect(await refused(client, 'me')).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(await refused(client, 'executeCapability', { capability: 'summarize', input: {} })).toMatchObject({ status: 403 });
+    // Discovery still answers: it needs no key, and a suspended one is not asked for.
+    expect((await ok(client, 'getMarketplaceStats')).total_agents).toEqual(expect.any(Number));
+  });
+
+  it('spends the same rate bucket as the REST route of the operation', async () => {
+    const limited = await startServer();
+    try {
+      const client = await connect(undefined, limited);
+      const first = await http(limited.url, 'GET', '/api/v1/capabilities/search?q=summarize');
+      const before = Number(first.headers.get('x-ratelimit-remaining'));
+      await ok(client, 'searchCapabilities', { query: 'summarize' });
+      await ok(client, 'searchCapabilities', { query: 'translate' });
+      const after = await http(limited.url, 'GET', '/api/v1/capabilities/search?q=summarize');
+      expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(before - 3);
+      // A tool on its own bucket answers 429 as a problem once it is spent.
+      for (let i = 0; i < 30; i++) await client.callTool({ name: 'registerAgent', arguments: { name: `agent-${i}` } });
+      expect(await refused(client, 'registerAgent', { name: 'one too many' })).toMatchObject({ status: 429, code: 'rate_limited' });
+    } finally {
+      await limited.close();
+    }
   });
 
   it('offers the capability catalog as resources, one per capability at its REST URL', async () => {

@@ -350,3 +350,42 @@ it('gives a polling subscriber and an SSE reader that reconnects every UTO event
   for (const e of polled) byTicket.set(e.ticket_id, [...(byTicket.get(e.ticket_id) ?? []), e.type === 'uto.ticket.created' ? 'created' : e.data.to]);
   expect([...byTicket.values()]).toEqual(Array(10).fill(['created', 'validated', 'cancelled']));
 });
+
+it('answers an A2A task on either instance, and one WebMCP submission is indexed once whichever instance claims it', async () => {
+  const provider = await startProvider('cluster-a2a');
+  try {
+    const owner = await registerAgent(a);
+    const capability = `cluster-a2a-${Date.now()}`;
+    await api(a)('POST', '/services/register', { key: owner.key, body: { name: 'A2A provider', endpoint: provider.url, capabilities: [capability], description: 'Answers A2A calls', pricing_model: 'free' } });
+    const me = await registerAgent(b);
+    const send = await fetch(`${a.url}/api/a2a`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'data', data: { capability, input: { n: 1 } } }] } } }),
+    });
+    const task = (await send.json()).result;
+    expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
+    const read = await fetch(`${b.url}/api/a2a`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetTask', params: { id: task.id } }),
+    });
+    expect((await read.json()).result).toMatchObject({ id: task.id, status: { state: 'TASK_STATE_COMPLETED' } });
+
+    // A manifest served by the provider's server: both instances' indexers poll; it is fetched once.
+    const before = provider.calls.length;
+    const submitted = await api(b)('POST', '/webmcp/submit', { body: { url: `${provider.url.replace(/\/run$/, '')}/manifest.json` } });
+    expect(submitted.status).toBe(202);
+    let state = 'queued';
+    for (let i = 0; i < 100 && state === 'queued'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      state = (await api(i % 2 ? a : b)('GET', `/webmcp/submissions/${submitted.body.submission_id}`)).body.state;
+    }
+    // The provider answers every request with an echo, which is not a manifest: failed, after one fetch.
+    expect(state).toBe('failed');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(provider.calls.length - before).toBe(1);
+  } finally {
+    await provider.close();
+  }
+});
