@@ -220,7 +220,8 @@ export class A2aEndpoint {
       schema,
       [
         { name: 'execute', title: 'Execute', route: 'POST /execute' },
-        { name: 'catalog', title: 'Catalog', route: 'GET /capabilities' },
+        // Read for the card when its minute is up, not at a client's request: no client's bucket pays.
+        { name: 'catalog', title: 'Catalog', route: 'GET /capabilities', bucket: null },
       ],
       routes,
     );

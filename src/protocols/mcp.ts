@@ -110,7 +110,7 @@ export class McpEndpoint {
       return;
     } else {
       if (this.sessions.size >= MAX_SESSIONS) this.closeIdle(true);
-      session = this.open(requestId);
+      session = await this.open(requestId);
     }
     session.lastSeen = Date.now();
     // What the messages of this request run as: its credential, its address, its request id. The SDK hands
@@ -136,7 +136,7 @@ export class McpEndpoint {
     }
   }
 
-  private open(requestId: string): Session {
+  private async open(requestId: string): Promise<Session> {
     const server = new Server(
       { name: 'agent-capability-marketplace', title: 'Agent Capability Marketplace', version: VERSION },
       { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -167,7 +167,7 @@ export class McpEndpoint {
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
       this.resources.read(this.context(extra.authInfo), request.params.uri),
     );
-    void server.connect(transport);
+    await server.connect(transport);
     return session;
   }
 

@@ -129,6 +129,23 @@ describe('submitting a site', () => {
     expect((await call('GET', '/webmcp/stats')).body.submissions_failed).toBeGreaterThanOrEqual(3);
   });
 
+  it('takes up a submission whose claim lapsed (its instance died mid-fetch), and gives up after three cut-off tries', async () => {
+    served.set('/lapsed/manifest.json', { version: '1.0.0', tools: [tool('lapsedTool', 'Indexed after its first claim lapsed')] });
+    const { sql } = server.app.services;
+    // As a dead instance leaves them: claimed (attempts counted), the lease run out.
+    const [lapsed] = await sql.query<{ id: string }>(
+      `INSERT INTO webmcp_submissions (id, url, attempts, run_at) VALUES (gen_random_uuid(), $1, 1, now() - interval '1 second') RETURNING id::text`,
+      [`${site.url}/lapsed/manifest.json`],
+    );
+    const [spent] = await sql.query<{ id: string }>(
+      `INSERT INTO webmcp_submissions (id, url, attempts, run_at) VALUES (gen_random_uuid(), $1, 3, now() - interval '1 second') RETURNING id::text`,
+      [`${site.url}/lapsed/manifest.json`],
+    );
+    server.app.services.webmcpIndexer!.wake();
+    expect((await indexed(lapsed.id)).body).toMatchObject({ state: 'indexed', tool_count: 1 });
+    expect((await indexed(spent.id)).body).toMatchObject({ state: 'failed', error: 'gave up after 3 tries' });
+  });
+
   it('refuses what is not an https URL, and names the field', async () => {
     expectProblem(await call('POST', '/webmcp/submit', { body: {} }), 400, 'validation_failed');
     const plain = await call('POST', '/webmcp/submit', { body: { url: 'http://example.com' } });

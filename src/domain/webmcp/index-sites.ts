@@ -73,6 +73,12 @@ export function webmcpIndexer(services: Services): Worker {
 /** Claims queued submissions that are due and indexes each; returns how many it claimed. */
 export async function indexDueSubmissions(services: Services): Promise<number> {
   const now = services.clock.now();
+  // A submission whose every try was cut off (its instance died mid-fetch, or the round failed) is given up.
+  await services.sql.query(
+    `UPDATE webmcp_submissions SET state = 'failed', error = coalesce(error, 'gave up after ${MAX_ATTEMPTS} tries'), finished_at = $1
+     WHERE state = 'queued' AND run_at <= $1 AND attempts >= ${MAX_ATTEMPTS}`,
+    [now],
+  );
   const claimed = await services.sql.query<{ id: string; url: string; attempts: number }>(
     `UPDATE webmcp_submissions SET run_at = $2, attempts = attempts + 1
      WHERE id IN (SELECT id FROM webmcp_submissions WHERE state = 'queued' AND run_at <= $1 ORDER BY run_at LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED)
