@@ -21,6 +21,15 @@ const agentProfile = /* GraphQL */ `
   }
 `;
 
+/** An agent's public record, on REST and to MCP's getReputation. */
+export const agentReputation = /* GraphQL */ `
+  fragment AgentReputationFields on AgentReputation {
+    agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
+    disputes disputes_lost: disputesLost disputes_open: disputesOpen
+    reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
+  }
+`;
+
 export const agentRoutes: Route[] = [
   {
     method: 'POST',
@@ -64,13 +73,7 @@ export const agentRoutes: Route[] = [
     summary: "Any agent's public reputation record",
     description: 'Reputation, tier, and the trust score built from how its services answered and the disputes against it (the same figure as the `trust-score` capability). 404 for an unknown agent.',
     errors: [404],
-    document: /* GraphQL */ `query AgentReputation($agentId: ID!) {
-      agentReputation(agentId: $agentId) {
-        agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
-        disputes disputes_lost: disputesLost disputes_open: disputesOpen
-        reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
-      }
-    }`,
+    document: /* GraphQL */ `query AgentReputation($agentId: ID!) { agentReputation(agentId: $agentId) { ...AgentReputationFields } } ${agentReputation}`,
     variables: { agentId: from.path('agentId') },
   },
   {

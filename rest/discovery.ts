@@ -1,6 +1,16 @@
 // REST routes of discovery (spec §4.2).
 import { bucket, from, type Route } from './route';
 
+/** A ranked provider as resolve, browsing and MCP's browseProviders answer it. */
+export const providerMatch = /* GraphQL */ `
+  fragment ProviderMatchFields on ProviderMatch {
+    service_id: serviceId name service_key: serviceKey score reputation capabilities description
+    costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
+    provider_agent_id: providerId provider_name: providerName
+    score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
+  }
+`;
+
 export const discoveryRoutes: Route[] = [
   {
     method: 'POST',
@@ -14,17 +24,12 @@ export const discoveryRoutes: Route[] = [
       'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one.',
     document: /* GraphQL */ `query Resolve($input: ResolveInput!) {
       resolve(input: $input) {
-        matches {
-          service_id: serviceId name service_key: serviceKey score reputation capabilities description
-          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
-          provider_agent_id: providerId provider_name: providerName
-          score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
-        }
+        matches { ...ProviderMatchFields }
         total
         resolution_time_ms: resolutionTimeMs
         query { capability prefer min_reputation: minReputation max_cost: maxCost language limit }
       }
-    }`,
+    } ${providerMatch}`,
     variables: {
       input: from.body,
     },

@@ -1,4 +1,5 @@
 // REST routes of the registry: services, capabilities, statistics, showcase, tiers (spec §4.2).
+import { providerMatch } from './discovery';
 import { bucket, from, type Route } from './route';
 
 export const serviceFields = /* GraphQL */ `
@@ -15,6 +16,14 @@ export const capabilitySummary = /* GraphQL */ `
   fragment CapabilitySummaryFields on CapabilitySummary {
     slug name category parent description builtin providers
     min_price_cents: minPriceCents max_price_cents: maxPriceCents best_reputation: bestReputation
+  }
+`;
+
+/** The marketplace's totals, on REST and to MCP's getMarketplaceStats. */
+export const publicStats = /* GraphQL */ `
+  fragment PublicStatsFields on PublicStats {
+    total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities
+    total_transactions: totalTransactions total_transactions_30d: totalTransactions30d
   }
 `;
 
@@ -146,14 +155,10 @@ export const serviceRoutes: Route[] = [
     description: "Ranked as `POST /resolve` ranks them, without a credential: for browsing. Resolve (with the caller's limits) and execute need a key.",
     document: /* GraphQL */ `query Providers($capability: String!, $prefer: Prefer, $limit: Int) {
       providers(capability: $capability, prefer: $prefer, limit: $limit) {
-        matches {
-          service_id: serviceId name service_key: serviceKey score reputation capabilities description
-          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
-          provider_agent_id: providerId provider_name: providerName
-        }
+        matches { ...ProviderMatchFields }
         total
       }
-    }`,
+    } ${providerMatch}`,
     variables: { capability: from.path('slug'), prefer: from.query('prefer', 'reputation, cost, latency or balanced (default)'), limit: from.query('limit', '1-100, default 10') },
   },
   {
@@ -181,12 +186,7 @@ export const serviceRoutes: Route[] = [
     status: 200,
     tag: 'Statistics',
     summary: 'Marketplace totals',
-    document: /* GraphQL */ `query Stats {
-      stats {
-        total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities
-        total_transactions: totalTransactions total_transactions_30d: totalTransactions30d
-      }
-    }`,
+    document: /* GraphQL */ `query Stats { stats { ...PublicStatsFields } } ${publicStats}`,
   },
   {
     method: 'GET',

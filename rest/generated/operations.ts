@@ -554,6 +554,8 @@ export type AdminStatsQuery = { adminStats: { revenue_cents: number, total_capab
 
 export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string };
 
+export type AgentReputationFieldsFragment = { name: string, reputation: number, tier: Tier, calls: number, successes: number, disputes: number, agent_id: string, trust_score: number, success_rate: number, disputes_lost: number, disputes_open: number, reputation_events_30d: number, reputation_net_30d: number };
+
 export type RegisterAgentMutationVariables = Exact<{
   input: RegisterAgentInput;
 }>;
@@ -721,6 +723,8 @@ export type AmmcStatsQueryVariables = Exact<{
 
 
 export type AmmcStatsQuery = { ammcStats: { conglomerates: number, trades: number, executions: number, budget_usd: number, spent_usd: number, proceeds_usd: number, balance_usd: number, realised_pnl_usd: number, sharpe_ratio: number | null, daily_returns: Array<{ day: string, return: number }> } };
+
+export type ProviderMatchFieldsFragment = { name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } };
 
 export type ResolveQueryVariables = Exact<{
   input: ResolveInput;
@@ -946,6 +950,8 @@ export type ServiceListingFragment = { name: string, description: string, endpoi
 
 export type CapabilitySummaryFieldsFragment = { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null };
 
+export type PublicStatsFieldsFragment = { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number };
+
 export type RegisterServiceMutationVariables = Exact<{
   input: RegisterServiceInput;
 }>;
@@ -1007,7 +1013,7 @@ export type ProvidersQueryVariables = Exact<{
 }>;
 
 
-export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string }> } };
+export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
 export type SetCapabilityPricingMutationVariables = Exact<{
   capabilityId: string;

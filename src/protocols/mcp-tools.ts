@@ -1,9 +1,11 @@
 // The MCP tools: first the eight of the spec's tool manifest (§4.14) with exactly its names and inputs,
 // then the main operations of every area as projections of their REST routes. Data, not handlers
 // (tools.ts runs them). The WebMCP manifest lists the first eight.
+import { agentReputation } from '../../rest/agents';
+import { providerMatch } from '../../rest/discovery';
 import { executionReceipt } from '../../rest/execution';
 import { bucket } from '../../rest/route';
-import { capabilitySummary, serviceFields } from '../../rest/services';
+import { capabilitySummary, publicStats, serviceFields } from '../../rest/services';
 import { sparkFields } from '../../rest/tasks';
 import type { ToolSpec } from './tools';
 
@@ -45,16 +47,8 @@ export const manifestTools: ToolSpec[] = [
     manifest: true,
     bucket: bucket('capability_providers', 60),
     document: /* GraphQL */ `query BrowseProviders($capability: String!, $prefer: Prefer) {
-      providers(capability: $capability, prefer: $prefer) {
-        matches {
-          service_id: serviceId name service_key: serviceKey score reputation capabilities description
-          costPerCall: costCents pricing_model: pricingModel success_rate: successRate latency_p50_ms: latencyP50Ms
-          provider_agent_id: providerId provider_name: providerName
-          score_breakdown: scoreBreakdown { reputation cost reliability latency freshness }
-        }
-        total
-      }
-    }`,
+      providers(capability: $capability, prefer: $prefer) { matches { ...ProviderMatchFields } total }
+    } ${providerMatch}`,
   },
   {
     name: 'executeCapability',
@@ -90,13 +84,7 @@ export const manifestTools: ToolSpec[] = [
     title: "An agent's reputation",
     manifest: true,
     bucket: bucket('agent_reputation', 60),
-    document: /* GraphQL */ `query GetReputation($agentId: ID!) {
-      agentReputation(agentId: $agentId) {
-        agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
-        disputes disputes_lost: disputesLost disputes_open: disputesOpen
-        reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
-      }
-    }`,
+    document: /* GraphQL */ `query GetReputation($agentId: ID!) { agentReputation(agentId: $agentId) { ...AgentReputationFields } } ${agentReputation}`,
   },
   {
     name: 'getMarketplaceStats',
@@ -105,12 +93,7 @@ export const manifestTools: ToolSpec[] = [
     manifest: true,
     bucket: bucket('stats', 60),
     description: 'Marketplace totals: agents, services, capabilities, transactions (all time and the last 30 days)',
-    document: /* GraphQL */ `query GetMarketplaceStats {
-      stats {
-        total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities
-        total_transactions: totalTransactions total_transactions_30d: totalTransactions30d
-      }
-    }`,
+    document: /* GraphQL */ `query GetMarketplaceStats { stats { ...PublicStatsFields } } ${publicStats}`,
   },
   {
     name: 'listSparks',
