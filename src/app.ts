@@ -389,9 +389,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.disputes.stop();
         // Every request already received is answered; a keep-alive connection closes after its answer.
         const drain = setInterval(() => server.closeIdleConnections(), 50);
-        await Promise.race([stopped, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())).unref())]);
+        let budget: NodeJS.Timeout | undefined;
+        await Promise.race([stopped, new Promise((r) => (budget = setTimeout(r, Math.max(0, deadline - Date.now()))))]);
+        clearTimeout(budget);
         clearInterval(drain);
         server.closeAllConnections();
+        metrics.close();
         await outbox.flushMarks();
         await outbound.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));
