@@ -7,12 +7,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { launchServer } from '../support/process';
+import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 
 jest.setTimeout(120_000);
 
 const launch = launchServer;
+
+/** The process exits with code 0; otherwise the failure shows how it ended and the end of its log. */
+async function exitsCleanly(server: Running): Promise<void> {
+  const { code, signal } = await server.exited;
+  if (code !== 0) throw new Error(`exited with code ${code}, signal ${signal}; its log ends:\n${server.output().slice(-3000)}`);
+}
 
 async function register(port: number, name: string): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/agents/register`, {
@@ -60,7 +66,7 @@ it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM
   expect(me.status).toBe(200);
   expect((await me.json()).name).toBe('lifecycle-one');
   second.child.kill('SIGINT');
-  expect((await second.exited).code).toBe(0);
+  await exitsCleanly(second);
 });
 
 it('takes over the lock of a killed process and loses no acknowledged write', async () => {
@@ -74,7 +80,7 @@ it('takes over the lock of a killed process and loses no acknowledged write', as
   const me = await fetch(`http://127.0.0.1:${second.port}/api/v1/agents/me`, { headers: { authorization: `Bearer ${key}` } });
   expect(me.status).toBe(200);
   second.child.kill('SIGTERM');
-  expect((await second.exited).code).toBe(0);
+  await exitsCleanly(second);
 });
 
 it('takes over a lock naming a live process that is not the one that wrote it (a pid reused after a crash)', async () => {
@@ -88,7 +94,7 @@ it('takes over a lock naming a live process that is not the one that wrote it (a
       const server = await launch(dataDir);
       expect(JSON.parse(fs.readFileSync(lockPath, 'utf8')).pid).toBe(server.child.pid);
       server.child.kill('SIGTERM');
-      expect((await server.exited).code).toBe(0);
+      await exitsCleanly(server);
     }
   } finally {
     stranger.kill('SIGKILL');
