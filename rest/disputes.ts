@@ -79,13 +79,17 @@ export const disputeRoutes: Route[] = [
     status: 200,
     tag: 'Administration',
     summary: 'Revenue analytics from the ledger',
-    description: 'Charges, refunds and net (integer cents) over `days` (1-365, default 30), in total, by day and by capability.',
+    description:
+      "Charges, refunds and net (integer cents) over `days` (1-365, default 30), in total, by day and by capability; and `fees`, the marketplace's own revenue: the fee it takes on every paid call (`fee_bps` of the price), less what refunds gave back, from the ledger's revenue account (USDC, and its base units).",
     document: /* GraphQL */ `query AdminRevenue($days: Int) {
       adminRevenue(days: $days) {
         days
         totals { gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions paid_executions: paidExecutions }
-        by_day: byDay { day gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents }
+        by_day: byDay { day gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents fees fees_base_units: feesBaseUnits }
         by_capability: byCapability { capability gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions }
+        fees {
+          fees fees_base_units: feesBaseUnits refunded refunded_base_units: refundedBaseUnits net net_base_units: netBaseUnits fee_bps: feeBps asset
+        }
       }
     }`,
     variables: { days: from.query('days', '1-365, default 30') },

@@ -8,6 +8,11 @@ export const executionReceipt = /* GraphQL */ `
     provider { service_id: serviceId service_key: serviceKey name reputation }
     transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
     attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score costPerCall: priceCents }
+    payment {
+      method wallet_address: walletAddress held held_base_units: heldBaseUnits charged charged_base_units: chargedBaseUnits charged_cents: chargedCents
+      fee fee_base_units: feeBaseUnits provider_share: providerShare provider_share_base_units: providerShareBaseUnits
+      x402 { payment_id: paymentId payer amount amount_base_units: amountBaseUnits transaction network }
+    }
     created_at: createdAt
   }
 `;
@@ -23,9 +28,15 @@ export const executionRoutes: Route[] = [
     tag: 'Execution',
     summary: 'Execute a capability',
     description:
-      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list, trust-score and skill-audit itself. 404 when no active provider offers the capability. Honours Idempotency-Key. With `task_id` (a task delegated to the caller, which must still be delegated: 404 / 409 otherwise) the call is made under the task: each provider is called only once its price is held from the task\'s budget, and the call is charged to the task when recorded; when what is left covers none of the providers, 402 `payment_required` before any is called.',
+      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace serves support-ticket, ticket-status, ticket-comment, ticket-list, trust-score and skill-audit itself. 404 when no active provider offers the capability. Honours Idempotency-Key. With `task_id` (a task delegated to the caller, which must still be delegated: 404 / 409 otherwise) the call is made under the task: each provider is called only once its price is held from the task\'s budget, and the call is charged to the task when recorded; when what is left covers none of the providers, 402 `payment_required` before any is called. A paid call (a provider with a price) is paid by the caller: the highest price among the providers it may try is held on the caller\'s wallet before any is called, and the answering provider\'s price is charged when the call is recorded (its provider gets the price less the marketplace\'s fee; a call whose every provider failed is charged nothing). When the wallet does not cover it, 402 with the x402 `accepts` (also base64-encoded in PAYMENT-REQUIRED); retry with PAYMENT-SIGNATURE, and a settled payment is credited to the caller\'s wallet and answered with PAYMENT-RESPONSE. `payment` says how the call was paid (null when it was free).',
     errors: [402, 404, 409],
-    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!) { execute(input: $input) { ...ExecutionReceiptFields } } ${executionReceipt}`,
-    variables: { input: from.body },
+    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!, $payment: String) { execute(input: $input, payment: $payment) { ...ExecutionReceiptFields } } ${executionReceipt}`,
+    variables: {
+      input: from.body,
+      payment: from.header(
+        'PAYMENT-SIGNATURE',
+        'An x402 v2 payment for a paid call (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712) for one of the `accepts` of its 402. Settled once: a replay of it for the same request answers what it paid for; for another request, 402',
+      ),
+    },
   },
 ];

@@ -44,6 +44,11 @@ export interface Route {
   produces?: string;
   /** One operation with one root field; the field's value is the response body. */
   document: string;
+  /**
+   * The answer is the data object, keyed by the root field's alias, instead of the root field's value:
+   * `sandbox: x402Sandbox { … }` answers `{ "sandbox": { … } }` (the spec's wrapped answers).
+   */
+  keyed?: true;
   variables?: Record<string, Source>;
   summary: string;
   description?: string;

@@ -139,6 +139,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     }
     return {
       ...op,
+      rootIsObject: op.rootIsObject && !route.keyed,
       route,
       paths,
       variables,
@@ -262,6 +263,18 @@ export function readVariables(compiled: CompiledRoute, req: RestRequest): { valu
   }
   if (errors.length) throw new ValidationFailed(errors);
   return { values, spelling };
+}
+
+/**
+ * What identifies a request for Idempotency-Key: its path, query and body. Headers are not part of it: a
+ * retry may carry another PAYMENT-SIGNATURE (it is answered with the first answer, and not charged).
+ */
+function requestOf(compiled: CompiledRoute, values: Record<string, unknown>): Record<string, unknown> {
+  const headerVariables = compiled.variables.filter((v) => v.source.from === 'header');
+  if (!headerVariables.length) return values;
+  const rest = { ...values };
+  for (const v of headerVariables) delete rest[v.name];
+  return rest;
 }
 
 /** The route's JSON body as one input type: its `body` variable's, or an object of its `bodyField`s. */
@@ -464,9 +477,9 @@ export class RestDispatcher {
       }
       if (idempotencyKey) {
         const subject = rateSubject(ctx);
-        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [variableValues]));
+        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]));
         if (claim.kind === 'replay') {
-          this.answer(res, claim.status, claim.body, { ...headers, 'Idempotent-Replayed': 'true' });
+          this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
           return;
         }
         claimed = { subject, key: idempotencyKey };
@@ -488,7 +501,7 @@ export class RestDispatcher {
         if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
         payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
       }
-      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload);
+      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers);
       this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());

@@ -5,7 +5,7 @@ import { bucket, from, type Route } from './route';
 export const serviceFields = /* GraphQL */ `
   fragment ServiceListing on Service {
     service_id: serviceId service_key: serviceKey name description endpoint capabilities languages
-    pricing_model: pricingModel pricing_details: pricingDetails costPerCall status reputation
+    pricing_model: pricingModel pricing_details: pricingDetails costPerCall capability_prices: capabilityPrices status reputation
     provider { agent_id: agentId name }
     stats { success_rate: successRate total_calls: totalCalls latency_p50_ms: latencyP50Ms latency_p95_ms: latencyP95Ms last_success_at: lastSuccessAt }
     created_at: createdAt
@@ -96,18 +96,6 @@ export const serviceRoutes: Route[] = [
   },
   {
     method: 'GET',
-    path: '/capabilities/pricing',
-    bucket: bucket('capabilities_pricing', 60),
-    auth: 'none',
-    status: 200,
-    tag: 'Capabilities',
-    summary: 'Paid capabilities and their price ranges (cents per call)',
-    document: /* GraphQL */ `query CapabilityPricing {
-      capabilities: capabilityPricing { slug name service_count: services min_cost_cents: minCostCents max_cost_cents: maxCostCents avg_cost_cents: avgCostCents }
-    }`,
-  },
-  {
-    method: 'GET',
     path: '/capabilities/search',
     bucket: bucket('capabilities_search', 60),
     auth: 'none',
@@ -160,23 +148,6 @@ export const serviceRoutes: Route[] = [
       }
     } ${providerMatch}`,
     variables: { capability: from.path('slug'), prefer: from.query('prefer', 'reputation, cost, latency or balanced (default)'), limit: from.query('limit', '1-100, default 10') },
-  },
-  {
-    method: 'POST',
-    path: '/capabilities/:capabilityId/pricing',
-    bucket: bucket('capabilities_set_pricing', 60),
-    auth: 'agent',
-    status: 200,
-    tag: 'Capabilities',
-    summary: "Set the caller's price for a capability",
-    description: 'Applies to every active service of the caller that offers the capability (404 when none does).',
-    errors: [404],
-    document: /* GraphQL */ `mutation SetCapabilityPricing($capabilityId: String!, $input: SetCapabilityPricingInput!) {
-      setCapabilityPricing(capabilityId: $capabilityId, input: $input) {
-        pricing_set: pricingSet capability costPerCall pricing_model: pricingModel services_updated: servicesUpdated
-      }
-    }`,
-    variables: { capabilityId: from.path('capabilityId'), input: from.body },
   },
   {
     method: 'GET',

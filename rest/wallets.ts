@@ -1,6 +1,14 @@
 // REST routes of wallets (spec §4.1).
 import { bucket, from, type Route } from './route';
 
+const walletFields = /* GraphQL */ `
+  fragment WalletFields on Wallet {
+    wallet_address: walletAddress agent_id: agentId network asset key_custody: keyCustody
+    balance balance_base_units: balanceBaseUnits held held_base_units: heldBaseUnits available available_base_units: availableBaseUnits
+    created_at: createdAt
+  }
+`;
+
 export const walletRoutes: Route[] = [
   {
     method: 'POST',
@@ -11,14 +19,12 @@ export const walletRoutes: Route[] = [
     tag: 'Wallets',
     summary: "Create an agent's wallet",
     description:
-      'For the caller or one of its sub-agents (any other agent is 404); one wallet per agent (a second answers 409). No body is read. Sandbox mode reaches no chain: the address names the wallet in the marketplace, on `base-sepolia`, in USDC.',
+      "For the caller or one of its sub-agents (any other agent is 404); one wallet per agent (a second answers 409). Without a body the marketplace generates the wallet's key and keeps it encrypted, so that it can sign sandbox test payments; with `address` the agent registers its own address and signs its own payments (another wallet's address is 409). Sandbox mode reaches no chain: the ledger plays it, on `base-sepolia`, in USDC.",
     errors: [404, 409],
-    document: /* GraphQL */ `mutation CreateWallet($agentId: ID!) {
-      createWallet(agentId: $agentId) {
-        wallet_address: walletAddress agent_id: agentId network asset balance created_at: createdAt
-      }
-    }`,
-    variables: { agentId: from.path('agentId') },
+    document: /* GraphQL */ `mutation CreateWallet($agentId: ID!, $address: String) {
+      createWallet(agentId: $agentId, input: { address: $address }) { ...WalletFields }
+    } ${walletFields}`,
+    variables: { agentId: from.path('agentId'), address: from.bodyField('address') },
   },
   {
     method: 'GET',
@@ -28,13 +34,36 @@ export const walletRoutes: Route[] = [
     status: 200,
     tag: 'Wallets',
     summary: "An agent's wallet and balance",
-    description: '`balance` is a decimal string in USDC with all 6 decimals; `balance_base_units` the same in millionths. 404 when the agent has no wallet.',
+    description:
+      '`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet.',
     errors: [404],
-    document: /* GraphQL */ `query Wallet($agentId: ID!) {
-      wallet(agentId: $agentId) {
-        wallet_address: walletAddress agent_id: agentId network asset balance balance_base_units: balanceBaseUnits created_at: createdAt
+    document: /* GraphQL */ `query Wallet($agentId: ID!) { wallet(agentId: $agentId) { ...WalletFields } } ${walletFields}`,
+    variables: { agentId: from.path('agentId') },
+  },
+  {
+    method: 'GET',
+    path: '/agents/:agentId/wallet/entries',
+    bucket: bucket('wallet_get', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Wallets',
+    summary: "An agent wallet's ledger",
+    description:
+      'Newest first. Every movement is a transfer whose entries (across wallets) sum to zero: a paid call is a `charge` of the caller, an `earning` of the provider and a `fee` of the marketplace; an x402 payment is `x402_payment` from the wallet that signed it and `x402_deposit` to the caller it paid for; a dispute refund is `refund` and `clawback`.',
+    errors: [404],
+    document: /* GraphQL */ `query WalletEntries($agentId: ID!, $first: Int, $offset: Int) {
+      walletEntries(agentId: $agentId, first: $first, offset: $offset) {
+        total: totalCount
+        entries: nodes {
+          entry_id: id amount amount_base_units: amountBaseUnits kind reference transfer_id: transferId
+          execution_id: executionId payment_id: paymentId created_at: createdAt
+        }
       }
     }`,
-    variables: { agentId: from.path('agentId') },
+    variables: {
+      agentId: from.path('agentId'),
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+    },
   },
 ];

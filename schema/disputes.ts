@@ -3,6 +3,7 @@
 import * as disputes from '../src/domain/disputes/disputes';
 import { Dispute } from './account';
 import { builder } from './builder';
+import { amountFields } from './wallets';
 import { pagedField } from './paging';
 
 const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
@@ -73,7 +74,21 @@ const RevenueTotals = builder.objectRef<disputes.Revenue['totals']>('RevenueTota
   fields: (t) => ({ ...money(t), executions: t.exposeInt('executions'), paidExecutions: t.exposeInt('paidExecutions') }),
 });
 const RevenueDay = builder.objectRef<disputes.Revenue['byDay'][number]>('RevenueDay').implement({
-  fields: (t) => ({ day: t.exposeString('day'), ...money(t) }),
+  fields: (t) => ({
+    day: t.exposeString('day'),
+    ...money(t),
+    ...amountFields(t, 'fees', (d: disputes.Revenue['byDay'][number]) => d.feesBaseUnits, "The marketplace's fees that day, less what refunds gave back"),
+  }),
+});
+const RevenueFees = builder.objectRef<disputes.Revenue['fees']>('RevenueFees').implement({
+  description: "The marketplace's own revenue: its fee on every paid call, from the ledger's revenue account",
+  fields: (t) => ({
+    ...amountFields(t, 'fees', (f: disputes.Revenue['fees']) => f.feesBaseUnits, 'Fees taken'),
+    ...amountFields(t, 'refunded', (f: disputes.Revenue['fees']) => f.refundedBaseUnits, 'Given back by refunds (the fee part, and what providers could not cover)'),
+    ...amountFields(t, 'net', (f: disputes.Revenue['fees']) => f.netBaseUnits, 'Fees less refunds'),
+    feeBps: t.exposeInt('feeBps', { description: 'The fee on each paid call, in basis points of its price' }),
+    asset: t.exposeString('asset'),
+  }),
 });
 const RevenueCapability = builder.objectRef<disputes.Revenue['byCapability'][number]>('RevenueCapability').implement({
   fields: (t) => ({ capability: t.exposeString('capability'), ...money(t), executions: t.exposeInt('executions') }),
@@ -84,13 +99,14 @@ const Revenue = builder.objectRef<disputes.Revenue>('Revenue').implement({
     totals: t.field({ type: RevenueTotals, resolve: (r) => r.totals }),
     byDay: t.field({ type: [RevenueDay], resolve: (r) => r.byDay }),
     byCapability: t.field({ type: [RevenueCapability], resolve: (r) => r.byCapability }),
+    fees: t.field({ type: RevenueFees, resolve: (r) => r.fees }),
   }),
 });
 
 builder.queryField('adminRevenue', (t) =>
   t.field({
     type: Revenue,
-    description: 'Money through the marketplace from the ledger: charges less refunds, by day and capability',
+    description: "Money through the marketplace from the ledger: charges less refunds, by day and capability, and the marketplace's fee revenue",
     authScopes: { admin: true },
     args: { days: t.arg.int({ description: '1-365, default 30' }) },
     resolve: (_r, { days }, ctx) => disputes.revenue(ctx, days ?? 30),

@@ -1,6 +1,9 @@
 // Execute: a capability call routed to providers with fallback, or served by the marketplace's built-ins.
+import { encodePaymentResponseHeader } from '@x402/core/http';
 import * as execution from '../src/domain/execution/execute';
+import { settlementOf, type X402Receipt } from '../src/domain/payments/payments';
 import { builder } from './builder';
+import { amountFields } from './wallets';
 
 const ExecuteModeEnum = builder.enumType('ExecuteMode', {
   description: '`auto`: the best-ranked providers, up to 3, skipping cooling ones; `chosen`: exactly `provider`',
@@ -42,6 +45,31 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
   }),
 });
 
+const X402PaymentReceipt = builder.objectRef<X402Receipt>('X402PaymentReceipt').implement({
+  description: 'The x402 payment a call was paid with, settled and credited to the caller\'s wallet',
+  fields: (t) => ({
+    paymentId: t.exposeID('paymentId'),
+    payer: t.exposeString('payer', { description: 'The address that signed the payment' }),
+    ...amountFields(t, 'amount', (p: X402Receipt) => p.amount, 'What the payment paid'),
+    transaction: t.exposeString('transaction', { description: 'The settlement\'s transaction hash (in sandbox mode, on the chain the ledger plays)' }),
+    network: t.exposeString('network', { description: 'CAIP-2, `eip155:84532` in sandbox mode' }),
+  }),
+});
+
+const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
+  description: 'How a paid call was paid: its price was held on the caller\'s wallet while it ran, and the answering provider\'s price charged',
+  fields: (t) => ({
+    method: t.exposeString('method', { description: '`prepaid` (the caller\'s wallet covered it) or `x402` (paid with PAYMENT-SIGNATURE)' }),
+    walletAddress: t.exposeString('walletAddress', { description: 'The caller\'s wallet, which paid' }),
+    ...amountFields(t, 'held', (p: execution.PaymentReceipt) => p.held, 'Held while the call ran: the dearest provider it could try'),
+    ...amountFields(t, 'charged', (p: execution.PaymentReceipt) => p.charged, "The answering provider's price; 0 when every provider failed"),
+    chargedCents: t.exposeInt('chargedCents'),
+    ...amountFields(t, 'fee', (p: execution.PaymentReceipt) => p.fee, "The marketplace's fee, part of the charge"),
+    ...amountFields(t, 'providerShare', (p: execution.PaymentReceipt) => p.providerShare, "The provider's share of the charge"),
+    x402: t.field({ type: X402PaymentReceipt, nullable: true, resolve: (p) => p.x402 }),
+  }),
+});
+
 const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('ExecutionReceipt').implement({
   fields: (t) => ({
     executionId: t.exposeID('executionId'),
@@ -53,6 +81,7 @@ const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('Executio
     provider: t.field({ type: ExecutionProvider, nullable: true, description: 'The provider that answered (or was tried last)', resolve: (r) => r.provider }),
     transaction: t.field({ type: ExecutionCharge, resolve: (r) => r.transaction }),
     attempts: t.field({ type: [AttemptReceipt], resolve: (r) => r.attempts }),
+    payment: t.field({ type: PaymentReceipt, nullable: true, description: 'How a paid call was paid; null for a free one', resolve: (r) => r.payment }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -70,10 +99,21 @@ const ExecuteInput = builder.inputType('ExecuteInput', {
 builder.mutationField('execute', (t) =>
   t.field({
     type: ExecutionReceipt,
-    description: 'Call a capability: signed POST to the provider (CONTRACT §6), fallback in auto mode, everything recorded',
+    description:
+      "Call a capability: signed POST to the provider (CONTRACT §6), fallback in auto mode, everything recorded. A paid capability is paid from the caller's wallet, or with `payment`; when neither pays, the error's `extensions.code` is PAYMENT_REQUIRED and its extensions carry the x402 PaymentRequired (`x402Version`, `resource`, `accepts`)",
     // No scope check before the resolver: execute authenticates the caller itself, in the same statement
     // that ranks the providers (401/403 still come before any other answer).
-    args: { input: t.arg({ type: ExecuteInput, required: true }) },
-    resolve: (_r, { input }, ctx) => execution.execute(ctx, input),
+    args: {
+      input: t.arg({ type: ExecuteInput, required: true }),
+      payment: t.arg.string({
+        description: 'An x402 v2 PaymentPayload for the call (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it: the base64 of its JSON (or the JSON itself)',
+      }),
+    },
+    resolve: async (_r, { input, payment }, ctx) => {
+      const receipt = await execution.execute(ctx, input, { payment });
+      // The x402 HTTP transport's answer to a settled payment.
+      if (receipt.payment?.x402) ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(settlementOf(ctx.services.payments.setup, receipt.payment.x402)) } };
+      return receipt;
+    },
   }),
 );

@@ -22,6 +22,8 @@ import './uto';
 import './ammc';
 import './onboarding';
 import './webmcp';
+import './payments';
+import './acp';
 
 import { defaultFieldResolver } from 'graphql';
 import type { Ctx } from '../src/domain/context';

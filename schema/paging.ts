@@ -61,7 +61,8 @@ export interface PagedFieldOptions<T> {
   args?: Record<string, unknown>;
   defaultSize?: number;
   maxSize?: number;
-  resolve: (ctx: Ctx, args: Record<string, any>, page: Page) => Promise<{ items: readonly T[]; total: number }>;
+  /** `root` is the object the field is on (a connection field of a type). */
+  resolve: (ctx: Ctx, args: Record<string, any>, page: Page, root: any) => Promise<{ items: readonly T[]; total: number }>;
 }
 
 /**
@@ -75,9 +76,9 @@ export function pagedField<T>(t: any, type: unknown, opts: PagedFieldOptions<T>)
       description: opts.description,
       ...(opts.authScopes ? { authScopes: opts.authScopes } : {}),
       args: { offset: t.arg.int({ description: 'Items to skip: an alternative to `after`' }), ...opts.args },
-      resolve: async (_root: unknown, args: Record<string, any>, ctx: Ctx) => {
+      resolve: async (root: unknown, args: Record<string, any>, ctx: Ctx) => {
         const page = pageOf(args, opts.defaultSize, opts.maxSize);
-        const { items, total } = await opts.resolve(ctx, args, page);
+        const { items, total } = await opts.resolve(ctx, args, page, root);
         return connectionOf(items, total, page);
       },
     },

@@ -37,7 +37,12 @@ export const Service = builder.prismaNode('Service', {
     languages: t.exposeStringList('languages'),
     pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
     pricingDetails: t.field({ type: 'JSON', nullable: true, resolve: (s) => s.pricingDetails }),
-    costPerCall: t.exposeInt('costPerCall', { description: 'Integer US cents per call' }),
+    costPerCall: t.exposeInt('costPerCall', { description: 'Integer US cents per call, for each capability without a price of its own' }),
+    capabilityPrices: t.field({
+      type: 'JSON',
+      description: 'Prices set per capability (POST /capabilities/:capabilityId/pricing): capability → integer cents per call; the others cost costPerCall',
+      resolve: (s) => s.capabilityPrices ?? {},
+    }),
     status: t.expose('status', { type: ServiceStatusEnum }),
     reputation: t.int({ description: "The provider's reputation", select: { agent: { select: { reputation: true } } }, resolve: (s) => s.agent.reputation }),
     provider: t.relation('agent'),
@@ -180,48 +185,6 @@ builder.queryField('service', (t) =>
     description: 'An active service by its key: its capabilities, price, provider and record (no credential needed; 404 when unknown or inactive)',
     args: { serviceKey: t.arg.string({ required: true, description: 'The service key, `svc_…`' }) },
     resolve: (query, _r, { serviceKey }, ctx) => services.serviceByKey(ctx, serviceKey, query),
-  }),
-);
-
-const CapabilityPrice = builder.objectRef<services.CapabilityPrice>('CapabilityPrice').implement({
-  fields: (t) => ({
-    slug: t.exposeString('slug'),
-    name: t.exposeString('name'),
-    services: t.exposeInt('services', { description: 'Active services charging for it' }),
-    minCostCents: t.exposeInt('minCostCents'),
-    maxCostCents: t.exposeInt('maxCostCents'),
-    avgCostCents: t.exposeInt('avgCostCents'),
-  }),
-});
-
-builder.queryField('capabilityPricing', (t) =>
-  t.field({ type: [CapabilityPrice], description: 'Paid capabilities and their price ranges', resolve: (_r, _a, ctx) => services.capabilityPricing(ctx) }),
-);
-
-const PricingSet = builder.objectRef<Awaited<ReturnType<typeof services.setCapabilityPricing>>>('CapabilityPricingSet').implement({
-  fields: (t) => ({
-    pricingSet: t.exposeBoolean('pricingSet'),
-    capability: t.exposeString('capability'),
-    costPerCall: t.exposeInt('costPerCall'),
-    pricingModel: t.field({ type: PricingModelEnum, nullable: true, description: 'The services\' pricing model, when they share one', resolve: (p) => p.pricingModel as never }),
-    servicesUpdated: t.exposeInt('servicesUpdated'),
-  }),
-});
-
-const SetCapabilityPricingInput = builder.inputType('SetCapabilityPricingInput', {
-  fields: (t) => ({
-    costPerCall: t.int({ required: true, description: 'Integer US cents per call' }),
-    pricingModel: t.field({ type: PricingModelEnum, description: 'Default per_call (free for 0)' }),
-  }),
-});
-
-builder.mutationField('setCapabilityPricing', (t) =>
-  t.field({
-    type: PricingSet,
-    description: "Set the caller's price for a capability on all its active services offering it",
-    authScopes: { agent: true },
-    args: { capabilityId: t.arg.string({ required: true }), input: t.arg({ type: SetCapabilityPricingInput, required: true }) },
-    resolve: (_r, { capabilityId, input }, ctx) => services.setCapabilityPricing(ctx, capabilityId, input),
   }),
 );
 

@@ -42,6 +42,11 @@ import { expireOverdueTickets } from './domain/uto/tickets';
 import { applyDeadlines } from './domain/ammc/conglomerates';
 import { indexOwnTools, webmcpIndexer } from './domain/webmcp/index-sites';
 import { detectVectorSearch } from './domain/memory/vectors';
+import { remoteFacilitator, sandboxFacilitator } from './domain/payments/facilitator';
+import { releaseLapsedHolds } from './domain/payments/ledger';
+import { loadPaymentSetup } from './domain/payments/setup';
+import { loadWalletKeyring } from './domain/payments/wallet-keys';
+import { InFlight } from './platform/in-flight';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
 import { answerClientError, requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
@@ -83,6 +88,8 @@ const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 const USAGE_FLUSH_MS = 5_000;
 const OFFER_REFRESH_MS = 60_000;
 const IDEMPOTENCY_PURGE_MS = 3_600_000;
+/** How often the holds of calls that were never recorded (a stopped process) are given back. */
+const HOLD_LAPSE_MS = 30_000;
 const OUTBOX_RECOVER_MS = 2_000;
 /** How often open streams are compared with the database (a lost announcement is found this late at worst). */
 const STREAM_SWEEP_MS = 2_000;
@@ -121,6 +128,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const clock = opts.clock ?? systemClock;
   const outbound = new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
   const signingKeys = await loadSigningKeys(db.prisma);
+  const paymentSetup = await loadPaymentSetup(config, db.prisma);
+  const walletKeys = await loadWalletKeyring(db.prisma, config.payments.walletEncryptionKey);
   const dispatcher = new Dispatcher({
     sql: db.sql,
     clock,
@@ -157,12 +166,21 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     utoStreams: new SequencedStreams<UtoStreamEvent>(events as never, utoStore({ db: db.prisma }), { topic: UTO_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
-    idempotency: new IdempotencyStore(db.sql),
+    // A copy waits for the first answer as long as an execution can take (every attempt, and a margin).
+    idempotency: new IdempotencyStore(db.sql, 3 * config.providerTimeoutMs + 10_000),
     outbox,
     dispatcher,
     outbound,
     signingKeys,
     executeCache: new ExecuteHotCache(config.executeCacheMs),
+    payments: {
+      setup: paymentSetup,
+      facilitator: paymentSetup.sandbox
+        ? sandboxFacilitator(db.prisma, paymentSetup, () => clock.now())
+        : remoteFacilitator(paymentSetup.facilitatorUrl!, outbound),
+      keys: walletKeys,
+      inFlight: new InFlight(),
+    },
     // Set just below: these workers need the finished services.
     providerStats: undefined as unknown as ProviderStats,
     disputes: undefined as unknown as DisputePipeline,
@@ -314,6 +332,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
   scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
   scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
+  scheduler.every('wallet-holds', HOLD_LAPSE_MS, async () => {
+    while ((await releaseLapsedHolds(services)) === 500);
+  }, { runNow: false });
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
   scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
     while ((await purgeExpiredEntries(services)) === 1000);

@@ -50,6 +50,42 @@ export interface Config {
   subKeyLifetimeDays: number;
   /** The furthest `expires_at` a sub-key may be given, in days from its provisioning. */
   subKeyMaxLifetimeDays: number;
+  /** Paid capabilities over x402 (CONTRACT §8; docs/payments.md). */
+  payments: PaymentsConfig;
+  /** The ACP offering views (spec §4.12). */
+  acp: AcpConfig;
+}
+
+export interface PaymentsConfig {
+  /** The x402 network, CAIP-2 (`eip155:84532`, Base Sepolia). */
+  network: string;
+  /** The token contract paid in; unset: the network's default USDC (@x402/evm's table). */
+  asset?: string;
+  /** A remote facilitator speaking the standard verify/settle API; unset: sandbox mode, settled in the ledger. */
+  facilitatorUrl?: string;
+  /** Where payments go (`payTo`); required with a remote facilitator, the settlement account's address in sandbox. */
+  payTo?: string;
+  /** How long a signed payment may take to reach the marketplace (`maxTimeoutSeconds`). */
+  maxTimeoutSeconds: number;
+  /** The marketplace's fee on every paid call, in basis points of the price. */
+  feeBps: number;
+  /** The sandbox faucet tops a wallet up to this many whole units of the asset (a decimal string). */
+  faucetCap: string;
+  /** The key-encryption key of wallets' private keys (32 bytes); unset: generated once, kept in the database. */
+  walletEncryptionKey?: Buffer;
+}
+
+export interface AcpConfig {
+  enabled: boolean;
+  /** The network token offerings are priced in. */
+  token: string;
+  tokenDecimals: number;
+  /** US dollars per token (a decimal string). */
+  tokenUsdRate: string;
+  /** The evaluation phase's window after delivery. */
+  evaluationSeconds: number;
+  /** How long a provider has to deliver once the buyer's payment is in escrow. */
+  deliverySeconds: number;
 }
 
 export const VERSION = '1.1.0';
@@ -72,6 +108,29 @@ function seconds(name: string, raw: string | undefined, fallback: number[]): num
     throw new Error(`${name} must be a comma-separated list of seconds (0 to 604800), got "${raw}"`);
   }
   return values.map((v) => Math.round(v * 1000));
+}
+
+const DECIMAL = /^\d{1,12}(\.\d{1,18})?$/;
+
+function decimal(name: string, raw: string | undefined, fallback: string): string {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!DECIMAL.test(raw.trim()) || !/[1-9]/.test(raw)) throw new Error(`${name} must be a positive decimal number such as 1.25, got "${raw}"`);
+  return raw.trim();
+}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+function address(name: string, raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!EVM_ADDRESS.test(raw)) throw new Error(`${name} must be an EVM address (0x and 40 hexadecimal digits)`);
+  return raw.toLowerCase();
+}
+
+function encryptionKey(raw: string | undefined): Buffer | undefined {
+  if (!raw) return undefined;
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) throw new Error('WALLET_ENCRYPTION_KEY must be 32 bytes, as 64 hexadecimal digits or base64');
+  return key;
 }
 
 function url(name: string, raw: string | undefined, protocols: string[]): string | undefined {
@@ -122,5 +181,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subKeyLifetimeDays,
     subKeyMaxLifetimeDays,
     dbTransactionGuard: env.DB_TX_GUARD === '1',
+    payments: paymentsConfig(env),
+    acp: {
+      enabled: env.ACP_ENABLED !== '0',
+      token: env.ACP_TOKEN || 'VIRTUAL',
+      tokenDecimals: integer('ACP_TOKEN_DECIMALS', env.ACP_TOKEN_DECIMALS, 18, 0, 30),
+      tokenUsdRate: decimal('ACP_TOKEN_USD_RATE', env.ACP_TOKEN_USD_RATE, '1'),
+      evaluationSeconds: integer('ACP_EVALUATION_SECONDS', env.ACP_EVALUATION_SECONDS, 86_400, 60, 30 * 86_400),
+      deliverySeconds: integer('ACP_DELIVERY_SECONDS', env.ACP_DELIVERY_SECONDS, 3_600, 10, 30 * 86_400),
+    },
+  };
+}
+
+function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
+  const network = env.X402_NETWORK || 'eip155:84532';
+  if (!/^eip155:\d{1,12}$/.test(network)) throw new Error(`X402_NETWORK must be an EVM network in CAIP-2 form (eip155:<chain id>), got "${network}"`);
+  const facilitatorUrl = url('X402_FACILITATOR_URL', env.X402_FACILITATOR_URL, ['https:']);
+  const payTo = address('X402_PAY_TO', env.X402_PAY_TO);
+  if (facilitatorUrl && !payTo) throw new Error('X402_PAY_TO (the address payments go to) is required with X402_FACILITATOR_URL');
+  return {
+    network,
+    asset: address('X402_ASSET', env.X402_ASSET),
+    facilitatorUrl: facilitatorUrl?.replace(/\/+$/, ''),
+    payTo,
+    maxTimeoutSeconds: integer('X402_MAX_TIMEOUT_SECONDS', env.X402_MAX_TIMEOUT_SECONDS, 120, 10, 3_600),
+    feeBps: integer('MARKETPLACE_FEE_BPS', env.MARKETPLACE_FEE_BPS, 1_000, 0, 5_000),
+    faucetCap: decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
+    walletEncryptionKey: encryptionKey(env.WALLET_ENCRYPTION_KEY),
   };
 }

@@ -362,10 +362,14 @@ export type ServiceStatus =
   | 'suspended';
 
 export type SetCapabilityPricingInput = {
-  /** Integer US cents per call */
-  costPerCall: number;
-  /** Default per_call (free for 0) */
-  pricingModel?: PricingModel | null | undefined;
+  /** The price per call in integer cents (0 makes the capability free); or give costPerCallBaseUnits */
+  costPerCall?: number | null | undefined;
+  /** The same price in the payment asset's base units (an integer string, a whole number of cents); both may be given when they agree */
+  costPerCallBaseUnits?: string | null | undefined;
+  /** The services' pricing model (free, per_call, monthly, freemium); default: each keeps its own, and a free one that now charges becomes per_call */
+  pricingModel?: string | null | undefined;
+  /** One of your services (its key or id); default: every service of yours offering the capability */
+  service?: string | null | undefined;
 };
 
 /** `popular`: most installed first; `newest`: latest published first */
@@ -538,6 +542,36 @@ export type WriteMemoryEntriesInput = {
   /** At most the tier's batch size (see Query.tiers) */
   entries: Array<MemoryEntryInput>;
 };
+
+export type AcpOfferingFieldsFragment = { capability: string, name: string, description: string, offering_id: string, service_id: string, service_key: string, price_cents: number, provider: { name: string, reputation: number, agent_id: string }, price: { amount: string, currency: string, decimals: number, base_units: string } };
+
+export type AcpStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AcpStatusQuery = { acpStatus: { enabled: boolean, network: string, settlement: string, offerings: number, chain_id: number, token: { symbol: string, decimals: number, usd_rate: string } } };
+
+export type AcpOfferingsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AcpOfferingsQuery = { acpOfferings: { total: number, offerings: Array<{ capability: string, name: string, description: string, offering_id: string, service_id: string, service_key: string, price_cents: number, provider: { name: string, reputation: number, agent_id: string }, price: { amount: string, currency: string, decimals: number, base_units: string } }> } };
+
+export type AcpOfferingsUsdcQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type AcpOfferingsUsdcQuery = { acpOfferings: { total: number, offerings: Array<{ capability: string, name: string, description: string, offering_id: string, service_id: string, service_key: string, price_cents: number, provider: { name: string, reputation: number, agent_id: string }, price: { amount: string, currency: string, decimals: number, base_units: string } }> } };
+
+export type AcpPaymentTermsQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type AcpPaymentTermsQuery = { terms: { token: string, deadline: string, refund_policy: string, delivery_seconds: number, offering: { capability: string, name: string, description: string, offering_id: string, service_id: string, service_key: string, price_cents: number, provider: { name: string, reputation: number, agent_id: string }, price: { amount: string, currency: string, decimals: number, base_units: string } }, price_usdc: { amount: string, currency: string, decimals: number, base_units: string }, price_token: { amount: string, currency: string, decimals: number, base_units: string }, phases: Array<{ phase: string, description: string }>, escrow: { holder: string, funded: string, released: string }, evaluation: { evaluator: string, criteria: string, window_seconds: number }, payment: { scheme: string, network: string, asset: string, amount: string, payTo: string, maxTimeoutSeconds: number, extra: unknown }, purchase: { method: string, path: string, body: unknown } } };
 
 export type UpdateAgentStatusMutationVariables = Exact<{
   agentId: string;
@@ -779,16 +813,17 @@ export type AdminRevenueQueryVariables = Exact<{
 }>;
 
 
-export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, gross_cents: number, refunds_cents: number, net_cents: number }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }> } };
+export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, fees: string, gross_cents: number, refunds_cents: number, net_cents: number, fees_base_units: string }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }>, fees: { fees: string, refunded: string, net: string, asset: string, fees_base_units: string, refunded_base_units: string, net_base_units: string, fee_bps: number } } };
 
-export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> };
+export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
 
 export type ExecuteMutationVariables = Exact<{
   input: ExecuteInput;
+  payment?: string | null | undefined;
 }>;
 
 
-export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> } };
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -946,7 +981,45 @@ export type SearchMemoryQueryVariables = Exact<{
 
 export type SearchMemoryQuery = { results: Array<{ score: number | null, distance: number | null, key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
 
-export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
+export type RequirementsFieldsFragment = { scheme: string, network: string, asset: string, amount: string, payTo: string, maxTimeoutSeconds: number, extra: unknown };
+
+export type X402SandboxStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type X402SandboxStatusQuery = { sandbox: { enabled: boolean, scheme: string, network: string, facilitator: string, x402_version: number, network_name: string, chain_id: number, pay_to: string, max_timeout_seconds: number, fee_bps: number, faucet_cap: string, faucet_cap_base_units: string, asset: { address: string, symbol: string, decimals: number, eip712_name: string, eip712_version: string } } };
+
+export type SandboxTestPaymentMutationVariables = Exact<{
+  amount?: string | null | undefined;
+}>;
+
+
+export type SandboxTestPaymentMutation = { sandboxTestPayment: { simulated: boolean, amount: string, wallet_address: string, amount_base_units: string, payment: unknown, payment_signature: string, payment_response: string, payment_id: string, balance_before: string, balance_after: string, requirements: { scheme: string, network: string, asset: string, amount: string, payTo: string, maxTimeoutSeconds: number, extra: unknown }, verification: { payer: string | null, is_valid: boolean, invalid_reason: string | null }, settlement: { success: boolean, transaction: string, network: string, payer: string | null, amount: string | null } } };
+
+export type SandboxFaucetMutationVariables = Exact<{
+  agentId?: string | null | undefined;
+  amount?: string | null | undefined;
+}>;
+
+
+export type SandboxFaucetMutation = { sandboxFaucet: { credited: boolean, amount: string, balance: string, cap: string, agent_id: string, wallet_address: string, amount_base_units: string, balance_base_units: string, cap_base_units: string } };
+
+export type CapabilityPricingQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type CapabilityPricingQuery = { capabilityPricing: { total: number, capabilities: Array<{ slug: string, name: string, service_count: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number, min_price: string, min_price_base_units: string, max_price: string, max_price_base_units: string }> } };
+
+export type SetCapabilityPricingMutationVariables = Exact<{
+  capabilityId: string;
+  input: SetCapabilityPricingInput;
+}>;
+
+
+export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, price: string, pricing_set: boolean, price_base_units: string, pricing_model: string | null, services_updated: number, services: Array<{ name: string, service_id: string, service_key: string }> } };
+
+export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
 
 export type CapabilitySummaryFieldsFragment = { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null };
 
@@ -967,24 +1040,19 @@ export type ServicesQueryVariables = Exact<{
 }>;
 
 
-export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
+export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
 
 export type ServiceQueryVariables = Exact<{
   serviceKey: string;
 }>;
 
 
-export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
 
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type CapabilitiesQuery = { capabilities: { total: number, capabilities: Array<{ name: string, slug: string, group: string, parent: string | null, description: string | null, builtin: boolean, service_count: number }>, hierarchy: Array<{ group: string, name: string, capabilities: Array<string> }> } };
-
-export type CapabilityPricingQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type CapabilityPricingQuery = { capabilities: Array<{ slug: string, name: string, service_count: number, min_cost_cents: number, max_cost_cents: number, avg_cost_cents: number }> };
 
 export type SearchCapabilitiesQueryVariables = Exact<{
   query?: string | null | undefined;
@@ -1014,14 +1082,6 @@ export type ProvidersQueryVariables = Exact<{
 
 
 export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
-
-export type SetCapabilityPricingMutationVariables = Exact<{
-  capabilityId: string;
-  input: SetCapabilityPricingInput;
-}>;
-
-
-export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, pricing_set: boolean, pricing_model: PricingModel | null, services_updated: number } };
 
 export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1515,19 +1575,31 @@ export type UtoSpecialistsQueryVariables = Exact<{
 
 export type UtoSpecialistsQuery = { utoSpecialists: { total: number, specialists: Array<{ agentId: string, name: string, domain: string, capabilities: Array<string>, reputation: number, tier: string, registeredAt: string, updatedAt: string }> } };
 
+export type WalletFieldsFragment = { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string };
+
 export type CreateWalletMutationVariables = Exact<{
   agentId: string;
+  address?: string | null | undefined;
 }>;
 
 
-export type CreateWalletMutation = { createWallet: { network: string, asset: string, balance: string, wallet_address: string, agent_id: string, created_at: string } };
+export type CreateWalletMutation = { createWallet: { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string } };
 
 export type WalletQueryVariables = Exact<{
   agentId: string;
 }>;
 
 
-export type WalletQuery = { wallet: { network: string, asset: string, balance: string, wallet_address: string, agent_id: string, balance_base_units: string, created_at: string } };
+export type WalletQuery = { wallet: { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string } };
+
+export type WalletEntriesQueryVariables = Exact<{
+  agentId: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type WalletEntriesQuery = { walletEntries: { total: number, entries: Array<{ amount: string, kind: string, reference: string | null, entry_id: string, amount_base_units: string, transfer_id: string, execution_id: string | null, payment_id: string | null, created_at: string }> } };
 
 export type WebhookFieldsFragment = { url: string, events: Array<string>, active: boolean, webhook_id: string, disabled_reason: string | null, created_at: string, updated_at: string };
 
@@ -1642,7 +1714,7 @@ export type GetCapabilityDetailsQueryVariables = Exact<{
 }>;
 
 
-export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
 
 export type BrowseProvidersQueryVariables = Exact<{
   capability: string;
@@ -1658,7 +1730,7 @@ export type ExecuteCapabilityMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }> } };
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
   capability: string;

@@ -28,6 +28,7 @@ import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
 import type { SigningKeys } from './webhooks/signing-key';
 import type { ManifestTool } from './webmcp/manifest';
+import type { PaymentServices } from './payments/payments';
 
 /** Long-lived machinery shared by every request of one instance. */
 export interface Services {
@@ -53,6 +54,8 @@ export interface Services {
   executeCache: ExecuteHotCache;
   /** Decides new disputes from the records, or sends them to review. */
   disputes: DisputePipeline;
+  /** Paid calls: the asset and network, the facilitator, wallet keys (payments/payments.ts). */
+  payments: PaymentServices;
   limiter: RateLimiter;
   /** Concurrent event streams per agent on this instance (STREAMS_PER_AGENT). */
   streamSlots: StreamSlots;
@@ -114,7 +117,8 @@ export interface Ctx {
   rateLimited?: boolean;
   /**
    * What an operation's result asks of a REST answer beyond the route's own: another status and headers
-   * (a health check that is down answers 503 with its report). Set by schema resolvers, read by rest/.
+   * (a health check that is down answers 503 with its report; a paid call carries PAYMENT-RESPONSE). Set
+   * by schema resolvers, read by rest/.
    */
-  httpAnswer?: { status: number; headers?: Record<string, string> };
+  httpAnswer?: { status?: number; headers?: Record<string, string> };
 }

@@ -2,6 +2,8 @@
 // ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { encodePaymentRequiredHeader } from '@x402/core/http';
+import type { PaymentRequired } from '@x402/core/types';
 import { BadRequest, problem, problemFromError, UNAVAILABLE_RETRY_AFTER_SECONDS, ValidationFailed, type Problem } from './errors';
 import { inputProblem } from './input-boundary';
 import { newRequestId } from './ids';
@@ -110,7 +112,19 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
   // Unavailable for the moment: say when to come back.
   const retry: Record<string, string> = problem.code === 'service_unavailable' && !headers['Retry-After'] ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
-  writeJson(res, problem.status, problem, { ...headers, ...retry }, 'application/problem+json; charset=utf-8');
+  writeJson(res, problem.status, problem, { ...headers, ...retry, ...paymentRequiredHeader(problem) }, 'application/problem+json; charset=utf-8');
+}
+
+/** x402's HTTP transport: a 402 that carries payment requirements also sends them base64-encoded in PAYMENT-REQUIRED. */
+export function paymentRequiredHeader(problem: Problem): Record<string, string> {
+  if (problem.status !== 402 || typeof problem.x402Version !== 'number' || !Array.isArray(problem.accepts)) return {};
+  const required: PaymentRequired = {
+    x402Version: problem.x402Version,
+    ...(typeof problem.error === 'string' ? { error: problem.error } : {}),
+    resource: problem.resource as PaymentRequired['resource'],
+    accepts: problem.accepts as PaymentRequired['accepts'],
+  };
+  return { 'PAYMENT-REQUIRED': encodePaymentRequiredHeader(required) };
 }
 
 /**

@@ -1,15 +1,26 @@
-// Idempotency-Key (CONTRACT §8): the first answer to a creating request is stored and replayed for the
-// same key and request; the same key with another request is a conflict. Records live 24 hours.
+// Idempotency-Key (CONTRACT §8): the first answer to a creating request is stored and replayed, with the
+// headers the operation gave it, for the same key and request; the same key with another request is a
+// conflict. A copy that arrives while the first is still being answered waits for that answer. Records
+// live 24 hours.
 import { createHash } from 'node:crypto';
 import type { SqlRunner } from '../db/database';
 import { BadRequest, Conflict } from './errors';
+import { InFlight, waitForClaim } from './in-flight';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 export type Claim =
   | { kind: 'first' }
-  | { kind: 'replay'; status: number; body: unknown };
+  | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> };
+
+/**
+ * Answers that are not kept: a 5xx (the client may retry it) and a 402 (the client retries it with a
+ * payment, under the same key).
+ */
+export function isKept(status: number): boolean {
+  return status < 500 && status !== 402;
+}
 
 export function readIdempotencyKey(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
@@ -31,36 +42,77 @@ function sortedKeys(value: Record<string, unknown>): Record<string, unknown> {
 }
 
 export class IdempotencyStore {
-  constructor(private readonly sql: SqlRunner) {}
+  /** Claims held by requests of this instance, so that a waiting copy here is woken when they finish. */
+  private readonly claims = new InFlight();
+  private readonly finished = new Map<string, () => void>();
 
-  /** Claims the key for this request, or returns the stored answer; throws 409 for a conflicting reuse. */
+  /** `waitMs`: how long a copy waits for the first request's answer before answering 409 in progress. */
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly waitMs = 30_000,
+  ) {}
+
+  /**
+   * Claims the key for this request, or returns the stored answer, waiting for it while the first request
+   * is still being answered; throws 409 for a conflicting reuse, or when the first takes longer than
+   * `waitMs`.
+   */
   async claim(subject: string, key: string, route: string, hash: string): Promise<Claim> {
+    const id = `${subject}\u0000${key}`;
+    const found = await waitForClaim(this.claims, id, () => this.attempt(subject, key, route, hash, id), Date.now() + this.waitMs);
+    if (!found) throw new Conflict('A request with this Idempotency-Key is still in progress');
+    return found;
+  }
+
+  private async attempt(subject: string, key: string, route: string, hash: string, id: string): Promise<Claim | undefined> {
     const inserted = await this.sql.query<{ key: string }>(
       `INSERT INTO idempotency_records (subject, key, route, request_hash) VALUES ($1, $2, $3, $4)
        ON CONFLICT (subject, key) DO NOTHING RETURNING key`,
       [subject, key, route, hash],
       'idempotency_claim',
     );
-    if (inserted.length) return { kind: 'first' };
-    const [row] = await this.sql.query<{ route: string; request_hash: string; status: number | null; body: unknown }>(
-      `SELECT route, request_hash, status, body FROM idempotency_records WHERE subject = $1 AND key = $2`,
+    if (inserted.length) {
+      void this.claims.run(id, () => new Promise<void>((resolve) => this.finished.set(id, resolve)));
+      return { kind: 'first' };
+    }
+    const [row] = await this.sql.query<{ route: string; request_hash: string; status: number | null; body: unknown; headers: Record<string, string> | null }>(
+      `SELECT route, request_hash, status, body, headers FROM idempotency_records WHERE subject = $1 AND key = $2`,
       [subject, key],
       'idempotency_read',
     );
-    if (!row) return this.claim(subject, key, route, hash);
+    // Released meanwhile: claim it again.
+    if (!row) return this.attempt(subject, key, route, hash, id);
     if (row.route !== route || row.request_hash !== hash) throw new Conflict('This Idempotency-Key was used with a different request');
-    if (row.status === null) throw new Conflict('A request with this Idempotency-Key is still in progress');
-    return { kind: 'replay', status: row.status, body: row.body };
+    if (row.status === null) return undefined;
+    return { kind: 'replay', status: row.status, body: row.body, headers: row.headers ?? {} };
   }
 
-  /** Stores the answer to replay (a 5xx is not stored: the client may retry it). */
-  async complete(subject: string, key: string, status: number, body: unknown): Promise<void> {
-    if (status >= 500) return this.release(subject, key);
-    await this.sql.query(`UPDATE idempotency_records SET status = $3, body = $4 WHERE subject = $1 AND key = $2`, [subject, key, status, JSON.stringify(body)], 'idempotency_complete');
+  private wake(subject: string, key: string): void {
+    const id = `${subject}\u0000${key}`;
+    this.finished.get(id)?.();
+    this.finished.delete(id);
+  }
+
+  /** Stores the answer to replay, with the headers the operation gave it (see isKept for what is not stored). */
+  async complete(subject: string, key: string, status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+    if (!isKept(status)) return this.release(subject, key);
+    try {
+      await this.sql.query(
+        `UPDATE idempotency_records SET status = $3, body = $4, headers = $5 WHERE subject = $1 AND key = $2`,
+        [subject, key, status, JSON.stringify(body), JSON.stringify(headers)],
+        'idempotency_complete',
+      );
+    } finally {
+      this.wake(subject, key);
+    }
   }
 
   async release(subject: string, key: string): Promise<void> {
-    await this.sql.query(`DELETE FROM idempotency_records WHERE subject = $1 AND key = $2 AND status IS NULL`, [subject, key]);
+    try {
+      await this.sql.query(`DELETE FROM idempotency_records WHERE subject = $1 AND key = $2 AND status IS NULL`, [subject, key]);
+    } finally {
+      this.wake(subject, key);
+    }
   }
 
   async purgeExpired(now: Date): Promise<void> {

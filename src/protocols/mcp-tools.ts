@@ -124,12 +124,22 @@ export const areaTools: ToolSpec[] = [
   op('revokeSubKey', 'DELETE /keys/:keyId', 'Revoke a sub-key'),
   op('verifySubKey', 'POST /keys/verify', 'Verify a sub-key'),
   op('wallet', 'GET /agents/:agentId/wallet', "An agent's wallet"),
+  op('createWallet', 'POST /agents/:agentId/wallet', "Create an agent's wallet"),
+  op('walletEntries', 'GET /agents/:agentId/wallet/entries', "An agent wallet's ledger"),
   // Discovery, services, execution
   op('resolve', 'POST /resolve', 'Rank the providers of a capability'),
   op('quickResolve', 'GET /resolve/quick', 'The best provider of a capability'),
   op('registerService', 'POST /services/register', 'Register a service'),
   op('services', 'GET /services', 'List services'),
-  op('execute', 'POST /execute', 'Execute a capability (every option)'),
+  op('execute', 'POST /execute', 'Execute a capability (every option, an x402 payment included)'),
+  // Payments
+  op('x402Sandbox', 'GET /x402/sandbox/status', 'The x402 sandbox: network, asset, fee'),
+  op('sandboxFaucet', 'POST /x402/sandbox/faucet', 'Credit sandbox funds to a wallet'),
+  op('sandboxTestPayment', 'POST /x402/sandbox/test-payment', 'Make a sandbox x402 test payment'),
+  op('capabilityPricing', 'GET /capabilities/pricing', 'Paid capabilities and their price ranges'),
+  op('setCapabilityPricing', 'POST /capabilities/:capabilityId/pricing', "Set the caller's price for a capability"),
+  op('acpOfferings', 'GET /acp/offerings', 'ACP offerings in the network token'),
+  op('acpPaymentTerms', 'GET /acp/offerings/:id/payment-terms', "An ACP offering's payment terms"),
   // Disputes and tickets
   op('createDispute', 'POST /disputes', 'Dispute a transaction'),
   op('dispute', 'GET /disputes/:id', 'A dispute'),

@@ -22,8 +22,9 @@ export interface ToolSpec {
   title: string;
   /**
    * The REST route whose operation the tool runs (`'POST /services/register'`): its document, bucket and
-   * auth. Its path, query and body-field parameters become arguments under their camelCase names, and the
-   * fields of a whole-body input become arguments themselves.
+   * auth. Its path, query, header and body-field parameters become arguments under their camelCase names
+   * (a header's as optional ones: `paymentSignature`), and the fields of a whole-body input become
+   * arguments themselves.
    */
   route?: string;
   /** Or the tool's own document (each variable an argument of its name), with its bucket and auth. */
@@ -109,6 +110,10 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
         if (v.source.from === 'body') spread(v.name, v.type);
         else if (v.source.from === 'header') {
           if (v.type instanceof GraphQLNonNull) throw new Error(`${label}: $${v.name} comes from a header`);
+          // A header's input (PAYMENT-SIGNATURE) is an optional argument, named in camelCase (paymentSignature).
+          const arg = camelCase(v.source.name.toLowerCase().replace(/-/g, '_'));
+          addArg(arg, { type: v.type, description: v.source.description, extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} } });
+          placements.push({ variable: v.name, arg });
         } else {
           const arg = camelCase(v.source.name);
           addArg(arg, { type: v.type, description: ('description' in v.source && v.source.description) || uses.get(v.name)?.description, extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} } });

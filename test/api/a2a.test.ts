@@ -6,6 +6,7 @@ import type { Task } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 
 type ClientModule = typeof import('@a2a-js/sdk/client', { with: { 'resolution-mode': 'import' } });
 type CoreModule = typeof import('@a2a-js/sdk', { with: { 'resolution-mode': 'import' } });
@@ -107,7 +108,7 @@ describe('the agent card', () => {
 describe('messages', () => {
   it('executes the capability a data part names for the bearer agent (current protocol), and the task reads back', async () => {
     const { capability, provider } = await echoCapability();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await currentClient(me.key);
     const task = (await client.sendMessage(message([{ data: { capability, input: { text: 'hello' } } }]))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -129,7 +130,7 @@ describe('messages', () => {
 
   it('takes text that starts with a capability, and streams the task over SSE', async () => {
     const { capability } = await echoCapability();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await currentClient(me.key);
     const kinds: string[] = [];
     let last: any;
@@ -154,7 +155,7 @@ describe('messages', () => {
 
   it('speaks v0.3 (message/send, tasks/get) through the SDK\'s v0.3 transport, on the same tasks', async () => {
     const { capability } = await echoCapability();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const card = await (await currentClient(me.key)).getAgentCard();
     const client = legacyClient(me.key, card);
     const task = (await client.sendMessage(message([{ data: { capability, input: { n: 1 } } }]))) as Task;
@@ -167,7 +168,7 @@ describe('messages', () => {
   });
 
   it('fails the task with the problem when the call cannot run, and refuses to cancel a finished task', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await currentClient(me.key);
     const task = (await client.sendMessage(message([{ data: { capability: uniqueSlug('nobody-offers'), input: {} } }]))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
@@ -189,7 +190,7 @@ describe('messages', () => {
 
 describe('JSON-RPC errors', () => {
   it('answers parse errors, invalid requests, unknown methods and bad params with their codes and the request id', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const parse = await rpc(undefined, me.key, '{not json');
     expect(parse.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.any(String) } });
     expect((await rpc([], me.key)).body).toMatchObject({ id: null, error: { code: -32600 } });

@@ -2,6 +2,7 @@
 // resolves what the records prove (every attempt failed; a charge other than the price) and sends the
 // rest to review, administrator resolution with 409 for illegal moves, and revenue from the ledger.
 import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 import { errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
@@ -32,7 +33,7 @@ async function executed(cost: number, answer: 'ok' | 'fail' = 'ok') {
     key: provider.key,
     body: { name: 'Disputed', endpoint: p.url, capabilities: [cap], description: 'A service to dispute', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
   });
-  const consumer = await registerAgent(server);
+  const consumer = await registerPayingAgent(server);
   const res = await call('POST', '/execute', { key: consumer.key, body: { capability: cap, input: {} } });
   return { provider, consumer, serviceId: svc.body.service_id as string, execution: res.body, transactionId: res.body.transaction.transaction_id as string, capability: cap };
 }

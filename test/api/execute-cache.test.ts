@@ -2,6 +2,7 @@
 // a lookup, and no change that matters outlives it — this instance's own mutations empty it at once,
 // changes made anywhere else through the database's change notification, the rest within its TTL.
 import { api, onPostgres, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 import { expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
@@ -49,7 +50,7 @@ async function within(withinMs: number, done: () => Promise<boolean>): Promise<n
 it('serves a repeated call from the cache, and empties it when a change that matters is committed anywhere', async () => {
   const cap = uniqueSlug('hot');
   const { serviceId } = await offer(cap);
-  const me = await registerAgent(server);
+  const me = await registerPayingAgent(server);
   expect((await run(me.key, cap)).body.provider.name).toBe(`svc for ${cap}`);
   // A change no notification reports (the ranking's copy of the name, edited behind its back): the cache
   // still answers what it holds, which shows that the second call looked nothing up.
@@ -66,7 +67,7 @@ it('serves a repeated call from the cache, and empties it when a change that mat
 it('refuses a caller suspended by a mutation on this instance on its very next call', async () => {
   const cap = uniqueSlug('hot');
   const { p } = await offer(cap);
-  const me = await registerAgent(server);
+  const me = await registerPayingAgent(server);
   expect((await run(me.key, cap)).status).toBe(200);
   const suspended = await call('PATCH', `/admin/agents/${me.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   expect(suspended.status).toBe(200);
@@ -77,7 +78,7 @@ it('refuses a caller suspended by a mutation on this instance on its very next c
 it('refuses a caller whose credential is revoked in the database, through the change notification', async () => {
   const cap = uniqueSlug('hot');
   const { p } = await offer(cap);
-  const me = await registerAgent(server);
+  const me = await registerPayingAgent(server);
   expect((await run(me.key, cap)).status).toBe(200);
   await server.app.services.db.credential.updateMany({ where: { agentId: me.agentId }, data: { revokedAt: new Date() } });
   await within(2_000, async () => (await run(me.key, cap)).status === 401);
@@ -89,7 +90,7 @@ it('refuses a caller whose credential is revoked in the database, through the ch
 it('stops calling a provider that cooled down or was deactivated', async () => {
   const cap = uniqueSlug('hot');
   const { serviceId } = await offer(cap);
-  const me = await registerAgent(server);
+  const me = await registerPayingAgent(server);
   expect((await run(me.key, cap)).status).toBe(200);
   await server.app.services.db.service.update({ where: { id: serviceId }, data: { status: 'inactive' } });
   await within(2_000, async () => (await run(me.key, cap)).status === 404);
@@ -107,7 +108,7 @@ it('stops calling a provider that cooled down or was deactivated', async () => {
   // Meanwhile calls still work, each looking its caller and providers up.
   const cap = uniqueSlug('hot');
   await offer(cap);
-  const me = await registerAgent(server);
+  const me = await registerPayingAgent(server);
   expect((await run(me.key, cap)).status).toBe(200);
   await within(5_000, async () => cache.enabled);
 });

@@ -3,6 +3,7 @@
 // recorded with the execution and its transaction, statistics and cooldowns folded from the attempts.
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 import { errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
@@ -15,7 +16,7 @@ const clock = new FakeClock(new Date());
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '400' } });
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '400', SANDBOX_FAUCET_CAP: '100' } });
   call = api(server);
 });
 afterAll(async () => {
@@ -47,7 +48,7 @@ describe('POST /execute, auto mode', () => {
     const cap = uniqueSlug('exec');
     const p = await provider('best');
     const svc = await offer(cap, p, 7);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: { text: 'hello' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -62,6 +63,8 @@ describe('POST /execute, auto mode', () => {
       attempts: [
         { ordinal: 1, service_id: svc.serviceId, service_key: svc.serviceKey, outcome: 'success', reason: null, status_code: 200, latency_ms: expect.any(Number), score: expect.any(Number), costPerCall: 7 },
       ],
+      // Paid from the caller's wallet (test/api/payments.test.ts has the rest).
+      payment: expect.objectContaining({ method: 'prepaid', charged_cents: 7, charged_base_units: '70000' }),
       created_at: expect.any(String),
     });
     // The provider got CONTRACT §6's body, signed with the service's signing secret.
@@ -84,7 +87,7 @@ describe('POST /execute, auto mode', () => {
     bad.setDefault({ status: 503 });
     const first = await offer(cap, bad, 0);
     const second = await offer(cap, good, 30);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: {} });
     expect(res.body).toMatchObject({ status: 'success', result: { served_by: 'good' }, provider: { service_key: second.serviceKey }, transaction: { cost_cents: 30 } });
     expect(res.body.attempts.map((a: any) => [a.service_key, a.outcome, a.reason])).toEqual([
@@ -101,7 +104,7 @@ describe('POST /execute, auto mode', () => {
     ps[1].setDefault({ body: '<html>not json</html>' });
     ps[2].setDefault({ body: '' });
     const offered = [await offer(cap, ps[0], 0), await offer(cap, ps[1], 10), await offer(cap, ps[2], 20), await offer(cap, ps[3], 90)];
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: { n: 1 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'error', result: null, transaction: { cost_cents: 0 } });
@@ -119,7 +122,7 @@ describe('POST /execute, auto mode', () => {
     slow.setDefault({ hang: true });
     await offer(cap, slow, 0);
     await offer(cap, quick, 50);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const started = Date.now();
     const res = await run(me.key, { capability: cap, input: {} });
     expect(Date.now() - started).toBeLessThan(3000);
@@ -128,7 +131,7 @@ describe('POST /execute, auto mode', () => {
   });
 
   it('answers 404 when no active provider offers the capability', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     expectProblem(await run(me.key, { capability: uniqueSlug('nobody'), input: {} }), 404, 'not_found');
   });
 
@@ -139,7 +142,7 @@ describe('POST /execute, auto mode', () => {
     const f = await offer(cap, flaky, 0);
     // Dear enough that the flaky one still ranks first after its failures: only the cooldown skips it.
     await offer(cap, steady, 1000);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server, '100');
     // Three failures in a row (chosen, so the other provider gathers no statistics meanwhile).
     for (let i = 0; i < 3; i++) {
       const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: f.serviceKey });
@@ -168,7 +171,7 @@ describe('POST /execute, chosen mode', () => {
     const [cheap, dear] = [await provider('cheap'), await provider('dear')];
     await offer(cap, cheap, 0);
     const named = await offer(cap, dear, 99);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     for (const provider of [named.serviceKey, named.serviceId]) {
       const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider });
       expect(res.body).toMatchObject({ mode: 'chosen', status: 'success', result: { served_by: 'dear' }, transaction: { cost_cents: 99 } });
@@ -183,7 +186,7 @@ describe('POST /execute, chosen mode', () => {
     failing.setDefault({ status: 502 });
     const named = await offer(cap, failing, 0);
     await offer(cap, other, 0);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: named.serviceKey });
     expect(res.body).toMatchObject({ status: 'error', attempts: [{ reason: 'http_502' }] });
     expect(other.calls).toHaveLength(0);
@@ -193,7 +196,7 @@ describe('POST /execute, chosen mode', () => {
     const cap = uniqueSlug('chosenbad');
     const p = await provider();
     const svc = await offer(cap, p, 0);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     expect(errorPaths(await run(me.key, { capability: cap, input: {}, mode: 'chosen' }))).toEqual(['provider']);
     expect(errorPaths(await run(me.key, { capability: 'summarize', input: {}, mode: 'chosen', provider: svc.serviceKey }))).toEqual(['provider']);
     expectProblem(await run(me.key, { capability: cap, input: {}, mode: 'chosen', provider: 'svc_doesnotexist000000000000' }), 404, 'not_found');
@@ -202,7 +205,7 @@ describe('POST /execute, chosen mode', () => {
 
 describe('bad input and limits', () => {
   it('names each bad field', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: 'Not A Slug', input: 'text' });
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(['capability', 'input']);
@@ -229,7 +232,7 @@ describe('bad input and limits', () => {
     expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(p.calls).toHaveLength(0);
     // The same request with a live key goes through.
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     expect((await run(me.key, body)).body).toMatchObject({ status: 'success', result: { echo: { text: 'hello' } } });
   });
 
@@ -246,7 +249,7 @@ describe('bad input and limits', () => {
     const cap = uniqueSlug('idem');
     const p = await provider();
     await offer(cap, p, 0);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const body = { capability: cap, input: { once: true } };
     const first = await run(me.key, body, { 'idempotency-key': 'exec-once-1' });
     const again = await run(me.key, body, { 'idempotency-key': 'exec-once-1' });
@@ -287,7 +290,7 @@ describe('provider statistics and reputation', () => {
     const p = await provider();
     p.setDefault({ delayMs: 30 });
     const svc = await offer(cap, p, 0);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     for (let i = 0; i < 10; i++) expect((await run(me.key, { capability: cap, input: { i } })).body.status).toBe('success');
     await server.app.services.providerStats.settled();
     await server.app.services.providerStats.foldOnce();
@@ -328,7 +331,7 @@ describe('the ledger without foreign keys to agents and services', () => {
     const cap = uniqueSlug('ledger');
     const p = await provider();
     const svc = await offer(cap, p, 0);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: {} });
     expect(res.body.status).toBe('success');
     const db = server.app.services.db;
@@ -348,7 +351,7 @@ describe('Mutation.execute', () => {
     const cap = uniqueSlug('gqlexec');
     const p = await provider('gql');
     await offer(cap, p, 3);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await gql(server, 'mutation($i: ExecuteInput!) { execute(input: $i) { status result transaction { costCents } attempts { outcome } } }', { i: { capability: cap, input: { a: 1 } } }, me.key);
     expect(res.body.data!.execute).toEqual({ status: 'success', result: { served_by: 'gql', echo: { a: 1 } }, transaction: { costCents: 3 }, attempts: [{ outcome: 'success' }] });
   });
@@ -361,7 +364,7 @@ describe('the account listings, filled', () => {
     pb.setDefault({ status: 500 });
     await offer(capA, pa, 4);
     await offer(capB, pb, 9);
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     await run(me.key, { capability: capA, input: {} });
     await run(me.key, { capability: capA, input: {} });
     await run(me.key, { capability: capB, input: {} });

@@ -4,6 +4,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 
 let server: TestServer;
 
@@ -78,13 +79,13 @@ describe('GraphQL over HTTP', () => {
   });
 
   it('updates the profile with updateMe', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await gql(server, 'mutation { updateMe(input: { capabilities: ["summarize"] }) { capabilities } }', undefined, me.key);
     expect(res.body).toEqual({ data: { updateMe: { capabilities: ['summarize'] } } });
   });
 
   it('shares the REST twin\'s rate budget and reports it in headers', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const rest = await api(server)('GET', '/agents/me', { key: me.key });
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('59');
     const res = await gql(server, '{ me { id } }', undefined, me.key);
@@ -93,7 +94,7 @@ describe('GraphQL over HTTP', () => {
   });
 
   it('answers the same through the fast path and through yoga (GET)', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const query = '{ me { agentId name tier } version { version } }';
     const post = await gql(server, query, undefined, me.key);
     const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${me.key}`, accept: 'application/json' } });
@@ -152,7 +153,7 @@ describe('Subscription.agentEvents', () => {
   }
 
   it('delivers agent.updated over WebSocket', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
     await new Promise((r) => setTimeout(r, 300));
@@ -166,7 +167,7 @@ describe('Subscription.agentEvents', () => {
   });
 
   it("does not deliver another agent's events", async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
@@ -192,7 +193,7 @@ describe('Subscription.agentEvents', () => {
   });
 
   it('delivers agent.updated over SSE (graphql-sse, distinct connections)', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const sse = createSseClient({ url: `${server.url}/graphql/stream`, headers: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
     try {
       const sub = collect((sink) => sse.subscribe({ query: AGENT_EVENTS }, sink), 1);
@@ -207,7 +208,7 @@ describe('Subscription.agentEvents', () => {
   });
 
   it('counts open streams in /health', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
     await new Promise((r) => setTimeout(r, 300));

@@ -7,6 +7,7 @@ import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextproto
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
 let server: TestServer;
@@ -152,7 +153,7 @@ describe('MCP at /mcp', () => {
 
   it('executes a capability for the key on the connection, recorded like a REST execute', async () => {
     const { capability, provider } = await echoCapability();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await connect(me.key);
     const receipt = await ok(client, 'executeCapability', { capability, input: { text: 'from mcp' } });
     expect(receipt).toMatchObject({ status: 'success', capability, result: { served_by: 'mcp-provider', echo: { text: 'from mcp' } }, transaction: { cost_cents: 3 } });
@@ -167,7 +168,7 @@ describe('MCP at /mcp', () => {
 
   it('runs a tool of every area for the key on the connection', async () => {
     const { capability, service } = await echoCapability();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await connect(me.key);
     expect((await ok(client, 'me')).agent_id).toBe(me.agentId);
     expect((await ok(client, 'resolve', { capability })).matches[0].service_key).toBe(service.service_key);
@@ -195,7 +196,7 @@ describe('MCP at /mcp', () => {
   });
 
   it('refuses bad arguments with the problem naming each one, and another agent\'s object as not found', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     const client = await connect(me.key);
     const bad = await refused(client, 'searchCapabilities', { query: 'x', minReputation: 300, category: 'nope' });
@@ -213,7 +214,7 @@ describe('MCP at /mcp', () => {
   });
 
   it("refuses a suspended agent's key with 403, like every surface", async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const client = await connect(me.key);
     expect((await ok(client, 'me')).agent_id).toBe(me.agentId);
     await call('PATCH', `/admin/agents/${me.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });

@@ -47,6 +47,7 @@ function pathFor(route: Route): string {
   if (path.startsWith('/agent-skills/')) return path.replace(':id', route.auth === 'none' ? publishedSkillId : ownersSkillId);
   if (path.startsWith('/webmcp/submissions/')) return path.replace(':id', webmcpSubmissionId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
+  if (path.startsWith('/acp/offerings/')) return path.replace(':id', `${serviceKey}:summarize`);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -63,6 +64,7 @@ const OWNED = new Map<string, unknown>([
   ['POST /agents/:id/sub-agents', { name: 'not-allowed-here', description: 'x', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] }],
   ['POST /agents/:agentId/wallet', {}],
   ['GET /agents/:agentId/wallet', undefined],
+  ['GET /agents/:agentId/wallet/entries', undefined],
   ['GET /webhooks/:id', undefined],
   ['PATCH /webhooks/:id', { active: false }],
   ['DELETE /webhooks/:id', undefined],
@@ -130,6 +132,8 @@ const PUBLIC_PARAMS = new Set([
   'GET /capabilities/:slug',
   'GET /capabilities/:slug/providers',
   'GET /agents/:agentId/reputation',
+  // A priced offering (`<service key>:<capability>`): public terms.
+  'GET /acp/offerings/:id/payment-terms',
   // A submission is read by its id (an unguessable UUID) without a key.
   'GET /webmcp/submissions/:id',
 ]);
@@ -144,7 +148,7 @@ beforeAll(async () => {
   [owner, stranger, suspended, banned] = await Promise.all([registerAgent(server), registerAgent(server), registerAgent(server), registerAgent(server)]);
   const service = await api(server)('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Matrix service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for the security matrix', pricing_model: 'free' },
+    body: { name: 'Matrix service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for the security matrix', pricing_model: 'per_call', cost_per_call: 1 },
   });
   serviceKey = service.body.service_key;
   const provisioned = await api(server)('POST', `/keys/provision/${serviceKey}`, { key: owner.key, body: {} });

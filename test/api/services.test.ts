@@ -287,16 +287,16 @@ describe('GET /capabilities', () => {
 });
 
 describe('GET /capabilities/pricing', () => {
-  it('lists only paid capabilities with their min, max and average price', async () => {
+  it('lists only paid capabilities with their min, max and average price, in cents and in USDC', async () => {
     const paid = uniqueSlug('paid');
     const free = uniqueSlug('free');
     await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 10 });
     await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 30 });
     await registerService(server, provider.key, { capabilities: [paid], cost_per_call: 35 });
     await registerService(server, provider.key, { capabilities: [free], pricing_model: 'free', cost_per_call: 0 });
-    const res = await call('GET', '/capabilities/pricing');
+    const res = await call('GET', '/capabilities/pricing?limit=100');
     expect(res.status).toBe(200);
-    expect(res.body.capabilities).toEqual(expect.any(Array));
+    expect(res.body.total).toBe(res.body.capabilities.length);
     expect(res.body.capabilities.find((c: any) => c.slug === paid)).toEqual({
       slug: paid,
       name: expect.any(String),
@@ -304,33 +304,88 @@ describe('GET /capabilities/pricing', () => {
       min_cost_cents: 10,
       max_cost_cents: 35,
       avg_cost_cents: 25,
+      min_price: '0.100000',
+      min_price_base_units: '100000',
+      max_price: '0.350000',
+      max_price_base_units: '350000',
     });
     expect(res.body.capabilities.find((c: any) => c.slug === free)).toBeUndefined();
     for (const c of res.body.capabilities) expect(c.min_cost_cents).toBeGreaterThan(0);
   });
+
+  it('follows prices as they change, and offers that stop or start', async () => {
+    const slug = uniqueSlug('moving');
+    const seller = await registerAgent(server);
+    const a = await registerService(server, seller.key, { capabilities: [slug], cost_per_call: 4 });
+    await registerService(server, provider.key, { capabilities: [slug], cost_per_call: 6 });
+    const range = async () => (await call('GET', '/capabilities/pricing?limit=100')).body.capabilities.find((c: any) => c.slug === slug);
+    expect(await range()).toMatchObject({ service_count: 2, min_cost_cents: 4, max_cost_cents: 6, avg_cost_cents: 5 });
+    await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 20 } });
+    expect(await range()).toMatchObject({ service_count: 2, min_cost_cents: 6, max_cost_cents: 20, avg_cost_cents: 13 });
+    await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 0 } });
+    expect(await range()).toMatchObject({ service_count: 1, min_cost_cents: 6, max_cost_cents: 6, avg_cost_cents: 6 });
+    await server.app.services.db.service.update({ where: { id: a.service_id }, data: { status: 'inactive' } });
+    await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 50 } });
+    expect(await range()).toMatchObject({ service_count: 1, max_cost_cents: 6 });
+  });
 });
 
 describe('POST /capabilities/:capabilityId/pricing', () => {
-  it("sets the caller's price on its services offering the capability, and only those", async () => {
+  it("sets the caller's price for that capability on its services offering it, and nothing else", async () => {
     const slug = uniqueSlug('priced');
     const other = uniqueSlug('untouched');
     const me = await registerAgent(server);
     const stranger = await registerAgent(server);
-    await registerService(server, me.key, { capabilities: [slug], cost_per_call: 5 });
-    await registerService(server, me.key, { capabilities: [slug, other], cost_per_call: 8 });
+    const first = await registerService(server, me.key, { capabilities: [slug], cost_per_call: 0, pricing_model: 'free' });
+    const both = await registerService(server, me.key, { capabilities: [slug, other], cost_per_call: 8 });
     const mine = await registerService(server, me.key, { capabilities: [other], cost_per_call: 9 });
     const theirs = await registerService(server, stranger.key, { capabilities: [slug], cost_per_call: 3 });
 
     const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 25 } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ pricing_set: true, capability: slug, costPerCall: 25, pricing_model: 'per_call', services_updated: 2 });
+    expect(res.body).toEqual({
+      pricing_set: true,
+      capability: slug,
+      costPerCall: 25,
+      price: '0.250000',
+      price_base_units: '250000',
+      pricing_model: 'per_call',
+      services_updated: 2,
+      services: [
+        { service_id: first.service_id, service_key: first.service_key, name: expect.any(String) },
+        { service_id: both.service_id, service_key: both.service_key, name: expect.any(String) },
+      ],
+    });
 
+    // The listing keeps each service's own costPerCall and shows the capability's price beside it.
     const listed = (await call('GET', `/services?capability=${slug}`)).body.services;
-    const costs = Object.fromEntries(listed.map((s: any) => [s.service_id, s.costPerCall]));
-    expect(costs[theirs.service_id]).toBe(3);
-    expect(listed.filter((s: any) => s.provider.agent_id === me.agentId).map((s: any) => s.costPerCall)).toEqual([25, 25]);
-    const untouched = (await call('GET', `/services?capability=${other}`)).body.services.find((s: any) => s.service_id === mine.service_id);
-    expect(untouched.costPerCall).toBe(9);
+    const byId = Object.fromEntries(listed.map((s: any) => [s.service_id, s]));
+    expect(byId[theirs.service_id]).toMatchObject({ costPerCall: 3, capability_prices: {} });
+    expect(byId[first.service_id]).toMatchObject({ costPerCall: 0, capability_prices: { [slug]: 25 }, pricing_model: 'per_call' });
+    expect(byId[both.service_id]).toMatchObject({ costPerCall: 8, capability_prices: { [slug]: 25 } });
+    // Ranking prices the capability's offers at 25; the other capability of the same service keeps 8.
+    const consumer = await registerAgent(server);
+    const ranked = await call('POST', '/resolve', { key: consumer.key, body: { capability: slug, limit: 10 } });
+    const prices = Object.fromEntries(ranked.body.matches.map((m: any) => [m.service_id, m.costPerCall]));
+    expect(prices).toEqual({ [first.service_id]: 25, [both.service_id]: 25, [theirs.service_id]: 3 });
+    const otherRanked = await call('POST', '/resolve', { key: consumer.key, body: { capability: other, limit: 10 } });
+    expect(Object.fromEntries(otherRanked.body.matches.map((m: any) => [m.service_id, m.costPerCall]))).toEqual({ [both.service_id]: 8, [mine.service_id]: 9 });
+  });
+
+  it('takes the price in base units too, and one service only', async () => {
+    const slug = uniqueSlug('units');
+    const me = await registerAgent(server);
+    const a = await registerService(server, me.key, { capabilities: [slug], cost_per_call: 1 });
+    const b = await registerService(server, me.key, { capabilities: [slug], cost_per_call: 1 });
+    const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { costPerCallBaseUnits: '70000', service: b.service_key } });
+    expect(res.body).toMatchObject({ costPerCall: 7, price_base_units: '70000', services_updated: 1, services: [{ service_id: b.service_id }] });
+    const both = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 7, cost_per_call_base_units: '70000', service: a.service_id } });
+    expect(both.body).toMatchObject({ costPerCall: 7, services: [{ service_id: a.service_id }] });
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 7, cost_per_call_base_units: '80000' } }), 'cost_per_call_base_units');
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: '12345' } }), 'cost_per_call_base_units');
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: 70000 } }), 'cost_per_call_base_units');
+    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 5, pricing_model: 'free' } }), 'cost_per_call');
+    expect((await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 5, service: 'svc_not_mine' } })).status).toBe(404);
   });
 
   it('answers 404 when the caller offers no such capability, 401 without a key, 400 for a bad price', async () => {
@@ -343,6 +398,7 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
     expect((await call('POST', `/capabilities/${slug}/pricing`, { body: { cost_per_call: 10 } })).status).toBe(401);
     expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: { cost_per_call: -1 } }), 'cost_per_call');
     expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: provider.key, body: {} }), 'costPerCall');
+    expectValidation(await call('POST', '/capabilities/Not%20A%20Slug/pricing', { key: provider.key, body: { cost_per_call: 1 } }), 'capabilityId');
   });
 });
 

@@ -7,6 +7,7 @@ import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { startProvider, type Provider } from '../support/provider';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 import { openSse } from '../support/sse';
 
 let server: TestServer;
@@ -36,7 +37,7 @@ const create = (key: string, body: Record<string, unknown>) => call('POST', '/su
 
 describe('POST /subscriptions', () => {
   it('creates an active subscription with its next run, and shows a webhook secret once', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     // Settings are read in both spellings at every depth, like every request field.
     const body = { capability_id: capability, schedule: '*/5 * * * *', delivery_method: 'webhook', delivery_config: { webhook_url: receiver.url }, input_payload: { text: 'hi' } };
     const res = await call('POST', '/subscriptions', { key: me.key, body });
@@ -57,7 +58,7 @@ describe('POST /subscriptions', () => {
   });
 
   it('takes 6-field schedules with seconds first and a time zone', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await create(me.key, { schedule: '30 0 9 * * *', timezone: 'Asia/Tokyo' });
     expect(res.status).toBe(201);
     const next = new Date(res.body.nextRunAt);
@@ -65,7 +66,7 @@ describe('POST /subscriptions', () => {
   });
 
   it('names each bad field: schedule, capability, delivery', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     const store = await call('POST', '/memory/stores', { key: other.key, body: { name: 'theirs', storeType: 'kv' } });
     for (const [body, paths] of [
@@ -91,7 +92,7 @@ describe('POST /subscriptions', () => {
 
 describe('moves', () => {
   it('pauses, resumes and cancels along the table, and answers 409 outside it', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const { id } = (await create(me.key, {})).body;
     const post = (verb: string) => call('POST', `/subscriptions/${id}/${verb}`, { key: me.key });
     expect((await post('pause')).body).toEqual({ id, status: 'paused', nextRunAt: null });
@@ -106,7 +107,7 @@ describe('moves', () => {
   });
 
   it("changes the schedule with PATCH, and hides another agent's subscription", async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     const { id } = (await create(me.key, {})).body;
     const patched = await call('PATCH', `/subscriptions/${id}`, { key: me.key, body: { schedule: '0 0 1 1 *', inputPayload: { n: 2 } } });
@@ -122,7 +123,7 @@ describe('moves', () => {
 
 describe('runs every second', () => {
   it('delivers by signed webhook, into a memory store and as SSE — executed, recorded and billed', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const store = (await call('POST', '/memory/stores', { key: me.key, body: { name: 'runs', storeType: 'kv' } })).body;
     const hook = await startReceiver();
     try {
@@ -172,7 +173,7 @@ describe('runs every second', () => {
   }, 30_000);
 
   it('resumes the run stream from Last-Event-ID and ends it when the subscription is cancelled', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const sub = (await create(me.key, { schedule: '* * * * * *' })).body;
     await eventually(() => call('GET', `/subscriptions/${sub.id}/runs`, { key: me.key }), (r) => r.body.runs.filter((x: any) => x.status !== 'pending').length >= 3, 15_000);
     await call('POST', `/subscriptions/${sub.id}/cancel`, { key: me.key });

@@ -6,6 +6,7 @@ import { errorPaths, expectProblem } from '../support/expect';
 import { startProvider, type Provider } from '../support/provider';
 import { openSse } from '../support/sse';
 import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { registerPayingAgent } from '../support/payments';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -49,7 +50,7 @@ async function finished(key: string, id: string, timeoutMs = 15_000) {
 describe('POST /swarm/sessions', () => {
   it('runs sequential steps in order, each able to use the results before it', async () => {
     const { capability, provider } = await capabilityWith();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', {
       key: me.key,
       body: {
@@ -84,7 +85,7 @@ describe('POST /swarm/sessions', () => {
   it('skips the rest of a sequential swarm once a step fails, and ends it failed', async () => {
     const good = await capabilityWith();
     const bad = await capabilityWith({ status: 500 });
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', {
       key: me.key,
       body: { goal: 'Fails midway', strategy: 'sequential', steps: [{ capability: good.capability }, { capability: bad.capability }, { capability: good.capability }] },
@@ -101,7 +102,7 @@ describe('POST /swarm/sessions', () => {
     // once, they all arrive within that first call's wait. Arrival times, not durations, so a loaded machine
     // cannot make it pass or fail by chance.
     const { capability, provider } = await capabilityWith({ delayMs: 300 });
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Fan out', strategy: 'parallel', steps: Array.from({ length: 5 }, (_, i) => ({ capability, input: { i } })) } });
     expect(res.status).toBe(201);
     const done = await finished(me.key, res.body.session_id);
@@ -113,7 +114,7 @@ describe('POST /swarm/sessions', () => {
   });
 
   it('names each bad field, refuses references a step may not make, and caps running swarms per agent', async () => {
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const bad = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: ' ', strategy: 'random', steps: [] } });
     expect(errorPaths(bad)).toEqual(['goal', 'steps', 'strategy']);
     const refs = await call('POST', '/swarm/sessions', {
@@ -137,7 +138,7 @@ describe('POST /swarm/sessions', () => {
 describe('cancelling', () => {
   it('cancels a running swarm and its unfinished steps, once', async () => {
     const { capability } = await capabilityWith({ delayMs: 1500 });
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Slow', strategy: 'sequential', steps: [{ capability }, { capability }] } });
     const id = res.body.session_id;
     expectProblem(await call('POST', `/swarm/sessions/${id}/cancel`, { key: (await registerAgent(server)).key }), 404, 'not_found');
@@ -154,7 +155,7 @@ describe('cancelling', () => {
 describe('progress', () => {
   it('streams each finished step and the end over SSE, resumable with Last-Event-ID', async () => {
     const { capability } = await capabilityWith({ delayMs: 50 });
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Watched', strategy: 'sequential', steps: [{ capability }, { capability }] } });
     const id = res.body.session_id;
     const reader = await openSse(`${server.url}/api/v1/swarm/sessions/${id}/events`, { authorization: `Bearer ${me.key}` });
@@ -180,7 +181,7 @@ describe('progress', () => {
 describe('exactly once', () => {
   it('finishes a step whose call was recorded from that record, without calling its provider again', async () => {
     const { capability, provider } = await capabilityWith();
-    const me = await registerAgent(server);
+    const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Once', strategy: 'parallel', steps: [{ capability }] } });
     const id = res.body.session_id;
     const done = await finished(me.key, id);

@@ -8,6 +8,7 @@ import { errorPaths, expectProblem } from '../support/expect';
 import { FakeClock } from '../support/clock';
 import { expireOverdueTasks } from '../../src/domain/tasks/tasks';
 import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+import { fund } from '../support/payments';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -42,6 +43,8 @@ async function teamWithTask(task: Record<string, unknown> = {}, scope: string[] 
   const lead = await registerAgent(server);
   const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, { key: lead.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: scope } });
   if (sub.status !== 201) throw new Error(sub.text);
+  // The sub-agent pays for the calls it makes under the task, from its own wallet.
+  await fund(server, lead.key, '10', sub.body.id);
   const created = await call('POST', '/tasks', { key: lead.key, body: { intent: 'Summarise the page', ...task } });
   if (created.status !== 201) throw new Error(created.text);
   return { lead, sub: { key: sub.body.master_key as string, agentId: sub.body.id as string }, task: created.body };

@@ -33,9 +33,21 @@ describe('POST /agents/:agentId/wallet', () => {
       agent_id: me.agentId,
       network: 'base-sepolia',
       asset: 'USDC',
+      key_custody: 'marketplace',
       balance: '0.000000',
+      balance_base_units: '0',
+      held: '0.000000',
+      held_base_units: '0',
+      available: '0.000000',
+      available_base_units: '0',
       created_at: expect.any(String),
     });
+    // The key the marketplace generated is kept encrypted, bound to the address it derives.
+    const stored = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
+    expect(stored.keyOrigin).toBe('generated');
+    expect(stored.encryptedKey).toMatch(/^v1\.[0-9a-f]{12}\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(server.app.services.payments.keys.decrypt(stored.address, stored.encryptedKey!).address.toLowerCase()).toBe(res.body.wallet_address);
+    expect(() => server.app.services.payments.keys.decrypt(`0x${'1'.repeat(40)}`, stored.encryptedKey!)).toThrow();
     const again = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key, body: {} });
     expectProblem(again, 409, 'conflict');
     expect(again.body.detail).toContain(res.body.wallet_address);
@@ -63,6 +75,32 @@ describe('POST /agents/:agentId/wallet', () => {
   });
 });
 
+describe('POST /agents/:agentId/wallet with the agent\'s own address', () => {
+  it('registers the address (lower-cased), holds no key for it, and refuses what is not an address', async () => {
+    const me = await registerAgent(server);
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 checksummed
+    const res = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key, body: { address } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ wallet_address: address.toLowerCase(), key_custody: 'agent' });
+    const stored = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
+    expect(stored).toMatchObject({ keyOrigin: 'registered', encryptedKey: null });
+    const other = await registerAgent(server);
+    const taken = await call('POST', `/agents/${other.agentId}/wallet`, { key: other.key, body: { address: address.toLowerCase() } });
+    expectProblem(taken, 409, 'conflict');
+    expect(taken.body.detail).toContain("another wallet's");
+    for (const [bad, why] of [
+      ['0x1234', /EVM address/],
+      ['0x52908400098527886e0F7030069857D2E4169EE7', /checksum/],
+      [`0x${'0'.repeat(40)}`, /zero address/],
+      [42, /must be a string/],
+    ] as const) {
+      const refused = await call('POST', `/agents/${other.agentId}/wallet`, { key: other.key, body: { address: bad } });
+      expectProblem(refused, 400, 'validation_failed');
+      expect(refused.body.errors).toEqual([{ path: 'address', message: expect.stringMatching(why) }]);
+    }
+  });
+});
+
 describe('GET /agents/:agentId/wallet', () => {
   it('answers the balance its ledger sums to', async () => {
     const me = await registerAgent(server);
@@ -70,16 +108,32 @@ describe('GET /agents/:agentId/wallet', () => {
     const empty = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({ wallet_address: created.body.wallet_address, balance: '0.000000', balance_base_units: '0' });
-    const db = server.app.services.db;
-    const wallet = await db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
-    await db.walletEntry.createMany({
-      data: [
-        { walletId: wallet.id, amount: 2_500_000n, kind: 'deposit' },
-        { walletId: wallet.id, amount: -750_001n, kind: 'payment', reference: 'test' },
+    const credit = await call('POST', '/x402/sandbox/faucet', { key: me.key, body: { amount: '1.749999' } });
+    expect(credit.status).toBe(200);
+    const funded = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(funded.body).toMatchObject({ balance: '1.749999', balance_base_units: '1749999', available: '1.749999' });
+    const ledger = await call('GET', `/agents/${me.agentId}/wallet/entries`, { key: me.key });
+    expect(ledger.status).toBe(200);
+    expect(ledger.body).toEqual({
+      total: 1,
+      entries: [
+        {
+          entry_id: expect.any(String),
+          amount: '1.749999',
+          amount_base_units: '1749999',
+          kind: 'faucet',
+          reference: 'sandbox faucet',
+          transfer_id: expect.any(String),
+          execution_id: null,
+          payment_id: null,
+          created_at: expect.any(String),
+        },
       ],
     });
-    const funded = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
-    expect(funded.body).toMatchObject({ balance: '1.749999', balance_base_units: '1749999' });
+    // The faucet's side of the same transfer balances it.
+    const sides = await server.app.services.db.walletEntry.findMany({ where: { transferId: ledger.body.entries[0].transfer_id } });
+    expect(sides.reduce((t, e) => t + e.amount, 0n)).toBe(0n);
+    expectProblem(await call('GET', `/agents/${me.agentId}/wallet/entries`, { key: (await registerAgent(server)).key }), 404, 'not_found');
   });
 
   it('answers 404 without a wallet and for another agent’s wallet', async () => {

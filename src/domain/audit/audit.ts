@@ -13,6 +13,8 @@ export type AuditAction =
   | 'key.revoked'
   | 'service.registered'
   | 'wallet.created'
+  | 'wallet.faucet'
+  | 'pricing.set'
   | 'webhook.created'
   | 'webhook.updated'
   | 'webhook.deleted'

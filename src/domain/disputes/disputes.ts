@@ -15,6 +15,8 @@ import type { Ctx, Services } from '../context';
 import { transact, type Emit } from '../events';
 import { applyReputation } from '../reputation/reputation';
 import type { Page } from '../agents/account';
+import { transfer } from '../payments/ledger';
+import { ACCOUNTS, centsToUnits, SYSTEM_ACCOUNT_IDS } from '../payments/setup';
 
 export const DISPUTE_TYPES = ['billing', 'quality', 'availability'] as const;
 export const DISPUTE_REASONS = ['provider_error', 'billing_error', 'service_failure', 'other'] as const;
@@ -150,8 +152,42 @@ export async function listAllDisputes(ctx: Ctx, page: Page, status?: unknown) {
   return { items, total };
 }
 
+/**
+ * A refund of a call paid through the wallet ledger: the money goes back to the wallet that paid, taken
+ * from the provider's share (as far as its wallet's available balance goes) and from the marketplace's
+ * fee in proportion; what the provider cannot cover the marketplace bears. A call that was not paid
+ * through the ledger moves no money.
+ */
+async function refundThroughLedger(tx: DbTx, services: Services, d: Dispute, refundCents: number, at: Date): Promise<void> {
+  if (!d.executionId) return;
+  const entries = await tx.walletEntry.findMany({ where: { executionId: d.executionId } });
+  const charge = entries.find((e) => e.kind === 'charge');
+  if (!charge) return;
+  const charged = -charge.amount;
+  const fee = entries.filter((e) => e.kind === 'fee').reduce((t, e) => t + e.amount, 0n);
+  const earning = entries.find((e) => e.kind === 'earning');
+  const refunded = entries.filter((e) => e.kind === 'refund' && e.walletId === charge.walletId).reduce((t, e) => t + e.amount, 0n);
+  const wanted = centsToUnits(services.payments.setup, refundCents);
+  const amount = wanted < charged - refunded ? wanted : charged - refunded;
+  if (amount <= 0n) return;
+  const feePart = (amount * fee) / charged;
+  let clawback = 0n;
+  if (earning && !SYSTEM_ACCOUNT_IDS.has(earning.walletId)) {
+    const [provider] = await tx.$queryRaw<{ available: bigint }[]>`SELECT balance - held AS available FROM wallets WHERE id = ${earning.walletId}::uuid FOR NO KEY UPDATE`;
+    const available = provider ? BigInt(provider.available) : 0n;
+    const share = amount - feePart;
+    clawback = share < available ? share : available > 0n ? available : 0n;
+  }
+  await transfer(tx, [
+    { walletId: charge.walletId, amount, kind: 'refund' },
+    ...(clawback > 0n ? [{ walletId: earning!.walletId, amount: -clawback, kind: 'clawback' }] : []),
+    { walletId: ACCOUNTS.revenue, amount: -(amount - clawback), kind: 'refund' },
+  ], { executionId: d.executionId, reference: `dispute ${d.id}`, at });
+}
+
 /** Writes a refund to the ledger, resolves the dispute and, for a refund, costs the provider reputation. */
-async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, resolution: string, refundCents: number, by: 'pipeline' | 'admin', at: Date): Promise<Dispute> {
+async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, resolution: string, refundCents: number, by: 'pipeline' | 'admin', at: Date, services: Services): Promise<Dispute> {
+  if (refundCents > 0 && d.transactionId) await refundThroughLedger(tx, services, d, refundCents, at);
   if (refundCents > 0 && d.transactionId) {
     const charge = await tx.transaction.findUniqueOrThrow({ where: { id: d.transactionId } });
     await tx.transaction.create({
@@ -207,7 +243,7 @@ async function pipelineRound(services: Services, batch: number): Promise<number>
     for (const { id } of due) {
       const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
       const decision = await decide(tx, d);
-      if (decision) await resolveWith(tx, emit, null, d, decision.resolution, decision.refundCents, 'pipeline', now);
+      if (decision) await resolveWith(tx, emit, null, d, decision.resolution, decision.refundCents, 'pipeline', now, services);
       else {
         await tx.dispute.update({ where: { id }, data: { status: 'under_review' } });
         await recordStateChange(tx, null, { subjectType: 'dispute', subjectId: id, from: 'open', to: 'under_review', note: 'The records do not decide it; an administrator will' });
@@ -265,14 +301,16 @@ export async function resolveDispute(ctx: Ctx, id: string, input: ResolveDispute
       const refundable = charge.amountCents + (refunded._sum.amountCents ?? 0);
       if (refundCents > refundable) throw new Conflict(`At most ${refundable} cents of this charge can still be refunded`);
     }
-    return resolveWith(tx, emit, ctx, d, resolution!, refundCents, 'admin', ctx.services.clock.now());
+    return resolveWith(tx, emit, ctx, d, resolution!, refundCents, 'admin', ctx.services.clock.now(), ctx.services);
   });
 }
 
 export interface Revenue {
   days: number;
   totals: { grossCents: number; refundsCents: number; netCents: number; executions: number; paidExecutions: number };
-  byDay: { day: string; grossCents: number; refundsCents: number; netCents: number }[];
+  byDay: { day: string; grossCents: number; refundsCents: number; netCents: number; feesBaseUnits: bigint }[];
+  /** The marketplace's own revenue: its fee on paid calls, less the fees given back by refunds (base units). */
+  fees: { feesBaseUnits: bigint; refundedBaseUnits: bigint; netBaseUnits: bigint; feeBps: number; decimals: number; asset: string };
   byCapability: { capability: string; grossCents: number; refundsCents: number; netCents: number; executions: number }[];
 }
 
@@ -305,15 +343,28 @@ export async function revenue(ctx: Ctx, days = 30): Promise<Revenue> {
   );
   const gross = num(totals.gross);
   const refunds = num(totals.refunds);
+  // The fee account's entries: a fee per paid call, and what refunds took back from it.
+  const feeRows = await sql.query<{ day: Date | string; fees: string | null; refunded: string | null }>(
+    `SELECT date_trunc('day', created_at AT TIME ZONE 'UTC')::date AS day,
+       COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::text AS fees, COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::text AS refunded
+     FROM wallet_entries WHERE wallet_id = $1::uuid AND created_at >= $2 GROUP BY 1 ORDER BY 1`,
+    [ACCOUNTS.revenue, since],
+  );
+  const dayOf = (d: Date | string) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
+  const feesByDay = new Map(feeRows.map((r) => [dayOf(r.day), BigInt(r.fees ?? '0') - BigInt(r.refunded ?? '0')]));
+  const fees = feeRows.reduce((t, r) => t + BigInt(r.fees ?? '0'), 0n);
+  const feesRefunded = feeRows.reduce((t, r) => t + BigInt(r.refunded ?? '0'), 0n);
+  const { setup } = ctx.services.payments;
+  const allDays = new Set([...byDay.map((r) => dayOf(r.day)), ...feesByDay.keys()]);
+  const charges = new Map(byDay.map((r) => [dayOf(r.day), r]));
   return {
     days: window,
     totals: { grossCents: gross, refundsCents: refunds, netCents: gross - refunds, executions: num(totals.executions), paidExecutions: num(totals.paid) },
-    byDay: byDay.map((r) => ({
-      day: typeof r.day === 'string' ? r.day.slice(0, 10) : r.day.toISOString().slice(0, 10),
-      grossCents: num(r.gross),
-      refundsCents: num(r.refunds),
-      netCents: num(r.gross) - num(r.refunds),
-    })),
+    byDay: [...allDays].sort().map((day) => {
+      const r = charges.get(day);
+      return { day, grossCents: num(r?.gross ?? 0), refundsCents: num(r?.refunds ?? 0), netCents: num(r?.gross ?? 0) - num(r?.refunds ?? 0), feesBaseUnits: feesByDay.get(day) ?? 0n };
+    }),
+    fees: { feesBaseUnits: fees, refundedBaseUnits: feesRefunded, netBaseUnits: fees - feesRefunded, feeBps: setup.feeBps, decimals: setup.asset.decimals, asset: setup.asset.symbol },
     byCapability: byCapability.map((r) => ({ capability: r.capability, grossCents: num(r.gross), refundsCents: num(r.refunds), netCents: num(r.gross) - num(r.refunds), executions: num(r.executions) })),
   };
 }

@@ -15,6 +15,10 @@ import type { Ctx } from '../context';
 import { callableMatches, callableSql, loadCallable, type CallableMatch } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BudgetExceeded, holdBudget, remainingBudget, TASK_ID, taskForExecution } from '../tasks/budget';
+import { releaseHold } from '../payments/ledger';
+import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../payments/payments';
+import { ACCOUNTS, centsToUnits, feeOf } from '../payments/setup';
+import { requestHash } from '../../platform/idempotency';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
 import type { HotEntry } from './hot-cache';
 
@@ -42,6 +46,8 @@ export interface ExecuteOptions {
    * execution was already recorded under it is not made again (see swarms).
    */
   executionId?: string;
+  /** An x402 payment for the call (PAYMENT-SIGNATURE): base64 of the PaymentPayload's JSON, or the JSON. */
+  payment?: string | null;
 }
 
 /** A provider ready to be called. */
@@ -69,6 +75,22 @@ export interface AttemptReceipt {
   priceCents: number;
 }
 
+/** How a paid call was paid (null for a free one). Amounts in the asset's base units. */
+export interface PaymentReceipt {
+  method: 'prepaid' | 'x402';
+  /** The caller's wallet, which paid. */
+  walletAddress: string;
+  /** What was held while the call ran: the most it could cost. */
+  held: bigint;
+  /** The price of the provider that answered; 0 when every provider failed. */
+  charged: bigint;
+  chargedCents: number;
+  fee: bigint;
+  providerShare: bigint;
+  /** The x402 payment, when the call was paid with one (credited to the caller's wallet on settlement). */
+  x402: X402Receipt | null;
+}
+
 export interface ExecutionReceipt {
   executionId: string;
   capability: string;
@@ -79,6 +101,7 @@ export interface ExecutionReceipt {
   provider: { serviceId: string | null; serviceKey: string; name: string; reputation: number } | null;
   transaction: { transactionId: string; costCents: number; latencyMs: number };
   attempts: AttemptReceipt[];
+  payment: PaymentReceipt | null;
   createdAt: Date;
 }
 
@@ -170,7 +193,8 @@ async function chosenCandidate(ctx: Ctx, capability: string, provider: string): 
     name: service.name,
     providerId: service.agent.id,
     reputation: service.agent.reputation,
-    priceCents: service.costPerCall,
+    // The capability's own price on the service, when one was set (payments/pricing.ts).
+    priceCents: (service.capabilityPrices as Record<string, number> | null)?.[capability] ?? service.costPerCall,
     score: null,
     endpoint: service.endpoint,
     signingSecret: service.signingSecret,
@@ -218,6 +242,9 @@ interface Recorded {
   /** The task the call was made under, and the holds on its budget to release as it is charged. */
   taskId?: string | null;
   holds?: string[];
+  /** How the call is paid, and the agent behind the provider that answered (paid its share). */
+  paid?: PaidCall;
+  providerAgentId?: string;
 }
 
 function eventOf(executionId: string, r: Recorded) {
@@ -236,7 +263,31 @@ function eventOf(executionId: string, r: Recorded) {
   };
 }
 
-function receiptOf(executionId: string, transactionId: string, r: Recorded, at: Date): ExecutionReceipt {
+/** What a paid call is charged: the answering provider's price, split into its share and the fee. */
+function chargeOf(ctx: Ctx, r: Recorded): { charged: bigint; fee: bigint; share: bigint } {
+  if (!r.paid || r.costCents === 0) return { charged: 0n, fee: 0n, share: 0n };
+  const { setup } = ctx.services.payments;
+  const charged = centsToUnits(setup, r.costCents);
+  const fee = feeOf(setup, charged);
+  return { charged, fee, share: charged - fee };
+}
+
+function paymentReceiptOf(ctx: Ctx, r: Recorded): PaymentReceipt | null {
+  if (!r.paid) return null;
+  const { charged, fee, share } = chargeOf(ctx, r);
+  return {
+    method: r.paid.method,
+    walletAddress: r.paid.hold.address,
+    held: r.paid.hold.amount,
+    charged,
+    chargedCents: r.costCents,
+    fee,
+    providerShare: share,
+    x402: r.paid.x402 ?? null,
+  };
+}
+
+function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Recorded, at: Date): ExecutionReceipt {
   return {
     executionId,
     capability: r.capability,
@@ -247,12 +298,13 @@ function receiptOf(executionId: string, transactionId: string, r: Recorded, at: 
     provider: r.provider,
     transaction: { transactionId, costCents: r.costCents, latencyMs: r.latencyMs },
     attempts: r.attempts,
+    payment: paymentReceiptOf(ctx, r),
     createdAt: at,
   };
 }
 
 /** Writes the execution, its attempts, its transaction and its event inside `tx` (a built-in's transaction). */
-async function recordInTransaction(tx: DbTx, emit: Emit, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
+async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const serviceId = r.provider?.serviceId ?? null;
   await tx.execution.create({
     data: {
@@ -279,19 +331,41 @@ async function recordInTransaction(tx: DbTx, emit: Emit, executionId: string, r:
   });
   const event = eventOf(executionId, r);
   await emit(r.me.id, event.type, event.data);
-  return receiptOf(executionId, transaction.id, r, at);
+  return receiptOf(ctx, executionId, transaction.id, r, at);
 }
+
+/**
+ * A paid call's money, in the recording statement: the call's hold is released, the caller's wallet is
+ * charged the answering provider's price (nothing when every provider failed), the provider's wallet gets
+ * its share and the marketplace the fee, as one ledger transfer. Wallets are updated once each (the
+ * caller may be its own provider); the provider's share goes to the marketplace if its wallet is gone.
+ * Parameters from $p: hold, caller's wallet, charge, provider agent, share, fee, transfer id, payment id.
+ */
+const paidCtes = (p: number) => `
+  hd AS (DELETE FROM wallet_holds WHERE id = $${p + 0}::uuid RETURNING amount),
+  pv AS (SELECT id FROM wallets WHERE agent_id = $${p + 3}::uuid AND account = 'agent'),
+  d AS (SELECT $${p + 1}::uuid AS id, -$${p + 2}::bigint AS delta, COALESCE((SELECT amount FROM hd), 0) AS release
+        UNION ALL SELECT pv.id, $${p + 4}::bigint, 0 FROM pv WHERE $${p + 4}::bigint > 0),
+  wu AS (UPDATE wallets w SET balance = w.balance + s.delta, held = w.held - s.release
+         FROM (SELECT id, sum(delta) AS delta, sum(release) AS release FROM d GROUP BY id) s WHERE w.id = s.id),
+  le AS (INSERT INTO wallet_entries (id, wallet_id, amount, kind, transfer_id, execution_id, payment_id, created_at)
+         SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, $${p + 6}::uuid, $1::uuid, $${p + 7}::uuid, $12::timestamptz FROM (VALUES
+           ($${p + 1}::uuid, -$${p + 2}::bigint, 'charge'),
+           (COALESCE((SELECT id FROM pv), '${ACCOUNTS.revenue}'::uuid), $${p + 4}::bigint, 'earning'),
+           ('${ACCOUNTS.revenue}'::uuid, $${p + 5}::bigint, 'fee')) AS x(wallet_id, amount, kind)
+         WHERE x.amount <> 0), `;
 
 /**
  * The execution, its attempts, its transaction and its event (with a delivery per subscribed webhook) in
  * one statement: one round trip, atomic by itself, on the path every provider call takes. Under a task,
- * the same statement charges the task and releases the call's holds on its budget.
+ * the same statement charges the task and releases the call's holds on its budget; for a paid call it
+ * moves the money (paidCtes).
  */
-const recordSql = (underTask: boolean) => `
+const recordSql = (underTask: boolean, paid: boolean) => `
   WITH e AS (
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
     VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
-  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}a AS (
+  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? paidCtes(underTask ? 20 : 19) : ''}a AS (
     INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
     SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
@@ -300,8 +374,12 @@ const recordSql = (underTask: boolean) => `
     VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
   ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries`;
-const RECORD_EXECUTION_SQL = recordSql(false);
-const RECORD_TASK_EXECUTION_SQL = recordSql(true);
+const RECORD_STATEMENTS = {
+  free: { name: 'record_execution', text: recordSql(false, false) },
+  task: { name: 'record_task_execution', text: recordSql(true, false) },
+  paid: { name: 'record_paid_execution', text: recordSql(false, true) },
+  paidTask: { name: 'record_paid_task_execution', text: recordSql(true, true) },
+};
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const transactionId = newUuid();
@@ -328,21 +406,34 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     r.taskId ?? null,
     ...(r.taskId ? [r.holds ?? []] : []),
   ];
+  if (r.paid) {
+    const { charged, fee, share } = chargeOf(ctx, r);
+    params.push(r.paid.hold.id, r.paid.hold.walletId, charged.toString(), r.providerAgentId ?? null, share.toString(), fee.toString(), newUuid(), r.paid.x402?.paymentId ?? null);
+  }
+  const statement = RECORD_STATEMENTS[r.paid ? (r.taskId ? 'paidTask' : 'paid') : r.taskId ? 'task' : 'free'];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
   let deliveries = 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      [{ deliveries }] = r.taskId
-        ? await ctx.services.sql.query<{ deliveries: number }>(RECORD_TASK_EXECUTION_SQL, params, 'record_task_execution')
-        : await ctx.services.sql.query<{ deliveries: number }>(RECORD_EXECUTION_SQL, params, 'record_execution');
+      [{ deliveries }] = await ctx.services.sql.query<{ deliveries: number }>(statement.text, params, statement.name);
       break;
     } catch (err) {
+      if (r.paid && isFundsViolation(err)) {
+        // The call's hold lapsed (its process stalled past the hold's life) and the wallet was spent
+        // meanwhile: the call is recorded, unpaid, rather than lost.
+        ctx.services.log.warn({ execution_id: executionId, wallet: r.paid.hold.walletId }, 'a paid call outlived its hold and its wallet no longer covers it: recorded unpaid');
+        return recordProviderExecution(ctx, executionId, { ...r, paid: undefined, costCents: 0 }, at);
+      }
       if (attempt >= 3 || !isTransientConflict(err)) throw err;
     }
   }
   ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
-  return receiptOf(executionId, transactionId, r, at);
+  return receiptOf(ctx, executionId, transactionId, r, at);
+}
+
+function isFundsViolation(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === '23514';
 }
 
 export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions = {}): Promise<ExecutionReceipt> {
@@ -351,7 +442,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   const { capability, input, mode, provider, taskId } = readInput(raw);
   assertInScope(me, capability);
   const task = taskId ? await taskForExecution(ctx, me, taskId) : undefined;
-  const executionId = opts.executionId ?? newUuid();
+  let executionId = opts.executionId ?? newUuid();
   const started = performance.now();
 
   // The marketplace serves its own capabilities unless a third-party provider is chosen by name.
@@ -374,7 +465,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
           priceCents: 0,
         };
         const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
-        return recordInTransaction(tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
+        return recordInTransaction(ctx, tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
       });
     } catch (err) {
       throw underInput(err);
@@ -387,6 +478,98 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
       : candidatesOf(ctx, prefetched ?? callableMatches(ctx, await ctx.services.executeCache.capabilityCandidates(capability, () => loadCallable(ctx, capability, CANDIDATES))));
   if (!candidates.length) throw new NotFound('active provider of capability', capability);
 
+  // A paid call is paid before any provider is called: its price is held on the caller's wallet.
+  const price = priceOf(ctx, me, { capability, input, mode, provider, taskId }, candidates);
+  let paid: PaidCall | undefined;
+  if (price.quote > 0n) {
+    const outcome = await payForCall(ctx, me, price, opts.payment);
+    // The payment already paid for this very request: its answer is the one recorded then.
+    if (outcome.kind === 'replay') return recordedReceipt(ctx, outcome.executionId);
+    paid = outcome.paid;
+    if (paid.executionId) executionId = paid.executionId;
+  }
+  try {
+    return await callProviders(ctx, me, { capability, input, mode, task, taskId, executionId, started, candidates, paid });
+  } catch (err) {
+    // Nothing was recorded: the money held for the call is given back at once.
+    if (paid) await releaseHold(ctx.services, paid.hold.id).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * An execution as recorded, with its payment: what a replayed payment answers. The provider's name and
+ * reputation are as they are now.
+ */
+export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<ExecutionReceipt> {
+  const db = ctx.services.db;
+  const e = await db.execution.findUniqueOrThrow({ where: { id: executionId }, include: { attempts: { orderBy: { ordinal: 'asc' } } } });
+  const [charge, entries, payment] = await Promise.all([
+    db.transaction.findFirst({ where: { executionId, kind: 'charge' }, select: { id: true } }),
+    db.walletEntry.findMany({ where: { executionId, kind: { in: ['charge', 'earning', 'fee'] } } }),
+    db.x402Payment.findFirst({ where: { executionId } }),
+  ]);
+  const last = e.attempts.find((a) => a.outcome === 'success') ?? e.attempts[e.attempts.length - 1];
+  const service = last?.serviceId ? await db.service.findUnique({ where: { id: last.serviceId }, select: { name: true, agent: { select: { reputation: true } } } }) : null;
+  const sum = (kind: string) => entries.filter((x) => x.kind === kind).reduce((t, x) => t + x.amount, 0n);
+  const payer = entries.find((x) => x.kind === 'charge');
+  const payerWallet = payment ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { address: true } }) : null;
+  return {
+    executionId: e.id,
+    capability: e.capability,
+    mode: e.mode as Mode,
+    status: e.status as 'success' | 'error',
+    result: e.result ?? null,
+    error: e.error,
+    provider: last ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 } : null,
+    transaction: { transactionId: charge?.id ?? '', costCents: e.costCents, latencyMs: e.latencyMs },
+    attempts: e.attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents })),
+    payment:
+      payment || payer
+        ? {
+            method: payment ? 'x402' : 'prepaid',
+            walletAddress: payerWallet?.address ?? '',
+            held: payment?.amount ?? -sum('charge'),
+            charged: -sum('charge'),
+            chargedCents: e.costCents,
+            fee: sum('fee'),
+            providerShare: sum('earning'),
+            x402: payment ? { paymentId: payment.id, payer: payment.payer, amount: payment.amount, transaction: payment.transaction ?? '', network: payment.network } : null,
+          }
+        : null,
+    createdAt: e.createdAt,
+  };
+}
+
+/** The most a call can cost (the dearest provider it may try) and whom it may pay. */
+function priceOf(ctx: Ctx, me: Agent, call: { capability: string; input: unknown; mode: Mode; provider: string | null; taskId: string | null }, candidates: Candidate[]): CallPrice {
+  const quoteCents = Math.max(0, ...candidates.map((c) => c.priceCents));
+  return {
+    quote: quoteCents > 0 ? centsToUnits(ctx.services.payments.setup, quoteCents) : 0n,
+    quoteCents,
+    providers: [...new Set(candidates.filter((c) => c.priceCents > 0).map((c) => c.providerId))],
+    capability: call.capability,
+    fingerprint: requestHash('execute', [me.id, call.capability, call.input, call.mode, call.provider, call.taskId]),
+    // The hold outlives the longest run of the call: every attempt's full budget, and a margin.
+    holdMs: MAX_ATTEMPTS * ctx.services.config.providerTimeoutMs + 60_000,
+  };
+}
+
+interface ProviderCall {
+  capability: string;
+  input: Record<string, unknown>;
+  mode: Mode;
+  task: Awaited<ReturnType<typeof taskForExecution>> | undefined;
+  taskId: string | null;
+  executionId: string;
+  started: number;
+  candidates: Candidate[];
+  paid: PaidCall | undefined;
+}
+
+/** Calls the providers in turn until one answers, and records the execution (and its payment). */
+async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<ExecutionReceipt> {
+  const { capability, input, mode, task, taskId, executionId, started, candidates, paid } = call;
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
   const attempts: AttemptReceipt[] = [];
   const called: Candidate[] = [];
@@ -433,6 +616,8 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
       attempts,
       taskId,
       holds,
+      paid,
+      providerAgentId: chosen.providerId,
     },
     ctx.services.clock.now(),
   );

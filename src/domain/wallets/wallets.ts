@@ -1,16 +1,16 @@
-// Wallets: one per agent, for paid capabilities (CONTRACT §8). Sandbox mode reaches no chain: the address
-// names the wallet inside the marketplace, and the balance is the sum of its append-only ledger.
-import { randomBytes } from 'node:crypto';
+// Wallets: one per agent, for paid capabilities (CONTRACT §8). A wallet holds a key the marketplace
+// generates and keeps encrypted (so that it can sign sandbox test payments), or an address the agent
+// registers and signs for itself. Its balance is kept by the ledger (payments/ledger.ts); in sandbox mode
+// no chain is reached, and the ledger plays the chain for the wallet's address.
 import { isUniqueViolation } from '../../db/database';
 import { Conflict, NotFound } from '../../platform/errors';
+import { evm } from '../../platform/evm';
+import { Checks } from '../../platform/validate';
 import { agentInReach } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
-
-/** The sandbox network and asset (x402's names); USDC has 6 decimals. */
-export const WALLET_NETWORK = 'base-sepolia';
-export const WALLET_ASSET = 'USDC';
-export const ASSET_DECIMALS = 6;
+import type { Page } from '../agents/account';
+import { formatUnits } from '../payments/setup';
 
 export interface WalletView {
   walletId: string;
@@ -18,40 +18,84 @@ export interface WalletView {
   address: string;
   network: string;
   asset: string;
-  /** Base units (millionths of a USDC). */
+  decimals: number;
+  /** `marketplace`: the marketplace holds the key; `agent`: the agent registered its own address. */
+  keyCustody: 'marketplace' | 'agent';
+  /** Base units. */
   balanceBaseUnits: bigint;
+  /** Base units reserved by calls in flight. */
+  heldBaseUnits: bigint;
   createdAt: Date;
 }
 
-/** Base units as a decimal string with every decimal: 1500000n → "1.500000". */
-export function formatUnits(units: bigint, decimals = ASSET_DECIMALS): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
-  return `${negative ? '-' : ''}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
+export interface CreateWalletInput {
+  /** The agent's own address (it signs its own payments); unset: the marketplace generates a key. */
+  address?: unknown;
 }
 
-/** Creates the wallet of `agentId` (the caller or one of its sub-agents); 409 when it has one. */
-export async function createWallet(ctx: Ctx, agentId: string): Promise<WalletView> {
+/** Base units in the payment asset as a decimal string with every decimal. */
+export function formatAsset(ctx: Pick<Ctx, 'services'>, units: bigint): string {
+  return formatUnits(units, ctx.services.payments.setup.asset.decimals);
+}
+
+function viewOf(
+  ctx: Pick<Ctx, 'services'>,
+  w: { id: string; agentId: string | null; address: string; network: string; asset: string; keyOrigin: string; balance: bigint; held: bigint; createdAt: Date },
+): WalletView {
+  return {
+    walletId: w.id,
+    agentId: w.agentId!,
+    address: w.address,
+    network: w.network,
+    asset: w.asset,
+    decimals: ctx.services.payments.setup.asset.decimals,
+    keyCustody: w.keyOrigin === 'registered' ? 'agent' : 'marketplace',
+    balanceBaseUnits: w.balance,
+    heldBaseUnits: w.held,
+    createdAt: w.createdAt,
+  };
+}
+
+/**
+ * Creates the wallet of `agentId` (the caller or one of its sub-agents); 409 when it has one. With
+ * `address` the agent registers its own (it signs its payments itself); otherwise the marketplace
+ * generates a key and keeps it encrypted.
+ */
+export async function createWallet(ctx: Ctx, agentId: string, input: CreateWalletInput = {}): Promise<WalletView> {
   const agent = await agentInReach(ctx, agentId);
+  const checks = new Checks();
+  let registered: string | undefined;
+  if (input.address !== undefined && input.address !== null) {
+    const { isAddress } = evm().viem;
+    if (typeof input.address !== 'string' || !isAddress(input.address, { strict: false })) checks.fail('address', 'must be an EVM address: 0x and 40 hexadecimal digits');
+    else if (/[A-F]/.test(input.address) && /[a-f]/.test(input.address) && !isAddress(input.address, { strict: true })) checks.fail('address', 'has a mixed-case checksum (EIP-55) that does not match');
+    else if (/^0x0{40}$/i.test(input.address)) checks.fail('address', 'must not be the zero address');
+    else registered = input.address.toLowerCase();
+  }
+  checks.done();
   const existing = await ctx.db.wallet.findUnique({ where: { agentId: agent.id }, select: { address: true } });
   if (existing) throw new Conflict(`Agent ${agent.id} already has wallet ${existing.address}`);
+  const { setup, keys } = ctx.services.payments;
+  const key = registered ? { address: registered, encryptedKey: null, keyOrigin: 'registered' } : { ...keys.generate(), keyOrigin: 'generated' };
   try {
     const wallet = await ctx.db.$transaction(async (tx) => {
-      const created = await tx.wallet.create({
-        data: { agentId: agent.id, address: `0x${randomBytes(20).toString('hex')}`, network: WALLET_NETWORK, asset: WALLET_ASSET },
-      });
+      const created = await tx.wallet.create({ data: { agentId: agent.id, network: setup.networkName, asset: setup.asset.symbol, ...key } });
       await recordAudit(tx, ctx, {
         agentId: agent.id,
         action: 'wallet.created',
         targetType: 'wallet',
         targetId: created.id,
-        details: { wallet_address: created.address, network: created.network },
+        details: { wallet_address: created.address, network: created.network, key_custody: registered ? 'agent' : 'marketplace' },
       });
       return created;
     });
-    return { walletId: wallet.id, agentId: wallet.agentId, address: wallet.address, network: wallet.network, asset: wallet.asset, balanceBaseUnits: 0n, createdAt: wallet.createdAt };
+    return viewOf(ctx, wallet);
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`Agent ${agent.id} already has a wallet`);
+    if (isUniqueViolation(err)) {
+      const taken = await ctx.db.wallet.findUnique({ where: { address: key.address }, select: { agentId: true } });
+      if (registered && taken && taken.agentId !== agent.id) throw new Conflict(`Address ${registered} is another wallet's`);
+      throw new Conflict(`Agent ${agent.id} already has a wallet`);
+    }
     throw err;
   }
 }
@@ -61,14 +105,26 @@ export async function getWallet(ctx: Ctx, agentId: string): Promise<WalletView> 
   const agent = await agentInReach(ctx, agentId);
   const wallet = await ctx.db.wallet.findUnique({ where: { agentId: agent.id } });
   if (!wallet) throw new NotFound('wallet of agent', agent.id);
-  const sum = await ctx.db.walletEntry.aggregate({ where: { walletId: wallet.id }, _sum: { amount: true } });
-  return {
-    walletId: wallet.id,
-    agentId: wallet.agentId,
-    address: wallet.address,
-    network: wallet.network,
-    asset: wallet.asset,
-    balanceBaseUnits: sum._sum.amount ?? 0n,
-    createdAt: wallet.createdAt,
-  };
+  return viewOf(ctx, wallet);
+}
+
+export interface LedgerEntryView {
+  id: string;
+  amount: bigint;
+  kind: string;
+  reference: string | null;
+  transferId: string;
+  executionId: string | null;
+  paymentId: string | null;
+  createdAt: Date;
+}
+
+/** A wallet's ledger, newest first (the wallet was read within the caller's reach: getWallet). */
+export async function entriesOf(ctx: Ctx, walletId: string, page: Page): Promise<{ items: LedgerEntryView[]; total: number }> {
+  const where = { walletId };
+  const [items, total] = await Promise.all([
+    ctx.db.walletEntry.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.walletEntry.count({ where }),
+  ]);
+  return { items, total };
 }

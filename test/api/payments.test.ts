@@ -1,0 +1,422 @@
+// Paid capabilities (issue 16; CONTRACT §8): a priced call is paid by its caller from the prepaid balance
+// of its wallet, or with an x402 v2 payment (EIP-3009, signed in the test with throw-away keys) after a
+// 402; the provider is paid its price less the marketplace's fee, through an append-only ledger that always
+// balances; one payment settles once, however often it is replayed.
+import { decodePaymentRequiredHeader } from '@x402/core/http';
+import fc from 'fast-check';
+import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { expectProblem } from '../support/expect';
+import { assertTestCaTrusted } from '../support/https';
+import { startProvider, type Provider } from '../support/provider';
+import { fund, NETWORK, payFor, paymentRequiredOf, settlementOf, signAuthorization, throwAwayAccount } from '../support/payments';
+import { ACCOUNTS } from '../../src/domain/payments/setup';
+
+const ADMIN_KEY = `key_admin_${'P'.repeat(40)}`;
+let server: TestServer;
+let call: ReturnType<typeof api>;
+const providers: Provider[] = [];
+
+beforeAll(async () => {
+  assertTestCaTrusted();
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY } });
+  call = api(server);
+});
+afterAll(async () => {
+  await server.close();
+  await Promise.all(providers.map((p) => p.close()));
+});
+
+async function provider(name = 'provider') {
+  const p = await startProvider(name);
+  providers.push(p);
+  return p;
+}
+
+/** A provider agent with a service for `capability` at `cents` per call. */
+async function offer(capability: string, cents: number, p?: Provider) {
+  const endpoint = p ?? (await provider());
+  const agent = await registerAgent(server);
+  const res = await call('POST', '/services/register', {
+    key: agent.key,
+    body: { name: `svc ${capability}`, endpoint: endpoint.url, capabilities: [capability], description: 'A paid provider under test', pricing_model: cents ? 'per_call' : 'free', cost_per_call: cents },
+  });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return { agent, provider: endpoint, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
+}
+
+const run = (key: string, body: unknown, headers: Record<string, string> = {}) => call('POST', '/execute', { key, body, headers });
+
+/** An agent's balance in base units (0 without a wallet). */
+async function balanceOf(agentId: string): Promise<bigint> {
+  const w = await server.app.services.db.wallet.findUnique({ where: { agentId } });
+  return w?.balance ?? 0n;
+}
+
+/** The ledger's invariants: every transfer sums to zero, and every agent wallet's balance is its entries' sum, never below what it holds. */
+async function expectLedgerBalanced() {
+  const db = server.app.services.db;
+  const byTransfer = await db.walletEntry.groupBy({ by: ['transferId'], _sum: { amount: true } });
+  expect(byTransfer.filter((t) => t._sum.amount !== 0n)).toEqual([]);
+  const wallets = await db.wallet.findMany({ where: { account: 'agent' } });
+  const sums = await db.walletEntry.groupBy({ by: ['walletId'], _sum: { amount: true } });
+  const sumOf = new Map(sums.map((s) => [s.walletId, s._sum.amount ?? 0n]));
+  for (const w of wallets) {
+    expect({ wallet: w.id, balance: w.balance }).toEqual({ wallet: w.id, balance: sumOf.get(w.id) ?? 0n });
+    expect(w.balance >= w.held && w.held >= 0n).toBe(true);
+  }
+}
+
+describe('a paid call from a prepaid balance', () => {
+  it('charges the caller the price, pays the provider its share and the marketplace its fee, in one ledger transfer', async () => {
+    const cap = uniqueSlug('paid');
+    const svc = await offer(cap, 5);
+    const me = await registerAgent(server);
+    await fund(server, me.key, '1');
+    const res = await run(me.key, { capability: cap, input: { n: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect(res.body.transaction.cost_cents).toBe(5);
+    expect(res.body.payment).toEqual({
+      method: 'prepaid',
+      wallet_address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+      held: '0.050000',
+      held_base_units: '50000',
+      charged: '0.050000',
+      charged_base_units: '50000',
+      charged_cents: 5,
+      fee: '0.005000',
+      fee_base_units: '5000',
+      provider_share: '0.045000',
+      provider_share_base_units: '45000',
+      x402: null,
+    });
+    expect(res.headers.get('payment-response')).toBeNull();
+    expect(await balanceOf(me.agentId)).toBe(1_000_000n - 50_000n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(45_000n);
+    const entries = await server.app.services.db.walletEntry.findMany({ where: { executionId: res.body.execution_id } });
+    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', -50_000n], ['earning', 45_000n], ['fee', 5_000n]]);
+    expect(new Set(entries.map((e) => e.transferId)).size).toBe(1);
+    expect(entries.find((e) => e.kind === 'fee')!.walletId).toBe(ACCOUNTS.revenue);
+    const wallet = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(wallet.body).toMatchObject({ balance: '0.950000', held: '0.000000', available: '0.950000' });
+    await expectLedgerBalanced();
+  });
+
+  it('charges nothing when every provider fails, and gives the hold back', async () => {
+    const cap = uniqueSlug('failing');
+    const svc = await offer(cap, 7);
+    svc.provider.setDefault({ status: 500 });
+    const me = await registerAgent(server);
+    await fund(server, me.key, '1');
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('error');
+    expect(res.body.payment).toMatchObject({ method: 'prepaid', held_base_units: '70000', charged_base_units: '0', fee_base_units: '0' });
+    expect(await balanceOf(me.agentId)).toBe(1_000_000n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(0n);
+    const wallet = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
+    expect(wallet.held).toBe(0n);
+    await expectLedgerBalanced();
+  });
+
+  it('answers a free capability as before, with no payment and no wallet', async () => {
+    const cap = uniqueSlug('free');
+    await offer(cap, 0);
+    const me = await registerAgent(server);
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(res.status).toBe(200);
+    expect(res.body.payment).toBeNull();
+    expect(await server.app.services.db.wallet.findUnique({ where: { agentId: me.agentId } })).toBeNull();
+  });
+});
+
+describe('402 before any provider is called', () => {
+  it('answers the x402 requirements in the body and in PAYMENT-REQUIRED when the wallet does not cover the price', async () => {
+    const cap = uniqueSlug('unpaid');
+    const svc = await offer(cap, 12);
+    const me = await registerAgent(server);
+    await fund(server, me.key, '0.1');
+    const res = await run(me.key, { capability: cap, input: {} });
+    expectProblem(res, 402, 'payment_required');
+    expect(res.body.detail).toMatch(/0\.120000 USDC.*0\.100000 available/);
+    const sandbox = (await call('GET', '/x402/sandbox/status')).body;
+    expect(res.body.x402Version).toBe(2);
+    expect(res.body.resource).toEqual({ url: `${server.url}/api/v1/execute`, description: expect.stringContaining(cap), mimeType: 'application/json' });
+    expect(res.body.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: NETWORK,
+        asset: sandbox.asset.address,
+        amount: '120000',
+        payTo: sandbox.pay_to,
+        maxTimeoutSeconds: sandbox.max_timeout_seconds,
+        extra: { name: sandbox.asset.eip712_name, version: sandbox.asset.eip712_version },
+      },
+    ]);
+    const header = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
+    expect(header).toEqual({ x402Version: 2, resource: res.body.resource, accepts: res.body.accepts });
+    expect(svc.provider.calls).toHaveLength(0);
+    expect(await balanceOf(me.agentId)).toBe(100_000n);
+  });
+
+  it('answers 402 to a caller without a wallet, and the same on GraphQL as a typed error', async () => {
+    const cap = uniqueSlug('walletless');
+    const svc = await offer(cap, 3);
+    const me = await registerAgent(server);
+    expectProblem(await run(me.key, { capability: cap, input: {} }), 402, 'payment_required');
+    const res = await gql(server, 'mutation($input: ExecuteInput!) { execute(input: $input) { executionId } }', { input: { capability: cap, input: {} } }, me.key);
+    expect(res.body.data?.execute ?? null).toBeNull();
+    expect(res.body.errors![0].extensions).toMatchObject({ code: 'PAYMENT_REQUIRED', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
+    expect(svc.provider.calls).toHaveLength(0);
+  });
+});
+
+describe('paying with x402', () => {
+  it('settles a payment signed by the official client, runs the call and answers PAYMENT-RESPONSE', async () => {
+    const cap = uniqueSlug('x402');
+    const svc = await offer(cap, 5);
+    const payer = await throwAwayAccount();
+    const sponsor = await registerAgent(server);
+    expect((await call('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: payer.address } })).status).toBe(201);
+    await fund(server, sponsor.key, '1');
+    const me = await registerAgent(server);
+    const first = await run(me.key, { capability: cap, input: { q: 'paid' } });
+    expect(first.status).toBe(402);
+    const headers = await payFor(first, payer);
+    const res = await run(me.key, { capability: cap, input: { q: 'paid' } }, headers);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toEqual({ served_by: 'provider', echo: { q: 'paid' } });
+    const settled = settlementOf(res);
+    expect(settled).toMatchObject({ success: true, network: NETWORK, payer: payer.address.toLowerCase(), transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(res.body.payment).toMatchObject({
+      method: 'x402',
+      charged_base_units: '50000',
+      x402: { payer: payer.address.toLowerCase(), amount: '0.050000', amount_base_units: '50000', transaction: settled.transaction, network: NETWORK },
+    });
+    // The sponsor's address paid; the caller was credited the payment and charged the call.
+    expect(await balanceOf(sponsor.agentId)).toBe(950_000n);
+    expect(await balanceOf(me.agentId)).toBe(0n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(45_000n);
+    expect(svc.provider.calls).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+
+  it('answers a replay of the payment for the same request with the first answer, charging once', async () => {
+    const cap = uniqueSlug('replay');
+    const svc = await offer(cap, 4);
+    const { me, payer } = await payingCaller('1');
+    const first = await run(me.key, { capability: cap, input: { x: 1 } });
+    const headers = await payFor(first, payer);
+    const paid = await run(me.key, { capability: cap, input: { x: 1 } }, headers);
+    const again = await run(me.key, { capability: cap, input: { x: 1 } }, headers);
+    expect(again.status).toBe(200);
+    expect(again.body.execution_id).toBe(paid.body.execution_id);
+    expect(again.body.result).toEqual(paid.body.result);
+    expect(again.body.payment).toEqual(paid.body.payment);
+    expect(settlementOf(again).transaction).toBe(settlementOf(paid).transaction);
+    expect(svc.provider.calls).toHaveLength(1);
+    expect(await balanceOf(payer.agentId)).toBe(1_000_000n - 40_000n);
+    // Made for one request, the payment cannot pay for another.
+    const other = await run(me.key, { capability: cap, input: { x: 2 } }, headers);
+    expectProblem(other, 402, 'payment_required');
+    expect(other.body.error).toBe('payment_already_used');
+    expect(svc.provider.calls).toHaveLength(1);
+    await expectLedgerBalanced();
+  });
+
+  it('charges 50 concurrent copies of one paid call once, and answers each with the first answer', async () => {
+    const cap = uniqueSlug('copies');
+    const svc = await offer(cap, 3);
+    svc.provider.setDefault({ delayMs: 50 });
+    const { me, payer } = await payingCaller('1');
+    const headers = await payFor(await run(me.key, { capability: cap, input: { same: true } }), payer);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => run(me.key, { capability: cap, input: { same: true } }, headers)));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(new Set(answers.map((a) => a.body.execution_id)).size).toBe(1);
+    expect(svc.provider.calls).toHaveLength(1);
+    expect(await balanceOf(payer.agentId)).toBe(1_000_000n - 30_000n);
+    expect(await server.app.services.db.x402Payment.count({ where: { payer: payer.address.toLowerCase() } })).toBe(1);
+    await expectLedgerBalanced();
+  });
+
+  it('keeps what a call whose providers all failed did not spend in the caller\'s wallet', async () => {
+    const cap = uniqueSlug('x402-fail');
+    const svc = await offer(cap, 6);
+    svc.provider.setDefault({ status: 503 });
+    const { me, payer } = await payingCaller('1');
+    const res = await run(me.key, { capability: cap, input: {} }, await payFor(await run(me.key, { capability: cap, input: {} }), payer));
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('error');
+    expect(res.body.payment).toMatchObject({ method: 'x402', charged_base_units: '0' });
+    expect(await balanceOf(me.agentId)).toBe(60_000n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(0n);
+    await expectLedgerBalanced();
+  });
+});
+
+/** A caller with no funds of its own, and a sponsor's throw-away key (its registered wallet funded) to pay with. */
+async function payingCaller(amount: string) {
+  const account = await throwAwayAccount();
+  const sponsor = await registerAgent(server);
+  await call('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } });
+  await fund(server, sponsor.key, amount);
+  const me = await registerAgent(server);
+  return { me, payer: Object.assign(account, { agentId: sponsor.agentId }) };
+}
+
+describe('payments that must be refused, with nothing moved', () => {
+  let cap: string;
+  let svc: Awaited<ReturnType<typeof offer>>;
+  beforeAll(async () => {
+    cap = uniqueSlug('refused');
+    svc = await offer(cap, 5);
+  });
+
+  async function refused(make: (required: ReturnType<typeof paymentRequiredOf>['accepts'][number], payer: Awaited<ReturnType<typeof payingCaller>>['payer']) => Promise<string>, reason: RegExp) {
+    const { me, payer } = await payingCaller('1');
+    const first = await run(me.key, { capability: cap, input: {} });
+    const required = paymentRequiredOf(first).accepts[0];
+    const before = await balanceOf(payer.agentId);
+    const calls = svc.provider.calls.length;
+    const res = await run(me.key, { capability: cap, input: {} }, { 'PAYMENT-SIGNATURE': await make(required, payer) });
+    expectProblem(res, 402, 'payment_required');
+    expect(res.body.error).toMatch(reason);
+    expect(res.body.accepts).toEqual([required]);
+    expect(decodePaymentRequiredHeader(res.headers.get('payment-required')!).error).toBe(res.body.error);
+    expect(await balanceOf(payer.agentId)).toBe(before);
+    expect(await balanceOf(me.agentId)).toBe(0n);
+    expect(svc.provider.calls.length).toBe(calls);
+    expect(await server.app.services.db.x402Payment.count({ where: { payer: payer.address.toLowerCase() } })).toBe(0);
+    return res;
+  }
+
+  it('refuses a wrong amount', async () => {
+    await refused(async (required, payer) => (await signAuthorization(payer, required, { value: BigInt(required.amount) - 1n })).header, /value_mismatch|amount/);
+    await refused(async (required, payer) => (await signAuthorization(payer, { ...required, amount: '1' })).header, /^payment_requirements_mismatch$/);
+  });
+
+  it('refuses a wrong recipient', async () => {
+    const elsewhere = await throwAwayAccount();
+    await refused(async (required, payer) => (await signAuthorization(payer, required, { to: elsewhere.address })).header, /recipient/);
+  });
+
+  it('refuses an expired validity window, and one not yet open', async () => {
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    await refused(async (required, payer) => (await signAuthorization(payer, required, { validBefore: now - 10n })).header, /valid_before|expired/);
+    await refused(async (required, payer) => (await signAuthorization(payer, required, { validAfter: now + 3600n })).header, /valid_after|not_yet/);
+  });
+
+  it('refuses a tampered signature, and one signed for another chain', async () => {
+    await refused(async (required, payer) => {
+      const signed = await signAuthorization(payer, required);
+      const sig = signed.signature;
+      const flipped = `${sig.slice(0, 10)}${sig[10] === '0' ? '1' : '0'}${sig.slice(11)}`;
+      const payload = { ...signed.payload, payload: { ...signed.payload.payload, signature: flipped } };
+      return Buffer.from(JSON.stringify(payload)).toString('base64');
+    }, /signature/);
+    await refused(async (required, payer) => (await signAuthorization(payer, required, { chainId: 1 })).header, /signature/);
+  });
+
+  it('refuses a nonce that was already used', async () => {
+    await refused(async (required, payer) => {
+      // A test payment from the same key uses the nonce first.
+      const used = await signAuthorization(payer, required);
+      await server.app.services.db.sandboxAuthorization.create({
+        data: { asset: required.asset.toLowerCase(), payer: payer.address.toLowerCase(), nonce: used.authorization.nonce, payee: required.payTo, value: 1n, transaction: '0x01' },
+      });
+      return (await signAuthorization(payer, required, { nonce: used.authorization.nonce })).header;
+    }, /nonce/);
+  });
+
+  it('refuses a payer without the funds, and a header that is not a payment (400)', async () => {
+    await refused(async (required) => (await signAuthorization(await throwAwayAccount(), required)).header, /insufficient|balance/);
+    const { me } = await payingCaller('1');
+    const bad = await run(me.key, { capability: cap, input: {} }, { 'PAYMENT-SIGNATURE': 'not a payment' });
+    expectProblem(bad, 400, 'validation_failed');
+    expect(bad.body.errors[0].path).toBe('PAYMENT-SIGNATURE');
+  });
+});
+
+describe('Idempotency-Key on a paid call', () => {
+  it('charges a retried request once, and 20 concurrent copies once, each answered with the first answer', async () => {
+    const cap = uniqueSlug('idem-paid');
+    const svc = await offer(cap, 2);
+    svc.provider.setDefault({ delayMs: 30 });
+    const me = await registerAgent(server);
+    await fund(server, me.key, '1');
+    const key = `idem-${cap}`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => run(me.key, { capability: cap, input: { k: 1 } }, { 'Idempotency-Key': key })));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((a) => a.body.execution_id)).size).toBe(1);
+    const retried = await run(me.key, { capability: cap, input: { k: 1 } }, { 'Idempotency-Key': key });
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(answers[0].body);
+    expect(svc.provider.calls).toHaveLength(1);
+    expect(await balanceOf(me.agentId)).toBe(1_000_000n - 20_000n);
+  });
+
+  it('does not keep a 402: the same key retried with a payment pays, and answers PAYMENT-RESPONSE again on replay', async () => {
+    const cap = uniqueSlug('idem-402');
+    const svc = await offer(cap, 2);
+    const { me, payer } = await payingCaller('1');
+    const key = `idem-${cap}`;
+    const first = await run(me.key, { capability: cap, input: {} }, { 'Idempotency-Key': key });
+    expect(first.status).toBe(402);
+    const headers = await payFor(first, payer);
+    const paid = await run(me.key, { capability: cap, input: {} }, { ...headers, 'Idempotency-Key': key });
+    expect(paid.status).toBe(200);
+    // A retry with another payment is the same request: the first answer, and the new payment unused.
+    const other = await payFor(first, payer);
+    const replay = await run(me.key, { capability: cap, input: {} }, { ...other, 'Idempotency-Key': key });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(paid.body);
+    expect(replay.headers.get('payment-response')).toBe(paid.headers.get('payment-response'));
+    expect(svc.provider.calls).toHaveLength(1);
+    expect(await balanceOf(payer.agentId)).toBe(1_000_000n - 20_000n);
+  });
+});
+
+describe('the ledger under a random sequence of calls, failures and refunds', () => {
+  it('always balances: every transfer sums to zero, no wallet below zero, the payer down what provider and fee are up', async () => {
+    const cap = uniqueSlug('prop');
+    const good = await offer(cap, 9);
+    const me = await registerAgent(server);
+    await fund(server, me.key, '5');
+    const charged: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant({ kind: 'ok' as const }), fc.constant({ kind: 'fail' as const }), fc.record({ kind: fc.constant('refund' as const), cents: fc.integer({ min: 1, max: 9 }) })), { minLength: 3, maxLength: 8 }),
+        async (steps) => {
+          const start = { payer: await balanceOf(me.agentId), provider: await balanceOf(good.agent.agentId), fee: await revenue() };
+          for (const step of steps) {
+            if (step.kind === 'refund') {
+              // A dispute of the last paid call, refunded in part or in whole by an administrator.
+              const transactionId = charged.pop();
+              if (!transactionId) continue;
+              const dispute = await call('POST', '/disputes', { key: me.key, body: { transaction_id: transactionId, reason: 'other', description: 'refund me' } });
+              expect(dispute.status).toBe(201);
+              await server.app.services.disputes.settled();
+              const resolved = await call('PATCH', `/admin/disputes/${dispute.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'partly refunded', refund_cents: step.cents } });
+              expect(resolved.status).toBe(200);
+              continue;
+            }
+            good.provider.behave(step.kind === 'ok' ? {} : { status: 500 });
+            const res = await run(me.key, { capability: cap, input: { step: step.kind } });
+            expect(res.status).toBe(200);
+            if (res.body.status === 'success') charged.push(res.body.transaction.transaction_id);
+          }
+          const end = { payer: await balanceOf(me.agentId), provider: await balanceOf(good.agent.agentId), fee: await revenue() };
+          expect(start.payer - end.payer).toBe(end.provider - start.provider + (end.fee - start.fee));
+          expect(end.payer >= 0n && end.provider >= 0n).toBe(true);
+          await expectLedgerBalanced();
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});
+
+async function revenue(): Promise<bigint> {
+  const s = await server.app.services.db.walletEntry.aggregate({ where: { walletId: ACCOUNTS.revenue }, _sum: { amount: true } });
+  return s._sum.amount ?? 0n;
+}
