@@ -76,6 +76,8 @@ function revision(): string {
 
 let dataDir: string | undefined;
 let agent: Agent | undefined;
+/** The agent selling the paid capability (the execute_paid_prepaid scenario pays it). */
+let seller: Agent | undefined;
 let oursChild: Child | undefined;
 let seeded: Seeded | undefined;
 let cleaning: Promise<void> | undefined;
@@ -86,7 +88,7 @@ function cleanup(): Promise<void> {
     stopLoad();
     await stopAll();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    const ids = [agent?.id, seeded?.providerId].filter((id): id is string => !!id);
+    const ids = [agent?.id, seller?.id, seeded?.providerId].filter((id): id is string => !!id);
     if (DATABASE_URL && ids.length) {
       const client = new pg.Client({ connectionString: DATABASE_URL });
       try {
@@ -109,6 +111,8 @@ async function startOurs(): Promise<{ child: Child; url: string }> {
   env.OUTBOUND_ALLOW_PRIVATE = '1';
   // The fan-out scenario holds a thousand readers of one agent's session (the default cap is 20).
   env.STREAMS_PER_AGENT = '5000';
+  // The paid scenario's caller is funded once from the sandbox faucet, for every call of the run.
+  env.SANDBOX_FAUCET_CAP = String(PAID_FUNDS_USDC);
   if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
   else {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
@@ -168,23 +172,42 @@ async function provisionSubKey(url: string, me: Agent, serviceKey: string): Prom
 /** The capability the execute scenario runs, offered only by the benchmark's HTTPS provider. */
 const EXECUTE_CAPABILITY = 'bench-execute';
 
-/** Registers the benchmark agent's service for EXECUTE_CAPABILITY, answered by the provider peer. */
-async function registerProviderService(url: string, me: Agent, endpoint: string): Promise<string> {
+/** The paid capability: the same provider peer, sold by another agent at one cent a call. */
+const PAID_CAPABILITY = 'bench-execute-paid';
+const PAID_CENTS = 1;
+/** What the paid scenario's caller is funded with (USDC): far more than every call of a run costs. */
+const PAID_FUNDS_USDC = 1_000_000;
+
+/** Registers a service for `capability` at `cents` a call, answered by the provider peer. */
+async function registerProviderService(url: string, me: Agent, endpoint: string, capability = EXECUTE_CAPABILITY, cents = 0): Promise<string> {
   const res = await fetch(`${url}/api/v1/services/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
     body: JSON.stringify({
-      name: 'Bench provider',
+      name: cents ? 'Bench paid provider' : 'Bench provider',
       description: 'The execute scenario’s provider: HTTPS on loopback, answering after 20 ms',
       endpoint,
-      capabilities: [EXECUTE_CAPABILITY],
-      pricing_model: 'free',
+      capabilities: [capability],
+      pricing_model: cents ? 'per_call' : 'free',
+      cost_per_call: cents,
     }),
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { service_key?: string };
   if (res.status !== 201 || !body.service_key) throw new Error(`registering the provider's service answered ${res.status}: ${JSON.stringify(body)}`);
   return body.service_key;
+}
+
+/** Credits the caller's wallet from the sandbox faucet (its cap is raised for the benchmark). */
+async function fundWallet(url: string, me: Agent, usdc: number): Promise<void> {
+  const res = await fetch(`${url}/api/v1/x402/sandbox/faucet`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
+    body: JSON.stringify({ amount: String(usdc) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await res.json()) as { credited?: boolean };
+  if (res.status !== 200 || !body.credited) throw new Error(`funding the caller's wallet answered ${res.status}: ${JSON.stringify(body)}`);
 }
 
 /** Starts a peer and resolves with its base URL once it has announced its port. */
@@ -360,6 +383,39 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
       targets: {},
     },
     {
+      // A paid call settled from the caller's prepaid balance, against the same call of a free capability
+      // of the same provider in the same run: the price held on the caller's wallet before the provider is
+      // called, then charged, the provider paid its share and the marketplace its fee, with the record.
+      name: 'execute_paid_prepaid',
+      ours: {
+        name: 'ours',
+        url: `${ours}/api/v1/execute`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ capability: PAID_CAPABILITY, input: { text: 'hello' } }),
+        stableBody: false,
+        check: (status, body) => {
+          const b = json(body);
+          return status === 200 && b.status === 'success' && b.result?.echo?.text === 'hello' && b.payment?.method === 'prepaid' && b.payment?.charged_cents === PAID_CENTS
+            ? undefined
+            : 'not a successful paid execution';
+        },
+      },
+      peer: {
+        name: 'ours unpaid',
+        url: `${ours}/api/v1/execute`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ capability: EXECUTE_CAPABILITY, input: { text: 'hello' } }),
+        stableBody: false,
+        check: (status, body) => {
+          const b = json(body);
+          return status === 200 && b.status === 'success' && b.payment === null ? undefined : 'not a successful free execution';
+        },
+      },
+      targets: { p50: 1.2 },
+    },
+    {
       name: 'bare_http_reference',
       ours: { ...oursRest },
       peer: { name: 'bare-http', url: `${peers['bare-http']}/`, method: 'GET', headers: auth, check: () => undefined },
@@ -462,6 +518,9 @@ async function main(): Promise<void> {
     ['bare-http', 'express-pg', 'yoga', 'provider', 'sse-bare'].map((name) => startPeer(name, agent!, subKey)),
   );
   await registerProviderService(ours.url, agent, `${provider}/run`);
+  seller = await register(ours.url);
+  await registerProviderService(ours.url, seller, `${provider}/run`, PAID_CAPABILITY, PAID_CENTS);
+  await fundWallet(ours.url, agent, PAID_FUNDS_USDC);
   const floor = await startPeer('proxy-floor', agent, subKey, { BENCH_PROVIDER_URL: provider });
   console.log(`started ours and 6 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

@@ -55,6 +55,8 @@ export interface Route {
   tag: string;
   /** Error statuses this route can answer beyond the ones every route of its kind can. */
   errors?: number[];
+  /** Headers a success may carry (set by the operation through ctx.httpAnswer), for the OpenAPI document. */
+  responseHeaders?: Record<string, string>;
 }
 
 export function bucket(name: string, perMinute: number): Bucket {

@@ -45,6 +45,7 @@ import { detectVectorSearch } from './domain/memory/vectors';
 import { remoteFacilitator, sandboxFacilitator } from './domain/payments/facilitator';
 import { releaseLapsedHolds } from './domain/payments/ledger';
 import { loadPaymentSetup } from './domain/payments/setup';
+import { WalletLeases } from './domain/payments/leases';
 import { loadWalletKeyring } from './domain/payments/wallet-keys';
 import { InFlight } from './platform/in-flight';
 import { systemClock, type Clock } from './platform/clock';
@@ -180,6 +181,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         : remoteFacilitator(paymentSetup.facilitatorUrl!, outbound),
       keys: walletKeys,
       inFlight: new InFlight(),
+      // Set just below: the leases need the finished services.
+      leases: undefined as unknown as WalletLeases,
+      walletOwners: new Map(),
     },
     // Set just below: these workers need the finished services.
     providerStats: undefined as unknown as ProviderStats,
@@ -201,6 +205,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.utoMatcher = utoMatcher(services);
   services.webmcpIndexer = webmcpIndexer(services);
   services.disputes = new DisputePipeline(services);
+  services.payments.leases = new WalletLeases(services);
   await ensureAdminKey(services);
   await ensureCatalog(services);
 
@@ -364,6 +369,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.webmcpIndexer.start();
   services.providerStats.start();
   services.disputes.start();
+  services.payments.leases.start();
 
   let closing: Promise<void> | undefined;
   return {
@@ -416,6 +422,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         clearInterval(drain);
         server.closeAllConnections();
         metrics.close();
+        // Every call has been answered: what this instance reserved on callers' wallets goes back.
+        await services.payments.leases.stop().catch((err) => log.warn({ err }, 'giving wallet leases back at shutdown failed'));
         await outbox.flushMarks();
         await outbound.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));

@@ -986,7 +986,7 @@ export type RequirementsFieldsFragment = { scheme: string, network: string, asse
 export type X402SandboxStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type X402SandboxStatusQuery = { sandbox: { enabled: boolean, scheme: string, network: string, facilitator: string, x402_version: number, network_name: string, chain_id: number, pay_to: string, max_timeout_seconds: number, fee_bps: number, faucet_cap: string, faucet_cap_base_units: string, asset: { address: string, symbol: string, decimals: number, eip712_name: string, eip712_version: string } } };
+export type X402SandboxStatusQuery = { x402Sandbox: { sandbox: boolean, scheme: string, network: string, facilitator: string, x402_version: number, network_name: string, chain_id: number, pay_to: string, max_timeout_seconds: number, fee_bps: number, faucet_cap: string, faucet_cap_base_units: string, asset: { address: string, symbol: string, decimals: number, eip712_name: string, eip712_version: string } } };
 
 export type SandboxTestPaymentMutationVariables = Exact<{
   amount?: string | null | undefined;

@@ -145,7 +145,20 @@ function errorResponse(status: number) {
               : 'Error';
   const response: Record<string, unknown> = { description, content: problemRef(status === 400 ? 'ValidationProblem' : 'Problem') };
   if (status === 429) response.headers = { ...rateHeaders(), 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until a retry can succeed' } };
+  if (status === 402) {
+    response.headers = {
+      'PAYMENT-REQUIRED': {
+        schema: { type: 'string' },
+        description: 'When the answer carries x402 payment requirements (`x402Version`, `resource`, `accepts`): the same PaymentRequired, base64-encoded JSON (x402 v2 HTTP transport)',
+      },
+    };
+  }
   return response;
+}
+
+/** The headers a route says its success answer may carry. */
+function responseHeaders(route: CompiledRoute['route']) {
+  return Object.fromEntries(Object.entries(route.responseHeaders ?? {}).map(([name, description]) => [name, { schema: { type: 'string' }, description }]));
 }
 
 function rateHeaders() {
@@ -233,7 +246,7 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
     }
     if (c.variables.some((v) => v.source.from === 'path')) errorStatuses.add(404);
 
-    const successHeaders = route.bucket ? rateHeaders() : undefined;
+    const successHeaders = route.bucket || route.responseHeaders ? { ...(route.bucket ? rateHeaders() : {}), ...responseHeaders(route) } : undefined;
     for (const path of c.paths) {
       const oasPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
       const alias = path !== c.paths[0];

@@ -97,8 +97,46 @@ describe('a paid call from a prepaid balance', () => {
     expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', -50_000n], ['earning', 45_000n], ['fee', 5_000n]]);
     expect(new Set(entries.map((e) => e.transferId)).size).toBe(1);
     expect(entries.find((e) => e.kind === 'fee')!.walletId).toBe(ACCOUNTS.revenue);
+    // This instance keeps a float of the caller's wallet for its next calls (a lease), and gives it back when idle.
+    const leased = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(leased.body).toMatchObject({ balance: '0.950000', held: '0.950000', available: '0.000000' });
+    await server.app.services.payments.leases.releaseIdle(0);
     const wallet = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
     expect(wallet.body).toMatchObject({ balance: '0.950000', held: '0.000000', available: '0.950000' });
+    expect(await server.app.services.db.walletHold.count({ where: { walletId: (await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } })).id } })).toBe(0);
+    await expectLedgerBalanced();
+  });
+
+  it('admits exactly as many of 30 concurrent calls as the balance pays for, and answers the rest 402 before calling', async () => {
+    const cap = uniqueSlug('exact');
+    const svc = await offer(cap, 4);
+    svc.provider.setDefault({ delayMs: 20 });
+    const me = await registerAgent(server);
+    await fund(server, me.key, '0.4');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => run(me.key, { capability: cap, input: { i } })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(20);
+    expect(svc.provider.calls).toHaveLength(10);
+    expect(await balanceOf(me.agentId)).toBe(0n);
+    await expectLedgerBalanced();
+  });
+
+  it("gives back what a stopped instance's lease still held, from what was charged against it", async () => {
+    const cap = uniqueSlug('lapsed');
+    await offer(cap, 3);
+    const me = await registerAgent(server);
+    await fund(server, me.key, '1');
+    for (let i = 0; i < 4; i++) expect((await run(me.key, { capability: cap, input: { i } })).status).toBe(200);
+    const db = server.app.services.db;
+    const wallet = await db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
+    const [lease] = await db.walletHold.findMany({ where: { walletId: wallet.id } });
+    // Reserved 0.60 (20 calls' worth), 0.12 charged against it: 0.48 still held.
+    expect({ reserved: lease.amount, held: wallet.held, balance: wallet.balance }).toEqual({ reserved: 600_000n, held: 480_000n, balance: 880_000n });
+    // As if its instance had stopped: the row lapses, and the sweep gives back exactly what it still held.
+    await db.walletHold.update({ where: { id: lease.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const { releaseLapsedHolds } = await import('../../src/domain/payments/ledger');
+    expect(await releaseLapsedHolds(server.app.services)).toBe(1);
+    expect(await db.wallet.findUniqueOrThrow({ where: { id: wallet.id } })).toMatchObject({ held: 0n, balance: 880_000n });
     await expectLedgerBalanced();
   });
 
@@ -114,6 +152,7 @@ describe('a paid call from a prepaid balance', () => {
     expect(res.body.payment).toMatchObject({ method: 'prepaid', held_base_units: '70000', charged_base_units: '0', fee_base_units: '0' });
     expect(await balanceOf(me.agentId)).toBe(1_000_000n);
     expect(await balanceOf(svc.agent.agentId)).toBe(0n);
+    await server.app.services.payments.leases.releaseIdle(0);
     const wallet = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
     expect(wallet.held).toBe(0n);
     await expectLedgerBalanced();

@@ -173,7 +173,10 @@ async function refundThroughLedger(tx: DbTx, services: Services, d: Dispute, ref
   const feePart = (amount * fee) / charged;
   let clawback = 0n;
   if (earning && !SYSTEM_ACCOUNT_IDS.has(earning.walletId)) {
-    const [provider] = await tx.$queryRaw<{ available: bigint }[]>`SELECT balance - held AS available FROM wallets WHERE id = ${earning.walletId}::uuid FOR NO KEY UPDATE`;
+    // Both wallets are locked in id order, as every statement moving money between wallets does.
+    const locked = await tx.$queryRaw<{ id: string; available: bigint }[]>`
+      SELECT id, balance - held AS available FROM wallets WHERE id IN (${charge.walletId}::uuid, ${earning.walletId}::uuid) ORDER BY id FOR NO KEY UPDATE`;
+    const provider = locked.find((w) => w.id === earning.walletId);
     const available = provider ? BigInt(provider.available) : 0n;
     const share = amount - feePart;
     clawback = share < available ? share : available > 0n ? available : 0n;

@@ -242,9 +242,9 @@ interface Recorded {
   /** The task the call was made under, and the holds on its budget to release as it is charged. */
   taskId?: string | null;
   holds?: string[];
-  /** How the call is paid, and the agent behind the provider that answered (paid its share). */
+  /** How the call is paid, and the wallet of the provider that answered (paid its share; the marketplace's when it has none). */
   paid?: PaidCall;
-  providerAgentId?: string;
+  providerWallet?: string;
 }
 
 function eventOf(executionId: string, r: Recorded) {
@@ -335,37 +335,47 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
 }
 
 /**
- * A paid call's money, in the recording statement: the call's hold is released, the caller's wallet is
- * charged the answering provider's price (nothing when every provider failed), the provider's wallet gets
- * its share and the marketplace the fee, as one ledger transfer. Wallets are updated once each (the
- * caller may be its own provider); the provider's share goes to the marketplace if its wallet is gone.
- * Parameters from $p: hold, caller's wallet, charge, provider agent, share, fee, transfer id, payment id.
+ * A paid call's charge, in the recording statement, as one ledger transfer: the caller's wallet is charged
+ * the answering provider's price, the provider's wallet gets its share and the marketplace the fee.
+ * Parameters from $p: the caller's wallet, what it moves (less the charge; plus its own share when it is
+ * its own provider), what leaves its `held` (or the most that may), the provider's wallet (null when it is the caller's), the
+ * provider's share, the charge, the fee, the transfer id, the hold the charge is taken from (named by the
+ * charge entry), and the wallet the share is entered to.
+ *
+ * On a lease (a prepaid call) the charge leaves the caller's wallet and its `held` together: the lease's
+ * row keeps its total, and what is left of it is what was reserved less the charges that name it.
+ *
+ * Both wallets are locked first, in id order (lk, read before the update starts): every statement that
+ * moves money between wallets takes their locks in that order, so none waits on another in a cycle.
  */
-const paidCtes = (p: number) => `
-  hd AS (DELETE FROM wallet_holds WHERE id = $${p + 0}::uuid RETURNING amount),
-  pv AS (SELECT id FROM wallets WHERE agent_id = $${p + 3}::uuid AND account = 'agent'),
-  d AS (SELECT $${p + 1}::uuid AS id, -$${p + 2}::bigint AS delta, COALESCE((SELECT amount FROM hd), 0) AS release
-        UNION ALL SELECT pv.id, $${p + 4}::bigint, 0 FROM pv WHERE $${p + 4}::bigint > 0),
-  wu AS (UPDATE wallets w SET balance = w.balance + s.delta, held = w.held - s.release
-         FROM (SELECT id, sum(delta) AS delta, sum(release) AS release FROM d GROUP BY id) s WHERE w.id = s.id),
-  le AS (INSERT INTO wallet_entries (id, wallet_id, amount, kind, transfer_id, execution_id, payment_id, created_at)
-         SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, $${p + 6}::uuid, $1::uuid, $${p + 7}::uuid, $12::timestamptz FROM (VALUES
-           ($${p + 1}::uuid, -$${p + 2}::bigint, 'charge'),
-           (COALESCE((SELECT id FROM pv), '${ACCOUNTS.revenue}'::uuid), $${p + 4}::bigint, 'earning'),
-           ('${ACCOUNTS.revenue}'::uuid, $${p + 5}::bigint, 'fee')) AS x(wallet_id, amount, kind)
+const chargeCtes = (p: number, released: string) => `
+  lk AS (SELECT id FROM wallets WHERE id IN ($${p}::uuid, $${p + 3}::uuid) ORDER BY id FOR NO KEY UPDATE),
+  wu AS (UPDATE wallets w SET balance = w.balance + v.delta, held = w.held - v.released
+         FROM (VALUES ($${p}::uuid, $${p + 1}::bigint, ${released}), ($${p + 3}::uuid, $${p + 4}::bigint, 0::bigint)) AS v(id, delta, released)
+         WHERE w.id = v.id AND (SELECT count(*) FROM lk) > 0),
+  le AS (INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
+         SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, x.reference, $${p + 7}::uuid, $1::uuid, $12::timestamptz FROM (VALUES
+           ($${p}::uuid, -$${p + 5}::bigint, 'charge', $${p + 8}::text),
+           ($${p + 9}::uuid, $${p + 5}::bigint - $${p + 6}::bigint, 'earning', NULL),
+           ('${ACCOUNTS.revenue}'::uuid, $${p + 6}::bigint, 'fee', NULL)) AS x(wallet_id, amount, kind, reference)
          WHERE x.amount <> 0), `;
+
+/** A call paid with its own hold (an x402 payment credited to the caller): it is released whole when the call is recorded. */
+const heldCtes = (p: number) => `
+  hd AS (DELETE FROM wallet_holds WHERE id = $${p + 8}::uuid RETURNING amount),
+  ${chargeCtes(p, `LEAST($${p + 2}::bigint, COALESCE((SELECT amount FROM hd), 0))`)}`;
 
 /**
  * The execution, its attempts, its transaction and its event (with a delivery per subscribed webhook) in
  * one statement: one round trip, atomic by itself, on the path every provider call takes. Under a task,
  * the same statement charges the task and releases the call's holds on its budget; for a paid call it
- * moves the money (paidCtes).
+ * moves the money (chargeCtes, heldCtes).
  */
-const recordSql = (underTask: boolean, paid: boolean) => `
+const recordSql = (underTask: boolean, paid?: 'lease' | 'hold') => `
   WITH e AS (
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
     VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
-  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? paidCtes(underTask ? 20 : 19) : ''}a AS (
+  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid === 'lease' ? chargeCtes(underTask ? 20 : 19, `$${underTask ? 22 : 21}::bigint`) : paid === 'hold' ? heldCtes(underTask ? 20 : 19) : ''}a AS (
     INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
     SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
@@ -375,10 +385,12 @@ const recordSql = (underTask: boolean, paid: boolean) => `
   ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries`;
 const RECORD_STATEMENTS = {
-  free: { name: 'record_execution', text: recordSql(false, false) },
-  task: { name: 'record_task_execution', text: recordSql(true, false) },
-  paid: { name: 'record_paid_execution', text: recordSql(false, true) },
-  paidTask: { name: 'record_paid_task_execution', text: recordSql(true, true) },
+  free: { name: 'record_execution', text: recordSql(false) },
+  task: { name: 'record_task_execution', text: recordSql(true) },
+  lease: { name: 'record_leased_execution', text: recordSql(false, 'lease') },
+  leaseTask: { name: 'record_leased_task_execution', text: recordSql(true, 'lease') },
+  hold: { name: 'record_held_execution', text: recordSql(false, 'hold') },
+  holdTask: { name: 'record_held_task_execution', text: recordSql(true, 'hold') },
 };
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
@@ -406,11 +418,28 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     r.taskId ?? null,
     ...(r.taskId ? [r.holds ?? []] : []),
   ];
-  if (r.paid) {
+  // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
+  const money = r.paid && (!r.paid.hold.shared || r.costCents > 0) ? (r.paid.hold.shared ? 'lease' : 'hold') : undefined;
+  if (money) {
     const { charged, fee, share } = chargeOf(ctx, r);
-    params.push(r.paid.hold.id, r.paid.hold.walletId, charged.toString(), r.providerAgentId ?? null, share.toString(), fee.toString(), newUuid(), r.paid.x402?.paymentId ?? null);
+    const hold = r.paid!.hold;
+    const provider = r.providerWallet ?? ACCOUNTS.revenue;
+    const own = provider === hold.walletId;
+    params.push(
+      hold.walletId,
+      (-charged + (own ? share : 0n)).toString(),
+      // What leaves `held`: the charge (from a lease), or the whole hold (its own, if it still stands).
+      (hold.shared ? charged : hold.amount).toString(),
+      own || provider === ACCOUNTS.revenue ? null : provider,
+      share.toString(),
+      charged.toString(),
+      fee.toString(),
+      newUuid(),
+      hold.id,
+      provider,
+    );
   }
-  const statement = RECORD_STATEMENTS[r.paid ? (r.taskId ? 'paidTask' : 'paid') : r.taskId ? 'task' : 'free'];
+  const statement = RECORD_STATEMENTS[money ? `${money}${r.taskId ? 'Task' : ''}` as const : r.taskId ? 'task' : 'free'];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
   let deliveries = 0;
@@ -488,12 +517,15 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
     paid = outcome.paid;
     if (paid.executionId) executionId = paid.executionId;
   }
+  let receipt: ExecutionReceipt | undefined;
   try {
-    return await callProviders(ctx, me, { capability, input, mode, task, taskId, executionId, started, candidates, paid });
-  } catch (err) {
-    // Nothing was recorded: the money held for the call is given back at once.
-    if (paid) await releaseHold(ctx.services, paid.hold.id).catch(() => undefined);
-    throw err;
+    receipt = await callProviders(ctx, me, { capability, input, mode, task, taskId, executionId, started, candidates, paid });
+    return receipt;
+  } finally {
+    // What the call held and did not spend goes back: to the lease for the caller's next calls, or (its
+    // own hold, when nothing was recorded) to the wallet at once.
+    if (paid?.hold.shared) ctx.services.payments.leases.finish(me.id, { leaseId: paid.hold.id, walletId: paid.hold.walletId, address: paid.hold.address, amount: paid.hold.amount }, receipt?.payment?.charged ?? 0n);
+    else if (paid && !receipt) await releaseHold(ctx.services, paid.hold.id).catch(() => undefined);
   }
 }
 
@@ -617,7 +649,7 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
       taskId,
       holds,
       paid,
-      providerAgentId: chosen.providerId,
+      providerWallet: paid ? ctx.services.payments.walletOwners.get(chosen.providerId) : undefined,
     },
     ctx.services.clock.now(),
   );

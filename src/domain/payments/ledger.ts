@@ -38,8 +38,9 @@ function isFundsViolation(err: unknown): boolean {
 
 /**
  * Appends one transfer (entries summing to zero) and moves the balances of the agent wallets in it, in one
- * statement of `tx`. Throws InsufficientFunds, writing nothing, when an agent wallet would go below what it
- * holds. Answers the transfer's id.
+ * statement of `tx`, their rows locked in id order first (as execute's charge does). Throws
+ * InsufficientFunds, writing nothing, when an agent wallet would go below what it holds. Answers the
+ * transfer's id.
  */
 export async function transfer(tx: DbTx, legs: Leg[], meta: TransferMeta): Promise<string> {
   const live = legs.filter((l) => l.amount !== 0n);
@@ -51,10 +52,11 @@ export async function transfer(tx: DbTx, legs: Leg[], meta: TransferMeta): Promi
   for (const l of live) if (!SYSTEM_ACCOUNT_IDS.has(l.walletId)) net.set(l.walletId, (net.get(l.walletId) ?? 0n) + l.amount);
   try {
     await tx.$executeRawUnsafe(
-      `WITH m AS (
+      `WITH lk AS (SELECT id FROM wallets WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE),
+       m AS (
          UPDATE wallets w SET balance = w.balance + d.delta
          FROM (SELECT unnest($1::uuid[]) AS id, unnest($2::bigint[]) AS delta) d
-         WHERE w.id = d.id AND d.delta <> 0 RETURNING w.id)
+         WHERE w.id = d.id AND d.delta <> 0 AND (SELECT count(*) FROM lk) >= 0 RETURNING w.id)
        INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, payment_id, created_at)
        SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, $6, $7::uuid, $8::uuid, $9::uuid, $10::timestamptz
        FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS x(wallet_id, amount, kind)`,
@@ -108,36 +110,6 @@ export async function withoutWallet(db: DbTx, agentIds: string[]): Promise<strin
   return [...new Set(agentIds)].filter((id) => !found.has(id));
 }
 
-/**
- * Reserves `amount` of an agent's wallet for a call in flight, in one statement: the reservation is taken
- * only while the balance less what is already held covers it (the row's lock makes concurrent holds exact).
- * Also answers which of `providers` have no wallet yet, so the call can open theirs before paying them.
- */
-export const HOLD_SQL = `
-  WITH w AS (
-    UPDATE wallets SET held = held + $2 WHERE agent_id = $1::uuid AND account = 'agent' AND balance - held >= $2 RETURNING id, address),
-  h AS (INSERT INTO wallet_holds (id, wallet_id, amount, expires_at, created_at) SELECT $3::uuid, w.id, $2, $4::timestamptz, $5::timestamptz FROM w)
-  SELECT (SELECT id FROM w) AS wallet_id, (SELECT address FROM w) AS address,
-    ARRAY(SELECT p FROM unnest($6::uuid[]) AS p WHERE NOT EXISTS (SELECT 1 FROM wallets x WHERE x.agent_id = p)) AS missing`;
-
-export interface Hold {
-  id: string;
-  walletId: string;
-  address: string;
-  amount: bigint;
-}
-
-/** Holds `amount` on `agentId`'s wallet; undefined (and nothing held) when it does not cover it. */
-export async function hold(services: Services, agentId: string, amount: bigint, expiresAt: Date, providers: string[]): Promise<{ hold?: Hold; missing: string[] }> {
-  const id = newUuid();
-  const [row] = await services.sql.query<{ wallet_id: string | null; address: string | null; missing: string[] }>(
-    HOLD_SQL,
-    [agentId, amount.toString(), id, expiresAt, services.clock.now(), providers],
-    'wallet_hold',
-  );
-  return { hold: row.wallet_id ? { id, walletId: row.wallet_id, address: row.address!, amount } : undefined, missing: row.missing ?? [] };
-}
-
 /** Holds `amount` inside `tx` (the wallet must cover it: InsufficientFunds otherwise). */
 export async function holdIn(tx: DbTx, walletId: string, amount: bigint, expiresAt: Date, at: Date, id: string = newUuid()): Promise<string> {
   const held = await tx.$executeRaw`
@@ -158,15 +130,20 @@ export async function releaseHold(services: Pick<Services, 'sql'>, holdId: strin
 }
 
 /**
- * Gives back the holds of calls that were never recorded (their process stopped): each hold outlives its
- * call's longest run, so a lapsed one belongs to nobody. Answers how many were released.
+ * Gives back the holds whose instance stopped before giving them back (each outlives the calls it may
+ * serve): what a hold still holds is what was reserved less what calls charged against it (their charge
+ * entries name it). Answers how many were released.
  */
 export async function releaseLapsedHolds(services: Pick<Services, 'sql' | 'clock'>, batch = 500): Promise<number> {
   const [row] = await services.sql.query<{ released: number }>(
-    `WITH d AS (
-       DELETE FROM wallet_holds WHERE id IN (SELECT id FROM wallet_holds WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING wallet_id, amount),
-     s AS (SELECT wallet_id, sum(amount) AS amount, count(*) AS n FROM d GROUP BY wallet_id),
+    `WITH due AS (
+       SELECT id, wallet_id, amount, created_at FROM wallet_holds WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+     spent AS (
+       SELECT due.id, COALESCE((SELECT -sum(e.amount) FROM wallet_entries e
+         WHERE e.wallet_id = due.wallet_id AND e.created_at >= due.created_at AND e.kind = 'charge' AND e.reference = due.id::text), 0) AS amount
+       FROM due),
+     d AS (DELETE FROM wallet_holds h USING due WHERE h.id = due.id),
+     s AS (SELECT due.wallet_id, sum(due.amount - spent.amount) AS amount, count(*) AS n FROM due JOIN spent USING (id) GROUP BY due.wallet_id),
      u AS (UPDATE wallets w SET held = w.held - s.amount FROM s WHERE w.id = s.wallet_id)
      SELECT COALESCE(sum(n), 0)::int AS released FROM s`,
     [services.clock.now(), batch],

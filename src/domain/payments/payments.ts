@@ -12,7 +12,8 @@ import { newUuid } from '../../platform/ids';
 import { waitForClaim, type InFlight } from '../../platform/in-flight';
 import type { Ctx, Services } from '../context';
 import { FacilitatorUnavailable, type Facilitator } from './facilitator';
-import { ensureWallets, fundsOf, hold, holdIn, transfer, withoutWallet, type Hold } from './ledger';
+import { ensureWallets, fundsOf, holdIn, transfer, withoutWallet } from './ledger';
+import type { WalletLeases } from './leases';
 import { ACCOUNTS, formatUnits, type PaymentSetup } from './setup';
 import type { WalletKeyring } from './wallet-keys';
 import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, settleResponse, X402_VERSION, type ReadPayment } from './x402';
@@ -23,6 +24,22 @@ export interface PaymentServices {
   facilitator: Facilitator;
   keys: WalletKeyring;
   inFlight: InFlight;
+  /** This instance's leases on callers' wallets (prepaid calls). */
+  leases: WalletLeases;
+  /** The wallets of agents paid by calls on this instance (providers), by agent: asked about once each. */
+  walletOwners: Map<string, string>;
+}
+
+/** What a paid call holds while it runs. */
+export interface Hold {
+  /** The wallet_holds row: this instance's lease of the caller's wallet (prepaid), or the payment's own (x402). */
+  id: string;
+  walletId: string;
+  address: string;
+  /** The call's share of it: the most the call can cost. */
+  amount: bigint;
+  /** A lease shared with the caller's other calls (the charge is taken from it), or a hold of this call alone (released when it is recorded). */
+  shared: boolean;
 }
 
 /** What one call may cost and who it may pay. */
@@ -83,8 +100,8 @@ export function paymentRequired(ctx: Ctx, price: CallPrice, message: string, err
 export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentHeader?: string | null): Promise<PaymentOutcome> {
   if (paymentHeader) return payWithX402(ctx, me, price, readPayment(paymentHeader));
   const { services } = ctx;
-  const { hold: held, missing } = await hold(services, me.id, price.quote, holdExpiry(services, price), price.providers);
-  if (!held) {
+  const { ticket } = await services.payments.leases.reserve(me.id, price.quote, price.holdMs);
+  if (!ticket) {
     const funds = await fundsOf(services.db, me.id);
     const { asset } = services.payments.setup;
     const cost = `${formatUnits(price.quote, asset.decimals)} ${asset.symbol}`;
@@ -96,8 +113,29 @@ export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentH
         : `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`,
     );
   }
-  if (missing.length) await openWallets(services, missing);
-  return { kind: 'paid', paid: { method: 'prepaid', hold: held } };
+  try {
+    await walletsOf(services, price.providers);
+  } catch (err) {
+    services.payments.leases.finish(me.id, ticket, 0n);
+    throw err;
+  }
+  return { kind: 'paid', paid: { method: 'prepaid', hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true } } };
+}
+
+/**
+ * Makes sure the providers a call may pay have wallets, and knows them: the database is asked only about
+ * providers this instance has not paid before (and wallets are opened for those without one).
+ */
+async function walletsOf(services: Services, providers: string[]): Promise<void> {
+  const { walletOwners } = services.payments;
+  const unknown = providers.filter((p) => !walletOwners.has(p));
+  if (!unknown.length) return;
+  const without = await withoutWallet(services.db, unknown);
+  if (without.length) await openWallets(services, without);
+  const found = await services.db.wallet.findMany({ where: { agentId: { in: unknown } }, select: { id: true, agentId: true } });
+  // A wallet is never replaced, only removed with its agent: what is known stays true or stops mattering.
+  if (walletOwners.size > 100_000) walletOwners.clear();
+  for (const w of found) walletOwners.set(w.agentId!, w.id);
 }
 
 function holdExpiry(services: Services, price: Pick<CallPrice, 'holdMs'>): Date {
@@ -272,8 +310,7 @@ function forCall(ctx: Ctx, price: CallPrice, executionId: string | null): Settle
 }
 
 async function settleNew(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPayment, required: PaymentRequirements): Promise<PaymentOutcome | undefined> {
-  const missing = await withoutWallet(ctx.services.db, price.providers);
-  if (missing.length) await openWallets(ctx.services, missing);
+  await walletsOf(ctx.services, price.providers);
   const executionId = newUuid();
   const settled = await settlePayment(ctx, me, read, required, forCall(ctx, price, executionId));
   return settled && paidWith(ctx.services, me, settled.paymentId, executionId, read, settled.answer, price);
@@ -293,7 +330,7 @@ async function resumePayment(ctx: Ctx, me: Agent, price: CallPrice, paymentId: s
   if (!extended.count) await services.db.$transaction((tx) => holdIn(tx, wallet.walletId, price.quote, holdExpiry(services, price), services.clock.now(), paymentId));
   return {
     kind: 'paid',
-    paid: { method: 'x402', hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote }, x402: receipt, executionId: row.executionId! },
+    paid: { method: 'x402', hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false }, x402: receipt, executionId: row.executionId! },
   };
 }
 
@@ -320,7 +357,7 @@ async function paidWith(services: Services, me: Agent, paymentId: string, execut
     kind: 'paid',
     paid: {
       method: 'x402',
-      hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote },
+      hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false },
       x402: { paymentId, payer: read.payer, amount: read.value, transaction: answer.transaction, network: answer.network },
       executionId,
     },
