@@ -10,6 +10,12 @@ import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { fund, NETWORK, payFor, paymentRequiredOf, settlementOf, signAuthorization, throwAwayAccount } from '../support/payments';
 import { ACCOUNTS } from '../../src/domain/payments/setup';
+import { releaseLapsedHolds } from '../../src/domain/payments/ledger';
+import { settlePayment } from '../../src/domain/payments/payments';
+import { readPayment } from '../../src/domain/payments/x402';
+import { createContext } from '../../src/domain/request-context';
+import { requireAgent } from '../../src/domain/agents/principal';
+import { requestHash } from '../../src/platform/idempotency';
 
 const ADMIN_KEY = `key_admin_${'P'.repeat(40)}`;
 let server: TestServer;
@@ -134,7 +140,6 @@ describe('a paid call from a prepaid balance', () => {
     expect({ reserved: lease.amount, held: wallet.held, balance: wallet.balance }).toEqual({ reserved: 600_000n, held: 480_000n, balance: 880_000n });
     // As if its instance had stopped: the row lapses, and the sweep gives back exactly what it still held.
     await db.walletHold.update({ where: { id: lease.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const { releaseLapsedHolds } = await import('../../src/domain/payments/ledger');
     expect(await releaseLapsedHolds(server.app.services)).toBe(1);
     expect(await db.wallet.findUniqueOrThrow({ where: { id: wallet.id } })).toMatchObject({ held: 0n, balance: 880_000n });
     await expectLedgerBalanced();
@@ -303,6 +308,45 @@ async function payingCaller(amount: string) {
   return { me, payer: Object.assign(account, { agentId: sponsor.agentId }) };
 }
 
+describe('a payment whose first copy stopped after settling it', () => {
+  it('is taken over once its claim lapses: the call is made once, under the execution id the payment fixed', async () => {
+    const cap = uniqueSlug('takeover');
+    const svc = await offer(cap, 5);
+    const { me, payer } = await payingCaller('1');
+    const input = { t: 1 };
+    const first = await run(me.key, { capability: cap, input });
+    const headers = await payFor(first, payer);
+    // What the first copy did before it stopped: the payment settled and credited, the call's price held,
+    // the execution id fixed, and no call made (settlePayment is the step execute takes before calling).
+    const services = server.app.services;
+    const ctx = createContext(services, { authorization: `Bearer ${me.key}`, requestId: 'req_takeover', clientAddress: '127.0.0.1' });
+    const agent = await requireAgent(ctx);
+    const executionId = '00000000-0000-4000-8000-00000000aaaa';
+    const settled = await settlePayment(ctx, agent, readPayment(headers['PAYMENT-SIGNATURE']), paymentRequiredOf(first).accepts[0], {
+      purpose: 'execute',
+      requestHash: requestHash('execute', [me.agentId, cap, input, 'auto', null, null]),
+      executionId,
+      holdAmount: 50_000n,
+      holdMs: 90_000,
+      refused: () => new Error('refused'),
+    });
+    expect(svc.provider.calls).toHaveLength(0);
+    // While the claim stands, a copy waits; once it lapses, the copy takes it over.
+    await services.db.x402Payment.update({ where: { id: settled!.paymentId }, data: { claimedUntil: new Date(Date.now() - 1000) } });
+    const res = await run(me.key, { capability: cap, input }, headers);
+    expect(res.status).toBe(200);
+    expect(res.body.execution_id).toBe(executionId);
+    expect(res.body.payment).toMatchObject({ method: 'x402', charged_base_units: '50000' });
+    const again = await run(me.key, { capability: cap, input }, headers);
+    expect(again.body.execution_id).toBe(executionId);
+    expect(svc.provider.calls).toHaveLength(1);
+    expect(await balanceOf(payer.agentId)).toBe(1_000_000n - 50_000n);
+    expect(await balanceOf(me.agentId)).toBe(0n);
+    expect((await services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } })).held).toBe(0n);
+    await expectLedgerBalanced();
+  });
+});
+
 describe('payments that must be refused, with nothing moved', () => {
   let cap: string;
   let svc: Awaited<ReturnType<typeof offer>>;
@@ -440,7 +484,8 @@ describe('the ledger under a random sequence of calls, failures and refunds', ()
               continue;
             }
             good.provider.behave(step.kind === 'ok' ? {} : { status: 500 });
-            const res = await run(me.key, { capability: cap, input: { step: step.kind } });
+            // Chosen by name: failures in a row would otherwise cool the provider down out of auto mode.
+            const res = await run(me.key, { capability: cap, input: { step: step.kind }, mode: 'chosen', provider: good.serviceKey });
             expect(res.status).toBe(200);
             if (res.body.status === 'success') charged.push(res.body.transaction.transaction_id);
           }
@@ -459,3 +504,15 @@ async function revenue(): Promise<bigint> {
   const s = await server.app.services.db.walletEntry.aggregate({ where: { walletId: ACCOUNTS.revenue }, _sum: { amount: true } });
   return s._sum.amount ?? 0n;
 }
+
+describe('the OpenAPI document', () => {
+  it('documents PAYMENT-SIGNATURE, PAYMENT-RESPONSE and PAYMENT-REQUIRED on execute', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    const op = doc.paths['/execute'].post;
+    expect(op.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PAYMENT-SIGNATURE', in: 'header', required: false })]));
+    expect(Object.keys(op.responses['200'].headers)).toEqual(expect.arrayContaining(['PAYMENT-RESPONSE', 'X-RateLimit-Limit']));
+    expect(Object.keys(op.responses['402'].headers)).toEqual(['PAYMENT-REQUIRED']);
+    expect(doc.paths['/x402/sandbox/status'].get.security).toEqual([]);
+    expect(doc.paths['/acp/offerings/{id}/payment-terms'].get.responses['404']).toBeDefined();
+  });
+});

@@ -9,6 +9,7 @@ import { startReceiver } from '../support/receiver';
 import { startProvider } from '../support/provider';
 import { openSse } from '../support/sse';
 import { launchServer } from '../support/process';
+import { fund, payFor, registerPayingAgent, throwAwayAccount } from '../support/payments';
 
 let a: TestServer;
 let b: TestServer;
@@ -245,7 +246,7 @@ it('runs swarms on both instances, every step exactly once', async () => {
     expect(sessions.map((s) => s.status)).toEqual(Array(10).fill('completed'));
     const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
     expect(steps).toHaveLength(60);
-    expect(steps.every((s) => s.status === 'succeeded' && s.attempt === 1)).toBe(true);
+    expect(steps.filter((s) => s.status !== 'succeeded' || s.attempt !== 1).map((s) => [s.status, s.attempt, s.error])).toEqual([]);
     // One call and one execution per step, and both instances took part.
     const calls = provider.calls.map((c) => `${c.json.input.swarm}/${c.json.input.step}`);
     expect(new Set(calls).size).toBe(60);
@@ -385,6 +386,42 @@ it('answers an A2A task on either instance, and one WebMCP submission is indexed
     expect(state).toBe('failed');
     await new Promise((r) => setTimeout(r, 500));
     expect(provider.calls.length - before).toBe(1);
+  } finally {
+    await provider.close();
+  }
+});
+
+it('settles one payment once when its copies reach both instances at once, and both answer the first answer', async () => {
+  const provider = await startProvider('cluster-paid');
+  try {
+    provider.setDefault({ delayMs: 50 });
+    const seller = await registerAgent(a);
+    const cap = `cluster-paid-${Date.now().toString(36)}`;
+    const service = await api(a)('POST', '/services/register', {
+      key: seller.key,
+      body: { name: 'Cluster paid', endpoint: provider.url, capabilities: [cap], description: 'Paid on either instance', pricing_model: 'per_call', cost_per_call: 7 },
+    });
+    expect(service.status).toBe(201);
+    // The payer's key belongs to a sponsor's wallet, funded from the faucet; the caller has nothing.
+    const account = await throwAwayAccount();
+    const sponsor = await registerAgent(a);
+    await api(a)('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } });
+    await fund(a, sponsor.key, '1');
+    const me = await registerAgent(b);
+    const body = { capability: cap, input: { once: true } };
+    const headers = await payFor(await api(a)('POST', '/execute', { key: me.key, body }), account);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => api(i % 2 ? a : b)('POST', '/execute', { key: me.key, body, headers })));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((r) => r.body.execution_id)).size).toBe(1);
+    expect(provider.calls).toHaveLength(1);
+    const sponsorWallet = await api(b)('GET', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key });
+    expect(sponsorWallet.body.balance).toBe('0.930000');
+    // Prepaid calls on both instances: each keeps its own lease, and together they never spend more than there is.
+    const buyer = await registerPayingAgent(a, '0.35');
+    const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => api(i % 2 ? a : b)('POST', '/execute', { key: buyer.key, body: { capability: cap, input: { i } } })));
+    expect(paid.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(paid.filter((r) => r.status === 402)).toHaveLength(7);
+    expect((await api(b)('GET', `/agents/${buyer.agentId}/wallet`, { key: buyer.key })).body.balance).toBe('0.000000');
   } finally {
     await provider.close();
   }
