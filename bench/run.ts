@@ -262,6 +262,20 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
     check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
   };
   const oursRest: Target = { name: 'ours', url: `${ours}/api/v1/agents/me`, method: 'GET', headers: auth, check: restProfile };
+  /** Our POST /execute of `capability`, checked for a successful answer and by `also`. */
+  const execute = (name: string, capability: string, also: (b: Record<string, any>) => string | undefined): Target => ({
+    name,
+    url: `${ours}/api/v1/execute`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ capability, input: { text: 'hello' } }),
+    // Every answer carries its own execution id and latency.
+    stableBody: false,
+    check: (status, body) => {
+      const b = json(body);
+      return status === 200 && b.status === 'success' && b.result?.echo?.text === 'hello' ? also(b) : 'not a successful execution';
+    },
+  });
   return [
     {
       name: 'rest_agents_me',
@@ -358,19 +372,7 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
       // ours authenticates, ranks the capability's providers, signs and sends the call over its pooled
       // HTTPS client, and records the execution, attempt, transaction and event before answering.
       name: 'execute_20ms_provider',
-      ours: {
-        name: 'ours',
-        url: `${ours}/api/v1/execute`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ capability: EXECUTE_CAPABILITY, input: { text: 'hello' } }),
-        // Every answer carries its own execution id and latency.
-        stableBody: false,
-        check: (status, body) => {
-          const b = json(body);
-          return status === 200 && b.status === 'success' && b.result?.echo?.text === 'hello' ? undefined : 'not a successful execution';
-        },
-      },
+      ours: execute('ours', EXECUTE_CAPABILITY, () => undefined),
       peer: directProvider,
       targets: { p50: 1.15 },
     },
@@ -387,32 +389,8 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
       // of the same provider in the same run: the price held on the caller's wallet before the provider is
       // called, then charged, the provider paid its share and the marketplace its fee, with the record.
       name: 'execute_paid_prepaid',
-      ours: {
-        name: 'ours',
-        url: `${ours}/api/v1/execute`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ capability: PAID_CAPABILITY, input: { text: 'hello' } }),
-        stableBody: false,
-        check: (status, body) => {
-          const b = json(body);
-          return status === 200 && b.status === 'success' && b.result?.echo?.text === 'hello' && b.payment?.method === 'prepaid' && b.payment?.charged_cents === PAID_CENTS
-            ? undefined
-            : 'not a successful paid execution';
-        },
-      },
-      peer: {
-        name: 'ours unpaid',
-        url: `${ours}/api/v1/execute`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ capability: EXECUTE_CAPABILITY, input: { text: 'hello' } }),
-        stableBody: false,
-        check: (status, body) => {
-          const b = json(body);
-          return status === 200 && b.status === 'success' && b.payment === null ? undefined : 'not a successful free execution';
-        },
-      },
+      ours: execute('ours', PAID_CAPABILITY, (b) => (b.payment?.method === 'prepaid' && b.payment?.charged_cents === PAID_CENTS ? undefined : 'not paid from the balance')),
+      peer: execute('ours unpaid', EXECUTE_CAPABILITY, (b) => (b.payment === null ? undefined : 'not free')),
       targets: { p50: 1.2 },
     },
     {

@@ -2,6 +2,7 @@
 // a whole x402 round trip on the caller's own wallet, signed with the key the marketplace holds for it and
 // checked here as a client checks a payment: the signature recovers the wallet's address (viem).
 import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
+import { authorizationTypes } from '@x402/evm';
 import { api, gql, registerAgent, startServer, type TestServer } from '../support/server';
 import { expectProblem } from '../support/expect';
 import { loadEvm, type Hex } from '../../src/platform/evm';
@@ -112,16 +113,7 @@ describe('POST /x402/sandbox/test-payment', () => {
     const auth = (sent.payload as { authorization: Record<string, string>; signature: Hex });
     const signer = await viem.recoverTypedDataAddress({
       domain: { name: 'USDC', version: '2', chainId: 84532, verifyingContract: res.body.requirements.asset },
-      types: {
-        TransferWithAuthorization: [
-          { name: 'from', type: 'address' },
-          { name: 'to', type: 'address' },
-          { name: 'value', type: 'uint256' },
-          { name: 'validAfter', type: 'uint256' },
-          { name: 'validBefore', type: 'uint256' },
-          { name: 'nonce', type: 'bytes32' },
-        ],
-      },
+      types: authorizationTypes,
       primaryType: 'TransferWithAuthorization',
       message: {
         from: auth.authorization.from as Hex,

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { x402Client, x402HTTPClient } from '@x402/core/client';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
+import { authorizationTypes } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { loadEvm, type EvmAccount, type Hex } from '../../src/platform/evm';
 import { api, registerAgent, type HttpResult } from './server';
@@ -84,16 +85,7 @@ export async function signAuthorization(
       chainId: change.chainId ?? Number(requirements.network.split(':')[1]),
       verifyingContract: requirements.asset as Hex,
     },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   });

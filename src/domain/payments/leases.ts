@@ -59,7 +59,7 @@ const RELEASE_SQL = `
 export class WalletLeases {
   private readonly leases = new Map<string, Lease>();
   /** A top-up in progress per agent: calls arriving meanwhile wait for it rather than reserving twice. */
-  private readonly toppingUp = new Map<string, Promise<unknown>>();
+  private readonly toppingUp = new Map<string, Promise<boolean>>();
   private sweep: NodeJS.Timeout | undefined;
 
   constructor(private readonly services: Pick<Services, 'sql' | 'clock' | 'log'>) {}
@@ -84,25 +84,16 @@ export class WalletLeases {
         lease.lastUsed = now;
         return { ticket: { leaseId: lease.id, walletId: lease.walletId, address: lease.address, amount } };
       }
-      const pending = this.toppingUp.get(agentId);
-      if (pending) {
-        await pending;
+      // One top-up at a time per caller; whoever waited on it, and whoever made it, looks again (calls
+      // arriving meanwhile may have taken from the lease what was there).
+      let pending = this.toppingUp.get(agentId);
+      if (!pending) {
+        pending = this.topUp(agentId, amount, maxCallMs).finally(() => this.toppingUp.delete(agentId));
+        this.toppingUp.set(agentId, pending);
+        if (!(await pending)) return {};
         continue;
       }
-      const topUp = this.topUp(agentId, amount, maxCallMs);
-      this.toppingUp.set(agentId, topUp);
-      let result: Awaited<typeof topUp>;
-      try {
-        result = await topUp;
-      } finally {
-        this.toppingUp.delete(agentId);
-      }
-      if (!result) return {};
-      const again = this.leases.get(agentId)!;
-      again.remaining -= amount;
-      again.inflight += 1;
-      again.lastUsed = this.services.clock.now().getTime();
-      return { ticket: { leaseId: again.id, walletId: again.walletId, address: again.address, amount } };
+      await pending;
     }
   }
 
