@@ -649,7 +649,7 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
       taskId,
       holds,
       paid,
-      providerWallet: paid ? ctx.services.payments.walletOwners.get(chosen.providerId) : undefined,
+      providerWallet: paid?.providerWallets[chosen.providerId],
     },
     ctx.services.clock.now(),
   );

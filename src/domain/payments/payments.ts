@@ -70,6 +70,8 @@ export interface X402Receipt {
 export interface PaidCall {
   method: 'prepaid' | 'x402';
   hold: Hold;
+  /** The wallets of the providers it may pay, by agent. */
+  providerWallets: Record<string, string>;
   x402?: X402Receipt;
   /** The execution id a payment fixed for its call (a replay of the payment adopts the recorded one). */
   executionId?: string;
@@ -113,29 +115,43 @@ export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentH
         : `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`,
     );
   }
+  let providerWallets: Record<string, string>;
   try {
-    await walletsOf(services, price.providers);
+    providerWallets = await walletsOf(services, price.providers);
   } catch (err) {
     services.payments.leases.finish(me.id, ticket, 0n);
     throw err;
   }
-  return { kind: 'paid', paid: { method: 'prepaid', hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true } } };
+  return {
+    kind: 'paid',
+    paid: { method: 'prepaid', hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true }, providerWallets },
+  };
 }
 
 /**
- * Makes sure the providers a call may pay have wallets, and knows them: the database is asked only about
- * providers this instance has not paid before (and wallets are opened for those without one).
+ * The wallets of the providers a call may pay, by agent: the database is asked only about providers this
+ * instance has not paid before (and wallets are opened for those without one).
  */
-async function walletsOf(services: Services, providers: string[]): Promise<void> {
+async function walletsOf(services: Services, providers: string[]): Promise<Record<string, string>> {
   const { walletOwners } = services.payments;
-  const unknown = providers.filter((p) => !walletOwners.has(p));
-  if (!unknown.length) return;
+  const known: Record<string, string> = {};
+  const unknown: string[] = [];
+  for (const p of providers) {
+    const wallet = walletOwners.get(p);
+    if (wallet) known[p] = wallet;
+    else unknown.push(p);
+  }
+  if (!unknown.length) return known;
   const without = await withoutWallet(services.db, unknown);
   if (without.length) await openWallets(services, without);
   const found = await services.db.wallet.findMany({ where: { agentId: { in: unknown } }, select: { id: true, agentId: true } });
   // A wallet is never replaced, only removed with its agent: what is known stays true or stops mattering.
   if (walletOwners.size > 100_000) walletOwners.clear();
-  for (const w of found) walletOwners.set(w.agentId!, w.id);
+  for (const w of found) {
+    walletOwners.set(w.agentId!, w.id);
+    known[w.agentId!] = w.id;
+  }
+  return known;
 }
 
 function holdExpiry(services: Services, price: Pick<CallPrice, 'holdMs'>): Date {
@@ -310,19 +326,20 @@ function forCall(ctx: Ctx, price: CallPrice, executionId: string | null): Settle
 }
 
 async function settleNew(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPayment, required: PaymentRequirements): Promise<PaymentOutcome | undefined> {
-  await walletsOf(ctx.services, price.providers);
+  const providerWallets = await walletsOf(ctx.services, price.providers);
   const executionId = newUuid();
   const settled = await settlePayment(ctx, me, read, required, forCall(ctx, price, executionId));
-  return settled && paidWith(ctx.services, me, settled.paymentId, executionId, read, settled.answer, price);
+  return settled && paidWith(ctx.services, me, settled.paymentId, executionId, read, settled.answer, price, providerWallets);
 }
 
 /** Picks up a payment whose claimant stopped: settles it if that was not done, and holds the call's price again. */
 async function resumePayment(ctx: Ctx, me: Agent, price: CallPrice, paymentId: string, status: string, read: ReadPayment, required: PaymentRequirements, receipt: X402Receipt): Promise<PaymentOutcome> {
   const { services } = ctx;
   const row = await services.db.x402Payment.findUniqueOrThrow({ where: { id: paymentId } });
+  const providerWallets = await walletsOf(services, price.providers);
   if (status !== 'settled') {
     const answer = await settleRemote(ctx, me, paymentId, read, required, forCall(ctx, price, row.executionId));
-    return paidWith(services, me, paymentId, row.executionId!, read, answer, price);
+    return paidWith(services, me, paymentId, row.executionId!, read, answer, price, providerWallets);
   }
   // The credit is in the caller's wallet; its hold either still stands (extended) or lapsed (held anew).
   const extended = await services.db.walletHold.updateMany({ where: { id: paymentId }, data: { expiresAt: holdExpiry(services, price) } });
@@ -330,7 +347,13 @@ async function resumePayment(ctx: Ctx, me: Agent, price: CallPrice, paymentId: s
   if (!extended.count) await services.db.$transaction((tx) => holdIn(tx, wallet.walletId, price.quote, holdExpiry(services, price), services.clock.now(), paymentId));
   return {
     kind: 'paid',
-    paid: { method: 'x402', hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false }, x402: receipt, executionId: row.executionId! },
+    paid: {
+      method: 'x402',
+      hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false },
+      providerWallets,
+      x402: receipt,
+      executionId: row.executionId!,
+    },
   };
 }
 
@@ -351,12 +374,22 @@ async function creditAndHold(tx: DbTx, services: Services, me: Agent, paymentId:
   if (s.holdAmount > 0n) await holdIn(tx, wallet.id, s.holdAmount, new Date(now.getTime() + s.holdMs), now, paymentId);
 }
 
-async function paidWith(services: Services, me: Agent, paymentId: string, executionId: string, read: ReadPayment, answer: SettleResponse, price: CallPrice): Promise<PaymentOutcome> {
+async function paidWith(
+  services: Services,
+  me: Agent,
+  paymentId: string,
+  executionId: string,
+  read: ReadPayment,
+  answer: SettleResponse,
+  price: CallPrice,
+  providerWallets: Record<string, string>,
+): Promise<PaymentOutcome> {
   const wallet = (await fundsOf(services.db, me.id))!;
   return {
     kind: 'paid',
     paid: {
       method: 'x402',
+      providerWallets,
       hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false },
       x402: { paymentId, payer: read.payer, amount: read.value, transaction: answer.transaction, network: answer.network },
       executionId,

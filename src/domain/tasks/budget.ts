@@ -28,20 +28,25 @@ export async function taskForExecution(ctx: Ctx, me: Agent, taskId: string): Pro
 
 /**
  * Holds `cents` of the task's budget for one provider call, or answers undefined when what is left (the
- * budget, less what was spent and what calls in flight hold) does not cover it. The task's row lock makes
- * concurrent holds exact. A hold lapses at `expiresAt` if its call is never recorded (a crash).
+ * budget, less what was spent and what calls in flight hold) does not cover it. The task's row is locked
+ * by a statement of its own, so that the holds summed next are read after it (in one statement, they would
+ * be read from its snapshot, missing a hold committed while it waited for the lock). A hold lapses at
+ * `expiresAt` if its call is never recorded (a crash).
  */
 export async function holdBudget(services: Services, taskId: string, cents: number, expiresAt: Date): Promise<string | undefined> {
   const id = newUuid();
   const now = services.clock.now();
-  const rows = await services.db.$queryRaw<{ id: string }[]>`
-    WITH t AS (SELECT id, budget_cents, spent_cents FROM tasks WHERE id = ${taskId} AND status = 'delegated' FOR NO KEY UPDATE),
-    held AS (SELECT coalesce(sum(cents), 0)::int AS cents FROM task_holds WHERE task_id = ${taskId} AND expires_at > ${now})
-    INSERT INTO task_holds (id, task_id, cents, expires_at)
-    SELECT ${id}::uuid, t.id, ${cents}, ${expiresAt} FROM t, held
-    WHERE t.budget_cents IS NULL OR t.spent_cents + held.cents + ${cents} <= t.budget_cents
-    RETURNING id`;
-  return rows.length ? id : undefined;
+  const inserted = await services.db.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tasks WHERE id = ${taskId} AND status = 'delegated' FOR NO KEY UPDATE`;
+    if (!locked.length) return 0;
+    return tx.$executeRaw`
+      WITH t AS (SELECT id, budget_cents, spent_cents FROM tasks WHERE id = ${taskId}),
+      held AS (SELECT coalesce(sum(cents), 0)::int AS cents FROM task_holds WHERE task_id = ${taskId} AND expires_at > ${now})
+      INSERT INTO task_holds (id, task_id, cents, expires_at)
+      SELECT ${id}::uuid, t.id, ${cents}, ${expiresAt} FROM t, held
+      WHERE t.budget_cents IS NULL OR t.spent_cents + held.cents + ${cents} <= t.budget_cents`;
+  });
+  return inserted ? id : undefined;
 }
 
 /** What the task has left to spend now (null: no budget). */
