@@ -136,8 +136,8 @@ describe('a paid call from a prepaid balance', () => {
     const db = server.app.services.db;
     const wallet = await db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
     const [lease] = await db.walletHold.findMany({ where: { walletId: wallet.id } });
-    // Reserved 0.60 (20 calls' worth), 0.12 charged against it: 0.48 still held.
-    expect({ reserved: lease.amount, held: wallet.held, balance: wallet.balance }).toEqual({ reserved: 600_000n, held: 480_000n, balance: 880_000n });
+    // Reserved 1.00 (all there was: fifty calls' worth is more), 0.12 charged against it: 0.88 still held.
+    expect({ reserved: lease.amount, held: wallet.held, balance: wallet.balance }).toEqual({ reserved: 1_000_000n, held: 880_000n, balance: 880_000n });
     // As if its instance had stopped: the row lapses, and the sweep gives back exactly what it still held.
     await db.walletHold.update({ where: { id: lease.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await releaseLapsedHolds(server.app.services)).toBe(1);

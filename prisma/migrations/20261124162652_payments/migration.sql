@@ -99,9 +99,6 @@ CREATE UNIQUE INDEX "x402_payments_network_asset_payer_nonce_key" ON "x402_payme
 CREATE INDEX "wallet_entries_wallet_id_created_at_idx" ON "wallet_entries"("wallet_id", "created_at");
 
 -- CreateIndex
-CREATE INDEX "wallet_entries_transfer_id_idx" ON "wallet_entries"("transfer_id");
-
--- CreateIndex
 CREATE INDEX "wallet_entries_execution_id_idx" ON "wallet_entries"("execution_id");
 
 -- Wallets created before the marketplace held keys have an address and no key: they get one when first
@@ -211,3 +208,37 @@ UPDATE capability_offer_counts c SET
 
 -- A capability's price range among its paid active offers, read from the ends of this index.
 CREATE INDEX "service_offers_paid_idx" ON "service_offers" ("capability", "cost_per_call") WHERE "active" AND "cost_per_call" > 0;
+
+-- A paid call's charge, called by the statement that records the call (src/domain/execution/execute.ts):
+-- the caller's wallet is charged (less its own share when it is its own provider) and its `held` lowered by
+-- `release` (a lease's charge), or by the whole of its own hold `hold` if that still stands (an x402 call);
+-- the provider's wallet gets its share; the transfer's three entries are appended. The wallets are updated
+-- in id order, as every statement moving money between wallets locks them. A function, so that these
+-- statements are planned once per connection rather than with every call. Answers what left `held`.
+CREATE FUNCTION marketplace_charge(caller_wallet uuid, provider_wallet uuid, earning_wallet uuid, caller_delta bigint, share bigint,
+  release bigint, hold uuid, charge bigint, fee bigint, transfer uuid, execution uuid, reference text, at timestamptz)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  released bigint := release;
+BEGIN
+  IF released IS NULL THEN
+    DELETE FROM wallet_holds WHERE id = hold RETURNING amount INTO released;
+    released := COALESCE(released, 0);
+  END IF;
+  IF provider_wallet IS NULL OR caller_wallet < provider_wallet THEN
+    UPDATE wallets SET balance = balance + caller_delta, held = held - released WHERE id = caller_wallet;
+    IF provider_wallet IS NOT NULL THEN
+      UPDATE wallets SET balance = balance + share WHERE id = provider_wallet;
+    END IF;
+  ELSE
+    UPDATE wallets SET balance = balance + share WHERE id = provider_wallet;
+    UPDATE wallets SET balance = balance + caller_delta, held = held - released WHERE id = caller_wallet;
+  END IF;
+  INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
+  SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, x.reference, transfer, execution, at FROM (VALUES
+    (caller_wallet, -charge, 'charge', marketplace_charge.reference),
+    (earning_wallet, charge - fee, 'earning', NULL),
+    ('00000000-0000-4000-8000-000000000001'::uuid, fee, 'fee', NULL)) AS x(wallet_id, amount, kind, reference)
+  WHERE x.amount <> 0;
+  RETURN released;
+END $$;

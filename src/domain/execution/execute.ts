@@ -335,47 +335,32 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
 }
 
 /**
- * A paid call's charge, in the recording statement, as one ledger transfer: the caller's wallet is charged
- * the answering provider's price, the provider's wallet gets its share and the marketplace the fee.
- * Parameters from $p: the caller's wallet, what it moves (less the charge; plus its own share when it is
- * its own provider), what leaves its `held` (or the most that may), the provider's wallet (null when it is the caller's), the
- * provider's share, the charge, the fee, the transfer id, the hold the charge is taken from (named by the
- * charge entry), and the wallet the share is entered to.
+ * A paid call's charge, in the recording statement, as one ledger transfer (marketplace_charge, in the
+ * payments migration): the caller's wallet is charged the answering provider's price, the provider's wallet
+ * gets its share and the marketplace the fee, wallets locked in id order. Parameters from $p: the caller's
+ * wallet, the provider's (null when it is the caller's own, or it has none: its share is then the
+ * marketplace's), the wallet the share is entered to, what the caller's wallet moves (less the charge; plus
+ * its own share), the provider's share, what leaves the caller's `held` (the charge, for a lease; null for
+ * a hold of the call's own, released whole), the hold, the charge, the fee, the transfer id.
  *
  * On a lease (a prepaid call) the charge leaves the caller's wallet and its `held` together: the lease's
  * row keeps its total, and what is left of it is what was reserved less the charges that name it.
- *
- * Both wallets are locked first, in id order (lk, read before the update starts): every statement that
- * moves money between wallets takes their locks in that order, so none waits on another in a cycle.
  */
-const chargeCtes = (p: number, released: string) => `
-  lk AS (SELECT id FROM wallets WHERE id IN ($${p}::uuid, $${p + 3}::uuid) ORDER BY id FOR NO KEY UPDATE),
-  wu AS (UPDATE wallets w SET balance = w.balance + v.delta, held = w.held - v.released
-         FROM (VALUES ($${p}::uuid, $${p + 1}::bigint, ${released}), ($${p + 3}::uuid, $${p + 4}::bigint, 0::bigint)) AS v(id, delta, released)
-         WHERE w.id = v.id AND (SELECT count(*) FROM lk) > 0),
-  le AS (INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
-         SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, x.reference, $${p + 7}::uuid, $1::uuid, $12::timestamptz FROM (VALUES
-           ($${p}::uuid, -$${p + 5}::bigint, 'charge', $${p + 8}::text),
-           ($${p + 9}::uuid, $${p + 5}::bigint - $${p + 6}::bigint, 'earning', NULL),
-           ('${ACCOUNTS.revenue}'::uuid, $${p + 6}::bigint, 'fee', NULL)) AS x(wallet_id, amount, kind, reference)
-         WHERE x.amount <> 0), `;
-
-/** A call paid with its own hold (an x402 payment credited to the caller): it is released whole when the call is recorded. */
-const heldCtes = (p: number) => `
-  hd AS (DELETE FROM wallet_holds WHERE id = $${p + 8}::uuid RETURNING amount),
-  ${chargeCtes(p, `LEAST($${p + 2}::bigint, COALESCE((SELECT amount FROM hd), 0))`)}`;
+const chargeCte = (p: number) => `
+  pay AS (SELECT marketplace_charge($${p}::uuid, $${p + 1}::uuid, $${p + 2}::uuid, $${p + 3}::bigint, $${p + 4}::bigint, $${p + 5}::bigint,
+    $${p + 6}::uuid, $${p + 7}::bigint, $${p + 8}::bigint, $${p + 9}::uuid, $1::uuid, $${p + 6}::text, $12::timestamptz) AS released), `;
 
 /**
  * The execution, its attempts, its transaction and its event (with a delivery per subscribed webhook) in
  * one statement: one round trip, atomic by itself, on the path every provider call takes. Under a task,
  * the same statement charges the task and releases the call's holds on its budget; for a paid call it
- * moves the money (chargeCtes, heldCtes).
+ * moves the money (chargeCte).
  */
-const recordSql = (underTask: boolean, paid?: 'lease' | 'hold') => `
+const recordSql = (underTask: boolean, paid?: boolean) => `
   WITH e AS (
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
     VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
-  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid === 'lease' ? chargeCtes(underTask ? 20 : 19, `$${underTask ? 22 : 21}::bigint`) : paid === 'hold' ? heldCtes(underTask ? 20 : 19) : ''}a AS (
+  ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? chargeCte(underTask ? 20 : 19) : ''}a AS (
     INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
     SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
@@ -383,14 +368,12 @@ const recordSql = (underTask: boolean, paid?: 'lease' | 'hold') => `
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
   ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries`;
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT released FROM pay) AS released' : ''}`;
 const RECORD_STATEMENTS = {
   free: { name: 'record_execution', text: recordSql(false) },
   task: { name: 'record_task_execution', text: recordSql(true) },
-  lease: { name: 'record_leased_execution', text: recordSql(false, 'lease') },
-  leaseTask: { name: 'record_leased_task_execution', text: recordSql(true, 'lease') },
-  hold: { name: 'record_held_execution', text: recordSql(false, 'hold') },
-  holdTask: { name: 'record_held_task_execution', text: recordSql(true, 'hold') },
+  paid: { name: 'record_paid_execution', text: recordSql(false, true) },
+  paidTask: { name: 'record_paid_task_execution', text: recordSql(true, true) },
 };
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
@@ -419,27 +402,28 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     ...(r.taskId ? [r.holds ?? []] : []),
   ];
   // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
-  const money = r.paid && (!r.paid.hold.shared || r.costCents > 0) ? (r.paid.hold.shared ? 'lease' : 'hold') : undefined;
-  if (money) {
+  const paid = r.paid && (!r.paid.hold.shared || r.costCents > 0);
+  if (paid) {
     const { charged, fee, share } = chargeOf(ctx, r);
     const hold = r.paid!.hold;
     const provider = r.providerWallet ?? ACCOUNTS.revenue;
     const own = provider === hold.walletId;
     params.push(
       hold.walletId,
-      (-charged + (own ? share : 0n)).toString(),
-      // What leaves `held`: the charge (from a lease), or the whole hold (its own, if it still stands).
-      (hold.shared ? charged : hold.amount).toString(),
+      // The provider's wallet, unless it is the caller's own or there is none (its share is the marketplace's).
       own || provider === ACCOUNTS.revenue ? null : provider,
+      provider,
+      (-charged + (own ? share : 0n)).toString(),
       share.toString(),
+      // What leaves `held`: the charge, from a lease; a hold of the call's own is released whole.
+      hold.shared ? charged.toString() : null,
+      hold.id,
       charged.toString(),
       fee.toString(),
       newUuid(),
-      hold.id,
-      provider,
     );
   }
-  const statement = RECORD_STATEMENTS[money ? `${money}${r.taskId ? 'Task' : ''}` as const : r.taskId ? 'task' : 'free'];
+  const statement = RECORD_STATEMENTS[paid ? (r.taskId ? 'paidTask' : 'paid') : r.taskId ? 'task' : 'free'];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
   let deliveries = 0;
@@ -581,7 +565,10 @@ function priceOf(ctx: Ctx, me: Agent, call: { capability: string; input: unknown
     quoteCents,
     providers: [...new Set(candidates.filter((c) => c.priceCents > 0).map((c) => c.providerId))],
     capability: call.capability,
-    fingerprint: requestHash('execute', [me.id, call.capability, call.input, call.mode, call.provider, call.taskId]),
+    // Read only to bind an x402 payment to the request: computed when asked for.
+    get fingerprint() {
+      return requestHash('execute', [me.id, call.capability, call.input, call.mode, call.provider, call.taskId]);
+    },
     // The hold outlives the longest run of the call: every attempt's full budget, and a margin.
     holdMs: MAX_ATTEMPTS * ctx.services.config.providerTimeoutMs + 60_000,
   };

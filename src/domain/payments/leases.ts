@@ -8,7 +8,7 @@ import { newUuid } from '../../platform/ids';
 import type { Services } from '../context';
 
 /** A lease is topped up with this many times the price that needed it (never more than is available). */
-const LEASE_CALLS = 20;
+const LEASE_CALLS = 50;
 /** A lease no call has used for this long is given back. */
 const LEASE_IDLE_MS = 2_000;
 /** A lease closer than this to lapsing is not extended (the sweeper may be taking it): a new one is taken. */
