@@ -7,7 +7,7 @@ import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextproto
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
-import { registerPayingAgent } from '../support/payments';
+import { fund, registerPayingAgent, signAuthorization, throwAwayAccount } from '../support/payments';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
 let server: TestServer;
@@ -164,6 +164,23 @@ describe('MCP at /mcp', () => {
     const bare = await ok(client, 'executeCapability', { capability });
     expect(bare.status).toBe('success');
     expect(provider.calls.at(-1)!.json.input).toEqual({});
+  });
+
+  it('answers a paid call without funds with the 402 problem, and takes an x402 payment in paymentSignature', async () => {
+    const { capability, provider } = await echoCapability();
+    const me = await registerAgent(server);
+    const client = await connect(me.key);
+    const problem = await refused(client, 'execute', { capability, input: { via: 'mcp' } });
+    expect(problem).toMatchObject({ status: 402, code: 'payment_required', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
+    // A sponsor's key pays it, as a client holding the 402 would.
+    const account = await throwAwayAccount();
+    const sponsor = await registerAgent(server);
+    await call('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } });
+    await fund(server, sponsor.key, '1');
+    const signed = await signAuthorization(account, problem.accepts[0]);
+    const paid = await ok(client, 'execute', { capability, input: { via: 'mcp' }, paymentSignature: signed.header });
+    expect(paid).toMatchObject({ status: 'success', payment: { method: 'x402', charged_base_units: '30000', x402: { payer: account.address.toLowerCase() } } });
+    expect(provider.calls).toHaveLength(1);
   });
 
   it('runs a tool of every area for the key on the connection', async () => {
