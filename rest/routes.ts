@@ -22,8 +22,9 @@ import { ammcRoutes } from './ammc';
 import { webmcpRoutes } from './webmcp';
 import { paymentRoutes } from './payments';
 import { acpRoutes } from './acp';
+import { extRoutes } from './ext';
 
-export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...paymentRoutes, ...acpRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...swarmRoutes, ...utoRoutes, ...ammcRoutes, ...webmcpRoutes, ...adminRoutes, ...healthRoutes];
+export const routes: Route[] = [...agentRoutes, ...accountRoutes, ...walletRoutes, ...keyRoutes, ...serviceRoutes, ...discoveryRoutes, ...paymentRoutes, ...acpRoutes, ...executionRoutes, ...disputeRoutes, ...ticketRoutes, ...webhookRoutes, ...subscriptionRoutes, ...memoryRoutes, ...streamingRoutes, ...skillRoutes, ...taskRoutes, ...swarmRoutes, ...utoRoutes, ...ammcRoutes, ...webmcpRoutes, ...extRoutes, ...adminRoutes, ...healthRoutes];
 
 /** Operations reachable outside /api/v1 too (load balancers probe /health at the root; manifests live at the root). */
 export const rootAliases = ['/health', '/ping', '/version', '/uptime', '/.well-known/webmcp.json'];

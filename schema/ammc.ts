@@ -1,6 +1,6 @@
 // Agent conglomerates (AMMC): agents available to join, conglomerates and their moves, their activity
 // ledger and its statistics.
-import type { Agent, Conglomerate as ConglomerateRow } from '../src/db/generated/prisma/client';
+import type { Conglomerate as ConglomerateRow } from '../src/db/generated/prisma/client';
 import type { Ctx } from '../src/domain/context';
 import * as ammc from '../src/domain/ammc/conglomerates';
 import type { DailyReturn } from '../src/domain/ammc/stats';
@@ -16,16 +16,18 @@ async function partyOf(c: ConglomerateRow, ctx: Ctx): Promise<boolean> {
   return p.kind === 'agent' && (p.agent.id === c.agentId || c.memberIds.includes(p.agent.id));
 }
 
-const AvailableAgent = builder.objectRef<{ agent: Agent; source: 'marketplace' }>('AmmcAgent').implement({
-  description: 'An agent that may join conglomerates',
+const AvailableAgent = builder.objectRef<ammc.AvailableAgent>('AmmcAgent').implement({
+  description: 'An agent that may collaborate: registered here, or an external agent',
   fields: (t) => ({
-    agentId: t.id({ resolve: (a) => a.agent.id }),
-    name: t.string({ resolve: (a) => a.agent.name }),
-    description: t.string({ resolve: (a) => a.agent.description }),
-    reputation: t.int({ resolve: (a) => a.agent.reputation }),
-    tier: t.string({ resolve: (a) => tierOf(a.agent.reputation) }),
-    capabilities: t.stringList({ resolve: (a) => a.agent.capabilities }),
-    source: t.string({ description: 'Where it lives: `marketplace` (registered here)', resolve: (a) => a.source }),
+    agentId: t.exposeID('agentId'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    reputation: t.exposeInt('reputation'),
+    tier: t.string({ resolve: (a) => tierOf(a.reputation) }),
+    capabilities: t.exposeStringList('capabilities'),
+    source: t.exposeString('source', { description: 'Where it lives: `marketplace` (registered here) or `external` (an external agent: reach it through delegations)' }),
+    instanceUrl: t.exposeString('instanceUrl', { nullable: true, description: "An external agent's instance" }),
+    ownerAgentId: t.exposeID('ownerAgentId', { nullable: true, description: "An external agent's owner" }),
   }),
 });
 

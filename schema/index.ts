@@ -22,6 +22,7 @@ import './uto';
 import './ammc';
 import './onboarding';
 import './webmcp';
+import './ext';
 import './payments';
 import './acp';
 

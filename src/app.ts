@@ -31,6 +31,7 @@ import { loadSigningKeys } from './domain/webhooks/signing-key';
 import { ProviderStats } from './domain/execution/provider-stats';
 import { DisputePipeline } from './domain/disputes/disputes';
 import { disableGoneReceiver } from './domain/webhooks/webhooks';
+import { answerFromDelivery, DELEGATION_KIND } from './domain/ext/delegations';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
@@ -143,6 +144,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     // A claim outlives the longest send; after that, a send cut off by a crash is retried.
     leaseMs: config.deliveryTimeoutMs + 5_000,
     onGone: (delivery) => disableGoneReceiver(db.prisma, delivery, clock.now()),
+    // A delegation's answer may come back as the body of its delivery.
+    answerKinds: new Set([DELEGATION_KIND]),
+    onAnswer: (delivery, answer) => answerFromDelivery(services, delivery, answer.body),
   });
   const outbox = new OutboxRelay(
     db.sql,

@@ -24,6 +24,13 @@ export type AgentStatus =
   | 'BANNED'
   | 'SUSPENDED';
 
+export type AnswerDelegationInput = {
+  /** Or why it failed */
+  error?: unknown;
+  /** The answer (success) */
+  result?: unknown;
+};
+
 export type AutonomyLevel =
   | 'CREATE'
   | 'DELEGATE'
@@ -42,6 +49,20 @@ export type ConglomerateExitConditionsInput = {
   maxLossUsd?: number | null | undefined;
   /** At most 20000000 */
   profitTargetUsd?: number | null | undefined;
+};
+
+export type ConnectGatewayInput = {
+  /** One of your external agents */
+  externalAgentId?: string | null | undefined;
+  /** Or an instance URL: registered from its agent card when you have not registered it */
+  instanceUrl?: string | null | undefined;
+};
+
+export type ConvertToolInput = {
+  from: ToolFormat;
+  to: ToolFormat;
+  /** The tool: an object, or the SKILL.md text */
+  tool: unknown;
 };
 
 export type CreateConglomerateInput = {
@@ -161,6 +182,20 @@ export type CreateUtoTicketInput = {
   requiredCapabilities?: Array<string> | null | undefined;
 };
 
+export type DelegateToExternalInput = {
+  /** One the external agent declares (default: the swarm step’s) */
+  capability?: string | null | undefined;
+  externalAgentId: string;
+  /** Default: the swarm step’s, else {} */
+  input?: unknown;
+  /** The swarm step (1-20) */
+  step?: number | null | undefined;
+  /** One of your swarms, with `step` */
+  swarmId?: string | null | undefined;
+  /** A task you created or were delegated */
+  taskId?: string | null | undefined;
+};
+
 export type ExecuteInput = {
   /** The capability identifier, such as "summarize" */
   capability: string;
@@ -197,6 +232,32 @@ export type HealthStatus =
   | 'down'
   | 'draining'
   | 'ok';
+
+export type ImportToolInput = {
+  /** `skill` (a draft skill of yours; the default) or `service` (offered at `endpoint`) */
+  as?: string | null | undefined;
+  /** A service's price, integer cents (default 0) */
+  costPerCall?: number | null | undefined;
+  /** A service's HTTPS endpoint */
+  endpoint?: string | null | undefined;
+  /** A skill's entrypoint (default index.js) */
+  entrypoint?: string | null | undefined;
+  format: ToolFormat;
+  /** A skill's runtime (default nodejs) */
+  runtime?: string | null | undefined;
+  tool: unknown;
+};
+
+export type IssueVaultTokenInput = {
+  /** Who it is for (an external agent id, a URL) */
+  audience: string;
+  /** Seconds, 1-86400 (default 900) */
+  expiresIn?: number | null | undefined;
+  /** What it allows: operations (`execute`), `<operation>:<name>` (`capability:summarize`, `capability:*`) or `*` */
+  scopes: Array<string>;
+  /** Whom it acts for, when not you alone (an external agent id) */
+  subject?: string | null | undefined;
+};
 
 export type MemoryEntryInput = {
   /** Vector stores: the embedding, of the store's dimensions */
@@ -287,6 +348,30 @@ export type RegisterAgentInput = {
   name: string;
   /** The owner's email address */
   ownerEmail: string;
+};
+
+export type RegisterExternalAgentInput = {
+  /** What it can do: 1-50 capability identifiers */
+  capabilities: Array<string>;
+  description?: string | null | undefined;
+  /** The instance's HTTPS URL (deliveries are POSTed to it; its agent card is at its origin's /.well-known/agent-card.json) */
+  instanceUrl: string;
+  /** Default: the host */
+  name?: string | null | undefined;
+};
+
+export type RegisterExternalCapabilityInput = {
+  description: string;
+  /** The HTTPS URL that serves it */
+  endpoint: string;
+  /** One of your external agents offering it */
+  externalAgentId?: string | null | undefined;
+  /** A JSON Schema of its arguments (an object schema, at most 64 KiB) */
+  inputSchema: unknown;
+  /** A capability identifier, unique among yours */
+  name: string;
+  /** Integer cents per call (informative; default 0) */
+  priceCents?: number | null | undefined;
 };
 
 export type RegisterServiceInput = {
@@ -480,6 +565,13 @@ export type Tier =
   | 'star'
   | 'trusted';
 
+/** `mcp` (an MCP tool), `openapi` (an OpenAPI operation), `a2a` (an A2A skill), `skill_md` (an Agent Skills SKILL.md) */
+export type ToolFormat =
+  | 'a2a'
+  | 'mcp'
+  | 'openapi'
+  | 'skill_md';
+
 export type UpdateAgentStatusInput = {
   /** Recorded in the agent's audit log */
   reason?: string | null | undefined;
@@ -522,6 +614,21 @@ export type UpdateSkillInput = {
   source?: string | null | undefined;
   /** A semantic version (default 1.0.0) */
   version?: string | null | undefined;
+};
+
+export type VerifyPassportInput = {
+  /** The passport object: when given, it must be the one signed */
+  passport?: unknown;
+  /** The passport’s compact JWS */
+  signature: string;
+};
+
+export type VerifyVaultTokenInput = {
+  /** When given: the token must be for it */
+  audience?: string | null | undefined;
+  /** When given: the token must grant it */
+  scope?: string | null | undefined;
+  token: string;
 };
 
 export type WebhookInput = {
@@ -824,6 +931,121 @@ export type ExecuteMutationVariables = Exact<{
 
 
 export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+
+export type ExternalAgentFieldsFragment = { name: string, description: string, capabilities: Array<string>, reputation: number, tier: string, status: string, source: string, card: unknown, delegations: number, answered: number, failed: number, external_agent_id: string, owner_agent_id: string, instance_url: string, connected_at: string | null, created_at: string };
+
+export type ExternalDelegationFieldsFragment = { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null };
+
+export type RegisterExternalAgentMutationVariables = Exact<{
+  input: RegisterExternalAgentInput;
+}>;
+
+
+export type RegisterExternalAgentMutation = { registerExternalAgent: { registered: boolean, secret: string, external_agent: { name: string, description: string, capabilities: Array<string>, reputation: number, tier: string, status: string, source: string, card: unknown, delegations: number, answered: number, failed: number, external_agent_id: string, owner_agent_id: string, instance_url: string, connected_at: string | null, created_at: string } } };
+
+export type RegisterExternalCapabilityMutationVariables = Exact<{
+  input: RegisterExternalCapabilityInput;
+}>;
+
+
+export type RegisterExternalCapabilityMutation = { registerExternalCapability: { registered: boolean, capability: { name: string, description: string, endpoint: string, capability_id: string, input_schema: unknown, external_agent_id: string | null, owner_agent_id: string, price_cents: number, created_at: string } } };
+
+export type SearchGatewayCapabilitiesQueryVariables = Exact<{
+  q?: string | null | undefined;
+  capability?: string | null | undefined;
+  source?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type SearchGatewayCapabilitiesQuery = { searchGatewayCapabilities: { total: number, capabilities: Array<{ id: string, capability: string, name: string, description: string, source: string, kind: string, endpoint: string, service_id: string | null, provider_agent_id: string | null, external_agent_id: string | null, input_schema: unknown, price_cents: number | null }> } };
+
+export type ConnectGatewayMutationVariables = Exact<{
+  input: ConnectGatewayInput;
+}>;
+
+
+export type ConnectGatewayMutation = { connectGateway: { connected: boolean, reason: string | null, card: unknown, external_agent: { name: string, description: string, capabilities: Array<string>, reputation: number, tier: string, status: string, source: string, card: unknown, delegations: number, answered: number, failed: number, external_agent_id: string, owner_agent_id: string, instance_url: string, connected_at: string | null, created_at: string } } };
+
+export type PollGatewayEventsMutationVariables = Exact<{
+  after?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type PollGatewayEventsMutation = { pollGatewayEvents: { cursor: number, has_more: boolean, events: Array<{ id: string, seq: number, type: string, data: unknown, external_agent_id: string, created_at: string }> } };
+
+export type IssueVaultTokenMutationVariables = Exact<{
+  input: IssueVaultTokenInput;
+}>;
+
+
+export type IssueVaultTokenMutation = { issueVaultToken: { token: string, audience: string, scopes: Array<string>, subject: string | null, token_id: string, issued_at: string, expires_at: string } };
+
+export type VerifyVaultTokenMutationVariables = Exact<{
+  input: VerifyVaultTokenInput;
+}>;
+
+
+export type VerifyVaultTokenMutation = { verifyVaultToken: { valid: boolean, reason: string | null, claims: unknown } };
+
+export type RevokeVaultTokenMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeVaultTokenMutation = { revokeVaultToken: { revoked: boolean, token_id: string, revoked_at: string } };
+
+export type DelegateToExternalMutationVariables = Exact<{
+  input: DelegateToExternalInput;
+}>;
+
+
+export type DelegateToExternalMutation = { delegateToExternal: { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null } };
+
+export type ExternalDelegationQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ExternalDelegationQuery = { externalDelegation: { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null } };
+
+export type AnswerDelegationMutationVariables = Exact<{
+  id: string;
+  input: AnswerDelegationInput;
+}>;
+
+
+export type AnswerDelegationMutation = { answerDelegation: { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null } };
+
+export type ConvertToolMutationVariables = Exact<{
+  input: ConvertToolInput;
+}>;
+
+
+export type ConvertToolMutation = { converted: { from: string, to: string, tool: unknown, name: string, description: string, input_schema: unknown } };
+
+export type ImportToolMutationVariables = Exact<{
+  input: ImportToolInput;
+}>;
+
+
+export type ImportToolMutation = { imported: { kind: string, id: string, name: string, service_key: string | null, signing_secret: string | null } };
+
+export type ReputationPassportQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type ReputationPassportQuery = { reputationPassport: { passport: unknown, signature: string } };
+
+export type VerifyPassportMutationVariables = Exact<{
+  input: VerifyPassportInput;
+}>;
+
+
+export type VerifyPassportMutation = { verifyPassport: { valid: boolean, reason: string | null, claims: unknown } };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -25,6 +25,7 @@ export const EVENT_TYPES = [
   'uto.ticket.state_changed',
   'ammc.conglomerate.state_changed',
   'reputation.changed',
+  'ext.delegation.requested',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -53,7 +54,9 @@ export type ExtraDelivery =
   | { kind: 'ticket_forward'; ticketEndpointId: string }
   | { kind: 'ticket_callback'; url: string }
   /** A subscription run to the subscription's webhookUrl, signed with its secret. */
-  | { kind: 'subscription_webhook'; subscriptionId: string; url: string };
+  | { kind: 'subscription_webhook'; subscriptionId: string; url: string }
+  /** A delegation to an external agent's instance, signed with the external agent's secret. */
+  | { kind: 'ext_delegation'; externalAgentId: string; url: string };
 
 /**
  * The CTE parts (`ev`, `hooks`) that insert one event and a delivery to each of its agent's active webhooks
@@ -84,8 +87,13 @@ const WRITE_EVENT_SQL = `
     INSERT INTO deliveries (id, event_id, kind, subscription_id, url, status, next_attempt_at, created_at)
     SELECT gen_random_uuid(), ev.id, 'subscription_webhook', $8::uuid, $9, 'pending', $5, $5 FROM ev WHERE $8::uuid IS NOT NULL
     RETURNING 1
+  ), external AS (
+    INSERT INTO deliveries (id, event_id, kind, external_agent_id, url, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), ev.id, 'ext_delegation', $10::uuid, $11, 'pending', $5, $5 FROM ev WHERE $10::uuid IS NOT NULL
+    RETURNING 1
   )
-  SELECT ((SELECT count(*) FROM hooks) + (SELECT count(*) FROM forward) + (SELECT count(*) FROM callbacks) + (SELECT count(*) FROM subscription))::int AS deliveries`;
+  SELECT ((SELECT count(*) FROM hooks) + (SELECT count(*) FROM forward) + (SELECT count(*) FROM callbacks) + (SELECT count(*) FROM subscription)
+    + (SELECT count(*) FROM external))::int AS deliveries`;
 
 /**
  * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
@@ -95,6 +103,7 @@ export async function writeEvent(db: DbTx, agentId: string | null, event: Market
   const forward = extra.find((d) => d.kind === 'ticket_forward');
   const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
   const subscription = extra.find((d): d is Extract<ExtraDelivery, { kind: 'subscription_webhook' }> => d.kind === 'subscription_webhook');
+  const external = extra.find((d): d is Extract<ExtraDelivery, { kind: 'ext_delegation' }> => d.kind === 'ext_delegation');
   const [row] = await db.$queryRawUnsafe<{ deliveries: number }[]>(
     WRITE_EVENT_SQL,
     event.id,
@@ -106,6 +115,8 @@ export async function writeEvent(db: DbTx, agentId: string | null, event: Market
     callbacks,
     subscription?.subscriptionId ?? null,
     subscription?.url ?? null,
+    external?.externalAgentId ?? null,
+    external?.url ?? null,
   );
   return { record: { ...event, agentId }, deliveries: row?.deliveries ?? 0 };
 }

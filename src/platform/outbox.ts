@@ -137,6 +137,12 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** A receiver answered 410 Gone: turn it off. */
   onGone?: (delivery: ClaimedDelivery) => Promise<void>;
+  /**
+   * Deliveries of these kinds hand the receiver's 2xx answer to `onAnswer` (a delegation's answer comes
+   * back as the body of its delivery); a failing handler is logged, and the delivery stays delivered.
+   */
+  answerKinds?: ReadonlySet<string>;
+  onAnswer?: (delivery: ClaimedDelivery, answer: { status: number; body: string }) => Promise<void>;
 }
 
 /**
@@ -202,6 +208,8 @@ export class Dispatcher {
       subscription_secret: string | null;
       uto_subscription_id: string | null;
       uto_subscription_secret: string | null;
+      external_agent_id: string | null;
+      external_agent_secret: string | null;
       type: string;
       data: Record<string, unknown>;
       created_at: Date;
@@ -212,14 +220,16 @@ export class Dispatcher {
        ), claimed AS (
          UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
          FROM due WHERE d.id = due.id
-         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id, d.uto_subscription_id
+         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id, d.uto_subscription_id, d.external_agent_id
        )
        SELECT c.id, c.event_id, c.kind, c.attempts, c.url, c.webhook_id, w.url AS webhook_url, w.secret AS webhook_secret, w.active AS webhook_active,
          c.ticket_endpoint_id AS endpoint_id, t.url AS endpoint_url, t.secret AS endpoint_secret,
-         c.subscription_id, s.secret AS subscription_secret, c.uto_subscription_id, u.secret AS uto_subscription_secret, e.type, e.data, e.created_at
+         c.subscription_id, s.secret AS subscription_secret, c.uto_subscription_id, u.secret AS uto_subscription_secret,
+         c.external_agent_id, x.secret AS external_agent_secret, e.type, e.data, e.created_at
        FROM claimed c JOIN outbox_events e ON e.id = c.event_id
        LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN ticket_endpoints t ON t.id = c.ticket_endpoint_id
-       LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id LEFT JOIN uto_subscriptions u ON u.id = c.uto_subscription_id`,
+       LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id LEFT JOIN uto_subscriptions u ON u.id = c.uto_subscription_id
+       LEFT JOIN external_agents x ON x.id = c.external_agent_id`,
       [now, leaseEnds, this.opts.batch ?? 16],
     );
     return rows.map((r) => {
@@ -228,6 +238,7 @@ export class Dispatcher {
       else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
       else if (r.subscription_id) target = r.url ? { url: r.url, secret: r.subscription_secret ?? undefined } : null;
       else if (r.uto_subscription_id) target = r.url ? { url: r.url, secret: r.uto_subscription_secret ?? undefined } : null;
+      else if (r.external_agent_id) target = r.url && r.external_agent_secret ? { url: r.url, secret: r.external_agent_secret } : null;
       else target = r.url ? { url: r.url } : null;
       return {
         id: r.id,
@@ -252,6 +263,7 @@ export class Dispatcher {
     let status: number | null = null;
     let error: string | null = null;
     let latencyMs = 0;
+    let answer: { status: number; body: string } | undefined;
     try {
       const headers = webhookHeaders({
         id: d.envelope.id,
@@ -264,6 +276,7 @@ export class Dispatcher {
       status = res.status;
       latencyMs = Math.round(res.latencyMs);
       if (status < 200 || status > 299) error = `HTTP ${status}`;
+      else if (this.opts.answerKinds?.has(d.kind)) answer = { status, body: res.body };
     } catch (err) {
       error = err instanceof OutboundError ? `${err.reason}: ${err.message}` : 'unexpected error';
       if (!(err instanceof OutboundError)) log.warn({ err, delivery_id: d.id }, 'delivery failed unexpectedly');
@@ -288,6 +301,7 @@ export class Dispatcher {
        WHERE id = $1`,
       [d.id, d.attempts, status, error, latencyMs, now, next.status, next.nextAttemptAt],
     );
+    if (answer && this.opts.onAnswer) await this.opts.onAnswer(d, answer).catch((err: Error) => log.warn({ err: err.message, delivery_id: d.id }, 'handling a receiver answer failed'));
     if (status === 410 && this.opts.onGone) await this.opts.onGone(d).catch((err: Error) => log.warn({ err: err.message }, 'turning off a gone receiver failed'));
   }
 }

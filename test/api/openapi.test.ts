@@ -71,7 +71,7 @@ it('documents each body field and query parameter under one spelling and says th
 });
 
 /** Spec operations of areas not built yet (payments: issue 16; the external-agent gateway: issue 17). */
-const NOT_YET = /^(GET|POST) \/ext\//;
+const NOT_YET = /^(POST \/ext\/payments\/|POST \/ext\/radio\/subscribe|GET \/ext\/radio\/stream)/;
 
 it('covers every REST operation of the specification', () => {
   const spec = fs

@@ -29,6 +29,8 @@ let ownersUtoTicketId: string;
 let ownersNotificationId: string;
 let ownersConglomerateId: string;
 let webmcpSubmissionId: string;
+let ownersVaultTokenId: string;
+let ownersDelegationId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -48,6 +50,8 @@ function pathFor(route: Route): string {
   if (path.startsWith('/webmcp/submissions/')) return path.replace(':id', webmcpSubmissionId);
   if (path.includes(':disputeId')) return path.replace(':disputeId', ownersDisputeId);
   if (path.startsWith('/acp/offerings/')) return path.replace(':id', `${serviceKey}:summarize`);
+  if (path.startsWith('/ext/vault/tokens/')) return path.replace(':id', ownersVaultTokenId);
+  if (path.startsWith('/ext/swarm/delegations/')) return path.replace(':id', ownersDelegationId);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -116,6 +120,9 @@ const OWNED = new Map<string, unknown>([
   ['POST /ammc/conglomerates/:id/advance', { target_state: 'OPERATING' }],
   ['POST /ammc/conglomerates/:id/activity', { kind: 'trade', cost_usd: 1 }],
   ['GET /ammc/conglomerates/:id/activity', undefined],
+  ['DELETE /ext/vault/tokens/:id', undefined],
+  ['GET /ext/swarm/delegations/:id', undefined],
+  ['POST /ext/swarm/delegations/:id/answer', { result: 1 }],
 ]);
 /** Routes whose path parameter names a public object (anyone may use it), or an admin's target. */
 const PUBLIC_PARAMS = new Set([
@@ -132,6 +139,8 @@ const PUBLIC_PARAMS = new Set([
   'GET /capabilities/:slug',
   'GET /capabilities/:slug/providers',
   'GET /agents/:agentId/reputation',
+  // A passport: an agent's public record, signed.
+  'GET /ext/reputation/passport/:agentId',
   // A priced offering (`<service key>:<capability>`): public terms.
   'GET /acp/offerings/:id/payment-terms',
   // A submission is read by its id (an unguessable UUID) without a key.
@@ -177,6 +186,11 @@ beforeAll(async () => {
   publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } })).body.id;
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
+  ownersVaultTokenId = (await api(server)('POST', '/ext/vault/token', { key: owner.key, body: { scopes: ['execute'], audience: 'matrix' } })).body.token_id;
+  const external = await api(server)('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] } });
+  ownersDelegationId = (
+    await api(server)('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.body.external_agent.external_agent_id, capability: 'summarize' } })
+  ).body.delegation_id;
   ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
   // A site nobody serves (.invalid never resolves): the submission exists whatever becomes of it.
   webmcpSubmissionId = (await api(server)('POST', '/webmcp/submit', { body: { url: 'https://webmcp.invalid/' } })).body.submission_id;

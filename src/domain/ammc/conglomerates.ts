@@ -324,15 +324,65 @@ export async function conglomerateStats(ctx: Ctx, id?: string | null): Promise<C
   };
 }
 
-/** Agents that may join conglomerates: active agents, best reputation first, each with where it lives. */
-export async function availableAgents(ctx: Ctx, page: Page, capability?: string | null) {
+/** An agent listed for collaboration: registered here, or an external agent (spec §4.13). */
+export interface AvailableAgent {
+  agentId: string;
+  name: string;
+  description: string;
+  reputation: number;
+  capabilities: string[];
+  source: 'marketplace' | 'external';
+  /** An external agent's instance and owner. */
+  instanceUrl: string | null;
+  ownerAgentId: string | null;
+}
+
+interface AvailableRow {
+  id: string;
+  name: string;
+  description: string;
+  reputation: number;
+  capabilities: string[];
+  source: 'marketplace' | 'external';
+  instance_url: string | null;
+  owner_id: string | null;
+  total: number;
+}
+
+// Active agents and every external agent, in one order: best reputation first, then oldest, then id.
+const AVAILABLE_SQL = `
+  WITH listed AS (
+    SELECT a.id, a.name, a.description, a.reputation, a.capabilities, 'marketplace' AS source, NULL AS instance_url, NULL::uuid AS owner_id, a.created_at
+    FROM agents a WHERE a.status = 'ACTIVE' AND ($1::text IS NULL OR a.capabilities @> ARRAY[$1::text])
+    UNION ALL
+    SELECT e.id, e.name, e.description, e.reputation, e.capabilities, 'external', e.instance_url, e.owner_id, e.created_at
+    FROM external_agents e WHERE $1::text IS NULL OR e.capabilities @> ARRAY[$1::text]
+  )
+  SELECT id, name, description, reputation, capabilities, source, instance_url, owner_id, count(*) OVER ()::int AS total
+  FROM listed ORDER BY reputation DESC, created_at, id LIMIT $2 OFFSET $3`;
+
+/**
+ * Agents that may collaborate: active agents registered here and external agents (`source`), best
+ * reputation first. External agents take part through delegations (POST /ext/swarm/delegate); a
+ * conglomerate's members are agents registered here, who act with their own keys.
+ */
+export async function availableAgents(ctx: Ctx, page: Page, capability?: string | null): Promise<{ items: AvailableAgent[]; total: number }> {
   const checks = new Checks();
   const cap = capability === undefined || capability === null ? undefined : checks.text('capability', capability, { max: 64, required: true });
   checks.done();
-  const where = { status: 'ACTIVE' as const, ...(cap && { capabilities: { has: cap } }) };
-  const [items, total] = await Promise.all([
-    ctx.db.agent.findMany({ where, orderBy: [{ reputation: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
-    ctx.db.agent.count({ where }),
-  ]);
-  return { items: items.map((agent) => ({ agent, source: 'marketplace' as const })), total };
+  const run = (limit: number, offset: number) => ctx.services.sql.query<AvailableRow>(AVAILABLE_SQL, [cap ?? null, limit, offset]);
+  const rows = await run(page.limit, page.offset);
+  // A page past the end carries no total: count then.
+  const total = rows[0]?.total ?? (page.offset > 0 ? ((await run(1, 0))[0]?.total ?? 0) : 0);
+  const items = rows.map((r) => ({
+    agentId: r.id,
+    name: r.name,
+    description: r.description,
+    reputation: r.reputation,
+    capabilities: r.capabilities,
+    source: r.source,
+    instanceUrl: r.instance_url,
+    ownerAgentId: r.owner_id,
+  }));
+  return { items, total };
 }

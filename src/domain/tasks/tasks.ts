@@ -65,7 +65,7 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
 }
 
 /** The task when the caller created it or is its delegate; anyone else is answered as if it did not exist. */
-async function taskInReach(ctx: Ctx, id: string, as: 'creator' | 'delegate' | 'either' = 'either'): Promise<{ me: Agent; task: Task }> {
+export async function taskInReach(ctx: Ctx, id: string, as: 'creator' | 'delegate' | 'either' = 'either'): Promise<{ me: Agent; task: Task }> {
   const me = await requireAgent(ctx);
   const task = TASK_ID.test(id) ? await ctx.db.task.findUnique({ where: { id } }) : null;
   const creator = task?.agentId === me.id;

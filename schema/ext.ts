@@ -1,0 +1,445 @@
+// The third-party agent gateway (spec §4.13): external agents and their connection, the capability
+// directory, gateway events, passports, vault tokens, delegations to external agents and the tool hub.
+import type { ExtDelegation, ExternalAgent, ExternalCapability } from '../src/db/generated/prisma/client';
+import * as agents from '../src/domain/ext/agents';
+import * as capabilities from '../src/domain/ext/capabilities';
+import * as credentials from '../src/domain/ext/credentials';
+import * as delegations from '../src/domain/ext/delegations';
+import * as events from '../src/domain/ext/gateway-events';
+import * as hub from '../src/domain/ext/hub';
+import { tierOf } from '../src/domain/reputation/reputation';
+import { builder } from './builder';
+import { pagedField } from './paging';
+
+const ExternalAgentRef = builder.objectRef<ExternalAgent>('ExternalAgent').implement({
+  description: 'An agent that lives elsewhere, registered by a marketplace agent (its owner)',
+  fields: (t) => ({
+    externalAgentId: t.exposeID('id'),
+    ownerAgentId: t.exposeID('ownerId'),
+    instanceUrl: t.exposeString('instanceUrl'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    capabilities: t.exposeStringList('capabilities'),
+    reputation: t.exposeInt('reputation', { description: '0-100, from 20: +1 an answered delegation, -2 a failed one' }),
+    tier: t.string({ resolve: (a) => tierOf(a.reputation) }),
+    status: t.exposeString('status', { description: '`registered`, or `connected` once its agent card was fetched and checked' }),
+    source: t.string({ description: 'Always `external`', resolve: () => 'external' }),
+    card: t.field({ type: 'JSON', nullable: true, description: 'What the last connect found in its agent card', resolve: (a) => a.card }),
+    connectedAt: t.expose('connectedAt', { type: 'DateTime', nullable: true }),
+    delegations: t.exposeInt('delegations'),
+    answered: t.exposeInt('answered'),
+    failed: t.exposeInt('failed'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const RegisteredExternalAgent = builder.objectRef<agents.RegisteredExternalAgent>('RegisteredExternalAgent').implement({
+  fields: (t) => ({
+    registered: t.boolean({ resolve: () => true }),
+    externalAgent: t.field({ type: ExternalAgentRef, resolve: (r) => r.agent }),
+    secret: t.exposeString('secret', { description: 'The `whsec_` secret deliveries to the instance are signed with (HMAC `v1`, beside the Ed25519 `v1a`); shown only here' }),
+  }),
+});
+
+const RegisterExternalAgentInput = builder.inputType('RegisterExternalAgentInput', {
+  fields: (t) => ({
+    instanceUrl: t.string({ required: true, description: "The instance's HTTPS URL (deliveries are POSTed to it; its agent card is at its origin's /.well-known/agent-card.json)" }),
+    capabilities: t.stringList({ required: true, description: 'What it can do: 1-50 capability identifiers' }),
+    name: t.string({ description: 'Default: the host' }),
+    description: t.string(),
+  }),
+});
+
+builder.mutationField('registerExternalAgent', (t) =>
+  t.field({
+    type: RegisteredExternalAgent,
+    description: 'Registers an agent that lives elsewhere, owned by the caller',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: RegisterExternalAgentInput, required: true }) },
+    resolve: (_r, { input }, ctx) => agents.registerExternalAgent(ctx, input),
+  }),
+);
+
+builder.queryField('externalAgents', (t) =>
+  pagedField<ExternalAgent>(t, ExternalAgentRef, {
+    description: "The caller's external agents, newest first",
+    authScopes: { agent: true },
+    resolve: (ctx, _args, page) => agents.listExternalAgents(ctx, page),
+  }),
+);
+
+const GatewayConnection = builder.objectRef<agents.ConnectResult>('GatewayConnection').implement({
+  fields: (t) => ({
+    connected: t.exposeBoolean('connected'),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why not connected: the card could not be fetched, or is not an agent card' }),
+    externalAgent: t.field({ type: ExternalAgentRef, resolve: (c) => c.agent }),
+    card: t.field({ type: 'JSON', nullable: true, description: 'What the card says: url, name, description, version, protocolVersion, endpoint, skills', resolve: (c) => c.card }),
+  }),
+});
+
+const ConnectGatewayInput = builder.inputType('ConnectGatewayInput', {
+  fields: (t) => ({
+    externalAgentId: t.string({ description: 'One of your external agents' }),
+    instanceUrl: t.string({ description: 'Or an instance URL: registered from its agent card when you have not registered it' }),
+  }),
+});
+
+builder.mutationField('connectGateway', (t) =>
+  t.field({
+    type: GatewayConnection,
+    description: "Fetches an external agent's A2A agent card through the SSRF-guarded client and checks it",
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: ConnectGatewayInput, required: true }) },
+    resolve: (_r, { input }, ctx) => agents.connectGateway(ctx, input),
+  }),
+);
+
+const GatewayEventRef = builder.objectRef<events.GatewayEventView>('GatewayEvent').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { description: '`gev_…`' }),
+    seq: t.exposeInt('seq', { description: 'Its number in the owner’s stream' }),
+    type: t.exposeString('type', { description: events.GATEWAY_EVENT_TYPES.map((e) => `\`${e}\``).join(', ') }),
+    externalAgentId: t.exposeID('externalAgentId'),
+    data: t.field({ type: 'JSON', resolve: (e) => e.data }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const GatewayPoll = builder.objectRef<events.GatewayPoll>('GatewayPoll').implement({
+  fields: (t) => ({
+    events: t.field({ type: [GatewayEventRef], resolve: (p) => p.events }),
+    cursor: t.exposeInt('cursor', { description: 'The number of the last event answered: `after` for a re-read' }),
+    hasMore: t.exposeBoolean('hasMore'),
+  }),
+});
+
+builder.mutationField('pollGatewayEvents', (t) =>
+  t.field({
+    type: GatewayPoll,
+    description:
+      "The events addressed to the caller's external agents, in order. Without `after`: the next events no poll has handed out (each exactly once, across instances and concurrent pollers). With `after`: the events after that number (acknowledging it).",
+    authScopes: { agent: true },
+    args: { after: t.arg.int(), limit: t.arg.int({ description: '1-100 (default 50)' }) },
+    resolve: (_r, args, ctx) => events.pollGatewayEvents(ctx, args),
+  }),
+);
+
+const ExternalCapabilityRef = builder.objectRef<ExternalCapability>('ExternalCapability').implement({
+  fields: (t) => ({
+    capabilityId: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    inputSchema: t.field({ type: 'JSON', resolve: (c) => c.inputSchema }),
+    endpoint: t.exposeString('endpoint'),
+    externalAgentId: t.exposeID('externalAgentId', { nullable: true }),
+    ownerAgentId: t.exposeID('ownerId'),
+    priceCents: t.exposeInt('priceCents'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const RegisteredCapability = builder.objectRef<ExternalCapability>('RegisteredExternalCapability').implement({
+  fields: (t) => ({
+    registered: t.boolean({ resolve: () => true }),
+    capability: t.field({ type: ExternalCapabilityRef, resolve: (c) => c }),
+  }),
+});
+
+const RegisterExternalCapabilityInput = builder.inputType('RegisterExternalCapabilityInput', {
+  fields: (t) => ({
+    name: t.string({ required: true, description: 'A capability identifier, unique among yours' }),
+    description: t.string({ required: true }),
+    inputSchema: t.field({ type: 'JSON', required: true, description: 'A JSON Schema of its arguments (an object schema, at most 64 KiB)' }),
+    endpoint: t.string({ required: true, description: 'The HTTPS URL that serves it' }),
+    externalAgentId: t.string({ description: 'One of your external agents offering it' }),
+    priceCents: t.int({ description: 'Integer cents per call (informative; default 0)' }),
+  }),
+});
+
+builder.mutationField('registerExternalCapability', (t) =>
+  t.field({
+    type: RegisteredCapability,
+    description: 'Registers a capability for the gateway search, with its description, input schema and endpoint',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: RegisterExternalCapabilityInput, required: true }) },
+    resolve: (_r, { input }, ctx) => capabilities.registerExternalCapability(ctx, input),
+  }),
+);
+
+const CapabilityHit = builder.objectRef<capabilities.CapabilityHit>('GatewayCapability').implement({
+  description: 'A capability found by the gateway search, and where it lives',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: "The catalog slug, the service's, the registered capability's or the external agent's id" }),
+    capability: t.exposeString('capability'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    source: t.exposeString('source', { description: '`catalog`, `marketplace` (a service here) or `external`' }),
+    kind: t.exposeString('kind', { description: '`catalog`, `service`, `external_capability` or `external_agent`' }),
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    providerAgentId: t.exposeID('providerAgentId', { nullable: true, description: 'The agent that offers it (the owner, for external ones)' }),
+    externalAgentId: t.exposeID('externalAgentId', { nullable: true }),
+    endpoint: t.exposeString('endpoint', { description: "Where to call it: the marketplace's execute for the catalog and services; the endpoint or instance for external ones" }),
+    inputSchema: t.field({ type: 'JSON', nullable: true, resolve: (h) => h.inputSchema }),
+    priceCents: t.exposeInt('priceCents', { nullable: true }),
+  }),
+});
+
+builder.queryField('searchGatewayCapabilities', (t) =>
+  pagedField<capabilities.CapabilityHit>(t, CapabilityHit, {
+    description: 'Capabilities from the catalog, the marketplace’s services, registered capabilities and external agents, by capability',
+    authScopes: { agent: true },
+    args: {
+      q: t.arg.string({ description: 'Text in the identifier, name or description' }),
+      capability: t.arg.string({ description: 'Exactly this capability' }),
+      source: t.arg.string({ description: '`catalog`, `marketplace` or `external`' }),
+    },
+    resolve: (ctx, args, page) => capabilities.searchCapabilities(ctx, args, page),
+  }),
+);
+
+const PassportRef = builder.objectRef<{ passport: Record<string, unknown>; signature: string }>('ReputationPassport').implement({
+  fields: (t) => ({
+    passport: t.field({
+      type: 'JSON',
+      description: 'agent_id, name, reputation, tier, status, member_since, executions, provider, disputes, issued_at, expires_at, issuer: exactly the `passport` claim of the signature',
+      resolve: (p) => p.passport,
+    }),
+    signature: t.exposeString('signature', { description: 'A compact JWS (EdDSA, typ passport+jwt) by the key named by its kid in /.well-known/jwks.json' }),
+  }),
+});
+
+builder.queryField('reputationPassport', (t) =>
+  t.field({
+    type: PassportRef,
+    description: "An agent's signed reputation passport",
+    authScopes: { agent: true },
+    args: { agentId: t.arg.id({ required: true }) },
+    resolve: (_r, { agentId }, ctx) => credentials.issuePassport(ctx, String(agentId)),
+  }),
+);
+
+const Verdict = builder.objectRef<credentials.Verdict>('CredentialVerdict').implement({
+  fields: (t) => ({
+    valid: t.exposeBoolean('valid'),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why not: malformed, unknown_key, bad_signature, wrong_type, wrong_issuer, expired, not_yet_valid, mismatch, revoked, wrong_audience, scope' }),
+    claims: t.field({ type: 'JSON', nullable: true, description: 'The signed claims (when the signature is good)', resolve: (v) => v.claims }),
+  }),
+});
+
+const VerifyPassportInput = builder.inputType('VerifyPassportInput', {
+  fields: (t) => ({
+    signature: t.string({ required: true, description: 'The passport’s compact JWS' }),
+    passport: t.field({ type: 'JSON', description: 'The passport object: when given, it must be the one signed' }),
+  }),
+});
+
+builder.mutationField('verifyPassport', (t) =>
+  t.field({
+    type: Verdict,
+    description: 'Verifies a reputation passport (no key needed)',
+    args: { input: t.arg({ type: VerifyPassportInput, required: true }) },
+    resolve: (_r, { input }, ctx) => credentials.verifyPassport(ctx, input),
+  }),
+);
+
+const VaultTokenRef = builder.objectRef<credentials.IssuedVaultToken>('VaultToken').implement({
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'A compact JWS (EdDSA, typ vault+jwt): iss, sub (you), aud, scope, iat, exp, jti (the token id)' }),
+    tokenId: t.exposeID('tokenId', { description: '`vt_…`: revoke it with DELETE /ext/vault/tokens/:id' }),
+    audience: t.exposeString('audience'),
+    scopes: t.exposeStringList('scopes'),
+    subject: t.exposeString('subject', { nullable: true }),
+    issuedAt: t.expose('issuedAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+const VaultTokenInput = builder.inputType('IssueVaultTokenInput', {
+  fields: (t) => ({
+    scopes: t.stringList({ required: true, description: 'What it allows: operations (`execute`), `<operation>:<name>` (`capability:summarize`, `capability:*`) or `*`' }),
+    audience: t.string({ required: true, description: 'Who it is for (an external agent id, a URL)' }),
+    subject: t.string({ description: 'Whom it acts for, when not you alone (an external agent id)' }),
+    expiresIn: t.int({ description: 'Seconds, 1-86400 (default 900)' }),
+  }),
+});
+
+builder.mutationField('issueVaultToken', (t) =>
+  t.field({
+    type: VaultTokenRef,
+    description: 'A short-lived, scoped token signed for the caller',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: VaultTokenInput, required: true }) },
+    resolve: (_r, { input }, ctx) => credentials.issueVaultToken(ctx, input),
+  }),
+);
+
+const VerifyVaultTokenInput = builder.inputType('VerifyVaultTokenInput', {
+  fields: (t) => ({
+    token: t.string({ required: true }),
+    audience: t.string({ description: 'When given: the token must be for it' }),
+    scope: t.string({ description: 'When given: the token must grant it' }),
+  }),
+});
+
+builder.mutationField('verifyVaultToken', (t) =>
+  t.field({
+    type: Verdict,
+    description: 'Verifies a vault token: signature, lifetime, revocation (and audience and scope when asked)',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: VerifyVaultTokenInput, required: true }) },
+    resolve: (_r, { input }, ctx) => credentials.verifyVaultToken(ctx, input),
+  }),
+);
+
+const RevokedToken = builder.objectRef<{ tokenId: string; revokedAt: Date }>('RevokedVaultToken').implement({
+  fields: (t) => ({
+    revoked: t.boolean({ resolve: () => true }),
+    tokenId: t.exposeID('tokenId'),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationField('revokeVaultToken', (t) =>
+  t.field({
+    type: RevokedToken,
+    description: 'Revokes one of your vault tokens: every later verification refuses it',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => credentials.revokeVaultToken(ctx, String(id)),
+  }),
+);
+
+const DelegationRef = builder.objectRef<ExtDelegation>('ExternalDelegation').implement({
+  fields: (t) => ({
+    delegated: t.boolean({ resolve: () => true }),
+    delegationId: t.exposeID('id'),
+    executionId: t.exposeID('executionId', { description: 'The execution the answer is recorded as' }),
+    externalAgentId: t.exposeID('externalAgentId'),
+    fromAgentId: t.exposeID('agentId'),
+    capability: t.exposeString('capability'),
+    input: t.field({ type: 'JSON', resolve: (d) => d.input }),
+    taskId: t.exposeString('taskId', { nullable: true }),
+    swarmId: t.exposeString('swarmId', { nullable: true }),
+    step: t.exposeInt('step', { nullable: true }),
+    status: t.exposeString('status', { description: '`pending`, `answered` or `failed`' }),
+    result: t.field({ type: 'JSON', nullable: true, resolve: (d) => d.result }),
+    error: t.exposeString('error', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    answeredAt: t.expose('answeredAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const DelegateInput = builder.inputType('DelegateToExternalInput', {
+  fields: (t) => ({
+    externalAgentId: t.string({ required: true }),
+    capability: t.string({ description: 'One the external agent declares (default: the swarm step’s)' }),
+    input: t.field({ type: 'JSON', description: 'Default: the swarm step’s, else {}' }),
+    taskId: t.string({ description: 'A task you created or were delegated' }),
+    swarmId: t.string({ description: 'One of your swarms, with `step`' }),
+    step: t.int({ description: 'The swarm step (1-20)' }),
+  }),
+});
+
+builder.mutationField('delegateToExternal', (t) =>
+  t.field({
+    type: DelegationRef,
+    description: 'Hands a task’s work or a swarm step to an external agent: a signed event to its instance; the answer is recorded as your execution',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: DelegateInput, required: true }) },
+    resolve: (_r, { input }, ctx) => delegations.delegateToExternal(ctx, input),
+  }),
+);
+
+builder.queryField('externalDelegation', (t) =>
+  t.field({
+    type: DelegationRef,
+    description: 'A delegation you made, or one made to your external agent',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => delegations.delegationInReach(ctx, String(id)),
+  }),
+);
+
+const AnswerInput = builder.inputType('AnswerDelegationInput', {
+  fields: (t) => ({
+    result: t.field({ type: 'JSON', description: 'The answer (success)' }),
+    error: t.field({ type: 'JSON', description: 'Or why it failed' }),
+  }),
+});
+
+builder.mutationField('answerDelegation', (t) =>
+  t.field({
+    type: DelegationRef,
+    description: 'Answers a delegation made to your external agent (once: a second answer is 409)',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: AnswerInput, required: true }) },
+    resolve: (_r, { id, input }, ctx) => delegations.answerDelegation(ctx, String(id), input),
+  }),
+);
+
+const ToolFormat = builder.enumType('ToolFormat', {
+  description: '`mcp` (an MCP tool), `openapi` (an OpenAPI operation), `a2a` (an A2A skill), `skill_md` (an Agent Skills SKILL.md)',
+  values: hub.TOOL_FORMATS,
+});
+
+const Converted = builder.objectRef<hub.Converted>('ConvertedTool').implement({
+  fields: (t) => ({
+    from: t.exposeString('from'),
+    to: t.exposeString('to'),
+    tool: t.field({ type: 'JSON', description: 'The tool in the target format (SKILL.md as a string)', resolve: (c) => c.tool }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    inputSchema: t.field({ type: 'JSON', resolve: (c) => c.inputSchema }),
+  }),
+});
+
+const ConvertInput = builder.inputType('ConvertToolInput', {
+  fields: (t) => ({
+    from: t.field({ type: ToolFormat, required: true }),
+    to: t.field({ type: ToolFormat, required: true }),
+    tool: t.field({ type: 'JSON', required: true, description: 'The tool: an object, or the SKILL.md text' }),
+  }),
+});
+
+builder.mutationField('convertTool', (t) =>
+  t.field({
+    type: Converted,
+    description: 'Converts a tool description between MCP, OpenAPI, A2A and SKILL.md (name, description and input schema kept)',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: ConvertInput, required: true }) },
+    resolve: (_r, { input }, ctx) => hub.convertTool(ctx, input),
+  }),
+);
+
+const Imported = builder.objectRef<hub.Imported>('ImportedTool').implement({
+  fields: (t) => ({
+    imported: t.boolean({ resolve: () => true }),
+    kind: t.exposeString('kind', { description: '`skill` or `service`' }),
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    serviceKey: t.exposeString('serviceKey', { nullable: true }),
+    signingSecret: t.exposeString('signingSecret', { nullable: true, description: "A service's signing secret, shown only here" }),
+  }),
+});
+
+const ImportInput = builder.inputType('ImportToolInput', {
+  fields: (t) => ({
+    format: t.field({ type: ToolFormat, required: true }),
+    tool: t.field({ type: 'JSON', required: true }),
+    as: t.string({ description: '`skill` (a draft skill of yours; the default) or `service` (offered at `endpoint`)' }),
+    endpoint: t.string({ description: "A service's HTTPS endpoint" }),
+    costPerCall: t.int({ description: "A service's price, integer cents (default 0)" }),
+    runtime: t.string({ description: "A skill's runtime (default nodejs)" }),
+    entrypoint: t.string({ description: "A skill's entrypoint (default index.js)" }),
+  }),
+});
+
+builder.mutationField('importTool', (t) =>
+  t.field({
+    type: Imported,
+    description: 'Imports a tool description as a skill or a service of yours',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: ImportInput, required: true }) },
+    resolve: (_r, { input }, ctx) => hub.importTool(ctx, input),
+  }),
+);
