@@ -211,9 +211,8 @@ export const extRoutes: Route[] = [
     description:
       '`from` and `to` (`mcp`, `openapi`, `a2a`, `skill_md`) and `tool` (an MCP tool, an OpenAPI operation, an A2A skill, or the SKILL.md text) required. Any pair converts, keeping the name, description and input schema: A2A skills carry the schema in `inputSchema` beside the standard fields, SKILL.md in `metadata.input_schema` (and a name that is not an Agent Skills name in `metadata.tool_name`).',
     document: /* GraphQL */ `mutation ConvertTool($input: ConvertToolInput!) {
-      converted: convertTool(input: $input) { from to tool name description input_schema: inputSchema }
+      convertTool(input: $input) { converted from to tool name description input_schema: inputSchema }
     }`,
-    keyed: true,
     variables: { input: from.body },
   },
   {
@@ -228,9 +227,8 @@ export const extRoutes: Route[] = [
       '`format` and `tool` required. `as: skill` (the default): a draft skill of yours (`runtime` default nodejs, `entrypoint` default index.js), its instructions carrying the input schema. `as: service`: a service of yours at `endpoint` (HTTPS) offering the tool’s name as its capability, at `cost_per_call` (default free); its `signing_secret` is shown only here.',
     errors: [409],
     document: /* GraphQL */ `mutation ImportTool($input: ImportToolInput!) {
-      imported: importTool(input: $input) { kind id name service_key: serviceKey signing_secret: signingSecret }
+      importTool(input: $input) { imported kind id name service_key: serviceKey signing_secret: signingSecret }
     }`,
-    keyed: true,
     variables: { input: from.body },
   },
   {

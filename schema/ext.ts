@@ -384,6 +384,7 @@ const ToolFormat = builder.enumType('ToolFormat', {
 
 const Converted = builder.objectRef<hub.Converted>('ConvertedTool').implement({
   fields: (t) => ({
+    converted: t.boolean({ resolve: () => true }),
     from: t.exposeString('from'),
     to: t.exposeString('to'),
     tool: t.field({ type: 'JSON', description: 'The tool in the target format (SKILL.md as a string)', resolve: (c) => c.tool }),

@@ -1024,14 +1024,14 @@ export type ConvertToolMutationVariables = Exact<{
 }>;
 
 
-export type ConvertToolMutation = { converted: { from: string, to: string, tool: unknown, name: string, description: string, input_schema: unknown } };
+export type ConvertToolMutation = { convertTool: { converted: boolean, from: string, to: string, tool: unknown, name: string, description: string, input_schema: unknown } };
 
 export type ImportToolMutationVariables = Exact<{
   input: ImportToolInput;
 }>;
 
 
-export type ImportToolMutation = { imported: { kind: string, id: string, name: string, service_key: string | null, signing_secret: string | null } };
+export type ImportToolMutation = { importTool: { imported: boolean, kind: string, id: string, name: string, service_key: string | null, signing_secret: string | null } };
 
 export type ReputationPassportQueryVariables = Exact<{
   agentId: string;

@@ -282,7 +282,7 @@ describe('hub', () => {
   it('converts every pair of formats and back, keeping the name, description and input schema', async () => {
     const me = await registerAgent(server);
     const convert = (from: string, to: string, tool: unknown) => call('POST', '/ext/hub/convert', { key: me.key, body: { from, to, tool } });
-    tools.skill_md = (await convert('mcp', 'skill_md', tools.mcp)).body.converted.tool;
+    tools.skill_md = (await convert('mcp', 'skill_md', tools.mcp)).body.tool;
     expect(tools.skill_md).toMatch(/^---\nname: get-forecast\n/);
     const formats = Object.keys(tools) as (keyof typeof tools)[];
     for (const from of formats) {
@@ -290,8 +290,8 @@ describe('hub', () => {
         if (from === to) continue;
         const there = await convert(from, to, tools[from]);
         expect(there.status).toBe(200);
-        const back = await convert(to, from, there.body.converted.tool);
-        expect(back.body.converted).toMatchObject({ name: 'get_forecast', description: 'The weather for a city', input_schema: schema });
+        const back = await convert(to, from, there.body.tool);
+        expect(back.body).toMatchObject({ converted: true, name: 'get_forecast', description: 'The weather for a city', input_schema: schema });
       }
     }
     const bad = await convert('mcp', 'nowhere', tools.mcp);
@@ -302,9 +302,9 @@ describe('hub', () => {
     const me = await registerAgent(server);
     const skill = await call('POST', '/ext/hub/import', { key: me.key, body: { format: 'mcp', tool: { ...tools.mcp, name: `forecast_${Date.now()}` } } });
     expect(skill.status).toBe(201);
-    expect(skill.body.imported).toMatchObject({ kind: 'skill', id: expect.any(String) });
+    expect(skill.body).toMatchObject({ imported: true, kind: 'skill', id: expect.any(String) });
     const service = await call('POST', '/ext/hub/import', { key: me.key, body: { format: 'a2a', tool: { ...tools.a2a, id: `svc_${Date.now()}` }, as: 'service', endpoint: `${instance.url}/svc` } });
     expect(service.status).toBe(201);
-    expect(service.body.imported).toMatchObject({ kind: 'service', service_key: expect.stringMatching(/^svc_/), signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(service.body).toMatchObject({ imported: true, kind: 'service', service_key: expect.stringMatching(/^svc_/), signing_secret: expect.stringMatching(/^whsec_/) });
   });
 });
