@@ -1,7 +1,7 @@
 // External agents: agents that live elsewhere, registered by a marketplace agent (their owner) with their
 // instance's HTTPS URL. Connecting fetches the instance's A2A agent card through the SSRF-guarded client and
 // checks it; the owner polls the events addressed to its external agents (gateway-events.ts).
-import type { ExternalAgent } from '../../db/generated/prisma/client';
+import type { ExternalAgent, Prisma } from '../../db/generated/prisma/client';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isUuid, newSigningSecret } from '../../platform/ids';
 import { OutboundError } from '../../platform/outbound';
@@ -31,12 +31,13 @@ export interface RegisteredExternalAgent {
 }
 
 function readInstanceUrl(ctx: Ctx, checks: Checks, value: unknown): string | undefined {
-  const url = checks.httpsUrl('instance_url', value, true);
-  if (url) {
-    const parsed = new URL(url);
-    if (parsed.search || parsed.hash) checks.fail('instance_url', 'must not carry a query or a fragment');
-  }
-  return url && checks.receiverUrl('instance_url', url, ctx.services.config.outboundAllowPrivate, true);
+  // What the outbound guard accepts (HTTPS, no credentials, no private literal unless allowed), in one form.
+  const before = checks.errors.length;
+  const url = checks.receiverUrl('instance_url', value, ctx.services.config.outboundAllowPrivate, true);
+  if (!url || checks.errors.length > before) return undefined;
+  const parsed = new URL(url);
+  if (parsed.search || parsed.hash) checks.fail('instance_url', 'must not carry a query or a fragment');
+  return parsed.toString();
 }
 
 export async function registerExternalAgent(ctx: Ctx, input: RegisterExternalAgentInput): Promise<RegisteredExternalAgent> {
@@ -201,7 +202,7 @@ export async function connectGateway(ctx: Ctx, input: { externalAgentId?: unknow
     return { connected: false, reason: found, agent, card: null };
   }
   const now = ctx.services.clock.now();
-  const card = JSON.parse(JSON.stringify(found));
+  const card = found as unknown as Prisma.InputJsonValue;
   if (!agent) {
     const capabilities = capabilitiesOf(found);
     if (!capabilities.length) throw new BadRequest('instance_url: the agent card names no skill whose id or tags is a capability identifier');
@@ -210,7 +211,7 @@ export async function connectGateway(ctx: Ctx, input: { externalAgentId?: unknow
   const target = agent;
   const connected = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.externalAgent.update({ where: { id: target.id }, data: { status: 'connected', card, connectedAt: now } });
-    await appendGatewayEvent(ctx, tx, { ownerId: me.id, externalAgentId: target.id, type: 'gateway.connected', data: { external_agent_id: target.id, card_url: cardUrl, skills: found.skills.length }, at: now });
+    await appendGatewayEvent(tx, { ownerId: me.id, externalAgentId: target.id, type: 'gateway.connected', data: { external_agent_id: target.id, card_url: cardUrl, skills: found.skills.length }, at: now });
     return updated;
   });
   return { connected: true, reason: null, agent: connected, card: found };

@@ -41,11 +41,11 @@ export function checkInputSchema(checks: Checks, path: string, value: unknown, r
 export async function registerExternalCapability(ctx: Ctx, input: RegisterExternalCapabilityInput): Promise<ExternalCapability> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
-  const [name] = checks.slugs('name', input.name === undefined || input.name === null ? input.name : [input.name], 1) ?? [];
-  if (input.name === undefined || input.name === null) checks.fail('name', 'is required');
+  const name = checks.text('name', input.name, { max: 64, required: true });
+  if (name && !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(name)) checks.fail('name', 'must be an identifier of lower-case letters, digits, dots and dashes (at most 64)');
   const description = checks.text('description', input.description, { max: 1000, required: true, multiline: true });
   const inputSchema = checkInputSchema(checks, 'input_schema', input.inputSchema);
-  const endpoint = checks.httpsUrl('endpoint', input.endpoint, true) && checks.receiverUrl('endpoint', input.endpoint, ctx.services.config.outboundAllowPrivate, true);
+  const endpoint = checks.receiverUrl('endpoint', input.endpoint, ctx.services.config.outboundAllowPrivate, true);
   const externalAgentId = checks.text('external_agent_id', input.externalAgentId, { max: 64 }) || null;
   const priceCents = checks.integer('price_cents', input.priceCents, 0, 1_000_000) ?? 0;
   checks.done();

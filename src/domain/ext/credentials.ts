@@ -17,21 +17,6 @@ export const PASSPORT_TTL_SECONDS = 24 * 3600;
 export const VAULT_DEFAULT_TTL_SECONDS = 900;
 export const VAULT_MAX_TTL_SECONDS = 24 * 3600;
 
-export interface Passport {
-  agentId: string;
-  name: string;
-  reputation: number;
-  tier: string;
-  status: string;
-  memberSince: string;
-  executions: { total: number; succeeded: number; failed: number };
-  provider: { services: number; calls: number; succeeded: number; failed: number; successRate: number | null };
-  disputes: { filed: number; against: number; open: number; refundedAgainst: number };
-  issuedAt: string;
-  expiresAt: string;
-  issuer: string;
-}
-
 interface PassportRow {
   name: string;
   reputation: number;
@@ -71,42 +56,24 @@ export async function issuePassport(ctx: Ctx, agentId: string): Promise<{ passpo
   const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + PASSPORT_TTL_SECONDS;
   const served = row.served_ok + row.served_failed;
-  const passport: Passport = {
-    agentId,
+  // The passport is answered exactly as it is signed (the spec's snake_case keys on every surface), so a
+  // verifier can compare the two.
+  const passport = {
+    agent_id: agentId,
     name: row.name,
     reputation: row.reputation,
     tier: tierOf(row.reputation),
     status: row.status,
-    memberSince: row.created_at.toISOString(),
+    member_since: row.created_at.toISOString(),
     executions: { total: row.exec_total, succeeded: row.exec_ok, failed: row.exec_total - row.exec_ok },
-    provider: { services: row.services, calls: served, succeeded: row.served_ok, failed: row.served_failed, successRate: served ? Math.round((row.served_ok / served) * 10_000) / 10_000 : null },
-    disputes: { filed: row.filed, against: row.against, open: row.open_against, refundedAgainst: row.refunded_against },
-    issuedAt: new Date(iat * 1000).toISOString(),
-    expiresAt: new Date(exp * 1000).toISOString(),
+    provider: { services: row.services, calls: served, succeeded: row.served_ok, failed: row.served_failed, success_rate: served ? Math.round((row.served_ok / served) * 10_000) / 10_000 : null },
+    disputes: { filed: row.filed, against: row.against, open: row.open_against, refunded_against: row.refunded_against },
+    issued_at: new Date(iat * 1000).toISOString(),
+    expires_at: new Date(exp * 1000).toISOString(),
     issuer: ctx.services.config.publicBaseUrl,
   };
-  // The passport answered is exactly the one signed, so a verifier can compare the two.
-  const claims = passportClaims(passport);
-  const signature = signCompact({ iss: passport.issuer, sub: agentId, iat, exp, jti: `pp_${base62(24)}`, passport: claims }, ctx.services.signingKeys.current, PASSPORT_TYP);
-  return { passport: claims, signature };
-}
-
-/** The passport as it is signed and answered (the spec's snake_case keys, on every surface). */
-function passportClaims(p: Passport): Record<string, unknown> {
-  return {
-    agent_id: p.agentId,
-    name: p.name,
-    reputation: p.reputation,
-    tier: p.tier,
-    status: p.status,
-    member_since: p.memberSince,
-    executions: p.executions,
-    provider: { services: p.provider.services, calls: p.provider.calls, succeeded: p.provider.succeeded, failed: p.provider.failed, success_rate: p.provider.successRate },
-    disputes: { filed: p.disputes.filed, against: p.disputes.against, open: p.disputes.open, refunded_against: p.disputes.refundedAgainst },
-    issued_at: p.issuedAt,
-    expires_at: p.expiresAt,
-    issuer: p.issuer,
-  };
+  const signature = signCompact({ iss: passport.issuer, sub: agentId, iat, exp, jti: `pp_${base62(24)}`, passport }, ctx.services.signingKeys.current, PASSPORT_TYP);
+  return { passport, signature };
 }
 
 export interface Verdict {

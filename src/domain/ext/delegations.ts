@@ -84,7 +84,7 @@ export async function delegateToExternal(ctx: Ctx, input: DelegateInput): Promis
     };
     // The request to the instance: signed with the marketplace's key and the external agent's secret.
     await emit(null, 'ext.delegation.requested', data, [{ kind: 'ext_delegation', externalAgentId: target.id, url: target.instanceUrl }]);
-    await appendGatewayEvent(ctx, tx, { ownerId: target.ownerId, externalAgentId: target.id, type: 'delegation.requested', data, at: now });
+    await appendGatewayEvent(tx, { ownerId: target.ownerId, externalAgentId: target.id, type: 'delegation.requested', data, at: now });
     return delegation;
   });
 }
@@ -172,7 +172,7 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
       step: d.step,
     };
     await emit(d.agentId, answer.ok ? 'execution.succeeded' : 'execution.failed', { execution_id: d.executionId, capability: d.capability, status: answer.ok ? 'success' : 'error', external_agent_id: d.externalAgentId, delegation_id: d.id, latency_ms: latencyMs, cost_cents: 0 });
-    if (ext) await appendGatewayEvent(ctx, tx, { ownerId: ext.owner_id, externalAgentId: d.externalAgentId, type: 'delegation.answered', data, at: now });
+    if (ext) await appendGatewayEvent(tx, { ownerId: ext.owner_id, externalAgentId: d.externalAgentId, type: 'delegation.answered', data, at: now });
     return tx.extDelegation.findUniqueOrThrow({ where: { id: delegationId } });
   });
 }

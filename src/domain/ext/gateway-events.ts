@@ -30,11 +30,7 @@ const APPEND_SQL = `
   SELECT $1::uuid, seq.last_seq, $2, $3, $4::uuid, $5::jsonb, $6::timestamptz FROM seq`;
 
 /** Appends an event for an owner's external agent inside `tx` (the transaction of the change it reports). */
-export async function appendGatewayEvent(
-  _ctx: Pick<Ctx, 'services'>,
-  tx: DbTx,
-  e: { ownerId: string; externalAgentId: string; type: GatewayEventType; data: Record<string, unknown>; at: Date },
-): Promise<void> {
+export async function appendGatewayEvent(tx: DbTx, e: { ownerId: string; externalAgentId: string; type: GatewayEventType; data: Record<string, unknown>; at: Date }): Promise<void> {
   await tx.$executeRawUnsafe(APPEND_SQL, e.ownerId, `gev_${base62(24)}`, e.type, e.externalAgentId, JSON.stringify(e.data), e.at);
 }
 

@@ -8,6 +8,7 @@ import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { registerService } from '../services/services';
+import { parseSkillMd } from '../skills/skill-md';
 import { createSkill, RUNTIMES } from '../skills/skills';
 import { checkInputSchema } from './capabilities';
 
@@ -88,20 +89,12 @@ function readOperation(checks: Checks, op: Record<string, unknown>): NeutralTool
 }
 
 function readSkillMd(checks: Checks, md: string): NeutralTool | undefined {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(md);
-  let front: unknown;
-  try {
-    front = match ? YAML.parse(match[1], { maxAliasCount: 0, uniqueKeys: true }) : undefined;
-  } catch {
-    front = undefined;
-  }
-  if (!match || !obj(front)) {
-    checks.fail('tool', 'must be SKILL.md: YAML front matter between --- lines (name, description), then the Markdown instructions');
-    return undefined;
-  }
-  const metadata = obj(front.metadata) ? front.metadata : {};
+  // The skills module's reader: metadata it does not read itself (the hub's keys) is kept in frontMatter.
+  const fields = parseSkillMd(checks, 'tool', md);
+  if (!fields) return undefined;
+  const metadata = obj(fields.frontMatter?.metadata) ? fields.frontMatter.metadata : {};
   // A tool name that is not an Agent Skills name travels in metadata (see renderSkillMd).
-  const name = readName(checks, 'tool.name', typeof metadata.tool_name === 'string' ? metadata.tool_name : front.name);
+  const name = readName(checks, 'tool.name', typeof metadata.tool_name === 'string' ? metadata.tool_name : fields.name);
   let inputSchema: Record<string, unknown> | undefined;
   if (typeof metadata.input_schema === 'string') {
     try {
@@ -111,7 +104,7 @@ function readSkillMd(checks: Checks, md: string): NeutralTool | undefined {
     }
   }
   const title = typeof metadata.title === 'string' ? metadata.title : null;
-  return name === undefined ? undefined : { name, title, description: text(checks, 'tool.description', front.description), inputSchema: inputSchema ?? EMPTY_SCHEMA() };
+  return name === undefined ? undefined : { name, title, description: text(checks, 'tool.description', fields.description), inputSchema: inputSchema ?? EMPTY_SCHEMA() };
 }
 
 /** A name as Agent Skills allows it: lower case, runs of anything else as one hyphen. */
