@@ -37,4 +37,18 @@ export const adminRoutes: Route[] = [
       }
     }`,
   },
+  {
+    method: 'POST',
+    path: '/admin/radio/announcements',
+    bucket: bucket('admin_radio_announcements', 60),
+    auth: 'admin',
+    status: 201,
+    tag: 'Administration',
+    summary: 'Broadcast a marketplace announcement on the radio',
+    description: '`message` (1-2000 characters) required; `title` (at most 200) and `data` (an object, at most 16 KiB) optional. Every radio listener gets it (`GET /ext/radio/stream`, channel `announcements`).',
+    document: /* GraphQL */ `mutation CreateRadioAnnouncement($input: CreateRadioAnnouncementInput!) {
+      createRadioAnnouncement(input: $input) { id sequence event type event_id: eventId channel data created_at: createdAt }
+    }`,
+    variables: { input: from.body },
+  },
 ];

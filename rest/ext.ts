@@ -16,6 +16,26 @@ const delegationFields = /* GraphQL */ `
   }
 `;
 
+const offerFields = /* GraphQL */ `
+  fragment PaymentOfferFields on PaymentOffer {
+    offer_id: offerId agent_id: agentId description price_cents: priceCents price price_base_units: priceBaseUnits
+    payee_agent_id: payeeAgentId payee_external_agent_id: payeeExternalAgentId expires_at: expiresAt created_at: createdAt
+  }
+`;
+
+const checkoutFields = /* GraphQL */ `
+  fragment CheckoutFields on Checkout {
+    checkout_id: checkoutId checkout_url: checkoutUrl offer_id: offerId description buyer_agent_id: buyerAgentId payee_agent_id: payeeAgentId
+    status price_cents: priceCents amount amount_base_units: amountBaseUnits payer payment_id: paymentId paid_at: paidAt expires_at: expiresAt created_at: createdAt
+  }
+`;
+
+const radioEventFields = /* GraphQL */ `
+  fragment RadioEventFields on RadioEvent { id sequence event type event_id: eventId channel data created_at: createdAt }
+`;
+
+const CHECKOUT_URL_DESCRIPTION =
+  "The checkout URL (no key: knowing it is enough to pay). Without PAYMENT-SIGNATURE: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt once paid. With PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements): verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction; answered with the receipt and PAYMENT-RESPONSE. A replay of the same payment answers the same receipt; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409. GET and POST answer alike (x402 clients retry the method they were refused with).";
 
 export const extRoutes: Route[] = [
   {
@@ -257,5 +277,106 @@ export const extRoutes: Route[] = [
       '`signature` (the JWS) required; `passport` optional (it must then be the one signed). `valid` with the claims, or `valid: false` with `reason` (malformed, unknown_key, bad_signature, wrong_type, wrong_issuer, expired, mismatch).',
     document: /* GraphQL */ `mutation VerifyPassport($input: VerifyPassportInput!) { verifyPassport(input: $input) { valid reason claims } }`,
     variables: { input: from.body },
+  },
+  {
+    method: 'POST',
+    path: '/ext/payments/offer',
+    bucket: bucket('ext_payments_offer', 60),
+    auth: 'agent',
+    status: 201,
+    tag: 'Gateway',
+    summary: 'Offer something for a price',
+    description:
+      '`description` (1-500 characters) and the price — `price_cents` (1-1000000) or `price_base_units` (the same in the asset, a whole number of cents) — required. Paid to you by default; `payee_agent_id` one of your sub-agents, or `payee_external_agent_id` one of your external agents (paid to your wallet, with a `payment.received` gateway event for it). `expires_in` (seconds, 60-7776000) optional: default no expiry. The `offer_id` is what buyers open a checkout with.',
+    errors: [404],
+    document: /* GraphQL */ `mutation CreatePaymentOffer($input: CreatePaymentOfferInput!) {
+      createPaymentOffer(input: $input) { offer_id: offerId offer { ...PaymentOfferFields } }
+    } ${offerFields}`,
+    variables: { input: from.body },
+  },
+  {
+    method: 'GET',
+    path: '/ext/payments/offers/:id',
+    bucket: bucket('ext_payments_offer', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Gateway',
+    summary: 'An offer',
+    description: 'Any offer whose id you know (offers are made to be bought).',
+    errors: [404],
+    document: /* GraphQL */ `query PaymentOffer($id: ID!) { paymentOffer(id: $id) { ...PaymentOfferFields } } ${offerFields}`,
+    variables: { id: from.path('id') },
+  },
+  {
+    method: 'POST',
+    path: '/ext/payments/checkout',
+    bucket: bucket('ext_payments_checkout', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Gateway',
+    summary: 'Open a checkout of an offer',
+    description:
+      "`offer_id` required. You are the buyer: `checkout_url` (under PUBLIC_BASE_URL) answers with the offer's x402 payment requirements for an hour (or until the offer expires, if sooner), and a payment sent to it is credited to your wallet and paid on to the payee. An expired offer, or your own (you are its payee), is 409.",
+    errors: [404, 409],
+    document: /* GraphQL */ `mutation CreateCheckout($input: CreateCheckoutInput!) { createCheckout(input: $input) { ...CheckoutFields } } ${checkoutFields}`,
+    variables: { input: from.body },
+  },
+  ...(['GET', 'POST'] as const).map(
+    (method): Route => ({
+      method,
+      path: '/ext/payments/checkout/:id',
+      bucket: bucket('ext_payments_checkout_pay', 60),
+      auth: 'none',
+      status: 200,
+      tag: 'Gateway',
+      summary: method === 'GET' ? 'A checkout URL: its x402 requirements, or its receipt' : 'Pay a checkout URL with x402',
+      description: CHECKOUT_URL_DESCRIPTION,
+      errors: [402, 404, 409],
+      responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
+      document: /* GraphQL */ `mutation PayCheckout($id: ID!, $payment: String) {
+        payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
+      } ${checkoutFields}`,
+      variables: {
+        id: from.path('id'),
+        payment: from.header('PAYMENT-SIGNATURE', 'An x402 v2 payment for one of the `accepts` of its 402 (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712)'),
+      },
+    }),
+  ),
+  {
+    method: 'POST',
+    path: '/ext/radio/subscribe',
+    bucket: bucket('ext_radio_subscribe', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Gateway',
+    summary: 'Follow radio channels',
+    description:
+      '`channels` required (up to 50 in all): a `social-…` or `radio-…` capability (its executions), `social-*` or `radio-*` (every such capability), `announcements`, or `*` (everything). Added to what you follow; with `replace: true` they become all you follow (an empty list: none). Announcements reach every listener whatever it follows. `subscribed` says whether you follow any channel; `channels` lists them all. An open stream keeps the channels it opened with: reconnect (with Last-Event-ID) to apply a change.',
+    document: /* GraphQL */ `mutation SubscribeRadio($input: SubscribeRadioInput!) { subscribeRadio(input: $input) { subscribed channels } }`,
+    variables: { input: from.body },
+  },
+  {
+    method: 'GET',
+    path: '/ext/radio/subscriptions',
+    bucket: bucket('ext_radio_subscribe', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Gateway',
+    summary: 'The radio channels you follow',
+    document: /* GraphQL */ `query RadioChannels { radioChannels { subscribed channels } }`,
+  },
+  {
+    method: 'GET',
+    path: '/ext/radio/stream',
+    bucket: bucket('ext_radio_stream', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Gateway',
+    summary: 'The radio as Server-Sent Events',
+    description:
+      "Runs `Subscription.radioEvents`: one message per broadcast on the channels you follow, and every announcement (`event:` `execution` or `announcement`, `id:` its number in the radio's stream). Executions of `social-*` and `radio-*` capabilities are broadcast by the transaction that records them (`data`: execution_id, capability, agent_id, service_id, status, result on success, latency_ms); announcements by the administrator (`POST /admin/radio/announcements`). `Last-Event-ID` replays the broadcasts after it first (kept 7 days). At most STREAMS_PER_AGENT open streams per agent (429 beyond).",
+    errors: [429],
+    document: /* GraphQL */ `subscription RadioEvents($after: Int) { radioEvents(after: $after) { ...RadioEventFields } } ${radioEventFields}`,
+    variables: { after: from.header('Last-Event-ID', 'Resume after this broadcast number') },
   },
 ];

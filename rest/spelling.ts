@@ -27,6 +27,9 @@ const SNAKE_CASE_NAMES = new Set([
   // ours, beside them
   'requests_per_minute', 'requests_per_day', 'grace_period_seconds', 'refund_cents', 'default_ttl_seconds', 'ttl_seconds', 'top_k',
   'max_loss_usd', 'profit_target_usd', 'cost_usd', 'proceeds_usd', 'execution_id',
+  // the gateway's, beside instance_url
+  'external_agent_id', 'input_schema', 'price_cents', 'expires_in', 'swarm_id', 'offer_id', 'price_base_units', 'payee_agent_id',
+  'payee_external_agent_id',
 ]);
 
 /** How REST documents a GraphQL input field's name. */

@@ -1,15 +1,21 @@
 // The third-party agent gateway (spec §4.13): external agents and their connection, the capability
-// directory, gateway events, passports, vault tokens, delegations to external agents and the tool hub.
-import type { ExtDelegation, ExternalAgent, ExternalCapability } from '../src/db/generated/prisma/client';
+// directory, gateway events, passports, vault tokens, delegations to external agents, the tool hub,
+// payment offers with their checkout, and the radio.
+import { encodePaymentResponseHeader } from '@x402/core/http';
+import type { ExtDelegation, ExternalAgent, ExternalCapability, PaymentOffer } from '../src/db/generated/prisma/client';
 import * as agents from '../src/domain/ext/agents';
 import * as capabilities from '../src/domain/ext/capabilities';
 import * as credentials from '../src/domain/ext/credentials';
 import * as delegations from '../src/domain/ext/delegations';
 import * as events from '../src/domain/ext/gateway-events';
 import * as hub from '../src/domain/ext/hub';
+import * as offers from '../src/domain/ext/offers';
+import * as radio from '../src/domain/ext/radio';
 import { tierOf } from '../src/domain/reputation/reputation';
 import { builder } from './builder';
 import { pagedField } from './paging';
+import { X402Settlement } from './payments';
+import { amountFields } from './wallets';
 
 const ExternalAgentRef = builder.objectRef<ExternalAgent>('ExternalAgent').implement({
   description: 'An agent that lives elsewhere, registered by a marketplace agent (its owner)',
@@ -442,5 +448,204 @@ builder.mutationField('importTool', (t) =>
     authScopes: { agent: true },
     args: { input: t.arg({ type: ImportInput, required: true }) },
     resolve: (_r, { input }, ctx) => hub.importTool(ctx, input),
+  }),
+);
+
+// ── Payment offers and checkout ──────────────────────────────────────────────────────────────────────
+
+const PaymentOfferRef = builder.objectRef<PaymentOffer>('PaymentOffer').implement({
+  description: 'Something an agent offers for a price, bought through a checkout URL that takes x402 payments',
+  fields: (t) => ({
+    offerId: t.exposeID('id', { description: '`offer_…`' }),
+    agentId: t.exposeID('agentId', { description: 'The agent that made the offer' }),
+    description: t.exposeString('description'),
+    priceCents: t.exposeInt('priceCents'),
+    ...amountFields(t, 'price', (o: PaymentOffer) => o.amount, 'The price'),
+    payeeAgentId: t.exposeID('payeeAgentId', { description: "Whose wallet is paid (an external agent's owner, for an offer of an external agent)" }),
+    payeeExternalAgentId: t.exposeID('payeeExternalId', { nullable: true, description: 'The external agent the sale is for (it gets a `payment.received` gateway event)' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'null: no expiry' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreatedOfferRef = builder.objectRef<offers.CreatedOffer>('CreatedPaymentOffer').implement({
+  fields: (t) => ({
+    offerId: t.exposeID('offerId'),
+    offer: t.field({ type: PaymentOfferRef, resolve: (c) => c.offer }),
+  }),
+});
+
+const CreatePaymentOfferInput = builder.inputType('CreatePaymentOfferInput', {
+  fields: (t) => ({
+    description: t.string({ description: 'Required: what is sold (1-500 characters); the checkout shows it' }),
+    priceCents: t.int({ description: `Integer cents, 1-${offers.OFFER_MAX_CENTS} (or priceBaseUnits)` }),
+    priceBaseUnits: t.string({ description: "The price in the asset's base units (an integer string; a whole number of cents)" }),
+    payeeAgentId: t.string({ description: 'Who is paid: you (the default) or one of your sub-agents' }),
+    payeeExternalAgentId: t.string({ description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it' }),
+    expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default: no expiry)' }),
+  }),
+});
+
+builder.mutationField('createPaymentOffer', (t) =>
+  t.field({
+    type: CreatedOfferRef,
+    description: 'Offers something for a price: buyers open a checkout of it and pay with x402',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: CreatePaymentOfferInput, required: true }) },
+    resolve: (_r, { input }, ctx) => offers.createPaymentOffer(ctx, input),
+  }),
+);
+
+builder.queryField('paymentOffer', (t) =>
+  t.field({
+    type: PaymentOfferRef,
+    description: 'An offer, by id (whoever knows its id may buy it)',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => offers.paymentOffer(ctx, String(id)),
+  }),
+);
+
+const CheckoutRef = builder.objectRef<offers.OpenedCheckout>('Checkout').implement({
+  description: "One purchase of an offer: its URL answers with the offer's x402 requirements until a payment settles it",
+  fields: (t) => ({
+    checkoutId: t.id({ description: '`chk_…`', resolve: (c) => c.session.id }),
+    checkoutUrl: t.exposeString('checkoutUrl', { description: 'Under PUBLIC_BASE_URL; needs no key (knowing it is enough to pay)' }),
+    offerId: t.id({ resolve: (c) => c.offer.id }),
+    description: t.string({ resolve: (c) => c.offer.description }),
+    buyerAgentId: t.id({ resolve: (c) => c.session.buyerId }),
+    payeeAgentId: t.id({ resolve: (c) => c.offer.payeeAgentId }),
+    status: t.string({ description: '`open` or `paid`', resolve: (c) => c.session.status }),
+    priceCents: t.int({ resolve: (c) => c.offer.priceCents }),
+    ...amountFields(t, 'amount', (c: offers.OpenedCheckout) => c.session.amount, 'What the payment must be'),
+    payer: t.string({ nullable: true, description: 'The address that paid', resolve: (c) => c.session.payer }),
+    paymentId: t.id({ nullable: true, resolve: (c) => c.session.paymentId }),
+    paidAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.session.paidAt }),
+    expiresAt: t.field({ type: 'DateTime', description: 'An open checkout cannot be paid after this (open another)', resolve: (c) => c.session.expiresAt }),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.session.createdAt }),
+  }),
+});
+
+builder.mutationField('createCheckout', (t) =>
+  t.field({
+    type: CheckoutRef,
+    description: "Opens a checkout of an offer for you: a URL answering with the offer's x402 payment requirements for an hour",
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: builder.inputType('CreateCheckoutInput', { fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy' }) }) }), required: true }) },
+    resolve: (_r, { input }, ctx) => offers.openCheckout(ctx, input),
+  }),
+);
+
+builder.queryField('checkout', (t) =>
+  t.field({
+    type: CheckoutRef,
+    description: 'A checkout you opened, or one of your offers',
+    authScopes: { agent: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, { id }, ctx) => offers.checkoutSession(ctx, String(id)),
+  }),
+);
+
+const CheckoutReceiptRef = builder.objectRef<offers.CheckoutReceipt>('CheckoutReceipt').implement({
+  fields: (t) => ({
+    paid: t.boolean({ resolve: () => true }),
+    checkout: t.field({ type: CheckoutRef, resolve: (r) => r }),
+    settlement: t.field({ type: X402Settlement, description: 'What PAYMENT-RESPONSE carries', resolve: (r) => r.settlement }),
+  }),
+});
+
+builder.mutationField('payCheckout', (t) =>
+  t.field({
+    type: CheckoutReceiptRef,
+    description:
+      "A checkout URL's answer (no key needed). Without `payment`: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`. With one: settled once and paid on to the payee",
+    args: {
+      id: t.arg.id({ required: true }),
+      payment: t.arg.string({ description: 'An x402 v2 PaymentPayload (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it' }),
+    },
+    resolve: async (_r, { id, payment }, ctx) => {
+      const receipt = await offers.payCheckout(ctx, String(id), payment);
+      ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt.settlement) } };
+      return receipt;
+    },
+  }),
+);
+
+// ── The radio ────────────────────────────────────────────────────────────────────────────────────────
+
+const RadioChannelsRef = builder.objectRef<radio.RadioChannels>('RadioChannels').implement({
+  fields: (t) => ({
+    subscribed: t.exposeBoolean('subscribed', { description: 'Whether you follow any channel (announcements reach every listener regardless)' }),
+    channels: t.exposeStringList('channels', { description: 'Every channel you follow' }),
+  }),
+});
+
+const SubscribeRadioInput = builder.inputType('SubscribeRadioInput', {
+  fields: (t) => ({
+    channels: t.stringList({
+      description: `Required. Up to ${radio.MAX_RADIO_CHANNELS}: a social-… or radio-… capability (its executions), \`social-*\`, \`radio-*\`, \`announcements\`, or \`*\` (everything)`,
+    }),
+    replace: t.boolean({ description: 'true: these become all you follow (an empty list: none); default: added to what you follow' }),
+  }),
+});
+
+builder.mutationField('subscribeRadio', (t) =>
+  t.field({
+    type: RadioChannelsRef,
+    description: 'Follows radio channels',
+    authScopes: { agent: true },
+    args: { input: t.arg({ type: SubscribeRadioInput, required: true }) },
+    resolve: (_r, { input }, ctx) => radio.subscribeRadio(ctx, input),
+  }),
+);
+
+builder.queryField('radioChannels', (t) =>
+  t.field({ type: RadioChannelsRef, description: 'The radio channels you follow', authScopes: { agent: true }, resolve: (_r, _a, ctx) => radio.radioChannels(ctx) }),
+);
+
+const RadioEventRef = builder.objectRef<radio.RadioEvent>('RadioEvent').implement({
+  description: "One broadcast of the radio, numbered in the radio's stream",
+  fields: (t) => ({
+    id: t.id({ description: 'Its number, as a string (the SSE id, for Last-Event-ID)', resolve: (e) => String(e.seq) }),
+    sequence: t.exposeInt('seq'),
+    event: t.string({ description: 'Its type again: the SSE event name', resolve: (e) => e.type }),
+    eventId: t.exposeString('eventId', { description: '`rev_…`' }),
+    type: t.exposeString('type', { description: '`execution` (of a social-… or radio-… capability) or `announcement`' }),
+    channel: t.exposeString('channel', { description: 'The capability executed, or `announcements`' }),
+    data: t.field({
+      type: 'JSON',
+      description: 'An execution: execution_id, capability, agent_id (the caller), service_id, status, result (on success), latency_ms. An announcement: title, message, data',
+      resolve: (e) => e.data,
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+  }),
+});
+
+builder.subscriptionField('radioEvents', (t) =>
+  t.field({
+    type: RadioEventRef,
+    description:
+      "The radio's broadcasts on the channels you follow (as they are when the stream opens) and every announcement. `after` (a broadcast's number, as SSE's Last-Event-ID) replays those after it first (kept 7 days). Counts against the agent's concurrent streams.",
+    authScopes: { agent: true },
+    args: { after: t.arg.int({ description: 'Resume after this number' }) },
+    subscribe: (_root, args, ctx) => radio.followRadio(ctx, args),
+    resolve: (event) => event,
+  }),
+);
+
+builder.mutationField('createRadioAnnouncement', (t) =>
+  t.field({
+    type: RadioEventRef,
+    description: 'A marketplace announcement, broadcast to every radio listener (administrator)',
+    authScopes: { admin: true },
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateRadioAnnouncementInput', {
+          fields: (f) => ({ message: f.string({ description: 'Required: 1-2000 characters' }), title: f.string({ description: 'At most 200 characters' }), data: f.field({ type: 'JSON', description: 'An object, at most 16 KiB' }) }),
+        }),
+        required: true,
+      }),
+    },
+    resolve: (_r, { input }, ctx) => radio.announceOnRadio(ctx, input),
   }),
 );

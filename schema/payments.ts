@@ -29,7 +29,7 @@ const X402Verification = builder.objectRef<VerifyResponse>('X402Verification').i
   }),
 });
 
-const X402Settlement = builder.objectRef<SettleResponse>('X402Settlement').implement({
+export const X402Settlement = builder.objectRef<SettleResponse>('X402Settlement').implement({
   description: 'An x402 SettleResponse (what PAYMENT-RESPONSE carries)',
   fields: (t) => ({
     success: t.exposeBoolean('success'),

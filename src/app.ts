@@ -37,6 +37,7 @@ import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
 import { SwarmRunner } from './domain/swarms/runner';
 import { SWARM_TOPIC, swarmStore, type SwarmEvent } from './domain/swarms/swarms';
+import { purgeOldRadioEvents, RADIO_CHANNEL, RADIO_STREAM, RADIO_TOPIC, radioStore, type RadioEvent } from './domain/ext/radio';
 import { purgeOldUtoEvents, UTO_TOPIC, utoStore, type UtoStreamEvent } from './domain/uto/events';
 import { utoMatcher } from './domain/uto/matcher';
 import { expireOverdueTickets } from './domain/uto/tickets';
@@ -169,6 +170,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     swarmStreams: new SequencedStreams<SwarmEvent>(events as never, swarmStore({ db: db.prisma }), { topic: SWARM_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     utoStreams: new SequencedStreams<UtoStreamEvent>(events as never, utoStore({ db: db.prisma }), { topic: UTO_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
+    radioStreams: new SequencedStreams<RadioEvent>(events as never, radioStore({ db: db.prisma }), { topic: RADIO_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     scheduler,
     usage: new UsageRecorder(),
     // A copy waits for the first answer as long as an execution can take (every attempt, and a margin).
@@ -202,6 +204,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     CHANGES_CHANNEL,
     () => services.executeCache.flush(),
     (listening) => services.executeCache.setListening(listening),
+  );
+  // Radio broadcasts are written by database statements (a trigger on executions among them): the
+  // database tells every instance of each one once committed.
+  await db.listen(
+    RADIO_CHANNEL,
+    (payload) => services.radioStreams.reached(RADIO_STREAM, Number(payload)),
+    () => {},
   );
   services.providerStats = new ProviderStats(services);
   services.subscriptionScheduler = new SubscriptionScheduler(services);
@@ -360,6 +369,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, async () => {
     while ((await purgeOldUtoEvents(services)) === 5000);
   }, { runNow: false });
+  scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+    while ((await purgeOldRadioEvents(services)) === 5000);
+  }, { runNow: false });
   scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
   dispatcher.start();
@@ -367,6 +379,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.runStreams.start();
   services.swarmStreams.start();
   services.utoStreams.start();
+  services.radioStreams.start();
   services.subscriptionScheduler.start();
   services.swarmRunner.start();
   services.utoMatcher.start();
@@ -409,6 +422,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.runStreams.stop();
         await services.swarmStreams.stop();
         await services.utoStreams.stop();
+        await services.radioStreams.stop();
         // Background work takes nothing more (what it claimed is finished or left to its lease).
         await scheduler.stop();
         await services.subscriptionScheduler!.stop();

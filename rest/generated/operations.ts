@@ -65,6 +65,11 @@ export type ConvertToolInput = {
   tool: unknown;
 };
 
+export type CreateCheckoutInput = {
+  /** Required: the offer to buy */
+  offerId?: string | null | undefined;
+};
+
 export type CreateConglomerateInput = {
   /** `DEFI`, `COMMERCE` or `COLLABORATION` (default) */
   conglomerateType?: string | null | undefined;
@@ -105,6 +110,30 @@ export type CreateMemoryStoreInput = {
   name: string;
   /** `kv`, `vector` or `structured` */
   storeType: string;
+};
+
+export type CreatePaymentOfferInput = {
+  /** Required: what is sold (1-500 characters); the checkout shows it */
+  description?: string | null | undefined;
+  /** Seconds until the offer expires, 60-7776000 (default: no expiry) */
+  expiresIn?: number | null | undefined;
+  /** Who is paid: you (the default) or one of your sub-agents */
+  payeeAgentId?: string | null | undefined;
+  /** Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it */
+  payeeExternalAgentId?: string | null | undefined;
+  /** The price in the asset's base units (an integer string; a whole number of cents) */
+  priceBaseUnits?: string | null | undefined;
+  /** Integer cents, 1-1000000 (or priceBaseUnits) */
+  priceCents?: number | null | undefined;
+};
+
+export type CreateRadioAnnouncementInput = {
+  /** An object, at most 16 KiB */
+  data?: unknown;
+  /** Required: 1-2000 characters */
+  message?: string | null | undefined;
+  /** At most 200 characters */
+  title?: string | null | undefined;
 };
 
 export type CreateSkillInput = {
@@ -501,6 +530,13 @@ export type SubmitWebmcpSiteInput = {
   url: string;
 };
 
+export type SubscribeRadioInput = {
+  /** Required. Up to 50: a social-… or radio-… capability (its executions), `social-*`, `radio-*`, `announcements`, or `*` (everything) */
+  channels?: Array<string> | null | undefined;
+  /** true: these become all you follow (an empty list: none); default: added to what you follow */
+  replace?: boolean | null | undefined;
+};
+
 export type SubscribeUtoNotificationsInput = {
   /** `webhook`, `polling` or `sse` */
   deliveryType: string;
@@ -692,6 +728,13 @@ export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type AdminStatsQuery = { adminStats: { revenue_cents: number, total_capabilities: number, agents: { total: number, active: number, suspended: number, banned: number, sub_agents: number }, services: { total: number, active: number }, sub_keys: { total: number, live: number }, executions: { total: number, succeeded: number, failed: number, last_30d: number }, disputes: { total: number, open: number } } };
+
+export type CreateRadioAnnouncementMutationVariables = Exact<{
+  input: CreateRadioAnnouncementInput;
+}>;
+
+
+export type CreateRadioAnnouncementMutation = { createRadioAnnouncement: { id: string, sequence: number, event: string, type: string, channel: string, data: unknown, event_id: string, created_at: string } };
 
 export type AgentProfileFragment = { name: string, description: string, tier: Tier, status: AgentStatus, capabilities: Array<string>, authorityScope: Array<string>, agent_id: string, agent_key: string, reputation_score: number, autonomy_level: AutonomyLevel, parent_id: string | null, created_at: string, updated_at: string };
 
@@ -936,6 +979,12 @@ export type ExternalAgentFieldsFragment = { name: string, description: string, c
 
 export type ExternalDelegationFieldsFragment = { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null };
 
+export type PaymentOfferFieldsFragment = { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string };
+
+export type CheckoutFieldsFragment = { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string };
+
+export type RadioEventFieldsFragment = { id: string, sequence: number, event: string, type: string, channel: string, data: unknown, event_id: string, created_at: string };
+
 export type RegisterExternalAgentMutationVariables = Exact<{
   input: RegisterExternalAgentInput;
 }>;
@@ -1046,6 +1095,54 @@ export type VerifyPassportMutationVariables = Exact<{
 
 
 export type VerifyPassportMutation = { verifyPassport: { valid: boolean, reason: string | null, claims: unknown } };
+
+export type CreatePaymentOfferMutationVariables = Exact<{
+  input: CreatePaymentOfferInput;
+}>;
+
+
+export type CreatePaymentOfferMutation = { createPaymentOffer: { offer_id: string, offer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string } } };
+
+export type PaymentOfferQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PaymentOfferQuery = { paymentOffer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string } };
+
+export type CreateCheckoutMutationVariables = Exact<{
+  input: CreateCheckoutInput;
+}>;
+
+
+export type CreateCheckoutMutation = { createCheckout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string } };
+
+export type PayCheckoutMutationVariables = Exact<{
+  id: string;
+  payment?: string | null | undefined;
+}>;
+
+
+export type PayCheckoutMutation = { payCheckout: { paid: boolean, checkout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string }, settlement: { success: boolean, transaction: string, network: string, payer: string | null, amount: string | null } } };
+
+export type SubscribeRadioMutationVariables = Exact<{
+  input: SubscribeRadioInput;
+}>;
+
+
+export type SubscribeRadioMutation = { subscribeRadio: { subscribed: boolean, channels: Array<string> } };
+
+export type RadioChannelsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RadioChannelsQuery = { radioChannels: { subscribed: boolean, channels: Array<string> } };
+
+export type RadioEventsSubscriptionVariables = Exact<{
+  after?: number | null | undefined;
+}>;
+
+
+export type RadioEventsSubscription = { radioEvents: { id: string, sequence: number, event: string, type: string, channel: string, data: unknown, event_id: string, created_at: string } };
 
 export type HealthQueryVariables = Exact<{ [key: string]: never; }>;
 

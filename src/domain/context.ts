@@ -20,6 +20,7 @@ import type { SubscriptionScheduler } from './subscriptions/scheduler';
 import type { SwarmRunner } from './swarms/runner';
 import type { SwarmStreams } from './swarms/swarms';
 import type { UtoStreams } from './uto/events';
+import type { RadioStreams } from './ext/radio';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
@@ -71,6 +72,8 @@ export interface Services {
   swarmRunner?: SwarmRunner;
   /** Readers of the events of agents' UTO tickets (uto/events.ts). */
   utoStreams: UtoStreams;
+  /** Readers of the radio's broadcasts (ext/radio.ts). */
+  radioStreams: RadioStreams;
   /** Matches validated UTO tickets to specialists and providers (uto/matcher.ts); set once the services exist. */
   utoMatcher?: Worker;
   /** Fetches and indexes submitted WebMCP sites (webmcp/index-sites.ts); set once the services exist. */

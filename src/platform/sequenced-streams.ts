@@ -267,6 +267,15 @@ export class SequencedStreams<T extends Sequenced> {
   }
 
   /**
+   * Stream `id` has items up to `seq` in the database (told by the database itself, on every instance):
+   * its open readers get them now rather than at the next sweep.
+   */
+  reached(id: string, seq: number): void {
+    const hub = this.hubs.get(id);
+    if (hub && seq > hub.last) hub.enqueueFill(seq);
+  }
+
+  /**
    * A reader of stream `id`: the stored items after `after` (null: only items from now on), then live ones,
    * until the stream ends or the reader returns.
    */

@@ -224,7 +224,7 @@ async function payWithX402(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPaym
 }
 
 /** The facilitator's answer; 503 when a remote one could not be reached (nothing is known to be settled). */
-async function askFacilitator<T>(ask: () => Promise<T>): Promise<T> {
+export async function askFacilitator<T>(ask: () => Promise<T>): Promise<T> {
   try {
     return await ask();
   } catch (err) {
@@ -233,9 +233,9 @@ async function askFacilitator<T>(ask: () => Promise<T>): Promise<T> {
   }
 }
 
-/** What settling a payment is for: the call it pays (its price held), or a sandbox test payment. */
-interface Settlement {
-  purpose: 'execute' | 'test_payment';
+/** What settling a payment is for: the call it pays (its price held), a checkout, or a sandbox test payment. */
+export interface Settlement {
+  purpose: 'execute' | 'test_payment' | 'checkout';
   requestHash: string;
   executionId: string | null;
   /** Held on the caller's wallet once the payment is credited (0: nothing is held). */
@@ -243,6 +243,13 @@ interface Settlement {
   /** How long the claim (and the hold) lasts. */
   holdMs: number;
   refused: (answer: SettleResponse) => Error;
+  /** Work that commits with the credit (in its transaction): what the payment was for, recorded once. */
+  onCredited?: (tx: DbTx, paymentId: string, answer: SettleResponse) => Promise<void>;
+}
+
+/** The payment row of this authorization (payer and nonce on the asset and network), if one was claimed. */
+export function findPayment(services: Services, read: ReadPayment) {
+  return services.db.x402Payment.findUnique({ where: paymentKey(services.payments.setup, read) });
 }
 
 /**
@@ -294,7 +301,8 @@ export async function settlePayment(ctx: Ctx, me: Agent, read: ReadPayment, requ
   return { paymentId, answer: await settleRemote(ctx, me, paymentId, read, required, s) };
 }
 
-async function settleRemote(ctx: Ctx, me: Agent, paymentId: string, read: ReadPayment, required: PaymentRequirements, s: Settlement): Promise<SettleResponse> {
+/** Settles a claimed payment with the remote facilitator (again, when its first claimant stopped) and credits it. */
+export async function settleRemote(ctx: Ctx, me: Agent, paymentId: string, read: ReadPayment, required: PaymentRequirements, s: Settlement): Promise<SettleResponse> {
   const { services } = ctx;
   let answer: SettleResponse;
   try {
@@ -372,6 +380,7 @@ async function creditAndHold(tx: DbTx, services: Services, me: Agent, paymentId:
   ], { reference: answer.transaction, paymentId, at: now });
   // The hold is the payment's own (its id), so whoever resumes the payment finds it.
   if (s.holdAmount > 0n) await holdIn(tx, wallet.id, s.holdAmount, new Date(now.getTime() + s.holdMs), now, paymentId);
+  await s.onCredited?.(tx, paymentId, answer);
 }
 
 async function paidWith(
