@@ -287,7 +287,7 @@ export const extRoutes: Route[] = [
     tag: 'Gateway',
     summary: 'Offer something for a price',
     description:
-      '`description` (1-500 characters) and the price — `price_cents` (1-1000000) or `price_base_units` (the same in the asset, a whole number of cents) — required. Paid to you by default; `payee_agent_id` one of your sub-agents, or `payee_external_agent_id` one of your external agents (paid to your wallet, with a `payment.received` gateway event for it). `expires_in` (seconds, 60-7776000) optional: default no expiry. The `offer_id` is what buyers open a checkout with.',
+      '`description` (1-500 characters) and the price — `price_cents` (1-1000000) or `price_base_units` (the same in the asset, a whole number of cents) — required. Paid to you by default; `payee_agent_id` one of your sub-agents, or `payee_external_agent_id` one of your external agents (paid to your wallet, with a `payment.received` gateway event for it). `expires_in` (seconds, 60-7776000) optional: default 30 days. The `offer_id` is what buyers open a checkout with.',
     errors: [404],
     document: /* GraphQL */ `mutation CreatePaymentOffer($input: CreatePaymentOfferInput!) {
       createPaymentOffer(input: $input) { offer_id: offerId offer { ...PaymentOfferFields } }

@@ -463,7 +463,7 @@ const PaymentOfferRef = builder.objectRef<PaymentOffer>('PaymentOffer').implemen
     ...amountFields(t, 'price', (o: PaymentOffer) => o.amount, 'The price'),
     payeeAgentId: t.exposeID('payeeAgentId', { description: "Whose wallet is paid (an external agent's owner, for an offer of an external agent)" }),
     payeeExternalAgentId: t.exposeID('payeeExternalId', { nullable: true, description: 'The external agent the sale is for (it gets a `payment.received` gateway event)' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true, description: 'null: no expiry' }),
+    expiresAt: t.field({ type: 'DateTime', description: 'No checkout of it opens after this', resolve: (o) => o.expiresAt! }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -482,7 +482,7 @@ const CreatePaymentOfferInput = builder.inputType('CreatePaymentOfferInput', {
     priceBaseUnits: t.string({ description: "The price in the asset's base units (an integer string; a whole number of cents)" }),
     payeeAgentId: t.string({ description: 'Who is paid: you (the default) or one of your sub-agents' }),
     payeeExternalAgentId: t.string({ description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it' }),
-    expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default: no expiry)' }),
+    expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default 2592000: 30 days)' }),
   }),
 });
 

@@ -19,7 +19,7 @@ export const LedgerEntry = builder.objectRef<wallets.LedgerEntryView>('LedgerEnt
     ...amountFields(t, 'amount', (e: wallets.LedgerEntryView) => e.amount, 'Signed: a credit is positive'),
     kind: t.exposeString('kind', {
       description:
-        'charge (a paid call), earning (a provider\'s share), fee, refund and clawback (a dispute), faucet (sandbox credit), x402_payment (an x402 payment made from this wallet), x402_deposit (an x402 payment credited to its caller), opening_balance',
+        'charge (a paid call), earning (a provider\'s share), fee, refund and clawback (a dispute), faucet (sandbox credit), x402_payment (an x402 payment made from this wallet), x402_deposit (an x402 payment credited to its caller), purchase and sale (a gateway checkout: the buyer pays, the payee is paid less the fee), opening_balance',
     }),
     reference: t.exposeString('reference', { nullable: true, description: 'A settlement transaction hash, or a dispute' }),
     transferId: t.exposeID('transferId'),

@@ -115,7 +115,7 @@ export type CreateMemoryStoreInput = {
 export type CreatePaymentOfferInput = {
   /** Required: what is sold (1-500 characters); the checkout shows it */
   description?: string | null | undefined;
-  /** Seconds until the offer expires, 60-7776000 (default: no expiry) */
+  /** Seconds until the offer expires, 60-7776000 (default 2592000: 30 days) */
   expiresIn?: number | null | undefined;
   /** Who is paid: you (the default) or one of your sub-agents */
   payeeAgentId?: string | null | undefined;
@@ -979,7 +979,7 @@ export type ExternalAgentFieldsFragment = { name: string, description: string, c
 
 export type ExternalDelegationFieldsFragment = { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null };
 
-export type PaymentOfferFieldsFragment = { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string };
+export type PaymentOfferFieldsFragment = { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string, created_at: string };
 
 export type CheckoutFieldsFragment = { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string };
 
@@ -1101,14 +1101,14 @@ export type CreatePaymentOfferMutationVariables = Exact<{
 }>;
 
 
-export type CreatePaymentOfferMutation = { createPaymentOffer: { offer_id: string, offer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string } } };
+export type CreatePaymentOfferMutation = { createPaymentOffer: { offer_id: string, offer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string, created_at: string } } };
 
 export type PaymentOfferQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type PaymentOfferQuery = { paymentOffer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string | null, created_at: string } };
+export type PaymentOfferQuery = { paymentOffer: { description: string, price: string, offer_id: string, agent_id: string, price_cents: number, price_base_units: string, payee_agent_id: string, payee_external_agent_id: string | null, expires_at: string, created_at: string } };
 
 export type CreateCheckoutMutationVariables = Exact<{
   input: CreateCheckoutInput;

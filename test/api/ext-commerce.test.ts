@@ -78,10 +78,11 @@ describe('payment offers', () => {
       payee_external_agent_id: externalAgentId,
     });
     expect(new Date(res.body.offer.expires_at).getTime() - clock.now().getTime()).toBe(3_600_000);
-    // camelCase, base units, no expiry, paid to the caller.
+    // camelCase, base units, the default expiry (30 days), paid to the caller.
     const units = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'Units', priceBaseUnits: '1500000' } });
     expect(units.status).toBe(201);
-    expect(units.body.offer).toMatchObject({ price_cents: 150, payee_agent_id: seller.agentId, payee_external_agent_id: null, expires_at: null });
+    expect(units.body.offer).toMatchObject({ price_cents: 150, payee_agent_id: seller.agentId, payee_external_agent_id: null });
+    expect(new Date(units.body.offer.expires_at).getTime() - clock.now().getTime()).toBe(30 * 86_400_000);
     // Readable by any agent that knows its id.
     const stranger = await registerAgent(server);
     expect((await call('GET', `/ext/payments/offers/${res.body.offer_id}`, { key: stranger.key })).body).toMatchObject({ offer_id: res.body.offer_id, price_cents: 25 });
@@ -245,7 +246,7 @@ describe('checkout', () => {
     expect((await gql(server, q, { id: opened.body.checkout_id }, buyer.key)).body.data.checkout).toMatchObject({ checkoutId: opened.body.checkout_id, status: 'open' });
     expect((await gql(server, q, { id: opened.body.checkout_id }, seller.key)).body.data.checkout.checkoutId).toBe(opened.body.checkout_id);
     const stranger = await registerAgent(server);
-    expect((await gql(server, q, { id: opened.body.checkout_id }, stranger.key)).body.errors![0].extensions.code).toBe('NOT_FOUND');
+    expect((await gql(server, q, { id: opened.body.checkout_id }, stranger.key)).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const pay = await gql(server, 'mutation($id: ID!) { payCheckout(id: $id) { paid } }', { id: opened.body.checkout_id });
     expect(pay.body.errors![0].extensions).toMatchObject({ code: 'PAYMENT_REQUIRED', x402Version: 2, accepts: [expect.objectContaining({ amount: '20000' })] });
   });

@@ -31,6 +31,8 @@ let ownersConglomerateId: string;
 let webmcpSubmissionId: string;
 let ownersVaultTokenId: string;
 let ownersDelegationId: string;
+let offerId: string;
+let checkoutId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
@@ -52,6 +54,8 @@ function pathFor(route: Route): string {
   if (path.startsWith('/acp/offerings/')) return path.replace(':id', `${serviceKey}:summarize`);
   if (path.startsWith('/ext/vault/tokens/')) return path.replace(':id', ownersVaultTokenId);
   if (path.startsWith('/ext/swarm/delegations/')) return path.replace(':id', ownersDelegationId);
+  if (path.startsWith('/ext/payments/offers/')) return path.replace(':id', offerId);
+  if (path.startsWith('/ext/payments/checkout/')) return path.replace(':id', checkoutId);
   return path
     .replace(':serviceKey', serviceKey)
     .replace(':keyId', ownersKeyId)
@@ -145,7 +149,14 @@ const PUBLIC_PARAMS = new Set([
   'GET /acp/offerings/:id/payment-terms',
   // A submission is read by its id (an unguessable UUID) without a key.
   'GET /webmcp/submissions/:id',
+  // An offer is made to be bought: whoever knows its id reads it.
+  'GET /ext/payments/offers/:id',
+  // A checkout URL is the capability: knowing it is enough to pay (no key).
+  'GET /ext/payments/checkout/:id',
+  'POST /ext/payments/checkout/:id',
 ]);
+/** What a public GET answers without a key, when not 200: an open checkout URL asks for its payment. */
+const PUBLIC_STATUS = new Map([['GET /ext/payments/checkout/:id', 402]]);
 
 const label = (r: Route) => `${r.method} ${Array.isArray(r.path) ? r.path[0] : r.path}`;
 const agentRoutes = routes.filter((r) => r.auth === 'agent');
@@ -191,6 +202,8 @@ beforeAll(async () => {
   ownersDelegationId = (
     await api(server)('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.body.external_agent.external_agent_id, capability: 'summarize' } })
   ).body.delegation_id;
+  offerId = (await api(server)('POST', '/ext/payments/offer', { key: owner.key, body: { description: 'An offer for the matrix', price_cents: 1 } })).body.offer_id;
+  checkoutId = (await api(server)('POST', '/ext/payments/checkout', { key: stranger.key, body: { offer_id: offerId } })).body.checkout_id;
   ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
   // A site nobody serves (.invalid never resolves): the submission exists whatever becomes of it.
   webmcpSubmissionId = (await api(server)('POST', '/webmcp/submit', { body: { url: 'https://webmcp.invalid/' } })).body.submission_id;
@@ -254,8 +267,9 @@ describe.each(adminRoutes.map((r) => [label(r), r] as const))('%s', (_name, rout
 describe.each(publicRoutes.filter((r) => r.method === 'GET').map((r) => [label(r), r] as const))('%s', (_name, route) => {
   it('needs no credential, and ignores a bad one', async () => {
     const path = pathFor(route);
-    expect((await api(server)('GET', path)).status).toBe(200);
-    expect((await api(server)('GET', path, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(200);
+    const status = PUBLIC_STATUS.get(label(route)) ?? 200;
+    expect((await api(server)('GET', path)).status).toBe(status);
+    expect((await api(server)('GET', path, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(status);
   });
 });
 

@@ -11,6 +11,7 @@ import { openSse } from '../support/sse';
 import { launchServer } from '../support/process';
 import { fund, payFor, registerPayingAgent, throwAwayAccount } from '../support/payments';
 
+const ADMIN_KEY = `key_admin_${'G'.repeat(40)}`;
 let a: TestServer;
 let b: TestServer;
 let drop: () => Promise<void>;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   drop = db.drop;
   // Both poll for deliveries often, so that they compete for every one.
   // A hot-cache TTL beyond any test: what a test sees change on the other instance came by notification.
-  const env = { OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', EXECUTE_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20' };
+  const env = { ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', EXECUTE_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20' };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
@@ -424,5 +425,69 @@ it('settles one payment once when its copies reach both instances at once, and b
     expect((await api(b)('GET', `/agents/${buyer.agentId}/wallet`, { key: buyer.key })).body.balance).toBe('0.000000');
   } finally {
     await provider.close();
+  }
+});
+
+it('hands out each gateway event exactly once, in order, to pollers on both instances', async () => {
+  const owner = await registerAgent(a);
+  const ext = await api(a)('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://gateway.invalid/inbox', capabilities: ['summarize'] } });
+  expect(ext.status).toBe(201);
+  const events = 30;
+  for (let i = 0; i < events; i++) {
+    const res = await api(i % 2 ? a : b)('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: ext.body.external_agent.external_agent_id, capability: 'summarize', input: { i } } });
+    expect(res.status).toBe(200);
+  }
+  // Six pollers, three on each instance, each polling two at a time until nothing is left.
+  const seen: number[][] = await Promise.all(
+    Array.from({ length: 6 }, async (_, p) => {
+      const mine: number[] = [];
+      for (;;) {
+        const res = await api(p % 2 ? a : b)('GET', '/ext/gateway/events?limit=2', { key: owner.key });
+        expect(res.status).toBe(200);
+        if (!res.body.events.length) return mine;
+        const seqs = res.body.events.map((e: any) => e.seq);
+        // Each poll's events follow one another.
+        expect(seqs).toEqual(seqs.map((_s: number, i: number) => seqs[0] + i));
+        mine.push(...seqs);
+      }
+    }),
+  );
+  const all = seen.flat().sort((x, y) => x - y);
+  expect(all).toEqual(Array.from({ length: events }, (_, i) => i + 1));
+});
+
+it('pays a checkout once when the same payment reaches both instances, and carries the radio to readers on either', async () => {
+  const seller = await registerAgent(a);
+  const offer = await api(a)('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'Across two instances', price_cents: 9 } });
+  const buyer = await registerAgent(b);
+  const checkout = await api(b)('POST', '/ext/payments/checkout', { key: buyer.key, body: { offer_id: offer.body.offer_id } });
+  const path = `/ext/payments/checkout/${checkout.body.checkout_id}`;
+  const account = await throwAwayAccount();
+  const sponsor = await registerAgent(a);
+  await api(a)('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } });
+  await fund(a, sponsor.key, '1');
+  const headers = await payFor(await api(a)('GET', path), account);
+  const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => api(i % 2 ? a : b)('POST', path, { headers })));
+  expect(answers.map((r) => r.status)).toEqual(Array(16).fill(200));
+  expect(new Set(answers.map((r) => r.body.checkout.payment_id)).size).toBe(1);
+  expect((await api(b)('GET', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key })).body.balance).toBe('0.910000');
+  expect((await api(a)('GET', `/agents/${seller.agentId}/wallet`, { key: seller.key })).body.balance).toBe('0.081000');
+
+  // An announcement made on one instance reaches radio listeners on both at once (the database tells each).
+  const listener = await registerAgent(a);
+  const onA = await openSse(`${a.url}/api/v1/ext/radio/stream`, { authorization: `Bearer ${listener.key}` });
+  const onB = await openSse(`${b.url}/api/v1/ext/radio/stream`, { authorization: `Bearer ${listener.key}` });
+  try {
+    const started = Date.now();
+    const made = await api(b)('POST', '/admin/radio/announcements', { key: ADMIN_KEY, body: { message: 'Both instances hear this' } });
+    expect(made.status).toBe(201);
+    const [ea, eb] = await Promise.all([onA.waitFor(1, 5000), onB.waitFor(1, 5000)]);
+    // Well within the sweep's two seconds: it came by notification.
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(JSON.parse(ea[0].data)).toMatchObject({ type: 'announcement', data: { message: 'Both instances hear this' } });
+    expect(eb[0].id).toBe(ea[0].id);
+  } finally {
+    onA.close();
+    onB.close();
   }
 });

@@ -24,7 +24,8 @@ import { appendGatewayEvent } from './gateway-events';
 
 /** The most an offer may ask: ten thousand dollars. */
 export const OFFER_MAX_CENTS = 1_000_000;
-/** An offer lasts at most 90 days (none: until it is withdrawn, which nothing does yet). */
+/** An offer lasts 30 days unless `expires_in` says otherwise, and at most 90. */
+const OFFER_DEFAULT_SECONDS = 30 * 86_400;
 const OFFER_MAX_SECONDS = 90 * 86_400;
 /** How long a checkout URL answers. */
 export const CHECKOUT_TTL_MS = 3_600_000;
@@ -50,7 +51,7 @@ export interface CreatedOffer {
 /**
  * An offer of the caller's: what (`description`), for how much (cents, or the same in base units), paid to
  * whom (the caller by default; one of its sub-agents; or one of its external agents, through the caller's
- * wallet, with a `payment.received` gateway event for it), and until when.
+ * wallet, with a `payment.received` gateway event for it), and until when (30 days by default).
  */
 export async function createPaymentOffer(ctx: Ctx, input: OfferInput): Promise<CreatedOffer> {
   const me = await requireAgent(ctx);
@@ -71,7 +72,7 @@ export async function createPaymentOffer(ctx: Ctx, input: OfferInput): Promise<C
   const payeeExternalId =
     input.payeeExternalAgentId === undefined || input.payeeExternalAgentId === null ? undefined : checks.text('payeeExternalAgentId', input.payeeExternalAgentId, { max: 64 });
   if (payeeAgentId !== undefined && payeeExternalId !== undefined) checks.fail('payeeExternalAgentId', 'give payee_agent_id or payee_external_agent_id, not both');
-  const expiresIn = checks.integer('expiresIn', input.expiresIn, 60, OFFER_MAX_SECONDS);
+  const expiresIn = checks.integer('expiresIn', input.expiresIn, 60, OFFER_MAX_SECONDS) ?? OFFER_DEFAULT_SECONDS;
   checks.done();
   const price = (cents ?? fromUnits)!;
   const payee = payeeAgentId ? await agentInReach(ctx, payeeAgentId) : me;
@@ -86,7 +87,7 @@ export async function createPaymentOffer(ctx: Ctx, input: OfferInput): Promise<C
       amount: centsToUnits(setup, price),
       payeeAgentId: external ? external.ownerId : payee.id,
       payeeExternalId: external?.id ?? null,
-      expiresAt: expiresIn === undefined ? null : new Date(now.getTime() + expiresIn * 1000),
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
       createdAt: now,
     },
   });
@@ -205,7 +206,11 @@ export async function payCheckout(ctx: Ctx, id: string, payment?: string | null)
     }
     // A new payment: nothing moves unless the checkout can still be paid with it.
     const now = await services.db.checkoutSession.findUniqueOrThrow({ where: { id: session.id } });
-    if (now.status === 'paid') throw new Conflict(`Checkout ${session.id} is already paid; this payment was not taken`);
+    if (now.status === 'paid') {
+      // Paid by this very payment since it was looked for (a copy committed meanwhile): answer from it.
+      if (await findPayment(services, read)) continue;
+      throw new Conflict(`Checkout ${session.id} is already paid; this payment was not taken`);
+    }
     const problem = openProblem(ctx, now);
     if (problem) throw new Conflict(problem);
     if (!acceptedMatches(read.payload.accepted, required)) {
