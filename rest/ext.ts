@@ -37,6 +37,27 @@ const radioEventFields = /* GraphQL */ `
 const CHECKOUT_URL_DESCRIPTION =
   "The checkout URL (no key: knowing it is enough to pay). Without PAYMENT-SIGNATURE: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt once paid. With PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements): verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction; answered with the receipt and PAYMENT-RESPONSE. A replay of the same payment answers the same receipt; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409. GET and POST answer alike (x402 clients retry the method they were refused with).";
 
+/** The checkout URL answers GET and POST alike (x402 clients retry with the method that was refused). */
+function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: string): Route {
+  return {
+    method,
+    path: '/ext/payments/checkout/:id',
+    bucket: bucket('ext_payments_checkout_pay', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Gateway',
+    summary,
+    description: CHECKOUT_URL_DESCRIPTION,
+    errors: [402, 404, 409],
+    responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
+    document,
+    variables: {
+      id: from.path('id'),
+      payment: from.header('PAYMENT-SIGNATURE', 'An x402 v2 payment for one of the `accepts` of its 402 (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712)'),
+    },
+  };
+}
+
 export const extRoutes: Route[] = [
   {
     method: 'POST',
@@ -321,26 +342,19 @@ export const extRoutes: Route[] = [
     document: /* GraphQL */ `mutation CreateCheckout($input: CreateCheckoutInput!) { createCheckout(input: $input) { ...CheckoutFields } } ${checkoutFields}`,
     variables: { input: from.body },
   },
-  ...(['GET', 'POST'] as const).map(
-    (method): Route => ({
-      method,
-      path: '/ext/payments/checkout/:id',
-      bucket: bucket('ext_payments_checkout_pay', 60),
-      auth: 'none',
-      status: 200,
-      tag: 'Gateway',
-      summary: method === 'GET' ? 'A checkout URL: its x402 requirements, or its receipt' : 'Pay a checkout URL with x402',
-      description: CHECKOUT_URL_DESCRIPTION,
-      errors: [402, 404, 409],
-      responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
-      document: /* GraphQL */ `mutation PayCheckout($id: ID!, $payment: String) {
-        payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
-      } ${checkoutFields}`,
-      variables: {
-        id: from.path('id'),
-        payment: from.header('PAYMENT-SIGNATURE', 'An x402 v2 payment for one of the `accepts` of its 402 (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712)'),
-      },
-    }),
+  checkoutUrlRoute(
+    'GET',
+    'A checkout URL: its x402 requirements, or its receipt',
+    /* GraphQL */ `mutation AskCheckout($id: ID!, $payment: String) {
+      payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
+    } ${checkoutFields}`,
+  ),
+  checkoutUrlRoute(
+    'POST',
+    'Pay a checkout URL with x402',
+    /* GraphQL */ `mutation PayCheckout($id: ID!, $payment: String) {
+      payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
+    } ${checkoutFields}`,
   ),
   {
     method: 'POST',

@@ -1117,6 +1117,14 @@ export type CreateCheckoutMutationVariables = Exact<{
 
 export type CreateCheckoutMutation = { createCheckout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string } };
 
+export type AskCheckoutMutationVariables = Exact<{
+  id: string;
+  payment?: string | null | undefined;
+}>;
+
+
+export type AskCheckoutMutation = { payCheckout: { paid: boolean, checkout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string }, settlement: { success: boolean, transaction: string, network: string, payer: string | null, amount: string | null } } };
+
 export type PayCheckoutMutationVariables = Exact<{
   id: string;
   payment?: string | null | undefined;

@@ -35,6 +35,11 @@ it('lists every route of the route tables with its success and error responses',
   }
 });
 
+it('gives every operation its own operationId', () => {
+  const ids = Object.values(doc.paths).flatMap((ops: any) => Object.values(ops).map((op: any) => op.operationId));
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+});
+
 it('derives the request schema from the input type and the response schema from the aliases', async () => {
   const register = doc.paths['/agents/register'].post;
   const body = register.requestBody.content['application/json'].schema;
