@@ -38,6 +38,8 @@ export interface Config {
   memoryPurgeMs: number;
   /** How often each instance looks for due subscription runs. */
   schedulerPollMs: number;
+  /** A subscription tick later than this is a missed one (downtime): missed ticks collapse into one run. */
+  missedTickGraceMs: number;
   /** Concurrent event streams (SSE, WebSocket, GraphQL subscriptions of sessions and runs) per agent, per instance. */
   streamsPerAgent: number;
   /** How long pushed streaming events are kept for readers resuming with Last-Event-ID. */
@@ -175,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
     memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),
     schedulerPollMs: integer('SCHEDULER_POLL_MS', env.SCHEDULER_POLL_MS, 250, 10, 60_000),
+    missedTickGraceMs: integer('MISSED_TICK_GRACE_MS', env.MISSED_TICK_GRACE_MS, 5_000, 1_000, 3_600_000),
     streamsPerAgent: integer('STREAMS_PER_AGENT', env.STREAMS_PER_AGENT, 20, 1, 100_000),
     streamRetentionMs: integer('STREAM_RETENTION_MS', env.STREAM_RETENTION_MS, 3_600_000, 1_000),
     sseKeepAliveMs: integer('SSE_KEEPALIVE_MS', env.SSE_KEEPALIVE_MS, 15_000, 100),

@@ -21,11 +21,6 @@ import { runEventOf, type DeliveryConfig } from './subscriptions';
  */
 const CLAIM_BATCH = 25;
 const CONCURRENCY = 8;
-/**
- * A tick this late is a missed one (the service was down): every missed tick of a subscription collapses
- * into one run. Later than its tick but within this, a run is only delayed (a busy moment), not dropped.
- */
-export const MISSED_TICK_GRACE_MS = 5_000;
 const RECLAIM_EVERY_MS = 5_000;
 /** How late, at worst, a poll sees a subscription another instance made or moved earlier than any it knew. */
 const RECHECK_MS = 1_000;
@@ -124,7 +119,7 @@ export class SubscriptionScheduler {
           // The tick after this one, unless that too is long past: then the instance was down (or far
           // behind), and the missed ticks collapse into this one run.
           const following = nextRunAfter(s.schedule, s.timezone, s.nextRunAt!);
-          return following && following.getTime() >= now.getTime() - MISSED_TICK_GRACE_MS ? following : nextRunAfter(s.schedule, s.timezone, now);
+          return following && following.getTime() >= now.getTime() - this.services.config.missedTickGraceMs ? following : nextRunAfter(s.schedule, s.timezone, now);
         } catch {
           return null;
         }
