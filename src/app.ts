@@ -57,6 +57,7 @@ import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
 import { CHANGES_CHANNEL, ExecuteHotCache } from './domain/execution/hot-cache';
+import { PRINCIPALS_CHANNEL, PrincipalCache } from './domain/agents/principal-cache';
 import { OutboundClient } from './platform/outbound';
 import { Dispatcher, OutboxRelay } from './platform/outbox';
 import { EventBus } from './platform/pubsub';
@@ -180,6 +181,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     outbound,
     signingKeys,
     executeCache: new ExecuteHotCache(config.executeCacheMs),
+    principals: new PrincipalCache(config.principalCache),
     payments: {
       setup: paymentSetup,
       facilitator: paymentSetup.sandbox
@@ -204,6 +206,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     CHANGES_CHANNEL,
     () => services.executeCache.flush(),
     (listening) => services.executeCache.setListening(listening),
+  );
+  // Any change of an agent or a credential forgets that agent's callers on every instance.
+  await db.listen(
+    PRINCIPALS_CHANNEL,
+    (payload) => services.principals.changed(payload),
+    (listening) => services.principals.setListening(listening),
   );
   // Radio broadcasts are written by database statements (a trigger on executions among them): the
   // database tells every instance of each one once committed.

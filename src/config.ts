@@ -30,6 +30,8 @@ export interface Config {
   providerTimeoutMs: number;
   /** How long execute keeps a caller and its providers in the hot cache (0 turns it off). */
   executeCacheMs: number;
+  /** Keep callers looked up by their credential in memory, emptied by change notifications (PRINCIPAL_CACHE=0 turns it off). */
+  principalCache: boolean;
   /** Budget of one event delivery. */
   deliveryTimeoutMs: number;
   /** How often each instance looks for due deliveries when nothing wakes it. */
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryRetryScheduleMs: seconds('DELIVERY_RETRY_SCHEDULE', env.DELIVERY_RETRY_SCHEDULE, [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100, 120_000),
     executeCacheMs: integer('EXECUTE_CACHE_MS', env.EXECUTE_CACHE_MS, 2_000, 0, 60_000),
+    principalCache: env.PRINCIPAL_CACHE !== '0',
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
     memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),

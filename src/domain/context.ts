@@ -25,6 +25,7 @@ import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
 import type { ExecuteHotCache } from './execution/hot-cache';
+import type { PrincipalCache } from './agents/principal-cache';
 import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
 import type { SigningKeys } from './webhooks/signing-key';
@@ -53,6 +54,8 @@ export interface Services {
   providerStats: ProviderStats;
   /** The caller and the providers of recent executions, emptied on every relevant change (hot-cache.ts). */
   executeCache: ExecuteHotCache;
+  /** Callers by credential hash, emptied on every change of their agent or credential (principal-cache.ts). */
+  principals: PrincipalCache<Principal>;
   /** Decides new disputes from the records, or sends them to review. */
   disputes: DisputePipeline;
   /** Paid calls: the asset and network, the facilitator, wallet keys (payments/payments.ts). */

@@ -92,7 +92,7 @@ it('reports Redis in /health on both instances', async () => {
   }
 });
 
-it('refuses a sub-key revoked on one instance, and a suspended agent, on the other at once', async () => {
+it('refuses a sub-key revoked on one instance, and a suspended agent, on the other at once (principal cache on)', async () => {
   const adminKey = `key_admin_${'C'.repeat(40)}`;
   const provider = await registerAgent(a);
   const consumer = await registerAgent(a);
@@ -112,6 +112,13 @@ it('refuses a sub-key revoked on one instance, and a suspended agent, on the oth
   await a.app.services.db.credential.create({ data: { kind: 'admin', hash: sha256Hex(adminKey), hint: secretHint(adminKey) } });
   expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(200);
   expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(403);
+  // B knows the caller from memory (its principal cache): every change on A still reaches its next request.
+  expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'ACTIVE' } })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(200);
+  expect((await api(a)('PATCH', '/agents/me', { key: consumer.key, body: { description: 'Changed on A' } })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: consumer.key })).body.description).toBe('Changed on A');
+  expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'BANNED' } })).status).toBe(200);
   expect((await api(b)('GET', '/agents/me', { key: consumer.key })).status).toBe(403);
 });
 

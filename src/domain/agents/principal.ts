@@ -6,7 +6,7 @@ import type { Ctx, Principal, Services } from '../context';
 import type { Bearer } from '../../platform/auth';
 
 /**
- * One indexed query per authenticated request, straight to the driver (see SqlRunner): the credential
+ * One indexed query per authenticated request not already in the principal cache, straight to the driver (see SqlRunner): the credential
  * by its hash joined to its agent, every agent column under its Prisma field name so the row is an `Agent`.
  */
 const PRINCIPAL_SQL = `
@@ -23,7 +23,7 @@ const PRINCIPAL_SQL = `
  */
 export const principalJsonSql = (hash: string) => `(SELECT row_to_json(p) FROM (${PRINCIPAL_SQL.replace('$1', hash)}) AS p)`;
 
-type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'master' | 'admin' };
+export type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'master' | 'admin' };
 
 /** The caller from principalJsonSql's value (timestamps arrive as text there). */
 export function principalFromJson(json: (Omit<CredentialRow, 'createdAt' | 'updatedAt'> & { createdAt?: string | null; updatedAt?: string | null }) | null): Principal {
@@ -38,8 +38,26 @@ export function principalFromJson(json: (Omit<CredentialRow, 'createdAt' | 'upda
 export async function lookupPrincipal(services: Services, bearer: Bearer): Promise<Principal> {
   if (bearer.kind === 'none') return { kind: 'anonymous' };
   if (bearer.kind === 'malformed') return { kind: 'invalid' };
+  const cached = services.principals.get(bearer.hash);
+  if (cached) return cached;
+  const since = performance.now();
   const [row] = await services.sql.query<CredentialRow>(PRINCIPAL_SQL, [bearer.hash], 'principal');
-  return principalOf(row);
+  return rememberPrincipal(services, bearer.hash, principalOf(row), since);
+}
+
+/**
+ * Keeps a caller found by a lookup begun at `since` in the principal cache (principal-cache.ts). Only a
+ * live credential is kept; a suspended agent's too: its next request is refused from the cache, and
+ * lifting the suspension notifies like any change of its row.
+ */
+export function rememberPrincipal(services: Services, hash: string, principal: Principal, since: number): Principal {
+  if (principal.kind === 'agent') {
+    Object.freeze(principal.agent);
+    services.principals.set(hash, principal, principal.agent.id, since);
+  } else if (principal.kind === 'admin') {
+    services.principals.set(hash, principal, null, since);
+  }
+  return principal;
 }
 
 function principalOf(row: CredentialRow | undefined): Principal {

@@ -9,7 +9,7 @@ import { withBothSpellings } from '../../platform/naming';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
-import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
+import { principalFromJson, principalJsonSql, rememberPrincipal, requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
 import { callableMatches, callableSql, loadCallable, type CallableMatch } from '../discovery/resolve';
@@ -160,20 +160,32 @@ const CALLER_AND_CANDIDATES_SQL = `SELECT ${principalJsonSql('$1')} AS principal
  * An auto-mode call of a third-party capability by a caller not yet looked up (a REST request, or the
  * first field of a GraphQL one): looks up the caller with the candidates, so the call is one round trip
  * from its provider, or none when the hot cache has both (see hot-cache.ts). Answers undefined, looking
- * up nothing, when the request is not that.
+ * up nothing, when the request is not that, or when the principal cache knows the caller (the usual path
+ * then finds the providers in the hot cache's per-capability entries).
  */
 async function prefetchCandidates(ctx: Ctx, raw: ExecuteInput): Promise<CallableMatch[] | undefined> {
   const capability = raw.capability;
   if (ctx.resolvedPrincipal || ctx.bearer.kind !== 'key' || (raw.mode ?? 'auto') !== 'auto') return undefined;
   if (typeof capability !== 'string' || capability.length > 64 || !CAPABILITY_SLUG.test(capability) || isBuiltin(capability)) return undefined;
   const cache = ctx.services.executeCache;
+  // The principal cache knows callers best (it hears of every change of theirs); the hot cache's copy
+  // serves only when it has none.
+  const known = ctx.services.principals.get(ctx.bearer.hash);
   let row = cache.get(ctx.bearer.hash, capability);
+  if (!row && known) {
+    // A known caller needs only the capability's providers, which the usual path keeps per capability.
+    ctx.seedPrincipal(known);
+    return undefined;
+  }
   const cached = row !== undefined;
   const since = performance.now();
   row ??= (await ctx.services.sql.query<HotEntry>(CALLER_AND_CANDIDATES_SQL, [ctx.bearer.hash, capability, CANDIDATES], 'execute_caller_candidates'))[0];
-  const principal = principalFromJson(row.principal);
+  const principal = known ?? principalFromJson(row.principal);
   // Only a live caller is kept: a refused one is looked up again, so a new or restored key works at once.
-  if (!cached && principal.kind === 'agent') cache.set(ctx.bearer.hash, capability, row, since);
+  if (!cached && principal.kind === 'agent') {
+    cache.set(ctx.bearer.hash, capability, row, since);
+    rememberPrincipal(ctx.services, ctx.bearer.hash, principal, since);
+  }
   ctx.seedPrincipal(principal);
   return callableMatches(ctx, row.candidates);
 }
