@@ -1,6 +1,7 @@
 // A real marketplace server on an ephemeral port with its own fresh database, plus small clients
 // (fetch for REST and GraphQL) that tests share. No module of ours is mocked.
 import { Writable } from 'node:stream';
+import type { PGlite } from '@electric-sql/pglite';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { Clock } from '../../src/platform/clock';
@@ -12,6 +13,8 @@ export interface TestServer {
   url: string;
   port: number;
   config: Config;
+  /** The embedded database the server runs on (undefined on PostgreSQL), for tests that watch its statements. */
+  pglite?: PGlite;
   /** Everything the server logged, one JSON line each. */
   logs: string[];
   close(): Promise<void>;
@@ -68,6 +71,7 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     url,
     port,
     config,
+    pglite,
     logs,
     async close() {
       await app.close();
