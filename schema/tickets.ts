@@ -1,21 +1,10 @@
 // Support tickets: reading and moving a ticket, comments, the ticket endpoints of services, and a ticket's
 // live events. Tickets are created through execute (support-ticket).
 import * as tickets from '../src/domain/tickets/tickets';
-import type { Ctx } from '../src/domain/context';
 import { requireAgent } from '../src/domain/agents/principal';
 import { MarketplaceEventRef } from './agents';
 import { builder } from './builder';
 import { pagedField } from './paging';
-
-/** A ticket is visible to its creator and to the owner of its target service. */
-async function ticketVisible(ticket: { agentId: string; serviceId: string | null }, ctx: Ctx): Promise<boolean> {
-  const p = await ctx.principal();
-  if (p.kind !== 'agent') return false;
-  if (ticket.agentId === p.agent.id) return true;
-  if (!ticket.serviceId) return false;
-  const service = await ctx.db.service.findUnique({ where: { id: ticket.serviceId }, select: { agentId: true } });
-  return service?.agentId === p.agent.id;
-}
 
 const TicketComment = builder.prismaObject('TicketComment', {
   fields: (t) => ({
@@ -39,7 +28,7 @@ const TicketMove = builder.prismaObject('StateChange', {
 });
 
 export const Ticket = builder.prismaNode('Ticket', {
-  authScopes: ticketVisible,
+  authScopes: (ticket, ctx) => tickets.ticketVisible(ctx, ticket),
   description: 'A support ticket, visible to its creator and to the owner of its target service',
   id: { field: 'id' },
   fields: (t) => ({
@@ -59,12 +48,7 @@ export const Ticket = builder.prismaNode('Ticket', {
     }),
     resolution: t.exposeString('resolution', { nullable: true }),
     comments: t.relation('comments', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
-    history: t.prismaField({
-      type: [TicketMove],
-      description: 'Every status move: from, to, who and when',
-      resolve: (query, ticket, _a, ctx) =>
-        ctx.db.stateChange.findMany({ ...query, where: { subjectType: 'ticket', subjectId: ticket.ticketKey }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-    }),
+    history: t.field({ type: [TicketMove], description: 'Every status move: from, to, who and when', resolve: (ticket, _a, ctx) => tickets.ticketHistory(ctx, ticket) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -1,6 +1,7 @@
 // The audit log: every security-relevant act on an agent's account, with who did it, when and from where.
 import type { DbTx } from '../../db/database';
-import type { Prisma } from '../../db/generated/prisma/client';
+import type { Prisma, StateChange } from '../../db/generated/prisma/client';
+import { allEach, perRequest } from '../../platform/loaders';
 import type { Ctx, Principal } from '../context';
 
 export type AuditAction =
@@ -69,4 +70,29 @@ export async function recordStateChange(db: DbTx, ctx: Ctx | null, change: State
   await db.stateChange.create({
     data: { subjectType: change.subjectType, subjectId: change.subjectId, fromState: change.from, toState: change.to, note: change.note ?? null, ...actor },
   });
+}
+
+interface Subject {
+  subjectType: string;
+  subjectId: string;
+}
+
+const subjectKey = (s: Subject) => `${s.subjectType}\u0000${s.subjectId}`;
+
+const stateChanges = perRequest(async (ctx: Ctx, subjects: readonly Subject[]) => {
+  const idsByType = new Map<string, Set<string>>();
+  for (const s of subjects) idsByType.set(s.subjectType, (idsByType.get(s.subjectType) ?? new Set()).add(s.subjectId));
+  const rows = await ctx.db.stateChange.findMany({
+    where: { OR: [...idsByType].map(([subjectType, ids]) => ({ subjectType, subjectId: { in: [...ids] } })) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
+  return allEach(subjects.map(subjectKey), rows, subjectKey);
+});
+
+/**
+ * Every recorded move of one subject, oldest first. The subjects of every object a request reads at once
+ * (the tickets of a list) are read in one statement.
+ */
+export function stateChangesOf(ctx: Ctx, subjectType: string, subjectId: string): Promise<StateChange[]> {
+  return stateChanges(ctx).load({ subjectType, subjectId });
 }

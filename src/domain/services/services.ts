@@ -3,6 +3,7 @@
 import type { Prisma, Service } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { newServiceKey, newSigningSecret } from '../../platform/ids';
+import { oneEach, perRequest } from '../../platform/loaders';
 import { checkOutboundUrl } from '../../platform/outbound';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
@@ -138,6 +139,19 @@ export async function serviceByKey(ctx: Ctx, serviceKey: string, query: { includ
   const service = await ctx.db.service.findFirst({ ...query, where: { serviceKey, status: 'active', agent: { status: 'ACTIVE' } } });
   if (!service) throw new NotFound('service', serviceKey);
   return service;
+}
+
+const owners = perRequest(async (ctx: Ctx, ids: readonly string[]) => {
+  const rows = await ctx.db.service.findMany({ where: { id: { in: [...new Set(ids)] } }, select: { id: true, agentId: true } });
+  return oneEach(ids, rows, (r) => r.id).map((r) => r?.agentId);
+});
+
+/**
+ * The agent that owns a service (undefined for none), for the permission checks made object by object (a
+ * ticket about the service): the services of every object a request checks at once are read together.
+ */
+export function serviceOwner(ctx: Ctx, serviceId: string): Promise<string | undefined> {
+  return owners(ctx).load(serviceId);
 }
 
 /** Success rate with a uniform prior (a new service counts as 0.5). */

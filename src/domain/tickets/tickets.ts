@@ -2,16 +2,17 @@
 // and moved by their creator and the target service's owner (nobody else), commented on, forwarded to the
 // target service's registered endpoint, and reported to the creator's callback_url on every change.
 import type { DbTx } from '../../db/database';
-import type { Agent, Ticket, TicketComment, TicketEndpoint } from '../../db/generated/prisma/client';
+import type { Agent, StateChange, Ticket, TicketComment, TicketEndpoint } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { isUuid, newSigningSecret } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
-import { recordAudit, recordStateChange } from '../audit/audit';
+import { recordAudit, recordStateChange, stateChangesOf } from '../audit/audit';
 import type { Ctx } from '../context';
 import { transact, type Emit, type EventType, type ExtraDelivery } from '../events';
 import type { Page } from '../agents/account';
+import { serviceOwner } from '../services/services';
 
 export const TICKET_TYPES = ['bug', 'feature', 'question', 'billing', 'security'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -131,6 +132,22 @@ export async function ticketInReach(ctx: Ctx, key: unknown, db: Pick<DbTx, 'tick
     : null;
   if (!ticket) throw new NotFound('ticket', ticketKey || String(key));
   return ticket;
+}
+
+/**
+ * Whether the caller may see a ticket it has in hand: its creator may, and the owner of its target service
+ * (the rule ticketInReach finds tickets by). Checked object by object, as a list's tickets are resolved.
+ */
+export async function ticketVisible(ctx: Ctx, ticket: Pick<Ticket, 'agentId' | 'serviceId'>): Promise<boolean> {
+  const p = await ctx.principal();
+  if (p.kind !== 'agent') return false;
+  if (ticket.agentId === p.agent.id) return true;
+  return ticket.serviceId !== null && (await serviceOwner(ctx, ticket.serviceId)) === p.agent.id;
+}
+
+/** Every status move of a ticket, oldest first. */
+export function ticketHistory(ctx: Ctx, ticket: Pick<Ticket, 'ticketKey'>): Promise<StateChange[]> {
+  return stateChangesOf(ctx, 'ticket', ticket.ticketKey);
 }
 
 export async function getTicket(ctx: Ctx, key: string): Promise<TicketWithComments> {
