@@ -1,6 +1,6 @@
 // Tasks, their delegation to sub-agents and execution under a budget, and the sparks published from them.
 import type { Ctx } from '../src/domain/context';
-import { remainingBudget } from '../src/domain/tasks/budget';
+import { budgetLeft } from '../src/domain/tasks/budget';
 import type { Verdict } from '../src/domain/tasks/judge';
 import * as sparks from '../src/domain/sparks/sparks';
 import * as tasks from '../src/domain/tasks/tasks';
@@ -36,7 +36,7 @@ export const TaskDelegation = builder.prismaObject('TaskDelegation', {
   }),
 });
 
-const TaskExecution = builder.prismaObject('TaskExecution', {
+builder.prismaObject('TaskExecution', {
   fields: (t) => ({
     taskExecutionId: t.exposeID('id'),
     executionId: t.exposeID('executionId'),
@@ -64,7 +64,7 @@ export const Task = builder.prismaNode('Task', {
     budgetRemaining: t.int({
       nullable: true,
       description: 'What is left: the budget less what was spent and what calls in flight hold (null: no limit)',
-      resolve: (task, _a, ctx) => (task.budgetCents === null ? null : remainingBudget(ctx.services, task.id)),
+      resolve: (task, _a, ctx) => (task.budgetCents === null ? null : budgetLeft(ctx, task.id)),
     }),
     deadline: t.expose('deadline', { type: 'DateTime', nullable: true }),
     status: t.exposeString('status', { description: '`pending`, `delegated`, `completed`, `expired` or `cancelled`' }),
@@ -74,8 +74,8 @@ export const Task = builder.prismaNode('Task', {
     completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    delegations: t.field({ type: [TaskDelegation], resolve: (task, _a, ctx) => tasks.listDelegations(ctx, task.id) }),
-    executions: t.field({ type: [TaskExecution], resolve: (task, _a, ctx) => tasks.listTaskExecutions(ctx, task.id) }),
+    delegations: t.relation('delegations', { query: { orderBy: tasks.DELEGATIONS_ORDER } }),
+    executions: t.relation('executions', { query: { orderBy: tasks.EXECUTIONS_ORDER } }),
   }),
 });
 

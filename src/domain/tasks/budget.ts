@@ -4,6 +4,7 @@
 import type { Agent, Task } from '../../db/generated/prisma/client';
 import { AppError, Conflict, NotFound } from '../../platform/errors';
 import { newUuid } from '../../platform/ids';
+import { perRequest } from '../../platform/loaders';
 import type { Ctx, Services } from '../context';
 
 export const TASK_ID = /^task_[0-9A-Za-z]{24}$/;
@@ -49,12 +50,27 @@ export async function holdBudget(services: Services, taskId: string, cents: numb
   return inserted ? id : undefined;
 }
 
+/** What each task has left to spend now (null: no budget): its budget less what was spent and what calls in flight hold. */
+async function remainingBudgets(services: Services, taskIds: readonly string[]): Promise<Map<string, number | null>> {
+  const rows = await services.db.$queryRaw<{ id: string; left: number | null }[]>`
+    SELECT t.id, CASE WHEN t.budget_cents IS NULL THEN NULL ELSE t.budget_cents - t.spent_cents -
+      coalesce((SELECT sum(cents) FROM task_holds h WHERE h.task_id = t.id AND h.expires_at > ${services.clock.now()}), 0) END::int AS left
+    FROM tasks t WHERE t.id = ANY(${[...new Set(taskIds)]}::text[])`;
+  return new Map(rows.map((r) => [r.id, r.left]));
+}
+
 /** What the task has left to spend now (null: no budget). */
 export async function remainingBudget(services: Services, taskId: string): Promise<number | null> {
-  const [row] = await services.db.$queryRaw<{ left: number | null }[]>`
-    SELECT CASE WHEN t.budget_cents IS NULL THEN NULL ELSE t.budget_cents - t.spent_cents -
-      coalesce((SELECT sum(cents) FROM task_holds h WHERE h.task_id = t.id AND h.expires_at > ${services.clock.now()}), 0) END::int AS left
-    FROM tasks t WHERE t.id = ${taskId}`;
-  return row?.left ?? null;
+  return (await remainingBudgets(services, [taskId])).get(taskId) ?? null;
+}
+
+const budgetsLeft = perRequest(async (ctx: Ctx, taskIds: readonly string[]) => {
+  const left = await remainingBudgets(ctx.services, taskIds);
+  return taskIds.map((id) => left.get(id) ?? null);
+});
+
+/** remainingBudget of a task being read: the tasks a request reads at once (a list's) are asked in one statement. */
+export function budgetLeft(ctx: Ctx, taskId: string): Promise<number | null> {
+  return budgetsLeft(ctx).load(taskId);
 }
 

@@ -202,16 +202,11 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
   });
 }
 
-export async function listTaskExecutions(ctx: Ctx, id: string): Promise<TaskExecution[]> {
-  const { task } = await taskInReach(ctx, id);
-  return ctx.db.taskExecution.findMany({ where: { taskId: task.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
-}
+/** A task's executions as Task.executions lists them: latest first. */
+export const EXECUTIONS_ORDER = [{ createdAt: 'desc' }, { id: 'asc' }] satisfies Prisma.TaskExecutionOrderByWithRelationInput[];
 
-export async function listDelegations(ctx: Ctx, id: string): Promise<TaskDelegation[]> {
-  const { task } = await taskInReach(ctx, id);
-  // Latest first; of two made at one instant, the one still active (not yet ended) first.
-  return ctx.db.taskDelegation.findMany({ where: { taskId: task.id }, orderBy: [{ createdAt: 'desc' }, { endedAt: { sort: 'desc', nulls: 'first' } }, { id: 'asc' }] });
-}
+/** A task's delegations as Task.delegations lists them: latest first; of two made at one instant, the one still active (not yet ended) first. */
+export const DELEGATIONS_ORDER = [{ createdAt: 'desc' }, { endedAt: { sort: 'desc', nulls: 'first' } }, { id: 'asc' }] satisfies Prisma.TaskDelegationOrderByWithRelationInput[];
 
 /**
  * Moves every task past its deadline (pending or delegated) to `expired`, with its active delegation; any
