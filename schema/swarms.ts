@@ -36,11 +36,8 @@ export const SwarmSession = builder.prismaNode('SwarmSession', {
     stepCount: t.exposeInt('stepCount'),
     completedSteps: t.exposeInt('completedSteps', { description: 'Steps that succeeded' }),
     failedSteps: t.exposeInt('failedSteps'),
-    steps: t.field({
-      type: [SwarmStep],
-      // A session just made or read with its steps carries them; otherwise they are read.
-      resolve: (s, _a, ctx) => (s as Partial<swarms.SwarmWithSteps>).steps ?? ctx.db.swarmStep.findMany({ where: { sessionId: s.id }, orderBy: { ordinal: 'asc' } }),
-    }),
+    // A session just made or read carries its steps; the sessions of a list have theirs read for all at once.
+    steps: t.relation('steps', { query: { orderBy: swarms.STEPS_ORDER } }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

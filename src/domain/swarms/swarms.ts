@@ -50,6 +50,9 @@ export interface CreateSwarmInput {
 
 export type SwarmWithSteps = SwarmSession & { steps: SwarmStep[] };
 
+/** A session's steps in the order they were given. */
+export const STEPS_ORDER = { ordinal: 'asc' } as const;
+
 /** The step numbers an input refers to (`$previous` in step n is n − 1). */
 function referencesOf(value: unknown, ordinal: number, found: number[] = []): number[] {
   const stack = [value];
@@ -146,7 +149,7 @@ async function ownSwarm(ctx: Ctx, id: string): Promise<SwarmSession> {
 
 export async function getSwarm(ctx: Ctx, id: string): Promise<SwarmWithSteps> {
   const session = await ownSwarm(ctx, id);
-  return { ...session, steps: await ctx.db.swarmStep.findMany({ where: { sessionId: session.id }, orderBy: { ordinal: 'asc' } }) };
+  return { ...session, steps: await ctx.db.swarmStep.findMany({ where: { sessionId: session.id }, orderBy: STEPS_ORDER }) };
 }
 
 export async function listSwarms(ctx: Ctx, page: Page, status?: string | null) {
@@ -249,7 +252,7 @@ export async function cancelSwarm(ctx: Ctx, id: string): Promise<SwarmWithSteps>
   });
   ctx.services.swarmStreams.announce(ended.id, endEventOf(ended));
   ctx.services.swarmStreams.announce(ended.id, { end: true, seq: ended.endSeq! });
-  return { ...ended, steps: await ctx.db.swarmStep.findMany({ where: { sessionId: ended.id }, orderBy: { ordinal: 'asc' } }) };
+  return { ...ended, steps: await ctx.db.swarmStep.findMany({ where: { sessionId: ended.id }, orderBy: STEPS_ORDER }) };
 }
 
 /** A step's input with its references to earlier steps' results filled in. */
