@@ -1,9 +1,10 @@
 // Webhooks: an agent's receivers of its events (spec §4.6, CONTRACT §7) — registration with a secret shown
 // once, listing, change, deletion, the log of deliveries and redelivery of one event.
 import type { Db } from '../../db/database';
-import type { Delivery, Webhook } from '../../db/generated/prisma/client';
+import type { Delivery, DeliveryAttempt, Webhook } from '../../db/generated/prisma/client';
 import { Conflict, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid, newSigningSecret } from '../../platform/ids';
+import { allEach, perRequest } from '../../platform/loaders';
 import { checkOutboundUrl } from '../../platform/outbound';
 import type { ClaimedDelivery } from '../../platform/outbox';
 import { Checks } from '../../platform/validate';
@@ -143,8 +144,14 @@ export async function listDeliveries(ctx: Ctx, webhookId: string, page: Page, st
   return { items: items as DeliveryWithEvent[], total };
 }
 
-export async function deliveryAttempts(ctx: Ctx, deliveryId: string) {
-  return ctx.db.deliveryAttempt.findMany({ where: { deliveryId }, orderBy: { attempt: 'asc' } });
+const attempts = perRequest(async (ctx: Ctx, deliveryIds: readonly string[]) => {
+  const rows = await ctx.db.deliveryAttempt.findMany({ where: { deliveryId: { in: [...new Set(deliveryIds)] } }, orderBy: [{ attempt: 'asc' }, { id: 'asc' }] });
+  return allEach(deliveryIds, rows, (r) => r.deliveryId);
+});
+
+/** A delivery's attempts, first first; the attempts of every delivery a request reads at once come in one statement. */
+export function deliveryAttempts(ctx: Ctx, deliveryId: string): Promise<DeliveryAttempt[]> {
+  return attempts(ctx).load(deliveryId);
 }
 
 /**
