@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from './lib/children';
 import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
+import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
 import { CPU_TICK_S } from './lib/proc-cpu';
 import { OFFERING, RESOLVE_CAPABILITY, SERVICES, SKILL_RUNTIME, SKILLS, seedProviders, type Seeded } from './seed';
@@ -16,11 +17,15 @@ import {
   printTable,
   summarize,
   summarizeFanout,
+  summarizeHeld,
   writeReport,
   type AnyResult,
   type FanoutResult,
   type FanoutSample,
   type FanoutTargets,
+  type HeldResult,
+  type HeldSample,
+  type HeldTargets,
   type ScenarioResult,
   type Targets,
 } from './lib/report';
@@ -40,12 +45,23 @@ const WARMUP_S = envInt('BENCH_WARMUP', 2, 0, 60);
 const DATABASE_URL = process.env.DATABASE_URL || undefined;
 const MODE: 'pglite' | 'postgres' = DATABASE_URL ? 'postgres' : 'pglite';
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
+/** BENCH_ONLY=name,name runs a subset (for working on one scenario); BENCH_SKIP=name,name leaves some out. */
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+const SKIP = process.env.BENCH_SKIP?.split(',').filter(Boolean) ?? [];
+const selected = (name: string) => (!ONLY || ONLY.includes(name)) && !SKIP.includes(name);
 const STARTUP_TIMEOUT_MS = 90_000;
 
 /** The streaming fan-out: this many SSE readers of one session, at this rate, for BENCH_DURATION per round. */
 const FANOUT_SCENARIO = 'sse_fanout_1000';
 const FANOUT: Omit<FanoutShape, 'durationS'> = { readers: 1000, eventsPerS: 10, drainMs: 2000 };
 const FANOUT_TARGETS: FanoutTargets = { delivered: 0.95, cpuRatio: 1.5 };
+
+/** Held readers: this many SSE readers of one session open at once on our one instance, then single broadcasts. */
+const HELD_SCENARIO = 'sse_readers_10000';
+const HELD: HeldShape = { readers: 10_000, broadcasts: 5 };
+const HELD_TARGETS: HeldTargets = { kibPerReader: 64, broadcastMs: 2000 };
+/** Readers of the held scenario's unmeasured first round: the paths warmed up without growing the heap much. */
+const HELD_WARMUP_READERS = 100;
 
 interface Agent {
   id: string;
@@ -138,23 +154,27 @@ function cleanup(): Promise<void> {
 
 /** Creates the database's place (a temporary DATA_DIR on PGlite), seeds it and starts our server. */
 async function startOurs(): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
+  if (!DATABASE_URL) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
+  const seedStarted = Date.now();
+  seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
+  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+  return spawnOurs(await freePort());
+}
+
+/** Starts our server on `port` and resolves once it answers /health. */
+async function spawnOurs(port: number): Promise<{ child: Child; url: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn' };
   // The execute scenario's provider listens on loopback, which the SSRF guard refuses otherwise.
   env.OUTBOUND_ALLOW_PRIVATE = '1';
-  // The fan-out scenario holds a thousand readers of one agent's session (the default cap is 20).
-  env.STREAMS_PER_AGENT = '5000';
+  // The fan-out and held-readers scenarios hold thousands of readers of one agent's session (the default cap is 20).
+  env.STREAMS_PER_AGENT = String(2 * HELD.readers);
   // The paid scenario's caller is funded once from the sandbox faucet, for every call of the run.
   env.SANDBOX_FAUCET_CAP = String(PAID_FUNDS_USDC);
   if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
   else {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
     env.DATA_DIR = dataDir;
     delete env.DATABASE_URL;
   }
-  const seedStarted = Date.now();
-  seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
-  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
   const child = spawnTs('ours', 'src/server.ts', env);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
@@ -512,6 +532,50 @@ async function runFanoutScenario(me: Agent, ours: string, peer: string): Promise
   return summarizeFanout(FANOUT_SCENARIO, 'sse-bare', { readers: FANOUT.readers, eventsPerS: FANOUT.eventsPerS }, FANOUT_TARGETS, rounds);
 }
 
+const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
+const fmtHeld = (s: HeldSample) =>
+  `connected in ${s.connect_s.toFixed(1)} s; RSS ${mib(s.rss_before_kib)} → ${mib(s.rss_connected_kib)} (${s.kib_per_reader.toFixed(1)} KiB/reader), ` +
+  `${mib(s.rss_after_broadcasts_kib)} after; broadcasts to the last reader ${s.broadcast_ms.map((t) => (t === null ? 'incomplete' : t.toFixed(0))).join(', ')} ms`;
+
+/**
+ * Held readers: HELD.readers SSE readers of one session open at once on our one instance, its resident
+ * memory before and with them all, then single broadcasts timed to their last reader; the same round
+ * against the bare node:http SSE hub for reference. One measured round a side (each connects ten thousand
+ * readers), after an unmeasured round of a hundred readers.
+ */
+async function runHeldScenario(me: Agent, ours: string, peer: string): Promise<HeldResult> {
+  console.log(`\n${HELD_SCENARIO}: ${HELD.readers} SSE readers of one session held on our one instance, ${HELD.broadcasts} broadcasts (sse-bare for reference)`);
+  const auth = { authorization: `Bearer ${me.masterKey}` };
+  const sessionId = await openSession(ours, me);
+  const session = `${ours}/api/v1/streaming/sessions/${sessionId}`;
+  const targets: Record<'ours' | 'peer', FanoutTarget> = {
+    ours: { name: 'ours', eventsUrl: `${session}/events`, pushUrl: `${session}/push`, headers: auth },
+    peer: { name: 'sse-bare', eventsUrl: `${peer}/events`, pushUrl: `${peer}/push`, headers: auth },
+  };
+  const pids = { ours: serverPid(ours), peer: serverPid(peer) };
+  const readers = await SseReaders.start({ ...process.env });
+  try {
+    const limits = [
+      `readers ${assertOpenFiles('the reader process', readers.pid, HELD.readers)}`,
+      `ours ${assertOpenFiles('our server', pids.ours, HELD.readers)}`,
+      `sse-bare ${assertOpenFiles('sse-bare', pids.peer, HELD.readers)}`,
+    ];
+    console.log(`  open files allowed: ${limits.join(', ')}; VmRSS of ours ${describePid(pids.ours)}`);
+    if (WARMUP_S > 0) {
+      await heldReadersRound(targets.ours, pids.ours, readers, { readers: HELD_WARMUP_READERS, broadcasts: 1 });
+      await heldReadersRound(targets.peer, pids.peer, readers, { readers: HELD_WARMUP_READERS, broadcasts: 1 });
+    }
+    const o = await heldReadersRound(targets.ours, pids.ours, readers, HELD);
+    console.log(`  ours      ${fmtHeld(o)}`);
+    const p = await heldReadersRound(targets.peer, pids.peer, readers, HELD);
+    console.log(`  sse-bare  ${fmtHeld(p)}`);
+    return summarizeHeld(HELD_SCENARIO, 'sse-bare', HELD_TARGETS, o, p);
+  } finally {
+    await readers.stop();
+    await fetch(`${session}/end`, { method: 'POST', headers: auth, signal: AbortSignal.timeout(10_000) }).catch(() => {});
+  }
+}
+
 async function main(): Promise<void> {
   // The provider peer's certificate is signed by the test CA; ours (a child) and autocannon (here) must trust it.
   if (!process.env.NODE_EXTRA_CA_CERTS) throw new Error('run the benchmark with `npm run bench` (it sets NODE_EXTRA_CA_CERTS=test/fixtures/tls/ca.pem)');
@@ -536,15 +600,15 @@ async function main(): Promise<void> {
   console.log(`started ours and 6 peers in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const results: AnyResult[] = [];
-  // BENCH_ONLY=name,name runs a subset (for working on one scenario).
-  const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
   const all = scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor, 'sse-bare': sseBare });
-  const unknown = only?.filter((name) => name !== FANOUT_SCENARIO && !all.some((s) => s.name === name));
-  if (unknown?.length) throw new Error(`BENCH_ONLY names no scenario ${unknown.join(', ')} (known: ${[...all.map((s) => s.name), FANOUT_SCENARIO].join(', ')})`);
+  const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO];
+  const unknown = [...(ONLY ?? []), ...SKIP].filter((name) => !known.includes(name));
+  if (unknown.length) throw new Error(`BENCH_ONLY or BENCH_SKIP names no scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
   for (const s of all) {
-    if (!only || only.includes(s.name)) results.push(await runScenario(s));
+    if (selected(s.name)) results.push(await runScenario(s));
   }
-  if (!only || only.includes(FANOUT_SCENARIO)) results.push(await runFanoutScenario(agent, ours.url, sseBare));
+  if (selected(FANOUT_SCENARIO)) results.push(await runFanoutScenario(agent, ours.url, sseBare));
+  if (selected(HELD_SCENARIO)) results.push(await runHeldScenario(agent, ours.url, sseBare));
 
   console.log('');
   printTable(results);
@@ -567,7 +631,9 @@ async function main(): Promise<void> {
 // allowed), pushing, draining and closing, plus the reader process's start.
 const loadBudgetMs = 7 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000;
 const fanoutBudgetMs = (2 * (ROUNDS + (WARMUP_S > 0 ? 1 : 0)) * (DURATION_S + 45 + FANOUT.drainMs / 1000) + 60) * 1000;
-const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs;
+// Held readers: two rounds of connecting (at most 3 minutes each), settling and broadcasting, plus warm-ups.
+const heldBudgetMs = selected(HELD_SCENARIO) ? (2 * (180 + 2 + HELD.broadcasts * 10) + 60) * 1000 : 0;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs + heldBudgetMs;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));

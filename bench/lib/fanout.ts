@@ -36,7 +36,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Monotonic milliseconds on the clock the reader process stamps arrivals with. */
 const nowMs = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 
-interface Counts {
+export interface Counts {
   readers: number;
   open: number;
   closed_by_server: number;
@@ -80,6 +80,16 @@ export class SseReaders {
 
   counts(): Promise<Counts> {
     return this.ask<Counts>({ cmd: 'counts' }, 10_000);
+  }
+
+  /** Forgets the latencies so far: the next counts() reports only those of messages after this. */
+  mark(): Promise<unknown> {
+    return this.ask({ cmd: 'mark' }, 10_000);
+  }
+
+  /** The reader process's pid (for its open-file limit). */
+  get pid(): number {
+    return this.child.proc.pid!;
   }
 
   close(): Promise<unknown> {
@@ -139,7 +149,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /** One push: 200 with `pushed: true` and a numeric `last_event_id`, or the benchmark fails. */
-async function pushOne(target: FanoutTarget, i: number): Promise<number> {
+export async function pushOne(target: FanoutTarget, i: number): Promise<number> {
   const started = nowMs();
   const res = await fetch(target.pushUrl, {
     method: 'POST',

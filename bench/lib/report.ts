@@ -107,9 +107,54 @@ export interface FanoutResult {
   rounds: { ours: FanoutSample; peer: FanoutSample }[];
 }
 
-export type AnyResult = ScenarioResult | FanoutResult;
+/** One held-readers round against one server: memory before and with every reader connected, and broadcasts. */
+export interface HeldSample {
+  readers: number;
+  /** How long connecting every reader took (a hundred at a time). */
+  connect_s: number;
+  /** The server's VmRSS before the readers connected, with all of them connected, and after the broadcasts. */
+  rss_before_kib: number;
+  rss_connected_kib: number;
+  rss_after_broadcasts_kib: number;
+  /** (rss_connected - rss_before) / readers. */
+  kib_per_reader: number;
+  broadcasts: number;
+  /** Broadcasts that every reader received (within 10 s). */
+  broadcasts_reaching_all: number;
+  /** Each broadcast's time from the push's send stamp to its last reader's receipt (null: not every reader had it). */
+  broadcast_ms: (number | null)[];
+  /** Median and worst of those that reached every reader. */
+  broadcast_p50_ms: number | null;
+  broadcast_max_ms: number | null;
+  closed_by_server: number;
+}
+
+/** What the held readers must reach: memory growth per reader at most, and a broadcast's time to its last reader at most. */
+export interface HeldTargets {
+  kibPerReader: number;
+  broadcastMs: number;
+}
+
+export interface HeldResult {
+  kind: 'held';
+  name: string;
+  readers: number;
+  ours: HeldSample;
+  /** The same round against the bare node:http SSE hub, for reference (no target). */
+  peer: string;
+  peer_sample: HeldSample | null;
+  kib_per_reader_target: number;
+  broadcast_ms_target: number;
+  pass: boolean;
+  missed: string[];
+  warnings: string[];
+}
+
+export type AnyResult = ScenarioResult | FanoutResult | HeldResult;
 
 export const isFanout = (r: AnyResult): r is FanoutResult => 'kind' in r && r.kind === 'fanout';
+export const isHeld = (r: AnyResult): r is HeldResult => 'kind' in r && r.kind === 'held';
+const isLoad = (r: AnyResult): r is ScenarioResult => !('kind' in r);
 
 export interface Report {
   scenarios: AnyResult[];
@@ -224,6 +269,33 @@ export function summarizeFanout(
   };
 }
 
+/**
+ * The verdict of the held readers: ours' memory growth per reader at most the target, and every broadcast
+ * reaching every reader, the median within the target (the worst is shown beside it).
+ */
+export function summarizeHeld(name: string, peer: string, targets: HeldTargets, ours: HeldSample, peerSample: HeldSample | null): HeldResult {
+  const missed: string[] = [];
+  if (ours.kib_per_reader > targets.kibPerReader) missed.push(`${ours.kib_per_reader.toFixed(1)} KiB resident per reader > ${targets.kibPerReader}`);
+  if (ours.broadcasts_reaching_all < ours.broadcasts) missed.push(`${ours.broadcasts - ours.broadcasts_reaching_all} of ${ours.broadcasts} broadcasts did not reach every reader within 10 s`);
+  if (ours.broadcast_p50_ms !== null && ours.broadcast_p50_ms > targets.broadcastMs) missed.push(`broadcast to the last reader p50 ${ours.broadcast_p50_ms.toFixed(0)} ms > ${targets.broadcastMs}`);
+  const warnings: string[] = [];
+  if (ours.closed_by_server) warnings.push(`the server closed ${ours.closed_by_server} readers`);
+  if (peerSample && peerSample.broadcasts_reaching_all < peerSample.broadcasts) warnings.push(`the peer's broadcasts did not all reach every reader: the readers or the machine could not keep up`);
+  return {
+    kind: 'held',
+    name,
+    readers: ours.readers,
+    ours,
+    peer,
+    peer_sample: peerSample,
+    kib_per_reader_target: targets.kibPerReader,
+    broadcast_ms_target: targets.broadcastMs,
+    pass: missed.length === 0,
+    missed,
+    warnings,
+  };
+}
+
 /** Prints one aligned table; the columns listed in `left` are left-aligned, the others right-aligned. */
 function printAligned(header: string[], rows: string[][], left: number[]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -254,17 +326,42 @@ function printFanoutTable(results: FanoutResult[]): void {
   printAligned(header, rows, [0, 6]);
 }
 
+function printHeldTable(results: HeldResult[]): void {
+  const header = ['scenario', 'readers', 'connect s', 'RSS before / connected MiB', 'KiB/reader', 'broadcast p50 / max ms', 'peer', 'peer KiB/reader', 'peer broadcast p50 / max ms', 'result'];
+  const mib = (kib: number) => (kib / 1024).toFixed(0);
+  const ms = (v: number | null) => (v === null ? '-' : v.toFixed(0));
+  const rows = results.map((r) => [
+    r.name,
+    String(r.readers),
+    r.ours.connect_s.toFixed(1),
+    `${mib(r.ours.rss_before_kib)} / ${mib(r.ours.rss_connected_kib)}`,
+    `${r.ours.kib_per_reader.toFixed(1)} (<= ${r.kib_per_reader_target})`,
+    `${ms(r.ours.broadcast_p50_ms)} / ${ms(r.ours.broadcast_max_ms)} (<= ${r.broadcast_ms_target})`,
+    r.peer,
+    r.peer_sample ? r.peer_sample.kib_per_reader.toFixed(1) : '-',
+    r.peer_sample ? `${ms(r.peer_sample.broadcast_p50_ms)} / ${ms(r.peer_sample.broadcast_max_ms)}` : '-',
+    r.pass ? 'PASS' : 'MISSED',
+  ]);
+  printAligned(header, rows, [0, 6]);
+}
+
 export function printTable(all: AnyResult[]): void {
-  const results = all.filter((r): r is ScenarioResult => !isFanout(r));
+  const tables: (() => void)[] = [];
+  const results = all.filter(isLoad);
   const fanouts = all.filter(isFanout);
-  if (results.length) printLoadTable(results);
-  if (results.length && fanouts.length) console.log('');
-  if (fanouts.length) printFanoutTable(fanouts);
+  const held = all.filter(isHeld);
+  if (results.length) tables.push(() => printLoadTable(results));
+  if (fanouts.length) tables.push(() => printFanoutTable(fanouts));
+  if (held.length) tables.push(() => printHeldTable(held));
+  tables.forEach((print, i) => {
+    if (i) console.log('');
+    print();
+  });
   const misses = all.filter((r) => r.pass === false);
   console.log('');
   if (misses.length === 0) console.log('All targets met.');
   for (const r of misses) console.log(`MISSED ${r.name} (vs ${r.peer}): ${r.missed.join('; ')}`);
-  for (const r of fanouts) for (const w of r.warnings) console.log(`WARNING ${r.name}: ${w}`);
+  for (const r of [...fanouts, ...held]) for (const w of r.warnings) console.log(`WARNING ${r.name}: ${w}`);
 }
 
 function printLoadTable(results: ScenarioResult[]): void {

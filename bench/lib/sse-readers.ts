@@ -7,7 +7,9 @@
 //   {"n":2,"cmd":"counts"}   messages received so far (those with an `id:` line), per-connection spread,
 //       ids out of order, connections the server closed, delivery latency from the `sent` stamp in data,
 //       and the first message received (to compare the servers' framing)
-//   {"n":3,"cmd":"close"}    closes every connection
+//   {"n":3,"cmd":"mark"}     forgets the latencies so far: the next counts report only later messages'
+//       (the held-readers scenario reads each broadcast's time to its last reader this way)
+//   {"n":4,"cmd":"close"}    closes every connection
 // Exits when stdin closes (the benchmark went away) or on SIGTERM.
 import http from 'node:http';
 
@@ -184,6 +186,9 @@ function handle(line: string): void {
       return;
     case 'counts':
       return counts(cmd.n);
+    case 'mark':
+      latencies = [];
+      return reply(cmd.n, { marked: true });
     case 'close':
       close();
       return reply(cmd.n, { closed: true });
