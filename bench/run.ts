@@ -3,6 +3,7 @@
 // rounds of readers and pushes, charged in server CPU), and reports medians against the targets (tables
 // on stdout, bench/results/latest.json).
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,20 @@ import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, typ
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
 import { CPU_TICK_S } from './lib/proc-cpu';
-import { OFFERING, RESOLVE_CAPABILITY, SERVICES, SKILL_RUNTIME, SKILLS, seedProviders, type Seeded } from './seed';
+import {
+  CATALOG_CAPABILITY,
+  CATALOG_SERVICES,
+  OFFERING,
+  RESOLVE_CAPABILITY,
+  SERVICES,
+  SKILL_RUNTIME,
+  SKILLS,
+  SLICE_CAPABILITY,
+  SLICE_SERVICES,
+  seedCatalog,
+  seedProviders,
+  type Seeded,
+} from './seed';
 import {
   printTable,
   summarize,
@@ -63,6 +77,9 @@ const HELD_TARGETS: HeldTargets = { kibPerReader: 64, broadcastMs: 2000 };
 /** Readers of the held scenario's unmeasured first round: the paths warmed up without growing the heap much. */
 const HELD_WARMUP_READERS = 100;
 
+/** Resolve's cost against the catalog's size; seeded (a million services) and run only when selected, last. */
+const CATALOG_SCENARIO = 'resolve_flat_1m';
+
 interface Agent {
   id: string;
   agentKey: string;
@@ -96,6 +113,8 @@ let agent: Agent | undefined;
 let seller: Agent | undefined;
 let oursChild: Child | undefined;
 let seeded: Seeded | undefined;
+/** The catalog scenario's provider of a million services, once seeded. */
+let catalogProviderId: string | undefined;
 let cleaning: Promise<void> | undefined;
 
 /**
@@ -139,7 +158,7 @@ function cleanup(): Promise<void> {
     stopLoad();
     await stopAll();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    const ids = [agent?.id, seller?.id, seeded?.providerId].filter((id): id is string => !!id);
+    const ids = [agent?.id, seller?.id, seeded?.providerId, catalogProviderId].filter((id): id is string => !!id);
     if (DATABASE_URL && ids.length) {
       try {
         const seconds = await purgeAgents(DATABASE_URL, ids);
@@ -188,6 +207,23 @@ async function spawnOurs(port: number): Promise<{ child: Child; url: string }> {
     if (status === 200) return { child, url };
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The catalog scenario's precondition, only when it runs: stops our server (PGlite's data directory is
+ * locked while it runs), seeds the million-service catalog, and starts it again on the same port.
+ */
+async function seedCatalogAndRestart(url: string): Promise<void> {
+  await oursChild!.stop(12_000);
+  const started = Date.now();
+  catalogProviderId = randomUUID();
+  await seedCatalog({ dataDir, databaseUrl: DATABASE_URL }, catalogProviderId);
+  console.log(
+    `\nseeded ${CATALOG_SERVICES.toLocaleString('en')} more services (${(CATALOG_SERVICES / 100).toLocaleString('en')} offering ${CATALOG_CAPABILITY}, ` +
+      `${SLICE_SERVICES / 100} of the first ${SLICE_SERVICES.toLocaleString('en')} offering ${SLICE_CAPABILITY}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const restarted = await spawnOurs(Number(new URL(url).port));
+  oursChild = restarted.child;
 }
 
 async function register(url: string): Promise<Agent> {
@@ -532,6 +568,35 @@ async function runFanoutScenario(me: Agent, ours: string, peer: string): Promise
   return summarizeFanout(FANOUT_SCENARIO, 'sse-bare', { readers: FANOUT.readers, eventsPerS: FANOUT.eventsPerS }, FANOUT_TARGETS, rounds);
 }
 
+/**
+ * Resolve against the catalog's size, in the same run on the same server: a capability offered by 1% of a
+ * million services (10,000 offers) against one offered by 1% of a 10,000-service slice of them (100
+ * offers), both asked for the same first 10 with the same preference, their offers priced and scored by
+ * the same formulas. Work proportional to `limit` (the first entries of an index, a total kept per
+ * capability) costs the same for both; ranking or counting the matches would cost a hundred times more
+ * for the first. What grows with the whole table (index depth, cache) is shared by both sides here.
+ */
+function catalogScenario(me: Agent, ours: string): Scenario {
+  const resolveOf = (name: string, capability: string, offers: number): Target => ({
+    name,
+    url: `${ours}/api/v1/resolve`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${me.masterKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ capability, prefer: 'balanced' }),
+    stableBody: false,
+    check: (status, body) => {
+      const b = json(body);
+      return status === 200 && b.total === offers && b.matches?.length === 10 ? undefined : `expected 10 of ${offers} matches`;
+    },
+  });
+  return {
+    name: CATALOG_SCENARIO,
+    ours: resolveOf('ours, 1M', CATALOG_CAPABILITY, CATALOG_SERVICES / 100),
+    peer: resolveOf('ours, 10k', SLICE_CAPABILITY, SLICE_SERVICES / 100),
+    targets: { p50: 1.3 },
+  };
+}
+
 const mib = (kib: number) => `${(kib / 1024).toFixed(0)} MiB`;
 const fmtHeld = (s: HeldSample) =>
   `connected in ${s.connect_s.toFixed(1)} s; RSS ${mib(s.rss_before_kib)} → ${mib(s.rss_connected_kib)} (${s.kib_per_reader.toFixed(1)} KiB/reader), ` +
@@ -601,7 +666,7 @@ async function main(): Promise<void> {
 
   const results: AnyResult[] = [];
   const all = scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor, 'sse-bare': sseBare });
-  const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO];
+  const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO, CATALOG_SCENARIO];
   const unknown = [...(ONLY ?? []), ...SKIP].filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY or BENCH_SKIP names no scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
   for (const s of all) {
@@ -609,6 +674,11 @@ async function main(): Promise<void> {
   }
   if (selected(FANOUT_SCENARIO)) results.push(await runFanoutScenario(agent, ours.url, sseBare));
   if (selected(HELD_SCENARIO)) results.push(await runHeldScenario(agent, ours.url, sseBare));
+  // Last: it adds a million services to the database, which every scenario after it would also see.
+  if (selected(CATALOG_SCENARIO)) {
+    await seedCatalogAndRestart(ours.url);
+    results.push(await runScenario(catalogScenario(agent, ours.url)));
+  }
 
   console.log('');
   printTable(results);
@@ -633,7 +703,9 @@ const loadBudgetMs = 7 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 100
 const fanoutBudgetMs = (2 * (ROUNDS + (WARMUP_S > 0 ? 1 : 0)) * (DURATION_S + 45 + FANOUT.drainMs / 1000) + 60) * 1000;
 // Held readers: two rounds of connecting (at most 3 minutes each), settling and broadcasting, plus warm-ups.
 const heldBudgetMs = selected(HELD_SCENARIO) ? (2 * (180 + 2 + HELD.broadcasts * 10) + 60) * 1000 : 0;
-const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs + heldBudgetMs;
+// The catalog: seeding a million services (allowed 20 minutes), a restart, and one load scenario.
+const catalogBudgetMs = selected(CATALOG_SCENARIO) ? 1200_000 + STARTUP_TIMEOUT_MS + (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000 : 0;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs + heldBudgetMs + catalogBudgetMs;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));

@@ -2,6 +2,7 @@
 // runs): a provider agent with 100,000 services, 1,000 of them offering the resolve scenario's capability,
 // with varied prices and statistics so the ranking has work to do; plus one service for sub-keys; and
 // 100,000 published skills over the five runtimes, with varied install counts, for the marketplace.
+// The catalog scenario's million services are seeded apart (seedCatalog), only when it runs.
 import { randomUUID } from 'node:crypto';
 import { openDatabase } from '../src/db/database';
 
@@ -11,6 +12,17 @@ export const OFFERING = 1_000;
 export const SKILLS = 100_000;
 /** The runtime the marketplace scenario filters by: one skill in five. */
 export const SKILL_RUNTIME = 'python';
+
+/** The catalog scenario: a provider with a million services, every 100th offering CATALOG_CAPABILITY. */
+export const CATALOG_SERVICES = 1_000_000;
+export const CATALOG_CAPABILITY = 'bench-resolve-1m';
+/** The same scenario's baseline: 1% of the first 10,000 of those services offer SLICE_CAPABILITY. */
+export const SLICE_SERVICES = 10_000;
+export const SLICE_CAPABILITY = 'bench-resolve-10k';
+/** Both capabilities are offered by one service in a hundred of their catalog. */
+const CATALOG_SHARE = 100;
+/** Services per INSERT: each statement's trigger writes its offers, and PGlite holds its transition tables. */
+const CATALOG_CHUNK = 100_000;
 
 export interface Seeded {
   providerId: string;
@@ -62,6 +74,54 @@ export async function seedProviders(target: { dataDir?: string; databaseUrl?: st
     await db.sql.query('VACUUM ANALYZE services', []);
     await db.sql.query('VACUUM ANALYZE service_offers', []);
     return { providerId, verifyServiceId, verifyServiceKey };
+  } finally {
+    await db.close();
+  }
+}
+
+/** A seeded provider's agent, written straight to the database. */
+async function seedProviderAgent(db: Awaited<ReturnType<typeof openDatabase>>, id: string, what: string): Promise<void> {
+  const tag = id.replace(/-/g, '').slice(0, 8);
+  await db.sql.query(
+    `INSERT INTO agents (id, agent_key, name, description, owner_email, reputation, updated_at)
+     VALUES ($1, $2, $3, $4, 'bench@example.com', 70, now())`,
+    [id, `ag_bench${tag}${'0'.repeat(24 - 5 - tag.length)}`, `bench-${what}-${tag}`, `Benchmark ${what} (npm run bench)`],
+  );
+}
+
+/**
+ * The catalog scenario's provider: CATALOG_SERVICES services with the statistics formulas of
+ * seedProviders, where every 100th offers CATALOG_CAPABILITY (10,000 offers in a catalog of a million) and,
+ * among the first SLICE_SERVICES only, every 100th (shifted by 50) offers SLICE_CAPABILITY (100 offers in a
+ * catalog slice of 10,000); the others spread over 50 more capabilities. Both capabilities' offers take
+ * their prices and statistics from the same formulas, so a ranking of either does the same work per match.
+ */
+export async function seedCatalog(target: { dataDir?: string; databaseUrl?: string }, providerId: string): Promise<void> {
+  const db = await openDatabase({ dataDir: target.dataDir ?? '', databaseUrl: target.databaseUrl });
+  try {
+    await seedProviderAgent(db, providerId, 'catalog');
+    const tag = providerId.replace(/-/g, '').slice(0, 8);
+    // Chunks of CATALOG_CHUNK, each one statement; an aborted run leaves what it committed to the clean-up.
+    // i is a bigint: the price formula overflows an integer past 271,000.
+    for (let from = 1; from <= CATALOG_SERVICES; from += CATALOG_CHUNK) {
+      const to = Math.min(CATALOG_SERVICES, from + CATALOG_CHUNK - 1);
+      await db.sql.query(
+        `INSERT INTO services (id, service_key, agent_id, name, description, endpoint, capabilities, languages, pricing_model,
+           cost_per_call, signing_secret, success_count, failure_count, latency_p50_ms, last_success_at, updated_at)
+         SELECT gen_random_uuid(), 'svc_c' || $2 || lpad(i::text, 15, '0'), $1, 'Bench catalog service ' || i, 'A benchmark catalog service',
+           'https://bench.example.com/catalog/' || i,
+           CASE WHEN i % ${CATALOG_SHARE} = 0 THEN ARRAY[$3::text]
+                WHEN i % ${CATALOG_SHARE} = ${CATALOG_SHARE / 2} AND i <= ${SLICE_SERVICES} THEN ARRAY[$4::text]
+                ELSE ARRAY['bench-catalog-' || (i % 50)] END,
+           CASE WHEN i % 3 = 0 THEN ARRAY['en'] ELSE ARRAY[]::text[] END,
+           'per_call', (i * 7919) % 200, 'whsec_bench', (i * 31) % 500, (i * 17) % 40, 20 + (i * 13) % 900,
+           now() - ((i % 1000) || ' minutes')::interval, now()
+         FROM generate_series($5::bigint, $6::bigint) AS i`,
+        [providerId, tag, CATALOG_CAPABILITY, SLICE_CAPABILITY, from, to],
+      );
+    }
+    await db.sql.query('VACUUM ANALYZE services', []);
+    await db.sql.query('VACUUM ANALYZE service_offers', []);
   } finally {
     await db.close();
   }
