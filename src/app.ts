@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import Redis from 'ioredis';
-import type { PGlite } from '@electric-sql/pglite';
 import { compileRoutes, coordinateOf, RestDispatcher, type CompiledRoute } from '../rest/runner';
 import { StreamBridge } from '../rest/streams';
 import { rootAliases, routes } from '../rest/routes';
@@ -70,8 +69,10 @@ import { SubscriptionScheduler } from './domain/subscriptions/scheduler';
 import { purgeOldEvents, SESSION_TOPIC, sessionStore, type StreamEvent } from './domain/streaming/sessions';
 
 export interface AppOptions {
-  /** An open PGlite to use instead of DATA_DIR (tests load one from a migrated template). */
-  pglite?: PGlite;
+  /** An embedded database in memory loaded from this dump instead of DATA_DIR (tests: a migrated template). */
+  dumpPath?: string;
+  /** Told if the embedded database's thread stops while the app runs (server.ts exits: it cannot go on). */
+  onDatabaseLost?: (err: Error) => void;
   skipMigrations?: boolean;
   clock?: Clock;
   log?: Logger;
@@ -109,10 +110,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const db: Database = await openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
-    pglite: opts.pglite,
+    dumpPath: opts.dumpPath,
     skipMigrations: opts.skipMigrations,
     guardTransactions: config.dbTransactionGuard,
     log: (m) => log.info(m),
+    onLost: (err) => {
+      log.fatal({ err }, 'the embedded database stopped');
+      opts.onDatabaseLost?.(err);
+    },
   });
   let events: EventBus<Topics> | undefined;
   let redis: Redis | undefined;

@@ -17,7 +17,7 @@ async function main() {
   const log = createLogger(config.logLevel);
   let app;
   try {
-    app = await createApp(config, { log });
+    app = await createApp(config, { log, onDatabaseLost: () => process.exit(1) });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       log.fatal(err.message);

@@ -1,5 +1,6 @@
-// Opens the database: PGlite in DATA_DIR (embedded default) or PostgreSQL at DATABASE_URL, both through
-// a Prisma 7 driver adapter (no Rust engine), applies pending migrations, and closes cleanly.
+// Opens the database: PGlite in DATA_DIR (embedded default), in a worker thread behind a private socket, or
+// PostgreSQL at DATABASE_URL; both through `pg` and Prisma 7's PrismaPg driver adapter (no Rust engine).
+// Applies pending migrations, and closes cleanly.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,9 +9,9 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrations } from './migrate';
+import { startPgliteThread, type PgliteThread } from './pglite-thread';
 
 export type Db = PrismaClient;
 /** A client usable inside `db.$transaction(async (tx) => …)`. */
@@ -108,15 +109,20 @@ function guardAdapter<F extends SqlMigrationAwareDriverAdapterFactory>(factory: 
 export interface OpenOptions {
   dataDir: string;
   databaseUrl?: string;
-  /** An already-open PGlite (tests load one from a migrated template); it is closed with the database. */
-  pglite?: PGlite;
+  /**
+   * Instead of DATA_DIR, an embedded database in memory loaded from this dump (PGlite's dumpDataDir,
+   * gzipped): the tests' migrated template.
+   */
+  dumpPath?: string;
   /** Skip applying migrations (the caller's database is known to be migrated). */
   skipMigrations?: boolean;
-  /** PostgreSQL pool size. */
+  /** Connections of the pool (on PostgreSQL, of each of its two pools). */
   poolSize?: number;
   /** Fail a query made beside an open transaction of the same request at once (tests). */
   guardTransactions?: boolean;
   log?: (message: string) => void;
+  /** Told if the embedded database's thread stops while open (the process cannot go on without it). */
+  onLost?: (err: Error) => void;
 }
 
 export class DataDirLockedError extends Error {}
@@ -235,101 +241,56 @@ export function createPglite(dataDir?: string, opts: PGliteOptions = {}): Promis
   return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...opts, extensions: { vector, ...opts.extensions } });
 }
 
-/** PGlite runs no timed checkpoints: we issue one this often, and on close. */
+/** PGlite runs no timed checkpoints: its worker issues one this often, and on close. */
 const CHECKPOINT_MS = 60_000;
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const log = opts.log ?? (() => {});
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts, log);
 
-  const unlock = opts.pglite ? () => {} : lockDataDir(opts.dataDir);
-  let pglite: PGlite;
+  // The embedded database runs in a worker thread behind a private socket (pglite-thread.ts), so that its
+  // statements never take the server's event loop, and the server speaks to it as to PostgreSQL.
+  const unlock = opts.dumpPath ? () => {} : lockDataDir(opts.dataDir);
+  let thread: PgliteThread;
   try {
-    pglite = opts.pglite ?? (await createPglite(path.join(opts.dataDir, 'pgdata')));
+    thread = await startPgliteThread({
+      dataDir: opts.dumpPath ? undefined : path.join(opts.dataDir, 'pgdata'),
+      dumpPath: opts.dumpPath,
+      checkpointMs: CHECKPOINT_MS,
+      log,
+    });
   } catch (err) {
     unlock();
     throw err;
   }
-  const factory = new PrismaPGlite(pglite);
-  try {
-    if (!opts.skipMigrations) await migrate(factory, log);
-  } catch (err) {
-    await pglite.close().catch(() => {});
-    unlock();
-    throw err;
-  }
-  const guarded = !!opts.guardTransactions;
-  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
-  const checkpoints = setInterval(() => void pglite.exec('CHECKPOINT').catch(() => {}), CHECKPOINT_MS);
-  checkpoints.unref();
-  let closed: Promise<void> | undefined;
-  return {
-    kind: 'pglite',
-    prisma,
-    sql: {
-      query: async <T>(text: string, params: unknown[]) => {
-        if (guarded) assertNoOpenTransaction(`the query "${text.trim().slice(0, 80)}"`);
-        return (await pglite.query<T>(text, params)).rows;
-      },
-    },
-    async ping() {
-      await pglite.query('SELECT 1');
-    },
+  let listening: ((up: boolean) => void)[] = [];
+  thread.onDeath((err) => {
+    log(err.message);
+    for (const onState of listening) onState(false);
+    listening = [];
+    opts.onLost?.(err);
+  });
+  return openOverPg('pglite', thread.connection, opts, log, {
+    // One session behind the socket: a statement name would be shared by every connection, so none is used.
+    prepared: false,
     async listen(channel, onNotify, onState) {
       // One process owns the data directory, so every change is made here and none can be missed.
-      await pglite.listen(channel, onNotify);
+      await thread.listen(channel, onNotify);
+      listening.push(onState);
       onState(true);
     },
-    close() {
-      closed ??= (async () => {
-        clearInterval(checkpoints);
-        await prisma.$disconnect().catch(() => {});
-        await pglite.exec('CHECKPOINT').catch(() => {});
-        await pglite.close();
-        unlock();
-      })();
-      return closed;
-    },
-  };
-}
-
-async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
-  pool.on('error', (err) => log(`idle PostgreSQL connection failed: ${err.message}`));
-  // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
-  const prepared = new pg.Pool({
-    connectionString: url,
-    max: opts.poolSize ?? 10,
-    // Awaited before the connection serves its first statement; a failure fails that checkout.
-    onConnect: async (client) => {
-      await client.query('SET plan_cache_mode = force_generic_plan');
+    async close() {
+      await thread.close();
+      unlock();
     },
   });
-  prepared.on('error', (err) => log(`idle PostgreSQL connection failed: ${err.message}`));
-  const factory = new PrismaPg(pool);
-  try {
-    if (!opts.skipMigrations) await migrate(new PrismaPg({ connectionString: url }), log);
-  } catch (err) {
-    await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
-    throw err;
-  }
-  const guarded = !!opts.guardTransactions;
-  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
-  let closed: Promise<void> | undefined;
-  let closing = false;
+}
+
+function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
   const listeners = new Set<pg.Client>();
-  return {
-    kind: 'postgres',
-    prisma,
-    sql: {
-      query: async <T>(text: string, params: unknown[], name?: string) => {
-        if (guarded) assertNoOpenTransaction(`the query "${name ?? text.trim().slice(0, 80)}"`);
-        return (await (name ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];
-      },
-    },
-    async ping() {
-      await pool.query('SELECT 1');
-    },
+  let closing = false;
+  return openOverPg('postgres', { connectionString: url }, opts, log, {
+    prepared: true,
     async listen(channel, onNotify, onState) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
       let delayMs = 100;
@@ -367,12 +328,67 @@ async function openPostgres(url: string, opts: OpenOptions, log: (m: string) => 
       // A failed first attempt is retried like a dropped connection; until then onState says false.
       await connect().catch(() => {});
     },
-    close() {
+    async close() {
       closing = true;
+      await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
+    },
+  });
+}
+
+interface Flavour {
+  /** Whether named statements get their own pool, planned generically (see SqlRunner). */
+  prepared: boolean;
+  listen: Database['listen'];
+  /** After the pools have ended. */
+  close(): Promise<void>;
+}
+
+/** The database over `pg` pools and PrismaPg: PostgreSQL, or the embedded database behind its socket. */
+async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, flavour: Flavour): Promise<Database> {
+  const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });
+  pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
+  // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
+  const prepared = flavour.prepared
+    ? new pg.Pool({
+        ...connection,
+        max: opts.poolSize ?? 10,
+        // Awaited before the connection serves its first statement; a failure fails that checkout.
+        onConnect: async (client) => {
+          await client.query('SET plan_cache_mode = force_generic_plan');
+        },
+      })
+    : undefined;
+  prepared?.on('error', (err) => log(`idle database connection failed: ${err.message}`));
+  const endPools = () => Promise.all([pool.end().catch(() => {}), prepared?.end().catch(() => {})]);
+  const factory = new PrismaPg(pool);
+  try {
+    if (!opts.skipMigrations) await migrate(new PrismaPg(connection), log);
+  } catch (err) {
+    await endPools();
+    await flavour.close().catch(() => {});
+    throw err;
+  }
+  const guarded = !!opts.guardTransactions;
+  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
+  let closed: Promise<void> | undefined;
+  return {
+    kind,
+    prisma,
+    sql: {
+      query: async <T>(text: string, params: unknown[], name?: string) => {
+        if (guarded) assertNoOpenTransaction(`the query "${name ?? text.trim().slice(0, 80)}"`);
+        return (await (name && prepared ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];
+      },
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    listen: flavour.listen,
+    close() {
       closed ??= (async () => {
-        await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
         await prisma.$disconnect().catch(() => {});
-        await Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
+        await endPools();
+        await flavour.close();
       })();
       return closed;
     },

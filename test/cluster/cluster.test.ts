@@ -256,7 +256,9 @@ it('runs swarms on both instances, every step exactly once', async () => {
     expect(sessions.map((s) => s.status)).toEqual(Array(10).fill('completed'));
     const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
     expect(steps).toHaveLength(60);
-    expect(steps.filter((s) => s.status !== 'succeeded' || s.attempt !== 1).map((s) => [s.status, s.attempt, s.error])).toEqual([]);
+    const retried = steps.filter((s) => s.status !== 'succeeded' || s.attempt !== 1).map((s) => [s.status, s.attempt, s.error]);
+    // Seen twice under a heavily loaded machine (two steps succeeding at attempt 2): say what the instances logged.
+    if (retried.length) throw new Error(`steps not done once: ${JSON.stringify(retried)}\n${[...a.logs, ...b.logs].filter((l) => /"level":(40|50)/.test(l)).slice(0, 20).join('\n')}`);
     // One call and one execution per step, and both instances took part.
     const calls = provider.calls.map((c) => `${c.json.input.swarm}/${c.json.input.step}`);
     expect(new Set(calls).size).toBe(60);

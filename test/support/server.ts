@@ -1,20 +1,17 @@
 // A real marketplace server on an ephemeral port with its own fresh database, plus small clients
 // (fetch for REST and GraphQL) that tests share. No module of ours is mocked.
 import { Writable } from 'node:stream';
-import type { PGlite } from '@electric-sql/pglite';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { Clock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';
-import { clonePostgres, loadPgliteFromTemplate } from './databases';
+import { clonePostgres, pgliteTemplatePath } from './databases';
 
 export interface TestServer {
   app: App;
   url: string;
   port: number;
   config: Config;
-  /** The embedded database the server runs on (undefined on PostgreSQL), for tests that watch its statements. */
-  pglite?: PGlite;
   /** Everything the server logged, one JSON line each. */
   logs: string[];
   close(): Promise<void>;
@@ -56,9 +53,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
     ...opts.env,
   });
-  const pglite = databaseUrl ? undefined : await loadPgliteFromTemplate();
   const app = await createApp(config, {
-    pglite,
+    dumpPath: databaseUrl ? undefined : pgliteTemplatePath(),
     skipMigrations: !databaseUrl,
     clock: opts.clock,
     log: createLogger(config.logLevel, sink),
@@ -71,7 +67,6 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     url,
     port,
     config,
-    pglite,
     logs,
     async close() {
       await app.close();

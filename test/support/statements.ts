@@ -1,14 +1,13 @@
-// Counts the SQL statements the embedded database runs for one HTTP request. Every statement reaches PGlite
-// as a wire-protocol message — Parse for a parameterised query, Query for a simple one — whichever path
-// issued it (Prisma's adapter, the driver runner, inside or outside a transaction), so counting those
-// messages counts the real statements. A request is told apart from background work (the dispatcher, the
+// Counts the SQL statements one HTTP request runs. Every statement of the server — Prisma's adapter, the
+// driver runner, inside or outside a transaction, on PostgreSQL and on the embedded database alike (which
+// the server reaches through `pg` too) — is one call of a `pg` client's query, so counting those calls
+// counts the real statements. A request is told apart from background work (the dispatcher, the
 // scheduler, timers) by the async context its handler runs in: requests that carry the marker header run
 // inside an AsyncLocalStorage scope, and a statement is the request's when it is issued in that scope.
-// Embedded database only: PostgreSQL offers no per-session statement count without pg_stat_statements
-// preloaded, and the statements a resolver issues are the same on both.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import pg from 'pg';
 import { http, type HttpResult, type TestServer } from './server';
 
 const MARKER = 'x-test-statement-log';
@@ -30,41 +29,32 @@ export interface StatementWatch {
   gql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<Counted<T>>;
 }
 
-/** The statements in one chunk of frontend messages: the text of each Parse and Query message. */
-export function statementsIn(bytes: Uint8Array): string[] {
-  const found: string[] = [];
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  // A startup message has no type byte (it begins with its length, whose first byte is 0).
-  while (at + 5 <= view.length && view[at] !== 0) {
-    const type = String.fromCharCode(view[at]);
-    const length = view.readInt32BE(at + 1);
-    const body = view.subarray(at + 5, at + 1 + length);
-    if (type === 'Q') found.push(cString(body, 0));
-    else if (type === 'P') found.push(cString(body, body.indexOf(0) + 1)); // after the statement's name
-    at += 1 + length;
-  }
-  return found;
-}
+/** Every watch's scope: the hook on `pg` (installed once per test file) reports to each. */
+const watching: AsyncLocalStorage<Log>[] = [];
+let hooked = false;
 
-function cString(buf: Buffer, from: number): string {
-  const end = buf.indexOf(0, from);
-  return buf.toString('utf8', from, end < 0 ? buf.length : end);
+function hookQueries(): void {
+  if (hooked) return;
+  hooked = true;
+  const query = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    const text = typeof config === 'string' ? config : config?.text;
+    if (typeof text === 'string') {
+      for (const scope of watching) {
+        const log = scope.getStore();
+        if (log?.open) log.statements.push(text);
+      }
+    }
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
 }
 
 export function watchStatements(server: TestServer): StatementWatch {
-  const pglite = server.pglite;
-  if (!pglite) throw new Error('statements are counted on the embedded database only');
   const scope = new AsyncLocalStorage<Log>();
   const logs = new Map<string, Log>();
-
-  // Every message goes through execProtocolRaw (query, exec, transactions and the protocol API alike).
-  const send = pglite.execProtocolRaw.bind(pglite);
-  pglite.execProtocolRaw = (message: Uint8Array, opts?: { syncToFs?: boolean }) => {
-    const log = scope.getStore();
-    if (log?.open) log.statements.push(...statementsIn(message));
-    return send(message, opts);
-  };
+  watching.push(scope);
+  hookQueries();
 
   const httpServer = server.app.server;
   for (const listener of httpServer.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[]) {

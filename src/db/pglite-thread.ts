@@ -1,0 +1,95 @@
+// The server's side of the embedded database's worker (pglite-worker.ts): starts it on a private socket,
+// hears its notifications, and closes it. A worker that dies fails every waiting call at once.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerData } from './pglite-worker';
+
+/** The socket's port number: `pg` finds the socket as `<host directory>/.s.PGSQL.<port>`. */
+const SOCKET_PORT = 5432;
+
+export interface PgliteThread {
+  /** What `pg` connects with. */
+  connection: { host: string; port: number; user: string; database: string };
+  /** LISTENs on `channel` in the worker; `onNotify` gets each payload. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
+  /** Told once if the worker stops other than by close(). */
+  onDeath(handler: (err: Error) => void): void;
+  /** Checkpoints, closes the database and ends the worker. */
+  close(): Promise<void>;
+}
+
+export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; checkpointMs: number; log(message: string): void }): Promise<PgliteThread> {
+  // A directory only this user may enter holds the socket: nobody else can connect to the database.
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-db-'));
+  const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpointMs: opts.checkpointMs };
+  const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data });
+  const handlers = new Map<string, (payload: string) => void>();
+  const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
+  const deathHandlers: ((err: Error) => void)[] = [];
+  let nextId = 1;
+  let dead: Error | undefined;
+  let closing = false;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    const die = (err: Error) => {
+      if (dead) return;
+      dead = err;
+      reject(err);
+      for (const w of waiting.values()) w.reject(err);
+      waiting.clear();
+      fs.rmSync(socketDir, { recursive: true, force: true });
+      if (!closing) for (const h of deathHandlers) h(err);
+    };
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') resolve();
+      else if (message.type === 'failed') die(new Error(`the embedded database did not open: ${message.message}`));
+      else if (message.type === 'notify') handlers.get(message.channel)?.(message.payload);
+      else if (message.type === 'log') opts.log(`embedded database: ${message.message}`);
+      else if (message.type === 'answer') {
+        const w = waiting.get(message.id);
+        waiting.delete(message.id);
+        if (message.error) w?.reject(new Error(message.error));
+        else w?.resolve();
+      }
+    });
+    worker.on('error', (err) => die(new Error(`the embedded database's thread failed: ${err.message}`)));
+    worker.on('exit', (code) => die(new Error(`the embedded database's thread exited (code ${code})`)));
+  });
+
+  const ask = (message: { op: 'listen'; channel: string } | { op: 'close' }): Promise<void> => {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    return new Promise<void>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id } satisfies ToWorker);
+    });
+  };
+
+  try {
+    await ready;
+  } catch (err) {
+    await worker.terminate().catch(() => {});
+    throw err;
+  }
+  return {
+    connection: { host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
+    async listen(channel, onNotify) {
+      handlers.set(channel, onNotify);
+      await ask({ op: 'listen', channel });
+    },
+    onDeath(handler) {
+      deathHandlers.push(handler);
+    },
+    async close() {
+      closing = true;
+      try {
+        await ask({ op: 'close' });
+      } finally {
+        await worker.terminate().catch(() => {});
+        fs.rmSync(socketDir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The embedded database's thread: PGlite (WebAssembly) runs here, off the server's event loop, and serves
+// the PostgreSQL wire protocol on a private unix socket (pglite-mux.ts), so the server reaches it through
+// `pg` and Prisma's PrismaPg exactly as it reaches PostgreSQL. Started by pglite-thread.ts (through
+// pglite-worker.boot.cjs, which compiles this file); it also runs the checkpoints and the LISTENs, and
+// posts each notification to the server's thread.
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PgliteMux } from './pglite-mux';
+
+export interface WorkerData {
+  /** The data directory (PGDATA), or none with `dumpPath` for a database in memory. */
+  dataDir?: string;
+  /** A dump (PGlite's dumpDataDir, gzipped) to load into a database in memory: the tests' template. */
+  dumpPath?: string;
+  socketPath: string;
+  checkpointMs: number;
+}
+
+export type ToWorker = { id: number; op: 'listen'; channel: string } | { id: number; op: 'close' };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'notify'; channel: string; payload: string }
+  | { type: 'log'; message: string }
+  | { type: 'answer'; id: number; error?: string };
+
+const port = parentPort!;
+const post = (message: FromWorker) => port.postMessage(message);
+
+async function main(data: WorkerData): Promise<void> {
+  const db = await PGlite.create({
+    ...(data.dataDir ? { dataDir: data.dataDir } : {}),
+    ...(data.dumpPath ? { loadDataDir: new Blob([fs.readFileSync(data.dumpPath)]) } : {}),
+    // The migrations enable pgvector where they can; a data directory that has it must always load it.
+    extensions: { vector },
+  });
+  const notify = (channel: string, payload: string) => post({ type: 'notify', channel, payload });
+  const mux = new PgliteMux(db, { onNotify: notify, log: (message) => post({ type: 'log', message }) });
+  fs.rmSync(data.socketPath, { force: true });
+  await mux.listen(data.socketPath);
+  // PGlite runs no timed checkpoints: the worker issues one this often, and on close.
+  const checkpoints = setInterval(() => void mux.exclusive(() => db.exec('CHECKPOINT')).catch(() => {}), data.checkpointMs);
+  checkpoints.unref();
+  const listening = new Set<string>();
+
+  port.on('message', (message: ToWorker) => {
+    const answer = (work: Promise<unknown>) =>
+      work.then(
+        () => post({ type: 'answer', id: message.id }),
+        (err: Error) => post({ type: 'answer', id: message.id, error: err.message }),
+      );
+    if (message.op === 'listen') {
+      if (listening.has(message.channel)) return void answer(Promise.resolve());
+      listening.add(message.channel);
+      // Notifications of the worker's own statements come through PGlite's listener; those of the clients'
+      // statements, through the multiplexer.
+      void answer(mux.exclusive(() => db.listen(message.channel, (payload) => notify(message.channel, payload))));
+    } else if (message.op === 'close') {
+      clearInterval(checkpoints);
+      void answer(
+        (async () => {
+          await mux.close();
+          await mux.exclusive(() => db.exec('CHECKPOINT'));
+          await db.close();
+          fs.rmSync(data.socketPath, { force: true });
+        })(),
+      );
+    }
+  });
+  post({ type: 'ready' });
+}
+
+main(workerData as WorkerData).catch((err: Error) => post({ type: 'failed', message: err.message }));

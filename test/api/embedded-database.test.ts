@@ -1,0 +1,95 @@
+// The embedded database's worker and its multiplexer (src/db/pglite-thread.ts, pglite-mux.ts): many `pg`
+// connections share PGlite's one session without ever seeing each other's statements, transactions stay
+// whole, and notifications reach the server's thread. Real PGlite in a real worker, real `pg` clients.
+import pg from 'pg';
+import { startPgliteThread, type PgliteThread } from '../../src/db/pglite-thread';
+import { onPostgres } from '../support/server';
+import { pgliteTemplatePath } from '../support/databases';
+
+const describeEmbedded = onPostgres() ? describe.skip : describe;
+
+describeEmbedded('the embedded database behind its socket', () => {
+  let thread: PgliteThread;
+  const clients: pg.Client[] = [];
+
+  async function connect(): Promise<pg.Client> {
+    const client = new pg.Client(thread.connection);
+    client.on('error', () => {});
+    await client.connect();
+    clients.push(client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpointMs: 60_000, log: () => {} });
+    const setup = await connect();
+    await setup.query('CREATE TABLE mux_t (id serial PRIMARY KEY, conn int NOT NULL, note text)');
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.end().catch(() => {})));
+    await thread.close();
+  });
+
+  it("gives each of many connections its own answers, even when a statement's message spans several reads", async () => {
+    const conns = await Promise.all(Array.from({ length: 8 }, () => connect()));
+    const big = 'x'.repeat(256 * 1024);
+    const wrong: string[] = [];
+    await Promise.all(
+      conns.map(async (c, i) => {
+        for (let k = 0; k < 25; k++) {
+          // A different statement per connection, and on some turns a parameter far larger than one read.
+          const param = k % 5 === 0 ? `${i}:${big}` : `${i}:${k}`;
+          const { rows } = await c.query(`SELECT $1::text AS p, ${i} AS conn, length($1::text) AS n`, [param]);
+          if (rows[0].conn !== i || rows[0].p !== param || rows[0].n !== param.length) wrong.push(`${i}/${k}`);
+        }
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps an open transaction's session to its connection: others wait, and see only what it committed", async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    await a.query('BEGIN');
+    await a.query('INSERT INTO mux_t (conn, note) VALUES (1, $1)', ['uncommitted']);
+    let answered = false;
+    const seen = b.query<{ n: number }>("SELECT count(*)::int AS n FROM mux_t WHERE note = 'uncommitted'").then((r) => {
+      answered = true;
+      return r.rows[0].n;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(answered).toBe(false);
+    await a.query('COMMIT');
+    expect(await seen).toBe(1);
+  });
+
+  it("rolls back the transaction of a connection that goes away, and lets the others in", async () => {
+    const a = await connect();
+    await a.query('BEGIN');
+    await a.query('INSERT INTO mux_t (conn, note) VALUES (2, $1)', ['abandoned']);
+    (a as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    const b = await connect();
+    const { rows } = await b.query<{ n: number }>("SELECT count(*)::int AS n FROM mux_t WHERE note = 'abandoned'");
+    expect(rows[0].n).toBe(0);
+  });
+
+  it("keeps a failed statement's error on its own connection", async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+    const results = await Promise.allSettled([a.query('SELECT 1 / 0'), b.query('SELECT 42 AS n'), a.query('SELECT 7 AS n')]);
+    expect(results[0].status).toBe('rejected');
+    expect(results[1]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 42 }] } });
+    expect(results[2]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 7 }] } });
+  });
+
+  it("brings a notification of a connection's transaction to the server's thread once, when it commits", async () => {
+    const heard: string[] = [];
+    await thread.listen('mux_test_channel', (payload) => heard.push(payload));
+    const a = await connect();
+    await a.query('BEGIN');
+    await a.query("SELECT pg_notify('mux_test_channel', 'one')");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toEqual([]);
+    await a.query('COMMIT');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toEqual(['one']);
+  });
+});
