@@ -514,6 +514,20 @@ const fmtFanout = (s: FanoutSample) =>
   `${(s.delivered * 100).toFixed(1).padStart(5)}%  CPU ${s.cpu_per_event_us.toFixed(2).padStart(6)} µs/event (${s.cpu_s.toFixed(2)} s / ${s.window_s.toFixed(1)} s)` +
   `  latency p50 ${s.latency_p50_ms?.toFixed(1) ?? '-'} ms p99 ${s.latency_p99_ms?.toFixed(1) ?? '-'} ms  push p50 ${s.push_p50_ms.toFixed(1)} ms`;
 
+/** A new session of ours and the bare SSE hub, as fan-out targets: their streams and pushes, with the agent's key. */
+async function sessionTargets(me: Agent, ours: string, peer: string): Promise<{ auth: Record<string, string>; session: string; targets: Record<'ours' | 'peer', FanoutTarget> }> {
+  const auth = { authorization: `Bearer ${me.masterKey}` };
+  const session = `${ours}/api/v1/streaming/sessions/${await openSession(ours, me)}`;
+  return {
+    auth,
+    session,
+    targets: {
+      ours: { name: 'ours', eventsUrl: `${session}/events`, pushUrl: `${session}/push`, headers: auth },
+      peer: { name: 'sse-bare', eventsUrl: `${peer}/events`, pushUrl: `${peer}/push`, headers: auth },
+    },
+  };
+}
+
 /** Opens ours' session for the fan-out; readers and pushes use the benchmark agent's master key. */
 async function openSession(url: string, me: Agent): Promise<string> {
   const res = await fetch(`${url}/api/v1/streaming/sessions`, {
@@ -533,13 +547,7 @@ async function openSession(url: string, me: Agent): Promise<string> {
  */
 async function runFanoutScenario(me: Agent, ours: string, peer: string): Promise<FanoutResult> {
   console.log(`\n${FANOUT_SCENARIO}: ${FANOUT.readers} SSE readers of one session, ${FANOUT.eventsPerS} events/s, ours vs sse-bare`);
-  const auth = { authorization: `Bearer ${me.masterKey}` };
-  const sessionId = await openSession(ours, me);
-  const session = `${ours}/api/v1/streaming/sessions/${sessionId}`;
-  const targets: Record<'ours' | 'peer', FanoutTarget> = {
-    ours: { name: 'ours', eventsUrl: `${session}/events`, pushUrl: `${session}/push`, headers: auth },
-    peer: { name: 'sse-bare', eventsUrl: `${peer}/events`, pushUrl: `${peer}/push`, headers: auth },
-  };
+  const { auth, session, targets } = await sessionTargets(me, ours, peer);
   // The process holding the listening socket is the one charged (spawnTs runs node itself, but a launcher
   // in between would otherwise be measured instead of the server).
   const pids = { ours: serverPid(ours), peer: serverPid(peer) };
@@ -609,13 +617,7 @@ const fmtHeld = (s: HeldSample) =>
  */
 async function runHeldScenario(me: Agent, ours: string, peer: string): Promise<HeldResult> {
   console.log(`\n${HELD_SCENARIO}: ${HELD.readers} SSE readers of one session held on our one instance, ${HELD.broadcasts} broadcasts (sse-bare for reference)`);
-  const auth = { authorization: `Bearer ${me.masterKey}` };
-  const sessionId = await openSession(ours, me);
-  const session = `${ours}/api/v1/streaming/sessions/${sessionId}`;
-  const targets: Record<'ours' | 'peer', FanoutTarget> = {
-    ours: { name: 'ours', eventsUrl: `${session}/events`, pushUrl: `${session}/push`, headers: auth },
-    peer: { name: 'sse-bare', eventsUrl: `${peer}/events`, pushUrl: `${peer}/push`, headers: auth },
-  };
+  const { auth, session, targets } = await sessionTargets(me, ours, peer);
   const pids = { ours: serverPid(ours), peer: serverPid(peer) };
   const readers = await SseReaders.start({ ...process.env });
   try {

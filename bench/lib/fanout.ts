@@ -172,22 +172,30 @@ export async function pushOne(target: FanoutTarget, i: number): Promise<number> 
 }
 
 /**
+ * Connects `n` readers of the target's stream and lets them settle for `settleMs`; fails naming the
+ * statuses and errors when any did not connect. The caller closes them whatever happens. Answers how long
+ * connecting took.
+ */
+export async function connectAll(target: FanoutTarget, readers: SseReaders, n: number, settleMs: number): Promise<{ ms: number }> {
+  const opened = await readers.open(target.eventsUrl, target.headers, n);
+  if (opened.opened < n) {
+    const statuses = Object.entries(opened.statuses)
+      .map(([code, count]) => `${code === '0' ? 'no answer' : code}×${count}`)
+      .join(' ');
+    throw new Error(`${target.name}: only ${opened.opened} of ${n} SSE readers connected to ${target.eventsUrl} (statuses: ${statuses}; first errors: ${opened.errors.join(' | ') || 'none'})`);
+  }
+  await sleep(settleMs);
+  return opened;
+}
+
+/**
  * One round against one target: connect every reader, push `eventsPerS` events a second for `durationS`,
  * wait until every reader has every event (at most `drainMs` after the last push answered), and charge
  * the server's CPU from the first push to then.
  */
 export async function fanoutRound(target: FanoutTarget, pid: number, readers: SseReaders, shape: FanoutShape): Promise<{ sample: FanoutSample; message: string | null }> {
-  const opened = await readers.open(target.eventsUrl, target.headers, shape.readers);
   try {
-    if (opened.opened < shape.readers) {
-      const statuses = Object.entries(opened.statuses)
-        .map(([code, n]) => `${code === '0' ? 'no answer' : code}×${n}`)
-        .join(' ');
-      throw new Error(
-        `${target.name}: only ${opened.opened} of ${shape.readers} SSE readers connected to ${target.eventsUrl} (statuses: ${statuses}; first errors: ${opened.errors.join(' | ') || 'none'})`,
-      );
-    }
-    await sleep(SETTLE_MS);
+    await connectAll(target, readers, shape.readers, SETTLE_MS);
     const before = await readers.counts();
     if (before.open < shape.readers) throw new Error(`${target.name}: ${shape.readers - before.open} readers were disconnected before the first push`);
 

@@ -3,7 +3,7 @@
 // broadcasts timed from the push until the last reader has them. Like the fan-out, a reader that does not
 // connect, or a push that is refused, fails the benchmark rather than being measured.
 import fs from 'node:fs';
-import { pushOne, type FanoutTarget, type SseReaders } from './fanout';
+import { connectAll, pushOne, type FanoutTarget, type SseReaders } from './fanout';
 import type { HeldSample } from './report';
 
 /** After every reader is connected, before the memory is read: lets the connection work finish. */
@@ -61,17 +61,8 @@ export interface HeldShape {
  */
 export async function heldReadersRound(target: FanoutTarget, pid: number, readers: SseReaders, shape: HeldShape): Promise<HeldSample> {
   const rssBefore = residentKiB(pid);
-  const opened = await readers.open(target.eventsUrl, target.headers, shape.readers);
   try {
-    if (opened.opened < shape.readers) {
-      const statuses = Object.entries(opened.statuses)
-        .map(([code, n]) => `${code === '0' ? 'no answer' : code}×${n}`)
-        .join(' ');
-      throw new Error(
-        `${target.name}: only ${opened.opened} of ${shape.readers} SSE readers connected to ${target.eventsUrl} (statuses: ${statuses}; first errors: ${opened.errors.join(' | ') || 'none'})`,
-      );
-    }
-    await sleep(SETTLE_MS);
+    const opened = await connectAll(target, readers, shape.readers, SETTLE_MS);
     const rssConnected = residentKiB(pid);
     let counts = await readers.counts();
     if (counts.open < shape.readers) throw new Error(`${target.name}: ${shape.readers - counts.open} readers were disconnected before the first broadcast`);
