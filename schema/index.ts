@@ -32,10 +32,10 @@ import type { Ctx } from '../src/domain/context';
 export const schema = builder.toSchema({ sortSchema: true });
 
 /**
- * Every mutation but `execute` empties this instance's execute hot cache and principal cache once it has
- * run, so that the caller's own change (a key revoked, a service changed, an agent suspended) is seen by
- * its next request even before the database's change notification arrives
- * (src/domain/execution/hot-cache.ts, src/domain/agents/principal-cache.ts). Wrapped here, on the built
+ * Every mutation but `execute` empties this instance's read cache and principal cache once it has run, so
+ * that the caller's own change (a key revoked, a service changed, an agent suspended, a skill published)
+ * is seen by its next request even before the database's change notification arrives
+ * (src/platform/read-cache.ts, src/domain/agents/principal-cache.ts). Wrapped here, on the built
  * schema, so that every surface that runs it (REST, GraphQL over HTTP, SSE and WebSocket) does it.
  */
 for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
@@ -45,7 +45,7 @@ for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) 
     try {
       return await resolve(source, args, ctx, info);
     } finally {
-      ctx.services.executeCache.flush();
+      ctx.services.readCache.flush();
       ctx.services.principals.flush();
     }
   };

@@ -55,7 +55,7 @@ import { answerClientError, requestIdFor, requestIdOf, responseFacts, writeError
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
-import { CHANGES_CHANNEL, ExecuteHotCache } from './domain/execution/hot-cache';
+import { ReadCache } from './platform/read-cache';
 import { PRINCIPALS_CHANNEL, PrincipalCache } from './domain/agents/principal-cache';
 import { OutboundClient } from './platform/outbound';
 import { Dispatcher, OutboxRelay } from './platform/outbox';
@@ -185,7 +185,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     dispatcher,
     outbound,
     signingKeys,
-    executeCache: new ExecuteHotCache(config.executeCacheMs),
+    readCache: new ReadCache(config.readCacheMs),
     principals: new PrincipalCache(config.principalCache),
     payments: {
       setup: paymentSetup,
@@ -206,11 +206,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     startedAt: new Date(),
     draining: false,
   };
-  // Any change that could make a hot-cache entry wrong empties the cache of every instance.
+  // Any change that could make a kept ranking, candidate list or marketplace page wrong (triggers on
+  // credentials, agents, services and skills; prisma/migrations/*_execute_hot_cache, *_read_cache_skills)
+  // empties the read cache of every instance.
   await db.listen(
-    CHANGES_CHANNEL,
-    () => services.executeCache.flush(),
-    (listening) => services.executeCache.setListening(listening),
+    'marketplace_changes',
+    () => services.readCache.flush(),
+    (listening) => services.readCache.setListening(listening),
   );
   // Any change of an agent or a credential forgets that agent's callers on every instance.
   await db.listen(

@@ -28,8 +28,8 @@ export interface Config {
   deliveryRetryScheduleMs: number[];
   /** Budget of one provider call in `execute` (CONTRACT §6). */
   providerTimeoutMs: number;
-  /** How long execute keeps a caller and its providers in the hot cache (0 turns it off). */
-  executeCacheMs: number;
+  /** How long the read cache keeps a ranking, execute's candidates or a marketplace page (0 turns it off). */
+  readCacheMs: number;
   /** Keep callers looked up by their credential in memory, emptied by change notifications (PRINCIPAL_CACHE=0 turns it off). */
   principalCache: boolean;
   /** Budget of one event delivery. */
@@ -174,7 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1',
     deliveryRetryScheduleMs: seconds('DELIVERY_RETRY_SCHEDULE', env.DELIVERY_RETRY_SCHEDULE, [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100, 120_000),
-    executeCacheMs: integer('EXECUTE_CACHE_MS', env.EXECUTE_CACHE_MS, 2_000, 0, 60_000),
+    readCacheMs: integer('READ_CACHE_MS', env.READ_CACHE_MS, 2_000, 0, 60_000),
     principalCache: env.PRINCIPAL_CACHE !== '0',
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),

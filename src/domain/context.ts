@@ -24,7 +24,7 @@ import type { RadioStreams } from './ext/radio';
 import type { UsageRecorder } from './agents/usage';
 import type { Topics } from './events';
 import type { VectorSearchMode } from './memory/vectors';
-import type { ExecuteHotCache } from './execution/hot-cache';
+import type { ReadCache } from '../platform/read-cache';
 import type { PrincipalCache } from './agents/principal-cache';
 import type { ProviderStats } from './execution/provider-stats';
 import type { DisputePipeline } from './disputes/disputes';
@@ -52,8 +52,11 @@ export interface Services {
   signingKeys: SigningKeys;
   /** Folds execution attempts into provider statistics and reputation after each execution. */
   providerStats: ProviderStats;
-  /** The caller and the providers of recent executions, emptied on every relevant change (hot-cache.ts). */
-  executeCache: ExecuteHotCache;
+  /**
+   * Answers of hot reads (rankings, execute's candidates, marketplace pages) kept for a moment, emptied on
+   * every change notified on marketplace_changes and after this instance's mutations (read-cache.ts).
+   */
+  readCache: ReadCache;
   /** Callers by credential hash, emptied on every change of their agent or credential (principal-cache.ts). */
   principals: PrincipalCache<Principal>;
   /** Decides new disputes from the records, or sends them to review. */

@@ -1,4 +1,4 @@
-// Execute's hot cache (src/domain/execution/hot-cache.ts): a repeated call reaches its provider without
+// The read cache as execute uses it (src/platform/read-cache.ts): a repeated call reaches its provider without
 // a lookup, and no change that matters outlives it — this instance's own mutations empty it at once,
 // changes made anywhere else through the database's change notification, the rest within its TTL.
 import { api, onPostgres, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
@@ -15,7 +15,7 @@ const providers: Provider[] = [];
 beforeAll(async () => {
   assertTestCaTrusted();
   // A TTL far beyond any test: whatever a test sees change was emptied by a notification or a mutation.
-  server = await startServer({ env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', EXECUTE_CACHE_MS: '60000' } });
+  server = await startServer({ env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', READ_CACHE_MS: '60000' } });
   call = api(server);
 });
 afterAll(async () => {
@@ -97,7 +97,7 @@ it('stops calling a provider that cooled down or was deactivated', async () => {
 });
 
 (onPostgres() ? it : it.skip)('keeps nothing while its listening connection is down, and resumes once it is back', async () => {
-  const cache = server.app.services.executeCache;
+  const cache = server.app.services.readCache;
   expect(cache.enabled).toBe(true);
   const [killed] = await server.app.services.sql.query<{ killed: boolean }>(
     `SELECT bool_or(pg_terminate_backend(pid)) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN marketplace_changes'`,

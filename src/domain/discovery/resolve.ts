@@ -227,9 +227,18 @@ function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] 
   return scored.map((m) => m.match);
 }
 
+/**
+ * A query's ranking, scored exactly as of now. The stored ranking is read from the read cache when the
+ * same query asked a moment ago (src/platform/read-cache.ts: emptied by every change notified on
+ * marketplace_changes and by this instance's mutations; statistics and reputation move within its TTL),
+ * and otherwise by one statement.
+ */
 export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQuery): Promise<{ matches: Match[]; total: number }> {
   const statement = rankStatement(query);
-  const [{ ranking }] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
+  const ranking = await ctx.services.readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
+    const [row] = await ctx.services.sql.query<{ ranking: { total: number; matches: RankedOffer[] } }>(statement.text, statement.params, statement.name);
+    return row.ranking;
+  });
   return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), total: ranking.total };
 }
 
@@ -244,24 +253,27 @@ export interface CallableMatch extends Match {
  * signing secret: what `execute` in auto mode needs, in one statement (the ranking's index, then one
  * service row per match).
  */
-export const callableSql = (capability: string, limit: string) => `(
+const CALLABLE_SQL = `SELECT (
   SELECT COALESCE(json_agg(json_build_array(top.listing, s.endpoint, s.signing_secret)), '[]'::json)
-  FROM (SELECT o.service_id, o.listing FROM service_offers o WHERE o.capability = ${capability} AND o.active
-        ORDER BY o.${SCORE_COLUMN.balanced} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top
-  JOIN services s ON s.id = top.service_id AND s.status = 'active')`;
+  FROM (SELECT o.service_id, o.listing FROM service_offers o WHERE o.capability = $1 AND o.active
+        ORDER BY o.${SCORE_COLUMN.balanced} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT $2) AS top
+  JOIN services s ON s.id = top.service_id AND s.status = 'active') AS candidates`;
 
-/** callableSql's value. */
+/** CALLABLE_SQL's value: each offer as listed, with where and how to call its service. */
 export type CallableRows = [RankedOffer, endpoint: string, signingSecret: string][];
 
-const CALLABLE_SQL = `SELECT ${callableSql('$1', '$2')} AS candidates`;
-
-/** A capability's active, callable offers (at most `limit`), as stored; callableMatches scores them. */
+/**
+ * A capability's active, callable offers (at most `limit`), as stored (callableMatches scores them), from
+ * the read cache when a call asked for them a moment ago (see rankProviders).
+ */
 export async function loadCallable(ctx: Pick<Ctx, 'services'>, capability: string, limit: number): Promise<CallableRows> {
-  const [{ candidates }] = await ctx.services.sql.query<{ candidates: CallableRows }>(CALLABLE_SQL, [capability, limit], 'execute_candidates');
-  return candidates;
+  return ctx.services.readCache.read(`execute_candidates\n${capability}\n${limit}`, async () => {
+    const [{ candidates }] = await ctx.services.sql.query<{ candidates: CallableRows }>(CALLABLE_SQL, [capability, limit], 'execute_candidates');
+    return candidates;
+  });
 }
 
-/** Scores callableSql's rows as of now, best first. */
+/** Scores CALLABLE_SQL's rows as of now, best first. */
 export function callableMatches(ctx: Pick<Ctx, 'services'>, candidates: CallableRows): CallableMatch[] {
   const where = new Map(candidates.map(([offer, endpoint, signingSecret]) => [offer[0], { endpoint, signingSecret }]));
   return scoreOffers(
@@ -274,14 +286,20 @@ export function callableMatches(ctx: Pick<Ctx, 'services'>, candidates: Callable
 /**
  * Re-scores, as of the application's clock, the offers whose stored scores have drifted by 0.05 points
  * (their freshness part decays with time; see marketplace_rescore_at), skipping services that are being
- * updated right now (their update re-scores them). Returns how many services were re-scored.
+ * updated right now (their update re-scores them), and tells every instance to forget its kept rankings.
+ * Returns how many services were re-scored.
  */
-export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock'>, batch = 5000): Promise<number> {
+export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock' | 'readCache'>, batch = 5000): Promise<number> {
   const now = services.clock.now();
   const due = await services.sql.query<{ service_id: string }>(`SELECT service_id FROM service_offers WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2`, [now, batch]);
   if (!due.length) return 0;
   const ids = [...new Set(due.map((r) => r.service_id))];
   const [row] = await services.sql.query<{ written: number }>('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz, true) AS written', [ids, now]);
+  // The head of a ranking may have changed: every instance forgets its kept rankings (read-cache.ts).
+  if (row.written > 0) {
+    await services.sql.query(`SELECT pg_notify('marketplace_changes', 'service_offers')`, []);
+    services.readCache.flush();
+  }
   return row.written;
 }
 

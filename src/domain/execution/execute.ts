@@ -9,10 +9,10 @@ import { withBothSpellings } from '../../platform/naming';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
-import { principalFromJson, principalJsonSql, rememberPrincipal, requireAgent } from '../agents/principal';
+import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { callableMatches, callableSql, loadCallable, type CallableMatch } from '../discovery/resolve';
+import { callableMatches, loadCallable, type CallableMatch } from '../discovery/resolve';
 import { eventCtes, makeEvent, transact, type Emit } from '../events';
 import { BudgetExceeded, holdBudget, remainingBudget, TASK_ID, taskForExecution } from '../tasks/budget';
 import { releaseHold } from '../payments/ledger';
@@ -20,7 +20,6 @@ import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../
 import { ACCOUNTS, centsToUnits, feeOf } from '../payments/setup';
 import { requestHash } from '../../platform/idempotency';
 import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
-import type { HotEntry } from './hot-cache';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -151,43 +150,6 @@ function candidatesOf(ctx: Ctx, ranked: CallableMatch[]): Candidate[] {
       endpoint: m.endpoint,
       signingSecret: m.signingSecret,
     }));
-}
-
-/** The caller (its credential by hash) and a capability's callable providers, in one statement. */
-const CALLER_AND_CANDIDATES_SQL = `SELECT ${principalJsonSql('$1')} AS principal, ${callableSql('$2', '$3')} AS candidates`;
-
-/**
- * An auto-mode call of a third-party capability by a caller not yet looked up (a REST request, or the
- * first field of a GraphQL one): looks up the caller with the candidates, so the call is one round trip
- * from its provider, or none when the hot cache has both (see hot-cache.ts). Answers undefined, looking
- * up nothing, when the request is not that, or when the principal cache knows the caller (the usual path
- * then finds the providers in the hot cache's per-capability entries).
- */
-async function prefetchCandidates(ctx: Ctx, raw: ExecuteInput): Promise<CallableMatch[] | undefined> {
-  const capability = raw.capability;
-  if (ctx.resolvedPrincipal || ctx.bearer.kind !== 'key' || (raw.mode ?? 'auto') !== 'auto') return undefined;
-  if (typeof capability !== 'string' || capability.length > 64 || !CAPABILITY_SLUG.test(capability) || isBuiltin(capability)) return undefined;
-  const cache = ctx.services.executeCache;
-  // The principal cache knows callers best (it hears of every change of theirs); the hot cache's copy
-  // serves only when it has none.
-  const known = ctx.services.principals.get(ctx.bearer.hash);
-  let row = cache.get(ctx.bearer.hash, capability);
-  if (!row && known) {
-    // A known caller needs only the capability's providers, which the usual path keeps per capability.
-    ctx.seedPrincipal(known);
-    return undefined;
-  }
-  const cached = row !== undefined;
-  const since = performance.now();
-  row ??= (await ctx.services.sql.query<HotEntry>(CALLER_AND_CANDIDATES_SQL, [ctx.bearer.hash, capability, CANDIDATES], 'execute_caller_candidates'))[0];
-  const principal = known ?? principalFromJson(row.principal);
-  // Only a live caller is kept: a refused one is looked up again, so a new or restored key works at once.
-  if (!cached && principal.kind === 'agent') {
-    cache.set(ctx.bearer.hash, capability, row, since);
-    rememberPrincipal(ctx.services, ctx.bearer.hash, principal, since);
-  }
-  ctx.seedPrincipal(principal);
-  return callableMatches(ctx, row.candidates);
 }
 
 async function chosenCandidate(ctx: Ctx, capability: string, provider: string): Promise<Candidate> {
@@ -462,7 +424,6 @@ function isFundsViolation(err: unknown): boolean {
 }
 
 export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions = {}): Promise<ExecutionReceipt> {
-  const prefetched = await prefetchCandidates(ctx, raw);
   const me = await requireAgent(ctx);
   const { capability, input, mode, provider, taskId } = readInput(raw);
   assertInScope(me, capability);
@@ -500,7 +461,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   const candidates =
     mode === 'chosen'
       ? [await chosenCandidate(ctx, capability, provider!)]
-      : candidatesOf(ctx, prefetched ?? callableMatches(ctx, await ctx.services.executeCache.capabilityCandidates(capability, () => loadCallable(ctx, capability, CANDIDATES))));
+      : candidatesOf(ctx, callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES)));
   if (!candidates.length) throw new NotFound('active provider of capability', capability);
 
   // A paid call is paid before any provider is called: its price is held on the caller's wallet.

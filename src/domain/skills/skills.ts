@@ -390,8 +390,12 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
     ? `(SELECT count(*) FROM skills WHERE ${where.join(' AND ')})::int`
     : `COALESCE((SELECT count FROM skill_listing_counts WHERE runtime = ${runtime ? '$3' : `'*'`} AND category = ${category ? (runtime ? '$4' : '$3') : `'*'`}), 0)`;
   const shape = `${runtime ? 'r' : ''}${category ? 'c' : ''}${q ? 'q' : ''}${sort === 'newest' ? 'n' : 'p'}`;
-  // The total and the page's rows in one round trip: one row with the total and no skill when the page is empty.
-  const rows = await ctx.services.sql.query<MarketplaceSkill & { total: number }>(
+  // The total and the page's rows in one round trip: one row with the total and no skill when the page is
+  // empty. Kept for a moment in the read cache (src/platform/read-cache.ts): a change of a skill's listing
+  // notifies marketplace_changes, and install counts move within its TTL.
+  const name = `skills_marketplace_${shape}`;
+  const rows = await ctx.services.readCache.read(`${name}\n${JSON.stringify(params)}`, () =>
+    ctx.services.sql.query<MarketplaceSkill & { total: number }>(
     `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
        SELECT id, listed_name AS name, listed_description AS description, listed_runtime AS runtime, listed_entrypoint AS entrypoint,
          listed_category AS category, published_version AS version, published_hash AS "contentHash", install_count AS "installCount",
@@ -400,8 +404,8 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
      ) AS p ON true
      ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`,
     params,
-    `skills_marketplace_${shape}`,
-  );
+    name,
+  ));
   const items = rows[0]?.id ? rows.map(({ total: _total, ...skill }) => skill) : [];
   return { items, total: Number(rows[0]?.total ?? 0) };
 }

@@ -1,0 +1,76 @@
+// Answers of hot reads kept for a moment per instance, so that a repeated read makes no database round
+// trip: a value per key, looked up once for every caller that asks while a lookup is under way.
+//
+// Staleness is bounded three ways, by whoever owns the cache. A change feed (a database LISTEN) reports
+// every change that could make a kept answer wrong, and the owner calls `flush` on each report. The owner
+// also flushes after each write it serves, so a client's own change is seen by its next read before the
+// report arrives. And an answer lives at most `ttlMs`, for what moves without reports (statistics). While
+// the change feed is down, reports may be missed, so nothing is kept; a lookup that began before the last
+// flush is not kept either, since it may have read what the flush was about.
+
+/** Answers beyond this empty the cache (a crude bound, reached only by very many distinct reads). */
+const MAX_ENTRIES = 10_000;
+
+export class ReadCache {
+  private entries = new Map<string, { value: unknown; expires: number }>();
+  /** Lookups under way, shared by the callers that ask at the same time. */
+  private loading = new Map<string, Promise<unknown>>();
+  private listening = false;
+  /** When the cache was last emptied (performance.now()). */
+  private flushedAt = 0;
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** Whether answers are kept at all: a positive TTL and a live change feed. */
+  get enabled(): boolean {
+    return this.ttlMs > 0 && this.listening;
+  }
+
+  /**
+   * The answer kept under `key`, or `load`'s, kept from now on when the cache is enabled and nothing was
+   * flushed while it ran. Callers asking while `load` runs share it. `key` must name everything the
+   * answer depends on (the statement and its parameters).
+   */
+  read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.enabled) return load();
+    const hit = this.entries.get(key);
+    if (hit) {
+      if (hit.expires > performance.now()) return Promise.resolve(hit.value as T);
+      this.entries.delete(key);
+    }
+    let pending = this.loading.get(key) as Promise<T> | undefined;
+    if (!pending) {
+      const since = performance.now();
+      const loaded: Promise<T> = load()
+        .then((value) => {
+          if (this.enabled && since >= this.flushedAt) {
+            if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+            this.entries.set(key, { value, expires: since + this.ttlMs });
+          }
+          return value;
+        })
+        .finally(() => {
+          if (this.loading.get(key) === loaded) this.loading.delete(key);
+        });
+      this.loading.set(key, loaded);
+      pending = loaded;
+    }
+    return pending;
+  }
+
+  /**
+   * Forgets everything. Lookups already in flight are not kept, and a read from now on starts its own
+   * rather than sharing one that may have begun before the change.
+   */
+  flush(): void {
+    this.entries.clear();
+    this.loading.clear();
+    this.flushedAt = performance.now();
+  }
+
+  /** The change feed's state: while it is down, reports may be missed, so nothing is kept. */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.flush();
+  }
+}

@@ -1,0 +1,104 @@
+// The read cache (src/platform/read-cache.ts) as resolve and the skills marketplace use it: a repeated read
+// is answered from memory, and no change that matters outlives it — this instance's own mutations empty it
+// at once, changes made anywhere else through the database's change notification. Statistics (here a
+// skill's install count) move within its TTL, which these servers set beyond any test.
+import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+
+let server: TestServer;
+let call: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', READ_CACHE_MS: '60000' } });
+  call = api(server);
+});
+afterAll(() => server.close());
+
+/** Polls until `done` holds, failing after `withinMs`. */
+async function within(withinMs: number, done: () => Promise<boolean>): Promise<void> {
+  const started = Date.now();
+  while (!(await done())) {
+    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('resolve', () => {
+  it('answers a repeated ranking from memory and follows every change that matters', async () => {
+    const me = await registerAgent(server);
+    const provider = await registerAgent(server);
+    const cap = uniqueSlug('cached');
+    const first = await registerService(server, provider.key, { capabilities: [cap], cost_per_call: 10 });
+    const resolve = async (body: Record<string, unknown> = {}) => (await call('POST', '/resolve', { key: me.key, body: { capability: cap, ...body } })).body;
+    expect((await resolve()).matches.map((m: any) => m.name)).toEqual([first.name]);
+
+    // A change no notification reports, made behind the cache's back: the next answer is the kept one.
+    const sql = server.app.services.sql;
+    await sql.query(`UPDATE service_offers SET listing = jsonb_set(listing::jsonb, '{2}', '"renamed behind the cache"')::json WHERE service_id = $1`, [first.service_id]);
+    expect((await resolve()).matches[0].name).toBe(first.name);
+
+    // A service registered here (a mutation on this instance) is ranked by the very next request.
+    const second = await registerService(server, provider.key, { capabilities: [cap], cost_per_call: 0, pricing_model: 'free' });
+    const both = await resolve({ prefer: 'cost' });
+    expect(both.total).toBe(2);
+    expect(both.matches.map((m: any) => m.service_id)).toEqual([second.service_id, first.service_id]);
+
+    // A reputation written straight to the database, as another instance would: min_reputation admits by it,
+    // so the notification empties the cache.
+    expect((await resolve({ min_reputation: 80 })).total).toBe(0);
+    await server.app.services.db.agent.update({ where: { id: provider.agentId }, data: { reputation: 90 } });
+    await within(2_000, async () => (await resolve({ min_reputation: 80 })).total === 2);
+
+    // So does a provider withdrawn elsewhere.
+    await server.app.services.db.service.update({ where: { id: first.service_id }, data: { status: 'inactive' } });
+    await within(2_000, async () => (await resolve()).total === 1);
+    expect((await resolve()).matches.map((m: any) => m.service_id)).toEqual([second.service_id]);
+  });
+
+  it('scores a kept ranking as of each request', async () => {
+    const me = await registerAgent(server);
+    const provider = await registerAgent(server);
+    const cap = uniqueSlug('cached');
+    await registerService(server, provider.key, { capabilities: [cap] });
+    const a = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
+    const b = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
+    expect(b.body.matches[0].score).toBeCloseTo(a.body.matches[0].score, 1);
+    // Each answer measures its own resolution, and a kept ranking makes none of it a database round trip.
+    expect(typeof b.body.resolution_time_ms).toBe('number');
+  });
+});
+
+describe('the skills marketplace', () => {
+  async function publishedSkill(key: string, category: string) {
+    const name = uniqueName('skill').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60);
+    const created = await call('POST', '/agent-skills', { key, body: { name, runtime: 'python', entrypoint: 'main.run', description: 'Summarises a page', category } });
+    expect(created.status).toBe(201);
+    expect((await call('POST', `/agent-skills/${created.body.id}/publish`, { key })).status).toBe(200);
+    return created.body.id as string;
+  }
+
+  it('answers a repeated page from memory, and follows publication here and withdrawal anywhere', async () => {
+    const me = await registerAgent(server);
+    const category = uniqueSlug('cat');
+    const page = async () => (await call('GET', `/agent-skills/marketplace?category=${category}`)).body;
+    const first = await publishedSkill(me.key, category);
+    expect((await page()).skills.map((s: any) => s.id)).toEqual([first]);
+
+    // Install counts are statistics: one written behind the cache shows only once the kept page expires.
+    await server.app.services.db.skill.update({ where: { id: first }, data: { installCount: 7 } });
+    expect((await page()).skills[0].install_count).toBe(0);
+
+    // Published here: on the very next page, with the count as it now is.
+    const second = await publishedSkill(me.key, category);
+    const listed = await page();
+    expect(listed.total).toBe(2);
+    expect(listed.skills.map((s: any) => [s.id, s.install_count])).toEqual([
+      [first, 7],
+      [second, 0],
+    ]);
+
+    // Withdrawn straight in the database, as another instance would: the notification empties the cache.
+    await server.app.services.db.skill.update({ where: { id: first }, data: { published: false } });
+    await within(2_000, async () => (await page()).total === 1);
+    expect((await page()).skills.map((s: any) => s.id)).toEqual([second]);
+  });
+});

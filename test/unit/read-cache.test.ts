@@ -1,0 +1,85 @@
+import { ReadCache } from '../../src/platform/read-cache';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A load that counts its calls and answers `value` after `ms`. */
+function counted<T>(value: T, ms = 5) {
+  const load = Object.assign(
+    async () => {
+      load.calls += 1;
+      await sleep(ms);
+      return value;
+    },
+    { calls: 0 },
+  );
+  return load;
+}
+
+describe('ReadCache', () => {
+  it('keeps nothing until its change feed is listening, nor with a TTL of 0', async () => {
+    const cache = new ReadCache(1000);
+    const load = counted('a');
+    await cache.read('k', load);
+    await cache.read('k', load);
+    expect(load.calls).toBe(2);
+    cache.setListening(true);
+    await cache.read('k', load);
+    expect(await cache.read('k', load)).toBe('a');
+    expect(load.calls).toBe(3);
+    const off = new ReadCache(0);
+    off.setListening(true);
+    await off.read('k', load);
+    await off.read('k', load);
+    expect(load.calls).toBe(5);
+  });
+
+  it('keeps an answer per key, looked up once for readers asking at the same time', async () => {
+    const cache = new ReadCache(60_000);
+    cache.setListening(true);
+    const a = counted('a');
+    const b = counted('b');
+    expect(await Promise.all(Array.from({ length: 5 }, () => cache.read('x', a)))).toEqual(['a', 'a', 'a', 'a', 'a']);
+    expect(await cache.read('y', b)).toBe('b');
+    expect(await cache.read('x', a)).toBe('a');
+    expect([a.calls, b.calls]).toEqual([1, 1]);
+  });
+
+  it('forgets an answer after its TTL, everything on a flush or when the feed drops', async () => {
+    const cache = new ReadCache(50);
+    cache.setListening(true);
+    const load = counted('a', 0);
+    await cache.read('k', load);
+    await sleep(70);
+    await cache.read('k', load);
+    expect(load.calls).toBe(2);
+    cache.flush();
+    await cache.read('k', load);
+    expect(load.calls).toBe(3);
+    cache.setListening(false);
+    await cache.read('k', load);
+    cache.setListening(true);
+    await cache.read('k', load);
+    expect(load.calls).toBe(5);
+  });
+
+  it('neither keeps nor shares a lookup that began before a flush: it may have read what the flush was for', async () => {
+    const cache = new ReadCache(60_000);
+    cache.setListening(true);
+    const stale = counted('stale', 20);
+    const pending = cache.read('k', stale);
+    cache.flush();
+    // A reader arriving after the flush starts its own lookup rather than waiting for the stale one.
+    const fresh = counted('fresh', 5);
+    expect(await cache.read('k', fresh)).toBe('fresh');
+    expect(await pending).toBe('stale');
+    expect(await cache.read('k', counted('other'))).toBe('fresh');
+    expect([stale.calls, fresh.calls]).toEqual([1, 1]);
+  });
+
+  it('does not keep a failed lookup', async () => {
+    const cache = new ReadCache(60_000);
+    cache.setListening(true);
+    await expect(cache.read('k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.read('k', counted('up'))).toBe('up');
+  });
+});
