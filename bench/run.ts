@@ -186,7 +186,10 @@ async function spawnOurs(port: number): Promise<{ child: Child; url: string }> {
     env.DATA_DIR = dataDir;
     delete env.DATABASE_URL;
   }
-  const child = spawnTs('ours', 'src/server.ts', env);
+  // BENCH_PROFILE_DIR: our server writes a CPU profile there when it stops (node --cpu-prof; its
+  // worker threads, the embedded database's among them, write their own).
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const child = spawnTs('ours', 'src/server.ts', env, profile);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {

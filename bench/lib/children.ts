@@ -84,9 +84,9 @@ export class Child {
 
 const children = new Set<Child>();
 
-/** Starts `node --import tsx <entry>` from the repository root with the given environment. */
-export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** Starts `node [nodeArgs] --import tsx <entry>` from the repository root with the given environment. */
+export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Child {
+  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: REPO_ROOT,
     env,
     // stdin stays open as a pipe: the peers exit when it closes, i.e. when this process dies.
