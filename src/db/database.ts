@@ -4,8 +4,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
@@ -231,14 +229,6 @@ function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/**
- * Opens PGlite with the extensions our migrations use where they can (pgvector for memory search). A data
- * directory that has them enabled must always be opened with them.
- */
-export function createPglite(dataDir?: string, opts: PGliteOptions = {}): Promise<PGlite> {
-  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...opts, extensions: { vector, ...opts.extensions } });
 }
 
 /** PGlite runs no timed checkpoints: its worker issues one this often, and on close. */

@@ -5,8 +5,7 @@
 // posts each notification to the server's thread.
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import { createPglite } from './pglite';
 import { PgliteMux } from './pglite-mux';
 
 export interface WorkerData {
@@ -31,12 +30,7 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
 async function main(data: WorkerData): Promise<void> {
-  const db = await PGlite.create({
-    ...(data.dataDir ? { dataDir: data.dataDir } : {}),
-    ...(data.dumpPath ? { loadDataDir: new Blob([fs.readFileSync(data.dumpPath)]) } : {}),
-    // The migrations enable pgvector where they can; a data directory that has it must always load it.
-    extensions: { vector },
-  });
+  const db = await createPglite(data.dataDir, data.dumpPath ? { loadDataDir: new Blob([fs.readFileSync(data.dumpPath)]) } : {});
   const notify = (channel: string, payload: string) => post({ type: 'notify', channel, payload });
   const mux = new PgliteMux(db, { onNotify: notify, log: (message) => post({ type: 'log', message }) });
   fs.rmSync(data.socketPath, { force: true });

@@ -4,8 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
-import { createPglite } from '../../src/db/database';
+import { createPglite } from '../../src/db/pglite';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { applyMigrations, MIGRATIONS_DIR, SCHEMA_PATH } from '../../src/db/migrate';
@@ -35,11 +34,6 @@ export async function buildPgliteTemplate(): Promise<void> {
   const tmp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
   fs.renameSync(tmp, target);
-}
-
-export async function loadPgliteFromTemplate(): Promise<PGlite> {
-  const buf = fs.readFileSync(pgliteTemplatePath());
-  return createPglite(undefined, { loadDataDir: new Blob([buf]) });
 }
 
 export function databaseUrlFor(base: string, database: string): string {
