@@ -3,7 +3,7 @@
 // changes made anywhere else through the database's change notification, the rest within its TTL.
 import { api, onPostgres, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { registerPayingAgent } from '../support/payments';
-import { expectProblem } from '../support/expect';
+import { expectProblem, within } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 
@@ -36,16 +36,6 @@ async function offer(capability: string) {
 }
 
 const run = (key: string, capability: string) => call('POST', '/execute', { key, body: { capability, input: { text: 'hi' } } });
-
-/** Polls until `done` holds, failing after `withinMs`; answers how long it took. */
-async function within(withinMs: number, done: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await done()) return Date.now() - started;
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 it('serves a repeated call from the cache, and empties it when a change that matters is committed anywhere', async () => {
   const cap = uniqueSlug('hot');

@@ -4,7 +4,7 @@
 import { parseBearer } from '../../src/platform/auth';
 import { lookupPrincipal } from '../../src/domain/agents/principal';
 import { api, gql, onPostgres, registerAgent, startServer, type TestServer } from '../support/server';
-import { expectProblem } from '../support/expect';
+import { expectProblem, within } from '../support/expect';
 
 const ADMIN_KEY = `key_admin_${'P'.repeat(40)}`;
 let server: TestServer;
@@ -15,15 +15,6 @@ beforeAll(async () => {
   call = api(server);
 });
 afterAll(() => server.close());
-
-/** Polls until `done` holds, failing after `withinMs`. */
-async function within(withinMs: number, done: () => Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  while (!(await done())) {
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Writes to the database with the principal triggers off: a change no notification reports. What the

@@ -2,6 +2,7 @@
 // is answered from memory, and no change that matters outlives it — this instance's own mutations empty it
 // at once, changes made anywhere else through the database's change notification. Statistics (here a
 // skill's install count) move within its TTL, which these servers set beyond any test.
+import { within } from '../support/expect';
 import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -12,15 +13,6 @@ beforeAll(async () => {
   call = api(server);
 });
 afterAll(() => server.close());
-
-/** Polls until `done` holds, failing after `withinMs`. */
-async function within(withinMs: number, done: () => Promise<boolean>): Promise<void> {
-  const started = Date.now();
-  while (!(await done())) {
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('resolve', () => {
   it('answers a repeated ranking from memory and follows every change that matters', async () => {

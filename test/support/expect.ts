@@ -25,3 +25,13 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Polls every 10 ms until `done` holds, failing after `withinMs`; answers how long it took. */
+export async function within(withinMs: number, done: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await done()) return Date.now() - started;
+    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -394,18 +394,16 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
   // empty. Kept for a moment in the read cache (src/platform/read-cache.ts): a change of a skill's listing
   // notifies marketplace_changes, and install counts move within its TTL.
   const name = `skills_marketplace_${shape}`;
-  const rows = await ctx.services.readCache.read(`${name}\n${JSON.stringify(params)}`, () =>
-    ctx.services.sql.query<MarketplaceSkill & { total: number }>(
-    `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
+  const text = `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
        SELECT id, listed_name AS name, listed_description AS description, listed_runtime AS runtime, listed_entrypoint AS entrypoint,
          listed_category AS category, published_version AS version, published_hash AS "contentHash", install_count AS "installCount",
          fork_count AS "forkCount", agent_id AS "agentId", published_at AS "publishedAt"
        FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2
      ) AS p ON true
-     ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`,
-    params,
-    name,
-  ));
+     ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`;
+  const rows = await ctx.services.readCache.read(`${name}\n${JSON.stringify(params)}`, () =>
+    ctx.services.sql.query<MarketplaceSkill & { total: number }>(text, params, name),
+  );
   const items = rows[0]?.id ? rows.map(({ total: _total, ...skill }) => skill) : [];
   return { items, total: Number(rows[0]?.total ?? 0) };
 }
