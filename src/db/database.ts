@@ -29,6 +29,11 @@ export interface SqlRunner {
    * must have indexes that serve it whatever its parameters. Ignored on PGlite.
    */
   query<T>(text: string, params: unknown[], name?: string): Promise<T[]>;
+  /**
+   * No other process writes this database: the embedded one, whose data directory this process holds.
+   * Background workers then need not poll for work made elsewhere (platform/worker.ts).
+   */
+  soleWriter?: boolean;
 }
 
 export interface Database {
@@ -365,6 +370,7 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
     kind,
     prisma,
     sql: {
+      soleWriter: kind === 'pglite',
       query: async <T>(text: string, params: unknown[], name?: string) => {
         if (guarded) assertNoOpenTransaction(`the query "${name ?? text.trim().slice(0, 80)}"`);
         return (await (name && prepared ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];

@@ -155,7 +155,15 @@ export class Dispatcher {
 
   constructor(private readonly opts: DispatcherOptions) {
     this.schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
-    this.worker = new Worker({ name: 'dispatcher', round: () => this.runOnce(), log: opts.log, pollMs: opts.pollMs ?? 1_000, fullBatch: opts.batch ?? 16 });
+    this.worker = new Worker({
+      name: 'dispatcher',
+      round: () => this.runOnce(),
+      log: opts.log,
+      pollMs: opts.pollMs ?? 1_000,
+      fullBatch: opts.batch ?? 16,
+      // Every delivery is made by a commit that wakes the dispatcher (or by its own rounds, which reschedule).
+      ...(opts.sql.soleWriter ? { nextDue: () => this.nextDue(), now: () => opts.clock.now().getTime() } : {}),
+    });
   }
 
   /** The most attempts a delivery gets: the first, then one per step of the schedule. */
@@ -185,6 +193,12 @@ export class Dispatcher {
 
   stop(): Promise<void> {
     return this.worker.stop();
+  }
+
+  /** When the earliest delivery waiting (or a lapsed claim) falls due; null when none waits. */
+  private async nextDue(): Promise<number | null> {
+    const [row] = await this.opts.sql.query<{ due: Date | null }>(`SELECT min(next_attempt_at) AS due FROM deliveries WHERE status IN ('pending', 'sending')`, []);
+    return row?.due ? new Date(row.due).getTime() : null;
   }
 
   private async claim(): Promise<ClaimedDelivery[]> {

@@ -1,7 +1,9 @@
 // A background worker over rows in the database: `wake()` after a commit runs a round at once (another
 // follows one in progress), and a poll catches what other instances left or what fell due later. Rounds
 // never overlap within an instance; across instances the rounds' own claims (FOR UPDATE SKIP LOCKED) share
-// the work.
+// the work. On a database no other process writes (the embedded one: this process holds its data directory),
+// a worker that can tell when its next item falls due (`nextDue`) reads nothing while idle: every new item
+// was made here, and whatever made it woke the worker.
 import type { Logger } from './logger';
 
 export interface WorkerOptions {
@@ -18,6 +20,14 @@ export interface WorkerOptions {
    * per item.
    */
   minIntervalMs?: number;
+  /**
+   * Only on a database no other process writes: when the next item falls due (ms on `now`'s clock; null
+   * for none until a wake). Asked after a round that found nothing; until then a poll reads nothing, and
+   * wake() (after a commit of this process that made or moved an item) looks again at once.
+   */
+  nextDue?: () => Promise<number | null>;
+  /** The clock of nextDue's answer (default Date.now). */
+  now?: () => number;
 }
 
 export class Worker {
@@ -28,6 +38,10 @@ export class Worker {
   /** A round asked for by a wake, waiting for minIntervalMs to pass. */
   private delayed?: NodeJS.Timeout;
   private lastStart = -Infinity;
+  /** Nothing is due before this (nextDue's answer); polls until then read nothing. */
+  private idleUntil = -Infinity;
+  /** Wakes so far: a nextDue answer read while one came may miss what it made, so it is not kept. */
+  private wakes = 0;
 
   constructor(private readonly opts: WorkerOptions) {}
 
@@ -35,7 +49,7 @@ export class Worker {
     this.stopped = false;
     const poll = () => {
       if (this.stopped) return;
-      this.wake();
+      if (!(this.idleUntil > (this.opts.now ?? Date.now)())) this.kick();
       this.timer = setTimeout(poll, this.opts.pollMs);
       this.timer.unref();
     };
@@ -46,7 +60,14 @@ export class Worker {
     }
   }
 
+  /** Something was made or moved that may be due: a round at once (or after the one in progress). */
   wake(): void {
+    this.wakes++;
+    this.idleUntil = -Infinity;
+    this.kick();
+  }
+
+  private kick(): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
@@ -69,18 +90,24 @@ export class Worker {
     if (this.stopped || this.running) return;
     this.running = (async () => {
       try {
-        let full: boolean;
+        let handled: number;
         do {
           this.again = false;
           this.lastStart = performance.now();
-          full = (await this.opts.round()) >= this.opts.fullBatch;
-        } while (full && !this.stopped);
+          handled = await this.opts.round();
+        } while (handled >= this.opts.fullBatch && !this.stopped);
+        if (handled === 0 && this.opts.nextDue && !this.stopped) {
+          const wakes = this.wakes;
+          const due = await this.opts.nextDue();
+          if (wakes === this.wakes) this.idleUntil = due ?? Infinity;
+        }
       } catch (err) {
+        this.idleUntil = -Infinity;
         this.opts.log.warn({ worker: this.opts.name, err: (err as Error).message }, 'background round failed');
       } finally {
         this.running = undefined;
         // Work that arrived during the round gets a round of its own (after minIntervalMs).
-        if (this.again) this.wake();
+        if (this.again) this.kick();
       }
     })();
   }

@@ -256,11 +256,25 @@ async function pipelineRound(services: Services, batch: number): Promise<number>
   });
 }
 
+/** Now while a dispute waits for the pipeline (one another round left locked); none otherwise. */
+async function anyOpen(services: Services): Promise<number | null> {
+  const open = await services.sql.query(`SELECT 1 FROM disputes WHERE status = 'open' LIMIT 1`, []);
+  return open.length ? services.clock.now().getTime() : null;
+}
+
 export class DisputePipeline {
   private readonly worker: Worker;
 
   constructor(services: Services, batch = 20) {
-    this.worker = new Worker({ name: 'disputes', round: () => pipelineRound(services, batch), log: services.log, pollMs: 5_000, fullBatch: batch });
+    this.worker = new Worker({
+      name: 'disputes',
+      round: () => pipelineRound(services, batch),
+      log: services.log,
+      pollMs: 5_000,
+      fullBatch: batch,
+      // A dispute opened here wakes the pipeline.
+      ...(services.sql.soleWriter ? { nextDue: () => anyOpen(services), now: () => services.clock.now().getTime() } : {}),
+    });
   }
 
   start(): void {

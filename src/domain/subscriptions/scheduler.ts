@@ -46,6 +46,8 @@ export class SubscriptionScheduler {
       log: services.log,
       pollMs: services.config.schedulerPollMs,
       fullBatch: CLAIM_BATCH,
+      // Subscriptions made or moved here wake the scheduler; its own rounds move ticks and leases.
+      ...(services.sql.soleWriter ? { nextDue: () => this.nextWork(), now: () => services.clock.now().getTime() } : {}),
     });
   }
 
@@ -82,6 +84,17 @@ export class SubscriptionScheduler {
       await Promise.all(claimed.slice(i, i + CONCURRENCY).map((c) => this.perform(c)));
     }
     return claimed.length;
+  }
+
+  /** The earliest tick of an active subscription, or lapse of a pending run's lease; null for neither. */
+  private async nextWork(): Promise<number | null> {
+    const [{ due, lapse }] = await this.services.sql.query<{ due: Date | null; lapse: Date | null }>(
+      `SELECT (SELECT min(next_run_at) FROM capability_subscriptions WHERE status = 'active') AS due,
+         (SELECT min(lease_until) FROM subscription_runs WHERE status = 'pending') AS lapse`,
+      [],
+    );
+    const times = [due, lapse].filter((t): t is Date => t !== null).map((t) => new Date(t).getTime());
+    return times.length ? Math.min(...times) : null;
   }
 
   /** Claims due ticks: one run each, and the subscription moved to its next tick after now. */

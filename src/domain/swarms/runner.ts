@@ -38,7 +38,15 @@ export class SwarmRunner {
   private lastSweep = -Infinity;
 
   constructor(private readonly services: Services) {
-    this.worker = new Worker({ name: 'swarms', round: () => this.round(), log: services.log, pollMs: services.config.schedulerPollMs * 4, fullBatch: CLAIM_BATCH });
+    this.worker = new Worker({
+      name: 'swarms',
+      round: () => this.round(),
+      log: services.log,
+      pollMs: services.config.schedulerPollMs * 4,
+      fullBatch: CLAIM_BATCH,
+      // A swarm made here wakes the runner; while any swarm runs, it polls as usual (leases, closings).
+      ...(services.sql.soleWriter ? { nextDue: () => this.nextDue(), now: () => services.clock.now().getTime() } : {}),
+    });
   }
 
   /** How long a claim lasts: long enough for execute's three provider calls and its recording. */
@@ -66,6 +74,12 @@ export class SwarmRunner {
   async stop(): Promise<void> {
     await this.worker.stop();
     await Promise.all([...this.inFlight]);
+  }
+
+  /** Now while any swarm runs; none (until a wake) otherwise. */
+  private async nextDue(): Promise<number | null> {
+    const running = await this.services.sql.query(`SELECT 1 FROM swarm_sessions WHERE status = 'running' LIMIT 1`, []);
+    return running.length ? this.services.clock.now().getTime() : null;
   }
 
   private async round(): Promise<number> {

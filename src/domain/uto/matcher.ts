@@ -69,7 +69,20 @@ export function covers(ticket: Pick<UtoTicket, 'requiredCapabilities'>, found: O
 
 /** The matcher of one instance: a round at once after a wake (a ticket validated, a specialist registered), else every second. */
 export function utoMatcher(services: Services): Worker {
-  return new Worker({ name: 'uto-matcher', round: () => matchDueTickets(services), log: services.log, pollMs: 1000, fullBatch: CLAIM_BATCH });
+  return new Worker({
+    name: 'uto-matcher',
+    round: () => matchDueTickets(services),
+    log: services.log,
+    pollMs: 1000,
+    fullBatch: CLAIM_BATCH,
+    // A ticket validated or a specialist registered wakes the matcher; its own rounds move match_at.
+    ...(services.sql.soleWriter ? { nextDue: () => nextTicketDue(services), now: () => services.clock.now().getTime() } : {}),
+  });
+}
+
+async function nextTicketDue(services: Services): Promise<number | null> {
+  const [row] = await services.sql.query<{ due: Date | null }>(`SELECT min(match_at) AS due FROM uto_tickets WHERE state = 'validated'`, []);
+  return row?.due ? new Date(row.due).getTime() : null;
 }
 
 /** Claims validated tickets that are due and matches each; returns how many it claimed. */

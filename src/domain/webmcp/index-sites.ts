@@ -67,7 +67,20 @@ export async function getSubmission(ctx: Ctx, id: string): Promise<Submission> {
 
 /** The indexer of one instance: a round at once after a submission, else every two seconds. */
 export function webmcpIndexer(services: Services): Worker {
-  return new Worker({ name: 'webmcp-indexer', round: () => indexDueSubmissions(services), log: services.log, pollMs: 2_000, fullBatch: CLAIM_BATCH });
+  return new Worker({
+    name: 'webmcp-indexer',
+    round: () => indexDueSubmissions(services),
+    log: services.log,
+    pollMs: 2_000,
+    fullBatch: CLAIM_BATCH,
+    // A submission wakes the indexer; its own rounds move run_at.
+    ...(services.sql.soleWriter ? { nextDue: () => nextSubmissionDue(services), now: () => services.clock.now().getTime() } : {}),
+  });
+}
+
+async function nextSubmissionDue(services: Services): Promise<number | null> {
+  const [row] = await services.sql.query<{ due: Date | null }>(`SELECT min(run_at) AS due FROM webmcp_submissions WHERE state = 'queued'`, []);
+  return row?.due ? new Date(row.due).getTime() : null;
 }
 
 /** Claims queued submissions that are due and indexes each; returns how many it claimed. */
