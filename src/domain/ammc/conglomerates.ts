@@ -265,6 +265,12 @@ export async function listActivity(ctx: Ctx, id: string, page: Page) {
 /** Ends conglomerates whose deadline passed: an operating one settles, a forming one dissolves (trigger `timer`). */
 export async function applyDeadlines(services: Services, batch = 200): Promise<number> {
   const now = services.clock.now();
+  // Looked for first outside a transaction: an idle tick is one statement, not BEGIN, a claim and COMMIT.
+  const [{ any }] = await services.sql.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM conglomerates WHERE state IN ('FORMING', 'OPERATING') AND exit_deadline < $1) AS any`,
+    [now],
+  );
+  if (!any) return 0;
   return transact({ db: services.db, services }, async (tx, emit) => {
     const due = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM conglomerates WHERE state IN ('FORMING', 'OPERATING') AND exit_deadline < ${now}

@@ -214,6 +214,12 @@ export const DELEGATIONS_ORDER = [{ createdAt: 'desc' }, { endedAt: { sort: 'des
  */
 export async function expireOverdueTasks(services: Services): Promise<number> {
   const now = services.clock.now();
+  // Looked for first outside a transaction: an idle tick is one statement, not BEGIN, a claim and COMMIT.
+  const [{ any }] = await services.sql.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM tasks WHERE status IN ('pending', 'delegated') AND deadline < $1) AS any`,
+    [now],
+  );
+  if (!any) return 0;
   return services.db.$transaction(async (tx: DbTx) => {
     const expired = await tx.$queryRaw<{ id: string; from: string }[]>`
       WITH due AS (

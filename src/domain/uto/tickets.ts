@@ -233,6 +233,12 @@ export async function advanceTicket(ctx: Ctx, id: string, input: AdvanceInput): 
 /** Moves every open ticket past its deadline to `expired` (trigger `timer`); returns how many. */
 export async function expireOverdueTickets(services: Services, batch = 200): Promise<number> {
   const now = services.clock.now();
+  // Looked for first outside a transaction: an idle tick is one statement, not BEGIN, a claim and COMMIT.
+  const [{ any }] = await services.sql.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM uto_tickets WHERE state = ANY($1::text[]) AND deadline < $2) AS any`,
+    [[...OPEN_STATES], now],
+  );
+  if (!any) return 0;
   return transactUto({ db: services.db, services }, async (tx, emitUto) => {
     const due = await tx.$queryRaw<UtoTicket[]>`
       SELECT id FROM uto_tickets WHERE state = ANY(${[...OPEN_STATES]}::text[]) AND deadline < ${now}
