@@ -32,14 +32,21 @@ import type { Ctx } from '../src/domain/context';
 export const schema = builder.toSchema({ sortSchema: true });
 
 /**
- * Every mutation but `execute` empties this instance's read cache and principal cache once it has run, so
+ * The mutations of the data plane, which change nothing a cache holds (a caller, a ranking, a page): a call
+ * recorded, events pushed to a session. They run at the highest rates, and emptying the caches after each
+ * would make every other request look its caller up again.
+ */
+const LEAVE_CACHES = new Set(['execute', 'pushStreamingEvents']);
+
+/**
+ * Every mutation but those empties this instance's read cache and principal cache once it has run, so
  * that the caller's own change (a key revoked, a service changed, an agent suspended, a skill published)
  * is seen by its next request even before the database's change notification arrives
  * (src/platform/read-cache.ts, src/domain/agents/principal-cache.ts). Wrapped here, on the built
  * schema, so that every surface that runs it (REST, GraphQL over HTTP, SSE and WebSocket) does it.
  */
 for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
-  if (field.name === 'execute') continue;
+  if (LEAVE_CACHES.has(field.name)) continue;
   const resolve = field.resolve ?? defaultFieldResolver;
   field.resolve = async (source, args, ctx: Ctx, info) => {
     try {

@@ -4,7 +4,8 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { expectProblem } from '../support/expect';
+import { parseBearer } from '../../src/platform/auth';
+import { expectProblem, within } from '../support/expect';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 import { openSse } from '../support/sse';
 
@@ -50,6 +51,26 @@ describe('push and end', () => {
     expect((await push(me.key, s.id, { events: [{ event: 'tick', data: 2 }, { data: 3 }] })).body).toMatchObject({ pushed: true, count: 2, last_event_id: 3 });
     const bad = await push(me.key, s.id, { events: [{ event: 'bad name!', data: 1 }, { event: 'ok' }] });
     expect(bad.body.errors.map((e: any) => e.path)).toEqual(['events.0.event', 'events.1.data']);
+  });
+
+  it('takes a known pusher from the principal cache, and refuses it once suspended or its key revoked', async () => {
+    const me = await registerAgent(server);
+    const s = await newSession(me.key);
+    expect((await push(me.key, s.id, { data: 1 })).status).toBe(200);
+    // The caller is now known, and a push does not empty the caches: the next push is made as it.
+    const bearer = parseBearer(`Bearer ${me.key}`);
+    expect(bearer.kind === 'key' && server.app.services.principals.get(bearer.hash)).toMatchObject({ kind: 'agent' });
+    expect((await push(me.key, s.id, { data: 2 })).body.last_event_id).toBe(2);
+    // Suspended in the database (as another instance would): refused once the notification arrives.
+    await server.app.services.db.agent.update({ where: { id: me.agentId }, data: { status: 'SUSPENDED' } });
+    await within(2_000, async () => (await push(me.key, s.id, { data: 3 })).status === 403);
+    await server.app.services.db.agent.update({ where: { id: me.agentId }, data: { status: 'ACTIVE' } });
+    await within(2_000, async () => (await push(me.key, s.id, { data: 4 })).status === 200);
+    await server.app.services.db.credential.updateMany({ where: { agentId: me.agentId }, data: { revokedAt: new Date() } });
+    await within(2_000, async () => (await push(me.key, s.id, { data: 5 })).status === 401);
+    // Nothing was pushed while refused.
+    const [row] = await server.app.services.sql.query<{ last_seq: number }>('SELECT last_seq FROM streaming_sessions WHERE id = $1::uuid', [s.id]);
+    expect(Number(row.last_seq)).toBe(3);
   });
 
   it('ends a session once: pushing to it or ending it again is 409', async () => {

@@ -50,7 +50,7 @@ export async function lookupPrincipal(services: Services, bearer: Bearer): Promi
  * live credential is kept; a suspended agent's too: its next request is refused from the cache, and
  * lifting the suspension notifies like any change of its row.
  */
-function rememberPrincipal(services: Services, hash: string, principal: Principal, since: number): Principal {
+export function rememberPrincipal(services: Services, hash: string, principal: Principal, since: number): Principal {
   if (principal.kind === 'agent') {
     Object.freeze(principal.agent);
     services.principals.set(hash, principal, principal.agent.id, since);

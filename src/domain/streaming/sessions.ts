@@ -8,7 +8,7 @@ import type { SequencedStreams, StreamStore } from '../../platform/sequenced-str
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import { page as pageOf, type Page } from '../agents/account';
-import { principalFromJson, principalJsonSql, requireAgent } from '../agents/principal';
+import { principalFromJson, principalJsonSql, rememberPrincipal, requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 
@@ -131,13 +131,21 @@ export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promis
     throw new NotFound('streaming session', id);
   }
   const now = ctx.services.clock.now();
+  // A caller the principal cache knows pushes as itself (refused first if suspended); an unknown one is
+  // looked up by the push's own statement.
+  if (!ctx.resolvedPrincipal && ctx.bearer.kind === 'key') {
+    const known = ctx.services.principals.get(ctx.bearer.hash);
+    if (known) ctx.seedPrincipal(known);
+  }
   const byKey = !ctx.resolvedPrincipal && ctx.bearer.kind === 'key';
+  const since = performance.now();
   const [row] = await ctx.services.sql.query<{ principal: Parameters<typeof principalFromJson>[0]; events: { seq: number; event: string; data: unknown }[] }>(
     byKey ? PUSH_AS_CALLER_SQL : PUSH_SQL,
     [id, byKey ? (ctx.bearer as { hash: string }).hash : (await requireAgent(ctx)).id, events.length, events.map((e) => e.event), events.map((e) => e.data), now],
     byKey ? 'stream_push_as_caller' : 'stream_push',
   );
-  if (byKey) ctx.seedPrincipal(principalFromJson(row.principal));
+  // The caller it found is kept for the next request, as a lookup of its own would be.
+  if (byKey) ctx.seedPrincipal(rememberPrincipal(ctx.services, (ctx.bearer as { hash: string }).hash, principalFromJson(row.principal), since));
   const me = await requireAgent(ctx);
   if (!row.events.length) {
     const [found] = await ctx.services.sql.query<{ status: string }>(`SELECT status FROM streaming_sessions WHERE id = $1::uuid AND agent_id = $2::uuid`, [id, me.id]);
