@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, killAllNow, REPO_ROOT, spawnTs, stopAll, type Child } from './lib/children';
+import { SERVER_ARGS } from '../src/server-command';
+import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from './lib/children';
 import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
@@ -189,7 +190,8 @@ async function spawnOurs(port: number): Promise<{ child: Child; url: string }> {
   // BENCH_PROFILE_DIR: our server writes a CPU profile there when it stops (node --cpu-prof; its
   // worker threads, the embedded database's among them, write their own).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawnTs('ours', 'src/server.ts', env, profile);
+  // Started as `npm start` starts it (src/server-command.ts).
+  const child = spawnNode('ours', [...profile, ...SERVER_ARGS], env);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {

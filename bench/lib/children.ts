@@ -86,7 +86,12 @@ const children = new Set<Child>();
 
 /** Starts `node [nodeArgs] --import tsx <entry>` from the repository root with the given environment. */
 export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Child {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  return spawnNode(name, [...nodeArgs, '--import', 'tsx', entry], env);
+}
+
+/** Starts `node <args>` from the repository root with the given environment. */
+export function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const proc = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env,
     // stdin stays open as a pipe: the peers exit when it closes, i.e. when this process dies.

@@ -2,6 +2,7 @@
 // `dataDir` (or the environment's), answering once it logs its port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SERVER_ARGS } from '../../src/server-command';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -15,7 +16,7 @@ export interface Running {
 
 /** Starts the server on PGlite in `dataDir`; rejects (with `code` and `out`) if it exits before listening. */
 export function launchServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: root,
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
