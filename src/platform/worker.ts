@@ -6,6 +6,9 @@
 // was made here, and whatever made it woke the worker.
 import type { Logger } from './logger';
 
+/** The longest a worker with nextDue reads nothing, whatever it answered. */
+export const IDLE_AT_MOST_MS = 30_000;
+
 export interface WorkerOptions {
   name: string;
   /** One round; resolves with how many items it handled. */
@@ -99,7 +102,8 @@ export class Worker {
         if (handled === 0 && this.opts.nextDue && !this.stopped) {
           const wakes = this.wakes;
           const due = await this.opts.nextDue();
-          if (wakes === this.wakes) this.idleUntil = due ?? Infinity;
+          // At most IDLE_AT_MOST_MS: a path that made an item and forgot to wake costs a delay, never a stall.
+          if (wakes === this.wakes) this.idleUntil = Math.min(due ?? Infinity, (this.opts.now ?? Date.now)() + IDLE_AT_MOST_MS);
         }
       } catch (err) {
         this.idleUntil = -Infinity;

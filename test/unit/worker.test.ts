@@ -1,4 +1,4 @@
-import { Worker } from '../../src/platform/worker';
+import { IDLE_AT_MOST_MS, Worker } from '../../src/platform/worker';
 import { createLogger } from '../../src/platform/logger';
 
 const log = createLogger('silent');
@@ -39,6 +39,17 @@ describe('a background worker on a database only this process writes', () => {
     now = 5_000;
     await tick(30);
     expect(rounds).toBeGreaterThanOrEqual(3);
+
+    // With nothing due, a poll still looks after IDLE_AT_MOST_MS (a make that forgot to wake is late, not lost).
+    due = null;
+    worker.wake();
+    await tick(30);
+    const before = rounds;
+    await tick(30);
+    expect(rounds).toBe(before);
+    now += IDLE_AT_MOST_MS;
+    await tick(30);
+    expect(rounds).toBeGreaterThan(before);
     await worker.stop();
   });
 
