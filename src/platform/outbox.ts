@@ -8,7 +8,7 @@ import type { Clock } from './clock';
 import type { Logger } from './logger';
 import { OutboundError, type OutboundClient } from './outbound';
 import { webhookHeaders } from './signing';
-import { Worker } from './worker';
+import { idleUntilDue, Worker } from './worker';
 
 /** The envelope every receiver gets (CONTRACT §7). */
 export interface EventEnvelope {
@@ -162,7 +162,7 @@ export class Dispatcher {
       pollMs: opts.pollMs ?? 1_000,
       fullBatch: opts.batch ?? 16,
       // Every delivery is made by a commit that wakes the dispatcher (or by its own rounds, which reschedule).
-      ...(opts.sql.soleWriter ? { nextDue: () => this.nextDue(), now: () => opts.clock.now().getTime() } : {}),
+      ...idleUntilDue(opts.sql, opts.clock, () => this.nextDue()),
     });
   }
 

@@ -4,6 +4,7 @@
 // the work. On a database no other process writes (the embedded one: this process holds its data directory),
 // a worker that can tell when its next item falls due (`nextDue`) reads nothing while idle: every new item
 // was made here, and whatever made it woke the worker.
+import type { Clock } from './clock';
 import type { Logger } from './logger';
 
 /** The longest a worker with nextDue reads nothing, whatever it answered. */
@@ -31,6 +32,14 @@ export interface WorkerOptions {
   nextDue?: () => Promise<number | null>;
   /** The clock of nextDue's answer (default Date.now). */
   now?: () => number;
+}
+
+/**
+ * A worker's nextDue options over a database: given only where this process is its sole writer (the
+ * embedded one), since elsewhere other instances make items that wake no worker here.
+ */
+export function idleUntilDue(db: { soleWriter?: boolean }, clock: Clock, nextDue: () => Promise<number | null>): Pick<WorkerOptions, 'nextDue' | 'now'> {
+  return db.soleWriter ? { nextDue, now: () => clock.now().getTime() } : {};
 }
 
 export class Worker {

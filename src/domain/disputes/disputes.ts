@@ -8,7 +8,7 @@ import { Conflict, NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { Worker } from '../../platform/worker';
+import { idleUntilDue, Worker } from '../../platform/worker';
 import { requireAdmin, requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
@@ -273,7 +273,7 @@ export class DisputePipeline {
       pollMs: 5_000,
       fullBatch: batch,
       // A dispute opened here wakes the pipeline.
-      ...(services.sql.soleWriter ? { nextDue: () => anyOpen(services), now: () => services.clock.now().getTime() } : {}),
+      ...idleUntilDue(services.sql, services.clock, () => anyOpen(services)),
     });
   }
 

@@ -6,7 +6,7 @@
 // execution) and delivers its output; a run cut off by a crash is taken over once its lease passes.
 import type { Agent, CapabilitySubscription, SubscriptionRun } from '../../db/generated/prisma/client';
 import { newRequestId } from '../../platform/ids';
-import { Worker } from '../../platform/worker';
+import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Services } from '../context';
 import { transact, type ExtraDelivery } from '../events';
 import { execute } from '../execution/execute';
@@ -47,7 +47,7 @@ export class SubscriptionScheduler {
       pollMs: services.config.schedulerPollMs,
       fullBatch: CLAIM_BATCH,
       // Subscriptions made or moved here wake the scheduler; its own rounds move ticks and leases.
-      ...(services.sql.soleWriter ? { nextDue: () => this.nextWork(), now: () => services.clock.now().getTime() } : {}),
+      ...idleUntilDue(services.sql, services.clock, () => this.nextWork()),
     });
   }
 

@@ -7,7 +7,7 @@
 // and the last step to finish ends the session — all in one transaction, fenced by the claim's attempt.
 import type { Agent, SwarmSession, SwarmStep } from '../../db/generated/prisma/client';
 import { newRequestId } from '../../platform/ids';
-import { Worker } from '../../platform/worker';
+import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Services } from '../context';
 import { transact } from '../events';
 import { execute } from '../execution/execute';
@@ -45,7 +45,7 @@ export class SwarmRunner {
       pollMs: services.config.schedulerPollMs * 4,
       fullBatch: CLAIM_BATCH,
       // A swarm made here wakes the runner; while any swarm runs, it polls as usual (leases, closings).
-      ...(services.sql.soleWriter ? { nextDue: () => this.nextDue(), now: () => services.clock.now().getTime() } : {}),
+      ...idleUntilDue(services.sql, services.clock, () => this.nextDue()),
     });
   }
 

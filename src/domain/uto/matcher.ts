@@ -6,7 +6,7 @@
 // database with a lease, so instances share the work and a claim of a dead instance lapses.
 import type { UtoTicket } from '../../db/generated/prisma/client';
 import { Conflict } from '../../platform/errors';
-import { Worker } from '../../platform/worker';
+import { idleUntilDue, Worker } from '../../platform/worker';
 import { rankProviders } from '../discovery/resolve';
 import type { Services } from '../context';
 import { transactUto } from './events';
@@ -76,7 +76,7 @@ export function utoMatcher(services: Services): Worker {
     pollMs: 1000,
     fullBatch: CLAIM_BATCH,
     // A ticket validated or a specialist registered wakes the matcher; its own rounds move match_at.
-    ...(services.sql.soleWriter ? { nextDue: () => nextTicketDue(services), now: () => services.clock.now().getTime() } : {}),
+    ...idleUntilDue(services.sql, services.clock, () => nextTicketDue(services)),
   });
 }
 

@@ -5,7 +5,7 @@
 import { NotFound, ValidationFailed } from '../../platform/errors';
 import { OutboundError } from '../../platform/outbound';
 import { Checks } from '../../platform/validate';
-import { Worker } from '../../platform/worker';
+import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Ctx, Services } from '../context';
 import { readManifest, type Manifest, type ManifestTool } from './manifest';
 
@@ -74,7 +74,7 @@ export function webmcpIndexer(services: Services): Worker {
     pollMs: 2_000,
     fullBatch: CLAIM_BATCH,
     // A submission wakes the indexer; its own rounds move run_at.
-    ...(services.sql.soleWriter ? { nextDue: () => nextSubmissionDue(services), now: () => services.clock.now().getTime() } : {}),
+    ...idleUntilDue(services.sql, services.clock, () => nextSubmissionDue(services)),
   });
 }
 
