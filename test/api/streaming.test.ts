@@ -68,9 +68,12 @@ describe('push and end', () => {
     await within(2_000, async () => (await push(me.key, s.id, { data: 4 })).status === 200);
     await server.app.services.db.credential.updateMany({ where: { agentId: me.agentId }, data: { revokedAt: new Date() } });
     await within(2_000, async () => (await push(me.key, s.id, { data: 5 })).status === 401);
-    // Nothing was pushed while refused.
-    const [row] = await server.app.services.sql.query<{ last_seq: number }>('SELECT last_seq FROM streaming_sessions WHERE id = $1::uuid', [s.id]);
-    expect(Number(row.last_seq)).toBe(3);
+    // Once refused, nothing more is pushed (pushes before the notification arrived were still the caller's).
+    const lastSeq = async () =>
+      Number((await server.app.services.sql.query<{ last_seq: number }>('SELECT last_seq FROM streaming_sessions WHERE id = $1::uuid', [s.id]))[0].last_seq);
+    const refusedAt = await lastSeq();
+    expectProblem(await push(me.key, s.id, { data: 6 }), 401, 'unauthorized');
+    expect(await lastSeq()).toBe(refusedAt);
   });
 
   it('ends a session once: pushing to it or ending it again is 409', async () => {
