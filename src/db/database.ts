@@ -26,7 +26,9 @@ export interface SqlRunner {
    * queries of a fixed shape pass one. Named statements run on connections of their own with
    * `plan_cache_mode = force_generic_plan`: left to choose, PostgreSQL re-plans a statement whenever a
    * custom plan looks cheaper, which for the ranking costs more than running it. So a named statement
-   * must have indexes that serve it whatever its parameters. Ignored on PGlite.
+   * must have indexes that serve it whatever its parameters. On PGlite the session is shared by every
+   * connection, so the plan mode stays PostgreSQL's default there (a custom plan for the first five runs,
+   * then the generic one unless custom plans look cheaper); the mux gives each connection its own names.
    */
   query<T>(text: string, params: unknown[], name?: string): Promise<T[]>;
   /**
@@ -266,8 +268,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     opts.onLost?.(err);
   });
   return openOverPg('pglite', thread.connection, opts, log, {
-    // One session behind the socket: a statement name would be shared by every connection, so none is used.
-    prepared: false,
+    // One session behind the socket: its settings are every connection's, so named statements keep the
+    // default plan mode (the mux keeps each connection's statement names apart).
+    preparedSetup: undefined,
     async listen(channel, onNotify, onState) {
       // One process owns the data directory, so every change is made here and none can be missed.
       await thread.listen(channel, onNotify);
@@ -285,7 +288,7 @@ function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void):
   const listeners = new Set<pg.Client>();
   let closing = false;
   return openOverPg('postgres', { connectionString: url }, opts, log, {
-    prepared: true,
+    preparedSetup: 'SET plan_cache_mode = force_generic_plan',
     async listen(channel, onNotify, onState) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
       let delayMs = 100;
@@ -331,8 +334,8 @@ function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void):
 }
 
 interface Flavour {
-  /** Whether named statements get their own pool, planned generically (see SqlRunner). */
-  prepared: boolean;
+  /** What each connection of the named statements' pool runs first (see SqlRunner). */
+  preparedSetup: string | undefined;
   listen: Database['listen'];
   /** After the pools have ended. */
   close(): Promise<void>;
@@ -343,18 +346,19 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
   const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
-  const prepared = flavour.prepared
-    ? new pg.Pool({
-        ...connection,
-        max: opts.poolSize ?? 10,
-        // Awaited before the connection serves its first statement; a failure fails that checkout.
-        onConnect: async (client) => {
-          await client.query('SET plan_cache_mode = force_generic_plan');
-        },
-      })
-    : undefined;
-  prepared?.on('error', (err) => log(`idle database connection failed: ${err.message}`));
-  const endPools = () => Promise.all([pool.end().catch(() => {}), prepared?.end().catch(() => {})]);
+  const setup = flavour.preparedSetup;
+  const prepared = new pg.Pool({
+    ...connection,
+    max: opts.poolSize ?? 10,
+    // Awaited before the connection serves its first statement; a failure fails that checkout.
+    onConnect: setup
+      ? async (client) => {
+          await client.query(setup);
+        }
+      : undefined,
+  });
+  prepared.on('error', (err) => log(`idle database connection failed: ${err.message}`));
+  const endPools = () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
   const factory = new PrismaPg(pool);
   try {
     if (!opts.skipMigrations) await migrate(new PrismaPg(connection), log);
@@ -373,7 +377,7 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
       soleWriter: kind === 'pglite',
       query: async <T>(text: string, params: unknown[], name?: string) => {
         if (guarded) assertNoOpenTransaction(`the query "${name ?? text.trim().slice(0, 80)}"`);
-        return (await (name && prepared ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];
+        return (await (name ? prepared.query({ name, text, values: params }) : pool.query(text, params))).rows as T[];
       },
     },
     async ping() {

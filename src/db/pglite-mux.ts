@@ -17,6 +17,11 @@
 //   shared, so a LISTEN belongs to the worker, which tells the server's thread.
 // - A connection that goes away holding the session gets its exchange ended (Sync, then ROLLBACK when a
 //   transaction is open) before anyone else's turn.
+// - Prepared statements are the session's, so each connection's names are its own aliases there: the
+//   mux renames a statement's name in Parse, Bind, Describe and Close to one of the connection's own
+//   (two connections may prepare the same name, as the pool's do), and deallocates them when the
+//   connection goes. A statement named by a client is then parsed and planned once per connection, as on
+//   PostgreSQL, rather than for every call.
 import net from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 
@@ -30,6 +35,11 @@ const TERMINATE = 0x58;
 const NOTIFICATION = 0x41;
 const READY_FOR_QUERY = 0x5a;
 const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
+/** Frontend messages that name a prepared statement: Parse, Bind, Describe and Close. */
+const PARSE = 0x50;
+const BIND = 0x42;
+const DESCRIBE = 0x44;
+const CLOSE = 0x43;
 
 function simpleQuery(sql: string): Buffer {
   const body = Buffer.from(`${sql}\0`, 'utf8');
@@ -49,11 +59,30 @@ interface Turn {
 }
 
 interface Connection {
+  id: number;
   socket: net.Socket;
   buffered: Buffer;
   started: boolean;
   pending: Buffer[];
   closed: boolean;
+  /** The client's statement names and their aliases in the session. */
+  statements: Map<string, string>;
+  /** Aliases handed out so far (each is used once, even after its statement is closed). */
+  aliases: number;
+}
+
+/** A C string of `message` starting at `at`: its text and the offset after its terminator. */
+function cString(message: Buffer, at: number): { text: string; end: number } {
+  const nul = message.indexOf(0, at);
+  if (nul < 0) throw new Error('unterminated string in a message');
+  return { text: message.toString('utf8', at, nul), end: nul + 1 };
+}
+
+/** `message` with the C string at [from, to) replaced by `name`, its length field updated. */
+function withName(message: Buffer, from: number, to: number, name: string): Buffer {
+  const replaced = Buffer.concat([message.subarray(0, from), Buffer.from(`${name}\0`, 'utf8'), message.subarray(to)]);
+  replaced.writeInt32BE(replaced.length - 1, 1);
+  return replaced;
 }
 
 export interface MuxOptions {
@@ -68,6 +97,7 @@ export class PgliteMux {
   private running = false;
   private server: net.Server | undefined;
   private connections = new Set<Connection>();
+  private connectionIds = 0;
   /** The worker's own turns. */
   readonly self: Owner = {};
 
@@ -165,7 +195,7 @@ export class PgliteMux {
 
   private attach(socket: net.Socket): void {
     socket.setNoDelay(true);
-    const c: Connection = { socket, buffered: Buffer.alloc(0), started: false, pending: [], closed: false };
+    const c: Connection = { id: ++this.connectionIds, socket, buffered: Buffer.alloc(0), started: false, pending: [], closed: false, statements: new Map(), aliases: 0 };
     this.connections.add(c);
     socket.on('data', (chunk) => {
       c.buffered = c.buffered.length ? Buffer.concat([c.buffered, chunk]) : chunk;
@@ -214,13 +244,35 @@ export class PgliteMux {
         c.socket.end();
         return;
       }
-      c.pending.push(message);
+      c.pending.push(type === PARSE || type === BIND || type === DESCRIBE || type === CLOSE ? this.aliased(c, type, message) : message);
       if (BATCH_ENDS.has(type)) {
         const batch = Buffer.concat(c.pending);
         c.pending = [];
         this.runBatch(c, batch);
       }
     }
+  }
+
+  /**
+   * The message with its prepared statement's name replaced by the connection's alias for it (a new one
+   * for a Parse); the unnamed statement, portals and names never prepared pass as they are.
+   */
+  private aliased(c: Connection, type: number, message: Buffer): Buffer {
+    // Bind names the portal first, then the statement; Describe and Close a kind byte, then the name.
+    let at = 5;
+    if (type === BIND) at = cString(message, at).end;
+    else if (type !== PARSE) {
+      if (message[at] !== 0x53) return message; // 'P': a portal
+      at++;
+    }
+    const { text: name, end } = cString(message, at);
+    if (!name) return message;
+    let alias = c.statements.get(name);
+    if (type === PARSE && !alias) c.statements.set(name, (alias = `mux${c.id}_${c.aliases++}`));
+    if (!alias) return message;
+    // A Close is answered CloseComplete whether or not the name existed: the alias goes with it.
+    if (type === CLOSE) c.statements.delete(name);
+    return withName(message, at, end, alias);
   }
 
   private runBatch(c: Connection, batch: Buffer): void {
@@ -246,20 +298,35 @@ export class PgliteMux {
     c.closed = true;
     this.connections.delete(c);
     this.queue = this.queue.filter((t) => t.owner !== c);
-    if (this.owner !== c) return this.pump();
+    // One at a time: a name whose Parse failed was never prepared, and its error must not skip the rest.
+    const aliases = [...c.statements.values()];
+    const forget = async () => {
+      for (const alias of aliases) await this.exchange(simpleQuery(`DEALLOCATE ${alias}`));
+    };
+    if (this.owner !== c) {
+      if (aliases.length) this.queue.push({ owner: c, run: () => this.quietly("forgetting a dropped connection's statements", forget) });
+      return this.pump();
+    }
     // It held the session: end what it left open before anyone else's turn.
     this.queue.unshift({
       owner: c,
-      run: async () => {
-        try {
+      run: () =>
+        this.quietly("ending a dropped connection's exchange", async () => {
           await this.exchange(SYNC);
           if (this.db.isInTransaction()) await this.exchange(simpleQuery('ROLLBACK'));
-        } catch (err) {
-          this.opts.log(`ending a dropped connection's exchange failed: ${(err as Error).message}`);
-        }
-        return false;
-      },
+          await forget();
+        }),
     });
     this.pump();
+  }
+
+  /** Runs the work of a gone connection's turn; a failure is logged, and the session is free after it. */
+  private async quietly(what: string, work: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await work();
+    } catch (err) {
+      this.opts.log(`${what} failed: ${(err as Error).message}`);
+    }
+    return false;
   }
 }

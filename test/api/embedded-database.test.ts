@@ -5,6 +5,7 @@ import pg from 'pg';
 import { startPgliteThread, type PgliteThread } from '../../src/db/pglite-thread';
 import { onPostgres } from '../support/server';
 import { pgliteTemplatePath } from '../support/databases';
+import { within } from '../support/expect';
 
 const describeEmbedded = onPostgres() ? describe.skip : describe;
 
@@ -78,6 +79,29 @@ describeEmbedded('the embedded database behind its socket', () => {
     expect(results[0].status).toBe('rejected');
     expect(results[1]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 42 }] } });
     expect(results[2]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 7 }] } });
+  });
+
+  it('lets every connection prepare the same statement name, each with its own, and forgets them when it goes', async () => {
+    const conns = await Promise.all(Array.from({ length: 4 }, () => connect()));
+    const answers = await Promise.all(
+      conns.map(async (c, i) => {
+        // The same name and text on every connection at once, run several times (prepared once, then bound).
+        const seen: number[] = [];
+        for (let k = 0; k < 6; k++) seen.push((await c.query<{ n: number }>({ name: 'mux_named', text: 'SELECT $1::int * 10 AS n', values: [i * 100 + k] })).rows[0].n);
+        return seen;
+      }),
+    );
+    expect(answers).toEqual(conns.map((_, i) => Array.from({ length: 6 }, (_, k) => (i * 100 + k) * 10)));
+    // A second name on one connection does not disturb the first.
+    const [a] = conns;
+    expect((await a.query({ name: 'mux_other', text: 'SELECT $1::text AS t', values: ['x'] })).rows).toEqual([{ t: 'x' }]);
+    expect((await a.query({ name: 'mux_named', text: 'SELECT $1::int * 10 AS n', values: [3] })).rows).toEqual([{ n: 30 }]);
+
+    const observer = await connect();
+    const prepared = async () => (await observer.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements')).rows[0].n;
+    expect(await prepared()).toBe(5);
+    await Promise.all(conns.map((c) => c.end()));
+    await within(2000, async () => (await prepared()) === 0);
   });
 
   it("brings a notification of a connection's transaction to the server's thread once, when it commits", async () => {

@@ -1,6 +1,7 @@
 // Execute (spec §4.3, CONTRACT §6) against real HTTPS providers on loopback that succeed, fail, hang and
 // answer garbage: signed calls, fallback in auto mode, exactly one provider in chosen mode, every attempt
 // recorded with the execution and its transaction, statistics and cooldowns folded from the attempts.
+import { randomUUID } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { registerPayingAgent } from '../support/payments';
@@ -303,9 +304,56 @@ describe('provider statistics and reputation', () => {
     expect(rep.body.reputation).toBe(21);
     // Folded as the executions committed: the tenth success is worth a point.
     expect(rep.body.events[0]).toMatchObject({ delta: 1, reason: expect.stringMatching(/^provider calls: \d+ succeeded, 0 failed$/), source_type: 'provider_stats' });
+    // With the event applyReputation writes, for the provider's streams and webhooks.
+    const event = await server.app.services.db.outboxEvent.findFirstOrThrow({ where: { agentId: svc.agent.agentId, type: 'reputation.changed' } });
+    expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
+    expect(event.data).toEqual({ agent_id: svc.agent.agentId, delta: 1, reputation: 21, previous: 20, tier: 'newcomer', previous_tier: 'newcomer', reason: rep.body.events[0].reason });
     // The ranking sees the statistics.
     const resolved = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
     expect(resolved.body.matches[0]).toMatchObject({ success_rate: 0.92, latency_p50_ms: service.latencyP50Ms, reputation: 21 });
+  });
+
+  it('folds by the rules: latency buckets and their percentiles, failures in a row across folds, and the cooldown they start', async () => {
+    const p = await provider();
+    const svc = await offer(uniqueSlug('rules'), p, 0);
+    const { db } = server.app.services;
+    const executionId = randomUUID();
+    await db.$executeRawUnsafe(
+      `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 0, 1, 'auto', now())`,
+      executionId, svc.agent.agentId, svc.serviceId,
+    );
+    const base = Date.now();
+    // Attempts at given offsets from `base` (in ms), inserted out of their time order.
+    const attempts = (list: [outcome: 'success' | 'failure', latencyMs: number, atMs: number][]) =>
+      Promise.all(
+        list.map(([outcome, latencyMs, atMs], i) =>
+          db.$executeRawUnsafe(
+            `INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES (gen_random_uuid(), $1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
+            executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
+          ),
+        ),
+      );
+    const stats = async () => {
+      await server.app.services.providerStats.settled();
+      await server.app.services.providerStats.foldOnce();
+      return db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
+    };
+    // A failure before the successes does not count in the streak; the two after them do.
+    await attempts([['failure', 1, 0], ['success', 30, 40], ['success', 3, 10], ['success', 20_000, 50], ['success', 7, 20], ['success', 7, 30], ['failure', 5, 70], ['failure', 5, 60]]);
+    const first = await stats();
+    expect(first).toMatchObject({ successCount: 5, failureCount: 3, consecutiveFailures: 2, cooldownUntil: null, latencyBuckets: [1, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1] });
+    // p50: rank 2.5 falls in (5, 10] holding two: 5 + 1.5/2 × 5. p95: rank 4.75 in the last bucket, (10000, 20000].
+    expect(first).toMatchObject({ latencyP50Ms: 9, latencyP95Ms: 17_500 });
+    expect(first.lastSuccessAt!.getTime()).toBe(base + 50);
+    expect(first.lastFailureAt!.getTime()).toBe(base + 70);
+    // The third failure in a row starts a 30 s cooldown from it; the fourth doubles it.
+    await attempts([['failure', 5, 80]]);
+    expect((await stats()).cooldownUntil!.getTime()).toBe(base + 80 + 30_000);
+    await attempts([['failure', 5, 90]]);
+    expect(await stats()).toMatchObject({ consecutiveFailures: 4, failureCount: 5, cooldownUntil: new Date(base + 90 + 60_000) });
+    // A success ends the streak and the cooldown.
+    await attempts([['success', 12, 100]]);
+    expect(await stats()).toMatchObject({ consecutiveFailures: 0, cooldownUntil: null, successCount: 6, latencyBuckets: [1, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1] });
   });
 
   it('records executions in parallel with the folds that lock the provider and its service, never deadlocking', async () => {
