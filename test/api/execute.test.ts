@@ -286,6 +286,27 @@ describe('bad input and limits', () => {
 });
 
 describe('provider statistics and reputation', () => {
+  type Attempt = [outcome: 'success' | 'failure', latencyMs: number, atMs: number];
+  /** Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution, in the order given. */
+  async function insertAttempts(svc: { agent: { agentId: string }; serviceId: string; serviceKey: string }, base: number, list: Attempt[]) {
+    const { db } = server.app.services;
+    const executionId = randomUUID();
+    await db.$executeRawUnsafe(
+      `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 0, 1, 'auto', now())`,
+      executionId, svc.agent.agentId, svc.serviceId,
+    );
+    for (const [i, [outcome, latencyMs, atMs]] of list.entries()) {
+      await db.$executeRawUnsafe(
+        `INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES (gen_random_uuid(), $1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
+        executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
+      );
+    }
+  }
+  async function fold() {
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce();
+  }
+
   it('folds attempts into the service statistics and moves the provider’s reputation', async () => {
     const cap = uniqueSlug('stats');
     const p = await provider();
@@ -316,27 +337,11 @@ describe('provider statistics and reputation', () => {
   it('folds by the rules: latency buckets and their percentiles, failures in a row across folds, and the cooldown they start', async () => {
     const p = await provider();
     const svc = await offer(uniqueSlug('rules'), p, 0);
-    const { db } = server.app.services;
-    const executionId = randomUUID();
-    await db.$executeRawUnsafe(
-      `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 0, 1, 'auto', now())`,
-      executionId, svc.agent.agentId, svc.serviceId,
-    );
     const base = Date.now();
-    // Attempts at given offsets from `base` (in ms), inserted out of their time order.
-    const attempts = (list: [outcome: 'success' | 'failure', latencyMs: number, atMs: number][]) =>
-      Promise.all(
-        list.map(([outcome, latencyMs, atMs], i) =>
-          db.$executeRawUnsafe(
-            `INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES (gen_random_uuid(), $1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
-            executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
-          ),
-        ),
-      );
+    const attempts = (list: Attempt[]) => insertAttempts(svc, base, list);
     const stats = async () => {
-      await server.app.services.providerStats.settled();
-      await server.app.services.providerStats.foldOnce();
-      return db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
+      await fold();
+      return server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
     };
     // A failure before the successes does not count in the streak; the two after them do.
     await attempts([['failure', 1, 0], ['success', 30, 40], ['success', 3, 10], ['success', 20_000, 50], ['success', 7, 20], ['success', 7, 30], ['failure', 5, 70], ['failure', 5, 60]]);
@@ -354,6 +359,22 @@ describe('provider statistics and reputation', () => {
     // A success ends the streak and the cooldown.
     await attempts([['success', 12, 100]]);
     expect(await stats()).toMatchObject({ consecutiveFailures: 0, cooldownUntil: null, successCount: 6, latencyBuckets: [1, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1] });
+  });
+
+  it('records nothing for a provider whose reputation is already at its bound, and moves it down from there', async () => {
+    const svc = await offer(uniqueSlug('capped'), await provider(), 0);
+    const { db } = server.app.services;
+    await db.agent.update({ where: { id: svc.agent.agentId }, data: { reputation: 100 } });
+    const recorded = () => db.reputationEvent.count({ where: { agentId: svc.agent.agentId } });
+    const before = await recorded();
+    await insertAttempts(svc, Date.now(), Array.from({ length: 20 }, (_, i): Attempt => ['success', 5, i]));
+    await fold();
+    expect(await recorded()).toBe(before);
+    expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(100);
+    await insertAttempts(svc, Date.now() + 100, Array.from({ length: 5 }, (_, i): Attempt => ['failure', 5, i]));
+    await fold();
+    expect(await recorded()).toBe(before + 1);
+    expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(99);
   });
 
   it('records executions in parallel with the folds that lock the provider and its service, never deadlocking', async () => {

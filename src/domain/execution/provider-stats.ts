@@ -5,7 +5,7 @@ import type { DbTx } from '../../db/database';
 import type { Services } from '../context';
 import { transact, type Emit } from '../events';
 import { Worker } from '../../platform/worker';
-import { applyReputation } from '../reputation/reputation';
+import { applyReputation, REPUTATION_MAX, REPUTATION_MIN } from '../reputation/reputation';
 
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
@@ -81,7 +81,9 @@ async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
   // Lock order: agents, then services (see marketplace_sync_offers). NO KEY UPDATE, like the UPDATEs that
   // follow: it does not conflict with the KEY SHARE locks that inserts referencing these rows take, so an
   // execution being recorded never waits on (or deadlocks with) a fold.
-  await tx.$queryRaw`SELECT a.id FROM agents a WHERE a.id IN (SELECT agent_id FROM services WHERE id = ANY(${ids}::uuid[])) ORDER BY a.id FOR NO KEY UPDATE`;
+  const agents = await tx.$queryRaw<{ id: string; reputation: number }[]>`
+    SELECT a.id, a.reputation FROM agents a WHERE a.id IN (SELECT agent_id FROM services WHERE id = ANY(${ids}::uuid[])) ORDER BY a.id FOR NO KEY UPDATE`;
+  const reputationOf = new Map(agents.map((a) => [a.id, a.reputation]));
   const services = await tx.$queryRaw<ServiceRow[]>`
     SELECT id, agent_id, success_count, failure_count, latency_buckets, consecutive_failures, last_success_at, last_failure_at
     FROM services WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
@@ -118,7 +120,9 @@ async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
     reputation.set(s.agent_id, { delta: r.delta + points, successes: r.successes + successes, failures: r.failures + failures });
   }
   for (const [agentId, r] of reputation) {
-    if (!r.delta) continue;
+    // A reputation already at its bound (a busy star provider, every fold) is not recorded moving nowhere.
+    const now = reputationOf.get(agentId);
+    if (!r.delta || (r.delta > 0 && now === REPUTATION_MAX) || (r.delta < 0 && now === REPUTATION_MIN)) continue;
     await applyReputation(tx, emit, {
       agentId,
       delta: r.delta,
