@@ -288,7 +288,7 @@ describe('bad input and limits', () => {
 describe('provider statistics and reputation', () => {
   type Attempt = [outcome: 'success' | 'failure', latencyMs: number, atMs: number];
   /** Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution, in the order given. */
-  async function insertAttempts(svc: { agent: { agentId: string }; serviceId: string; serviceKey: string }, base: number, list: Attempt[]) {
+  async function insertAttempts(svc: { agent: { agentId: string }; serviceId: string | null; serviceKey: string }, base: number, list: Attempt[]) {
     const { db } = server.app.services;
     const executionId = randomUUID();
     await db.$executeRawUnsafe(
@@ -375,6 +375,24 @@ describe('provider statistics and reputation', () => {
     await fold();
     expect(await recorded()).toBe(before + 1);
     expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(99);
+  });
+
+  it('folds past the attempts of a deleted service, however many are left unfolded', async () => {
+    const gone = await offer(uniqueSlug('gone'), await provider(), 0);
+    const kept = await offer(uniqueSlug('kept'), await provider(), 0);
+    await fold();
+    // As the deletion leaves those it finds unfolded (it clears their service id), older than the next calls.
+    await server.app.services.db.service.delete({ where: { id: gone.serviceId } });
+    await insertAttempts({ ...gone, serviceId: null }, Date.now() - 60_000, [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2]]);
+    await insertAttempts(kept, Date.now(), [['success', 5, 0]]);
+    // Rounds of three: the first claims the deleted service's three (which used to stay unfolded, to be
+    // claimed by every round after), the next gets to the others.
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce(3);
+    await server.app.services.providerStats.foldOnce(3);
+    const { db } = server.app.services;
+    expect(await db.executionAttempt.count({ where: { serviceKey: gone.serviceKey, folded: false } })).toBe(0);
+    expect((await db.service.findUniqueOrThrow({ where: { id: kept.serviceId } })).successCount).toBe(1);
   });
 
   it('records executions in parallel with the folds that lock the provider and its service, never deadlocking', async () => {

@@ -52,7 +52,7 @@ export function cooldownMs(consecutiveFailures: number): number {
 }
 
 interface AttemptRow {
-  service_id: string;
+  service_id: string | null;
   outcome: string;
   latency_ms: number;
   created_at: Date;
@@ -74,10 +74,12 @@ async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
   const attempts = await tx.$queryRaw<AttemptRow[]>`
     UPDATE execution_attempts a SET folded = true FROM (
       SELECT id FROM execution_attempts WHERE NOT folded ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
-    ) due WHERE a.id = due.id AND a.service_id IS NOT NULL
+    ) due WHERE a.id = due.id
     RETURNING a.service_id, a.outcome, a.latency_ms, a.created_at`;
-  if (!attempts.length) return 0;
-  const ids = [...new Set(attempts.map((a) => a.service_id))];
+  // Attempts of a service deleted since (its id cleared) are marked folded and count for nothing: left
+  // unfolded, they would be claimed again by every round, and a batch of them would stop the fold for good.
+  const ids = [...new Set(attempts.flatMap((a) => (a.service_id ? [a.service_id] : [])))];
+  if (!ids.length) return attempts.length;
   // Lock order: agents, then services (see marketplace_sync_offers). NO KEY UPDATE, like the UPDATEs that
   // follow: it does not conflict with the KEY SHARE locks that inserts referencing these rows take, so an
   // execution being recorded never waits on (or deadlocks with) a fold.
