@@ -5,7 +5,7 @@ import type { DbTx } from '../../db/database';
 import type { Services } from '../context';
 import { transact, type Emit } from '../events';
 import { Worker } from '../../platform/worker';
-import { applyReputation, REPUTATION_MAX, REPUTATION_MIN } from '../reputation/reputation';
+import { applyReputation, clampReputation } from '../reputation/reputation';
 
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
@@ -122,9 +122,9 @@ async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
     reputation.set(s.agent_id, { delta: r.delta + points, successes: r.successes + successes, failures: r.failures + failures });
   }
   for (const [agentId, r] of reputation) {
-    // A reputation already at its bound (a busy star provider, every fold) is not recorded moving nowhere.
-    const now = reputationOf.get(agentId);
-    if (!r.delta || (r.delta > 0 && now === REPUTATION_MAX) || (r.delta < 0 && now === REPUTATION_MIN)) continue;
+    // A change the clamp would cancel (a busy star provider at 100, every fold) is not recorded moving nowhere.
+    const current = reputationOf.get(agentId);
+    if (current === undefined || clampReputation(current + r.delta) === current) continue;
     await applyReputation(tx, emit, {
       agentId,
       delta: r.delta,

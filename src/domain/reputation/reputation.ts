@@ -23,9 +23,10 @@ export const TIERS: TierDefinition[] = [
   { tier: 'star', name: 'Star', min: 86, max: 100, subKeyLimit: null, memory: { stores: 200, batch: 1000, entryBytes: 512 * 1024 }, privileges: ['showcase listing', 'unlimited sub-keys'] },
 ];
 
-/** Reputation's range: every change is clamped to it. */
-export const REPUTATION_MIN = 0;
-export const REPUTATION_MAX = 100;
+/** Reputation's range, 0-100: every change is clamped to it. */
+export function clampReputation(reputation: number): number {
+  return Math.max(0, Math.min(100, reputation));
+}
 
 export function tierOf(reputation: number): Tier {
   return (TIERS.find((t) => reputation >= t.min && reputation <= t.max) ?? TIERS[0]).tier;
@@ -51,7 +52,7 @@ export interface ReputationChange {
 export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
   const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR NO KEY UPDATE`;
   if (!row) return undefined;
-  const after = Math.max(REPUTATION_MIN, Math.min(REPUTATION_MAX, row.reputation + change.delta));
+  const after = clampReputation(row.reputation + change.delta);
   const applied = after - row.reputation;
   await db.reputationEvent.create({
     data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason: change.reason, sourceType: change.sourceType, sourceId: change.sourceId },
