@@ -59,23 +59,24 @@ export type ExtraDelivery =
   | { kind: 'ext_delegation'; externalAgentId: string; url: string };
 
 /**
- * The CTE parts (`ev`, `hooks`) that insert one event and a delivery to each of its agent's active webhooks
- * subscribed to its type (or to `*`); the arguments are SQL expressions, usually placeholders.
+ * The CTE parts (`ev`, `hooks`) that insert events and a delivery to each active webhook of an event's agent
+ * subscribed to its type (or to `*`). `rows` is a VALUES list or a SELECT giving each event's id, type,
+ * agent id, data and time, in that order (the arguments are SQL expressions, usually placeholders).
  */
-export function eventCtes(p: { id: string; type: string; agentId: string; data: string; at: string }): string {
+export function eventCtes(rows: string): string {
   return `ev AS (
-      INSERT INTO outbox_events (id, type, agent_id, data, created_at) VALUES (${p.id}, ${p.type}, ${p.agentId}, ${p.data}, ${p.at})
-      RETURNING id
+      INSERT INTO outbox_events (id, type, agent_id, data, created_at) ${rows}
+      RETURNING id, type, agent_id, created_at
     ), hooks AS (
       INSERT INTO deliveries (id, event_id, kind, webhook_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), ev.id, 'webhook', w.id, 'pending', ${p.at}, ${p.at} FROM ev CROSS JOIN webhooks w
-      WHERE w.agent_id = ${p.agentId} AND w.active AND (${p.type} = ANY(w.events) OR '*' = ANY(w.events))
+      SELECT gen_random_uuid(), ev.id, 'webhook', w.id, 'pending', ev.created_at, ev.created_at FROM ev JOIN webhooks w
+        ON w.agent_id = ev.agent_id AND w.active AND (ev.type = ANY(w.events) OR '*' = ANY(w.events))
       RETURNING 1
     )`;
 }
 
 const WRITE_EVENT_SQL = `
-  WITH ${eventCtes({ id: '$1', type: '$2::text', agentId: '$3::uuid', data: '$4::jsonb', at: '$5::timestamptz' })}, forward AS (
+  WITH ${eventCtes('VALUES ($1, $2::text, $3::uuid, $4::jsonb, $5::timestamptz)')}, forward AS (
     INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
     SELECT gen_random_uuid(), ev.id, 'ticket_forward', $6::uuid, 'pending', $5, $5 FROM ev WHERE $6::uuid IS NOT NULL
     RETURNING 1

@@ -9,6 +9,7 @@ import { errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { FakeClock } from '../support/clock';
+import { ProviderStats } from '../../src/domain/execution/provider-stats';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -287,7 +288,10 @@ describe('bad input and limits', () => {
 
 describe('provider statistics and reputation', () => {
   type Attempt = [outcome: 'success' | 'failure', latencyMs: number, atMs: number];
-  /** Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution, in the order given. */
+  /**
+   * Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution, in the order
+   * given, queued for the fold as the record statement queues them.
+   */
   async function insertAttempts(svc: { agent: { agentId: string }; serviceId: string | null; serviceKey: string }, base: number, list: Attempt[]) {
     const { db } = server.app.services;
     const executionId = randomUUID();
@@ -299,6 +303,10 @@ describe('provider statistics and reputation', () => {
       await db.$executeRawUnsafe(
         `INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES (gen_random_uuid(), $1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
         executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
+      );
+      await db.$executeRawUnsafe(
+        `INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) VALUES ($1::uuid, $2, $3, $4)`,
+        svc.serviceId, outcome, latencyMs, new Date(base + atMs),
       );
     }
   }
@@ -381,18 +389,38 @@ describe('provider statistics and reputation', () => {
     const gone = await offer(uniqueSlug('gone'), await provider(), 0);
     const kept = await offer(uniqueSlug('kept'), await provider(), 0);
     await fold();
-    // As the deletion leaves those it finds unfolded (it clears their service id), older than the next calls.
+    // Queued before the deletion, ahead of the next calls.
+    await insertAttempts(gone, Date.now() - 60_000, [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2]]);
     await server.app.services.db.service.delete({ where: { id: gone.serviceId } });
-    await insertAttempts({ ...gone, serviceId: null }, Date.now() - 60_000, [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2]]);
     await insertAttempts(kept, Date.now(), [['success', 5, 0]]);
-    // Rounds of three: the first claims the deleted service's three (which used to stay unfolded, to be
-    // claimed by every round after), the next gets to the others.
+    // Rounds of three: the first takes the deleted service's three off the queue (left there, they would be
+    // read by every round after, and a batch-full of them would stop the fold), the next gets to the others.
     await server.app.services.providerStats.settled();
-    await server.app.services.providerStats.foldOnce(3);
-    await server.app.services.providerStats.foldOnce(3);
+    expect(await server.app.services.providerStats.foldOnce(3)).toBe(3);
+    expect(await server.app.services.providerStats.foldOnce(3)).toBe(1);
     const { db } = server.app.services;
-    expect(await db.executionAttempt.count({ where: { serviceKey: gone.serviceKey, folded: false } })).toBe(0);
+    expect(await db.attemptToFold.count({ where: { serviceId: { in: [gone.serviceId!, kept.serviceId!] } } })).toBe(0);
     expect((await db.service.findUniqueOrThrow({ where: { id: kept.serviceId } })).successCount).toBe(1);
+  });
+
+  it('counts each attempt once when two folds read the same queue, the later one reading again', async () => {
+    const svc = await offer(uniqueSlug('twice'), await provider(), 0);
+    await fold();
+    const { db } = server.app.services;
+    const before = (await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation;
+    await insertAttempts(svc, Date.now(), Array.from({ length: 10 }, (_, i): Attempt => ['success', 5, i]));
+    // Two folders, as two instances would be: both read the queue before either writes. The one that
+    // writes second read five attempts and statistics that have moved since: written as read, they would
+    // put the count back to 5; its statement writes nothing and it reads again, finding the queue empty.
+    const [a, b] = [new ProviderStats(server.app.services), new ProviderStats(server.app.services)];
+    const counted = await Promise.all([a.foldOnce(10), b.foldOnce(5)]);
+    expect(counted.sort()).toEqual([0, 10]);
+    const service = await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
+    expect(service).toMatchObject({ successCount: 10, failureCount: 0, latencyBuckets: [10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+    // Ten successes are a point, recorded once.
+    const events = await db.reputationEvent.findMany({ where: { agentId: svc.agent.agentId, sourceType: 'provider_stats' } });
+    expect(events.map((e) => e.delta)).toEqual(before < 100 ? [1] : []);
+    expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(Math.min(100, before + 1));
   });
 
   it('records executions in parallel with the folds that lock the provider and its service, never deadlocking', async () => {

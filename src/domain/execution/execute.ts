@@ -295,8 +295,8 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
       mode: r.mode,
       taskId: r.taskId ?? null,
       createdAt: at,
-      // Built-ins have no statistics to fold.
-      attempts: { createMany: { data: r.attempts.map((a) => ({ ...a, folded: true, createdAt: at })) } },
+      // Built-ins have no statistics to fold: nothing is queued for provider-stats.
+      attempts: { createMany: { data: r.attempts.map((a) => ({ ...a, createdAt: at })) } },
     },
   });
   const transaction = await tx.transaction.create({
@@ -335,13 +335,16 @@ const recordSql = (underTask: boolean, paid?: boolean) => `
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
     VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
   ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? chargeCte(underTask ? 20 : 19) : ''}a AS (
-    INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, folded, created_at)
-    SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", false, $12::timestamptz
+    INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
+    SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
+    RETURNING service_id, outcome, latency_ms
+  ), q AS (
+    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, $12::timestamptz FROM a WHERE service_id IS NOT NULL
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
-  ), ${eventCtes({ id: '$15', type: '$16::text', agentId: '$2::uuid', data: '$17::jsonb', at: '$12::timestamptz' })}
+  ), ${eventCtes('VALUES ($15, $16::text, $2::uuid, $17::jsonb, $12::timestamptz)')}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT released FROM pay) AS released' : ''}`;
 const RECORD_STATEMENTS = {
   free: { name: 'record_execution', text: recordSql(false) },

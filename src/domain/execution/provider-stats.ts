@@ -1,11 +1,13 @@
 // Provider statistics (success and failure counts, latency percentiles, last success and failure,
-// cooldown after consecutive failures) and the providers' reputation, folded from execution attempts right
-// after each execution commits, off the request path: a request never waits on a hot service's row lock.
-import type { DbTx } from '../../db/database';
+// cooldown after consecutive failures) and the providers' reputation, folded from the queue of provider
+// attempts (attempts_to_fold, written with each execution) shortly after each execution commits, off the
+// request path: a request never waits on a hot service's row lock.
+import { isTransientConflict } from '../../db/database';
 import type { Services } from '../context';
-import { transact, type Emit } from '../events';
+import type { OutboxRecord } from '../../platform/outbox';
+import { eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
-import { applyReputation, clampReputation } from '../reputation/reputation';
+import { reputationMove } from '../reputation/reputation';
 
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
@@ -51,8 +53,9 @@ export function cooldownMs(consecutiveFailures: number): number {
   return Math.min(COOLDOWN_MAX_MS, COOLDOWN_BASE_MS * 2 ** (consecutiveFailures - COOLDOWN_AFTER));
 }
 
-interface AttemptRow {
-  service_id: string | null;
+interface QueuedAttempt {
+  id: string;
+  service_id: string;
   outcome: string;
   latency_ms: number;
   created_at: Date;
@@ -61,6 +64,8 @@ interface AttemptRow {
 interface ServiceRow {
   id: string;
   agent_id: string;
+  /** The provider's reputation. */
+  reputation: number;
   success_count: number;
   failure_count: number;
   latency_buckets: number[];
@@ -69,70 +74,129 @@ interface ServiceRow {
   last_failure_at: Date | null;
 }
 
-/** Folds one batch of unfolded attempts inside `tx`; returns how many attempts it folded. */
-async function foldBatch(tx: DbTx, emit: Emit, batch: number): Promise<number> {
-  const attempts = await tx.$queryRaw<AttemptRow[]>`
-    UPDATE execution_attempts a SET folded = true FROM (
-      SELECT id FROM execution_attempts WHERE NOT folded ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
-    ) due WHERE a.id = due.id
-    RETURNING a.service_id, a.outcome, a.latency_ms, a.created_at`;
-  // Attempts of a service deleted since (its id cleared) are marked folded and count for nothing: left
-  // unfolded, they would be claimed again by every round, and a batch of them would stop the fold for good.
-  const ids = [...new Set(attempts.flatMap((a) => (a.service_id ? [a.service_id] : [])))];
-  if (!ids.length) return attempts.length;
-  // Lock order: agents, then services (see marketplace_sync_offers). NO KEY UPDATE, like the UPDATEs that
-  // follow: it does not conflict with the KEY SHARE locks that inserts referencing these rows take, so an
-  // execution being recorded never waits on (or deadlocks with) a fold.
-  const agents = await tx.$queryRaw<{ id: string; reputation: number }[]>`
-    SELECT a.id, a.reputation FROM agents a WHERE a.id IN (SELECT agent_id FROM services WHERE id = ANY(${ids}::uuid[])) ORDER BY a.id FOR NO KEY UPDATE`;
-  const reputationOf = new Map(agents.map((a) => [a.id, a.reputation]));
-  const services = await tx.$queryRaw<ServiceRow[]>`
-    SELECT id, agent_id, success_count, failure_count, latency_buckets, consecutive_failures, last_success_at, last_failure_at
-    FROM services WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
-  const reputation = new Map<string, { delta: number; successes: number; failures: number }>();
-  for (const s of services) {
-    const mine = attempts.filter((a) => a.service_id === s.id).sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
-    const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
-    let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
-    let successes = 0;
-    let failures = 0;
-    for (const a of mine) {
-      if (a.outcome === 'success') {
-        successes++;
-        streak = 0;
-        lastSuccess = new Date(a.created_at);
-        buckets[bucketOf(a.latency_ms)]++;
-      } else {
-        failures++;
-        streak++;
-        lastFailure = new Date(a.created_at);
-      }
+/** A service's statistics with `attempts` (in any order) counted, and the reputation points they earn. */
+export function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
+  const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
+  const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
+  let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
+  let successes = 0;
+  let failures = 0;
+  for (const a of ordered) {
+    if (a.outcome === 'success') {
+      successes++;
+      streak = 0;
+      lastSuccess = new Date(a.created_at);
+      buckets[bucketOf(a.latency_ms)]++;
+    } else {
+      failures++;
+      streak++;
+      lastFailure = new Date(a.created_at);
     }
-    if (buckets.reduce((n, c) => n + c, 0) > HISTOGRAM_CAP) for (let i = 0; i < buckets.length; i++) buckets[i] = Math.floor(buckets[i] / 2);
-    const cooldown = streak >= COOLDOWN_AFTER && lastFailure ? new Date(lastFailure.getTime() + cooldownMs(streak)) : null;
-    await tx.$executeRaw`
-      UPDATE services SET success_count = success_count + ${successes}, failure_count = failure_count + ${failures},
-        latency_buckets = ${buckets}::int[], latency_p50_ms = ${percentile(buckets, 0.5)}, latency_p95_ms = ${percentile(buckets, 0.95)},
-        last_success_at = ${lastSuccess}, last_failure_at = ${lastFailure}, consecutive_failures = ${streak}, cooldown_until = ${cooldown}
-      WHERE id = ${s.id}::uuid`;
-    const points =
-      Math.floor((s.success_count + successes) / SUCCESSES_PER_POINT) - Math.floor(s.success_count / SUCCESSES_PER_POINT) -
-      (Math.floor((s.failure_count + failures) / FAILURES_PER_POINT) - Math.floor(s.failure_count / FAILURES_PER_POINT));
-    const r = reputation.get(s.agent_id) ?? { delta: 0, successes: 0, failures: 0 };
-    reputation.set(s.agent_id, { delta: r.delta + points, successes: r.successes + successes, failures: r.failures + failures });
   }
-  for (const [agentId, r] of reputation) {
-    // A change the clamp would cancel (a busy star provider at 100, every fold) is not recorded moving nowhere.
-    const current = reputationOf.get(agentId);
-    if (current === undefined || clampReputation(current + r.delta) === current) continue;
-    await applyReputation(tx, emit, {
-      agentId,
-      delta: r.delta,
-      reason: `provider calls: ${r.successes} succeeded, ${r.failures} failed`,
-      sourceType: 'provider_stats',
-    });
+  if (buckets.reduce((n, c) => n + c, 0) > HISTOGRAM_CAP) for (let i = 0; i < buckets.length; i++) buckets[i] = Math.floor(buckets[i] / 2);
+  const points =
+    Math.floor((s.success_count + successes) / SUCCESSES_PER_POINT) - Math.floor(s.success_count / SUCCESSES_PER_POINT) -
+    (Math.floor((s.failure_count + failures) / FAILURES_PER_POINT) - Math.floor(s.failure_count / FAILURES_PER_POINT));
+  return {
+    successes,
+    failures,
+    points,
+    stats: {
+      success_count: s.success_count + successes,
+      failure_count: s.failure_count + failures,
+      latency_buckets: buckets,
+      latency_p50_ms: percentile(buckets, 0.5),
+      latency_p95_ms: percentile(buckets, 0.95),
+      last_success_at: lastSuccess,
+      last_failure_at: lastFailure,
+      consecutive_failures: streak,
+      cooldown_until: streak >= COOLDOWN_AFTER && lastFailure ? new Date(new Date(lastFailure).getTime() + cooldownMs(streak)) : null,
+    },
+  };
+}
+
+const READ_QUEUE = 'SELECT id::text AS id, service_id, outcome, latency_ms, created_at FROM attempts_to_fold ORDER BY id LIMIT $1';
+const READ_SERVICES = `
+  SELECT s.id, s.agent_id, a.reputation, s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at
+  FROM services s JOIN agents a ON a.id = s.agent_id WHERE s.id = ANY($1::uuid[])`;
+/**
+ * Everything a fold writes, in one statement: the queued attempts it counted deleted, the services'
+ * statistics, the providers' reputation with its events. Each write is conditional on what the fold read
+ * (the attempts still queued, the statistics and the reputation as they were), and
+ * marketplace_fold_unchanged aborts the whole statement unless every row was written: a serialization
+ * failure, after which the fold reads again. Agents are written before services (the lock order
+ * everywhere).
+ */
+const APPLY = `
+  WITH moves AS (
+    SELECT * FROM jsonb_to_recordset($3::jsonb) AS m(agent_id uuid, previous int, reputation int, reason text, event_id text, data jsonb)
+  ), moved AS (
+    UPDATE agents a SET reputation = m.reputation FROM moves m WHERE a.id = m.agent_id AND a.reputation = m.previous RETURNING 1
+  ), stats AS (
+    UPDATE services s SET success_count = v.success_count, failure_count = v.failure_count, latency_buckets = v.latency_buckets,
+      latency_p50_ms = v.latency_p50_ms, latency_p95_ms = v.latency_p95_ms, last_success_at = v.last_success_at,
+      last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until
+    FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, seen_successes int, seen_failures int, seen_streak int, success_count int,
+      failure_count int, latency_buckets int[], latency_p50_ms int, latency_p95_ms int, last_success_at timestamptz,
+      last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz)
+    WHERE s.id = v.id AND s.success_count = v.seen_successes AND s.failure_count = v.seen_failures AND s.consecutive_failures = v.seen_streak
+    RETURNING 1
+  ), claimed AS (
+    DELETE FROM attempts_to_fold WHERE id = ANY($1::bigint[]) RETURNING 1
+  ), noted AS (
+    INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, source_type, created_at)
+    SELECT gen_random_uuid(), m.agent_id, m.reputation - m.previous, m.reputation, m.reason, 'provider_stats', $4::timestamptz FROM moves m
+  ), ${eventCtes(`SELECT m.event_id, 'reputation.changed', m.agent_id, m.data, $4::timestamptz FROM moves m`)}
+  SELECT marketplace_fold_unchanged((SELECT count(*) FROM moved) = (SELECT count(*) FROM moves) AND (SELECT count(*) FROM stats) = $5
+      AND (SELECT count(*) FROM claimed) = cardinality($1::bigint[])) AS unchanged,
+    (SELECT count(*) FROM hooks)::int AS deliveries`;
+/** Reads again this many times when another fold (or a reputation change) moved what one read. */
+const TRIES = 5;
+
+/**
+ * Folds one batch of queued attempts; resolves with how many it counted. No transaction is held open: two
+ * reads, then one statement that writes everything or, when something it read has moved since, nothing.
+ * On the embedded database that keeps its one session free between the statements; on PostgreSQL
+ * instances that fold the same attempts at once settle it by the same check (the loser reads again).
+ */
+async function foldBatch(services: Services, batch: number): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const queued = await services.sql.query<QueuedAttempt>(READ_QUEUE, [batch], 'fold_read_queue');
+    if (!queued.length) return 0;
+    // Attempts of a service deleted since are deleted from the queue and count for nothing.
+    const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...new Set(queued.map((a) => a.service_id))]], 'fold_read_services');
+    const stats = [];
+    const points = new Map<string, { previous: number; delta: number; successes: number; failures: number }>();
+    for (const s of rows) {
+      const folded = foldService(s, queued.filter((a) => a.service_id === s.id));
+      stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
+      const p = points.get(s.agent_id) ?? { previous: s.reputation, delta: 0, successes: 0, failures: 0 };
+      points.set(s.agent_id, { previous: p.previous, delta: p.delta + folded.points, successes: p.successes + folded.successes, failures: p.failures + folded.failures });
+    }
+    const at = services.clock.now();
+    const events: OutboxRecord[] = [];
+    const moves = [];
+    for (const [agentId, p] of points) {
+      const reason = `provider calls: ${p.successes} succeeded, ${p.failures} failed`;
+      const move = reputationMove(agentId, p.previous, p.delta, reason);
+      // A change the clamp cancels (a busy star provider at 100, every fold) is not recorded moving nowhere.
+      if (move.applied === 0) continue;
+      const event = makeEvent('reputation.changed', move.data, at);
+      events.push({ ...event, agentId });
+      moves.push({ agent_id: agentId, previous: p.previous, reputation: move.after, reason, event_id: event.id, data: move.data });
+    }
+    try {
+      const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(
+        APPLY,
+        [queued.map((a) => a.id), JSON.stringify(stats), JSON.stringify(moves), at, stats.length],
+        'fold_apply',
+      );
+      services.outbox.committed(events, deliveries);
+      return queued.length;
+    } catch (err) {
+      if (attempt >= TRIES || !isTransientConflict(err)) throw err;
+    }
   }
-  return attempts.length;
 }
 
 /**
@@ -157,7 +221,7 @@ export class ProviderStats {
 
   /** One batch; resolves with the number of attempts folded. */
   foldOnce(batch = BATCH): Promise<number> {
-    return transact({ db: this.services.db, services: this.services }, (tx, emit) => foldBatch(tx, emit, batch));
+    return foldBatch(this.services, batch);
   }
 
   /** Waits for the fold in progress (tests use it to see statistics settle). */

@@ -45,6 +45,20 @@ export interface ReputationChange {
 }
 
 /**
+ * What a change of `delta` does to `previous`: the reputation after it (clamped), the delta actually
+ * applied, and the data of its `reputation.changed` event.
+ */
+export function reputationMove(agentId: string, previous: number, delta: number, reason: string) {
+  const after = clampReputation(previous + delta);
+  const applied = after - previous;
+  return {
+    after,
+    applied,
+    data: { agent_id: agentId, delta: applied, reputation: after, previous, tier: tierOf(after), previous_tier: tierOf(previous), reason },
+  };
+}
+
+/**
  * Applies a change inside the caller's transaction: locks the agent row, clamps to 0-100, records the
  * event with the delta actually applied, and emits `reputation.changed` in the same transaction. Returns
  * the event, or undefined when the score did not move.
@@ -52,20 +66,11 @@ export interface ReputationChange {
 export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
   const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR NO KEY UPDATE`;
   if (!row) return undefined;
-  const after = clampReputation(row.reputation + change.delta);
-  const applied = after - row.reputation;
+  const { after, applied, data } = reputationMove(change.agentId, row.reputation, change.delta, change.reason);
   await db.reputationEvent.create({
     data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason: change.reason, sourceType: change.sourceType, sourceId: change.sourceId },
   });
   if (applied === 0) return undefined;
   await db.agent.update({ where: { id: change.agentId }, data: { reputation: after } });
-  return emit(change.agentId, 'reputation.changed', {
-    agent_id: change.agentId,
-    delta: applied,
-    reputation: after,
-    previous: row.reputation,
-    tier: tierOf(after),
-    previous_tier: tierOf(row.reputation),
-    reason: change.reason,
-  });
+  return emit(change.agentId, 'reputation.changed', data);
 }
