@@ -403,6 +403,19 @@ describe('provider statistics and reputation', () => {
     expect((await db.service.findUniqueOrThrow({ where: { id: kept.serviceId } })).successCount).toBe(1);
   });
 
+  it('folds the queue oldest first, in batches, its ids compared as numbers', async () => {
+    const svc = await offer(uniqueSlug('order'), await provider(), 0);
+    await fold();
+    const { db } = server.app.services;
+    // The next ids are 9, 10, 11, 12: in text order 10 and 11 would come first.
+    await db.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('attempts_to_fold', 'id'), 8)`);
+    await insertAttempts(svc, Date.now(), [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2], ['failure', 5, 3]]);
+    expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
+    expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 0 });
+    expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
+    expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 2, consecutiveFailures: 2 });
+  });
+
   it('counts each attempt once when two folds read the same queue, the later one reading again', async () => {
     const svc = await offer(uniqueSlug('twice'), await provider(), 0);
     await fold();
