@@ -5,11 +5,14 @@
 import http from 'node:http';
 import { main, serve } from './common';
 
-/** Ours' SSE headers (rest/streams.ts), so that both answers cost the same to write. */
+/**
+ * Ours' SSE headers and framing (rest/streams.ts: the body runs to the connection's close, not in chunks),
+ * so that both answers cost the same to write.
+ */
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
-  connection: 'keep-alive',
+  connection: 'close',
   'x-accel-buffering': 'no',
 };
 const PREAMBLE = 'retry: 2000\n: connected\n\n';
@@ -50,6 +53,7 @@ main(async () => {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/events') {
+      res.useChunkedEncodingByDefault = false;
       res.writeHead(200, SSE_HEADERS);
       res.write(PREAMBLE);
       readers.add(res);

@@ -104,6 +104,9 @@ describe('GET /streaming/sessions/:id/events', () => {
     const s = await newSession(me.key);
     const reader = await openSse(eventsUrl(s.id), auth(me.key));
     expect(reader.status).toBe(200);
+    // The body runs to the connection's close: no chunk framing around every event.
+    expect(reader.headers.get('transfer-encoding')).toBeNull();
+    expect(reader.headers.get('connection')).toBe('close');
     await push(me.key, s.id, { event: 'progress', data: { pct: 10 } });
     await push(me.key, s.id, { events: [{ data: 'a' }, { data: 'b' }] });
     await reader.waitFor(3);
