@@ -168,11 +168,17 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
     const queued = await services.sql.query<QueuedAttempt>(READ_QUEUE, [batch], 'fold_read_queue');
     if (!queued.length) return 0;
     // Attempts of a service deleted since are deleted from the queue and count for nothing.
-    const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...new Set(queued.map((a) => a.service_id))]], 'fold_read_services');
+    const byService = new Map<string, QueuedAttempt[]>();
+    for (const a of queued) {
+      const list = byService.get(a.service_id);
+      if (list) list.push(a);
+      else byService.set(a.service_id, [a]);
+    }
+    const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...byService.keys()]], 'fold_read_services');
     const stats = [];
     const points = new Map<string, { previous: number; delta: number; successes: number; failures: number }>();
     for (const s of rows) {
-      const folded = foldService(s, queued.filter((a) => a.service_id === s.id));
+      const folded = foldService(s, byService.get(s.id)!);
       stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
       const p = points.get(s.agent_id) ?? { previous: s.reputation, delta: 0, successes: 0, failures: 0 };
       points.set(s.agent_id, { previous: p.previous, delta: p.delta + folded.points, successes: p.successes + folded.successes, failures: p.failures + folded.failures });
@@ -203,8 +209,9 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
 }
 
 /**
- * Runs folds: `wake()` after an execution commits, and a poll for attempts other instances left (FOR
- * UPDATE SKIP LOCKED lets any number of instances share the work).
+ * Runs folds: `wake()` after an execution commits, and a poll for attempts other instances left (any
+ * number of instances may fold: the conditional write lets one of them count a batch, and the others read
+ * again).
  */
 export class ProviderStats {
   private readonly worker: Worker;
