@@ -75,7 +75,7 @@ interface ServiceRow {
 }
 
 /** A service's statistics with `attempts` (in any order) counted, and the reputation points they earn. */
-export function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
+function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
   const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
   const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
   let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
@@ -110,7 +110,7 @@ export function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'
       last_success_at: lastSuccess,
       last_failure_at: lastFailure,
       consecutive_failures: streak,
-      cooldown_until: streak >= COOLDOWN_AFTER && lastFailure ? new Date(new Date(lastFailure).getTime() + cooldownMs(streak)) : null,
+      cooldown_until: streak >= COOLDOWN_AFTER && lastFailure ? new Date(lastFailure.getTime() + cooldownMs(streak)) : null,
     },
   };
 }
