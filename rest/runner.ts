@@ -297,16 +297,23 @@ function clientNames(err: GraphQLError, compiled: CompiledRoute, spelling: Spell
   return new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(e.path, compiled.bodyType) })));
 }
 
+/** A request without a query string (read only: nothing adds to it). */
+const NO_QUERY = new URLSearchParams();
+/** The spelling of a route without variables: nothing to name (read only: nothing notes into it). */
+const NO_SPELLING = new Spelling();
+
 /** The input boundary for path and query parameters: text the database can store. */
 function checkParameters(params: Record<string, string>, query: URLSearchParams): void {
   const errors: FieldError[] = [];
-  for (const [name, value] of Object.entries(params)) {
-    const problem = textProblem(value);
+  for (const name in params) {
+    const problem = textProblem(params[name]);
     if (problem) errors.push({ path: name, message: problem });
   }
-  for (const [name, value] of query) {
-    const problem = textProblem(value) ?? textProblem(name);
-    if (problem) errors.push({ path: name.replace(/[\u0000\ud800-\udfff]/g, '?'), message: problem });
+  if (query !== NO_QUERY) {
+    for (const [name, value] of query) {
+      const problem = textProblem(value) ?? textProblem(name);
+      if (problem) errors.push({ path: name.replace(/[\u0000\ud800-\udfff]/g, '?'), message: problem });
+    }
   }
   if (errors.length) throw new ValidationFailed(errors);
 }
@@ -337,6 +344,8 @@ type Segment = string | { param: string };
 
 interface PathEntry {
   pattern: string;
+  /** The pattern under the prefix, as metrics name the route. */
+  route: string;
   segments: Segment[];
   methods: Map<string, CompiledRoute>;
 }
@@ -375,7 +384,7 @@ export class RestDispatcher {
         const isStatic = segments.every((s) => typeof s === 'string');
         let entry = isStatic ? this.staticPaths.get(path) : this.paramPaths.find((e) => e.pattern === path);
         if (!entry) {
-          entry = { pattern: path, segments, methods: new Map() };
+          entry = { pattern: path, route: `${prefix}${path}`, segments, methods: new Map() };
           if (isStatic) this.staticPaths.set(path, entry);
           else this.paramPaths.push(entry);
         }
@@ -416,7 +425,7 @@ export class RestDispatcher {
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     let relative: string;
-    if (pathname.startsWith(`${this.prefix}/`)) relative = pathname.slice(this.prefix.length);
+    if (pathname.startsWith(this.prefix) && pathname.charCodeAt(this.prefix.length) === 47 /* / */) relative = pathname.slice(this.prefix.length);
     else if (this.rootAliases.includes(pathname)) relative = pathname;
     else return undefined;
 
@@ -433,7 +442,7 @@ export class RestDispatcher {
       return { route: 'unmatched' };
     }
     const compiled = found.entry.methods.get(method);
-    const route = `${this.prefix}${found.entry.pattern}`;
+    const route = found.entry.route;
     if (!compiled) {
       const allowed = [...found.entry.methods.keys()];
       if (allowed.includes('GET')) allowed.push('HEAD');
@@ -458,17 +467,19 @@ export class RestDispatcher {
       if (!compiled.route.authInOperation || (compiled.idempotent && req.headers['idempotency-key'] !== undefined)) await authorize(ctx, compiled.route.auth);
       const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
       const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
-      const query = new URLSearchParams(search);
+      const query = search === '' ? NO_QUERY : new URLSearchParams(search);
       checkParameters(params, query);
-      const { values: variableValues, spelling } = readVariables(compiled, {
-        params,
-        query,
-        body,
-        header: (name) => {
-          const v = req.headers[name.toLowerCase()];
-          return Array.isArray(v) ? v.join(', ') : v;
-        },
-      });
+      const { values: variableValues, spelling } = compiled.variables.length
+        ? readVariables(compiled, {
+            params,
+            query,
+            body,
+            header: (name) => {
+              const v = req.headers[name.toLowerCase()];
+              return Array.isArray(v) ? v.join(', ') : v;
+            },
+          })
+        : { values: {}, spelling: NO_SPELLING };
       if (compiled.stream) {
         const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
         if ('problem' in frames) throw frames.problem;

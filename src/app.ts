@@ -51,7 +51,7 @@ import { loadWalletKeyring } from './domain/payments/wallet-keys';
 import { InFlight } from './platform/in-flight';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
-import { answerClientError, requestIdFor, requestIdOf, responseFacts, writeError, writeProblem, type ResponseFacts } from './platform/http';
+import { answerClientError, attachFacts, factsOf, requestIdFor, requestIdOf, writeError, writeProblem, type ResponseFacts } from './platform/http';
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
@@ -316,26 +316,31 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
 
   // Answers not yet begun, so that a shutdown can make each close its connection (Connection: close).
   const unanswered = new Set<http.ServerResponse>();
+  // One listener for every response (no closure per request): 'close' follows 'finish' of a complete
+  // answer, and also comes for one cut off, which is forgotten here but not counted.
+  function answered(this: http.ServerResponse) {
+    unanswered.delete(this);
+    const facts = factsOf(this);
+    if (!facts || !this.writableFinished) return;
+    const seconds = (performance.now() - facts.started) / 1000;
+    const route = facts.route ?? (this.req.url?.startsWith(GRAPHQL_PATH) ? GRAPHQL_PATH : 'other');
+    metrics.observeRequest(this.req.method ?? 'GET', route, this.statusCode, seconds);
+    if (this.statusCode >= 500 || log.isLevelEnabled('debug')) {
+      // 503 is an outage the answer already explains (a component unreachable, or draining): a warning.
+      log[this.statusCode === 503 ? 'warn' : this.statusCode >= 500 ? 'error' : 'debug'](
+        { request_id: facts.requestId, method: this.req.method, route, status: this.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
+    }
+  }
   const server = http.createServer((req, res) => {
     const requestId = requestIdFor(req);
-    const facts: ResponseFacts = { requestId };
-    responseFacts.set(res, facts);
+    const facts: ResponseFacts = { requestId, route: undefined, started: performance.now() };
+    attachFacts(res, facts);
     res.setHeader('X-Request-Id', requestId);
     if (services.draining) res.setHeader('Connection', 'close');
-    else {
-      unanswered.add(res);
-      res.once('close', () => unanswered.delete(res));
-    }
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = facts.route ?? (req.url?.startsWith(GRAPHQL_PATH) ? GRAPHQL_PATH : 'other');
-      metrics.observeRequest(req.method ?? 'GET', route, res.statusCode, seconds);
-      if (res.statusCode >= 500 || log.isLevelEnabled('debug')) {
-        // 503 is an outage the answer already explains (a component unreachable, or draining): a warning.
-        log[res.statusCode === 503 ? 'warn' : res.statusCode >= 500 ? 'error' : 'debug']({ request_id: requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
-      }
-    });
+    else unanswered.add(res);
+    res.on('close', answered);
     const handled = rest.handle(req, res, requestId);
     if (handled) {
       facts.route = handled.route;

@@ -13,12 +13,16 @@ export interface RequestFacts {
 export function createContext(services: Services, facts: RequestFacts): Ctx {
   const bearer = parseBearer(facts.authorization);
   let principal: Promise<Principal> | undefined;
+  let db: Db | undefined;
   const ctx: Ctx = {
     services,
     // With a credential to look up, the caller is resolved before any transaction of the request opens:
     // an audit record or a permission check inside the transaction then finds it remembered, instead of
     // querying beside the transaction (on PGlite's one connection, a wait on itself until it times out).
-    db: bearer.kind === 'key' ? callerFirst(services.db, () => ctx.principal()) : services.db,
+    // Made on first use: most requests answered from memory never touch it.
+    get db() {
+      return (db ??= bearer.kind === 'key' ? callerFirst(services.db, () => ctx.principal()) : services.db);
+    },
     requestId: facts.requestId,
     clientAddress: facts.clientAddress,
     bearer,

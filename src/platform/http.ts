@@ -10,13 +10,21 @@ import { newRequestId } from './ids';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Per-response facts: the request id (for Express and yoga) and the route pattern (for metrics). */
+/** Per-response facts: the request id (for Express and yoga), the route pattern and the start (for metrics). */
 export interface ResponseFacts {
   requestId: string;
-  route?: string;
+  route: string | undefined;
+  /** performance.now() when the request arrived. */
+  started: number;
 }
-export const responseFacts = new WeakMap<object, ResponseFacts>();
-export const requestIdOf = (res: object): string => responseFacts.get(res)?.requestId ?? '';
+// A property of the response rather than a WeakMap entry: set on every request, a WeakMap entry is the
+// costlier of the two to make and for the garbage collector to clear.
+const FACTS = Symbol('response facts');
+export const attachFacts = (res: object, facts: ResponseFacts): void => {
+  (res as { [FACTS]?: ResponseFacts })[FACTS] = facts;
+};
+export const factsOf = (res: object): ResponseFacts | undefined => (res as { [FACTS]?: ResponseFacts })[FACTS];
+export const requestIdOf = (res: object): string => factsOf(res)?.requestId ?? '';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is sane, otherwise a new `req_…`. */
