@@ -133,24 +133,22 @@ const AuditEvent = builder.prismaObject('AuditEvent', {
   }),
 });
 
-const mine = { agent: true };
-
 builder.queryField('myExecutions', (t) =>
-  pagedField(t, Execution, { description: "The caller's executions with results and costs, newest first", authScopes: mine, resolve: (ctx, _a, page) => account.myExecutions(ctx, page) }),
+  pagedField(t, Execution, { description: "The caller's executions with results and costs, newest first", auth: 'agent', resolve: (ctx, _a, page) => account.myExecutions(ctx, page) }),
 );
 builder.queryField('myTransactions', (t) =>
-  pagedField(t, Transaction, { description: "The caller's ledger entries, newest first", authScopes: mine, resolve: (ctx, _a, page) => account.myTransactions(ctx, page) }),
+  pagedField(t, Transaction, { description: "The caller's ledger entries, newest first", auth: 'agent', resolve: (ctx, _a, page) => account.myTransactions(ctx, page) }),
 );
 builder.queryField('myDisputes', (t) =>
-  pagedField(t, Dispute, { description: "The caller's disputes with status and resolution", authScopes: mine, resolve: (ctx, _a, page) => account.myDisputes(ctx, page) }),
+  pagedField(t, Dispute, { description: "The caller's disputes with status and resolution", auth: 'agent', resolve: (ctx, _a, page) => account.myDisputes(ctx, page) }),
 );
 builder.queryField('mySparks', (t) =>
-  pagedField(t, Spark, { description: "The caller's sparks", authScopes: mine, resolve: (ctx, _a, page) => account.mySparks(ctx, page) }),
+  pagedField(t, Spark, { description: "The caller's sparks", auth: 'agent', resolve: (ctx, _a, page) => account.mySparks(ctx, page) }),
 );
 builder.queryField('myAuditLog', (t) =>
   pagedField(t, AuditEvent, {
     description: 'Security-relevant acts on the caller’s account: keys, profile, sub-agents, status; by whom, when, from where',
-    authScopes: mine,
+    auth: 'agent',
     defaultSize: 50,
     resolve: (ctx, _a, page) => account.myAuditLog(ctx, page),
   }),
@@ -168,7 +166,7 @@ const ReputationEvents = builder.objectRef<Awaited<ReturnType<typeof account.myR
 builder.queryField('myReputation', (t) =>
   t.field({
     type: ReputationEvents,
-    authScopes: mine,
+    auth: 'agent',
     args: { first: t.arg.int({ description: 'Events to return, 1-100 (default 50)' }), offset: t.arg.int() },
     resolve: (_r, args, ctx) => account.myReputation(ctx, pageOf(args, 50)),
   }),
@@ -191,7 +189,7 @@ const Usage = builder.objectRef<Awaited<ReturnType<typeof account.myUsage>>>('Us
   }),
 });
 
-builder.queryField('myUsage', (t) => t.field({ type: Usage, description: 'API usage over the last 30 days', authScopes: mine, resolve: (_r, _a, ctx) => account.myUsage(ctx) }));
+builder.queryField('myUsage', (t) => t.field({ type: Usage, description: 'API usage over the last 30 days', auth: 'agent', resolve: (_r, _a, ctx) => account.myUsage(ctx) }));
 
 type Analytics = Awaited<ReturnType<typeof account.myAnalytics>>;
 const Trend = builder.objectRef<Analytics['trends'][number]>('ExecutionTrend').implement({
@@ -227,7 +225,7 @@ const AnalyticsRef = builder.objectRef<Analytics>('Analytics').implement({
 });
 
 builder.queryField('myAnalytics', (t) =>
-  t.field({ type: AnalyticsRef, description: 'Execution trends, top capabilities, cost breakdown and latency over 30 days', authScopes: mine, resolve: (_r, _a, ctx) => account.myAnalytics(ctx) }),
+  t.field({ type: AnalyticsRef, description: 'Execution trends, top capabilities, cost breakdown and latency over 30 days', auth: 'agent', resolve: (_r, _a, ctx) => account.myAnalytics(ctx) }),
 );
 
 const TierRef = builder.objectRef<TierDefinition>('TierDefinition').implement({

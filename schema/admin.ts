@@ -23,7 +23,7 @@ builder.mutationField('updateAgentStatus', (t) =>
   t.field({
     type: StatusUpdate,
     description: 'Set an agent ACTIVE, SUSPENDED or BANNED; suspended and banned agents get 403 on every agent operation at once',
-    authScopes: { admin: true },
+    auth: 'admin',
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentStatusInput, required: true }) },
     resolve: (_r, { agentId, input }, ctx) => admin.setAgentStatus(ctx, String(agentId), input),
   }),
@@ -49,5 +49,5 @@ const AdminStats = builder.objectRef<Stats>('AdminStats').implement({
 });
 
 builder.queryField('adminStats', (t) =>
-  t.field({ type: AdminStats, description: 'Platform-wide statistics', authScopes: { admin: true }, resolve: (_r, _a, ctx) => admin.adminStats(ctx) }),
+  t.field({ type: AdminStats, description: 'Platform-wide statistics', auth: 'admin', resolve: (_r, _a, ctx) => admin.adminStats(ctx) }),
 );

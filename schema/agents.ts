@@ -72,7 +72,7 @@ builder.mutationField('createSubAgent', (t) =>
   t.field({
     type: Registration,
     description: 'Create a sub-agent of `parentId` (the caller or one of its descendants); returns its own master key once',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { parentId: t.arg.id({ required: true }), input: t.arg({ type: CreateSubAgentInput, required: true }) },
     resolve: (_root, { parentId, input }, ctx) => agents.createSubAgent(ctx, String(parentId), input),
   }),
@@ -109,7 +109,7 @@ builder.queryField('me', (t) =>
   t.field({
     type: Agent,
     description: 'The calling agent',
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (_root, _args, ctx) => agents.getMe(ctx),
   }),
 );
@@ -148,7 +148,7 @@ builder.mutationField('updateMe', (t) =>
   t.prismaField({
     type: 'Agent',
     description: "Update the calling agent's profile; publishes `agent.updated`",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: UpdateMeInput, required: true }) },
     resolve: (query, _root, { input }, ctx) => agents.updateMe(ctx, input, query),
   }),
@@ -168,7 +168,7 @@ builder.subscriptionField('agentEvents', (t) =>
   t.field({
     type: MarketplaceEventRef,
     description: 'Every event of the calling agent, as delivered to its webhooks',
-    authScopes: { agent: true },
+    auth: 'agent',
     subscribe: async (_root, _args, ctx) => {
       const me = await requireAgent(ctx);
       return ctx.services.events.subscribe('agentEvents', me.id);

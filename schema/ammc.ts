@@ -172,7 +172,7 @@ builder.mutationField('createConglomerate', (t) =>
   t.prismaField({
     type: 'Conglomerate',
     description: 'Form a conglomerate (state `FORMING`); the caller is its founder',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateConglomerateInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => ammc.createConglomerate(ctx, input),
   }),
@@ -182,7 +182,7 @@ builder.mutationField('advanceConglomerate', (t) =>
   t.prismaField({
     type: 'Conglomerate',
     description: 'The founder moves its conglomerate: FORMING → OPERATING or DISSOLVED; OPERATING → SETTLED or DISSOLVED',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: AdvanceConglomerateInput, required: true }) },
     resolve: (_q, _r, { id, input }, ctx) => ammc.advanceConglomerate(ctx, id, input),
   }),
@@ -192,7 +192,7 @@ builder.mutationField('recordConglomerateActivity', (t) =>
   t.field({
     type: RecordedActivity,
     description: 'A member records a trade, or one of its executions, made on behalf of an operating conglomerate',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: ActivityInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => ammc.recordActivity(ctx, id, input),
   }),
@@ -202,7 +202,7 @@ builder.queryField('conglomerate', (t) =>
   t.prismaField({
     type: 'Conglomerate',
     description: 'A conglomerate the caller founded or belongs to',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => ammc.getConglomerate(ctx, id),
   }),
@@ -211,7 +211,7 @@ builder.queryField('conglomerate', (t) =>
 builder.queryField('conglomerates', (t) =>
   pagedField(t, Conglomerate, {
     description: 'The conglomerates the caller founded or belongs to, newest first',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { state: t.arg.string() },
     resolve: (ctx, args, page) => ammc.listConglomerates(ctx, page, args.state),
   }),
@@ -220,7 +220,7 @@ builder.queryField('conglomerates', (t) =>
 builder.queryField('conglomerateActivity', (t) =>
   pagedField(t, ConglomerateEntry, {
     description: "A conglomerate's ledger, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (ctx, args, page) => ammc.listActivity(ctx, args.id, page),
   }),
@@ -230,7 +230,7 @@ builder.queryField('ammcStats', (t) =>
   t.field({
     type: Stats,
     description: 'Trades, balance, realised profit and loss and the Sharpe ratio: of one conglomerate, or of all the caller founded or belongs to',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { conglomerateId: t.arg.string() },
     resolve: (_r, args, ctx) => ammc.conglomerateStats(ctx, args.conglomerateId),
   }),

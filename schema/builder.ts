@@ -4,17 +4,18 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import CallerAuthPlugin from './caller-auth';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import type PrismaTypes from '../src/db/generated/pothos-types';
 import { getDatamodel } from '../src/db/generated/pothos-types';
 import type { Ctx } from '../src/domain/context';
-import { requireAdmin, requireAgent } from '../src/domain/agents/principal';
 import { NotFound } from '../src/platform/errors';
 
 export const builder = new SchemaBuilder<{
   Context: Ctx;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { agent: boolean; admin: boolean };
+  // Who may call a field is its `auth` option (caller-auth.ts); scope-auth decides who may see an object.
+  AuthScopes: {};
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
@@ -22,22 +23,13 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   DefaultInputFieldRequiredness: false;
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, CallerAuthPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
-    // A scope loader throws our own 401/403 (treatErrorsAsUnauthorized is off, so they propagate).
-    authScopes: (ctx) => ({
-      agent: async () => {
-        await requireAgent(ctx);
-        return true;
-      },
-      admin: async () => {
-        await requireAdmin(ctx);
-        return true;
-      },
-    }),
-    // The agent and admin scopes throw their own 401/403; what fails here is a type's ownership check
-    // (another agent's object), which answers as if the object did not exist.
+    // No named scopes: who may call a field is its `auth` option (caller-auth.ts), which throws its own
+    // 401/403. What fails here is a type's ownership check (another agent's object), which answers as if
+    // the object did not exist.
+    authScopes: () => ({}),
     unauthorizedError: () => new NotFound('object'),
     authorizeOnSubscribe: true,
   },

@@ -79,7 +79,7 @@ builder.queryField('resolve', (t) =>
   t.field({
     type: Resolution,
     description: 'Rank the providers of a capability by reputation, cost, reliability, latency and freshness',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: ResolveInput, required: true }) },
     resolve: (_r, { input }, ctx) => discovery.resolveProviders(ctx, input),
   }),
@@ -102,7 +102,7 @@ builder.queryField('quickResolve', (t) =>
   t.field({
     type: Match,
     description: 'The single best provider of a capability (404 when none)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { capability: t.arg.string({ required: true }), prefer: t.arg({ type: PreferEnum }) },
     resolve: (_r, args, ctx) => discovery.quickResolve(ctx, args),
   }),

@@ -22,7 +22,7 @@ builder.mutationField('createDispute', (t) =>
   t.prismaField({
     type: 'Dispute',
     description: 'Open a dispute; the pipeline then resolves what the records prove (refunds included) or sends it to review',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateDisputeInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => disputes.createDispute(ctx, input),
   }),
@@ -32,7 +32,7 @@ builder.queryField('dispute', (t) =>
   t.prismaField({
     type: 'Dispute',
     description: "One of the caller's disputes",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => disputes.getDispute(ctx, String(id)),
   }),
@@ -41,7 +41,7 @@ builder.queryField('dispute', (t) =>
 builder.queryField('adminDisputes', (t) =>
   pagedField(t, Dispute, {
     description: 'Every dispute, newest first (the administrator key only)',
-    authScopes: { admin: true },
+    auth: 'admin',
     args: { status: t.arg.string({ description: 'open, under_review or resolved' }) },
     resolve: (ctx, args, page) => disputes.listAllDisputes(ctx, page, args.status),
   }),
@@ -58,7 +58,7 @@ builder.mutationField('resolveDispute', (t) =>
   t.prismaField({
     type: 'Dispute',
     description: 'Resolve an open or under-review dispute (409 once resolved), optionally with a refund through the ledger',
-    authScopes: { admin: true },
+    auth: 'admin',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ResolveDisputeInput, required: true }) },
     resolve: (_q, _r, { id, input }, ctx) => disputes.resolveDispute(ctx, String(id), input),
   }),
@@ -107,7 +107,7 @@ builder.queryField('adminRevenue', (t) =>
   t.field({
     type: Revenue,
     description: "Money through the marketplace from the ledger: charges less refunds, by day and capability, and the marketplace's fee revenue",
-    authScopes: { admin: true },
+    auth: 'admin',
     args: { days: t.arg.int({ description: '1-365, default 30' }) },
     resolve: (_r, { days }, ctx) => disputes.revenue(ctx, days ?? 30),
   }),

@@ -60,7 +60,7 @@ builder.mutationField('registerExternalAgent', (t) =>
   t.field({
     type: RegisteredExternalAgent,
     description: 'Registers an agent that lives elsewhere, owned by the caller',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: RegisterExternalAgentInput, required: true }) },
     resolve: (_r, { input }, ctx) => agents.registerExternalAgent(ctx, input),
   }),
@@ -69,7 +69,7 @@ builder.mutationField('registerExternalAgent', (t) =>
 builder.queryField('externalAgents', (t) =>
   pagedField<ExternalAgent>(t, ExternalAgentRef, {
     description: "The caller's external agents, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => agents.listExternalAgents(ctx, page),
   }),
 );
@@ -94,7 +94,7 @@ builder.mutationField('connectGateway', (t) =>
   t.field({
     type: GatewayConnection,
     description: "Fetches an external agent's A2A agent card through the SSRF-guarded client and checks it",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: ConnectGatewayInput, required: true }) },
     resolve: (_r, { input }, ctx) => agents.connectGateway(ctx, input),
   }),
@@ -124,7 +124,7 @@ builder.mutationField('pollGatewayEvents', (t) =>
     type: GatewayPoll,
     description:
       "The events addressed to the caller's external agents, in order. Without `after`: the next events no poll has handed out (each exactly once, across instances and concurrent pollers). With `after`: the events after that number (acknowledging it).",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { after: t.arg.int(), limit: t.arg.int({ description: '1-100 (default 50)' }) },
     resolve: (_r, args, ctx) => events.pollGatewayEvents(ctx, args),
   }),
@@ -166,7 +166,7 @@ builder.mutationField('registerExternalCapability', (t) =>
   t.field({
     type: RegisteredCapability,
     description: 'Registers a capability for the gateway search, with its description, input schema and endpoint',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: RegisterExternalCapabilityInput, required: true }) },
     resolve: (_r, { input }, ctx) => capabilities.registerExternalCapability(ctx, input),
   }),
@@ -193,7 +193,7 @@ const CapabilityHit = builder.objectRef<capabilities.CapabilityHit>('GatewayCapa
 builder.queryField('searchGatewayCapabilities', (t) =>
   pagedField<capabilities.CapabilityHit>(t, CapabilityHit, {
     description: 'Capabilities from the catalog, the marketplace’s services, registered capabilities and external agents, by capability',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: {
       q: t.arg.string({ description: 'Text in the identifier, name or description' }),
       capability: t.arg.string({ description: 'Exactly this capability' }),
@@ -218,7 +218,7 @@ builder.queryField('reputationPassport', (t) =>
   t.field({
     type: PassportRef,
     description: "An agent's signed reputation passport",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (_r, { agentId }, ctx) => credentials.issuePassport(ctx, String(agentId)),
   }),
@@ -273,7 +273,7 @@ builder.mutationField('issueVaultToken', (t) =>
   t.field({
     type: VaultTokenRef,
     description: 'A short-lived, scoped token signed for the caller',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: VaultTokenInput, required: true }) },
     resolve: (_r, { input }, ctx) => credentials.issueVaultToken(ctx, input),
   }),
@@ -291,7 +291,7 @@ builder.mutationField('verifyVaultToken', (t) =>
   t.field({
     type: Verdict,
     description: 'Verifies a vault token: signature, lifetime, revocation (and audience and scope when asked)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: VerifyVaultTokenInput, required: true }) },
     resolve: (_r, { input }, ctx) => credentials.verifyVaultToken(ctx, input),
   }),
@@ -309,7 +309,7 @@ builder.mutationField('revokeVaultToken', (t) =>
   t.field({
     type: RevokedToken,
     description: 'Revokes one of your vault tokens: every later verification refuses it',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => credentials.revokeVaultToken(ctx, String(id)),
   }),
@@ -350,7 +350,7 @@ builder.mutationField('delegateToExternal', (t) =>
   t.field({
     type: DelegationRef,
     description: 'Hands a task’s work or a swarm step to an external agent: a signed event to its instance; the answer is recorded as your execution',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: DelegateInput, required: true }) },
     resolve: (_r, { input }, ctx) => delegations.delegateToExternal(ctx, input),
   }),
@@ -360,7 +360,7 @@ builder.queryField('externalDelegation', (t) =>
   t.field({
     type: DelegationRef,
     description: 'A delegation you made, or one made to your external agent',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => delegations.delegationInReach(ctx, String(id)),
   }),
@@ -377,7 +377,7 @@ builder.mutationField('answerDelegation', (t) =>
   t.field({
     type: DelegationRef,
     description: 'Answers a delegation made to your external agent (once: a second answer is 409)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AnswerInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => delegations.answerDelegation(ctx, String(id), input),
   }),
@@ -412,7 +412,7 @@ builder.mutationField('convertTool', (t) =>
   t.field({
     type: Converted,
     description: 'Converts a tool description between MCP, OpenAPI, A2A and SKILL.md (name, description and input schema kept)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: ConvertInput, required: true }) },
     resolve: (_r, { input }, ctx) => hub.convertTool(ctx, input),
   }),
@@ -445,7 +445,7 @@ builder.mutationField('importTool', (t) =>
   t.field({
     type: Imported,
     description: 'Imports a tool description as a skill or a service of yours',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: ImportInput, required: true }) },
     resolve: (_r, { input }, ctx) => hub.importTool(ctx, input),
   }),
@@ -490,7 +490,7 @@ builder.mutationField('createPaymentOffer', (t) =>
   t.field({
     type: CreatedOfferRef,
     description: 'Offers something for a price: buyers open a checkout of it and pay with x402',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreatePaymentOfferInput, required: true }) },
     resolve: (_r, { input }, ctx) => offers.createPaymentOffer(ctx, input),
   }),
@@ -500,7 +500,7 @@ builder.queryField('paymentOffer', (t) =>
   t.field({
     type: PaymentOfferRef,
     description: 'An offer, by id (whoever knows its id may buy it)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => offers.paymentOffer(ctx, String(id)),
   }),
@@ -530,7 +530,7 @@ builder.mutationField('createCheckout', (t) =>
   t.field({
     type: CheckoutRef,
     description: "Opens a checkout of an offer for you: a URL answering with the offer's x402 payment requirements for an hour",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: builder.inputType('CreateCheckoutInput', { fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy' }) }) }), required: true }) },
     resolve: (_r, { input }, ctx) => offers.openCheckout(ctx, input),
   }),
@@ -540,7 +540,7 @@ builder.queryField('checkout', (t) =>
   t.field({
     type: CheckoutRef,
     description: 'A checkout you opened, or one of your offers',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => offers.checkoutSession(ctx, String(id)),
   }),
@@ -593,14 +593,14 @@ builder.mutationField('subscribeRadio', (t) =>
   t.field({
     type: RadioChannelsRef,
     description: 'Follows radio channels',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: SubscribeRadioInput, required: true }) },
     resolve: (_r, { input }, ctx) => radio.subscribeRadio(ctx, input),
   }),
 );
 
 builder.queryField('radioChannels', (t) =>
-  t.field({ type: RadioChannelsRef, description: 'The radio channels you follow', authScopes: { agent: true }, resolve: (_r, _a, ctx) => radio.radioChannels(ctx) }),
+  t.field({ type: RadioChannelsRef, description: 'The radio channels you follow', auth: 'agent', resolve: (_r, _a, ctx) => radio.radioChannels(ctx) }),
 );
 
 const RadioEventRef = builder.objectRef<radio.RadioEvent>('RadioEvent').implement({
@@ -626,7 +626,7 @@ builder.subscriptionField('radioEvents', (t) =>
     type: RadioEventRef,
     description:
       "The radio's broadcasts on the channels you follow (as they are when the stream opens) and every announcement. `after` (a broadcast's number, as SSE's Last-Event-ID) replays those after it first (kept 7 days). Counts against the agent's concurrent streams.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { after: t.arg.int({ description: 'Resume after this number' }) },
     subscribe: (_root, args, ctx) => radio.followRadio(ctx, args),
     resolve: (event) => event,
@@ -637,7 +637,7 @@ builder.mutationField('createRadioAnnouncement', (t) =>
   t.field({
     type: RadioEventRef,
     description: 'A marketplace announcement, broadcast to every radio listener (administrator)',
-    authScopes: { admin: true },
+    auth: 'admin',
     args: {
       input: t.arg({
         type: builder.inputType('CreateRadioAnnouncementInput', {

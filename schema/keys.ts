@@ -68,7 +68,7 @@ builder.mutationField('provisionSubKey', (t) =>
   t.field({
     type: ProvisionedSubKey,
     description: "Provision a sub-key for an active service, within the tier's allowance (403 beyond it)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { serviceKey: t.arg.string({ required: true }), input: t.arg({ type: ProvisionSubKeyInput }) },
     resolve: (_r, { serviceKey, input }, ctx) => keys.provisionSubKey(ctx, serviceKey, input ?? {}),
   }),
@@ -119,7 +119,7 @@ builder.mutationField('rotateSubKey', (t) =>
   t.field({
     type: Rotation,
     description: 'Replace a key; the old one stays valid for the grace period. Rotating again ends the earlier grace.',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: RotateSubKeyInput }) },
     resolve: (_r, { id, input }, ctx) => keys.rotateSubKey(ctx, String(id), input ?? {}),
   }),
@@ -137,7 +137,7 @@ builder.mutationField('revokeSubKey', (t) =>
   t.field({
     type: Revocation,
     description: 'Revoke a key at once (and the key it replaced, if still in its grace period)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => keys.revokeSubKey(ctx, String(id)),
   }),
@@ -146,7 +146,7 @@ builder.mutationField('revokeSubKey', (t) =>
 builder.queryField('myKeys', (t) =>
   pagedField(t, SubKey, {
     description: "The caller's sub-keys with status and expiry, newest first (never their secrets)",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => keys.listSubKeys(ctx, page),
   }),
 );

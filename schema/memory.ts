@@ -117,7 +117,7 @@ builder.queryField('memoryStore', (t) =>
   t.prismaField({
     type: 'MemoryStore',
     description: 'A store the caller owns or may reach',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => memory.getStore(ctx, String(id)),
   }),
@@ -126,7 +126,7 @@ builder.queryField('memoryStore', (t) =>
 builder.queryField('memoryStores', (t) =>
   pagedField(t, MemoryStore, {
     description: "The caller's stores and its parent agent's shared stores, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeType: t.arg.string({ description: 'Only stores of this type' }) },
     resolve: (ctx, args, page) => memory.listStores(ctx, page, args.storeType),
   }),
@@ -143,7 +143,7 @@ builder.queryField('publicMemoryStores', (t) =>
 builder.queryField('memoryEntries', (t) =>
   pagedField(t, MemoryEntry, {
     description: 'The live entries of a store (current versions), in key order',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), prefix: t.arg.string({ description: 'Only keys starting with this' }) },
     resolve: (ctx, args, page) => memory.listEntries(ctx, String(args.storeId), page, args.prefix),
     maxSize: 1000,
@@ -154,7 +154,7 @@ builder.queryField('memoryEntry', (t) =>
   t.field({
     type: MemoryEntry,
     description: 'One entry: its current version, or an earlier version still kept',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }), version: t.arg.int() },
     resolve: (_r, { storeId, key, version }, ctx) => memory.getEntry(ctx, String(storeId), key, version),
   }),
@@ -164,7 +164,7 @@ builder.queryField('memoryEntryVersions', (t) =>
   t.field({
     type: [MemoryEntry],
     description: `Every kept version of a live entry (the latest ${memory.VERSIONS_KEPT}), newest first`,
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
     resolve: (_r, { storeId, key }, ctx) => memory.entryVersions(ctx, String(storeId), key),
   }),
@@ -174,7 +174,7 @@ builder.queryField('searchMemory', (t) =>
   t.field({
     type: [MemoryEntry],
     description: 'Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: MemorySearchInput, required: true }) },
     resolve: (_r, { storeId, input }, ctx) => memory.searchEntries(ctx, String(storeId), input),
   }),
@@ -184,7 +184,7 @@ builder.mutationField('createMemoryStore', (t) =>
   t.prismaField({
     type: 'MemoryStore',
     description: 'Create a store (at most the tier\'s store count; see Query.tiers)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateMemoryStoreInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => memory.createStore(ctx, input),
   }),
@@ -194,7 +194,7 @@ builder.mutationField('updateMemoryStore', (t) =>
   t.prismaField({
     type: 'MemoryStore',
     description: 'The owner changes the access level, description or default TTL',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateMemoryStoreInput, required: true }) },
     resolve: (_q, _r, { id, input }, ctx) => memory.updateStore(ctx, String(id), input),
   }),
@@ -212,7 +212,7 @@ builder.mutationField('deleteMemoryStore', (t) =>
   t.field({
     type: DeletedStore,
     description: 'The owner deletes a store with all its entries',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => memory.deleteStore(ctx, String(id)),
   }),
@@ -222,7 +222,7 @@ builder.mutationField('writeMemoryEntries', (t) =>
   t.field({
     type: WrittenEntries,
     description: 'Write a batch of entries; each key gets its next version and earlier versions stay readable',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: WriteMemoryEntriesInput, required: true }) },
     resolve: (_r, { storeId, input }, ctx) => memory.writeEntries(ctx, String(storeId), input),
   }),
@@ -236,7 +236,7 @@ builder.mutationField('deleteMemoryEntry', (t) =>
   t.field({
     type: DeletedEntry,
     description: 'Delete an entry with all its versions',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
     resolve: (_r, { storeId, key }, ctx) => memory.deleteEntry(ctx, String(storeId), key),
   }),

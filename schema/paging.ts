@@ -2,6 +2,7 @@
 // run the same field. Each connection carries totalCount and nodes.
 import { cursorToOffset, offsetToCursor } from '@pothos/plugin-relay';
 import type { Ctx } from '../src/domain/context';
+import type { FieldAuth } from './caller-auth';
 import { ValidationFailed } from '../src/platform/errors';
 
 export interface PageArgs {
@@ -57,7 +58,7 @@ export function connectionOf<T>(items: readonly T[], total: number, page: Page) 
 
 export interface PagedFieldOptions<T> {
   description: string;
-  authScopes?: Record<string, boolean>;
+  auth?: FieldAuth;
   args?: Record<string, unknown>;
   defaultSize?: number;
   maxSize?: number;
@@ -74,7 +75,7 @@ export function pagedField<T>(t: any, type: unknown, opts: PagedFieldOptions<T>)
     {
       type,
       description: opts.description,
-      ...(opts.authScopes ? { authScopes: opts.authScopes } : {}),
+      ...(opts.auth ? { auth: opts.auth } : {}),
       args: { offset: t.arg.int({ description: 'Items to skip: an alternative to `after`' }), ...opts.args },
       resolve: async (root: unknown, args: Record<string, any>, ctx: Ctx) => {
         const page = pageOf(args, opts.defaultSize, opts.maxSize);

@@ -96,7 +96,7 @@ builder.mutationField('sandboxFaucet', (t) =>
   t.field({
     type: FaucetCredit,
     description: "Credit sandbox funds to the caller's (or a sub-agent's) wallet, opening it when needed, up to the faucet's cap (sandbox mode only: 409 otherwise)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: FaucetInput }) },
     resolve: (_r, { input }, ctx) => sandbox.faucet(ctx, input ?? {}),
   }),
@@ -131,7 +131,7 @@ builder.mutationField('sandboxTestPayment', (t) =>
     type: TestPayment,
     description:
       "Make an x402 payment from the caller's wallet with the key the marketplace holds for it, verify and settle it, and credit it back (sandbox mode only). 402 when the wallet cannot pay it; 409 for a wallet whose address the agent registered",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: TestPaymentInput }) },
     resolve: (_r, { input }, ctx) => sandbox.testPayment(ctx, input ?? {}),
   }),
@@ -166,7 +166,7 @@ builder.mutationField('setCapabilityPricing', (t) =>
   t.field({
     type: PricingSet,
     description: "Set the caller's price for one capability on its services that offer it (404 when none does); their other capabilities keep costPerCall",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { capabilityId: t.arg.string({ required: true }), input: t.arg({ type: PricingInput, required: true }) },
     resolve: (_r, { capabilityId, input }, ctx) => pricing.setCapabilityPricing(ctx, capabilityId, input),
   }),

@@ -85,7 +85,7 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
 builder.mutationField('registerService', (t) =>
   t.field({
     type: Registration,
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
     resolve: (_r, { input }, ctx) => services.registerService(ctx, input),
   }),

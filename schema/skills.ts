@@ -128,7 +128,7 @@ builder.mutationField('createSkill', (t) =>
   t.field({
     type: Skill,
     description: 'Create a skill (a draft until published), from its fields or as SKILL.md',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateSkillInput, required: true }) },
     resolve: (_r, { input }, ctx) => skills.createSkill(ctx, input),
   }),
@@ -138,7 +138,7 @@ builder.mutationField('updateSkill', (t) =>
   t.field({
     type: Skill,
     description: "Change one's skill; a published skill keeps its published version until published again",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSkillInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => skills.updateSkill(ctx, String(id), input),
   }),
@@ -150,7 +150,7 @@ for (const [field, description, run] of [
   ['forkSkill', "Copy a published skill (or one's own) as a draft of one's own, with its lineage", skills.forkSkill],
 ] as const) {
   builder.mutationField(field, (t) =>
-    t.field({ type: Skill, description, authScopes: { agent: true }, args: { id: t.arg.id({ required: true }) }, resolve: (_r, { id }, ctx) => run(ctx, String(id)) }),
+    t.field({ type: Skill, description, auth: 'agent', args: { id: t.arg.id({ required: true }) }, resolve: (_r, { id }, ctx) => run(ctx, String(id)) }),
   );
 }
 
@@ -158,7 +158,7 @@ builder.mutationField('installSkill', (t) =>
   t.field({
     type: SkillInstallation,
     description: "Install a published skill, pinned to its latest version's hash; counted once per agent",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => skills.installSkill(ctx, String(id)),
   }),
@@ -172,7 +172,7 @@ builder.mutationField('deleteSkill', (t) =>
   t.field({
     type: DeletedSkill,
     description: "Delete one's skill with its versions (other agents' installs of it go too)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => skills.deleteSkill(ctx, String(id)),
   }),
@@ -209,7 +209,7 @@ builder.queryField('skillVersions', (t) =>
 builder.queryField('mySkills', (t) =>
   pagedField(t, Skill, {
     description: "The caller's skills in every state, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => skills.listMySkills(ctx, page),
   }),
 );
@@ -217,7 +217,7 @@ builder.queryField('mySkills', (t) =>
 builder.queryField('installedSkills', (t) =>
   pagedField(t, InstalledSkill, {
     description: 'The skills the caller installed, latest install first',
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => skills.listInstalled(ctx, page),
   }),
 );

@@ -72,7 +72,7 @@ builder.mutationField('createStreamingSession', (t) =>
   t.prismaField({
     type: 'StreamingSession',
     description: 'Open a streaming session (status `active`)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateStreamingSessionInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => sessions.createSession(ctx, input),
   }),
@@ -81,7 +81,7 @@ builder.mutationField('createStreamingSession', (t) =>
 builder.queryField('streamingSession', (t) =>
   t.prismaField({
     type: 'StreamingSession',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => sessions.ownSession(ctx, String(id)),
   }),
@@ -90,7 +90,7 @@ builder.queryField('streamingSession', (t) =>
 builder.queryField('streamingSessions', (t) =>
   pagedField(t, StreamingSession, {
     description: "The caller's streaming sessions, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { status: t.arg.string({ description: '`active` or `ended`' }) },
     resolve: (ctx, args, page) => sessions.listSessions(ctx, page, args.status),
   }),
@@ -111,7 +111,7 @@ builder.mutationField('endStreamingSession', (t) =>
   t.prismaField({
     type: 'StreamingSession',
     description: 'End a session: open streams close after its last event; a second end is 409',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => sessions.endSession(ctx, String(id)),
   }),
@@ -122,7 +122,7 @@ builder.subscriptionField('streamingSessionEvents', (t) =>
     type: StreamingEvent,
     description:
       "A session's events, in order, until it ends. `after` (an event id, as SSE's Last-Event-ID) replays the kept events after it first; without it, only new events. Counts against the agent's concurrent streams.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { sessionId: t.arg.id({ required: true }), after: t.arg.int({ description: 'Resume after this event id' }) },
     subscribe: (_root, { sessionId, after }, ctx) => sessions.followSession(ctx, String(sessionId), after ?? null),
     resolve: (event) => event,

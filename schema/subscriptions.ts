@@ -107,7 +107,7 @@ builder.mutationField('createSubscription', (t) =>
   t.field({
     type: SavedSubscription,
     description: 'Subscribe to a capability on a schedule (status `active`, nextRunAt set)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: SubscriptionInput, required: true }) },
     resolve: (_r, { input }, ctx) => subscriptions.createSubscription(ctx, input),
   }),
@@ -117,7 +117,7 @@ builder.mutationField('updateSubscription', (t) =>
   t.field({
     type: SavedSubscription,
     description: 'Change the input, schedule or delivery of a subscription that is not cancelled (409 otherwise)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: SubscriptionInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => subscriptions.updateSubscription(ctx, String(id), input),
   }),
@@ -132,7 +132,7 @@ for (const [field, to, description] of [
     t.prismaField({
       type: 'CapabilitySubscription',
       description,
-      authScopes: { agent: true },
+      auth: 'agent',
       args: { id: t.arg.id({ required: true }) },
       resolve: (_q, _r, { id }, ctx) => subscriptions.moveSubscription(ctx, String(id), to),
     }),
@@ -143,7 +143,7 @@ builder.queryField('subscription', (t) =>
   t.prismaField({
     type: 'CapabilitySubscription',
     description: "One of the caller's capability subscriptions",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => subscriptions.ownSubscription(ctx, String(id)),
   }),
@@ -152,7 +152,7 @@ builder.queryField('subscription', (t) =>
 builder.queryField('subscriptions', (t) =>
   pagedField(t, CapabilitySubscription, {
     description: "The caller's capability subscriptions, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { status: t.arg.string({ description: '`active`, `paused` or `cancelled`' }) },
     resolve: (ctx, args, page) => subscriptions.listSubscriptions(ctx, page, args.status),
   }),
@@ -161,7 +161,7 @@ builder.queryField('subscriptions', (t) =>
 builder.queryField('subscriptionRuns', (t) =>
   pagedField(t, SubscriptionRun, {
     description: "A subscription's runs, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (ctx, args, page) => subscriptions.listRuns(ctx, String(args.id), page),
   }),
@@ -172,7 +172,7 @@ builder.subscriptionField('capabilitySubscriptionRuns', (t) =>
     type: RunEvent,
     description:
       "A subscription's finished runs, in order. `after` (a run's sequence, as SSE's Last-Event-ID) replays the runs after it first; the stream ends once the subscription is cancelled. Counts against the agent's concurrent streams.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), after: t.arg.int({ description: 'Resume after this run sequence' }) },
     subscribe: (_root, { id, after }, ctx) => subscriptions.followRuns(ctx, String(id), after ?? null),
     resolve: (run) => run,

@@ -81,7 +81,7 @@ builder.mutationField('createSwarmSession', (t) =>
   t.prismaField({
     type: 'SwarmSession',
     description: 'Start a swarm: its steps run at once (status `running`)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateSwarmInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => swarms.createSwarm(ctx, input),
   }),
@@ -91,7 +91,7 @@ builder.mutationField('cancelSwarmSession', (t) =>
   t.prismaField({
     type: 'SwarmSession',
     description: 'Cancel a running swarm: steps not finished are cancelled',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => swarms.cancelSwarm(ctx, id),
   }),
@@ -101,7 +101,7 @@ builder.queryField('swarmSession', (t) =>
   t.prismaField({
     type: 'SwarmSession',
     description: "One of the caller's swarms",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => swarms.getSwarm(ctx, id),
   }),
@@ -110,7 +110,7 @@ builder.queryField('swarmSession', (t) =>
 builder.queryField('swarmSessions', (t) =>
   pagedField(t, SwarmSession, {
     description: "The caller's swarms, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { status: t.arg.string({ description: '`running`, `completed`, `failed` or `cancelled`' }) },
     resolve: (ctx, args, page) => swarms.listSwarms(ctx, page, args.status),
   }),
@@ -121,7 +121,7 @@ builder.subscriptionField('swarmEvents', (t) =>
     type: SwarmEvent,
     description:
       "A swarm's progress: each finished step in the order they finished, then its end. `after` (an event's sequence, as SSE's Last-Event-ID) replays the events after it first. Counts against the agent's concurrent streams.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { sessionId: t.arg.string({ required: true }), after: t.arg.int({ description: 'Resume after this sequence' }) },
     subscribe: (_root, { sessionId, after }, ctx) => swarms.followSwarm(ctx, sessionId, after ?? null),
     resolve: (event) => event,

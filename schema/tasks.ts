@@ -92,7 +92,7 @@ builder.mutationField('createTask', (t) =>
   t.prismaField({
     type: 'Task',
     description: 'Create a task (status `pending`)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateTaskInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => tasks.createTask(ctx, input),
   }),
@@ -109,7 +109,7 @@ builder.mutationField('delegateTask', (t) =>
   t.field({
     type: Delegated,
     description: "Hand a task to one of the caller's own sub-agents (delegating again replaces the earlier delegation)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }), subAgentId: t.arg.id({ required: true }) },
     resolve: (_r, { id, subAgentId }, ctx) => tasks.delegateTask(ctx, id, { subAgentId }),
   }),
@@ -119,7 +119,7 @@ builder.mutationField('cancelTask', (t) =>
   t.prismaField({
     type: 'Task',
     description: 'Cancel a task that is pending or delegated (its creator only)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => tasks.cancelTask(ctx, id),
   }),
@@ -163,7 +163,7 @@ builder.mutationField('executeTask', (t) =>
   t.field({
     type: TaskExecuted,
     description: "The delegate executes the task under its budget and reports the result, judged against the task's criteria",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: ExecuteTaskInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => tasks.executeTask(ctx, id, input),
   }),
@@ -173,7 +173,7 @@ builder.queryField('task', (t) =>
   t.prismaField({
     type: 'Task',
     description: 'A task the caller created or is delegated',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => tasks.getTask(ctx, id),
   }),
@@ -182,7 +182,7 @@ builder.queryField('task', (t) =>
 builder.queryField('tasks', (t) =>
   pagedField(t, Task, {
     description: 'The tasks the caller created (role `created`, the default) or is delegated (`delegated`), newest first',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { role: t.arg.string({ description: '`created` (default) or `delegated`' }), status: t.arg.string() },
     resolve: (ctx, args, page) => tasks.listTasks(ctx, page, args),
   }),
@@ -215,7 +215,7 @@ builder.mutationField('publishSpark', (t) =>
   t.field({
     type: PublishedSpark,
     description: "Publish a spark from a task (its creator or delegate); the publisher gains reputation",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { taskId: t.arg.string({ required: true }), input: t.arg({ type: SparkInput, required: true }) },
     resolve: (_r, { taskId, input }, ctx) => sparks.publishSpark(ctx, taskId, input),
   }),

@@ -59,7 +59,7 @@ builder.queryField('ticket', (t) =>
   t.prismaField({
     type: 'Ticket',
     description: 'A ticket the caller created or that targets one of its services',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }) },
     resolve: (_q, _r, { ticketKey }, ctx) => tickets.getTicket(ctx, ticketKey),
   }),
@@ -68,7 +68,7 @@ builder.queryField('ticket', (t) =>
 builder.queryField('tickets', (t) =>
   pagedField(t, Ticket, {
     description: 'Tickets the caller created or that target its services, newest first',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { status: t.arg.string({ description: 'Only tickets in this status' }) },
     resolve: (ctx, args, page) => tickets.listTickets(ctx, page, args.status),
   }),
@@ -85,7 +85,7 @@ builder.mutationField('updateTicketStatus', (t) =>
   t.prismaField({
     type: 'Ticket',
     description: 'Move a ticket (open → in_progress ⇄ waiting → resolved → closed; reopening allowed; 409 otherwise)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: TicketStatusInput, required: true }) },
     resolve: (_q, _r, { ticketKey, input }, ctx) => tickets.updateTicketStatus(ctx, ticketKey, input),
   }),
@@ -104,7 +104,7 @@ const AddedComment = builder.objectRef<{ ticket: { ticketKey: string }; comment:
 builder.mutationField('addTicketComment', (t) =>
   t.field({
     type: AddedComment,
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: builder.inputType('TicketCommentInput', { fields: (f) => ({ content: f.string({ required: true }) }) }), required: true }) },
     resolve: (_r, { ticketKey, input }, ctx) => tickets.addComment(ctx, ticketKey, input),
   }),
@@ -142,7 +142,7 @@ builder.mutationField('registerTicketEndpoint', (t) =>
   t.field({
     type: RegisteredEndpoint,
     description: "Where one of the caller's services receives the tickets addressed to it (replaces an earlier one, with a new secret)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: RegisterTicketEndpointInput, required: true }) },
     resolve: (_r, { input }, ctx) => tickets.registerTicketEndpoint(ctx, input),
   }),
@@ -152,7 +152,7 @@ builder.queryField('ticketEndpoints', (t) =>
   t.field({
     type: [TicketEndpoint],
     description: "The ticket endpoints of the caller's services",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (_r, _a, ctx) => tickets.listTicketEndpoints(ctx),
   }),
 );
@@ -161,7 +161,7 @@ builder.subscriptionField('ticketEvents', (t) =>
   t.field({
     type: MarketplaceEventRef,
     description: "A ticket's events (created, updated, commented) for its creator or the target service's owner",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }) },
     subscribe: async (_root, { ticketKey }, ctx) => {
       const ticket = await tickets.ticketInReach(ctx, ticketKey);

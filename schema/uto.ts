@@ -152,7 +152,7 @@ builder.mutationField('createUtoTicket', (t) =>
   t.prismaField({
     type: 'UtoTicket',
     description: 'Submit an orchestration ticket (state `submitted`)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: CreateTicketInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => tickets.createTicket(ctx, input),
   }),
@@ -162,7 +162,7 @@ builder.mutationField('advanceUtoTicket', (t) =>
   t.prismaField({
     type: 'UtoTicket',
     description: 'Move a ticket along the table of moves, naming what triggered the move',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: AdvanceTicketInput, required: true }) },
     resolve: (_q, _r, { id, input }, ctx) => tickets.advanceTicket(ctx, id, input),
   }),
@@ -172,7 +172,7 @@ builder.queryField('utoTicket', (t) =>
   t.prismaField({
     type: 'UtoTicket',
     description: "One of the caller's UTO tickets",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_q, _r, { id }, ctx) => tickets.getTicket(ctx, id),
   }),
@@ -181,7 +181,7 @@ builder.queryField('utoTicket', (t) =>
 builder.queryField('utoTickets', (t) =>
   pagedField(t, UtoTicket, {
     description: "The caller's UTO tickets, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { domain: t.arg.string(), state: t.arg.string({ description: STATES }) },
     resolve: (ctx, args, page) => tickets.listTickets(ctx, page, args),
   }),
@@ -191,7 +191,7 @@ builder.mutationField('registerUtoSpecialist', (t) =>
   t.field({
     type: Specialist,
     description: 'Register the caller as a specialist of a domain (again: replace its capabilities there)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: RegisterSpecialistInput, required: true }) },
     resolve: (_r, { input }, ctx) => specialists.registerSpecialist(ctx, input),
   }),
@@ -200,7 +200,7 @@ builder.mutationField('registerUtoSpecialist', (t) =>
 builder.queryField('utoSpecialists', (t) =>
   pagedField(t, Specialist, {
     description: 'Registered specialists, best reputation first',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { domain: t.arg.string() },
     resolve: (ctx, args, page) => specialists.listSpecialists(ctx, page, args.domain),
   }),
@@ -210,7 +210,7 @@ builder.mutationField('subscribeUtoNotifications', (t) =>
   t.field({
     type: CreatedNotificationSubscription,
     description: "Subscribe to events of the caller's UTO tickets, by webhook, polling or SSE",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: SubscribeInput, required: true }) },
     resolve: (_r, { input }, ctx) => notifications.subscribe(ctx, input),
   }),
@@ -220,7 +220,7 @@ builder.mutationField('cancelUtoNotificationSubscription', (t) =>
   t.field({
     type: NotificationSubscription,
     description: 'Cancel a notification subscription (active → cancelled)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_r, { id }, ctx) => notifications.cancelSubscription(ctx, id),
   }),
@@ -229,7 +229,7 @@ builder.mutationField('cancelUtoNotificationSubscription', (t) =>
 builder.queryField('utoNotificationSubscriptions', (t) =>
   pagedField(t, NotificationSubscription, {
     description: "The caller's notification subscriptions, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => notifications.listSubscriptions(ctx, page),
   }),
 );
@@ -239,7 +239,7 @@ builder.queryField('utoNotificationEvents', (t) =>
     type: Poll,
     description:
       "A polling subscription's events after `after` (absent: after the cursor it last acknowledged), oldest first. Passing `after` acknowledges every event up to it.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { subscriptionId: t.arg.string({ required: true }), after: t.arg.int(), limit: t.arg.int({ description: `1-${notifications.POLL_MAX} (default ${notifications.POLL_DEFAULT})` }) },
     resolve: (_r, args, ctx) => notifications.pollEvents(ctx, args.subscriptionId, args.after, args.limit),
   }),
@@ -250,7 +250,7 @@ builder.subscriptionField('utoEvents', (t) =>
     type: UtoEvent,
     description:
       "The events of the caller's UTO tickets as they happen (optionally one domain's, or filtered as an `sse` notification subscription says). `after` (an event's sequence, as SSE's Last-Event-ID) replays the events after it first. Counts against the agent's concurrent streams.",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { domain: t.arg.string(), subscriptionId: t.arg.string(), after: t.arg.int({ description: 'Resume after this sequence' }) },
     subscribe: (_root, args, ctx) => notifications.followUtoEvents(ctx, args),
     resolve: (event) => event,

@@ -55,7 +55,7 @@ builder.mutationField('createWallet', (t) =>
   t.field({
     type: Wallet,
     description: 'Create the wallet of an agent (the caller or one of its sub-agents); one per agent',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWalletInput }) },
     resolve: (_root, { agentId, input }, ctx) => wallets.createWallet(ctx, String(agentId), input ?? {}),
   }),
@@ -64,7 +64,7 @@ builder.mutationField('createWallet', (t) =>
 builder.queryField('walletEntries', (t) =>
   pagedField<wallets.LedgerEntryView>(t, LedgerEntry, {
     description: "The ledger of an agent's wallet (the caller's or one of its sub-agents'), newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { agentId: t.arg.id({ required: true }) },
     resolve: async (ctx, args, page) => wallets.entriesOf(ctx, (await wallets.getWallet(ctx, String(args.agentId))).walletId, page),
   }),
@@ -74,7 +74,7 @@ builder.queryField('wallet', (t) =>
   t.field({
     type: Wallet,
     description: 'The wallet of an agent (the caller or one of its sub-agents), with its balance',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (_root, { agentId }, ctx) => wallets.getWallet(ctx, String(agentId)),
   }),

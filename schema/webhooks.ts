@@ -71,7 +71,7 @@ builder.mutationField('createWebhook', (t) =>
   t.field({
     type: CreatedWebhook,
     description: "Register a receiver of the caller's events (at most 20 per agent)",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { input: t.arg({ type: WebhookInput, required: true }) },
     resolve: (_r, { input }, ctx) => webhooks.createWebhook(ctx, input),
   }),
@@ -80,7 +80,7 @@ builder.mutationField('createWebhook', (t) =>
 builder.queryField('webhooks', (t) =>
   pagedField(t, Webhook, {
     description: "The caller's webhooks, newest first (never their secrets)",
-    authScopes: { agent: true },
+    auth: 'agent',
     resolve: (ctx, _args, page) => webhooks.listWebhooks(ctx, page),
   }),
 );
@@ -88,7 +88,7 @@ builder.queryField('webhooks', (t) =>
 builder.queryField('webhook', (t) =>
   t.field({
     type: Webhook,
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, { id }, ctx) => webhooks.ownWebhook(ctx, String(id)),
   }),
@@ -98,7 +98,7 @@ builder.mutationField('updateWebhook', (t) =>
   t.field({
     type: Webhook,
     description: 'Change url, events or active (turning it on again clears `disabledReason`)',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: WebhookInput, required: true }) },
     resolve: (_r, { id, input }, ctx) => webhooks.updateWebhook(ctx, String(id), input),
   }),
@@ -112,7 +112,7 @@ builder.mutationField('deleteWebhook', (t) =>
   t.field({
     type: DeletedWebhook,
     description: 'Delete a webhook with its pending deliveries and their log',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => ({ webhookId: (await webhooks.deleteWebhook(ctx, String(id))).id }),
   }),
@@ -121,7 +121,7 @@ builder.mutationField('deleteWebhook', (t) =>
 builder.queryField('webhookDeliveries', (t) =>
   pagedField(t, Delivery, {
     description: "A webhook's deliveries, newest first",
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { webhookId: t.arg.id({ required: true }), status: t.arg.string({ description: 'Only deliveries in this status' }) },
     resolve: (ctx, args, page) => webhooks.listDeliveries(ctx, String(args.webhookId), page, args.status),
   }),
@@ -131,7 +131,7 @@ builder.mutationField('redeliverWebhookDelivery', (t) =>
   t.field({
     type: Delivery,
     description: 'Send the event of a finished delivery again, as a new delivery with the same event id',
-    authScopes: { agent: true },
+    auth: 'agent',
     args: { webhookId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: (_r, { webhookId, deliveryId }, ctx) => webhooks.redeliver(ctx, String(webhookId), String(deliveryId)),
   }),

@@ -70,7 +70,11 @@ function principalOf(row: CredentialRow | undefined): Principal {
 
 /** The calling agent; 401 without a live master key, 403 for a suspended or banned agent. */
 export async function requireAgent(ctx: Ctx): Promise<Agent> {
-  const principal = await ctx.principal();
+  return agentOf(await ctx.principal());
+}
+
+/** requireAgent's check of a caller already looked up. */
+export function agentOf(principal: Principal): Agent {
   if (principal.kind !== 'agent') {
     throw principal.kind === 'admin' ? new Forbidden('This operation needs an agent master key, not the administrator key') : new Unauthorized();
   }
@@ -81,7 +85,11 @@ export async function requireAgent(ctx: Ctx): Promise<Agent> {
 }
 
 export async function requireAdmin(ctx: Ctx): Promise<void> {
-  const principal = await ctx.principal();
+  adminOf(await ctx.principal());
+}
+
+/** requireAdmin's check of a caller already looked up. */
+export function adminOf(principal: Principal): void {
   if (principal.kind === 'admin') return;
   if (principal.kind === 'agent') throw new Forbidden('This operation needs the administrator key');
   throw new Unauthorized();
