@@ -42,6 +42,13 @@ export interface Route {
    * `text/markdown`). Errors are problem+json as always.
    */
   produces?: string;
+  /**
+   * The answer is the same for every caller and depends only on the request's variables and on what the
+   * read cache keeps (a public listing of the catalog): a success is kept in the read cache, serialized,
+   * under the route and its variables, and emptied with everything else there (src/platform/read-cache.ts).
+   * Only for a public GET (auth 'none').
+   */
+  cacheable?: true;
   /** One operation with one root field; the field's value is the response body. */
   document: string;
   /**

@@ -25,7 +25,7 @@ import { authorize } from '../schema/auth';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, readJsonBody, writeError, writeJson, writeProblem } from '../src/platform/http';
+import { clientAddress, readJsonBody, writeError, writeJson, writeJsonText, writeProblem } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
@@ -123,6 +123,9 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     const label = `${route.method} ${paths[0]}`;
     const op = compileOperation(schema, `route ${label}`, route.document);
     if (op.stream && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
+    if (route.cacheable && (route.method !== 'GET' || route.auth !== 'none' || op.stream || route.produces)) {
+      throw new Error(`route ${label}: only a public GET answering JSON can keep its answers`);
+    }
     if (route.produces && getNamedType(fieldOf(schema, op).type).name !== 'String') {
       throw new Error(`route ${label}: a route that produces ${route.produces} answers a String root field`);
     }
@@ -495,25 +498,36 @@ export class RestDispatcher {
         }
         claimed = { subject, key: idempotencyKey };
       }
-      const result = await compiled.execute(undefined, ctx, variableValues);
-      let status: number;
+      // A public listing's answer kept a moment ago for the same variables (Route.cacheable).
+      const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
+      let text = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as string | undefined);
+      let status = compiled.route.status;
       let payload: unknown;
-      if (result.errors?.length) {
-        const first = result.errors[0];
-        // The operation may have refused its input before looking the caller up: 401/403 come first.
-        if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
-        if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
-        const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
-        status = problem.status;
-        payload = problem;
-      } else {
-        const data = result.data as Record<string, unknown>;
-        status = ctx.httpAnswer?.status ?? compiled.route.status;
-        if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
-        payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
+      if (text === undefined) {
+        const since = performance.now();
+        const result = await compiled.execute(undefined, ctx, variableValues);
+        if (result.errors?.length) {
+          const first = result.errors[0];
+          // The operation may have refused its input before looking the caller up: 401/403 come first.
+          if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
+          if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
+          const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
+          status = problem.status;
+          payload = problem;
+        } else {
+          const data = result.data as Record<string, unknown>;
+          status = ctx.httpAnswer?.status ?? compiled.route.status;
+          if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
+          payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
+          if (keptUnder !== undefined && !ctx.httpAnswer) {
+            text = JSON.stringify(payload);
+            services.readCache.keep(keptUnder, text, since);
+          }
+        }
       }
       if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers);
-      this.answer(res, status, payload, headers, compiled.route.produces);
+      if (text !== undefined) writeJsonText(res, status, text, headers);
+      else this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
     } catch (caught) {

@@ -44,6 +44,7 @@ export const skillRoutes: Route[] = [
     path: '/agent-skills/marketplace',
     bucket: bucket('skills_marketplace', 60),
     auth: 'none',
+    cacheable: true,
     status: 200,
     tag: 'Skills',
     summary: 'Published skills (no credential needed)',

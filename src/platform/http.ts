@@ -112,9 +112,13 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
 }
 
 export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(payload) });
-  res.end(res.req?.method === 'HEAD' ? undefined : payload);
+  writeJsonText(res, status, JSON.stringify(body), headers, contentType);
+}
+
+/** writeJson of a body already serialized. */
+export function writeJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+  res.end(res.req?.method === 'HEAD' ? undefined : text);
 }
 
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {

@@ -33,20 +33,14 @@ export class ReadCache {
    */
   read<T>(key: string, load: () => Promise<T>): Promise<T> {
     if (!this.enabled) return load();
-    const hit = this.entries.get(key);
-    if (hit) {
-      if (hit.expires > performance.now()) return Promise.resolve(hit.value as T);
-      this.entries.delete(key);
-    }
+    const hit = this.peek(key);
+    if (hit !== undefined) return Promise.resolve(hit as T);
     let pending = this.loading.get(key) as Promise<T> | undefined;
     if (!pending) {
       const since = performance.now();
       const loaded: Promise<T> = load()
         .then((value) => {
-          if (this.enabled && since >= this.flushedAt) {
-            if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-            this.entries.set(key, { value, expires: since + this.ttlMs });
-          }
+          this.keep(key, value, since);
           return value;
         })
         .finally(() => {
@@ -56,6 +50,23 @@ export class ReadCache {
       pending = loaded;
     }
     return pending;
+  }
+
+  /** The answer kept under `key`, if any (for a caller that makes and keeps its answers itself). */
+  peek(key: string): unknown {
+    if (!this.enabled) return undefined;
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires > performance.now()) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  /** Keeps `value` under `key`, made by work begun at `since` (performance.now()), by read's rules. */
+  keep(key: string, value: unknown, since: number): void {
+    if (!this.enabled || since < this.flushedAt) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { value, expires: since + this.ttlMs });
   }
 
   /**

@@ -93,4 +93,27 @@ describe('the skills marketplace', () => {
     await within(2_000, async () => (await page()).total === 1);
     expect((await page()).skills.map((s: any) => s.id)).toEqual([second]);
   });
+
+  it('keeps each page\'s answer apart, and never a refusal', async () => {
+    const me = await registerAgent(server);
+    const category = uniqueSlug('cat');
+    const skills = [await publishedSkill(me.key, category), await publishedSkill(me.key, category)];
+    const page = async (query: string) => call('GET', `/agent-skills/marketplace?category=${category}${query}`);
+    const whole = (await page('')).body;
+    expect(whole.total).toBe(2);
+    expect((await page('&limit=1')).body.skills).toHaveLength(1);
+    expect((await page('&limit=1&offset=1')).body.skills.map((s: any) => s.id)).toEqual(whole.skills.slice(1).map((s: any) => s.id));
+    expect((await page('&runtime=wasm')).body.total).toBe(0);
+    expect(new Set(whole.skills.map((s: any) => s.id))).toEqual(new Set(skills));
+    // A refused page is answered with its own request id each time, not kept.
+    const refused = [await page('&sort=oldest'), await page('&sort=oldest')];
+    expect(refused.map((r) => r.status)).toEqual([400, 400]);
+    expect(refused[0].body.request_id).not.toBe(refused[1].body.request_id);
+    // The kept answer is the same as the first, with headers of its own.
+    const first = await page('&limit=2');
+    const again = await page('&limit=2');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
 });

@@ -82,4 +82,24 @@ describe('ReadCache', () => {
     await expect(cache.read('k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.read('k', counted('up'))).toBe('up');
   });
+
+  it('keeps what a caller made itself by the same rules: not while the feed is down, nor work begun before a flush', async () => {
+    const cache = new ReadCache(60_000);
+    cache.keep('k', 'early', performance.now());
+    expect(cache.peek('k')).toBeUndefined();
+    cache.setListening(true);
+    const before = performance.now();
+    await sleep(2);
+    cache.flush();
+    cache.keep('k', 'stale', before);
+    expect(cache.peek('k')).toBeUndefined();
+    cache.keep('k', 'fresh', performance.now());
+    expect(cache.peek('k')).toBe('fresh');
+    expect(await cache.read('k', counted('loaded'))).toBe('fresh');
+    const short = new ReadCache(5);
+    short.setListening(true);
+    short.keep('k', 'brief', performance.now());
+    await sleep(10);
+    expect(short.peek('k')).toBeUndefined();
+  });
 });
