@@ -5,7 +5,7 @@ import { range } from './json-schema';
 
 const PreferEnum = builder.enumType('Prefer', { values: discovery.PREFERENCES });
 
-const ScoreBreakdown = builder.objectRef<discovery.Match['breakdown']>('ScoreBreakdown').implement({
+const ScoreBreakdown = builder.objectRef<discovery.Match['scoreBreakdown']>('ScoreBreakdown').implement({
   description: "Each factor's contribution to the score (they add up to it)",
   fields: (t) => ({
     reputation: t.exposeFloat('reputation'),
@@ -31,7 +31,7 @@ const Match = builder.objectRef<discovery.Match>('ProviderMatch').implement({
     latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true }),
     providerId: t.exposeID('providerId'),
     providerName: t.exposeString('providerName'),
-    scoreBreakdown: t.field({ type: ScoreBreakdown, resolve: (m) => m.breakdown }),
+    scoreBreakdown: t.expose('scoreBreakdown', { type: ScoreBreakdown }),
   }),
 });
 
@@ -48,10 +48,10 @@ const ResolveQuery = builder.objectRef<discovery.ResolveQuery>('ResolveQuery').i
 
 const Resolution = builder.objectRef<discovery.Resolution>('Resolution').implement({
   fields: (t) => ({
-    matches: t.field({ type: [Match], resolve: (r) => r.matches }),
+    matches: t.expose('matches', { type: [Match] }),
     total: t.exposeInt('total', { description: 'Providers that qualify (matches holds the best `limit`)' }),
     resolutionTimeMs: t.exposeFloat('resolutionTimeMs'),
-    query: t.field({ type: ResolveQuery, description: 'The query as understood', resolve: (r) => r.query }),
+    query: t.expose('query', { type: ResolveQuery, description: 'The query as understood' }),
   }),
 });
 

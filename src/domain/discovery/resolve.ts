@@ -63,7 +63,7 @@ export interface Match {
   /** Until when `execute` skips the provider after repeated failures (null: it does not). */
   cooldownUntil: Date | null;
   score: number;
-  breakdown: Record<Factor, number>;
+  scoreBreakdown: Record<Factor, number>;
 }
 
 export interface Resolution {
@@ -219,7 +219,7 @@ function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] 
       providerName,
       cooldownUntil: cooldownUntilMs === null || cooldownUntilMs === undefined ? null : new Date(cooldownUntilMs),
       score: round2(exact),
-      breakdown,
+      scoreBreakdown: breakdown,
     };
     return { exact, match };
   });
