@@ -17,11 +17,12 @@ export const discoveryRoutes: Route[] = [
     path: '/resolve',
     bucket: bucket('resolve', 30),
     auth: 'agent',
+    cacheable: true,
     status: 200,
     tag: 'Discovery',
     summary: 'Rank the providers of a capability',
     description:
-      'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one.',
+      'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one. The same query asked again within a moment (`READ_CACHE_MS`, 2 s) is answered as it was then, `resolution_time_ms` included.',
     document: /* GraphQL */ `query Resolve($input: ResolveInput!) {
       resolve(input: $input) {
         matches { ...ProviderMatchFields }
@@ -39,6 +40,7 @@ export const discoveryRoutes: Route[] = [
     path: '/resolve/quick',
     bucket: bucket('resolve_quick', 30),
     auth: 'agent',
+    cacheable: true,
     status: 200,
     tag: 'Discovery',
     summary: 'The single best provider of a capability',

@@ -43,10 +43,11 @@ export interface Route {
    */
   produces?: string;
   /**
-   * The answer is the same for every caller and depends only on the request's variables and on what the
-   * read cache keeps (a public listing of the catalog): a success is kept in the read cache, serialized,
-   * under the route and its variables, and emptied with everything else there (src/platform/read-cache.ts).
-   * Only for a public GET (auth 'none').
+   * The answer is the same for every caller allowed to ask and depends only on the request's variables and
+   * on what the read cache keeps (a listing or ranking of the catalog): a success is kept in the read
+   * cache, serialized, under the route and its variables, and emptied with everything else there
+   * (src/platform/read-cache.ts). The route's authentication and rate limit still come first on every
+   * request. Only for a query (not a mutation or a stream) answering JSON.
    */
   cacheable?: true;
   /** One operation with one root field; the field's value is the response body. */

@@ -133,8 +133,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     const label = `${route.method} ${paths[0]}`;
     const op = compileOperation(schema, `route ${label}`, route.document);
     if (op.stream && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
-    if (route.cacheable && (route.method !== 'GET' || route.auth !== 'none' || op.stream || route.produces)) {
-      throw new Error(`route ${label}: only a public GET answering JSON can keep its answers`);
+    if (route.cacheable && (op.operation.operation !== 'query' || route.produces)) {
+      throw new Error(`route ${label}: only a query answering JSON can keep its answers`);
     }
     if (route.produces && getNamedType(fieldOf(schema, op).type).name !== 'String') {
       throw new Error(`route ${label}: a route that produces ${route.produces} answers a String root field`);
@@ -508,7 +508,7 @@ export class RestDispatcher {
         }
         claimed = { subject, key: idempotencyKey };
       }
-      // A public listing's answer kept a moment ago for the same variables (Route.cacheable).
+      // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
       const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
       let text = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as string | undefined);
       let status = compiled.route.status;

@@ -137,6 +137,7 @@ export const serviceRoutes: Route[] = [
     path: '/capabilities/:slug/providers',
     bucket: bucket('capability_providers', 60),
     auth: 'none',
+    cacheable: true,
     status: 200,
     tag: 'Capabilities',
     summary: 'The providers of a capability, ranked',

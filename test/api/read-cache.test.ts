@@ -46,16 +46,20 @@ describe('resolve', () => {
     expect((await resolve()).matches.map((m: any) => m.service_id)).toEqual([second.service_id]);
   });
 
-  it('scores a kept ranking as of each request', async () => {
+  it('answers the same query again as it answered it, and another query on its own', async () => {
     const me = await registerAgent(server);
     const provider = await registerAgent(server);
     const cap = uniqueSlug('cached');
     await registerService(server, provider.key, { capabilities: [cap] });
     const a = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
     const b = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
-    expect(b.body.matches[0].score).toBeCloseTo(a.body.matches[0].score, 1);
-    // Each answer measures its own resolution, and a kept ranking makes none of it a database round trip.
+    expect(b.text).toBe(a.text);
     expect(typeof b.body.resolution_time_ms).toBe('number');
+    const cost = await call('POST', '/resolve', { key: me.key, body: { capability: cap, prefer: 'cost' } });
+    expect(cost.body.query.prefer).toBe('cost');
+    expect(cost.body.matches[0].score).not.toBe(a.body.matches[0].score);
+    // The route's authentication still comes first.
+    expect((await call('POST', '/resolve', { body: { capability: cap } })).status).toBe(401);
   });
 });
 
