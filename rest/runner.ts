@@ -25,7 +25,7 @@ import { authorize } from '../schema/auth';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, readJsonBody, writeError, writeJson, writeJsonText, writeProblem } from '../src/platform/http';
+import { clientAddress, readJsonBody, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
@@ -536,7 +536,7 @@ export class RestDispatcher {
         }
       }
       if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers);
-      if (text !== undefined) writeJsonText(res, status, text, headers);
+      if (text !== undefined) writeText(res, status, text, headers);
       else this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
@@ -607,10 +607,7 @@ export class RestDispatcher {
   /** A success as JSON (or the route's media type), an error as problem+json (a report answered with a 5xx stays JSON). */
   private answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>, produces?: string) {
     if (status >= 400 && (payload as Problem | null)?.code !== undefined) writeProblem(res, payload as Problem, headers);
-    else if (produces && typeof payload === 'string') {
-      res.writeHead(status, { ...headers, 'Content-Type': `${produces}; charset=utf-8`, 'Content-Length': Buffer.byteLength(payload) });
-      res.end(res.req?.method === 'HEAD' ? undefined : payload);
-    }
+    else if (produces && typeof payload === 'string') writeText(res, status, payload, headers, `${produces}; charset=utf-8`);
     else writeJson(res, status, payload, headers);
   }
 }

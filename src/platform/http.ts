@@ -112,11 +112,11 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
 }
 
 export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
-  writeJsonText(res, status, JSON.stringify(body), headers, contentType);
+  writeText(res, status, JSON.stringify(body), headers, contentType);
 }
 
-/** writeJson of a body already serialized. */
-export function writeJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+/** A body already serialized, as `contentType` (JSON unless told); nothing of it for HEAD. */
+export function writeText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
   res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
   res.end(res.req?.method === 'HEAD' ? undefined : text);
 }
