@@ -3,8 +3,7 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 
 export type OutboundFailure = 'invalid_url' | 'blocked_address' | 'timeout' | 'connection' | 'tls' | 'too_large';
 
@@ -231,26 +230,6 @@ function codeOf(err: unknown): string | undefined {
   return Array.isArray(errors) ? codeOf(errors[0]) : undefined;
 }
 
-/** Drops the rest of a response with its connection; undici reports that as an 'error' no one needs. */
-function discard(body: Readable): void {
-  body.on('error', () => undefined).destroy();
-}
-
-async function readBounded(body: Readable, maxBytes: number, origin: string): Promise<string> {
-  // `origin` names the call: `GET https://site.example`.
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      discard(body);
-      throw new OutboundError('too_large', `${origin}: response is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
 export class OutboundClient {
   private readonly agent: Agent;
   private readonly allowPrivate: boolean;
@@ -275,32 +254,86 @@ export class OutboundClient {
     return this.send('GET', rawUrl, opts);
   }
 
-  private async send(method: 'GET' | 'POST', rawUrl: string, opts: Omit<PostOptions, 'body'> & { body?: string }): Promise<OutboundResponse> {
-    const url = parseOutboundUrl(rawUrl, this.allowPrivate);
-    const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const started = performance.now();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), opts.timeoutMs);
+  /**
+   * One call over undici's dispatch API: the response is collected by a handler, with no stream, promise or
+   * abort signal per call (about a third of a millisecond of a loopback call's latency, measured against
+   * `request()`). One timer bounds connecting, the headers and the whole body; on expiry the call fails at
+   * once and the request is aborted (before it is written, if it is still waiting for a connection).
+   */
+  private send(method: 'GET' | 'POST', rawUrl: string, opts: Omit<PostOptions, 'body'> & { body?: string }): Promise<OutboundResponse> {
+    let url: URL;
     try {
-      const res = await request(url, {
-        dispatcher: this.agent,
-        method,
-        headers: opts.headers,
-        body: opts.body,
-        signal: deadline.signal,
-      });
-      // A declared length over the limit fails before a byte of the body is read.
-      if (Number(res.headers['content-length']) > maxBytes) {
-        discard(res.body);
-        throw new OutboundError('too_large', `${method} ${url.origin}: response is larger than ${maxBytes} bytes`);
-      }
-      const body = await readBounded(res.body, maxBytes, `${method} ${url.origin}`);
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), body, latencyMs: performance.now() - started };
+      url = parseOutboundUrl(rawUrl, this.allowPrivate);
     } catch (err) {
-      throw this.failure(err, deadline.signal.aborted, `${method} ${url.origin}`, opts.timeoutMs);
-    } finally {
-      clearTimeout(timer);
+      return Promise.reject(err);
     }
+    const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const origin = `${method} ${url.origin}`;
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      let abort: ((reason: Error) => void) | undefined;
+      let settled = false;
+      let status = 0;
+      let headers: Record<string, string> = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const fail = (err: unknown, timedOut = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const failure = this.failure(err, timedOut, origin, opts.timeoutMs);
+        // The request stops here (undici answers the abort with an onError, which finds the call settled).
+        abort?.(failure instanceof Error ? failure : new Error(String(failure)));
+        reject(failure);
+      };
+      const timer = setTimeout(() => fail(new OutboundError('timeout', `${origin}: no complete response within ${opts.timeoutMs} ms`), true), opts.timeoutMs);
+      const tooLarge = () => fail(new OutboundError('too_large', `${origin}: response is larger than ${maxBytes} bytes`));
+      try {
+        this.agent.dispatch(
+          { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers: opts.headers, body: opts.body },
+          {
+            onConnect(abortCall: (reason: Error) => void) {
+              // A call that has already failed (its deadline passed while it waited) is never written.
+              if (settled) abortCall(new Error('the call has already failed'));
+              else abort = abortCall;
+            },
+            onHeaders(statusCode: number, raw: Array<Buffer | string>) {
+              status = statusCode;
+              headers = headersOf(raw);
+              // A declared length over the limit fails before a byte of the body is read.
+              if (Number(headers['content-length']) > maxBytes) {
+                tooLarge();
+                return false;
+              }
+              return true;
+            },
+            onData(chunk: Buffer) {
+              if (settled) return false;
+              size += chunk.length;
+              if (size > maxBytes) {
+                tooLarge();
+                return false;
+              }
+              chunks.push(chunk);
+              return true;
+            },
+            onComplete() {
+              if (settled) return;
+              settled = true;
+              clearTimeout(timer);
+              const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
+              resolve({ status, headers, body, latencyMs: performance.now() - started });
+            },
+            onError(err: Error) {
+              fail(err);
+            },
+          },
+        );
+      } catch (err) {
+        // A malformed header (undici validates the request as it is built) fails the call here.
+        fail(err);
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -321,10 +354,13 @@ export class OutboundClient {
   }
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+/** A response's raw header list as one lower-case name per header, repeated headers joined with ", ". */
+function headersOf(raw: Array<Buffer | string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toString('latin1').toLowerCase();
+    const value = raw[i + 1].toString('latin1');
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
-  return flat;
+  return headers;
 }
