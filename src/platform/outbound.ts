@@ -286,7 +286,8 @@ export class OutboundClient {
         abort?.(failure instanceof Error ? failure : new Error(String(failure)));
         reject(failure);
       };
-      const timer = setTimeout(() => fail(new OutboundError('timeout', `${origin}: no complete response within ${opts.timeoutMs} ms`), true), opts.timeoutMs);
+      // failure() names the timeout.
+      const timer = setTimeout(() => fail(undefined, true), opts.timeoutMs);
       const tooLarge = () => fail(new OutboundError('too_large', `${origin}: response is larger than ${maxBytes} bytes`));
       try {
         this.agent.dispatch(
@@ -330,7 +331,7 @@ export class OutboundClient {
           },
         );
       } catch (err) {
-        // A malformed header (undici validates the request as it is built) fails the call here.
+        // undici hands a request it refuses to build (a malformed header) to onError; anything it throws instead fails the call too.
         fail(err);
       }
     });
