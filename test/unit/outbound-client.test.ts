@@ -3,6 +3,7 @@
 // given up while it waited for a connection is never written.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OutboundClient, OutboundError } from '../../src/platform/outbound';
+import { within } from '../support/expect';
 import { assertTestCaTrusted, startCanary, startHttpsServer, type HttpsTestServer } from '../support/https';
 
 interface Seen {
@@ -143,7 +144,7 @@ describe('OutboundClient', () => {
         release = () => res.writeHead(200).end('held');
       };
       const first = one.post(`${server.url}/hold`, { headers: {}, body: 'first', timeoutMs: 5000 });
-      await waitFor(() => release !== undefined);
+      await within(2000, async () => release !== undefined);
       // The only connection is busy: this call waits for it, and its deadline passes first.
       const waiting = await failureOf(one.post(`${server.url}/late`, { headers: {}, body: 'second', timeoutMs: 200 }));
       expect(waiting).toMatchObject({ reason: 'timeout' });
@@ -211,8 +212,3 @@ describe('OutboundClient', () => {
     expect(seen).toHaveLength(0);
   });
 });
-
-async function waitFor(ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!ok()) throw new Error('timed out waiting');
-}
