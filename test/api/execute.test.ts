@@ -425,7 +425,40 @@ describe('provider statistics and reputation', () => {
     // Two folders, as two instances would be: both read the queue before either writes. The one that
     // writes second read five attempts and statistics that have moved since: written as read, they would
     // put the count back to 5; its statement writes nothing and it reads again, finding the queue empty.
-    const [a, b] = [new ProviderStats(server.app.services), new ProviderStats(server.app.services)];
+    // Held in that order however the connections are scheduled: each folder's first read of the
+    // statistics waits until the other's has been read too, and the five's first write waits for the ten's.
+    const services = server.app.services;
+    const signal = () => {
+      let fire!: () => void;
+      const fired = new Promise<void>((resolve) => (fire = resolve));
+      return { fire, fired };
+    };
+    const [bothRead, tenWritten] = [signal(), signal()];
+    let reads = 0;
+    const held = (first: { writes?: boolean; waitsToWrite?: Promise<void> }): typeof services.sql => {
+      let read = false;
+      let wrote = false;
+      return {
+        ...services.sql,
+        query: async <T,>(text: string, params: unknown[], name?: string): Promise<T[]> => {
+          const applying = name?.startsWith('fold_apply') && !wrote;
+          if (applying) await first.waitsToWrite;
+          const rows = await services.sql.query<T>(text, params, name).finally(() => {
+            if (applying) {
+              wrote = true;
+              if (first.writes) tenWritten.fire();
+            }
+          });
+          if (name === 'fold_read_services' && !read) {
+            read = true;
+            if (++reads === 2) bothRead.fire();
+            await bothRead.fired;
+          }
+          return rows;
+        },
+      };
+    };
+    const [a, b] = [new ProviderStats({ ...services, sql: held({ writes: true }) }), new ProviderStats({ ...services, sql: held({ waitsToWrite: tenWritten.fired }) })];
     const counted = await Promise.all([a.foldOnce(10), b.foldOnce(5)]);
     expect(counted.sort()).toEqual([0, 10]);
     const service = await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
