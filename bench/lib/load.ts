@@ -1,6 +1,7 @@
 // Load generation: one autocannon run against one target, reduced to the numbers the report needs, and
 // refused loudly unless every response was a 2xx carrying exactly the body the preflight saw.
 import autocannon from 'autocannon';
+import { cpuSeconds, listeningPid } from './proc-cpu';
 
 export interface Target {
   /** Who answers: "ours", "express-pg", "yoga", "bare-http". */
@@ -22,6 +23,8 @@ export interface Sample {
   p50: number;
   p99: number;
   requests: number;
+  /** CPU (utime + stime) of the process serving the target, per answered request, in microseconds; null when unknown. */
+  cpu_us: number | null;
 }
 
 let running: autocannon.Instance | undefined;
@@ -40,7 +43,18 @@ export async function preflight(target: Target): Promise<void> {
   if (target.stableBody !== false) target.expectBody = body;
 }
 
+/** The process listening on the target's port (the one charged for its CPU), or null when it is not one of ours. */
+function servingPid(target: Target): number | null {
+  try {
+    return listeningPid(Number(new URL(target.url).port));
+  } catch {
+    return null;
+  }
+}
+
 export function load(target: Target, durationS: number, connections: number): Promise<Sample> {
+  const pid = servingPid(target);
+  const cpuBefore = pid === null ? 0 : cpuSeconds(pid);
   return new Promise((resolve, reject) => {
     running = autocannon(
       {
@@ -68,7 +82,8 @@ export function load(target: Target, durationS: number, connections: number): Pr
             ),
           );
         }
-        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total });
+        const cpu_us = pid === null ? null : Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total);
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, cpu_us });
       },
     );
   });

@@ -38,6 +38,9 @@ export interface ScenarioResult {
   /** Our p99 over the peer's (null when the peer's p99 rounds to 0). */
   p99_ratio: number | null;
   p99_target: number | null;
+  /** Median CPU of the process serving ours, and the peer's, per answered request (µs; null when unknown). Informational. */
+  cpu_us: number | null;
+  peer_cpu_us: number | null;
   /** Null for an informational scenario. */
   pass: boolean | null;
   /** Why it missed, when it did. */
@@ -176,6 +179,7 @@ export function median(values: number[]): number {
 }
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+const cpuMedian = (values: (number | null)[]) => (values.some((v) => v === null) ? null : Math.round(median(values as number[])));
 
 export function summarize(name: string, peer: string, targets: Targets, rounds: { ours: Sample; peer: Sample }[]): ScenarioResult {
   const informational = targets.rps === undefined && targets.p50 === undefined;
@@ -206,6 +210,8 @@ export function summarize(name: string, peer: string, targets: Targets, rounds: 
     p50_target: targets.p50 ?? null,
     p99_ratio: p99Ratio,
     p99_target: informational ? null : p99Target,
+    cpu_us: cpuMedian(rounds.map((r) => r.ours.cpu_us)),
+    peer_cpu_us: cpuMedian(rounds.map((r) => r.peer.cpu_us)),
     pass: informational ? null : missed.length === 0,
     missed,
     rounds,
