@@ -496,7 +496,7 @@ function scenarios(me: Agent, subKey: string, ours: string, peers: Record<PeerNa
 }
 
 const fmt = (s: Sample) =>
-  `${s.rps.toFixed(0).padStart(6)} rps  p50 ${s.p50.toFixed(1).padStart(6)} ms  p99 ${s.p99.toFixed(1).padStart(6)} ms  cpu ${s.cpu_us === null ? '-' : `${s.cpu_us} µs`}`;
+  `${s.rps.toFixed(0).padStart(6)} rps  p50 ${s.p50.toFixed(1).padStart(6)} ms  p99 ${s.p99.toFixed(1).padStart(6)} ms  cpu ${s.cpu_us === null ? '-' : `${s.cpu_us} µs`}${s.db_cpu_us === null ? '' : ` + db ${s.db_cpu_us} µs`}`;
 
 async function runScenario(s: Scenario): Promise<ScenarioResult> {
   console.log(`\n${s.name}: ours ${s.ours.method} ${new URL(s.ours.url).pathname} vs ${s.peer.name}`);

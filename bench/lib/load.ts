@@ -1,7 +1,7 @@
 // Load generation: one autocannon run against one target, reduced to the numbers the report needs, and
 // refused loudly unless every response was a 2xx carrying exactly the body the preflight saw.
 import autocannon from 'autocannon';
-import { cpuSeconds, listeningPid } from './proc-cpu';
+import { cpuSeconds, listeningPid, postgresCpuSeconds } from './proc-cpu';
 
 export interface Target {
   /** Who answers: "ours", "express-pg", "yoga", "bare-http". */
@@ -25,6 +25,8 @@ export interface Sample {
   requests: number;
   /** CPU (utime + stime) of the process serving the target, per answered request, in microseconds; null when unknown. */
   cpu_us: number | null;
+  /** CPU of the PostgreSQL server on this machine per answered request (µs), over the same window; null when none runs here. */
+  db_cpu_us: number | null;
 }
 
 let running: autocannon.Instance | undefined;
@@ -55,6 +57,7 @@ function servingPid(target: Target): number | null {
 export function load(target: Target, durationS: number, connections: number): Promise<Sample> {
   const pid = servingPid(target);
   const cpuBefore = pid === null ? 0 : cpuSeconds(pid);
+  const dbBefore = postgresCpuSeconds();
   return new Promise((resolve, reject) => {
     running = autocannon(
       {
@@ -82,8 +85,11 @@ export function load(target: Target, durationS: number, connections: number): Pr
             ),
           );
         }
-        const cpu_us = pid === null ? null : Math.round(((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total);
-        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, cpu_us });
+        const perRequest = (seconds: number) => Math.round((seconds * 1e6) / result.requests.total);
+        const cpu_us = pid === null ? null : perRequest(cpuSeconds(pid) - cpuBefore);
+        const dbAfter = postgresCpuSeconds();
+        const db_cpu_us = dbBefore === null || dbAfter === null ? null : perRequest(dbAfter - dbBefore);
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, cpu_us, db_cpu_us });
       },
     );
   });

@@ -30,6 +30,29 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
 }
 
+/**
+ * CPU of every process named `postgres` on this machine (utime + stime, and cutime + cstime for the
+ * backends its postmaster has already reaped), in seconds; null when none runs here (a remote database).
+ * Deltas of it charge the database server for a window's work when it shares the machine.
+ */
+export function postgresCpuSeconds(): number | null {
+  let ticks = 0;
+  let found = false;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      found = true;
+    } catch {
+      continue; // exited while we looked
+    }
+  }
+  return found ? ticks / TICKS_PER_S : null;
+}
+
 /** The process's command line, for the log. */
 export function commandLine(pid: number): string {
   try {
