@@ -230,9 +230,18 @@ function codeOf(err: unknown): string | undefined {
   return Array.isArray(errors) ? codeOf(errors[0]) : undefined;
 }
 
+/** A checked URL: what a call is dispatched to. */
+interface Target {
+  origin: string;
+  path: string;
+}
+/** Checked URLs kept by a client; past this many the memory starts over (endpoints are few in practice). */
+const TARGETS_KEPT = 1024;
+
 export class OutboundClient {
   private readonly agent: Agent;
   private readonly allowPrivate: boolean;
+  private readonly targets = new Map<string, Target>();
 
   constructor(opts: OutboundOptions) {
     this.allowPrivate = opts.allowPrivate;
@@ -261,80 +270,36 @@ export class OutboundClient {
    * once and the request is aborted (before it is written, if it is still waiting for a connection).
    */
   private send(method: 'GET' | 'POST', rawUrl: string, opts: Omit<PostOptions, 'body'> & { body?: string }): Promise<OutboundResponse> {
-    let url: URL;
+    let target: Target;
     try {
-      url = parseOutboundUrl(rawUrl, this.allowPrivate);
+      target = this.target(rawUrl);
     } catch (err) {
       return Promise.reject(err);
     }
-    const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const origin = `${method} ${url.origin}`;
-    const started = performance.now();
     return new Promise((resolve, reject) => {
-      let abort: ((reason: Error) => void) | undefined;
-      let settled = false;
-      let status = 0;
-      let headers: Record<string, string> = {};
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const fail = (err: unknown, timedOut = false) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const failure = this.failure(err, timedOut, origin, opts.timeoutMs);
-        // The request stops here (undici answers the abort with an onError, which finds the call settled).
-        abort?.(failure instanceof Error ? failure : new Error(String(failure)));
-        reject(failure);
-      };
-      // failure() names the timeout.
-      const timer = setTimeout(() => fail(undefined, true), opts.timeoutMs);
-      const tooLarge = () => fail(new OutboundError('too_large', `${origin}: response is larger than ${maxBytes} bytes`));
+      const call = new Call(this, `${method} ${target.origin}`, opts.timeoutMs, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, resolve, reject);
       try {
-        this.agent.dispatch(
-          { origin: url.origin, path: `${url.pathname}${url.search}`, method, headers: opts.headers, body: opts.body },
-          {
-            onConnect(abortCall: (reason: Error) => void) {
-              // A call that has already failed (its deadline passed while it waited) is never written.
-              if (settled) abortCall(new Error('the call has already failed'));
-              else abort = abortCall;
-            },
-            onHeaders(statusCode: number, raw: Array<Buffer | string>) {
-              status = statusCode;
-              headers = headersOf(raw);
-              // A declared length over the limit fails before a byte of the body is read.
-              if (Number(headers['content-length']) > maxBytes) {
-                tooLarge();
-                return false;
-              }
-              return true;
-            },
-            onData(chunk: Buffer) {
-              if (settled) return false;
-              size += chunk.length;
-              if (size > maxBytes) {
-                tooLarge();
-                return false;
-              }
-              chunks.push(chunk);
-              return true;
-            },
-            onComplete() {
-              if (settled) return;
-              settled = true;
-              clearTimeout(timer);
-              const body = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
-              resolve({ status, headers, body, latencyMs: performance.now() - started });
-            },
-            onError(err: Error) {
-              fail(err);
-            },
-          },
-        );
+        this.agent.dispatch({ origin: target.origin, path: target.path, method, headers: opts.headers, body: opts.body }, call);
       } catch (err) {
         // undici hands a request it refuses to build (a malformed header) to onError; anything it throws instead fails the call too.
-        fail(err);
+        call.fail(err);
       }
     });
+  }
+
+  /**
+   * Where a URL sends a call, checked by parseOutboundUrl. The check is a function of the text alone (names
+   * are judged at connect time, on every connection), so a URL seen before is not parsed again: providers'
+   * and receivers' endpoints repeat on every call. Refusals are not kept.
+   */
+  private target(rawUrl: string): Target {
+    let target = this.targets.get(rawUrl);
+    if (target) return target;
+    const url = parseOutboundUrl(rawUrl, this.allowPrivate);
+    target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    if (this.targets.size >= TARGETS_KEPT) this.targets.clear();
+    this.targets.set(rawUrl, target);
+    return target;
   }
 
   close(): Promise<void> {
@@ -342,7 +307,7 @@ export class OutboundClient {
   }
 
   /** `origin` is the method and origin (`POST https://p.example`), as messages name the call. */
-  private failure(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
+  failure(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
     if (err instanceof OutboundError) return err;
     const code = codeOf(err);
     // A malformed header is the caller's bug, not the far side's failure; undici's message names no value.
@@ -353,6 +318,93 @@ export class OutboundClient {
     if (code && TLS_CODE.test(code)) return new OutboundError('tls', `${origin}: TLS failed (${code})`, code);
     return new OutboundError('connection', `${origin}: connection failed (${code ?? 'unknown'})`, code);
   }
+}
+
+/**
+ * One call in flight: undici's handler (its legacy callbacks, which undici calls on the object), collecting
+ * the response under the size bound, and settling the call's promise once, on completion, failure or the
+ * deadline. A class rather than closures: nothing is created per call but the object and its timer.
+ */
+class Call {
+  private settled = false;
+  private abort: ((reason: Error) => void) | undefined;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly client: OutboundClient,
+    /** The method and origin, as messages name the call. */
+    private readonly origin: string,
+    private readonly timeoutMs: number,
+    private readonly maxBytes: number,
+    private readonly resolve: (response: OutboundResponse) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
+    // failure() names the timeout.
+    this.timer = setTimeout(expire, timeoutMs, this);
+  }
+
+  fail(err: unknown, timedOut = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const failure = this.client.failure(err, timedOut, this.origin, this.timeoutMs);
+    // The request stops here (undici answers the abort with an onError, which finds the call settled).
+    this.abort?.(failure instanceof Error ? failure : new Error(String(failure)));
+    this.reject(failure);
+  }
+
+  private tooLarge(): void {
+    this.fail(new OutboundError('too_large', `${this.origin}: response is larger than ${this.maxBytes} bytes`));
+  }
+
+  onConnect(abortCall: (reason: Error) => void): void {
+    // A call that has already failed (its deadline passed while it waited) is never written.
+    if (this.settled) abortCall(new Error('the call has already failed'));
+    else this.abort = abortCall;
+  }
+
+  onHeaders(statusCode: number, raw: Array<Buffer | string>): boolean {
+    this.status = statusCode;
+    this.headers = headersOf(raw);
+    // A declared length over the limit fails before a byte of the body is read.
+    if (Number(this.headers['content-length']) > this.maxBytes) {
+      this.tooLarge();
+      return false;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.tooLarge();
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const body = (this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size)).toString('utf8');
+    this.resolve({ status: this.status, headers: this.headers, body, latencyMs: performance.now() - this.started });
+  }
+
+  onError(err: Error): void {
+    this.fail(err);
+  }
+}
+
+function expire(call: Call): void {
+  call.fail(undefined, true);
 }
 
 /** A response's raw header list as one lower-case name per header, repeated headers joined with ", ". */

@@ -17,11 +17,28 @@ function signedContent(id: string, timestampSeconds: number, body: string): stri
   return `${id}.${timestampSeconds}.${body}`;
 }
 
-/** `v1,<base64 HMAC-SHA256>` keyed with the base64 part of a `whsec_…` secret. */
-export function hmacSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
+/**
+ * The HMAC keys of the secrets in use, decoded once: a provider's secret signs every call made to it. Past
+ * KEYS_KEPT secrets the memory starts over. Only what is already held in memory (the services' cached
+ * rows carry their secrets) is kept, in another form.
+ */
+const keys = new Map<string, Buffer>();
+const KEYS_KEPT = 1024;
+
+function hmacKey(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (key) return key;
   // Strict about the prefix: decoding some other string as base64 would sign with a key nobody holds.
   if (!secret.startsWith(SECRET_PREFIX)) throw new TypeError('a webhook secret starts with whsec_');
-  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+  if (keys.size >= KEYS_KEPT) keys.clear();
+  keys.set(secret, key);
+  return key;
+}
+
+/** `v1,<base64 HMAC-SHA256>` keyed with the base64 part of a `whsec_…` secret. */
+export function hmacSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
+  const key = hmacKey(secret);
   const mac = createHmac('sha256', key).update(signedContent(id, timestampSeconds, body)).digest('base64');
   return `v1,${mac}`;
 }
