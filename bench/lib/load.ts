@@ -25,7 +25,7 @@ export interface Sample {
   requests: number;
   /** CPU (utime + stime) of the process serving the target, per answered request, in microseconds; null when unknown. */
   cpu_us: number | null;
-  /** CPU of the PostgreSQL server on this machine per answered request (µs), over the same window; null when none runs here. */
+  /** CPU of the PostgreSQL server the run uses, when it runs on this machine, per answered request (µs), over the same window; else null. */
   db_cpu_us: number | null;
 }
 
@@ -57,7 +57,8 @@ function servingPid(target: Target): number | null {
 export function load(target: Target, durationS: number, connections: number): Promise<Sample> {
   const pid = servingPid(target);
   const cpuBefore = pid === null ? 0 : cpuSeconds(pid);
-  const dbBefore = postgresCpuSeconds();
+  // The database's processes are charged only when the run uses PostgreSQL (PGlite runs inside ours).
+  const dbBefore = process.env.DATABASE_URL ? postgresCpuSeconds() : null;
   return new Promise((resolve, reject) => {
     running = autocannon(
       {
@@ -87,7 +88,7 @@ export function load(target: Target, durationS: number, connections: number): Pr
         }
         const perRequest = (seconds: number) => Math.round((seconds * 1e6) / result.requests.total);
         const cpu_us = pid === null ? null : perRequest(cpuSeconds(pid) - cpuBefore);
-        const dbAfter = postgresCpuSeconds();
+        const dbAfter = dbBefore === null ? null : postgresCpuSeconds();
         const db_cpu_us = dbBefore === null || dbAfter === null ? null : perRequest(dbAfter - dbBefore);
         resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, cpu_us, db_cpu_us });
       },
