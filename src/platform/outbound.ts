@@ -277,7 +277,7 @@ export class OutboundClient {
       return Promise.reject(err);
     }
     return new Promise((resolve, reject) => {
-      const call = new Call(this, `${method} ${target.origin}`, opts.timeoutMs, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, resolve, reject);
+      const call = new Call(`${method} ${target.origin}`, opts.timeoutMs, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, resolve, reject);
       try {
         this.agent.dispatch({ origin: target.origin, path: target.path, method, headers: opts.headers, body: opts.body }, call);
       } catch (err) {
@@ -305,19 +305,22 @@ export class OutboundClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
 
-  /** `origin` is the method and origin (`POST https://p.example`), as messages name the call. */
-  failure(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
-    if (err instanceof OutboundError) return err;
-    const code = codeOf(err);
-    // A malformed header is the caller's bug, not the far side's failure; undici's message names no value.
-    if (code === 'UND_ERR_INVALID_ARG') return err;
-    if (timedOut || (code && TIMEOUT_CODES.has(code))) {
-      return new OutboundError('timeout', `${origin}: no complete response within ${timeoutMs} ms`, code);
-    }
-    if (code && TLS_CODE.test(code)) return new OutboundError('tls', `${origin}: TLS failed (${code})`, code);
-    return new OutboundError('connection', `${origin}: connection failed (${code ?? 'unknown'})`, code);
+/**
+ * What a call failed with, as its caller sees it. `origin` is the method and origin
+ * (`POST https://p.example`), as messages name the call.
+ */
+function failureOf(err: unknown, timedOut: boolean, origin: string, timeoutMs: number): unknown {
+  if (err instanceof OutboundError) return err;
+  const code = codeOf(err);
+  // A malformed header is the caller's bug, not the far side's failure; undici's message names no value.
+  if (code === 'UND_ERR_INVALID_ARG') return err;
+  if (timedOut || (code && TIMEOUT_CODES.has(code))) {
+    return new OutboundError('timeout', `${origin}: no complete response within ${timeoutMs} ms`, code);
   }
+  if (code && TLS_CODE.test(code)) return new OutboundError('tls', `${origin}: TLS failed (${code})`, code);
+  return new OutboundError('connection', `${origin}: connection failed (${code ?? 'unknown'})`, code);
 }
 
 /**
@@ -336,7 +339,6 @@ class Call {
   private readonly started = performance.now();
 
   constructor(
-    private readonly client: OutboundClient,
     /** The method and origin, as messages name the call. */
     private readonly origin: string,
     private readonly timeoutMs: number,
@@ -344,7 +346,7 @@ class Call {
     private readonly resolve: (response: OutboundResponse) => void,
     private readonly reject: (err: unknown) => void,
   ) {
-    // failure() names the timeout.
+    // failureOf() names the timeout.
     this.timer = setTimeout(expire, timeoutMs, this);
   }
 
@@ -352,7 +354,7 @@ class Call {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
-    const failure = this.client.failure(err, timedOut, this.origin, this.timeoutMs);
+    const failure = failureOf(err, timedOut, this.origin, this.timeoutMs);
     // The request stops here (undici answers the abort with an onError, which finds the call settled).
     this.abort?.(failure instanceof Error ? failure : new Error(String(failure)));
     this.reject(failure);
