@@ -10,10 +10,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { SERVER_ARGS } from '../src/server-command';
 import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from './lib/children';
-import { assertSameFraming, describePid, fanoutRound, serverPid, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
+import { assertSameFraming, describePid, fanoutRound, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
-import { CPU_TICK_S } from './lib/proc-cpu';
+import { CPU_TICK_S, serverPid } from './lib/proc-cpu';
 import {
   CATALOG_CAPABILITY,
   CATALOG_SERVICES,

@@ -3,7 +3,7 @@
 // A round that could not connect every reader, or a push that was not answered 200 with one event, fails
 // the benchmark rather than being measured.
 import { spawnTs, type Child } from './children';
-import { commandLine, cpuSeconds, listeningPid } from './proc-cpu';
+import { commandLine, cpuSeconds } from './proc-cpu';
 import type { FanoutSample } from './report';
 
 export interface FanoutTarget {
@@ -99,11 +99,6 @@ export class SseReaders {
   stop(): Promise<void> {
     return this.child.stop(5_000);
   }
-}
-
-/** The process serving `url`'s port (the node process itself, not a launcher above it), for the log and /proc. */
-export function serverPid(url: string): number {
-  return listeningPid(Number(new URL(url).port));
 }
 
 /** JSON with every object's keys sorted (ours stores data as jsonb, which reorders keys). */

@@ -1,7 +1,7 @@
 // Load generation: one autocannon run against one target, reduced to the numbers the report needs, and
 // refused loudly unless every response was a 2xx carrying exactly the body the preflight saw.
 import autocannon from 'autocannon';
-import { cpuSeconds, listeningPid, postgresCpuSeconds } from './proc-cpu';
+import { cpuSeconds, postgresCpuSeconds, serverPid } from './proc-cpu';
 
 export interface Target {
   /** Who answers: "ours", "express-pg", "yoga", "bare-http". */
@@ -48,7 +48,7 @@ export async function preflight(target: Target): Promise<void> {
 /** The process listening on the target's port (the one charged for its CPU), or null when it is not one of ours. */
 function servingPid(target: Target): number | null {
   try {
-    return listeningPid(Number(new URL(target.url).port));
+    return serverPid(target.url);
   } catch {
     return null;
   }

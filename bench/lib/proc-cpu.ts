@@ -135,3 +135,8 @@ export function listeningPid(port: number): number {
   }
   throw new Error(`no process started by the benchmark listens on port ${port}`);
 }
+
+/** The process serving `url`'s port (the node process itself, not a launcher above it), for the log and /proc. */
+export function serverPid(url: string): number {
+  return listeningPid(Number(new URL(url).port));
+}
