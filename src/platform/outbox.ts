@@ -27,11 +27,13 @@ export interface OutboxRecord extends EventEnvelope {
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 
 /**
- * Relays committed events to live streams: at once after commit, and from the table for events that
+ * Relays committed events to live streams: right after commit, and from the table for events that
  * were committed but never relayed (the process died first). `route` publishes one event wherever it
  * belongs; the published marks are written in batches, off the request path.
  */
 export class OutboxRelay {
+  private toRelay: OutboxRecord[] = [];
+  private relayTimer?: NodeJS.Immediate;
   private pendingMarks: string[] = [];
   private markTimer?: NodeJS.Timeout;
   private marking?: Promise<void>;
@@ -50,10 +52,23 @@ export class OutboxRelay {
    */
   committed(events: OutboxRecord[], deliveries: number): void {
     if (!events.length) return;
-    for (const event of events) this.publish(event);
+    // Relayed on the next turn of the event loop, after the request that committed them has been answered:
+    // a publish to Redis is a socket write, and the caller should not wait on it. Events committed in one
+    // turn go out together, in order (and before their published marks are written: see flushMarks).
+    this.toRelay.push(...events);
+    this.relayTimer ??= setImmediate(() => this.relayNow());
     this.pendingMarks.push(...events.map((e) => e.id));
     this.markTimer ??= setTimeout(() => void this.flushMarks(), 100);
     if (deliveries > 0) this.onDeliveries();
+  }
+
+  /** Publishes the events committed since the last turn. */
+  private relayNow(): void {
+    clearImmediate(this.relayTimer);
+    this.relayTimer = undefined;
+    const events = this.toRelay;
+    this.toRelay = [];
+    for (const event of events) this.publish(event);
   }
 
   private publish(event: OutboxRecord) {
@@ -66,6 +81,8 @@ export class OutboxRelay {
 
   /** Writes the published marks collected so far. */
   async flushMarks(): Promise<void> {
+    // An event is never marked published before it was.
+    this.relayNow();
     clearTimeout(this.markTimer);
     this.markTimer = undefined;
     await this.marking;

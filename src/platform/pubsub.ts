@@ -18,7 +18,8 @@ export class EventBus<T extends Topics> {
   /** Connects to Redis (both clients ready before anything subscribes) or stays in memory. */
   static async create<T extends Topics>(redisUrl?: string): Promise<EventBus<T>> {
     if (!redisUrl) return new EventBus<T>([], createPubSub() as never);
-    const publishClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    // Publishes issued in one turn of the event loop go out in one write (the outbox relays a turn's events together).
+    const publishClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true });
     const subscribeClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     await Promise.all([publishClient.connect(), subscribeClient.connect()]);
     const eventTarget = createRedisEventTarget({ publishClient, subscribeClient });
