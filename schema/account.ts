@@ -22,12 +22,12 @@ export const Execution = builder.prismaNode('Execution', {
     costCents: t.exposeInt('costCents'),
     latencyMs: t.exposeInt('latencyMs'),
     mode: t.exposeString('mode', { description: '`auto` or `chosen`' }),
-    attempts: t.relation('attempts', { query: { orderBy: { ordinal: 'asc' } } }),
+    attempts: t.field({ type: [ExecutionAttempt], resolve: (e, _a, ctx) => account.executionAttempts(ctx, e.id) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-builder.prismaObject('ExecutionAttempt', {
+const ExecutionAttempt = builder.prismaObject('ExecutionAttempt', {
   description: 'One provider tried within an execution',
   fields: (t) => ({
     ordinal: t.exposeInt('ordinal'),

@@ -1,5 +1,7 @@
 // The caller's own records: usage, executions, transactions, analytics, disputes, reputation, audit
 // log and sparks (the /agents/me/* and /my/* listings).
+import type { ExecutionAttempt } from '../../db/generated/prisma/client';
+import { allEach, perRequest } from '../../platform/loaders';
 import { requireAgent } from './principal';
 import type { Ctx } from '../context';
 import { tierOf } from '../reputation/reputation';
@@ -130,4 +132,17 @@ export async function myAnalytics(ctx: Ctx, days = 30) {
       p99Ms: totals.p99,
     },
   };
+}
+
+const attempts = perRequest(async (ctx: Ctx, executionIds: readonly string[]) => {
+  const rows = await ctx.db.executionAttempt.findMany({ where: { executionId: { in: [...new Set(executionIds)] } }, orderBy: [{ ordinal: 'asc' }, { id: 'asc' }] });
+  return allEach(executionIds, rows, (r) => r.executionId);
+});
+
+/**
+ * An execution's attempts, first first (the caller reads only executions it owns); the attempts of every
+ * execution a request reads at once come in one statement.
+ */
+export function executionAttempts(ctx: Ctx, executionId: string): Promise<ExecutionAttempt[]> {
+  return attempts(ctx).load(executionId);
 }

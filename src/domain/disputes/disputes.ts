@@ -219,16 +219,16 @@ async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, re
 async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; resolution: string } | null> {
   if (!d.transactionId || !d.executionId) return null;
   const charge = await tx.transaction.findUnique({ where: { id: d.transactionId } });
-  const execution = await tx.execution.findUnique({ where: { id: d.executionId }, include: { attempts: { orderBy: { ordinal: 'asc' } } } });
+  const execution = await tx.execution.findUnique({ where: { id: d.executionId } });
   if (!charge || !execution) return null;
+  const attempts = await tx.executionAttempt.findMany({ where: { executionId: execution.id }, orderBy: { ordinal: 'asc' } });
   const refunded = await tx.transaction.aggregate({ where: { executionId: execution.id, kind: 'refund' }, _sum: { amountCents: true } });
   const refundable = charge.amountCents + (refunded._sum.amountCents ?? 0);
-  const succeeded = execution.attempts.find((a) => a.outcome === 'success');
+  const succeeded = attempts.find((a) => a.outcome === 'success');
   if (!succeeded) {
-    const attempts = execution.attempts.length;
     return refundable > 0
-      ? { refundCents: refundable, resolution: `Every attempt failed (${attempts}); the charge of ${refundable} cents is refunded` }
-      : { refundCents: 0, resolution: `Every attempt failed (${attempts}) and nothing was charged; nothing to refund` };
+      ? { refundCents: refundable, resolution: `Every attempt failed (${attempts.length}); the charge of ${refundable} cents is refunded` }
+      : { refundCents: 0, resolution: `Every attempt failed (${attempts.length}) and nothing was charged; nothing to refund` };
   }
   if (charge.amountCents > succeeded.priceCents) {
     const excess = Math.min(refundable, charge.amountCents - succeeded.priceCents);

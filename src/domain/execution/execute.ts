@@ -295,10 +295,10 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
       mode: r.mode,
       taskId: r.taskId ?? null,
       createdAt: at,
-      // Built-ins have no statistics to fold: nothing is queued for provider-stats.
-      attempts: { createMany: { data: r.attempts.map((a) => ({ ...a, createdAt: at })) } },
     },
   });
+  // Built-ins have no statistics to fold: nothing is queued for provider-stats.
+  await tx.executionAttempt.createMany({ data: r.attempts.map((a) => ({ ...a, executionId, createdAt: at })) });
   const transaction = await tx.transaction.create({
     data: { agentId: r.me.id, executionId, serviceId, kind: 'charge', amountCents: r.costCents, latencyMs: r.latencyMs, capability: r.capability, createdAt: at },
     select: { id: true },
@@ -495,13 +495,14 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
  */
 export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<ExecutionReceipt> {
   const db = ctx.services.db;
-  const e = await db.execution.findUniqueOrThrow({ where: { id: executionId }, include: { attempts: { orderBy: { ordinal: 'asc' } } } });
-  const [charge, entries, payment] = await Promise.all([
+  const e = await db.execution.findUniqueOrThrow({ where: { id: executionId } });
+  const [attempts, charge, entries, payment] = await Promise.all([
+    db.executionAttempt.findMany({ where: { executionId }, orderBy: { ordinal: 'asc' } }),
     db.transaction.findFirst({ where: { executionId, kind: 'charge' }, select: { id: true } }),
     db.walletEntry.findMany({ where: { executionId, kind: { in: ['charge', 'earning', 'fee'] } } }),
     db.x402Payment.findFirst({ where: { executionId } }),
   ]);
-  const last = e.attempts.find((a) => a.outcome === 'success') ?? e.attempts[e.attempts.length - 1];
+  const last = attempts.find((a) => a.outcome === 'success') ?? attempts[attempts.length - 1];
   const service = last?.serviceId ? await db.service.findUnique({ where: { id: last.serviceId }, select: { name: true, agent: { select: { reputation: true } } } }) : null;
   const sum = (kind: string) => entries.filter((x) => x.kind === kind).reduce((t, x) => t + x.amount, 0n);
   const payer = entries.find((x) => x.kind === 'charge');
@@ -515,7 +516,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
     error: e.error,
     provider: last ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 } : null,
     transaction: { transactionId: charge?.id ?? '', costCents: e.costCents, latencyMs: e.latencyMs },
-    attempts: e.attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents })),
+    attempts: attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents })),
     payment:
       payment || payer
         ? {
