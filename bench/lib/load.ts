@@ -72,10 +72,10 @@ class Latencies {
     this.values[this.count++] = ms;
   }
 
-  /** The value at the given percentile (nearest rank), or null when nothing was recorded. */
-  percentiles(...ps: number[]): (number | null)[] {
+  /** The values at the given percentiles (nearest rank); a run answers at least one request (see load). */
+  percentiles(...ps: number[]): number[] {
     const sorted = this.values.subarray(0, this.count).sort();
-    return ps.map((p) => (this.count === 0 ? null : sorted[Math.min(this.count - 1, Math.max(0, Math.ceil((p / 100) * this.count) - 1))]));
+    return ps.map((p) => sorted[Math.min(this.count - 1, Math.max(0, Math.ceil((p / 100) * this.count) - 1))]);
   }
 }
 
@@ -117,7 +117,7 @@ export function load(target: Target, durationS: number, connections: number): Pr
         const dbAfter = dbBefore === null ? null : postgresCpuSeconds();
         const db_cpu_us = dbBefore === null || dbAfter === null ? null : perRequest(dbAfter - dbBefore);
         const [p50, p99] = latencies.percentiles(50, 99);
-        resolve({ rps: result.requests.average, p50: p50 ?? result.latency.p50, p99: p99 ?? result.latency.p99, requests: result.requests.total, cpu_us, db_cpu_us });
+        resolve({ rps: result.requests.average, p50, p99, requests: result.requests.total, cpu_us, db_cpu_us });
       },
     );
     // Only 2xx answers are kept, as autocannon's own histogram does (a run with any other fails above).

@@ -18,15 +18,15 @@ const TICKS_PER_S = (() => {
 /** Seconds of CPU one tick is: the resolution of cpuSeconds. */
 export const CPU_TICK_S = 1 / TICKS_PER_S;
 
-/** The fields of /proc/<pid>/stat after the command name (which may itself hold spaces and parentheses). */
-function statFields(pid: number): string[] {
+/** /proc/<pid>/stat: the command name (which may itself hold spaces and parentheses) and the fields after it. */
+function readStat(pid: number | string): { comm: string; fields: string[] } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
 }
 
 /** utime + stime of the process, in seconds (fields 14 and 15 of proc(5), 1-based, counting pid and comm). */
 export function cpuSeconds(pid: number): number {
-  const fields = statFields(pid);
+  const { fields } = readStat(pid);
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
 }
 
@@ -41,9 +41,8 @@ export function postgresCpuSeconds(): number | null {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const { comm, fields } = readStat(entry);
+      if (comm !== 'postgres') continue;
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
       found = true;
     } catch {
@@ -69,7 +68,7 @@ function descendants(root: number): number[] {
     if (!/^\d+$/.test(entry)) continue;
     let ppid: number;
     try {
-      ppid = Number(statFields(Number(entry))[1]);
+      ppid = Number(readStat(entry).fields[1]);
     } catch {
       continue; // exited while we looked
     }
