@@ -60,6 +60,17 @@ it('refuses an agent suspended by the administrator here on its very next reques
   expect((await call('GET', '/agents/me', { key: me.key })).status).toBe(200);
 });
 
+it('never keeps a suspended agent: lifting the suspension anywhere is seen by its next request, notification or not', async () => {
+  const me = await registerAgent(server);
+  expect((await call('PATCH', `/admin/agents/${me.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } })).status).toBe(200);
+  expectProblem(await call('GET', '/agents/me', { key: me.key }), 403, 'forbidden');
+  expectProblem(await call('GET', '/agents/me', { key: me.key }), 403, 'forbidden');
+  // Restored behind this instance's back, with no notification: had the refused caller been kept, it would
+  // still be refused.
+  await behindTheCache("UPDATE agents SET status = 'ACTIVE' WHERE id = $1", [me.agentId]);
+  expect((await call('GET', '/agents/me', { key: me.key })).status).toBe(200);
+});
+
 it('forgets a caller changed in the database by anyone (another instance), through the change notification', async () => {
   const me = await registerAgent(server);
   const other = await registerAgent(server);

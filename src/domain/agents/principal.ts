@@ -47,11 +47,12 @@ export async function lookupPrincipal(services: Services, bearer: Bearer): Promi
 
 /**
  * Keeps a caller found by a lookup begun at `since` in the principal cache (principal-cache.ts). Only a
- * live credential is kept; a suspended agent's too: its next request is refused from the cache, and
- * lifting the suspension notifies like any change of its row.
+ * caller that may act is kept: the administrator, or an ACTIVE agent with a live master key. A suspended
+ * or banned agent is looked up on each request, so lifting a suspension on one instance is seen by the
+ * next request on every other without waiting for the change notification.
  */
 export function rememberPrincipal(services: Services, hash: string, principal: Principal, since: number): Principal {
-  if (principal.kind === 'agent') {
+  if (principal.kind === 'agent' && principal.agent.status === 'ACTIVE') {
     Object.freeze(principal.agent);
     services.principals.set(hash, principal, principal.agent.id, since);
   } else if (principal.kind === 'admin') {
