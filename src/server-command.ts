@@ -9,5 +9,5 @@
  */
 export const SERVER_NODE_OPTIONS: string[] = [];
 
-/** The arguments of `node` that run the server from the repository root. */
-export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, '--import', 'tsx', 'src/server.ts'];
+/** The arguments of `node` that run the server from the repository root (TypeScript through src/register.cjs). */
+export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, '--require', './src/register.cjs', 'src/server.ts'];
