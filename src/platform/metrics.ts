@@ -15,17 +15,36 @@ const GC_KINDS: Record<number, string> = {
   [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
 
-type Counted = { inc(): void };
-type Timed = { observe(v: number): void };
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/** One method and route pattern's requests: plain numbers, counted on every request. */
+interface RouteSeries {
+  labels: { method: string; route: string };
+  /** Requests per bucket of DURATION_BUCKETS (not cumulative), the last one past every bound. */
+  buckets: number[];
+  sum: number;
+  count: number;
+  byStatus: Map<number, number>;
+}
+
+/** What prom-client's registry reads of a metric (its own metrics' shape). */
+interface Exported {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  aggregator: 'sum';
+  get(): Promise<{ name: string; help: string; type: string; aggregator: 'sum'; values: { labels: Record<string, string | number>; value: number; metricName?: string }[] }>;
+}
 
 export class Metrics {
-  /** Label children cached by key: resolving labels on every request is measurable on the hot path. */
-  private readonly counted = new Map<string, Counted>();
-  private readonly timed = new Map<string, Timed>();
+  /**
+   * Requests by method and route pattern, kept as plain numbers and shaped for the registry only when
+   * scraped: prom-client's own counter and histogram hash their labels and validate on every observation,
+   * a measurable part of a request as cheap as `GET /agents/me`.
+   */
+  private readonly routes = new Map<string, RouteSeries>();
 
   readonly registry = new client.Registry();
-  readonly requests: client.Counter<'method' | 'route' | 'status'>;
-  readonly duration: client.Histogram<'method' | 'route'>;
   readonly openStreams: client.Gauge;
 
   private readonly gcObserver: PerformanceObserver;
@@ -63,19 +82,35 @@ export class Metrics {
       loopDelay.reset();
       return p99;
     });
-    this.requests = new client.Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      registers: [this.registry],
+    const routes = this.routes;
+    const exported = (name: string, help: string, type: Exported['type'], values: () => Awaited<ReturnType<Exported['get']>>['values']): Exported => ({
+      name,
+      help,
+      type,
+      aggregator: 'sum',
+      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
     });
-    this.duration = new client.Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request latency by method and route pattern',
-      labelNames: ['method', 'route'],
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-      registers: [this.registry],
-    });
+    this.registry.registerMetric(
+      exported('http_requests_total', 'HTTP requests by method, route pattern and status', 'counter', () =>
+        [...routes.values()].flatMap((r) => [...r.byStatus].map(([status, value]) => ({ labels: { ...r.labels, status }, value }))),
+      ) as unknown as client.Metric,
+    );
+    this.registry.registerMetric(
+      exported('http_request_duration_seconds', 'HTTP request latency by method and route pattern', 'histogram', () =>
+        [...routes.values()].flatMap((r) => {
+          let cumulative = 0;
+          const buckets = r.buckets.map((n, i) => {
+            cumulative += n;
+            return { labels: { le: i < DURATION_BUCKETS.length ? DURATION_BUCKETS[i] : '+Inf', ...r.labels }, value: cumulative, metricName: 'http_request_duration_seconds_bucket' };
+          });
+          return [
+            ...buckets,
+            { labels: r.labels, value: r.sum, metricName: 'http_request_duration_seconds_sum' },
+            { labels: r.labels, value: r.count, metricName: 'http_request_duration_seconds_count' },
+          ];
+        }),
+      ) as unknown as client.Metric,
+    );
     this.openStreams = new client.Gauge({
       name: 'open_streams',
       help: 'Open subscription streams (WebSocket and SSE)',
@@ -93,19 +128,17 @@ export class Metrics {
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const timedKey = `${method} ${route}`;
-    let timer = this.timed.get(timedKey);
-    if (!timer) {
-      timer = this.duration.labels(method, route);
-      this.timed.set(timedKey, timer);
+    const key = `${method} ${route}`;
+    let series = this.routes.get(key);
+    if (!series) {
+      series = { labels: { method, route }, buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0, byStatus: new Map() };
+      this.routes.set(key, series);
     }
-    timer.observe(seconds);
-    const countedKey = `${timedKey} ${status}`;
-    let counter = this.counted.get(countedKey);
-    if (!counter) {
-      counter = this.requests.labels(method, route, String(status));
-      this.counted.set(countedKey, counter);
-    }
-    counter.inc();
+    let bucket = 0;
+    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]) bucket++;
+    series.buckets[bucket]++;
+    series.sum += seconds;
+    series.count++;
+    series.byStatus.set(status, (series.byStatus.get(status) ?? 0) + 1);
   }
 }

@@ -89,4 +89,20 @@ describe('GET /metrics', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/v1\/ping",status="200"\} \d+/);
   });
+
+  it('keeps a latency histogram per route: cumulative buckets, the last one equal to the count', async () => {
+    const line = (text: string, metric: string, labels: string) => Number(new RegExp(`^${metric}\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    const before = await (await fetch(`${server.url}/metrics`)).text();
+    const ping = 'method="GET",route="/api/v1/ping"';
+    const count = line(before, 'http_request_duration_seconds_count', ping) || 0;
+    for (let i = 0; i < 3; i++) await api(server)('GET', '/ping');
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(line(text, 'http_request_duration_seconds_count', ping)).toBe(count + 3);
+    expect(line(text, 'http_request_duration_seconds_bucket', `le="\\+Inf",${ping}`)).toBe(count + 3);
+    expect(line(text, 'http_request_duration_seconds_sum', ping)).toBeGreaterThan(0);
+    const buckets = ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '10'].map((le) => line(text, 'http_request_duration_seconds_bucket', `le="${le}",${ping}`));
+    expect(buckets.every((n, i) => Number.isFinite(n) && (i === 0 || n >= buckets[i - 1]))).toBe(true);
+    expect(buckets[buckets.length - 1]).toBeLessThanOrEqual(count + 3);
+  });
 });
