@@ -204,6 +204,17 @@ describe('the HTTP surface', () => {
     expect(echoed.headers.get('x-request-id')).toBe('trace-123');
     const generated = await call('GET', '/ping', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{20}$/);
+    // Once per answer on every surface: the REST dispatcher's, GraphQL's, and what falls through to Express.
+    const me = await registerAgent(server);
+    for (const res of [
+      await fetch(`${server.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${me.key}`, 'x-request-id': 'trace-rest' } }),
+      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-gql' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      await fetch(`${server.url}/metrics`, { headers: { 'x-request-id': 'trace-express' } }),
+      await fetch(`${server.url}/no-such-page`, { headers: { 'x-request-id': 'trace-404' } }),
+    ]) {
+      await res.arrayBuffer();
+      expect(res.headers.get('x-request-id')).toMatch(/^trace-(rest|gql|express|404)$/);
+    }
   });
 
   it('answers 404 for an unknown path and 405 with Allow for a wrong method', async () => {

@@ -137,6 +137,8 @@ it('answers every operation of the OpenAPI document, however broken the request,
             signal: aborter.signal,
           });
           const contentType = res.headers.get('content-type') ?? '';
+          // Every answer, streams included, carries one request id.
+          expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{20}$/);
           // A stream that opened answers its headers, then stays open: its headers are the answer here.
           if (contentType.startsWith('text/event-stream')) {
             aborter.abort();
