@@ -59,7 +59,8 @@ export type ExtraDelivery =
   | { kind: 'ext_delegation'; externalAgentId: string; url: string };
 
 /**
- * The CTE parts (`ev`, `hooks`) that insert events and a delivery to each active webhook of an event's agent
+ * The CTE parts (`ev`, `unpublished`, `hooks`) that insert events, each due for its relay to live streams
+ * until the relay marks it published, and a delivery to each active webhook of an event's agent
  * subscribed to its type (or to `*`). `rows` is a VALUES list or a SELECT giving each event's id, type,
  * agent id, data and time, in that order (the arguments are SQL expressions, usually placeholders).
  */
@@ -67,6 +68,8 @@ export function eventCtes(rows: string): string {
   return `ev AS (
       INSERT INTO outbox_events (id, type, agent_id, data, created_at) ${rows}
       RETURNING id, type, agent_id, created_at
+    ), unpublished AS (
+      INSERT INTO outbox_unpublished (created_at, event_id) SELECT created_at, id FROM ev
     ), hooks AS (
       INSERT INTO deliveries (id, event_id, kind, webhook_id, status, next_attempt_at, created_at)
       SELECT gen_random_uuid(), ev.id, 'webhook', w.id, 'pending', ev.created_at, ev.created_at FROM ev JOIN webhooks w

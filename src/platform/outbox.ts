@@ -34,7 +34,8 @@ export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 7_2
 export class OutboxRelay {
   private toRelay: OutboxRecord[] = [];
   private relayTimer?: NodeJS.Immediate;
-  private pendingMarks: string[] = [];
+  /** Events relayed and not yet marked: their queue keys, time and id (outbox_unpublished). */
+  private pendingMarks: { at: string[]; ids: string[] } = { at: [], ids: [] };
   private markTimer?: NodeJS.Timeout;
   private marking?: Promise<void>;
 
@@ -57,7 +58,10 @@ export class OutboxRelay {
     // turn go out together, in order (and before their published marks are written: see flushMarks).
     this.toRelay.push(...events);
     this.relayTimer ??= setImmediate(() => this.relayNow());
-    this.pendingMarks.push(...events.map((e) => e.id));
+    for (const e of events) {
+      this.pendingMarks.at.push(e.created_at);
+      this.pendingMarks.ids.push(e.id);
+    }
     this.markTimer ??= setTimeout(() => void this.flushMarks(), 100);
     if (deliveries > 0) this.onDeliveries();
   }
@@ -86,14 +90,14 @@ export class OutboxRelay {
     clearTimeout(this.markTimer);
     this.markTimer = undefined;
     await this.marking;
-    const ids = this.pendingMarks;
-    this.pendingMarks = [];
-    if (!ids.length) return;
+    const marks = this.pendingMarks;
+    this.pendingMarks = { at: [], ids: [] };
+    if (!marks.ids.length) return;
     this.marking = this.sql
-      // Not a named statement: a generic plan (PostgreSQL's named statements are planned generically) reads
-      // the published_at index's NULL range, which keeps an entry for every event marked since the last
-      // vacuum; a custom plan looks the ids up.
-      .query('UPDATE outbox_events SET published_at = $2 WHERE id = ANY($1) AND published_at IS NULL', [ids, this.clock.now()])
+      // An event is marked by deleting its queue row: the event's own row is not written again. Not a named
+      // statement: the queue's size swings (and without a vacuum its dead rows stay), so each batch is
+      // planned for the table as it is.
+      .query(MARK_PUBLISHED, [earliest(marks.at), latest(marks.at), marks.ids])
       .then(
         () => undefined,
         (err: Error) => {
@@ -107,13 +111,7 @@ export class OutboxRelay {
   /** Relays events committed more than `graceMs` ago and never relayed; returns how many. */
   async recover(graceMs = 5_000, batch = 500): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - graceMs);
-    const rows = await this.sql.query<{ id: string; type: string; agent_id: string | null; data: Record<string, unknown>; created_at: Date }>(
-      `UPDATE outbox_events o SET published_at = $2 FROM (
-         SELECT id FROM outbox_events WHERE published_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED
-       ) due WHERE o.id = due.id
-       RETURNING o.id, o.type, o.agent_id, o.data, o.created_at`,
-      [cutoff, this.clock.now(), batch],
-    );
+    const rows = await this.sql.query<{ id: string; type: string; agent_id: string | null; data: Record<string, unknown>; created_at: Date }>(RECOVER, [cutoff, batch]);
     rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
     for (const r of rows) {
       this.publish({ id: r.id, type: r.type, agentId: r.agent_id, data: r.data, created_at: new Date(r.created_at).toISOString() });
@@ -121,6 +119,27 @@ export class OutboxRelay {
     return rows.length;
   }
 }
+
+/**
+ * Deletes the queue rows of relayed events: one range of the queue's key (the batch's first and last event
+ * time; a batch spans the 100 ms it was collected over), its ids picked out of it.
+ */
+const MARK_PUBLISHED = 'DELETE FROM outbox_unpublished WHERE created_at BETWEEN $1::timestamptz AND $2::timestamptz AND event_id = ANY($3::text[])';
+
+// ISO-8601 times of one format compare as strings.
+const earliest = (times: string[]) => times.reduce((a, b) => (b < a ? b : a));
+const latest = (times: string[]) => times.reduce((a, b) => (b > a ? b : a));
+
+/**
+ * Takes the oldest events never relayed (their queue rows, claimed so that two instances recovering at once
+ * take different ones) and answers them. An event whose row is gone (its agent deleted) leaves the queue too.
+ */
+const RECOVER = `WITH due AS (
+    SELECT created_at, event_id FROM outbox_unpublished WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  ), taken AS (
+    DELETE FROM outbox_unpublished u USING due WHERE u.created_at = due.created_at AND u.event_id = due.event_id
+  )
+  SELECT o.id, o.type, o.agent_id, o.data, o.created_at FROM due JOIN outbox_events o ON o.id = due.event_id`;
 
 /** Where a claimed delivery goes; null cancels it (the receiver was deleted or turned off). */
 export interface DeliveryTarget {

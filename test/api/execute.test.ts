@@ -301,7 +301,7 @@ describe('provider statistics and reputation', () => {
     );
     for (const [i, [outcome, latencyMs, atMs]] of list.entries()) {
       await db.$executeRawUnsafe(
-        `INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES (gen_random_uuid(), $1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
+        `INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
         executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
       );
       await db.$executeRawUnsafe(

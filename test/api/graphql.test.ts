@@ -4,6 +4,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { within } from '../support/expect';
 import { registerPayingAgent } from '../support/payments';
 
 let server: TestServer;
@@ -164,6 +165,36 @@ describe('Subscription.agentEvents', () => {
       type: 'agent.updated',
       data: { agent_id: me.agentId, changed: ['description'], description: 'Changed over REST' },
     });
+  });
+
+  it('marks a relayed event published, and relays one a crash kept from the streams, once', async () => {
+    const me = await registerPayingAgent(server);
+    const sql = server.app.services.sql;
+    const queued = (id: string) => sql.query('SELECT 1 FROM outbox_unpublished WHERE event_id = $1', [id]);
+    ws = wsClient(me.key);
+    const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 2);
+    await new Promise((r) => setTimeout(r, 300));
+
+    // Committed and relayed: its queue row goes with the published mark, a tenth of a second later.
+    await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Relayed at once' } });
+    const [{ id: relayed }] = await sql.query<{ id: string }>(`SELECT id FROM outbox_events WHERE agent_id = $1 AND type = 'agent.updated'`, [me.agentId]);
+    await within(2_000, async () => (await queued(relayed)).length === 0);
+
+    // Committed by a process that died before relaying it: its queue row is still there, 10 s old.
+    const at = new Date(Date.now() - 10_000);
+    const orphan = `evt_orphan${Date.now()}`;
+    await sql.query(
+      `WITH e AS (INSERT INTO outbox_events (id, type, agent_id, data, created_at) VALUES ($1, 'agent.updated', $2::uuid, $3::jsonb, $4::timestamptz) RETURNING id, created_at)
+       INSERT INTO outbox_unpublished (created_at, event_id) SELECT created_at, id FROM e`,
+      [orphan, me.agentId, JSON.stringify({ agent_id: me.agentId, changed: ['description'], description: 'Recovered' }), at],
+    );
+    // Recovered by whichever runs first, the scheduler's round or this one; taken by exactly one of them.
+    await server.app.services.outbox.recover();
+    const [first, second] = await sub.done;
+    expect(first.data.agentEvents).toMatchObject({ id: relayed, data: { description: 'Relayed at once' } });
+    expect(second.data.agentEvents).toMatchObject({ id: orphan, createdAt: at.toISOString(), data: { description: 'Recovered' } });
+    expect(await queued(orphan)).toEqual([]);
+    expect(await server.app.services.outbox.recover()).toBe(0);
   });
 
   it("does not deliver another agent's events", async () => {

@@ -135,7 +135,7 @@ export async function myAnalytics(ctx: Ctx, days = 30) {
 }
 
 const attempts = perRequest(async (ctx: Ctx, executionIds: readonly string[]) => {
-  const rows = await ctx.db.executionAttempt.findMany({ where: { executionId: { in: [...new Set(executionIds)] } }, orderBy: [{ ordinal: 'asc' }, { id: 'asc' }] });
+  const rows = await ctx.db.executionAttempt.findMany({ where: { executionId: { in: [...new Set(executionIds)] } }, orderBy: [{ executionId: 'asc' }, { ordinal: 'asc' }] });
   return allEach(executionIds, rows, (r) => r.executionId);
 });
 

@@ -335,8 +335,8 @@ const recordSql = (underTask: boolean, paid?: boolean) => `
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
     VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
   ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? chargeCte(underTask ? 20 : 19) : ''}a AS (
-    INSERT INTO execution_attempts (id, execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
-    SELECT gen_random_uuid(), $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", $12::timestamptz
+    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
+    SELECT $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", $12::timestamptz
     FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
     RETURNING service_id, outcome, latency_ms
   ), q AS (
