@@ -132,7 +132,8 @@ const latest = (times: string[]) => times.reduce((a, b) => (b > a ? b : a));
 
 /**
  * Takes the oldest events never relayed (their queue rows, claimed so that two instances recovering at once
- * take different ones) and answers them. An event whose row is gone (its agent deleted) leaves the queue too.
+ * take different ones) and answers them. A queue row whose event is gone (nothing here deletes events, but
+ * a hand might) leaves the queue too.
  */
 const RECOVER = `WITH due AS (
     SELECT created_at, event_id FROM outbox_unpublished WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
