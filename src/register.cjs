@@ -29,5 +29,30 @@ if (!Module._extensions['.ts']) {
   Module._extensions['.ts'] = (module, filename) => {
     const { code } = esbuild.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, sourcefile: filename });
     module._compile(code, filename);
+    module.exports = settled(module.exports);
   };
+}
+
+/**
+ * A loaded module's exports as plain values. esbuild's CommonJS keeps ES modules' live bindings as two
+ * getters per export (`module.exports` copies the module's export object with `get: () => from[key]`, which
+ * reads `get: () => value`), so every use of an imported name, `import_ids.newUuid(…)`, called both, the
+ * first through a keyed load that every module's getters share (megamorphic). Once the module has run,
+ * nothing of ours reassigns an export (no `export let`/`export var`: a unit test holds the sources to it),
+ * so its values are final and a plain object serves them at the cost of an ordinary property load. A
+ * module that requires this one while it is still loading (an import cycle) keeps the getters, which stay
+ * right; an export still uninitialized when the module finishes (a getter that throws) keeps its getter.
+ */
+function settled(exports) {
+  if (exports === null || typeof exports !== 'object' || !exports.__esModule) return exports;
+  const plain = {};
+  Object.defineProperty(plain, '__esModule', { value: true });
+  for (const key of Object.keys(exports)) {
+    try {
+      plain[key] = exports[key];
+    } catch {
+      Object.defineProperty(plain, key, Object.getOwnPropertyDescriptor(exports, key));
+    }
+  }
+  return plain;
 }
