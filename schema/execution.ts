@@ -36,7 +36,7 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     outcome: t.exposeString('outcome', { description: '`success` or `failure`' }),
     reason: t.exposeString('reason', {
       nullable: true,
-      description: 'Why it failed: http_<status>, timeout, connection, tls, blocked_address, invalid_json, empty_body, too_large',
+      description: 'Why it failed: http_<status>, timeout, connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large',
     }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     latencyMs: t.exposeInt('latencyMs'),

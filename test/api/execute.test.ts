@@ -10,6 +10,7 @@ import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { FakeClock } from '../support/clock';
 import { ProviderStats } from '../../src/domain/execution/provider-stats';
+import { recordFree, type FreeRecord } from '../../src/domain/execution/execute';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -484,6 +485,91 @@ describe('provider statistics and reputation', () => {
     await server.app.services.providerStats.foldOnce();
     const service = await server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
     expect(service.successCount).toBe(60);
+  });
+});
+
+describe('recording', () => {
+  it('records calls answered together in shared statements, each with its attempts, transaction and event', async () => {
+    const cap = uniqueSlug('together');
+    const p = await provider('together');
+    // Twelve calls answered at about the same moment: their records queue behind the two statements running.
+    p.setDefault({ delayMs: 40 });
+    const svc = await offer(cap, p, 0);
+    const me = await registerPayingAgent(server);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => run(me.key, { capability: cap, input: { n } })));
+    expect(answers.map((a) => [a.status, a.body.status])).toEqual(Array(12).fill([200, 'success']));
+    const ids = answers.map((a) => a.body.execution_id as string);
+    const db = server.app.services.db;
+    const executions = await db.execution.findMany({ where: { id: { in: ids } } });
+    expect(executions).toHaveLength(12);
+    for (const a of answers) {
+      expect(executions.find((e) => e.id === a.body.execution_id)).toMatchObject({
+        agentId: me.agentId,
+        capability: cap,
+        serviceId: svc.serviceId,
+        status: 'success',
+        input: a.body.result.echo,
+        result: a.body.result,
+        costCents: 0,
+        mode: 'auto',
+        createdAt: new Date(a.body.created_at),
+      });
+    }
+    const attempts = await db.executionAttempt.findMany({ where: { executionId: { in: ids } } });
+    expect(attempts.map((a) => [a.executionId, a.ordinal, a.serviceKey, a.outcome]).sort()).toEqual(ids.map((id) => [id, 1, svc.serviceKey, 'success']).sort());
+    const transactions = await db.transaction.findMany({ where: { executionId: { in: ids } } });
+    expect(transactions.map((t) => [t.id, t.executionId, t.kind, t.amountCents]).sort()).toEqual(answers.map((a) => [a.body.transaction.transaction_id, a.body.execution_id, 'charge', 0]).sort());
+    const events = await db.outboxEvent.findMany({ where: { agentId: me.agentId, type: 'execution.succeeded' } });
+    expect(events.map((e) => (e.data as { execution_id: string }).execution_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('writes again, alone, each record of a statement the database refused, so that one bad record loses no other', async () => {
+    const me = await registerPayingAgent(server);
+    const at = new Date().toISOString();
+    const record = (result: unknown): FreeRecord => ({
+      id: randomUUID(),
+      agent_id: me.agentId,
+      capability: 'batch-test',
+      service_id: null,
+      status: 'success',
+      input: {},
+      result,
+      error: null,
+      cost_cents: 0,
+      latency_ms: 1,
+      mode: 'auto',
+      at,
+      transaction_id: randomUUID(),
+      event_id: `evt_${randomUUID().replace(/-/g, '')}`,
+      event_type: 'execution.succeeded',
+      event_data: {},
+      attempts: [],
+    });
+    // PostgreSQL refuses a NUL character in JSON text.
+    const records = [record({ ok: 1 }), record({ text: 'a\u0000b' }), record({ ok: 3 })];
+    const settled = await recordFree(server.app.services.sql, records);
+    expect(settled.map((s) => s.ok)).toEqual([true, false, true]);
+    const db = server.app.services.db;
+    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());
+  });
+
+  it('takes an answer the marketplace cannot store (a NUL character, nesting past 32 levels) for invalid JSON, and falls back', async () => {
+    const cap = uniqueSlug('unstorable');
+    const [nul, deep, good] = [await provider('nul'), await provider('deep'), await provider('good')];
+    nul.setDefault({ body: '{"text":"a\\u0000b"}' });
+    deep.setDefault({ body: `${'['.repeat(40)}1${']'.repeat(40)}` });
+    await offer(cap, nul, 0);
+    await offer(cap, deep, 10);
+    await offer(cap, good, 20);
+    const me = await registerPayingAgent(server);
+    const res = await run(me.key, { capability: cap, input: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'success', result: { served_by: 'good' } });
+    expect(res.body.attempts.map((a: any) => [a.outcome, a.reason])).toEqual([
+      ['failure', 'invalid_json'],
+      ['failure', 'invalid_json'],
+      ['success', null],
+    ]);
   });
 });
 

@@ -1,9 +1,11 @@
 // Execute (spec §4.3, CONTRACT §6): route a capability call to providers — the best-ranked ones with
 // fallback (auto) or exactly the one named (chosen) — or serve it from the marketplace's built-ins, then
 // record the execution, every attempt and the transaction, with its event, in one transaction.
-import { isTransientConflict, type DbTx } from '../../db/database';
+import { isTransientConflict, type DbTx, type SqlRunner } from '../../db/database';
 import type { Agent, Prisma } from '../../db/generated/prisma/client';
+import { Batcher, type Settled } from '../../platform/batcher';
 import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
+import { inputProblem } from '../../platform/input-boundary';
 import { isUuid, newUuid } from '../../platform/ids';
 import { withBothSpellings } from '../../platform/naming';
 import { OutboundError } from '../../platform/outbound';
@@ -192,6 +194,10 @@ async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: s
     } catch {
       return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
     }
+    // JSON the marketplace cannot store or serve (a NUL character, a lone surrogate, nesting past the input
+    // boundary's depth) fails as invalid JSON, and the next provider is tried: otherwise the record of the
+    // call would fail after the provider was called.
+    if (inputProblem(result)) return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
     return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result };
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
@@ -347,16 +353,138 @@ const recordSql = (underTask: boolean, paid?: boolean) => `
   ), ${eventCtes('VALUES ($15, $16::text, $2::uuid, $17::jsonb, $12::timestamptz)')}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT released FROM pay) AS released' : ''}`;
 const RECORD_STATEMENTS = {
-  free: { name: 'record_execution', text: recordSql(false) },
   task: { name: 'record_task_execution', text: recordSql(true) },
   paid: { name: 'record_paid_execution', text: recordSql(false, true) },
   paidTask: { name: 'record_paid_task_execution', text: recordSql(true, true) },
 };
 
+/**
+ * The executions of free calls outside tasks (most calls), any number of them in one statement: one
+ * parameter, a JSON array of records (FreeRecord), each with its attempts, transaction and event. The same
+ * statement as recordSql's otherwise. Calls answered while the database is busy with earlier records are
+ * recorded together (see freeRecords): one round trip, one commit and one wake-up of a database backend for
+ * the lot, which in a run of 3 records costs PostgreSQL about 40% less CPU per record than 3 statements.
+ */
+const RECORD_FREE = {
+  name: 'record_executions',
+  text: `
+  WITH r AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, agent_id uuid, capability text, service_id uuid, status "ExecutionStatus", input jsonb,
+      result jsonb, error text, cost_cents int, latency_ms int, mode text, at timestamptz, transaction_id uuid, event_id text, event_type text,
+      event_data jsonb, attempts jsonb)
+  ), e AS (
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at)
+    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, at FROM r
+  ), a AS (
+    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
+    SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", r.at
+    FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text,
+      "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
+    RETURNING service_id, outcome, latency_ms, created_at
+  ), q AS (
+    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, created_at FROM a WHERE service_id IS NOT NULL
+  ), t AS (
+    INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
+    SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
+  ), ${eventCtes('SELECT event_id, event_type, agent_id, event_data, at FROM r')}
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries`,
+};
+
+/** One free call's record, as RECORD_FREE reads it. */
+export interface FreeRecord {
+  id: string;
+  agent_id: string;
+  capability: string;
+  service_id: string | null;
+  status: Recorded['status'];
+  input: Record<string, unknown>;
+  result: unknown;
+  error: string | null;
+  cost_cents: number;
+  latency_ms: number;
+  mode: Mode;
+  at: string;
+  transaction_id: string;
+  event_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  attempts: AttemptReceipt[];
+}
+
+/**
+ * Free records of one database wait here while two statements of them are running (one committing while
+ * the next executes), then go together, at most 100 to a statement. Answers, for each record, how many
+ * webhook deliveries its statement wrote (of all its records: enough to know whether to wake the dispatcher).
+ */
+const RECORDS_IN_FLIGHT = 2;
+const RECORDS_PER_STATEMENT = 100;
+const freeRecordBatchers = new WeakMap<SqlRunner, Batcher<FreeRecord, number>>();
+
+function freeRecords(sql: SqlRunner): Batcher<FreeRecord, number> {
+  let batcher = freeRecordBatchers.get(sql);
+  if (!batcher) {
+    batcher = new Batcher((records) => recordFree(sql, records), RECORDS_IN_FLIGHT, RECORDS_PER_STATEMENT);
+    freeRecordBatchers.set(sql, batcher);
+  }
+  return batcher;
+}
+
+/**
+ * Writes a batch of free records. A statement fails whole, so when one of several fails, each is written
+ * again alone: one record the database refuses does not lose the others. (Exported for its test.)
+ */
+export async function recordFree(sql: SqlRunner, records: FreeRecord[]): Promise<Settled<number>[]> {
+  const write = async (batch: FreeRecord[]) => (await sql.query<{ deliveries: number }>(RECORD_FREE.text, [JSON.stringify(batch)], RECORD_FREE.name))[0].deliveries;
+  if (records.length === 1) return [{ ok: true, value: await write(records) }];
+  try {
+    const deliveries = await write(records);
+    return records.map(() => ({ ok: true, value: deliveries }));
+  } catch {
+    return Promise.all(records.map((r) => write([r]).then((value): Settled<number> => ({ ok: true, value }), (error: unknown): Settled<number> => ({ ok: false, error }))));
+  }
+}
+
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const transactionId = newUuid();
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
+  // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
+  const paid = r.paid && (!r.paid.hold.shared || r.costCents > 0);
+  if (!paid && !r.taskId) {
+    const record: FreeRecord = {
+      id: executionId,
+      agent_id: r.me.id,
+      capability: r.capability,
+      service_id: r.provider?.serviceId ?? null,
+      status: r.status,
+      input: r.input,
+      result: r.result === undefined ? null : r.result,
+      error: r.error,
+      cost_cents: r.costCents,
+      latency_ms: r.latencyMs,
+      mode: r.mode,
+      at: event.created_at,
+      transaction_id: transactionId,
+      event_id: event.id,
+      event_type: event.type,
+      event_data: event.data,
+      attempts: r.attempts,
+    };
+    const batcher = freeRecords(ctx.services.sql);
+    // The provider has answered: a statement the database aborts for another's sake is run again rather
+    // than losing the record.
+    let deliveries = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        deliveries = await batcher.submit(record);
+        break;
+      } catch (err) {
+        if (attempt >= 3 || !isTransientConflict(err)) throw err;
+      }
+    }
+    ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
+    return receiptOf(ctx, executionId, transactionId, r, at);
+  }
   const params = [
     executionId,
     r.me.id,
@@ -378,8 +506,6 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     r.taskId ?? null,
     ...(r.taskId ? [r.holds ?? []] : []),
   ];
-  // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
-  const paid = r.paid && (!r.paid.hold.shared || r.costCents > 0);
   if (paid) {
     const { charged, fee, share } = chargeOf(ctx, r);
     const hold = r.paid!.hold;
@@ -400,7 +526,7 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
       newUuid(),
     );
   }
-  const statement = RECORD_STATEMENTS[paid ? (r.taskId ? 'paidTask' : 'paid') : r.taskId ? 'task' : 'free'];
+  const statement = RECORD_STATEMENTS[paid ? (r.taskId ? 'paidTask' : 'paid') : 'task'];
   // The provider has answered: a statement the database aborts for another's sake is run again rather
   // than losing the record (it is one statement, so nothing of the aborted run was written).
   let deliveries = 0;
