@@ -147,6 +147,17 @@ export function isTransientConflict(err: unknown): boolean {
   return code === '40P01' || code === '40001';
 }
 
+/** Runs `write` again, up to `tries` runs in all, while the database aborts it for another's sake. */
+export async function retryTransient<T>(write: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= tries || !isTransientConflict(err)) throw err;
+    }
+  }
+}
+
 /**
  * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a file
  * naming its owner: pid and process start time (from /proc), so that a lock left by a crashed process whose

@@ -1,7 +1,7 @@
 // Execute (spec §4.3, CONTRACT §6): route a capability call to providers — the best-ranked ones with
 // fallback (auto) or exactly the one named (chosen) — or serve it from the marketplace's built-ins, then
 // record the execution, every attempt and the transaction, with its event, in one transaction.
-import { isTransientConflict, type DbTx, type SqlRunner } from '../../db/database';
+import { retryTransient, type DbTx, type SqlRunner } from '../../db/database';
 import type { Agent, Prisma } from '../../db/generated/prisma/client';
 import { Batcher, type Settled } from '../../platform/batcher';
 import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
@@ -15,7 +15,7 @@ import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
 import { callableMatches, loadCallable, type CallableMatch } from '../discovery/resolve';
-import { eventCtes, makeEvent, transact, type Emit } from '../events';
+import { eventCtes, makeEvent, transact, type Emit, type MarketplaceEvent } from '../events';
 import { BudgetExceeded, holdBudget, remainingBudget, TASK_ID, taskForExecution } from '../tasks/budget';
 import { releaseHold } from '../payments/ledger';
 import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../payments/payments';
@@ -314,6 +314,9 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
   return receiptOf(ctx, executionId, transaction.id, r, at);
 }
 
+/** An attempt (AttemptReceipt) as the recording statements read it from JSON. */
+const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int`;
+
 /**
  * A paid call's charge, in the recording statement, as one ledger transfer (marketplace_charge, in the
  * payments migration): the caller's wallet is charged the answering provider's price, the provider's wallet
@@ -343,7 +346,7 @@ const recordSql = (underTask: boolean, paid?: boolean) => `
   ), ${underTask ? `th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ` : ''}${paid ? chargeCte(underTask ? 20 : 19) : ''}a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
     SELECT $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", $12::timestamptz
-    FROM jsonb_to_recordset($13::jsonb) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
+    FROM jsonb_to_recordset($13::jsonb) AS x(${ATTEMPT_COLUMNS})
     RETURNING service_id, outcome, latency_ms
   ), q AS (
     INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, $12::timestamptz FROM a WHERE service_id IS NOT NULL
@@ -378,8 +381,7 @@ const RECORD_FREE = {
   ), a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
     SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", r.at
-    FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text,
-      "statusCode" int, "latencyMs" int, score float8, "priceCents" int)
+    FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(${ATTEMPT_COLUMNS})
     RETURNING service_id, outcome, latency_ms, created_at
   ), q AS (
     INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, created_at FROM a WHERE service_id IS NOT NULL
@@ -449,42 +451,53 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
   // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
-  const paid = r.paid && (!r.paid.hold.shared || r.costCents > 0);
-  if (!paid && !r.taskId) {
-    const record: FreeRecord = {
-      id: executionId,
-      agent_id: r.me.id,
-      capability: r.capability,
-      service_id: r.provider?.serviceId ?? null,
-      status: r.status,
-      input: r.input,
-      result: r.result === undefined ? null : r.result,
-      error: r.error,
-      cost_cents: r.costCents,
-      latency_ms: r.latencyMs,
-      mode: r.mode,
-      at: event.created_at,
-      transaction_id: transactionId,
-      event_id: event.id,
-      event_type: event.type,
-      event_data: event.data,
-      attempts: r.attempts,
-    };
-    const batcher = freeRecords(ctx.services.sql);
+  const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0);
+  const write =
+    paid || r.taskId
+      ? ownStatement(ctx, executionId, transactionId, event, r, paid, at)
+      : () => freeRecords(ctx.services.sql).submit(freeRecordOf(executionId, transactionId, event, r));
+  let deliveries: number;
+  try {
     // The provider has answered: a statement the database aborts for another's sake is run again rather
-    // than losing the record.
-    let deliveries = 0;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        deliveries = await batcher.submit(record);
-        break;
-      } catch (err) {
-        if (attempt >= 3 || !isTransientConflict(err)) throw err;
-      }
+    // than losing the record (nothing of an aborted statement was written).
+    deliveries = await retryTransient(write);
+  } catch (err) {
+    if (r.paid && isFundsViolation(err)) {
+      // The call's hold lapsed (its process stalled past the hold's life) and the wallet was spent
+      // meanwhile: the call is recorded, unpaid, rather than lost.
+      ctx.services.log.warn({ execution_id: executionId, wallet: r.paid.hold.walletId }, 'a paid call outlived its hold and its wallet no longer covers it: recorded unpaid');
+      return recordProviderExecution(ctx, executionId, { ...r, paid: undefined, costCents: 0 }, at);
     }
-    ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
-    return receiptOf(ctx, executionId, transactionId, r, at);
+    throw err;
   }
+  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
+  return receiptOf(ctx, executionId, transactionId, r, at);
+}
+
+function freeRecordOf(executionId: string, transactionId: string, event: MarketplaceEvent, r: Recorded): FreeRecord {
+  return {
+    id: executionId,
+    agent_id: r.me.id,
+    capability: r.capability,
+    service_id: r.provider?.serviceId ?? null,
+    status: r.status,
+    input: r.input,
+    result: r.result === undefined ? null : r.result,
+    error: r.error,
+    cost_cents: r.costCents,
+    latency_ms: r.latencyMs,
+    mode: r.mode,
+    at: event.created_at,
+    transaction_id: transactionId,
+    event_id: event.id,
+    event_type: event.type,
+    event_data: event.data,
+    attempts: r.attempts,
+  };
+}
+
+/** A paid call's or a task's record, as a statement of its own (RECORD_STATEMENTS): answers its deliveries. */
+function ownStatement(ctx: Ctx, executionId: string, transactionId: string, event: MarketplaceEvent, r: Recorded, paid: boolean, at: Date): () => Promise<number> {
   const params = [
     executionId,
     r.me.id,
@@ -527,25 +540,7 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     );
   }
   const statement = RECORD_STATEMENTS[paid ? (r.taskId ? 'paidTask' : 'paid') : 'task'];
-  // The provider has answered: a statement the database aborts for another's sake is run again rather
-  // than losing the record (it is one statement, so nothing of the aborted run was written).
-  let deliveries = 0;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      [{ deliveries }] = await ctx.services.sql.query<{ deliveries: number }>(statement.text, params, statement.name);
-      break;
-    } catch (err) {
-      if (r.paid && isFundsViolation(err)) {
-        // The call's hold lapsed (its process stalled past the hold's life) and the wallet was spent
-        // meanwhile: the call is recorded, unpaid, rather than lost.
-        ctx.services.log.warn({ execution_id: executionId, wallet: r.paid.hold.walletId }, 'a paid call outlived its hold and its wallet no longer covers it: recorded unpaid');
-        return recordProviderExecution(ctx, executionId, { ...r, paid: undefined, costCents: 0 }, at);
-      }
-      if (attempt >= 3 || !isTransientConflict(err)) throw err;
-    }
-  }
-  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
-  return receiptOf(ctx, executionId, transactionId, r, at);
+  return async () => (await ctx.services.sql.query<{ deliveries: number }>(statement.text, params, statement.name))[0].deliveries;
 }
 
 function isFundsViolation(err: unknown): boolean {
