@@ -11,6 +11,7 @@ import { openSse } from '../support/sse';
 import { launchServer } from '../support/process';
 import { fund, payFor, registerPayingAgent, throwAwayAccount } from '../support/payments';
 import { within } from '../support/expect';
+import { claimSteps } from '../../src/domain/swarms/runner';
 
 const ADMIN_KEY = `key_admin_${'G'.repeat(40)}`;
 let a: TestServer;
@@ -263,7 +264,7 @@ it('runs swarms on both instances, every step exactly once', async () => {
     const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
     expect(steps).toHaveLength(60);
     const retried = steps.filter((s) => s.status !== 'succeeded' || s.attempt !== 1).map((s) => [s.status, s.attempt, s.error]);
-    // Seen twice under a heavily loaded machine (two steps succeeding at attempt 2): say what the instances logged.
+    // A step claimed twice (the claim race the next test pins) shows here as attempt 2: say what the instances logged.
     if (retried.length) throw new Error(`steps not done once: ${JSON.stringify(retried)}\n${[...a.logs, ...b.logs].filter((l) => /"level":(40|50)/.test(l)).slice(0, 20).join('\n')}`);
     // One call and one execution per step, and both instances took part.
     const calls = provider.calls.map((c) => `${c.json.input.swarm}/${c.json.input.step}`);
@@ -276,6 +277,43 @@ it('runs swarms on both instances, every step exactly once', async () => {
     await provider.close();
   }
 }, 60_000);
+
+it('claims each swarm step once when both instances claim at the same moment', async () => {
+  // The runners are stopped: only the claims below take steps, four at a time, two on each instance's pool.
+  await Promise.all([a.app.services.swarmRunner!.stop(), b.app.services.swarmRunner!.stop()]);
+  const ids: string[] = [];
+  try {
+    const owner = await registerAgent(a);
+    const capability = `cluster-claim-${Date.now().toString(36)}`;
+    expect((await api(a)('POST', '/services/register', { key: owner.key, body: { name: 'Never called', endpoint: 'https://127.0.0.1:9/', capabilities: [capability], description: 'claims only', pricing_model: 'free' } })).status).toBe(201);
+    const creators = [await registerAgent(a), await registerAgent(b)];
+    for (let i = 0; i < 16; i++) {
+      const res = await api(i % 2 ? a : b)('POST', '/swarm/sessions', {
+        key: creators[i % 2].key,
+        body: { goal: `claims ${i}`, strategy: 'parallel', steps: Array.from({ length: 6 }, (_, n) => ({ capability, input: { n } })) },
+      });
+      expect(res.status).toBe(201);
+      ids.push(res.body.session_id);
+    }
+    const claimed: { id: string; attempt: number }[] = [];
+    const claimer = (app: typeof a) => async () => {
+      for (;;) {
+        const steps = await claimSteps(app.app.services.db, new Date(), 60_000, 3);
+        if (!steps.length) return;
+        claimed.push(...steps.filter((s) => ids.includes(s.sessionId)).map((s) => ({ id: s.id, attempt: s.attempt })));
+      }
+    };
+    await Promise.all([claimer(a)(), claimer(b)(), claimer(a)(), claimer(b)()]);
+    // Every step taken by exactly one claim, under its first attempt.
+    expect(claimed.filter((s) => s.attempt !== 1)).toEqual([]);
+    expect(claimed).toHaveLength(96);
+    expect(new Set(claimed.map((s) => s.id)).size).toBe(96);
+  } finally {
+    await a.app.services.db.swarmSession.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled' } });
+    a.app.services.swarmRunner!.start();
+    b.app.services.swarmRunner!.start();
+  }
+});
 
 it('finishes on the other instance a swarm whose instance was killed mid-step', async () => {
   const provider = await startProvider('cluster-crash');

@@ -110,31 +110,8 @@ export class SwarmRunner {
     return claimed.length;
   }
 
-  /** Claims runnable steps (or ones whose claim's lease passed), marking them running under a new attempt. */
-  private async claim(limit: number): Promise<SwarmStep[]> {
-    const now = this.services.clock.now();
-    const lease = new Date(now.getTime() + this.leaseMs);
-    return this.services.db.$queryRaw<SwarmStep[]>`
-      WITH candidates AS (
-        SELECT st.id, st.session_id, s.strategy,
-          row_number() OVER (PARTITION BY st.session_id ORDER BY st.ordinal) AS rank,
-          (SELECT count(*) FROM swarm_steps r WHERE r.session_id = st.session_id AND r.status = 'running' AND r.lease_until >= ${now}) AS busy
-        FROM swarm_steps st JOIN swarm_sessions s ON s.id = st.session_id
-        WHERE s.status = 'running'
-          AND (st.status = 'pending' OR (st.status = 'running' AND st.lease_until < ${now}))
-          AND (s.strategy = 'parallel' OR NOT EXISTS (
-            SELECT 1 FROM swarm_steps p WHERE p.session_id = st.session_id AND p.ordinal < st.ordinal AND p.status <> 'succeeded'))
-      ), runnable AS (
-        SELECT st.id FROM swarm_steps st
-        WHERE st.id IN (SELECT id FROM candidates WHERE strategy = 'sequential' OR rank + busy <= ${PARALLEL_CAP})
-        ORDER BY st.session_id, st.ordinal
-        LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED
-      )
-      UPDATE swarm_steps st SET status = 'running', attempt = st.attempt + 1, lease_until = ${lease}, started_at = COALESCE(st.started_at, ${now})
-      FROM runnable WHERE st.id = runnable.id
-      RETURNING st.id, st.session_id AS "sessionId", st.ordinal, st.capability, st.input, st.provider, st.status, st.execution_id AS "executionId",
-        st.attempt, st.lease_until AS "leaseUntil", st.started_at AS "startedAt"`;
+  private claim(limit: number): Promise<SwarmStep[]> {
+    return claimSteps(this.services.db, this.services.clock.now(), this.leaseMs, limit);
   }
 
   /** Runs and finishes one step; answers whether another step may have become runnable. */
@@ -274,6 +251,40 @@ const FINISH_STEP_SQL = `
     json_build_object('id', s.id, 'status', s.status, 'strategy', s.strategy, 'stepCount', s.step_count,
       'completedSteps', s.completed_steps, 'failedSteps', s.failed_steps) AS session
   FROM st, s`;
+
+/**
+ * Claims runnable steps (or ones whose claim's lease passed), marking them running under a new attempt.
+ *
+ * The candidates are read from the statement's snapshot, so a step another instance claimed and committed
+ * after that snapshot is still among them. FOR UPDATE then locks the step's newest version and PostgreSQL
+ * checks the locking query's own conditions against it again (not the candidates'), so the step's state is
+ * one of those conditions: without it, such a step was claimed a second time, and run twice.
+ */
+export function claimSteps(db: Services['db'], now: Date, leaseMs: number, limit: number): Promise<SwarmStep[]> {
+  const lease = new Date(now.getTime() + leaseMs);
+  return db.$queryRaw<SwarmStep[]>`
+    WITH candidates AS (
+      SELECT st.id, st.session_id, s.strategy,
+        row_number() OVER (PARTITION BY st.session_id ORDER BY st.ordinal) AS rank,
+        (SELECT count(*) FROM swarm_steps r WHERE r.session_id = st.session_id AND r.status = 'running' AND r.lease_until >= ${now}) AS busy
+      FROM swarm_steps st JOIN swarm_sessions s ON s.id = st.session_id
+      WHERE s.status = 'running'
+        AND (st.status = 'pending' OR (st.status = 'running' AND st.lease_until < ${now}))
+        AND (s.strategy = 'parallel' OR NOT EXISTS (
+          SELECT 1 FROM swarm_steps p WHERE p.session_id = st.session_id AND p.ordinal < st.ordinal AND p.status <> 'succeeded'))
+    ), runnable AS (
+      SELECT st.id FROM swarm_steps st
+      WHERE st.id IN (SELECT id FROM candidates WHERE strategy = 'sequential' OR rank + busy <= ${PARALLEL_CAP})
+        AND (st.status = 'pending' OR (st.status = 'running' AND st.lease_until < ${now}))
+      ORDER BY st.session_id, st.ordinal
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE swarm_steps st SET status = 'running', attempt = st.attempt + 1, lease_until = ${lease}, started_at = COALESCE(st.started_at, ${now})
+    FROM runnable WHERE st.id = runnable.id
+    RETURNING st.id, st.session_id AS "sessionId", st.ordinal, st.capability, st.input, st.provider, st.status, st.execution_id AS "executionId",
+      st.attempt, st.lease_until AS "leaseUntil", st.started_at AS "startedAt"`;
+}
 
 /** Whether a step's input refers to earlier steps' results (a `$previous` or `$steps.N` string). */
 function hasReferences(input: unknown): boolean {
