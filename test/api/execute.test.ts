@@ -10,7 +10,7 @@ import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { FakeClock } from '../support/clock';
 import { ProviderStats } from '../../src/domain/execution/provider-stats';
-import { recordFree, type FreeRecord } from '../../src/domain/execution/execute';
+import { recordTogether, type BatchRecord } from '../../src/domain/execution/execute';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -526,7 +526,7 @@ describe('recording', () => {
   it('writes again, alone, each record of a statement the database refused, so that one bad record loses no other', async () => {
     const me = await registerPayingAgent(server);
     const at = new Date().toISOString();
-    const record = (result: unknown): FreeRecord => ({
+    const record = (result: unknown): BatchRecord => ({
       id: randomUUID(),
       agent_id: me.agentId,
       capability: 'batch-test',
@@ -547,7 +547,7 @@ describe('recording', () => {
     });
     // PostgreSQL refuses a NUL character in JSON text.
     const records = [record({ ok: 1 }), record({ text: 'a\u0000b' }), record({ ok: 3 })];
-    const settled = await recordFree(server.app.services.sql, records);
+    const settled = await recordTogether(server.app.services.sql, 'free', records);
     expect(settled.map((s) => s.ok)).toEqual([true, false, true]);
     const db = server.app.services.db;
     expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());

@@ -16,6 +16,8 @@ import { readPayment } from '../../src/domain/payments/x402';
 import { createContext } from '../../src/domain/request-context';
 import { requireAgent } from '../../src/domain/agents/principal';
 import { requestHash } from '../../src/platform/idempotency';
+import { recordTogether, type BatchRecord } from '../../src/domain/execution/execute';
+import { randomUUID } from 'node:crypto';
 
 const ADMIN_KEY = `key_admin_${'P'.repeat(40)}`;
 let server: TestServer;
@@ -171,6 +173,99 @@ describe('a paid call from a prepaid balance', () => {
     expect(res.status).toBe(200);
     expect(res.body.payment).toBeNull();
     expect(await server.app.services.db.wallet.findUnique({ where: { agentId: me.agentId } })).toBeNull();
+  });
+});
+
+describe('paid calls recorded together', () => {
+  it('records paid calls answered at once in shared statements, one provider paid by several callers, every wallet exact', async () => {
+    const cap = uniqueSlug('together');
+    const svc = await offer(cap, 3);
+    // Twenty-four calls answered at about the same moment: their records queue behind the two statements running.
+    svc.provider.setDefault({ delayMs: 40 });
+    const callers = [await registerAgent(server), await registerAgent(server), await registerAgent(server)];
+    for (const c of callers) await fund(server, c.key, '1');
+    const sql = server.app.services.sql;
+    const query = sql.query;
+    const statements: string[] = [];
+    sql.query = ((text: string, params: unknown[], name?: string) => {
+      if (name?.startsWith('record_')) statements.push(name);
+      return query.call(sql, text, params, name);
+    }) as typeof sql.query;
+    let answers: Awaited<ReturnType<typeof run>>[];
+    try {
+      answers = await Promise.all(Array.from({ length: 24 }, (_, i) => run(callers[i % 3].key, { capability: cap, input: { i } })));
+    } finally {
+      sql.query = query;
+    }
+    expect(answers.map((a) => [a.status, a.body.status, a.body.payment?.charged_base_units])).toEqual(Array(24).fill([200, 'success', '30000']));
+    // Fewer statements than calls, all of them the shared one.
+    expect(new Set(statements)).toEqual(new Set(['record_paid_executions']));
+    expect(statements.length).toBeLessThan(24);
+    for (const c of callers) expect(await balanceOf(c.agentId)).toBe(1_000_000n - 8n * 30_000n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(24n * 27_000n);
+    const entries = await server.app.services.db.walletEntry.findMany({ where: { executionId: { in: answers.map((a) => a.body.execution_id) } } });
+    expect(entries).toHaveLength(72);
+    for (const a of answers) {
+      const own = entries.filter((e) => e.executionId === a.body.execution_id);
+      expect(own.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', -30_000n], ['earning', 27_000n], ['fee', 3_000n]]);
+      expect(new Set(own.map((e) => e.transferId)).size).toBe(1);
+    }
+    await expectLedgerBalanced();
+  });
+
+  it('writes again, alone, each paid record of a statement a wallet refused, so that the others are charged', async () => {
+    const cap = uniqueSlug('refused');
+    const svc = await offer(cap, 3);
+    const [rich, poor, other] = [await registerAgent(server), await registerAgent(server), await registerAgent(server)];
+    await fund(server, rich.key, '1');
+    await fund(server, poor.key, '0.01');
+    await fund(server, other.key, '1');
+    await fund(server, svc.agent.key, '0.01');
+    const db = server.app.services.db;
+    const walletOf = async (agentId: string) => (await db.wallet.findUniqueOrThrow({ where: { agentId } })).id;
+    const provider = await walletOf(svc.agent.agentId);
+    const at = new Date().toISOString();
+    const record = async (agentId: string): Promise<BatchRecord> => ({
+      id: randomUUID(),
+      agent_id: agentId,
+      capability: cap,
+      service_id: svc.serviceId,
+      status: 'success',
+      input: {},
+      result: { ok: true },
+      error: null,
+      cost_cents: 3,
+      latency_ms: 1,
+      mode: 'auto',
+      at,
+      transaction_id: randomUUID(),
+      event_id: `evt_${randomUUID().replace(/-/g, '')}`,
+      event_type: 'execution.succeeded',
+      event_data: {},
+      attempts: [],
+      // A hold of the call's own that is no longer there (it lapsed): nothing is released, the balance pays.
+      caller_wallet: await walletOf(agentId),
+      provider_wallet: provider,
+      earning_wallet: provider,
+      caller_delta: '-30000',
+      share: '27000',
+      release: null,
+      hold: randomUUID(),
+      charge: '30000',
+      fee: '3000',
+      transfer: randomUUID(),
+    });
+    const records = [await record(rich.agentId), await record(poor.agentId), await record(other.agentId)];
+    const settled = await recordTogether(server.app.services.sql, 'paid', records);
+    expect(settled.map((s) => s.ok)).toEqual([true, false, true]);
+    // The refusal is the wallet's check (what execute turns into a record of the call, unpaid).
+    expect((settled[1] as { error: { code?: string } }).error.code).toBe('23514');
+    expect(await balanceOf(rich.agentId)).toBe(970_000n);
+    expect(await balanceOf(poor.agentId)).toBe(10_000n);
+    expect(await balanceOf(other.agentId)).toBe(970_000n);
+    expect(await balanceOf(svc.agent.agentId)).toBe(10_000n + 2n * 27_000n);
+    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());
+    await expectLedgerBalanced();
   });
 });
 
