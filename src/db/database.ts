@@ -10,6 +10,7 @@ import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrations } from './migrate';
 import { startPgliteThread, type PgliteThread } from './pglite-thread';
+import type { CheckpointPolicy } from './pglite-worker';
 
 export type Db = PrismaClient;
 /** A client usable inside `db.$transaction(async (tx) => …)`. */
@@ -249,8 +250,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** PGlite runs no timed checkpoints: its worker issues one this often, and on close. */
-const CHECKPOINT_MS = 60_000;
+/** PGlite runs no checkpoints of its own: its worker issues them, small and often (CheckpointPolicy), and on close. */
+const CHECKPOINTS: CheckpointPolicy = { walBytes: 4 * 1024 * 1024, maxMs: 60_000, checkMs: 1_000 };
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const log = opts.log ?? (() => {});
@@ -264,7 +265,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     thread = await startPgliteThread({
       dataDir: opts.dumpPath ? undefined : path.join(opts.dataDir, 'pgdata'),
       dumpPath: opts.dumpPath,
-      checkpointMs: CHECKPOINT_MS,
+      checkpoints: CHECKPOINTS,
       log,
     });
   } catch (err) {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { FromWorker, ToWorker, WorkerData } from './pglite-worker';
+import type { CheckpointPolicy, FromWorker, ToWorker, WorkerData } from './pglite-worker';
 
 /** The socket's port number: `pg` finds the socket as `<host directory>/.s.PGSQL.<port>`. */
 const SOCKET_PORT = 5432;
@@ -20,10 +20,10 @@ export interface PgliteThread {
   close(): Promise<void>;
 }
 
-export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; checkpointMs: number; log(message: string): void }): Promise<PgliteThread> {
+export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; checkpoints: CheckpointPolicy; log(message: string): void }): Promise<PgliteThread> {
   // A directory only this user may enter holds the socket: nobody else can connect to the database.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-db-'));
-  const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpointMs: opts.checkpointMs };
+  const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpoints: opts.checkpoints };
   const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data });
   const handlers = new Map<string, (payload: string) => void>();
   const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();

@@ -22,7 +22,7 @@ describeEmbedded('the embedded database behind its socket', () => {
   }
 
   beforeAll(async () => {
-    thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpointMs: 60_000, log: () => {} });
+    thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 }, log: () => {} });
     const setup = await connect();
     await setup.query('CREATE TABLE mux_t (id serial PRIMARY KEY, conn int NOT NULL, note text)');
   });
@@ -115,5 +115,46 @@ describeEmbedded('the embedded database behind its socket', () => {
     await a.query('COMMIT');
     await new Promise((r) => setTimeout(r, 50));
     expect(heard).toEqual(['one']);
+  });
+});
+
+describeEmbedded("the embedded database's checkpoints", () => {
+  // Where the last checkpoint's redo starts: it moves exactly when a checkpoint is taken.
+  const redo = async (c: pg.Client) => (await c.query<{ redo: string }>('SELECT redo_lsn::text AS redo FROM pg_control_checkpoint()')).rows[0].redo;
+
+  async function withThread(policy: { walBytes: number; maxMs: number; checkMs: number }, run: (c: pg.Client) => Promise<void>) {
+    const thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpoints: policy, log: () => {} });
+    const c = new pg.Client(thread.connection);
+    await c.connect();
+    try {
+      await c.query('CREATE TABLE ck_t (id serial PRIMARY KEY, note text NOT NULL)');
+      await run(c);
+    } finally {
+      await c.end().catch(() => {});
+      await thread.close();
+    }
+  }
+
+  it('checkpoints once enough WAL has been written, long before its longest interval', async () => {
+    await withThread({ walBytes: 256 * 1024, maxMs: 600_000, checkMs: 50 }, async (c) => {
+      const before = await redo(c);
+      await c.query(`INSERT INTO ck_t (note) SELECT repeat('x', 500) FROM generate_series(1, 2000)`);
+      await within(5_000, async () => (await redo(c)) !== before);
+    });
+  });
+
+  it('checkpoints what little was written once its longest interval has passed, and nothing while idle', async () => {
+    await withThread({ walBytes: 64 * 1024 * 1024, maxMs: 300, checkMs: 50 }, async (c) => {
+      // The table's creation is checkpointed once the interval passes; then, idle for longer than the
+      // interval, no checkpoint follows (a worker checkpointing on a clock would never get here).
+      await within(5_000, async () => {
+        const first = await redo(c);
+        await new Promise((r) => setTimeout(r, 450));
+        return (await redo(c)) === first;
+      });
+      const idle = await redo(c);
+      await c.query(`INSERT INTO ck_t (note) VALUES ('a little')`);
+      await within(5_000, async () => (await redo(c)) !== idle);
+    });
   });
 });
