@@ -10,7 +10,8 @@ import { assertTestCaTrusted, startCanary } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { FakeClock } from '../support/clock';
 import { ProviderStats } from '../../src/domain/execution/provider-stats';
-import { recordTogether, type BatchRecord } from '../../src/domain/execution/execute';
+import { recordTogether } from '../../src/domain/execution/execute';
+import { batchRecord } from '../support/records';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -525,26 +526,7 @@ describe('recording', () => {
 
   it('writes again, alone, each record of a statement the database refused, so that one bad record loses no other', async () => {
     const me = await registerPayingAgent(server);
-    const at = new Date().toISOString();
-    const record = (result: unknown): BatchRecord => ({
-      id: randomUUID(),
-      agent_id: me.agentId,
-      capability: 'batch-test',
-      service_id: null,
-      status: 'success',
-      input: {},
-      result,
-      error: null,
-      cost_cents: 0,
-      latency_ms: 1,
-      mode: 'auto',
-      at,
-      transaction_id: randomUUID(),
-      event_id: `evt_${randomUUID().replace(/-/g, '')}`,
-      event_type: 'execution.succeeded',
-      event_data: {},
-      attempts: [],
-    });
+    const record = (result: unknown) => batchRecord({ agent_id: me.agentId, result });
     // PostgreSQL refuses a NUL character in JSON text.
     const records = [record({ ok: 1 }), record({ text: 'a\u0000b' }), record({ ok: 3 })];
     const settled = await recordTogether(server.app.services.sql, 'free', records);

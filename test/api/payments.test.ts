@@ -16,7 +16,8 @@ import { readPayment } from '../../src/domain/payments/x402';
 import { createContext } from '../../src/domain/request-context';
 import { requireAgent } from '../../src/domain/agents/principal';
 import { requestHash } from '../../src/platform/idempotency';
-import { recordTogether, type BatchRecord } from '../../src/domain/execution/execute';
+import { recordTogether } from '../../src/domain/execution/execute';
+import { batchRecord } from '../support/records';
 import { randomUUID } from 'node:crypto';
 
 const ADMIN_KEY = `key_admin_${'P'.repeat(40)}`;
@@ -224,37 +225,24 @@ describe('paid calls recorded together', () => {
     const db = server.app.services.db;
     const walletOf = async (agentId: string) => (await db.wallet.findUniqueOrThrow({ where: { agentId } })).id;
     const provider = await walletOf(svc.agent.agentId);
-    const at = new Date().toISOString();
-    const record = async (agentId: string): Promise<BatchRecord> => ({
-      id: randomUUID(),
-      agent_id: agentId,
-      capability: cap,
-      service_id: svc.serviceId,
-      status: 'success',
-      input: {},
-      result: { ok: true },
-      error: null,
-      cost_cents: 3,
-      latency_ms: 1,
-      mode: 'auto',
-      at,
-      transaction_id: randomUUID(),
-      event_id: `evt_${randomUUID().replace(/-/g, '')}`,
-      event_type: 'execution.succeeded',
-      event_data: {},
-      attempts: [],
-      // A hold of the call's own that is no longer there (it lapsed): nothing is released, the balance pays.
-      caller_wallet: await walletOf(agentId),
-      provider_wallet: provider,
-      earning_wallet: provider,
-      caller_delta: '-30000',
-      share: '27000',
-      release: null,
-      hold: randomUUID(),
-      charge: '30000',
-      fee: '3000',
-      transfer: randomUUID(),
-    });
+    const record = async (agentId: string) =>
+      batchRecord({
+        agent_id: agentId,
+        capability: cap,
+        service_id: svc.serviceId,
+        cost_cents: 3,
+        // A hold of the call's own that is no longer there (it lapsed): nothing is released, the balance pays.
+        caller_wallet: await walletOf(agentId),
+        provider_wallet: provider,
+        earning_wallet: provider,
+        caller_delta: '-30000',
+        share: '27000',
+        release: null,
+        hold: randomUUID(),
+        charge: '30000',
+        fee: '3000',
+        transfer: randomUUID(),
+      });
     const records = [await record(rich.agentId), await record(poor.agentId), await record(other.agentId)];
     const settled = await recordTogether(server.app.services.sql, 'paid', records);
     expect(settled.map((s) => s.ok)).toEqual([true, false, true]);
