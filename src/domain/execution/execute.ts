@@ -320,49 +320,15 @@ const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outco
 /**
  * A paid call's charge, in a recording statement, as one ledger transfer (marketplace_charge, in the
  * payments migration): the caller's wallet is charged the answering provider's price, the provider's wallet
- * gets its share and the marketplace the fee, wallets locked in id order. Its arguments (ChargeFields, in
- * order): the caller's wallet, the provider's (null when it is the caller's own, or it has none: its share
- * is then the marketplace's), the wallet the share is entered to, what the caller's wallet moves (less the
- * charge; plus its own share), the provider's share, what leaves the caller's `held` (the charge, for a
- * lease; null for a hold of the call's own, released whole), the hold, the charge, the fee, the transfer id;
- * then the execution, the reference (the hold) and the time.
+ * gets its share and the marketplace the fee. The fields, in the function's order: the caller's wallet, the
+ * provider's (null when it is the caller's own, or it has none: its share is then the marketplace's), the
+ * wallet the share is entered to, what the caller's wallet moves (less the charge; plus its own share), the
+ * provider's share, what leaves the caller's `held` (the charge, for a lease; null for a hold of the call's
+ * own, released whole), the hold (also the entries' reference), the charge, the fee, the transfer id.
  *
  * On a lease (a prepaid call) the charge leaves the caller's wallet and its `held` together: the lease's
  * row keeps its total, and what is left of it is what was reserved less the charges that name it.
  */
-const chargeCall = (c: string[], execution: string, at: string) =>
-  `marketplace_charge(${c[0]}::uuid, ${c[1]}::uuid, ${c[2]}::uuid, ${c[3]}::bigint, ${c[4]}::bigint, ${c[5]}::bigint, ${c[6]}::uuid, ${c[7]}::bigint, ${c[8]}::bigint, ${c[9]}::uuid, ${execution}, ${c[6]}::text, ${at})`;
-
-/**
- * A call's record under a task: the execution, its attempts, its transaction and its event (with a delivery
- * per subscribed webhook) in one statement, which also charges the task and releases the call's holds on
- * its budget, and for a paid call moves the money (chargeCall). Calls outside tasks are recorded together
- * (RECORDS_TOGETHER).
- */
-const taskRecordSql = (paid: boolean) => `
-  WITH e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at, task_id)
-    VALUES ($1::uuid, $2::uuid, $3, $4::uuid, $5::"ExecutionStatus", $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12::timestamptz, $18::text)
-  ), th AS (DELETE FROM task_holds WHERE id = ANY($19::uuid[])), tk AS (UPDATE tasks SET spent_cents = spent_cents + $9 WHERE id = $18::text), ${
-    paid ? `pay AS (SELECT ${chargeCall(Array.from({ length: 10 }, (_, i) => `$${20 + i}`), '$1::uuid', '$12::timestamptz')} AS released), ` : ''
-  }a AS (
-    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
-    SELECT $1::uuid, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", $12::timestamptz
-    FROM jsonb_to_recordset($13::jsonb) AS x(${ATTEMPT_COLUMNS})
-    RETURNING service_id, outcome, latency_ms
-  ), q AS (
-    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, $12::timestamptz FROM a WHERE service_id IS NOT NULL
-  ), t AS (
-    INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
-    VALUES ($14::uuid, $2::uuid, $1::uuid, $4::uuid, 'charge', $9, $10, $3, $12::timestamptz)
-  ), ${eventCtes('VALUES ($15, $16::text, $2::uuid, $17::jsonb, $12::timestamptz)')}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT released FROM pay) AS released' : ''}`;
-const RECORD_STATEMENTS = {
-  task: { name: 'record_task_execution', text: taskRecordSql(false) },
-  paidTask: { name: 'record_paid_task_execution', text: taskRecordSql(true) },
-};
-
-/** A paid call's charge as marketplace_charge takes it (chargeCall), for the task statement and RECORDS_TOGETHER. */
 interface ChargeFields {
   caller_wallet: string;
   provider_wallet: string | null;
@@ -379,34 +345,46 @@ const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet
   charge bigint, fee bigint, transfer uuid`;
 
 /**
- * The executions of calls outside tasks (most calls), any number of them in one statement: one parameter, a
- * JSON array of records (BatchRecord), each with its attempts, transaction and event. The same statement as
- * taskRecordSql's otherwise. Calls answered while the database is busy with earlier records are recorded
- * together (see recordsTogether): one round trip, one commit and one wake-up of a database backend for the
- * lot, which in a run of 3 records costs PostgreSQL about 40% less CPU per record than 3 statements.
+ * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
+ * each with its attempts, its transaction and its event (with a delivery per subscribed webhook). Calls
+ * outside tasks (most calls) answered while the database is busy with earlier records are recorded together
+ * (see recordsTogether): one round trip, one commit and one wake-up of a database backend for the lot, which
+ * in a run of 3 records costs PostgreSQL about 40% less CPU per record than 3 statements.
  *
  * Paid records also move their money (marketplace_charge, one call per record), after the statement has
  * locked every wallet its records touch, in id order: so two such statements never wait on each other in a
  * cycle, and a wallet every call touches (a provider's, a caller's) is locked once per statement — calls
  * that would each have held it through their own commit, one after another, share one.
+ *
+ * A record under a task also charges the task and releases the call's holds on its budget. Those are
+ * written a statement each: they lock the task's row, which a shared statement would hold for other tasks'
+ * calls.
  */
-const recordsSql = (paid: boolean) => `
+const recordsSql = (paid: boolean, task: boolean) => `
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, agent_id uuid, capability text, service_id uuid, status "ExecutionStatus", input jsonb,
       result jsonb, error text, cost_cents int, latency_ms int, mode text, at timestamptz, transaction_id uuid, event_id text, event_type text,
-      event_data jsonb, attempts jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''})
+      event_data jsonb, attempts jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''}${task ? ', task_id text, holds uuid[]' : ''})
   ), ${
+    task
+      ? `th AS (
+    DELETE FROM task_holds WHERE id IN (SELECT unnest(holds) FROM r)
+  ), tk AS (
+    UPDATE tasks SET spent_cents = spent_cents + s.cents FROM (SELECT task_id, sum(cost_cents) AS cents FROM r GROUP BY task_id) s WHERE tasks.id = s.task_id
+  ), `
+      : ''
+  }${
     paid
       ? `lk AS (
     SELECT id FROM wallets WHERE id IN (SELECT caller_wallet FROM r UNION SELECT provider_wallet FROM r) ORDER BY id FOR NO KEY UPDATE
   ), pay AS (
-    SELECT ${chargeCall(['caller_wallet', 'provider_wallet', 'earning_wallet', 'caller_delta', 'share', 'release', 'hold', 'charge', 'fee', 'transfer'], 'id', 'at')}
+    SELECT marketplace_charge(caller_wallet, provider_wallet, earning_wallet, caller_delta, share, release, hold, charge, fee, transfer, id, hold::text, at)
     FROM r WHERE (SELECT count(*) FROM lk) >= 0
   ), `
       : ''
   }e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at)
-    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, at FROM r
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at${task ? ', task_id' : ''})
+    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, at${task ? ', task_id' : ''} FROM r
   ), a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
     SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", r.at
@@ -419,13 +397,17 @@ const recordsSql = (paid: boolean) => `
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
   ), ${eventCtes('SELECT event_id, event_type, agent_id, event_data, at FROM r')}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT count(*) FROM pay)::int AS charged' : '' /* a CTE runs only when read */}`;
-const RECORDS_TOGETHER = {
-  free: { name: 'record_executions', text: recordsSql(false) },
-  paid: { name: 'record_paid_executions', text: recordsSql(true) },
+const RECORDS = {
+  free: { name: 'record_executions', text: recordsSql(false, false) },
+  paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
+  task: { name: 'record_task_execution', text: recordsSql(false, true) },
+  paidTask: { name: 'record_paid_task_execution', text: recordsSql(true, true) },
 };
-type Together = keyof typeof RECORDS_TOGETHER;
+type RecordKind = keyof typeof RECORDS;
+/** The records written together, of calls outside tasks. */
+type Together = 'free' | 'paid';
 
-/** One call's record, as RECORDS_TOGETHER reads it; a paid one's with its charge. */
+/** One call's record, as RECORDS read it: a paid one's with its charge, one under a task with its task and holds. */
 export interface BatchRecord extends Partial<ChargeFields> {
   id: string;
   agent_id: string;
@@ -444,6 +426,8 @@ export interface BatchRecord extends Partial<ChargeFields> {
   event_type: string;
   event_data: Record<string, unknown>;
   attempts: AttemptReceipt[];
+  task_id?: string;
+  holds?: string[];
 }
 
 /**
@@ -472,8 +456,7 @@ function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, n
  * others. (Exported for its test.)
  */
 export async function recordTogether(sql: SqlRunner, kind: Together, records: BatchRecord[]): Promise<Settled<number>[]> {
-  const { text, name } = RECORDS_TOGETHER[kind];
-  const write = async (batch: BatchRecord[]) => (await sql.query<{ deliveries: number }>(text, [JSON.stringify(batch)], name))[0].deliveries;
+  const write = (batch: BatchRecord[]) => writeRecords(sql, kind, batch);
   if (records.length === 1) return [{ ok: true, value: await write(records) }];
   try {
     const deliveries = await write(records);
@@ -483,16 +466,23 @@ export async function recordTogether(sql: SqlRunner, kind: Together, records: Ba
   }
 }
 
+/** Writes records in one statement; answers how many webhook deliveries it wrote. */
+async function writeRecords(sql: SqlRunner, kind: RecordKind, records: BatchRecord[]): Promise<number> {
+  const { text, name } = RECORDS[kind];
+  return (await sql.query<{ deliveries: number }>(text, [JSON.stringify(records)], name))[0].deliveries;
+}
+
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
   const transactionId = newUuid();
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
   // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
   const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0);
-  const charge = paid ? chargeFieldsOf(ctx, r) : undefined;
+  const record: BatchRecord = { ...batchRecordOf(executionId, transactionId, event, r), ...(paid ? chargeFieldsOf(ctx, r) : {}) };
+  const { sql } = ctx.services;
   const write = r.taskId
-    ? taskStatement(ctx, executionId, transactionId, event, r, charge, at)
-    : () => recordsTogether(ctx.services.sql, charge ? 'paid' : 'free').submit({ ...batchRecordOf(executionId, transactionId, event, r), ...charge });
+    ? () => writeRecords(sql, paid ? 'paidTask' : 'task', [{ ...record, task_id: r.taskId!, holds: r.holds ?? [] }])
+    : () => recordsTogether(sql, paid ? 'paid' : 'free').submit(record);
   let deliveries: number;
   try {
     // The provider has answered: a statement the database aborts for another's sake is run again rather
@@ -553,37 +543,6 @@ function chargeFieldsOf(ctx: Ctx, r: Recorded): ChargeFields {
     fee: fee.toString(),
     transfer: newUuid(),
   };
-}
-
-/** A call's record under a task, paid or not, as a statement of its own (RECORD_STATEMENTS): answers its deliveries. */
-function taskStatement(ctx: Ctx, executionId: string, transactionId: string, event: MarketplaceEvent, r: Recorded, charge: ChargeFields | undefined, at: Date): () => Promise<number> {
-  const params = [
-    executionId,
-    r.me.id,
-    r.capability,
-    r.provider?.serviceId ?? null,
-    r.status,
-    JSON.stringify(r.input),
-    r.result === undefined || r.result === null ? null : JSON.stringify(r.result),
-    r.error,
-    r.costCents,
-    r.latencyMs,
-    r.mode,
-    at,
-    JSON.stringify(r.attempts),
-    transactionId,
-    event.id,
-    event.type,
-    JSON.stringify(event.data),
-    r.taskId,
-    r.holds ?? [],
-  ];
-  if (charge) {
-    const { caller_wallet, provider_wallet, earning_wallet, caller_delta, share, release, hold, charge: charged, fee, transfer } = charge;
-    params.push(caller_wallet, provider_wallet, earning_wallet, caller_delta, share, release, hold, charged, fee, transfer);
-  }
-  const statement = RECORD_STATEMENTS[charge ? 'paidTask' : 'task'];
-  return async () => (await ctx.services.sql.query<{ deliveries: number }>(statement.text, params, statement.name))[0].deliveries;
 }
 
 function isFundsViolation(err: unknown): boolean {

@@ -2,7 +2,7 @@
 // cooldown after consecutive failures) and the providers' reputation, folded from the queue of provider
 // attempts (attempts_to_fold, written with each execution) shortly after each execution commits, off the
 // request path: a request never waits on a hot service's row lock.
-import { isTransientConflict } from '../../db/database';
+import { retryTransient } from '../../db/database';
 import type { Services } from '../context';
 import type { OutboxRecord } from '../../platform/outbox';
 import { eventCtes, makeEvent } from '../events';
@@ -154,7 +154,7 @@ const applySql = (moves: boolean) => `
     ${moves ? '(SELECT count(*) FROM hooks)::int' : '0'} AS deliveries`;
 const APPLY = { name: 'fold_apply', text: applySql(false) };
 const APPLY_MOVING = { name: 'fold_apply_moving', text: applySql(true) };
-/** Reads again this many times when another fold (or a reputation change) moved what one read. */
+/** Reads and writes again, this many times in all, when another fold (or a reputation change) moved what one read. */
 const TRIES = 5;
 
 /**
@@ -164,7 +164,7 @@ const TRIES = 5;
  * instances that fold the same attempts at once settle it by the same check (the loser reads again).
  */
 async function foldBatch(services: Services, batch: number): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
+  return retryTransient(async () => {
     const queued = await services.sql.query<QueuedAttempt>(READ_QUEUE, [batch], 'fold_read_queue');
     if (!queued.length) return 0;
     // Attempts of a service deleted since are deleted from the queue and count for nothing.
@@ -195,17 +195,13 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
       events.push({ ...event, agentId });
       moves.push({ agent_id: agentId, previous: p.previous, reputation: move.after, reason, event_id: event.id, data: move.data });
     }
-    try {
-      // The queue is read in id order, so the first and last ids bound the batch.
-      const params = [queued.map((a) => a.id), JSON.stringify(stats), queued[0].id, queued[queued.length - 1].id, stats.length];
-      const apply = moves.length ? APPLY_MOVING : APPLY;
-      const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(apply.text, moves.length ? [...params, JSON.stringify(moves), at] : params, apply.name);
-      services.outbox.committed(events, deliveries);
-      return queued.length;
-    } catch (err) {
-      if (attempt >= TRIES || !isTransientConflict(err)) throw err;
-    }
-  }
+    // The queue is read in id order, so the first and last ids bound the batch.
+    const params = [queued.map((a) => a.id), JSON.stringify(stats), queued[0].id, queued[queued.length - 1].id, stats.length];
+    const apply = moves.length ? APPLY_MOVING : APPLY;
+    const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(apply.text, moves.length ? [...params, JSON.stringify(moves), at] : params, apply.name);
+    services.outbox.committed(events, deliveries);
+    return queued.length;
+  }, TRIES);
 }
 
 /**
