@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   coerceInputValue,
+  createSourceEventStream,
   getNamedType,
   getNullableType,
   GraphQLError,
@@ -16,12 +17,15 @@ import {
   typeFromAST,
   validate,
   type DocumentNode,
+  type ExecutionResult,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { authorize } from '../schema/auth';
+import { costLimitsFor, MAX_TOKENS, variablesProblem } from '../schema/operation-gate';
+import { costProblem, measureOperation } from '../src/platform/operation-cost';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
@@ -49,11 +53,15 @@ export interface CompiledOperation {
   /** A subscription (a stream of results). */
   stream: boolean;
   /**
-   * The document compiled to a function once (graphql-jit): the same schema, resolvers and errors as
-   * graphql `execute`, without re-walking the document per request. For a ten-match resolve answer
-   * (~200 fields) interpreting the document cost more than every other part of the request in Node.
+   * Runs the operation: its variables pass the gate's check (the input boundary, and the cost again when
+   * a page size comes from a variable: schema/operation-gate.ts), then the document compiled to a function
+   * once (graphql-jit) runs: the same schema, resolvers and errors as graphql `execute`, without re-walking
+   * the document per request. For a ten-match resolve answer (~200 fields) interpreting the document cost
+   * more than every other part of the request in Node.
    */
   execute: CompiledQuery['query'];
+  /** For a subscription: its source stream, after the same check of its variables. */
+  subscribe(ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterable<unknown> | ExecutionResult>;
 }
 
 export interface CompiledRoute extends CompiledOperation {
@@ -88,7 +96,8 @@ const JIT_OPTIONS = { disableLeafSerialization: true } as const;
  * a REST route or an MCP tool runs); `label` names it in the start-up error that a bad document is.
  */
 export function compileOperation(schema: GraphQLSchema, label: string, text: string): CompiledOperation {
-  const document = parse(text);
+  // The limits every document from outside is held to (schema/operation-gate.ts) hold for ours too.
+  const document = parse(text, { maxTokens: MAX_TOKENS });
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
@@ -107,10 +116,23 @@ export function compileOperation(schema: GraphQLSchema, label: string, text: str
     if (!type) throw new Error(`${label}: unknown type for $${name}`);
     return { name, type };
   });
+  const limits = costLimitsFor(schema);
+  const cost = measureOperation(schema, document, operation, limits);
+  const overLimits = costProblem(cost, limits) ?? (cost.introspection ? 'it introspects' : undefined);
+  if (overLimits) throw new Error(`${label}: over the limits of every document: ${overLimits}`);
   const jit = compileQuery(schema, document, undefined, JIT_OPTIONS);
   if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
+  const query = jit.query.bind(jit);
+  const refusal = (variables: Record<string, unknown> | null | undefined) => variablesProblem(schema, document, operation, cost, variables);
   return {
-    execute: jit.query.bind(jit),
+    execute: (root, ctx, variables) => {
+      const refused = refusal(variables);
+      return refused ? { errors: [refused] } : query(root, ctx, variables);
+    },
+    subscribe: async (ctx, variables) => {
+      const refused = refusal(variables);
+      return refused ? { errors: [refused] } : createSourceEventStream({ schema, document, contextValue: ctx, variableValues: variables });
+    },
     document,
     operation,
     rootKey: root.alias?.value ?? root.name.value,
@@ -338,7 +360,7 @@ function checkParameters(params: Record<string, string>, query: URLSearchParams)
  */
 export async function spendBucket(ctx: Ctx, bucket: Bucket | null, headers: Record<string, string> = {}): Promise<void> {
   if (!bucket) return;
-  const decision = await ctx.services.limiter.consume(bucket, rateSubject(ctx));
+  const decision = await ctx.services.limiter.consume(bucket, await rateSubject(ctx));
   Object.assign(headers, rateHeaders(decision));
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
@@ -500,7 +522,7 @@ export class RestDispatcher {
         return;
       }
       if (idempotencyKey) {
-        const subject = rateSubject(ctx);
+        const subject = await rateSubject(ctx);
         const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]));
         if (claim.kind === 'replay') {
           this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
@@ -601,7 +623,8 @@ export class RestDispatcher {
 
   /** For a route whose operation authenticates the caller itself: the check it did not get to make. */
   private async authorizeDeferred(ctx: Ctx, compiled: CompiledRoute): Promise<void> {
-    if (compiled.route.authInOperation && !ctx.resolvedPrincipal) await authorize(ctx, compiled.route.auth);
+    // The caller may already be looked up (for its rate bucket) without having been checked.
+    if (compiled.route.authInOperation) await authorize(ctx, compiled.route.auth);
   }
 
   /** A success as JSON (or the route's media type), an error as problem+json (a report answered with a 5xx stays JSON). */

@@ -5,7 +5,7 @@
 // per event and variables, not once per reader: with a thousand readers that is most of the cost.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { createSourceEventStream, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { problemFromError, type Problem } from '../src/platform/errors';
@@ -50,14 +50,11 @@ export class StreamBridge {
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly open = new Set<{ close(): void }>();
 
-  constructor(
-    private readonly schema: GraphQLSchema,
-    private readonly services: Services,
-  ) {}
+  constructor(private readonly services: Services) {}
 
   /** Runs the subscription: its frames, or the error of its subscribe step (as a problem). */
   async subscribe(compiled: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<FrameSource | { problem: GraphQLError }> {
-    const source = await createSourceEventStream({ schema: this.schema, document: compiled.document, contextValue: ctx, variableValues: variables });
+    const source = await compiled.subscribe(ctx, variables);
     if (!(Symbol.asyncIterator in source)) return { problem: (source as ExecutionResult).errors![0] };
     const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
     const cacheKey = `${compiled.label} ${JSON.stringify(variables)}`;

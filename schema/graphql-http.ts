@@ -1,30 +1,19 @@
 // The common case of GraphQL over HTTP — a POST of a JSON query or mutation asking for a JSON answer —
-// served on node:http with cached parsing and validation and graphql `execute`, on the same schema,
-// context, rate limits and error masking as yoga. Everything else (GraphiQL, GET, SSE, multipart,
+// served on node:http with graphql `execute` after the same gate as yoga (schema/operation-gate.ts: the
+// document parsed, measured and validated once, each run admitted), on the same schema, context, rate
+// limits and error masking. Everything else (GraphiQL, GET, SSE, multipart,
 // subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole
 // operation here; the semantics follow GraphQL over HTTP as yoga implements them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { AppError, RateLimited } from '../src/platform/errors';
-import { documentProblem, StorableTextRule } from '../src/platform/input-boundary';
 import { BODY_LIMIT_BYTES, clientAddress, isJsonContentType, readJsonBody } from '../src/platform/http';
-import type { FieldRateLimits } from './rate-limits';
+import { requestError, type OperationGate } from './operation-gate';
 import { GRAPHQL_PATH } from './server';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
-const CACHE_LIMIT = 1000;
-
-interface Prepared {
-  document?: DocumentNode;
-  errors?: readonly GraphQLError[];
-}
-
-/** A request error (malformed, invalid): 400 for graphql-response+json, 200 for legacy JSON. */
-function requestError(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { http: { spec: true, status: 400 } } });
-}
 
 /** Which media type the client wants; undefined when it is not one this path answers. */
 function negotiate(accept: string | undefined): string | undefined {
@@ -40,12 +29,10 @@ function negotiate(accept: string | undefined): string | undefined {
 }
 
 export class GraphQLHttp {
-  private readonly prepared = new Map<string, Prepared>();
-
   constructor(
     private readonly services: Services,
     private readonly schema: GraphQLSchema,
-    private readonly limits: FieldRateLimits,
+    private readonly gate: OperationGate,
     private readonly maskError: (err: unknown) => GraphQLError,
   ) {}
 
@@ -58,21 +45,6 @@ export class GraphQLHttp {
     if (!mediaType) return false;
     void this.run(req, res, requestId, mediaType);
     return true;
-  }
-
-  private prepare(query: string): Prepared {
-    let prepared = this.prepared.get(query);
-    if (prepared) return prepared;
-    try {
-      const document = parse(query);
-      const errors = validate(this.schema, document, [...specifiedRules, StorableTextRule]);
-      prepared = errors.length ? { errors: errors.map((e) => withSpecStatus(e)) } : { document };
-    } catch (err) {
-      prepared = { errors: [withSpecStatus(err as GraphQLError)] };
-    }
-    if (this.prepared.size >= CACHE_LIMIT) this.prepared.delete(this.prepared.keys().next().value!);
-    this.prepared.set(query, prepared);
-    return prepared;
   }
 
   private async run(req: IncomingMessage, res: ServerResponse, requestId: string, mediaType: string) {
@@ -105,18 +77,18 @@ export class GraphQLHttp {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return { errors: [requestError('Invalid operationName: must be a string')] };
     }
-    const refused = documentProblem(query);
-    if (refused) return { errors: [requestError(refused)] };
-    const prepared = this.prepare(query);
-    if (!prepared.document) return { errors: prepared.errors };
-    const operation = getOperationAST(prepared.document, operationName ?? undefined);
+    const prepared = this.gate.prepare(query);
+    if (prepared.refused) return { errors: [prepared.refused] };
+    if (prepared.validationErrors.length) return { errors: prepared.validationErrors };
+    const document = prepared.document!;
+    const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return { errors: [requestError('Could not determine what operation to execute.')] };
     if (operation.operation === 'subscription') {
       return { errors: [new GraphQLError('Subscriptions need WebSocket on /graphql or SSE (Accept: text/event-stream, or /graphql/stream)', { extensions: { http: { status: 400 } } })] };
     }
 
     const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
-    const decision = await this.limits.charge(ctx, prepared.document, operationName as string | undefined);
+    const decision = await this.gate.admit(ctx, document, operation, variables as Record<string, unknown> | null | undefined);
     if (decision) {
       headers['X-RateLimit-Limit'] = String(decision.limit);
       headers['X-RateLimit-Remaining'] = String(decision.remaining);
@@ -128,7 +100,7 @@ export class GraphQLHttp {
     }
     const result = await execute({
       schema: this.schema,
-      document: prepared.document,
+      document,
       variableValues: (variables as Record<string, unknown> | null) ?? undefined,
       operationName: operationName as string | undefined,
       contextValue: ctx,
@@ -162,8 +134,4 @@ export class GraphQLHttp {
     res.writeHead(status ?? 200, { ...headers, 'Content-Type': `${mediaType}; charset=utf-8`, 'Content-Length': Buffer.byteLength(payload) });
     res.end(payload);
   }
-}
-
-function withSpecStatus(err: GraphQLError): GraphQLError {
-  return new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { ...err.extensions, http: { spec: true, status: 400 } } });
 }

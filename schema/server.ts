@@ -5,15 +5,15 @@ import type { Duplex } from 'node:stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { AppError, InternalError, isUnavailable, ServiceUnavailable } from '../src/platform/errors';
-import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
 import { clientAddress as httpClientAddress, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
-import { FieldRateLimits, rateDecisions } from './rate-limits';
+import type { OperationGate } from './operation-gate';
+import { rateDecisions } from './rate-limits';
 
 export const GRAPHQL_PATH = '/graphql';
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
@@ -65,31 +65,7 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
   };
 }
 
-/** The input boundary for a GraphQL request's document and variables, as a request error; undefined when fine. */
-export function graphqlInputProblem(params: { query?: unknown; variables?: unknown; extensions?: unknown }): GraphQLError | undefined {
-  const message =
-    (typeof params.query === 'string' ? documentProblem(params.query) : undefined) ??
-    [['variables', params.variables] as const, ['extensions', params.extensions] as const]
-      .map(([name, value]) => {
-        const problem = inputProblem(value, name);
-        return problem && `${problem.path}: ${problem.message}`;
-      })
-      .find(Boolean);
-  return message ? new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED', http: { status: 400 } } }) : undefined;
-}
-
-/** The input boundary (src/platform/input-boundary.ts) for every request yoga serves, over every transport. */
-const inputBoundary: Plugin<ServerContext> = {
-  onParams({ params, setResult }) {
-    const refused = graphqlInputProblem(params);
-    if (refused) setResult({ errors: [refused] });
-  },
-  onValidate({ addValidationRule }) {
-    addValidationRule(StorableTextRule);
-  },
-};
-
-export function createGraphQLServer(services: Services, schema: GraphQLSchema, limits: FieldRateLimits) {
+export function createGraphQLServer(services: Services, schema: GraphQLSchema, gate: OperationGate) {
   const yoga: YogaServerInstance<ServerContext, Ctx> = createYoga<ServerContext, Ctx>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -111,10 +87,11 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
       }) as Ctx;
     },
     maskedErrors: { maskError: maskErrorWith(services) },
+    // The gate parses and validates, from its own cache bounded in bytes (operation-gate.ts).
+    parserAndValidationCache: false,
     plugins: [
-      inputBoundary,
+      gate.plugin(rateDecisions),
       useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }),
-      limits.plugin(),
       {
         onResponse({ request, response }) {
           const decision = rateDecisions.get(request);
@@ -153,8 +130,6 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, l
             connectionParams: ctx.connectionParams,
             clientAddress: ctx.extra.request.socket.remoteAddress,
           } as never);
-          const refused = graphqlInputProblem(payload);
-          if (refused) return [refused];
           let document;
           try {
             document = parse(payload.query);

@@ -10,6 +10,7 @@ import { rootAliases, routes } from '../rest/routes';
 import { schema } from '../schema/index';
 import { GraphQLHttp } from '../schema/graphql-http';
 import { FieldRateLimits } from '../schema/rate-limits';
+import { OperationGate } from '../schema/operation-gate';
 import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/server';
 import { buildOpenApi } from './protocols/openapi';
 import { McpEndpoint, MCP_PATH } from './protocols/mcp';
@@ -254,14 +255,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       ...compiled.filter((c) => c.route.bucket).map((c) => [coordinateOf(c), c.route.bucket!] as const),
     ]),
   );
-  const graphql = createGraphQLServer(services, schema, limits);
-  const graphqlHttp = new GraphQLHttp(services, schema, limits, maskErrorWith(services));
+  const gate = new OperationGate(schema, limits, { introspection: config.graphqlIntrospection });
+  const graphql = createGraphQLServer(services, schema, gate);
+  const graphqlHttp = new GraphQLHttp(services, schema, gate, maskErrorWith(services));
   const metrics = new Metrics(() => services.events.openStreams);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));
   const a2a = new A2aEndpoint(services, schema, compiled);
-  const streams = new StreamBridge(schema, services);
+  const streams = new StreamBridge(services);
   const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
 
   // Express serves what is not REST: GraphQL (yoga), metrics and the problem pages.

@@ -32,6 +32,8 @@ export interface Config {
   readCacheMs: number;
   /** Keep callers looked up by their credential in memory, emptied by change notifications (PRINCIPAL_CACHE=0 turns it off). */
   principalCache: boolean;
+  /** Whether GraphQL introspection (`__schema`, `__type`) is answered (GRAPHQL_INTROSPECTION=0 turns it off). */
+  graphqlIntrospection: boolean;
   /** Budget of one event delivery. */
   deliveryTimeoutMs: number;
   /** How often each instance looks for due deliveries when nothing wakes it. */
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100, 120_000),
     readCacheMs: integer('READ_CACHE_MS', env.READ_CACHE_MS, 2_000, 0, 60_000),
     principalCache: env.PRINCIPAL_CACHE !== '0',
+    graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
     memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),

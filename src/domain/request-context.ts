@@ -47,7 +47,15 @@ function callerFirst(db: Db, resolveCaller: () => Promise<unknown>): Db {
   return new Proxy(db, { get: (target, prop) => (prop === '$transaction' ? transaction : Reflect.get(target, prop, target)) });
 }
 
-/** Rate limits count per credential, or per address without one (CONTRACT §5). */
-export function rateSubject(ctx: Pick<Ctx, 'bearer' | 'clientAddress'>): string {
-  return ctx.bearer.kind === 'key' ? `key:${ctx.bearer.hash}` : `ip:${ctx.clientAddress}`;
+/**
+ * Rate limits count per credential, or per address without one (CONTRACT §5). A credential counts only
+ * once it is known to be live: an unknown, malformed or revoked one counts against the address, or every
+ * made-up key would open a fresh bucket.
+ */
+export async function rateSubject(ctx: Pick<Ctx, 'bearer' | 'clientAddress' | 'principal'>): Promise<string> {
+  if (ctx.bearer.kind === 'key') {
+    const principal = await ctx.principal();
+    if (principal.kind === 'agent' || principal.kind === 'admin') return `key:${ctx.bearer.hash}`;
+  }
+  return `ip:${ctx.clientAddress}`;
 }

@@ -38,7 +38,8 @@ export class RateLimiter {
     return limiter;
   }
 
-  async consume(bucket: Bucket, subject: string): Promise<RateDecision> {
+  /** Spends `points` (default 1) of the bucket for `subject`. */
+  async consume(bucket: Bucket, subject: string, points = 1): Promise<RateDecision> {
     if (this.disabled) {
       return { allowed: true, limit: bucket.perMinute, remaining: bucket.perMinute, reset: Math.ceil(Date.now() / 1000) + 60, retryAfterSeconds: 0 };
     }
@@ -50,7 +51,7 @@ export class RateLimiter {
       retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
     });
     try {
-      return decide(await this.limiter(bucket).consume(subject), true);
+      return decide(await this.limiter(bucket).consume(subject, points), true);
     } catch (res) {
       if (res instanceof RateLimiterRes) return decide(res, false);
       throw res;

@@ -1,6 +1,4 @@
-// Pure domain and GraphQL-plumbing rules: tiers, field checks, root-field coordinates for rate limits.
-import { parse } from 'graphql';
-import { rootFieldCoordinates } from '../../schema/rate-limits';
+// Pure domain rules: tiers and field checks.
 import { tierOf } from '../../src/domain/reputation/reputation';
 import { ValidationFailed } from '../../src/platform/errors';
 import { Checks } from '../../src/platform/validate';
@@ -37,13 +35,5 @@ describe('Checks', () => {
     c.text('b', 'x\u0007y', { max: 5 });
     expect(c.slugs('s', ['a', 'a', 'b'], 5)).toEqual(['a', 'b']);
     expect(c.errors).toEqual([{ path: 'b', message: 'must not contain control characters' }]);
-  });
-});
-
-describe('rootFieldCoordinates', () => {
-  it('counts every root field occurrence, through fragments, and ignores __typename', () => {
-    const doc = parse('query Q { a: me { id } b: me { id } ...F ... on Query { health { status } } __typename } fragment F on Query { version { version } }');
-    expect(rootFieldCoordinates(doc, 'Q')).toEqual(['Query.me', 'Query.me', 'Query.version', 'Query.health']);
-    expect(rootFieldCoordinates(parse('mutation { updateMe(input: {}) { id } }'))).toEqual(['Mutation.updateMe']);
   });
 });

@@ -1,0 +1,207 @@
+// The gate every GraphQL operation passes before it runs, on every surface: a document from outside (POST
+// and GET /graphql, graphql-sse, graphql-ws) is checked at the boundary, parsed with a token limit,
+// measured (aliases, repeated names, complexity with list sizes multiplied, introspection; linear in the
+// document) and validated once, and kept in a cache bounded in bytes; each request then has its variables
+// checked at the input boundary, its cost counted again when a page size comes from a variable, and its
+// root fields' rate buckets (and the introspection bucket) spent. The documents REST routes and MCP tools
+// run are held to the same limits when compiled, and pass the same variable check on every run
+// (rest/runner.ts compileOperation), so no surface reaches a resolver without it.
+import { getIntrospectionQuery, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Ctx } from '../src/domain/context';
+import { BoundedCache, stringBytes } from '../src/platform/bounded-cache';
+import { AppError, BadRequest, RateLimited, ValidationFailed } from '../src/platform/errors';
+import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
+import { costProblem, measureDocument, measureOperation, type CostLimits, type OperationCost } from '../src/platform/operation-cost';
+import type { Bucket, RateDecision } from '../src/platform/rate-limit';
+import type { FieldRateLimits } from './rate-limits';
+
+/** Lexical tokens a document may have: enough for any real operation (a full introspection has 184). */
+export const MAX_TOKENS = 2_000;
+/** What the parsed documents kept for reuse may weigh together. */
+export const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
+/** What one parsed token may weigh (its AST node, location and token record), erring high. */
+const BYTES_PER_TOKEN = 512;
+/** Every operation that introspects spends one request of this bucket too. */
+export const INTROSPECTION_BUCKET: Bucket = { name: 'introspection', perMinute: 30 };
+
+const LIMITS: Omit<CostLimits, 'maxIntrospectionComplexity'> = {
+  // The longest REST or MCP document has 24 aliases (the spec's keys are aliases of the schema's fields).
+  maxAliases: 30,
+  // graphql-js's validation compares the fields of one response name pairwise: a name selected hundreds
+  // of times in one selection set costs it a tenth of a second.
+  maxRepeats: 50,
+  // GET /tickets at its largest page (100 tickets of about 20 comments) counts 21,701.
+  maxComplexity: 25_000,
+  defaultListSize: 20,
+  // The largest page any list serves (a memory store's entries).
+  maxListSize: 1_000,
+};
+
+const limitsBySchema = new WeakMap<GraphQLSchema, CostLimits>();
+
+/** The limits on `schema`: introspection may cost twice a full introspection of it. */
+export function costLimitsFor(schema: GraphQLSchema): CostLimits {
+  let limits = limitsBySchema.get(schema);
+  if (!limits) {
+    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const open = { ...LIMITS, maxIntrospectionComplexity: Infinity };
+    const cost = [...measureDocument(schema, parse(full), open).values()][0];
+    limits = { ...open, maxIntrospectionComplexity: 2 * cost.introspectionComplexity };
+    limitsBySchema.set(schema, limits);
+  }
+  return limits;
+}
+
+/** A request error: 400 with application/graphql-response+json, as GraphQL over HTTP says of such errors. */
+export function requestError(message: string, nodes?: GraphQLError['nodes'], code = 'BAD_REQUEST'): GraphQLError {
+  return new GraphQLError(message, { nodes, extensions: { code, http: { spec: true, status: 400 } } });
+}
+
+/** A document from outside, ready to run: parsed, measured and validated once. */
+export interface PreparedDocument {
+  document?: DocumentNode;
+  /** Why the document is refused before validation (its text, its tokens, its cost, introspection turned off). */
+  refused?: GraphQLError;
+  /** What validation found (none for a valid document). */
+  validationErrors: readonly GraphQLError[];
+  /** The cost of each operation, by name ('' for an anonymous one), with variables' page sizes at their defaults. */
+  costs: Map<string, OperationCost>;
+}
+
+/**
+ * The checks an operation's variables pass on every run: the input boundary, then, when a page size comes
+ * from a variable, the cost again with the request's values. Returns the refusal, or undefined.
+ */
+export function variablesProblem(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  cost: OperationCost,
+  variables: Record<string, unknown> | null | undefined,
+): AppError | undefined {
+  const problem = inputProblem(variables, '');
+  if (problem) return new ValidationFailed(problem);
+  if (!cost.variableSized) return undefined;
+  const limits = costLimitsFor(schema);
+  const refused = costProblem(measureOperation(schema, document, operation, limits, variables ?? {}), limits);
+  return refused ? new BadRequest(refused) : undefined;
+}
+
+export class OperationGate {
+  private readonly documents: BoundedCache<PreparedDocument>;
+  /** The prepared form of each document this gate parsed, for yoga's later hooks. */
+  private readonly byDocument = new WeakMap<DocumentNode, PreparedDocument>();
+  readonly limits: CostLimits;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fieldLimits: FieldRateLimits,
+    private readonly options: { introspection: boolean },
+  ) {
+    this.limits = costLimitsFor(schema);
+    this.documents = new BoundedCache(DOCUMENT_CACHE_BYTES, (text) => stringBytes(text) * 2 + Math.min(text.length, MAX_TOKENS) * BYTES_PER_TOKEN);
+  }
+
+  /** The document `text` parsed, measured and validated, from the cache when it was seen before. */
+  prepare(text: string): PreparedDocument {
+    const kept = this.documents.get(text);
+    if (kept) return kept;
+    const prepared = this.prepareNew(text);
+    this.documents.set(text, prepared);
+    if (prepared.document) this.byDocument.set(prepared.document, prepared);
+    return prepared;
+  }
+
+  private prepareNew(text: string): PreparedDocument {
+    const refuse = (refused: GraphQLError): PreparedDocument => ({ refused, validationErrors: [], costs: new Map() });
+    const boundary = documentProblem(text);
+    if (boundary) return refuse(requestError(boundary, undefined, 'VALIDATION_FAILED'));
+    let document: DocumentNode;
+    try {
+      document = parse(text, { maxTokens: MAX_TOKENS });
+    } catch (err) {
+      const e = err as GraphQLError;
+      const tooLong = /more th[ae]n \d+ tokens/.test(e.message);
+      return refuse(tooLong ? requestError(`The document has more than ${MAX_TOKENS} tokens`) : new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } } }));
+    }
+    const costs = measureDocument(this.schema, document, this.limits);
+    for (const [name, cost] of costs) {
+      if (cost.introspection && !this.options.introspection) {
+        return refuse(requestError('Introspection is turned off on this server (GRAPHQL_INTROSPECTION=0); the schema is published as schema.graphql'));
+      }
+      const problem = costProblem(cost, this.limits);
+      if (problem) return refuse(requestError(costs.size > 1 && name ? `${problem} (operation ${name})` : problem));
+    }
+    const validationErrors = validate(this.schema, document, [...specifiedRules, StorableTextRule]).map(
+      (e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, http: { spec: true, status: 400 } } }),
+    );
+    return { document, validationErrors, costs };
+  }
+
+  /** The prepared form of a document this gate parsed (yoga hands the document back to later hooks). */
+  preparedOf(document: DocumentNode): PreparedDocument | undefined {
+    return this.byDocument.get(document);
+  }
+
+  /**
+   * Admits one run of `operation`: its variables at the boundary and its cost with their page sizes
+   * (throwing the refusal), then spends its root fields' rate buckets and, if it introspects, the
+   * introspection bucket. Returns the tightest rate decision (for the X-RateLimit-* headers; the caller
+   * refuses the run when it is not allowed).
+   */
+  async admit(ctx: Ctx, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): Promise<RateDecision | undefined> {
+    const cost = this.costOf(document, operation);
+    const refused = variablesProblem(this.schema, document, operation, cost, variables);
+    if (refused) throw refused;
+    return this.fieldLimits.charge(ctx, cost.rootFields, cost.introspection > 0 ? INTROSPECTION_BUCKET : undefined);
+  }
+
+  private costOf(document: DocumentNode, operation: OperationDefinitionNode): OperationCost {
+    const known = this.byDocument.get(document)?.costs.get(operation.name?.value ?? '');
+    if (known) return known;
+    // A document that did not come through prepare (none should): measured and held to the limits here.
+    const cost = measureOperation(this.schema, document, operation, this.limits);
+    const problem = costProblem(cost, this.limits) ?? (cost.introspection && !this.options.introspection ? 'Introspection is turned off on this server' : undefined);
+    if (problem) throw new BadRequest(problem);
+    return cost;
+  }
+
+  /**
+   * The gate for yoga (GET and other POSTs of /graphql, graphql-sse, and graphql-ws through
+   * yoga.getEnveloped): documents are parsed and validated here, from the same cache as the fast path
+   * (yoga's own cache is off), and every execution and subscription is admitted.
+   */
+  plugin(rateDecisions: WeakMap<object, RateDecision>): Plugin<Ctx & { request?: Request }> {
+    const admit = async (ctx: Ctx & { request?: Request }, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined) => {
+      const operation = getOperationAST(document, operationName);
+      if (!operation) return undefined;
+      try {
+        const decision = await this.admit(ctx, document, operation, variables);
+        if (decision && ctx.request) rateDecisions.set(ctx.request, decision);
+        return decision && !decision.allowed ? new RateLimited(decision.retryAfterSeconds) : undefined;
+      } catch (err) {
+        return err as GraphQLError;
+      }
+    };
+    return {
+      onParse: ({ params, setParsedDocument }) => {
+        const prepared = this.prepare(typeof params.source === 'string' ? params.source : params.source.body);
+        if (prepared.refused) throw prepared.refused;
+        setParsedDocument(prepared.document!);
+      },
+      onValidate: ({ params, setResult }) => {
+        const prepared = params.schema === this.schema ? this.byDocument.get(params.documentAST) : undefined;
+        if (prepared) setResult(prepared.validationErrors);
+      },
+      async onExecute({ args, setResultAndStopExecution }) {
+        const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);
+        if (refused) setResultAndStopExecution({ errors: [refused] });
+      },
+      async onSubscribe({ args, setResultAndStopExecution }) {
+        const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);
+        if (refused) setResultAndStopExecution({ errors: [refused] });
+      },
+    };
+  }
+}
