@@ -13,8 +13,8 @@ export const keyRoutes: Route[] = [
     tag: 'Keys',
     summary: 'Provision a sub-key for a service',
     description:
-      "Any agent may provision sub-keys for any active service, within its tier's allowance of live keys (5, 20, 50, unlimited); beyond it, 403. The secret is shown only here. Every key expires: `expires_at` is 365 days from now unless an earlier one is asked for, or a later one up to 730 days (both configurable: SUB_KEY_LIFETIME_DAYS, SUB_KEY_MAX_LIFETIME_DAYS); rotation keeps it. `rate_limits` are what verify tells the provider to allow the holder (default 60 a minute, no daily limit).",
-    errors: [404],
+      "Any agent may provision sub-keys for any active service, within its tier's allowance of live keys (5, 20, 50, unlimited); beyond it, 403. The service's `sub_key_policy`, set by its owner, bounds what a key holds, the owner's own keys too: a permission it does not list answers 403 naming it (default: read only), and a rate above its maximum is lowered to it (a key asked without a daily limit gets the policy's daily maximum, if any); `permissions` and `rate_limits` answer what was granted. The secret is shown only here. Every key expires: `expires_at` is 365 days from now unless an earlier one is asked for, or a later one up to 730 days (both configurable: SUB_KEY_LIFETIME_DAYS, SUB_KEY_MAX_LIFETIME_DAYS); rotation keeps it. `rate_limits` are what verify tells the provider to allow the holder (default 60 a minute, no daily limit, within the policy).",
+    errors: [403, 404],
     document: /* GraphQL */ `mutation ProvisionSubKey($serviceKey: String!, $input: ProvisionSubKeyInput) {
       provisionSubKey(serviceKey: $serviceKey, input: $input) {
         sub_key: subKey sub_key_id: subKeyId service permissions rate_limits: rateLimits { ...RateLimitFields } expires_at: expiresAt created_at: createdAt
@@ -30,7 +30,8 @@ export const keyRoutes: Route[] = [
     status: 200,
     tag: 'Keys',
     summary: 'Verify a presented sub-key',
-    description: 'For providers: no credential needed, 60 a minute per address. Unknown, revoked and expired keys all answer the same 401.',
+    description:
+      "For providers: no credential needed, 60 a minute per address. Answers the holder and what the key was granted (`permissions`, `rate_limits`) for the provider to enforce. Unknown, revoked and expired keys, and keys whose holder is suspended or banned (its own status or an ancestor's), all answer the same 401.",
     errors: [401],
     document: /* GraphQL */ `query VerifySubKey($key: String!) {
       verifySubKey(key: $key) {

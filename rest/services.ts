@@ -2,14 +2,20 @@
 import { providerMatch } from './discovery';
 import { bucket, from, type Route } from './route';
 
+export const subKeyPolicyFields = /* GraphQL */ `
+  fragment SubKeyPolicyFields on SubKeyPolicy { permissions max_requests_per_minute: maxRequestsPerMinute max_requests_per_day: maxRequestsPerDay }
+`;
+
 export const serviceFields = /* GraphQL */ `
   fragment ServiceListing on Service {
     service_id: serviceId service_key: serviceKey name description endpoint capabilities languages
     pricing_model: pricingModel pricing_details: pricingDetails costPerCall capability_prices: capabilityPrices status reputation
     provider { agent_id: agentId name }
     stats { success_rate: successRate total_calls: totalCalls latency_p50_ms: latencyP50Ms latency_p95_ms: latencyP95Ms last_success_at: lastSuccessAt }
+    sub_key_policy: subKeyPolicy { ...SubKeyPolicyFields }
     created_at: createdAt
   }
+  ${subKeyPolicyFields}
 `;
 
 export const capabilitySummary = /* GraphQL */ `
@@ -36,13 +42,14 @@ export const serviceRoutes: Route[] = [
     status: 201,
     tag: 'Services',
     summary: 'Register a service',
-    description: 'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it.',
+    description:
+      'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it. `sub_key_policy` (`permissions`, `max_requests_per_minute`, `max_requests_per_day`) says what sub-keys of the service may hold; without it, read only at most 60 requests a minute.',
     document: /* GraphQL */ `mutation RegisterService($input: RegisterServiceInput!) {
       registerService(input: $input) {
         service_id: serviceId service_key: serviceKey status signing_secret: signingSecret name endpoint capabilities
-        pricing_model: pricingModel costPerCall created_at: createdAt
+        pricing_model: pricingModel costPerCall sub_key_policy: subKeyPolicy { ...SubKeyPolicyFields } created_at: createdAt
       }
-    }`,
+    } ${subKeyPolicyFields}`,
     variables: { input: from.body },
   },
   {
@@ -77,6 +84,22 @@ export const serviceRoutes: Route[] = [
     errors: [404],
     document: /* GraphQL */ `query Service($serviceKey: String!) { service(serviceKey: $serviceKey) { ...ServiceListing } } ${serviceFields}`,
     variables: { serviceKey: from.path('serviceKey') },
+  },
+  {
+    method: 'PATCH',
+    path: '/services/:serviceKey',
+    bucket: bucket('services_update', 30),
+    auth: 'agent',
+    status: 200,
+    tag: 'Services',
+    summary: "Change a service's sub-key policy",
+    description:
+      "The owner alone (another agent's service answers 404). `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read only; 60 a minute; no daily maximum). Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given.",
+    errors: [404],
+    document: /* GraphQL */ `mutation UpdateService($serviceKey: String!, $input: UpdateServiceInput!) {
+      updateService(serviceKey: $serviceKey, input: $input) { ...ServiceListing }
+    } ${serviceFields}`,
+    variables: { serviceKey: from.path('serviceKey'), input: from.body },
   },
   {
     method: 'GET',

@@ -58,8 +58,11 @@ const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSub
 
 const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
   fields: (t) => ({
-    permissions: t.stringList({ description: 'Default ["read"]' }),
-    rateLimits: t.field({ type: RateLimitsInput, description: 'Default 60 a minute, no daily limit' }),
+    permissions: t.stringList({ description: 'Default ["read"]. Each must be allowed by the service\'s sub-key policy (403 naming those that are not)' }),
+    rateLimits: t.field({
+      type: RateLimitsInput,
+      description: "Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any",
+    }),
     expiresAt: t.field({ type: 'DateTime', description: 'When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS)' }),
   }),
 });
@@ -67,7 +70,8 @@ const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
 builder.mutationField('provisionSubKey', (t) =>
   t.field({
     type: ProvisionedSubKey,
-    description: "Provision a sub-key for an active service, within the tier's allowance (403 beyond it)",
+    description:
+      "Provision a sub-key for an active service, within the tier's allowance (403 beyond it) and the service's sub-key policy (403 for a permission it does not allow; rates capped to its maxima). The answer's permissions and rate limits are what was granted.",
     auth: 'agent',
     args: { serviceKey: t.arg.string({ required: true }), input: t.arg({ type: ProvisionSubKeyInput }) },
     resolve: (_r, { serviceKey, input }, ctx) => keys.provisionSubKey(ctx, serviceKey, input ?? {}),
@@ -91,7 +95,8 @@ const Verification = builder.objectRef<keys.Verification>('SubKeyVerification').
 builder.queryField('verifySubKey', (t) =>
   t.field({
     type: Verification,
-    description: 'Check a presented sub-key (no credential needed). Unknown, revoked and expired keys all answer the same 401.',
+    description:
+      'Check a presented sub-key (no credential needed): the holder, and the permissions and rate limits the key was granted. Unknown, revoked and expired keys, and keys of a suspended or banned holder (by its own status or an ancestor\'s), all answer the same 401.',
     args: { key: t.arg.string({ required: true }) },
     resolve: (_r, { key }, ctx) => keys.verifySubKey(ctx, key),
   }),

@@ -1,7 +1,8 @@
-// Services and the capability catalog: registration, the public listing, capabilities and their
-// prices, public statistics and the showcase.
+// Services and the capability catalog: registration and the owner's changes (the sub-key policy), the
+// public listing, capabilities and their prices, public statistics and the showcase.
 import * as catalog from '../src/domain/capabilities/catalog';
 import * as search from '../src/domain/capabilities/search';
+import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub-key-policy';
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
 import { builder } from './builder';
@@ -21,6 +22,28 @@ const ProviderStats = builder.objectRef<services.RegisteredService>('ProviderSta
     latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true }),
     latencyP95Ms: t.exposeInt('latencyP95Ms', { nullable: true }),
     lastSuccessAt: t.expose('lastSuccessAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const SubKeyPolicy = builder.objectRef<SubKeyPolicyColumns>('SubKeyPolicy').implement({
+  description:
+    "What the service's owner lets its sub-keys hold, public so that a consumer knows what it may ask for. Provisioning (the owner's own included) is refused with 403 for a permission not listed, and a rate above a maximum is lowered to it; keys provisioned before a change keep what they were given. Default: read only, at most 60 requests a minute, no daily maximum.",
+  fields: (t) => ({
+    permissions: t.exposeStringList('subKeyPermissions', { description: 'The permissions a sub-key may be given' }),
+    maxRequestsPerMinute: t.exposeInt('subKeyMaxPerMinute', { description: 'The highest `requests_per_minute` a sub-key is given' }),
+    maxRequestsPerDay: t.exposeInt('subKeyMaxPerDay', {
+      nullable: true,
+      description: 'The highest `requests_per_day` a sub-key is given (and what one asked without a daily limit gets); no daily maximum when null',
+    }),
+  }),
+});
+
+const SubKeyPolicyInput = builder.inputType('SubKeyPolicyInput', {
+  description: 'On registration a field left out takes its default; on update it keeps its value. Null restores the default.',
+  fields: (t) => ({
+    permissions: t.stringList({ description: 'The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"])' }),
+    maxRequestsPerMinute: t.int({ description: 'The highest rate a minute a sub-key is given, 1-10000000 (default 60)' }),
+    maxRequestsPerDay: t.int({ description: 'The highest rate a day a sub-key is given, 1-10000000 (default none)' }),
   }),
 });
 
@@ -47,6 +70,7 @@ export const Service = builder.prismaNode('Service', {
     reputation: t.int({ description: "The provider's reputation", select: { agent: { select: { reputation: true } } }, resolve: (s) => s.agent.reputation }),
     provider: t.relation('agent'),
     stats: t.field({ type: ProviderStats, resolve: (s) => s }),
+    subKeyPolicy: t.field({ type: SubKeyPolicy, resolve: (s) => s }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -64,6 +88,7 @@ const Registration = builder.objectRef<services.RegisteredService>('ServiceRegis
     capabilities: t.exposeStringList('capabilities'),
     pricingModel: t.expose('pricingModel', { type: PricingModelEnum }),
     costPerCall: t.exposeInt('costPerCall'),
+    subKeyPolicy: t.field({ type: SubKeyPolicy, resolve: (s) => s }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     service: t.field({ type: Service, resolve: (s) => s }),
   }),
@@ -79,6 +104,7 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
     languages: t.stringList({ description: 'Language codes such as "en"; none means any language' }),
     pricingDetails: t.field({ type: 'JSON', description: 'Free-form pricing notes (an object, at most 4096 characters)' }),
     costPerCall: t.int({ description: 'Integer US cents per call (default 0; 0 for a free service)' }),
+    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'What sub-keys of the service may hold (default: read only, at most 60 requests a minute)' }),
   }),
 });
 
@@ -88,6 +114,22 @@ builder.mutationField('registerService', (t) =>
     auth: 'agent',
     args: { input: t.arg({ type: RegisterServiceInput, required: true }) },
     resolve: (_r, { input }, ctx) => services.registerService(ctx, input),
+  }),
+);
+
+const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
+  fields: (t) => ({
+    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null restores the default policy' }),
+  }),
+});
+
+builder.mutationField('updateService', (t) =>
+  t.prismaField({
+    type: 'Service',
+    description: "Change a service of the caller's (another agent's answers 404): its sub-key policy. Keys provisioned before keep what they were given.",
+    auth: 'agent',
+    args: { serviceKey: t.arg.string({ required: true, description: 'The service key, `svc_…`' }), input: t.arg({ type: UpdateServiceInput, required: true }) },
+    resolve: (query, _r, { serviceKey, input }, ctx) => services.updateService(ctx, serviceKey, input, query),
   }),
 );
 

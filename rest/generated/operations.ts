@@ -331,9 +331,9 @@ export type PricingModel =
 export type ProvisionSubKeyInput = {
   /** When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS) */
   expiresAt?: string | null | undefined;
-  /** Default ["read"] */
+  /** Default ["read"]. Each must be allowed by the service's sub-key policy (403 naming those that are not) */
   permissions?: Array<string> | null | undefined;
-  /** Default 60 a minute, no daily limit */
+  /** Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any */
   rateLimits?: SubKeyRateLimitsInput | null | undefined;
 };
 
@@ -419,6 +419,8 @@ export type RegisterServiceInput = {
   /** Free-form pricing notes (an object, at most 4096 characters) */
   pricingDetails?: unknown;
   pricingModel: PricingModel;
+  /** What sub-keys of the service may hold (default: read only, at most 60 requests a minute) */
+  subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
 export type RegisterTicketEndpointInput = {
@@ -509,6 +511,16 @@ export type StreamingEventInput = {
   data?: unknown;
   /** A name, 1-64 of letters, digits, _ . : - (default `message`) */
   event?: string | null | undefined;
+};
+
+/** On registration a field left out takes its default; on update it keeps its value. Null restores the default. */
+export type SubKeyPolicyInput = {
+  /** The highest rate a day a sub-key is given, 1-10000000 (default none) */
+  maxRequestsPerDay?: number | null | undefined;
+  /** The highest rate a minute a sub-key is given, 1-10000000 (default 60) */
+  maxRequestsPerMinute?: number | null | undefined;
+  /** The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"]) */
+  permissions?: Array<string> | null | undefined;
 };
 
 export type SubKeyRateLimitsInput = {
@@ -628,6 +640,11 @@ export type UpdateMemoryStoreInput = {
   /** TTL of entries written from now on without one (null: none) */
   defaultTtlSeconds?: number | null | undefined;
   description?: string | null | undefined;
+};
+
+export type UpdateServiceInput = {
+  /** Fields given replace the policy's, fields left out keep theirs; null restores the default policy */
+  subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
 export type UpdateSkillInput = {
@@ -1346,7 +1363,9 @@ export type SetCapabilityPricingMutationVariables = Exact<{
 
 export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, price: string, pricing_set: boolean, price_base_units: string, pricing_model: string | null, services_updated: number, services: Array<{ name: string, service_id: string, service_key: string }> } };
 
-export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } };
+export type SubKeyPolicyFieldsFragment = { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null };
+
+export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } };
 
 export type CapabilitySummaryFieldsFragment = { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null };
 
@@ -1357,7 +1376,7 @@ export type RegisterServiceMutationVariables = Exact<{
 }>;
 
 
-export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, costPerCall: number, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, created_at: string } };
+export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, costPerCall: number, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, created_at: string, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
 
 export type ServicesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1367,14 +1386,22 @@ export type ServicesQueryVariables = Exact<{
 }>;
 
 
-export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } }> } };
+export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
 
 export type ServiceQueryVariables = Exact<{
   serviceKey: string;
 }>;
 
 
-export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+
+export type UpdateServiceMutationVariables = Exact<{
+  serviceKey: string;
+  input: UpdateServiceInput;
+}>;
+
+
+export type UpdateServiceMutation = { updateService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
 
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2041,7 +2068,7 @@ export type GetCapabilityDetailsQueryVariables = Exact<{
 }>;
 
 
-export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null } } };
+export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
 
 export type BrowseProvidersQueryVariables = Exact<{
   capability: string;

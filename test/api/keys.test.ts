@@ -25,20 +25,33 @@ afterAll(() => server.close());
 
 
 
-/** An agent with a registered service: returns the agent and the service's `svc_` key. */
-async function provider() {
+/**
+ * An agent with a registered service: returns the agent and the service's `svc_` key. `policy` is the
+ * service's sub-key policy (`sub_key_policy`); none leaves the default (read only, at most 60 a minute).
+ */
+async function provider(policy?: Record<string, unknown>) {
   const agent = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: agent.key,
-    body: { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+    body: {
+      name: 'Summariser',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'Summarises long documents',
+      pricing_model: 'free',
+      ...(policy ? { sub_key_policy: policy } : {}),
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
-  return { ...agent, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
+  return { ...agent, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string, registration: res.body };
 }
 
-/** A consumer agent and a service (of another agent) to provision keys for. */
-async function consumerAndService() {
-  const [svc, consumer] = await Promise.all([provider(), registerAgent(server)]);
+/** A policy that lets sub-keys write as well as read, at up to 100 a minute and 10,000 a day. */
+const READ_WRITE = { permissions: ['read', 'write'], max_requests_per_minute: 100, max_requests_per_day: 10_000 };
+
+/** A consumer agent and a service (of another agent, with the sub-key policy given) to provision keys for. */
+async function consumerAndService(policy?: Record<string, unknown>) {
+  const [svc, consumer] = await Promise.all([provider(policy), registerAgent(server)]);
   return { consumer, serviceKey: svc.serviceKey, provider: svc };
 }
 
@@ -115,8 +128,8 @@ describe('POST /keys/provision/:serviceKey', () => {
     expect(listed.body.keys.every((k: any) => typeof k.expires_at === 'string')).toBe(true);
   });
 
-  it('takes custom permissions, rate limits and expiry', async () => {
-    const { consumer, serviceKey } = await consumerAndService();
+  it('takes custom permissions, rate limits and expiry within the service’s sub-key policy', async () => {
+    const { consumer, serviceKey } = await consumerAndService(READ_WRITE);
     const expiresAt = new Date(clock.now().getTime() + 7 * DAY).toISOString();
     const res = await call('POST', `/keys/provision/${serviceKey}`, {
       key: consumer.key,
@@ -168,6 +181,117 @@ describe('POST /keys/provision/:serviceKey', () => {
   it('answers 401 without a master key', async () => {
     const { serviceKey } = await consumerAndService();
     expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { body: {} }), 401, 'unauthorized');
+  });
+});
+
+describe("the service's sub-key policy (issue 34: trust signals that cannot be self-granted)", () => {
+  const policyOf = async (serviceKey: string) => (await call('GET', `/services/${serviceKey}`)).body.sub_key_policy;
+  const updatePolicy = (key: string | undefined, serviceKey: string, policy: Record<string, unknown>) =>
+    call('PATCH', `/services/${serviceKey}`, { key, body: { sub_key_policy: policy } });
+
+  it('refuses with 403, naming them, permissions the policy does not allow: by default a sub-key may only read', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const res = await call('POST', `/keys/provision/${serviceKey}`, {
+      key: consumer.key,
+      body: { permissions: ['admin', 'write', 'delete'], rate_limits: { requests_per_minute: 1_000_000 } },
+    });
+    expectProblem(res, 403, 'forbidden');
+    expect(res.body.detail).toMatch(/^permissions: /);
+    for (const refused of ['admin', 'write', 'delete']) expect(res.body.detail).toContain(`"${refused}"`);
+    expect(res.body.detail).toContain(serviceKey);
+    expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(0);
+    // What the policy allows is granted.
+    expect((await provision(consumer.key, serviceKey, { permissions: ['read'] })).body.permissions).toEqual(['read']);
+  });
+
+  it('caps rates above the policy’s maxima to them, and provisioning and verify say what was granted', async () => {
+    const { consumer, serviceKey } = await consumerAndService();
+    const capped = await provision(consumer.key, serviceKey, { rate_limits: { requests_per_minute: 1_000_000, requests_per_day: 5 } });
+    expect(capped.body.rate_limits).toEqual({ requests_per_minute: 60, requests_per_day: 5 });
+    expect((await verify(capped.subKey)).body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 60, requests_per_day: 5 } });
+
+    const limited = await consumerAndService(READ_WRITE);
+    // Nothing asked: the default 60 a minute, and the policy's daily maximum (no daily limit would exceed it).
+    const plain = await provision(limited.consumer.key, limited.serviceKey);
+    expect(plain.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 60, requests_per_day: 10_000 } });
+    const above = await provision(limited.consumer.key, limited.serviceKey, { permissions: ['write'], rate_limits: { requests_per_minute: 500, requests_per_day: 20_000 } });
+    expect(above.body).toMatchObject({ permissions: ['write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
+    expect((await verify(above.subKey)).body).toMatchObject({ permissions: ['write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
+    const below = await provision(limited.consumer.key, limited.serviceKey, { rate_limits: { requests_per_minute: 7, requests_per_day: 70 } });
+    expect(below.body.rate_limits).toEqual({ requests_per_minute: 7, requests_per_day: 70 });
+  });
+
+  it('is set at registration, shown to the owner and to anyone who reads the service, read only at 60 a minute by default', async () => {
+    const plain = await provider();
+    expect(plain.registration.sub_key_policy).toEqual({ permissions: ['read'], max_requests_per_minute: 60, max_requests_per_day: null });
+    expect(await policyOf(plain.serviceKey)).toEqual({ permissions: ['read'], max_requests_per_minute: 60, max_requests_per_day: null });
+    const set = await provider(READ_WRITE);
+    expect(set.registration.sub_key_policy).toEqual(READ_WRITE);
+    expect(await policyOf(set.serviceKey)).toEqual(READ_WRITE);
+    const listed = await call('GET', '/services?limit=100');
+    expect(listed.body.services.find((s: any) => s.service_key === set.serviceKey).sub_key_policy).toEqual(READ_WRITE);
+  });
+
+  it('is changed by the owner alone (another agent gets 404), field by field, null restoring a default', async () => {
+    const svc = await provider(READ_WRITE);
+    const other = await registerAgent(server);
+    expectProblem(await updatePolicy(other.key, svc.serviceKey, { permissions: ['read', 'admin'] }), 404, 'not_found');
+    expectProblem(await updatePolicy(undefined, svc.serviceKey, { permissions: ['read', 'admin'] }), 401, 'unauthorized');
+    expect(await policyOf(svc.serviceKey)).toEqual(READ_WRITE);
+
+    const widened = await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write', 'admin'] });
+    expect(widened.status).toBe(200);
+    expect(widened.body).toMatchObject({ service_key: svc.serviceKey, sub_key_policy: { permissions: ['read', 'write', 'admin'], max_requests_per_minute: 100, max_requests_per_day: 10_000 } });
+    const cleared = await call('PATCH', `/services/${svc.serviceKey}`, { key: svc.key, body: { subKeyPolicy: { maxRequestsPerDay: null, maxRequestsPerMinute: null } } });
+    expect(cleared.body.sub_key_policy).toEqual({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 60, max_requests_per_day: null });
+    expect(await policyOf(svc.serviceKey)).toEqual(cleared.body.sub_key_policy);
+  });
+
+  it.each([
+    [{ permissions: [] }, ['sub_key_policy.permissions']],
+    [{ permissions: ['read', 'Not Valid'] }, ['sub_key_policy.permissions.1']],
+    [{ max_requests_per_minute: 0 }, ['sub_key_policy.max_requests_per_minute']],
+    [{ max_requests_per_day: 10_000_001 }, ['sub_key_policy.max_requests_per_day']],
+  ])('answers 400 for the policy %j, at registration and on update, naming %j', async (policy, paths) => {
+    const agent = await registerAgent(server);
+    const body = { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' };
+    const registered = await call('POST', '/services/register', { key: agent.key, body: { ...body, sub_key_policy: policy } });
+    expectProblem(registered, 400, 'validation_failed');
+    expect(errorPaths(registered)).toEqual(paths);
+    const svc = await provider();
+    const updated = await updatePolicy(svc.key, svc.serviceKey, policy);
+    expectProblem(updated, 400, 'validation_failed');
+    expect(errorPaths(updated)).toEqual(paths);
+  });
+
+  it('holds the owner to its own policy on its own service, until it widens it', async () => {
+    const svc = await provider();
+    expectProblem(await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: { permissions: ['read', 'write'] } }), 403, 'forbidden');
+    expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write'], max_requests_per_minute: 1000 })).status).toBe(200);
+    const own = await provision(svc.key, svc.serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000 } });
+    expect(own.body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000, requests_per_day: null } });
+  });
+
+  it('leaves keys provisioned earlier as they were when the policy narrows; later ones follow the new policy', async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService(READ_WRITE);
+    const before = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100 } });
+    expect((await updatePolicy(svc.key, serviceKey, { permissions: ['read'], max_requests_per_minute: 10, max_requests_per_day: null })).status).toBe(200);
+    expect((await verify(before.subKey)).body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
+    expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['write'] } }), 403, 'forbidden');
+    const after = await provision(consumer.key, serviceKey);
+    expect(after.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: null } });
+  });
+
+  it('is the GraphQL field Service.subKeyPolicy, set by registerService and updateService', async () => {
+    const svc = await provider();
+    const res = await gql(
+      server,
+      'mutation ($svc: String!) { updateService(serviceKey: $svc, input: { subKeyPolicy: { permissions: ["read", "write"], maxRequestsPerDay: 50 } }) { serviceKey subKeyPolicy { permissions maxRequestsPerMinute maxRequestsPerDay } } }',
+      { svc: svc.serviceKey },
+      svc.key,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ updateService: { serviceKey: svc.serviceKey, subKeyPolicy: { permissions: ['read', 'write'], maxRequestsPerMinute: 60, maxRequestsPerDay: 50 } } });
   });
 });
 
@@ -405,7 +529,7 @@ describe('POST /keys/:keyId/rotate', () => {
   });
 
   it('carries the expiry, permissions and rate limits over to the new key', async () => {
-    const { consumer, serviceKey } = await consumerAndService();
+    const { consumer, serviceKey } = await consumerAndService(READ_WRITE);
     const expiresAt = new Date(clock.now().getTime() + 30 * DAY).toISOString();
     const old = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
     const res = await rotate(consumer.key, old.id);
@@ -498,7 +622,7 @@ describe('DELETE /keys/:keyId', () => {
 
 describe('GET /agents/me/keys and /my/keys', () => {
   it('lists the keys with status and expiry, newest first, never their secrets', async () => {
-    const { consumer, serviceKey } = await consumerAndService();
+    const { consumer, serviceKey } = await consumerAndService({ permissions: ['read', 'write'] });
     const active = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'] });
     const rotated = await provision(consumer.key, serviceKey);
     const rotation = await rotate(consumer.key, rotated.id);

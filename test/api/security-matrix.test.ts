@@ -75,6 +75,7 @@ const OWNED = new Map<string, unknown>([
   ['GET /agents/:agentId/wallet/entries', undefined],
   ['GET /webhooks/:id', undefined],
   ['PATCH /webhooks/:id', { active: false }],
+  ['PATCH /services/:serviceKey', { sub_key_policy: { permissions: ['read', 'write'] } }],
   ['DELETE /webhooks/:id', undefined],
   ['GET /webhooks/:id/deliveries', undefined],
   ['POST /webhooks/:id/deliveries/:deliveryId/redeliver', {}],

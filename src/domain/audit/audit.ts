@@ -13,6 +13,7 @@ export type AuditAction =
   | 'key.rotated'
   | 'key.revoked'
   | 'service.registered'
+  | 'service.updated'
   | 'wallet.created'
   | 'wallet.faucet'
   | 'pricing.set'

@@ -1,5 +1,6 @@
 // Sub-keys: a consumer's credential for one provider's service (CONTRACT §3). Provisioned within the
-// tier's allowance, checked by providers with verify, rotated with a grace period, revoked.
+// tier's allowance and the service's sub-key policy, checked by providers with verify, rotated with a grace
+// period, revoked.
 import type { SubKey } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, Unauthorized } from '../../platform/errors';
 import { isUuid, newSubKey, secretHint, sha256Hex } from '../../platform/ids';
@@ -9,11 +10,11 @@ import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { transact } from '../events';
 import { tierDefinition, tierOf } from '../reputation/reputation';
+import { RATE_LIMIT_MAX, readPermissions, type SubKeyPolicy } from './sub-key-policy';
 
 export const DEFAULT_PERMISSIONS = ['read'];
 export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
 export const DEFAULT_RATE_LIMITS = { requests_per_minute: 60 };
-const RATE_LIMIT_MAX = 10_000_000;
 
 /** A sub-key's limits as stored in `rate_limits` (the names the REST layer has always shown). */
 export interface StoredRateLimits {
@@ -24,7 +25,6 @@ export interface StoredRateLimits {
 export function rateLimitsOf(stored: unknown): StoredRateLimits {
   return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as StoredRateLimits) : DEFAULT_RATE_LIMITS;
 }
-const PERMISSION = /^[a-z][a-z0-9:_-]{0,31}$/;
 const SUB_KEY_SHAPE = /^key_service_[0-9A-Za-z]{40}$/;
 const DAY_MS = 86_400_000;
 
@@ -50,6 +50,25 @@ function readRateLimits(checks: Checks, value: ProvisionInput['rateLimits']): St
   return { requests_per_minute: perMinute, ...(perDay !== undefined ? { requests_per_day: perDay } : {}) };
 }
 
+const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
+
+/**
+ * What a provisioning asking for `permissions` and `asked` rates is granted under a service's policy. A
+ * permission the policy does not allow refuses the request (403 naming it: a wider grant is the owner's
+ * to give, by widening the policy); a rate above the policy's maximum is lowered to it, and a key asked
+ * without a daily limit gets the policy's daily maximum when it has one. The answer shows what was granted.
+ */
+export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, permissions: string[], asked: StoredRateLimits): { permissions: string[]; rateLimits: StoredRateLimits } {
+  const refused = permissions.filter((p) => !policy.subKeyPermissions.includes(p));
+  if (refused.length) {
+    throw new Forbidden(`permissions: ${quoted(refused)} ${refused.length === 1 ? 'is' : 'are'} not allowed by the sub-key policy of ${serviceKey}, which allows ${quoted(policy.subKeyPermissions)}`);
+  }
+  const perMinute = Math.min(asked.requests_per_minute ?? DEFAULT_RATE_LIMITS.requests_per_minute, policy.subKeyMaxPerMinute);
+  const maxPerDay = policy.subKeyMaxPerDay;
+  const perDay = asked.requests_per_day === undefined ? (maxPerDay ?? undefined) : maxPerDay === null ? asked.requests_per_day : Math.min(asked.requests_per_day, maxPerDay);
+  return { permissions, rateLimits: { requests_per_minute: perMinute, ...(perDay !== undefined ? { requests_per_day: perDay } : {}) } };
+}
+
 export interface ProvisionedKey {
   key: SubKey & { service: { serviceKey: string; name: string } };
   secret: string;
@@ -59,18 +78,9 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   const me = await requireAgent(ctx);
   const now = ctx.services.clock.now();
   const checks = new Checks();
-  let permissions = DEFAULT_PERMISSIONS;
-  if (input.permissions !== undefined && input.permissions !== null) {
-    if (!Array.isArray(input.permissions) || input.permissions.length === 0 || input.permissions.length > 20) {
-      checks.fail('permissions', 'must be a list of 1 to 20 permission names');
-    } else {
-      input.permissions.forEach((p, i) => {
-        if (typeof p !== 'string' || !PERMISSION.test(p)) checks.fail(`permissions.${i}`, 'must be a permission name such as "read" or "write"');
-      });
-      permissions = [...new Set(input.permissions as string[])];
-    }
-  }
-  const rateLimits = readRateLimits(checks, input.rateLimits) ?? DEFAULT_RATE_LIMITS;
+  let asked = DEFAULT_PERMISSIONS;
+  if (input.permissions !== undefined && input.permissions !== null) asked = readPermissions(checks, 'permissions', input.permissions) ?? asked;
+  const askedRates = readRateLimits(checks, input.rateLimits) ?? DEFAULT_RATE_LIMITS;
   // Every key expires (CONTRACT §3): the configured lifetime unless an earlier, or a later one up to the
   // maximum, is asked for.
   const { subKeyLifetimeDays, subKeyMaxLifetimeDays } = ctx.services.config;
@@ -84,8 +94,12 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   }
   checks.done();
 
-  const service = await ctx.db.service.findFirst({ where: { serviceKey, status: 'active' }, select: { id: true, serviceKey: true, name: true } });
+  const service = await ctx.db.service.findFirst({
+    where: { serviceKey, status: 'active' },
+    select: { id: true, serviceKey: true, name: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true },
+  });
   if (!service) throw new NotFound('active service', serviceKey);
+  const { permissions, rateLimits } = grantWithinPolicy(service.serviceKey, service, asked, askedRates);
 
   const secret = newSubKey();
   const key = await transact(ctx, async (tx, emit) => {
@@ -104,8 +118,8 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
       data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits: { ...rateLimits }, expiresAt },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions } });
-    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, expires_at: created.expiresAt.toISOString() });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions, rate_limits: { ...rateLimits } } });
+    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, rate_limits: rateLimits, expires_at: created.expiresAt.toISOString() });
     return created;
   });
   return { key, secret };

@@ -1,5 +1,5 @@
-// Services: what providers publish. Registration with the rules of spec §8.3, the public listing, and
-// the provider statistics the execution engine keeps for ranking.
+// Services: what providers publish. Registration with the rules of spec §8.3, the owner's changes (the
+// sub-key policy), the public listing, and the provider statistics the execution engine keeps for ranking.
 import type { Prisma, Service } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { newServiceKey, newSigningSecret } from '../../platform/ids';
@@ -10,6 +10,7 @@ import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import { CAPABILITY_SLUG, declareCapabilities } from '../capabilities/catalog';
 import type { Ctx } from '../context';
+import { DEFAULT_SUB_KEY_POLICY, readSubKeyPolicy, type SubKeyPolicyInput } from '../keys/sub-key-policy';
 
 export const PRICING_MODELS = ['free', 'per_call', 'monthly', 'freemium'] as const;
 export const SERVICE_NAME_MAX = 100;
@@ -28,6 +29,7 @@ export interface RegisterServiceInput {
   languages?: unknown;
   pricingDetails?: unknown;
   costPerCall?: unknown;
+  subKeyPolicy?: SubKeyPolicyInput | null;
 }
 
 export type RegisteredService = Service;
@@ -75,6 +77,7 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
   }
   const costPerCall = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS) ?? 0;
   if (pricingModel === 'free' && costPerCall > 0) checks.fail('costPerCall', 'must be 0 for a free service');
+  const subKeyPolicy = { ...DEFAULT_SUB_KEY_POLICY, ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {}) };
   checks.done();
 
   const service = await ctx.db.$transaction(async (tx) => {
@@ -90,6 +93,7 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
         pricingModel: pricingModel as (typeof PRICING_MODELS)[number],
         pricingDetails,
         costPerCall,
+        ...subKeyPolicy,
         signingSecret: newSigningSecret(),
       },
     });
@@ -98,6 +102,36 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
     return created;
   });
   return service;
+}
+
+export interface UpdateServiceInput {
+  subKeyPolicy?: SubKeyPolicyInput | null;
+}
+
+/**
+ * Changes a service of the caller's (another agent's is not found): its sub-key policy, field by field
+ * (null restores a default; a null policy, the whole default). Keys provisioned before keep what they were
+ * given; the policy applies to provisioning from then on.
+ */
+export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateServiceInput, query: { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect } = {}): Promise<Service> {
+  const me = await requireAgent(ctx);
+  const service = await ctx.db.service.findFirst({ where: { serviceKey, agentId: me.id }, select: { id: true, serviceKey: true } });
+  if (!service) throw new NotFound('service', serviceKey);
+  const checks = new Checks();
+  const policy = input.subKeyPolicy === null ? DEFAULT_SUB_KEY_POLICY : input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {};
+  checks.done();
+  return ctx.db.$transaction(async (tx) => {
+    // Only the fields given are written, so two changes of different fields made at once both stand.
+    const updated = await tx.service.update({ ...query, where: { id: service.id }, data: policy });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'service.updated',
+      targetType: 'service',
+      targetId: service.id,
+      details: { service_key: service.serviceKey, sub_key_policy: { permissions: policy.subKeyPermissions, max_requests_per_minute: policy.subKeyMaxPerMinute, max_requests_per_day: policy.subKeyMaxPerDay } },
+    });
+    return updated;
+  });
 }
 
 export interface ServiceFilter {
