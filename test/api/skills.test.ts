@@ -101,6 +101,68 @@ Fetch the page, then write three bullets.
     expect(again.body.content_hash).toBe(res.body.content_hash);
   });
 
+  it('keeps front matter keys named like JavaScript’s own (toString, constructor, hasOwnProperty) exactly, both ways', async () => {
+    const me = await registerAgent(server);
+    const name = slug('proto');
+    // In the order the export writes: name, description, the other keys, then metadata with how it runs first
+    // (other keys in the order the database's JSON keeps them: shorter first).
+    const given = `---
+name: ${name}
+description: Keys that an object literal would answer from its prototype
+toString: kept as text
+constructor:
+  - also
+  - text
+metadata:
+  runtime: deno
+  entrypoint: mod.ts
+  version: 1.0.0
+  valueOf: v
+  toString: meta text
+  hasOwnProperty: h
+---
+
+# Keys
+`;
+    const res = await call('POST', '/agent-skills', { key: me.key, body: { skill_md: given } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name, runtime: 'deno', entrypoint: 'mod.ts', version: '1.0.0' });
+    const exported = await http(server.url, 'GET', `/api/v1/agent-skills/${res.body.id}/SKILL.md`, { key: me.key });
+    expect(exported.status).toBe(200);
+    expect(exported.text).toBe(given);
+    // Published, it is read back from its version's row: another agent exports the same front matter.
+    expect((await call('POST', `/agent-skills/${res.body.id}/publish`, { key: me.key })).status).toBe(200);
+    const other = await registerAgent(server);
+    expect((await http(server.url, 'GET', `/api/v1/agent-skills/${res.body.id}/SKILL.md`, { key: other.key })).text).toBe(given);
+    // Imported again, it is the same content; a fork carries the keys too.
+    const again = await call('POST', '/agent-skills', { key: other.key, body: { skill_md: given } });
+    expect(again.body.content_hash).toBe(res.body.content_hash);
+    const fork = await call('POST', `/agent-skills/${res.body.id}/fork`, { key: other.key });
+    expect(fork.status).toBe(201);
+    const forked = await http(server.url, 'GET', `/api/v1/agent-skills/${fork.body.forked_id}/SKILL.md`, { key: other.key });
+    expect(forked.text).toBe(given.replace(`name: ${name}\n`, `name: ${fork.body.name}\n`));
+  });
+
+  it('refuses a __proto__ key in the front matter or its metadata with 400 naming it, and keeps nothing', async () => {
+    const me = await registerAgent(server);
+    const md = (front: string, meta = '') => `---\nname: ${slug('proto')}\ndescription: d\n${front}metadata:\n  runtime: deno\n  entrypoint: mod.ts\n${meta}---\n\nBody\n`;
+    const top = await call('POST', '/agent-skills', { key: me.key, body: { skill_md: md('__proto__:\n  - polluted\n') } });
+    expectProblem(top, 400, 'validation_failed');
+    expect(errorPaths(top)).toEqual(['skill_md.__proto__']);
+    const inMetadata = await call('POST', '/agent-skills', { key: me.key, body: { skill_md: md('', '  __proto__: meta\n') } });
+    expectProblem(inMetadata, 400, 'validation_failed');
+    expect(errorPaths(inMetadata)).toEqual(['skill_md.metadata.__proto__']);
+    // GraphQL names it as GraphQL spells the field.
+    const viaGraphql = await gql(server, 'mutation($i: CreateSkillInput!) { createSkill(input: $i) { id } }', { i: { skillMd: md('__proto__: x\n') } }, me.key);
+    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'skillMd.__proto__' }] });
+    // An update is refused the same way and leaves the skill as it was.
+    const skill = await newSkill(me.key);
+    const refused = await call('PATCH', `/agent-skills/${skill.id}`, { key: me.key, body: { skill_md: md('', '  __proto__: meta\n') } });
+    expectProblem(refused, 400, 'validation_failed');
+    expect((await call('GET', `/agent-skills/${skill.id}`, { key: me.key })).body.content_hash).toBe(skill.content_hash);
+    expect((await call('GET', '/agent-skills', { key: me.key })).body.total).toBe(1);
+  });
+
   it('refuses SKILL.md without front matter, a bad name in it, and fields that disagree with it', async () => {
     const me = await registerAgent(server);
     expect(errorPaths(await call('POST', '/agent-skills', { key: me.key, body: { skill_md: '# no front matter' } }))).toEqual(['skill_md']);

@@ -18,14 +18,24 @@ export interface SkillMdFields {
   frontMatter?: Record<string, unknown>;
 }
 
-/** Metadata keys the marketplace reads, by their SKILL.md spelling. */
-const READ_METADATA: Record<string, keyof SkillMdFields> = {
-  runtime: 'runtime',
-  entrypoint: 'entrypoint',
-  category: 'category',
-  version: 'version',
-  bundle_url: 'bundleUrl',
-};
+/**
+ * Metadata keys the marketplace reads, by their SKILL.md spelling. A Map, as every lookup and copy of front
+ * matter here avoids plain objects: the keys are the author's, and `toString` or `constructor` are keys like
+ * any other (an object literal would answer them from its prototype).
+ */
+const READ_METADATA = new Map<string, keyof SkillMdFields>([
+  ['runtime', 'runtime'],
+  ['entrypoint', 'entrypoint'],
+  ['category', 'category'],
+  ['version', 'version'],
+  ['bundle_url', 'bundleUrl'],
+]);
+/**
+ * The one key refused: not data anyone means, and not one every layer on the way can keep (assigned, it
+ * replaces an object's prototype; Prisma's JSON writer drops it), so it could not come back as given.
+ */
+const PROTOTYPE_KEY = '__proto__';
+const REFUSED_KEY = 'is not a front matter key the marketplace keeps (every other key, toString and constructor included, is kept as given)';
 const MAX_FRONT_MATTER_KEYS = 20;
 
 /** Reads SKILL.md text into a skill's fields; every problem is reported at `path`. */
@@ -46,27 +56,32 @@ export function parseSkillMd(checks: Checks, path: string, text: string): SkillM
     checks.fail(path, 'must have front matter that is a YAML mapping');
     return undefined;
   }
+  // The YAML library defines every key as an own property (`__proto__` included), so entries see them all.
   const { name, description, metadata, ...rest } = front as Record<string, unknown>;
   const fields: SkillMdFields = { name, description, instructions: match[2].replace(/^\r?\n/, '') };
-  const kept: Record<string, unknown> = {};
+  const kept: [string, unknown][] = [];
   for (const [key, value] of Object.entries(rest)) {
-    if (!isPlainText(value)) checks.fail(`${path}.${key}`, 'must be a string or a list of strings');
-    else kept[key] = value;
+    if (key === PROTOTYPE_KEY) checks.fail(`${path}.${key}`, REFUSED_KEY);
+    else if (!isPlainText(value)) checks.fail(`${path}.${key}`, 'must be a string or a list of strings');
+    else kept.push([key, value]);
   }
   if (metadata !== undefined && metadata !== null) {
     if (typeof metadata !== 'object' || Array.isArray(metadata)) checks.fail(`${path}.metadata`, 'must be a mapping of names to strings');
     else {
-      const other: Record<string, unknown> = {};
+      const other: [string, unknown][] = [];
       for (const [key, value] of Object.entries(metadata)) {
-        if (!isPlainText(value)) checks.fail(`${path}.metadata.${key}`, 'must be a string');
-        else if (READ_METADATA[key]) (fields as Record<string, unknown>)[READ_METADATA[key]] = value;
-        else other[key] = value;
+        const field = READ_METADATA.get(key);
+        if (key === PROTOTYPE_KEY) checks.fail(`${path}.metadata.${key}`, REFUSED_KEY);
+        else if (!isPlainText(value)) checks.fail(`${path}.metadata.${key}`, 'must be a string');
+        else if (field) (fields as Record<string, unknown>)[field] = value;
+        else other.push([key, value]);
       }
-      if (Object.keys(other).length) kept.metadata = other;
+      if (other.length) kept.push(['metadata', Object.fromEntries(other)]);
     }
   }
-  if (Object.keys(kept).length > MAX_FRONT_MATTER_KEYS) checks.fail(path, `must have at most ${MAX_FRONT_MATTER_KEYS} front matter fields`);
-  fields.frontMatter = kept;
+  if (kept.length > MAX_FRONT_MATTER_KEYS) checks.fail(path, `must have at most ${MAX_FRONT_MATTER_KEYS} front matter fields`);
+  // fromEntries defines each key as an own property, as JSON.parse does when the row is read back.
+  fields.frontMatter = Object.fromEntries(kept);
   return fields;
 }
 
