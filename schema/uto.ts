@@ -127,7 +127,10 @@ const CreateTicketInput = builder.inputType('CreateUtoTicketInput', {
 const AdvanceTicketInput = builder.inputType('AdvanceUtoTicketInput', {
   fields: (t) => ({
     targetState: t.string({ required: true, description: STATES }),
-    triggeredBy: t.string({ required: true, description: TRIGGERS }),
+    triggeredBy: t.string({
+      required: true,
+      description: `${tickets.OWNER_TRIGGERS.map((s) => `\`${s}\``).join(', ')}: the owner acting. \`system\` and \`timer\` moves are the marketplace's alone (403)`,
+    }),
     note: t.string({ description: 'Kept in the history (at most 500 characters)' }),
   }),
 });

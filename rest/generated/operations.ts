@@ -15,7 +15,7 @@ export type AdvanceUtoTicketInput = {
   note?: string | null | undefined;
   /** `submitted`, `validated`, `matched`, `in_progress`, `completed`, `failed`, `cancelled`, `expired` */
   targetState: string;
-  /** `system`, `external`, `timer` */
+  /** `external`: the owner acting. `system` and `timer` moves are the marketplace's alone (403) */
   triggeredBy: string;
 };
 

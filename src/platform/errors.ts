@@ -57,7 +57,16 @@ export const problemDescription: Record<ProblemCode, string> = {
 export interface FieldError {
   path: string;
   message: string;
+  /**
+   * `forbidden`: the value is well-formed but not the caller's to give (a UTO trigger that is the
+   * marketplace's alone). Carried on the field, not the error, so that a surface renaming the fields to the
+   * client's spelling (which builds a new ValidationFailed from them) keeps the refusal's status.
+   */
+  refusal?: 'forbidden';
 }
+
+/** A field error as answers show it. */
+const shown = ({ path, message }: FieldError): FieldError => ({ path, message });
 
 export class AppError extends GraphQLError {
   readonly code: ProblemCode;
@@ -76,11 +85,16 @@ export class BadRequest extends AppError {
   }
 }
 
+/**
+ * Fields refused, each named: 400 `validation_failed`, or 403 `forbidden` when every field is one the caller
+ * may not give (FieldError.refusal); a malformed field among them makes it a 400 that lists them all.
+ */
 export class ValidationFailed extends AppError {
   readonly errors: FieldError[];
   constructor(errors: FieldError[] | FieldError, message?: string) {
     const list = Array.isArray(errors) ? errors : [errors];
-    super('validation_failed', message ?? list.map((e) => `${e.path}: ${e.message}`).join('; '), { errors: list });
+    const forbidden = list.length > 0 && list.every((e) => e.refusal === 'forbidden');
+    super(forbidden ? 'forbidden' : 'validation_failed', message ?? list.map((e) => `${e.path}: ${e.message}`).join('; '), { errors: list.map(shown) });
     this.errors = list;
   }
 }
@@ -209,7 +223,7 @@ export function problemFromError(baseUrl: string, err: unknown, requestId: strin
   const appError = err instanceof AppError ? err : err instanceof GraphQLError && err.originalError instanceof AppError ? err.originalError : undefined;
   if (appError) {
     const extra: Record<string, unknown> = {};
-    if (appError instanceof ValidationFailed) extra.errors = appError.errors;
+    if (appError instanceof ValidationFailed) extra.errors = appError.errors.map(shown);
     for (const [key, value] of Object.entries(appError.extensions)) {
       if (!['code', 'http', 'errors', 'retryAfter', 'request_id'].includes(key)) extra[key] = value;
     }

@@ -12,6 +12,11 @@ export class Checks {
     this.errors.push({ path, message });
   }
 
+  /** A well-formed value the caller may not give: 403 `forbidden` naming the field, unless another field is malformed (then 400 naming both). */
+  refuse(path: string, message: string): void {
+    this.errors.push({ path, message, refusal: 'forbidden' });
+  }
+
   /** A trimmed single-line string within length bounds; returns it (or undefined when absent and optional). */
   text(path: string, value: unknown, opts: { min?: number; max: number; required?: boolean; multiline?: boolean }): string | undefined {
     if (value === undefined || value === null) {
@@ -148,7 +153,7 @@ export class Checks {
     return { path, value };
   }
 
-  /** Throws ValidationFailed naming every field that failed. */
+  /** Throws ValidationFailed naming every field that failed (or was refused). */
   done(): void {
     if (this.errors.length) throw new ValidationFailed(this.errors);
   }

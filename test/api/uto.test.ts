@@ -6,14 +6,14 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import WebSocket from 'ws';
-import { expireOverdueTickets, UTO_MOVES, UTO_STATES, UTO_TRIGGERS, type UtoState } from '../../src/domain/uto/tickets';
+import { expireOverdueTickets, OWNER_TRIGGERS, UTO_MOVES, UTO_STATES, UTO_TRIGGERS, type UtoState } from '../../src/domain/uto/tickets';
 import { matchDueTickets } from '../../src/domain/uto/matcher';
 import { FakeClock } from '../support/clock';
 import { assertTestCaTrusted } from '../support/https';
 import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { startProvider, type Provider } from '../support/provider';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { openSse } from '../support/sse';
 
 let server: TestServer;
@@ -101,60 +101,109 @@ describe('POST /uto/tickets', () => {
 });
 
 describe('the table of moves', () => {
-  /** The allowed moves that bring a new ticket to `state`. */
-  const PATHS: Record<UtoState, [UtoState, string][]> = {
+  /** The owner's moves that bring a new ticket to `state` (`expired` is the marketplace's: the deadline passes). */
+  const PATHS: Record<UtoState, UtoState[]> = {
     submitted: [],
-    validated: [['validated', 'external']],
-    matched: [['validated', 'external'], ['matched', 'external']],
-    in_progress: [['validated', 'external'], ['matched', 'external'], ['in_progress', 'external']],
-    completed: [['validated', 'external'], ['matched', 'external'], ['in_progress', 'external'], ['completed', 'external']],
-    failed: [['validated', 'external'], ['matched', 'external'], ['in_progress', 'external'], ['failed', 'system']],
-    cancelled: [['cancelled', 'external']],
-    expired: [['expired', 'timer']],
+    validated: ['validated'],
+    matched: ['validated', 'matched'],
+    in_progress: ['validated', 'matched', 'in_progress'],
+    completed: ['validated', 'matched', 'in_progress', 'completed'],
+    failed: ['validated', 'matched', 'in_progress', 'failed'],
+    cancelled: ['cancelled'],
+    expired: [],
   };
 
+  /** Runs the marketplace's deadline sweep as if `ms` had passed. */
+  async function expireAfter(ms: number) {
+    clock.advance(ms);
+    try {
+      while ((await expireOverdueTickets(server.app.services)) > 0);
+    } finally {
+      clock.advance(-ms);
+    }
+  }
+
   async function ticketIn(key: string, state: UtoState) {
-    const t = await newTicket(key);
-    for (const [to, trigger] of PATHS[state]) {
-      const res = await advance(key, t.id, to, trigger);
+    const t = state === 'expired' ? await newTicket(key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() }) : await newTicket(key);
+    for (const to of PATHS[state]) {
+      const res = await advance(key, t.id, to);
       if (res.status !== 200) throw new Error(`${state}: ${res.text}`);
     }
+    if (state === 'expired') await expireAfter(120_000);
     return t.id as string;
   }
 
-  it.each(UTO_STATES.map((s) => [s]))('from %s: the listed moves by the listed triggers succeed; every other answers 409 and changes nothing', async (from) => {
-    const me = await registerAgent(server);
-    const stuck = await ticketIn(me.key, from);
-    const before = (await call('GET', `/uto/tickets/${stuck}`, { key: me.key })).body;
-    expect(before.state).toBe(from);
-    for (const to of UTO_STATES) {
-      for (const trigger of UTO_TRIGGERS) {
-        const allowed = UTO_MOVES[from][to]?.includes(trigger) ?? false;
-        if (allowed) {
-          const id = await ticketIn(me.key, from);
-          const res = await advance(me.key, id, to, trigger);
-          expect({ from, to, trigger, status: res.status, state: res.body.state }).toEqual({ from, to, trigger, status: 200, state: to });
-          expect(res.body.state_history.at(-1)).toMatchObject({ from, to, triggered_by: trigger, by: me.agentId });
-          expect(res.body.state_history).toHaveLength(PATHS[from].length + 2);
-        } else {
-          const res = await advance(me.key, stuck, to, trigger);
-          expect({ from, to, trigger, status: res.status }).toEqual({ from, to, trigger, status: 409 });
-          expectProblem(res, 409, 'conflict');
+  it.each(UTO_STATES.map((s) => [s]))(
+    'from %s: the listed moves by the owner’s trigger succeed; the marketplace’s triggers answer 403, other moves 409, and change nothing',
+    async (from) => {
+      const me = await registerAgent(server);
+      const stuck = await ticketIn(me.key, from);
+      const before = (await call('GET', `/uto/tickets/${stuck}`, { key: me.key })).body;
+      expect(before.state).toBe(from);
+      for (const to of UTO_STATES) {
+        for (const trigger of UTO_TRIGGERS) {
+          const allowed = OWNER_TRIGGERS.includes(trigger) && (UTO_MOVES[from][to]?.includes(trigger) ?? false);
+          if (allowed) {
+            const id = await ticketIn(me.key, from);
+            const res = await advance(me.key, id, to, trigger);
+            expect({ from, to, trigger, status: res.status, state: res.body.state }).toEqual({ from, to, trigger, status: 200, state: to });
+            expect(res.body.state_history.at(-1)).toMatchObject({ from, to, triggered_by: trigger, by: me.agentId });
+            expect(res.body.state_history).toHaveLength(PATHS[from].length + 2);
+          } else if (!OWNER_TRIGGERS.includes(trigger)) {
+            const res = await advance(me.key, stuck, to, trigger);
+            expect({ from, to, trigger, status: res.status }).toEqual({ from, to, trigger, status: 403 });
+            expectProblem(res, 403, 'forbidden');
+            expect(errorPaths(res)).toEqual(['triggered_by']);
+          } else {
+            const res = await advance(me.key, stuck, to, trigger);
+            expect({ from, to, trigger, status: res.status }).toEqual({ from, to, trigger, status: 409 });
+            expectProblem(res, 409, 'conflict');
+          }
         }
       }
-    }
-    const after = (await call('GET', `/uto/tickets/${stuck}`, { key: me.key })).body;
-    expect(after).toEqual(before);
-  });
+      const after = (await call('GET', `/uto/tickets/${stuck}`, { key: me.key })).body;
+      expect(after).toEqual(before);
+    },
+  );
 
   it('answers 400 for an unknown state or trigger, naming the field, and 404 for another agent’s ticket', async () => {
     const me = await registerAgent(server);
     const t = await newTicket(me.key);
     expect(errorPaths(await advance(me.key, t.id, 'somewhere', 'someone'))).toEqual(['target_state', 'triggered_by']);
     expect(errorPaths(await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: {} }))).toEqual(['target_state', 'triggered_by']);
+    // A malformed field with a refused trigger is a 400 that names both.
+    const both = await advance(me.key, t.id, 'somewhere', 'timer');
+    expectProblem(both, 400, 'validation_failed');
+    expect(errorPaths(both)).toEqual(['target_state', 'triggered_by']);
     // camelCase is read too.
-    expect((await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'system' } })).body.state).toBe('validated');
+    expect((await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'external' } })).body.state).toBe('validated');
     expectProblem(await advance((await registerAgent(server)).key, t.id, 'cancelled'), 404, 'not_found');
+  });
+
+  it('refuses the marketplace’s triggers from the owner on every surface, naming the field as the client spelled it', async () => {
+    const me = await registerAgent(server);
+    const t = await newTicket(me.key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() });
+    // The finding: an owner expiring its own ticket by `timer`, or claiming a `system` move.
+    const byTimer = await advance(me.key, t.id, 'expired', 'timer');
+    expectProblem(byTimer, 403, 'forbidden');
+    expect(byTimer.body.errors).toEqual([{ path: 'triggered_by', message: expect.stringMatching(/marketplace's alone.*`external`/) }]);
+    const camel = await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'system' } });
+    expectProblem(camel, 403, 'forbidden');
+    expect(errorPaths(camel)).toEqual(['triggeredBy']);
+    const viaGraphql = await gql(
+      server,
+      'mutation($id: String!, $i: AdvanceUtoTicketInput!) { advanceUtoTicket(id: $id, input: $i) { state } }',
+      { id: t.id, i: { targetState: 'expired', triggeredBy: 'timer' } },
+      me.key,
+    );
+    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', errors: [{ path: 'triggeredBy' }] });
+    const ticket = (await call('GET', `/uto/tickets/${t.id}`, { key: me.key })).body;
+    expect(ticket).toMatchObject({ state: 'submitted', state_history: [{ from: null, to: 'submitted' }] });
+    expect(ticket.state_history).toHaveLength(1);
+    // The marketplace's own timer move still happens once the deadline has passed.
+    await expireAfter(120_000);
+    const expired = (await call('GET', `/uto/tickets/${t.id}`, { key: me.key })).body;
+    expect(expired.state_history.at(-1)).toMatchObject({ from: 'submitted', to: 'expired', triggered_by: 'timer', by: 'marketplace' });
   });
 });
 
@@ -170,7 +219,7 @@ describe('matching and deadlines', () => {
     // Another specialist of the domain that lacks a required capability is not matched.
     await call('POST', '/uto/agents/register-specialist', { key: other.key, body: { domain, capabilities: ['audit'] } });
     const t = await newTicket(me.key, { domain, required_capabilities: ['audit', 'review'] });
-    await advance(me.key, t.id, 'validated', 'system');
+    await advance(me.key, t.id, 'validated');
     const matched = await eventually(() => call('GET', `/uto/tickets/${t.id}`, { key: me.key }), (r) => r.body.state === 'matched');
     expect(matched.body.state).toBe('matched');
     expect(matched.body.matches.specialists.map((s: { agent_id: string }) => s.agent_id)).toEqual([specialist.agentId]);

@@ -21,10 +21,16 @@ export const UTO_STATES = ['submitted', 'validated', 'matched', 'in_progress', '
 export type UtoState = (typeof UTO_STATES)[number];
 export const UTO_TRIGGERS = ['system', 'external', 'timer'] as const;
 export type UtoTrigger = (typeof UTO_TRIGGERS)[number];
+/**
+ * The triggers an agent's request may name: the owner acting. `system` and `timer` moves are the
+ * marketplace's alone (matching, the deadline); a caller naming them is refused (403), since history
+ * that says the marketplace moved a ticket must be true.
+ */
+export const OWNER_TRIGGERS: readonly UtoTrigger[] = ['external'];
 
 /**
  * The moves a ticket may make and what may trigger each: `external` is the owner acting, `system` the
- * marketplace's (or the owner's on its behalf) checks and matching, `timer` the deadline.
+ * marketplace's checks and matching, `timer` the deadline.
  */
 export const UTO_MOVES: Readonly<Record<UtoState, Partial<Record<UtoState, readonly UtoTrigger[]>>>> = {
   submitted: { validated: ['system', 'external'], cancelled: ['external'], expired: ['timer'] },
@@ -213,12 +219,18 @@ export interface AdvanceInput {
   note?: unknown;
 }
 
-/** The owner moves its ticket (400 for an unknown state or trigger, 409 for a move outside the table). */
+/**
+ * The owner moves its ticket: 400 for an unknown state or trigger, 403 for a trigger that is the
+ * marketplace's (OWNER_TRIGGERS), 409 for a move outside the table.
+ */
 export async function advanceTicket(ctx: Ctx, id: string, input: AdvanceInput): Promise<UtoTicket> {
   const ticket = await ownTicket(ctx, id);
   const checks = new Checks();
   const to = checks.oneOf('targetState', input.targetState, UTO_STATES);
   const trigger = checks.oneOf('triggeredBy', input.triggeredBy, UTO_TRIGGERS);
+  if (trigger && !OWNER_TRIGGERS.includes(trigger)) {
+    checks.refuse('triggeredBy', `\`${trigger}\` moves are the marketplace's alone; an owner's move is triggered by ${OWNER_TRIGGERS.map((t) => `\`${t}\``).join(' or ')}`);
+  }
   const note = checks.text('note', input.note, { max: 500 });
   checks.done();
   assertTicketMove(ticket.state as UtoState, to!, trigger!);
