@@ -2,6 +2,8 @@
 // after commit (and again from the table after a crash), and delivered to receivers by a dispatcher that
 // claims due deliveries with FOR UPDATE SKIP LOCKED, so any number of instances share the work and no
 // delivery is sent by two at once. Retries follow a backoff schedule until a 2xx or the last attempt.
+// Each claimed delivery is sent on its own (no round waits for its slowest send), within a cap on sends in
+// flight, and each owner's share of them is capped: one agent's slow receivers cannot delay another's.
 import type { KeyObject } from 'node:crypto';
 import type { SqlRunner } from '../db/database';
 import type { Clock } from './clock';
@@ -25,6 +27,15 @@ export interface OutboxRecord extends EventEnvelope {
 
 /** CONTRACT §7: about 5 s, 1 min, 5 min, 30 min, 2 h and 6 h between attempts; then the delivery fails. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+/** Sends one instance has in flight at most: sockets and memory stay bounded however many are due. */
+export const MAX_IN_FLIGHT = 64;
+/**
+ * Sends of one owner in flight at most, across every instance (counted from the unexpired claims): a
+ * share small enough that owners with receivers that never answer leave most slots to everyone else
+ * (8 such owners would be needed to fill one instance's), and large enough for a busy owner with fast
+ * receivers (8 concurrent 100 ms answers are 80 deliveries a second).
+ */
+export const OWNER_IN_FLIGHT = 8;
 
 /**
  * Relays committed events to live streams: right after commit, and from the table for events that
@@ -142,6 +153,53 @@ const RECOVER = `WITH due AS (
   )
   SELECT o.id, o.type, o.agent_id, o.data, o.created_at FROM due JOIN outbox_events o ON o.id = due.event_id`;
 
+/**
+ * Whose a delivery is, for the share of sends in flight: the agent of its event, else the external agent a
+ * delegation goes to, else the ticket endpoint a forward goes to.
+ */
+const OWNER = 'COALESCE(e.agent_id, d.external_agent_id, d.ticket_endpoint_id)';
+
+/**
+ * Claims due deliveries: at most $3 (the room in flight), and of each owner at most $4 in flight in all.
+ * `inflight` counts each owner's unexpired claims (on every instance); `due` places each due delivery in
+ * its owner's queue after those; the claim takes the first places of every owner before anyone's next
+ * (round robin), oldest first within a place. The locking level repeats the due conditions: PostgreSQL
+ * re-checks them against a row another claim committed meanwhile, which the snapshot's `due` would not.
+ * One row comes back even when nothing is claimed: `left_behind` says whether due deliveries were left
+ * (no room, their owner's share taken, or locked by another claim).
+ */
+const CLAIM = `
+  WITH inflight AS (
+    SELECT ${OWNER} AS owner, count(*) AS n
+    FROM deliveries d JOIN outbox_events e ON e.id = d.event_id
+    WHERE d.status = 'sending' AND d.next_attempt_at > $1
+    GROUP BY 1
+  ), due AS (
+    SELECT d.id, d.next_attempt_at, COALESCE(i.n, 0) + row_number() OVER (PARTITION BY ${OWNER} ORDER BY d.next_attempt_at, d.id) AS place
+    FROM deliveries d JOIN outbox_events e ON e.id = d.event_id LEFT JOIN inflight i ON i.owner IS NOT DISTINCT FROM ${OWNER}
+    WHERE d.status IN ('pending', 'sending') AND d.next_attempt_at <= $1
+  ), picked AS (
+    SELECT d.id FROM deliveries d JOIN due ON due.id = d.id
+    WHERE due.place <= $4 AND d.status IN ('pending', 'sending') AND d.next_attempt_at <= $1
+    ORDER BY due.place, due.next_attempt_at, d.id LIMIT $3
+    FOR UPDATE OF d SKIP LOCKED
+  ), claimed AS (
+    UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
+    FROM picked WHERE d.id = picked.id
+    RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id, d.uto_subscription_id, d.external_agent_id
+  )
+  SELECT (SELECT count(*) FROM due) > (SELECT count(*) FROM claimed) AS left_behind,
+    c.id, c.event_id, c.kind, c.attempts, c.url, c.webhook_id, w.url AS webhook_url, w.secret AS webhook_secret, w.active AS webhook_active,
+    c.ticket_endpoint_id AS endpoint_id, t.url AS endpoint_url, t.secret AS endpoint_secret,
+    c.subscription_id, s.secret AS subscription_secret, c.uto_subscription_id, u.secret AS uto_subscription_secret,
+    c.external_agent_id, x.secret AS external_agent_secret, e.type, e.data, e.created_at
+  FROM (SELECT 1) AS one LEFT JOIN (
+    claimed c JOIN outbox_events e ON e.id = c.event_id
+    LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN ticket_endpoints t ON t.id = c.ticket_endpoint_id
+    LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id LEFT JOIN uto_subscriptions u ON u.id = c.uto_subscription_id
+    LEFT JOIN external_agents x ON x.id = c.external_agent_id
+  ) ON true`;
+
 /** Where a claimed delivery goes; null cancels it (the receiver was deleted or turned off). */
 export interface DeliveryTarget {
   url: string;
@@ -169,8 +227,10 @@ export interface DispatcherOptions {
   signingKey: () => KeyObject;
   retryScheduleMs?: number[];
   timeoutMs?: number;
-  /** Deliveries claimed per round, and sent at once. */
-  batch?: number;
+  /** Sends this instance has in flight at most (MAX_IN_FLIGHT). */
+  maxInFlight?: number;
+  /** Sends of one owner in flight at most, across instances (OWNER_IN_FLIGHT). */
+  ownerInFlight?: number;
   /** How often to look for due deliveries when nothing wakes the dispatcher. */
   pollMs?: number;
   /** A claim lapses after this, should the instance die mid-send. */
@@ -186,22 +246,33 @@ export interface DispatcherOptions {
 }
 
 /**
- * Sends due deliveries. `wake()` after a commit starts a round at once; otherwise it polls. Each round
- * claims a batch (marking it `sending` with a lease), signs and POSTs each, and records the outcome.
+ * Sends due deliveries. `wake()` after a commit starts a claim at once; otherwise it polls. A claim takes
+ * as many due deliveries as there is room for in flight (marking them `sending` with a lease), fairly
+ * across owners, and starts sending each at once; a send that ends frees its slot, and wakes another claim
+ * when deliveries were left waiting. Claims never wait for sends.
  */
 export class Dispatcher {
   private readonly schedule: number[];
   private readonly worker: Worker;
+  private readonly maxInFlight: number;
+  private readonly ownerInFlight: number;
+  /** Sends under way on this instance. */
+  private readonly sending = new Set<Promise<unknown>>();
+  /** The last claim left due deliveries behind (no room, or their owners' share was taken): an ending send claims again. */
+  private leftBehind = false;
 
   constructor(private readonly opts: DispatcherOptions) {
     this.schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+    this.maxInFlight = opts.maxInFlight ?? MAX_IN_FLIGHT;
+    this.ownerInFlight = opts.ownerInFlight ?? OWNER_IN_FLIGHT;
     this.worker = new Worker({
       name: 'dispatcher',
       round: () => this.runOnce(),
       log: opts.log,
       pollMs: opts.pollMs ?? 1_000,
-      fullBatch: opts.batch ?? 16,
-      // Every delivery is made by a commit that wakes the dispatcher (or by its own rounds, which reschedule).
+      // A claim that filled every slot is followed by another, which finds no room and reads nothing.
+      fullBatch: this.maxInFlight,
+      // Every delivery is made by a commit that wakes the dispatcher (or by its own sends, which wake it when they put one back).
       ...idleUntilDue(opts.sql, opts.clock, () => this.nextDue()),
     });
   }
@@ -215,24 +286,55 @@ export class Dispatcher {
     this.worker.start();
   }
 
-  /** Starts a round now, or another right after the one in progress. */
+  /** Starts a claim now, or another right after the one in progress. */
   wake(): void {
     this.worker.wake();
   }
 
-  /** One round: claims what is due and sends it; resolves with the number claimed. */
+  /** One claim: takes what is due, as far as there is room, and starts sending it; resolves with the number claimed. */
   async runOnce(): Promise<number> {
-    const claimed = await this.claim();
-    await Promise.all(claimed.map((d) => this.send(d)));
+    const room = this.maxInFlight - this.sending.size;
+    if (room <= 0) {
+      this.leftBehind = true;
+      return 0;
+    }
+    const { claimed, leftBehind } = await this.claim(room);
+    this.leftBehind = leftBehind;
+    for (const d of claimed) this.track(d);
     return claimed.length;
   }
 
-  settled(): Promise<void> {
-    return this.worker.settled();
+  /**
+   * Sends one claimed delivery on its own. When it ends, a claim follows if the last one left deliveries
+   * behind, or if this one was put back for a retry (the worker may be idle until a time it read before).
+   */
+  private track(d: ClaimedDelivery): void {
+    const send = this.send(d)
+      .catch((err: Error) => {
+        // Recording the outcome failed (the database): the claim's lease lapses and the delivery is sent again.
+        this.opts.log.warn({ err: err.message, delivery_id: d.id }, 'delivery failed unexpectedly');
+        return false;
+      })
+      .then((retried) => {
+        this.sending.delete(send);
+        if (this.leftBehind || retried) this.worker.wake();
+      });
+    this.sending.add(send);
   }
 
-  stop(): Promise<void> {
-    return this.worker.stop();
+  /** Waits until no claim is in progress and no send is under way (tests use it to see deliveries settle). */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.worker.settled();
+      if (!this.sending.size) return;
+      await Promise.all(this.sending);
+    }
+  }
+
+  /** Stops claiming, and waits for the sends under way (each bounded by the send timeout). */
+  async stop(): Promise<void> {
+    await this.worker.stop();
+    await Promise.all(this.sending);
   }
 
   /** When the earliest delivery waiting (or a lapsed claim) falls due; null when none waits. */
@@ -241,11 +343,12 @@ export class Dispatcher {
     return row?.due ? new Date(row.due).getTime() : null;
   }
 
-  private async claim(): Promise<ClaimedDelivery[]> {
+  private async claim(room: number): Promise<{ claimed: ClaimedDelivery[]; leftBehind: boolean }> {
     const { sql, clock } = this.opts;
     const now = clock.now();
     const leaseEnds = new Date(now.getTime() + (this.opts.leaseMs ?? 60_000));
     const rows = await sql.query<{
+      left_behind: boolean;
       id: string;
       event_id: string;
       kind: string;
@@ -268,25 +371,10 @@ export class Dispatcher {
       data: Record<string, unknown>;
       created_at: Date;
     }>(
-      `WITH due AS (
-         SELECT id FROM deliveries WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1
-         FROM due WHERE d.id = due.id
-         RETURNING d.id, d.event_id, d.kind, d.attempts, d.url, d.webhook_id, d.ticket_endpoint_id, d.subscription_id, d.uto_subscription_id, d.external_agent_id
-       )
-       SELECT c.id, c.event_id, c.kind, c.attempts, c.url, c.webhook_id, w.url AS webhook_url, w.secret AS webhook_secret, w.active AS webhook_active,
-         c.ticket_endpoint_id AS endpoint_id, t.url AS endpoint_url, t.secret AS endpoint_secret,
-         c.subscription_id, s.secret AS subscription_secret, c.uto_subscription_id, u.secret AS uto_subscription_secret,
-         c.external_agent_id, x.secret AS external_agent_secret, e.type, e.data, e.created_at
-       FROM claimed c JOIN outbox_events e ON e.id = c.event_id
-       LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN ticket_endpoints t ON t.id = c.ticket_endpoint_id
-       LEFT JOIN capability_subscriptions s ON s.id = c.subscription_id LEFT JOIN uto_subscriptions u ON u.id = c.uto_subscription_id
-       LEFT JOIN external_agents x ON x.id = c.external_agent_id`,
-      [now, leaseEnds, this.opts.batch ?? 16],
+      CLAIM,
+      [now, leaseEnds, room, this.ownerInFlight],
     );
-    return rows.map((r) => {
+    const claimed = rows.filter((r) => r.id !== null).map((r) => {
       let target: DeliveryTarget | null;
       if (r.webhook_id) target = r.webhook_active && r.webhook_url ? { url: r.webhook_url, secret: r.webhook_secret ?? undefined } : null;
       else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
@@ -304,13 +392,15 @@ export class Dispatcher {
         envelope: { id: r.event_id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data },
       };
     });
+    return { claimed, leftBehind: rows[0]?.left_behind ?? false };
   }
 
-  private async send(d: ClaimedDelivery): Promise<void> {
+  /** Sends and records the outcome; resolves true when the delivery was put back for a later attempt. */
+  private async send(d: ClaimedDelivery): Promise<boolean> {
     const { sql, clock, outbound, log } = this.opts;
     if (!d.target) {
       await sql.query(`UPDATE deliveries SET status = 'cancelled', last_error = 'the receiver is gone or turned off' WHERE id = $1`, [d.id]);
-      return;
+      return false;
     }
     const body = JSON.stringify(d.envelope);
     const started = clock.now();
@@ -357,5 +447,6 @@ export class Dispatcher {
     );
     if (answer && this.opts.onAnswer) await this.opts.onAnswer(d, answer).catch((err: Error) => log.warn({ err: err.message, delivery_id: d.id }, 'handling a receiver answer failed'));
     if (status === 410 && this.opts.onGone) await this.opts.onGone(d).catch((err: Error) => log.warn({ err: err.message }, 'turning off a gone receiver failed'));
+    return next.status === 'pending';
   }
 }
