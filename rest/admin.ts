@@ -10,10 +10,11 @@ export const adminRoutes: Route[] = [
     status: 200,
     tag: 'Administration',
     summary: "Set an agent's status",
-    description: 'SUSPENDED and BANNED agents get 403 on every agent operation from the next request on.',
+    description:
+      "Sets the agent's own status. SUSPENDED and BANNED reach its whole subtree of sub-agents: they and it get 403 on every agent operation from the next request on, their sub-keys fail verification and their services leave listings and rankings. Each agent's `status` is the worst of its own and its ancestors', so lifting a suspension restores the sub-agents not suspended on their own, and a sub-agent set ACTIVE under a suspended ancestor stays suspended (`status` answers the status in force, `own_status` the one set).",
     errors: [404],
     document: /* GraphQL */ `mutation UpdateAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
-      updateAgentStatus(agentId: $agentId, input: $input) { updated agent_id: agentId status }
+      updateAgentStatus(agentId: $agentId, input: $input) { updated agent_id: agentId status own_status: ownStatus }
     }`,
     variables: { agentId: from.path('agentId'), input: from.body },
   },

@@ -7,7 +7,8 @@ const StatusUpdate = builder.objectRef<Awaited<ReturnType<typeof admin.setAgentS
   fields: (t) => ({
     updated: t.boolean({ resolve: () => true }),
     agentId: t.exposeID('id'),
-    status: t.expose('status', { type: AgentStatusEnum }),
+    status: t.expose('status', { type: AgentStatusEnum, description: "The status in force: the worst of the one set and the agent's ancestors'" }),
+    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, description: 'The status set' }),
     agent: t.field({ type: Agent, resolve: (a) => a }),
   }),
 });
@@ -22,7 +23,8 @@ const UpdateAgentStatusInput = builder.inputType('UpdateAgentStatusInput', {
 builder.mutationField('updateAgentStatus', (t) =>
   t.field({
     type: StatusUpdate,
-    description: 'Set an agent ACTIVE, SUSPENDED or BANNED; suspended and banned agents get 403 on every agent operation at once',
+    description:
+      "Set an agent's own status ACTIVE, SUSPENDED or BANNED. Its status in force, and that of every sub-agent below it, is the worst of its own and its ancestors': suspended and banned agents and their whole subtree get 403 on every agent operation at once; lifting it restores the sub-agents not suspended on their own.",
     auth: 'admin',
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentStatusInput, required: true }) },
     resolve: (_r, { agentId, input }, ctx) => admin.setAgentStatus(ctx, String(agentId), input),

@@ -33,7 +33,11 @@ export const Agent = builder.prismaNode('Agent', {
     }),
     reputation: t.exposeInt('reputation', { description: 'Reputation score, 0-100' }),
     tier: t.field({ type: TierEnum, resolve: (agent) => tierOf(agent.reputation) }),
-    status: t.expose('status', { type: AgentStatusEnum }),
+    status: t.expose('status', {
+      type: AgentStatusEnum,
+      description: "The status in force: the worst of the agent's own status and its ancestors' (a suspension or ban reaches every sub-agent below)",
+    }),
+    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, description: 'The status the administrator set on this agent itself' }),
     autonomyLevel: t.expose('autonomyLevel', { type: AutonomyLevelEnum }),
     capabilities: t.exposeStringList('capabilities'),
     authorityScope: t.exposeStringList('authorityScope', { description: 'Capability prefixes a sub-agent may act on' }),

@@ -739,7 +739,7 @@ export type UpdateAgentStatusMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean, status: AgentStatus, agent_id: string } };
+export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean, status: AgentStatus, agent_id: string, own_status: AgentStatus } };
 
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -1,6 +1,6 @@
 // Administration (spec §3 Agent row, §4.15; CONTRACT §1 ADMIN_KEY, §4): setting an agent's status with
 // the administrator key, the 403 a suspended or banned agent then gets everywhere, and platform statistics.
-import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
+import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
 import { expectProblem } from '../support/expect';
 
 const ADMIN_KEY = `key_admin_${'Q7'.repeat(20)}`;
@@ -45,7 +45,7 @@ describe('PATCH /admin/agents/:agentId/status', () => {
     const serviceKey = await registerService(agent.key);
     const res = await setStatus(agent.agentId, { status });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ updated: true, agent_id: agent.agentId, status });
+    expect(res.body).toEqual({ updated: true, agent_id: agent.agentId, status, own_status: status });
 
     expectProblem(await call('GET', '/agents/me', { key: agent.key }), 403, 'forbidden');
     expectProblem(await call('PATCH', '/agents/me', { key: agent.key, body: { description: 'Still here' } }), 403, 'forbidden');
@@ -54,7 +54,7 @@ describe('PATCH /admin/agents/:agentId/status', () => {
     expectProblem(await call('GET', '/my/keys', { key: agent.key }), 403, 'forbidden');
 
     const back = await setStatus(agent.agentId, { status: 'ACTIVE' });
-    expect(back.body).toEqual({ updated: true, agent_id: agent.agentId, status: 'ACTIVE' });
+    expect(back.body).toEqual({ updated: true, agent_id: agent.agentId, status: 'ACTIVE', own_status: 'ACTIVE' });
     const me = await call('GET', '/agents/me', { key: agent.key });
     expect(me.status).toBe(200);
     expect(me.body.status).toBe('ACTIVE');
@@ -129,6 +129,133 @@ describe('PATCH /admin/agents/:agentId/status', () => {
       expect.arrayContaining([
         expect.objectContaining({ from: 'ACTIVE', to: 'SUSPENDED', reason: 'Abuse report 42' }),
         expect.objectContaining({ from: 'SUSPENDED', to: 'ACTIVE' }),
+      ]),
+    );
+  });
+});
+
+describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
+  /** A sub-agent of `parentId` made by the holder of `key`; CREATE autonomy so that it may have sub-agents of its own. */
+  async function subAgent(key: string, parentId: string, autonomyLevel = 'CREATE') {
+    const res = await call('POST', `/agents/${parentId}/sub-agents`, {
+      key,
+      body: { name: uniqueName('sub'), description: 'A sub-agent made by a test', autonomyLevel, authorityScope: [] },
+    });
+    if (res.status !== 201) throw new Error(`sub-agent creation failed: ${res.status} ${res.text}`);
+    return { agentId: res.body.agent_id as string, key: res.body.master_key as string };
+  }
+  const me = (key: string) => call('GET', '/agents/me', { key });
+  const verify = (subKey: string) => call('POST', '/keys/verify', { body: { key: subKey } });
+  const resolved = async (key: string, capability: string) =>
+    ((await call('POST', '/resolve', { key, body: { capability } })).body.matches ?? []).map((m: { service_key: string }) => m.service_key);
+
+  /** root → child → grandchild; the grandchild holds a sub-key of another agent's service and offers a service of its own. */
+  async function tree() {
+    const root = await registerAgent(server);
+    const child = await subAgent(root.key, root.agentId);
+    const grandchild = await subAgent(child.key, child.agentId, 'EXECUTE_ONLY');
+    const outsider = await registerAgent(server);
+    const subKey = (await call('POST', `/keys/provision/${await registerService(outsider.key)}`, { key: grandchild.key, body: {} })).body.sub_key as string;
+    const capability = `subtree-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const serviceKey = await registerService(grandchild.key, [capability]);
+    // Every caller is known to the principal cache before any status changes.
+    for (const a of [root, child, grandchild]) expect((await me(a.key)).status).toBe(200);
+    expect((await verify(subKey)).status).toBe(200);
+    expect(await resolved(outsider.key, capability)).toEqual([serviceKey]);
+    return { root, child, grandchild, outsider, subKey, capability, serviceKey };
+  }
+
+  it.each(['SUSPENDED', 'BANNED'])('refuses every sub-agent below a %s agent at once, and lifting it restores them', async (status) => {
+    const t = await tree();
+    const res = await setStatus(t.root.agentId, { status });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ updated: true, agent_id: t.root.agentId, status, own_status: status });
+
+    for (const a of [t.root, t.child, t.grandchild]) {
+      const refused = await me(a.key);
+      expectProblem(refused, 403, 'forbidden');
+      expect(refused.body.detail).toContain(status.toLowerCase());
+    }
+    expectProblem(await call('POST', `/agents/${t.child.agentId}/sub-agents`, { key: t.child.key, body: { name: uniqueName('sub'), description: 'Not now', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } }), 403, 'forbidden');
+    expectProblem(await call('POST', '/services/register', { key: t.grandchild.key, body: serviceBody() }), 403, 'forbidden');
+    const viaGraphql = await gql(server, '{ me { name } }', undefined, t.grandchild.key);
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expectProblem(await verify(t.subKey), 401, 'unauthorized');
+    expectProblem(await call('GET', `/services/${t.serviceKey}`), 404, 'not_found');
+    expect(await resolved(t.outsider.key, t.capability)).toEqual([]);
+    const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: t.grandchild.agentId } });
+    expect({ status: row.status, ownStatus: row.ownStatus }).toEqual({ status, ownStatus: 'ACTIVE' });
+
+    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).body).toEqual({ updated: true, agent_id: t.root.agentId, status: 'ACTIVE', own_status: 'ACTIVE' });
+    for (const a of [t.root, t.child, t.grandchild]) expect((await me(a.key)).body.status).toBe('ACTIVE');
+    expect((await verify(t.subKey)).status).toBe(200);
+    expect((await call('GET', `/services/${t.serviceKey}`)).status).toBe(200);
+    expect(await resolved(t.outsider.key, t.capability)).toEqual([t.serviceKey]);
+  });
+
+  it("keeps a sub-agent's own suspension when its ancestor is restored, and the worst of the two applies meanwhile", async () => {
+    const t = await tree();
+    expect((await setStatus(t.child.agentId, { status: 'SUSPENDED' })).status).toBe(200);
+    expect((await me(t.root.key)).status).toBe(200);
+    expectProblem(await me(t.grandchild.key), 403, 'forbidden');
+
+    expect((await setStatus(t.root.agentId, { status: 'BANNED' })).status).toBe(200);
+    for (const a of [t.child, t.grandchild]) expect((await me(a.key)).body.detail).toContain('banned');
+    // Setting a sub-agent ACTIVE under a banned ancestor records its own status; the ban still applies.
+    const under = await setStatus(t.grandchild.agentId, { status: 'ACTIVE' });
+    expect(under.body).toEqual({ updated: true, agent_id: t.grandchild.agentId, status: 'BANNED', own_status: 'ACTIVE' });
+
+    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).status).toBe(200);
+    expect((await me(t.root.key)).status).toBe(200);
+    for (const a of [t.child, t.grandchild]) expect((await me(a.key)).body.detail).toContain('suspended');
+    expectProblem(await verify(t.subKey), 401, 'unauthorized');
+
+    expect((await setStatus(t.child.agentId, { status: 'ACTIVE' })).status).toBe(200);
+    for (const a of [t.root, t.child, t.grandchild]) expect((await me(a.key)).status).toBe(200);
+    expect((await verify(t.subKey)).status).toBe(200);
+  });
+
+  it('starts a sub-agent created under a suspended agent suspended, and restores it with its parent', async () => {
+    const t = await tree();
+    expect((await setStatus(t.child.agentId, { status: 'SUSPENDED' })).status).toBe(200);
+    // The root, still active, manages its descendants and may give the suspended child a sub-agent.
+    const newborn = await subAgent(t.root.key, t.child.agentId, 'EXECUTE_ONLY');
+    expectProblem(await me(newborn.key), 403, 'forbidden');
+    const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: newborn.agentId } });
+    expect({ status: row.status, ownStatus: row.ownStatus }).toEqual({ status: 'SUSPENDED', ownStatus: 'ACTIVE' });
+    expect((await setStatus(t.child.agentId, { status: 'ACTIVE' })).status).toBe(200);
+    expect((await me(newborn.key)).status).toBe(200);
+  });
+
+  it('reaches sub-agents created while the suspension spreads', async () => {
+    const t = await tree();
+    const create = () =>
+      call('POST', `/agents/${t.child.agentId}/sub-agents`, {
+        key: t.child.key,
+        body: { name: uniqueName('racer'), description: 'Created during a suspension', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+      });
+    const answers = await Promise.all([...Array.from({ length: 8 }, create), setStatus(t.root.agentId, { status: 'SUSPENDED' }), ...Array.from({ length: 8 }, create)]);
+    const created = answers.filter((r) => r.status === 201);
+    expect(answers.every((r) => [200, 201, 403].includes(r.status))).toBe(true);
+    for (const r of created) expectProblem(await me(r.body.master_key), 403, 'forbidden');
+    const rows = await server.app.services.db.agent.findMany({ where: { parentId: t.child.agentId } });
+    expect(rows.map((r) => r.status).filter((s) => s !== 'SUSPENDED')).toEqual([]);
+  });
+
+  it("tells each agent whose status moved with an agent.updated event, and records the change in the target's audit log", async () => {
+    const t = await tree();
+    await setStatus(t.root.agentId, { status: 'SUSPENDED', reason: 'Abuse report 7' });
+    const events = await server.app.services.db.outboxEvent.findMany({ where: { agentId: t.grandchild.agentId, type: 'agent.updated' } });
+    expect(events.map((e) => e.data)).toEqual([
+      { agent_id: t.grandchild.agentId, changed: ['status'], status: 'SUSPENDED', previous_status: 'ACTIVE', inherited_from: t.root.agentId },
+    ]);
+    await setStatus(t.root.agentId, { status: 'ACTIVE' });
+    const log = await call('GET', '/my/audit-log', { key: t.root.key });
+    const changes = log.body.events.filter((e: any) => e.action === 'status.changed').map((e: any) => e.details);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: 'ACTIVE', to: 'SUSPENDED', reason: 'Abuse report 7', sub_agents_changed: 2 }),
+        expect.objectContaining({ from: 'SUSPENDED', to: 'ACTIVE', sub_agents_changed: 2 }),
       ]),
     );
   });

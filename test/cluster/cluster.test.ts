@@ -129,6 +129,24 @@ it('refuses a sub-key revoked on one instance, and a suspended agent, on the oth
   await seenOnB((res) => res.status === 403);
 });
 
+it("refuses a sub-agent known to the other instance's principal cache when its ancestor is suspended on one, and serves it once lifted", async () => {
+  const adminKey = `key_admin_${'S'.repeat(40)}`;
+  await a.app.services.db.credential.create({ data: { kind: 'admin', hash: sha256Hex(adminKey), hint: secretHint(adminKey) } });
+  const root = await registerAgent(a);
+  const child = await api(a)('POST', `/agents/${root.agentId}/sub-agents`, {
+    key: root.key,
+    body: { name: `cluster-sub-${Date.now().toString(36)}`, description: 'A sub-agent on two instances', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+  });
+  expect(child.status).toBe(201);
+  const childKey = child.body.master_key as string;
+  expect((await api(b)('GET', '/agents/me', { key: childKey })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: childKey })).status).toBe(200);
+  expect((await api(a)('PATCH', `/admin/agents/${root.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
+  await within(1_000, async () => (await api(b)('GET', '/agents/me', { key: childKey })).status === 403);
+  expect((await api(a)('PATCH', `/admin/agents/${root.agentId}/status`, { key: adminKey, body: { status: 'ACTIVE' } })).status).toBe(200);
+  expect((await api(b)('GET', '/agents/me', { key: childKey })).status).toBe(200);
+});
+
 it("empties the other instance's execute cache when a caller is suspended on one", async () => {
   const p = await startProvider();
   try {

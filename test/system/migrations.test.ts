@@ -63,6 +63,33 @@ it('gives every sub-key that never expired the default lifetime, and at least 30
   }
 });
 
+it('keeps each agent\'s status as its own and gives sub-agents of suspended or banned agents the worst status above them', async () => {
+  const db = await PGlite.create();
+  try {
+    const all = readMigrations().migrationDirectories;
+    const at = all.findIndex((d) => d.path.endsWith('_subtree_status'));
+    const sql = (i: number) => (all[i].migrationFile.content as { value: string }).value;
+    for (let i = 0; i < at; i++) await db.exec(sql(i));
+    // root (SUSPENDED) → child (BANNED) → grandchild; root → sibling; another tree, all ACTIVE.
+    const agent = (n: number, name: string, status: string, parent: number | null) =>
+      `('00000000-0000-4000-8000-00000000000${n}', 'ag_${n}', '${name}', 'd', 'o@example.com', '${status}', ${parent === null ? 'NULL' : `'00000000-0000-4000-8000-00000000000${parent}'`}, now())`;
+    await db.exec(`INSERT INTO agents (id, agent_key, name, description, owner_email, status, parent_id, updated_at) VALUES
+      ${[agent(1, 'root', 'SUSPENDED', null), agent(2, 'child', 'BANNED', 1), agent(3, 'grandchild', 'ACTIVE', 2), agent(4, 'sibling', 'ACTIVE', 1), agent(5, 'other', 'ACTIVE', null), agent(6, 'other-child', 'ACTIVE', 5)].join(',\n')}`);
+    await db.exec(sql(at));
+    const { rows } = await db.query<{ name: string; status: string; own_status: string }>('SELECT name, status::text, own_status::text FROM agents ORDER BY agent_key');
+    expect(rows).toEqual([
+      { name: 'root', status: 'SUSPENDED', own_status: 'SUSPENDED' },
+      { name: 'child', status: 'BANNED', own_status: 'BANNED' },
+      { name: 'grandchild', status: 'BANNED', own_status: 'ACTIVE' },
+      { name: 'sibling', status: 'SUSPENDED', own_status: 'ACTIVE' },
+      { name: 'other', status: 'ACTIVE', own_status: 'ACTIVE' },
+      { name: 'other-child', status: 'ACTIVE', own_status: 'ACTIVE' },
+    ]);
+  } finally {
+    await db.close();
+  }
+});
+
 it('scores offers in SQL exactly as the resolver does in TypeScript', async () => {
   const db = await PGlite.create();
   try {

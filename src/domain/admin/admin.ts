@@ -1,16 +1,23 @@
-// Administration: an agent's status (suspended and banned agents are refused on every B endpoint at
-// once, since every request reads the status) and platform-wide statistics.
+// Administration: an agent's status (suspended and banned agents, and every sub-agent below them, are
+// refused on every B endpoint at once, since every request reads the status in force) and platform-wide
+// statistics.
 import type { Agent } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
+import { setOwnStatus } from '../agents/status';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { transact } from '../events';
 
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
 
+/**
+ * Sets an agent's own status. The status in force of the agent and of its whole subtree of sub-agents
+ * follows (agents/status.ts): each agent whose status in force moved gets an `agent.updated` event, and
+ * the change is audited on the agent set.
+ */
 export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?: unknown; reason?: unknown }): Promise<Agent> {
   await requireAdmin(ctx);
   const checks = new Checks();
@@ -18,14 +25,29 @@ export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?
   else if (!AGENT_STATUSES.includes(input.status as never)) checks.fail('status', `must be one of ${AGENT_STATUSES.join(', ')}`);
   const reason = checks.text('reason', input.reason, { max: 500 });
   checks.done();
-  const agent = isUuid(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId } }) : null;
+  const agent = isUuid(agentId) ? await ctx.db.agent.findUnique({ where: { id: agentId }, select: { id: true } }) : null;
   if (!agent) throw new NotFound('agent', agentId);
-  const status = input.status as Agent['status'];
+  const ownStatus = input.status as Agent['status'];
   return transact(ctx, async (tx, emit) => {
-    const row = await tx.agent.update({ where: { id: agentId }, data: { status } });
-    await recordAudit(tx, ctx, { agentId, action: 'status.changed', targetType: 'agent', targetId: agentId, details: { from: agent.status, to: status, reason: reason ?? null } });
-    if (agent.status !== status) await emit(agentId, 'agent.updated', { agent_id: agentId, changed: ['status'], status, previous_status: agent.status });
-    return row;
+    const { previous, moves } = await setOwnStatus(tx, agentId, ownStatus);
+    const below = moves.filter((m) => m.agentId !== agentId);
+    await recordAudit(tx, ctx, {
+      agentId,
+      action: 'status.changed',
+      targetType: 'agent',
+      targetId: agentId,
+      details: { from: previous, to: ownStatus, reason: reason ?? null, sub_agents_changed: below.length },
+    });
+    for (const m of [...moves.filter((m) => m.agentId === agentId), ...below]) {
+      await emit(m.agentId, 'agent.updated', {
+        agent_id: m.agentId,
+        changed: ['status'],
+        status: m.to,
+        previous_status: m.from,
+        ...(m.agentId === agentId ? {} : { inherited_from: agentId }),
+      });
+    }
+    return tx.agent.findUniqueOrThrow({ where: { id: agentId } });
   });
 }
 

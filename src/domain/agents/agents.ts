@@ -8,6 +8,7 @@ import type { Ctx } from '../context';
 import { recordAudit } from '../audit/audit';
 import { transact } from '../events';
 import { requireAgent } from './principal';
+import { statusForChildOf } from './status';
 
 /**
  * Refuses with `refusal()` when the agent already holds `max` of something, counted by `count` inside `tx`
@@ -53,15 +54,17 @@ type NewAgent = Pick<Prisma.AgentUncheckedCreateInput, 'name' | 'description' | 
 
 /**
  * Creates an agent with its master key (shown once, stored hashed) and its first reputation event;
- * `audit` adds entries to the same transaction (the parent's record of a sub-agent, say).
+ * `audit` adds entries to the same transaction (the parent's record of a sub-agent, say). A sub-agent
+ * starts with its parent's status in force: one created under a suspended agent is suspended with it.
  */
 async function createAgent(ctx: Ctx, data: NewAgent, audit?: (tx: DbTx, created: Agent) => Promise<void>): Promise<Registration> {
   const agentKey = newAgentKey();
   const masterKey = newMasterKey();
   try {
     const agent = await ctx.db.$transaction(async (tx) => {
+      const status = data.parentId ? await statusForChildOf(tx, data.parentId) : undefined;
       const created = await tx.agent.create({
-        data: { ...data, agentKey, reputation: INITIAL_REPUTATION, credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } } },
+        data: { ...data, status, agentKey, reputation: INITIAL_REPUTATION, credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } } },
       });
       await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
       await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id, details: data.parentId ? { parent_id: data.parentId } : {} });

@@ -12,7 +12,7 @@ import type { Bearer } from '../../platform/auth';
 const PRINCIPAL_SQL = `
   SELECT c.id AS "credentialId", c.kind::text AS "credentialKind",
     a.id, a.agent_key AS "agentKey", a.name, a.description, a.owner_email AS "ownerEmail", a.reputation,
-    a.status::text AS status, a.autonomy_level::text AS "autonomyLevel", a.capabilities,
+    a.status::text AS status, a.own_status::text AS "ownStatus", a.autonomy_level::text AS "autonomyLevel", a.capabilities,
     a.authority_scope AS "authorityScope", a.parent_id AS "parentId", a.created_at AS "createdAt", a.updated_at AS "updatedAt"
   FROM credentials c LEFT JOIN agents a ON a.id = c.agent_id
   WHERE c.hash = $1 AND c.revoked_at IS NULL`;
@@ -69,7 +69,10 @@ function principalOf(row: CredentialRow | undefined): Principal {
   return { kind: 'agent', agent: agent as Agent, credentialId };
 }
 
-/** The calling agent; 401 without a live master key, 403 for a suspended or banned agent. */
+/**
+ * The calling agent; 401 without a live master key, 403 for a suspended or banned agent: its status in
+ * force, which a suspension or ban of any of its ancestors sets too (agents/status.ts).
+ */
 export async function requireAgent(ctx: Ctx): Promise<Agent> {
   return agentOf(await ctx.principal());
 }
