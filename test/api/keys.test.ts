@@ -196,10 +196,14 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
       body: { permissions: ['admin', 'write', 'delete'], rate_limits: { requests_per_minute: 1_000_000 } },
     });
     expectProblem(res, 403, 'forbidden');
-    expect(res.body.detail).toMatch(/^permissions: /);
-    for (const refused of ['admin', 'write', 'delete']) expect(res.body.detail).toContain(`"${refused}"`);
-    expect(res.body.detail).toContain(serviceKey);
+    expect(res.body.errors).toEqual(
+      ['admin', 'write', 'delete'].map((p, i) => ({ path: `permissions.${i}`, message: `"${p}" is not allowed by the sub-key policy of ${serviceKey}, which allows "read"` })),
+    );
     expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(0);
+    // Only the permissions not allowed are named.
+    const mixed = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['read', 'admin'] } });
+    expectProblem(mixed, 403, 'forbidden');
+    expect(errorPaths(mixed)).toEqual(['permissions.1']);
     // What the policy allows is granted.
     expect((await provision(consumer.key, serviceKey, { permissions: ['read'] })).body.permissions).toEqual(['read']);
   });
@@ -267,6 +271,11 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
   it('holds the owner to its own policy on its own service, until it widens it', async () => {
     const svc = await provider();
     expectProblem(await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: { permissions: ['read', 'write'] } }), 403, 'forbidden');
+    // A policy without read refuses a key asked without permissions (the default, read), naming the field.
+    expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['write'] })).status).toBe(200);
+    const byDefault = await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: {} });
+    expectProblem(byDefault, 403, 'forbidden');
+    expect(errorPaths(byDefault)).toEqual(['permissions']);
     expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write'], max_requests_per_minute: 1000 })).status).toBe(200);
     const own = await provision(svc.key, svc.serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000 } });
     expect(own.body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000, requests_per_day: null } });

@@ -53,16 +53,25 @@ function readRateLimits(checks: Checks, value: ProvisionInput['rateLimits']): St
 const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
 
 /**
- * What a provisioning asking for `permissions` and `asked` rates is granted under a service's policy. A
- * permission the policy does not allow refuses the request (403 naming it: a wider grant is the owner's
- * to give, by widening the policy); a rate above the policy's maximum is lowered to it, and a key asked
- * without a daily limit gets the policy's daily maximum when it has one. The answer shows what was granted.
+ * What a provisioning is granted under a service's policy, given the permissions it named (undefined for
+ * the default, read) and the rates it asked for. A permission the policy does not allow refuses the
+ * request, 403 naming each such field (a wider grant is the owner's to give, by widening the policy); a
+ * rate above the policy's maximum is lowered to it, and a key asked without a daily limit gets the
+ * policy's daily maximum when it has one. The answer shows what was granted.
  */
-export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, permissions: string[], asked: StoredRateLimits): { permissions: string[]; rateLimits: StoredRateLimits } {
-  const refused = permissions.filter((p) => !policy.subKeyPermissions.includes(p));
-  if (refused.length) {
-    throw new Forbidden(`permissions: ${quoted(refused)} ${refused.length === 1 ? 'is' : 'are'} not allowed by the sub-key policy of ${serviceKey}, which allows ${quoted(policy.subKeyPermissions)}`);
+export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, named: string[] | undefined, asked: StoredRateLimits): { permissions: string[]; rateLimits: StoredRateLimits } {
+  const allowed = policy.subKeyPermissions;
+  const notAllowed = `not allowed by the sub-key policy of ${serviceKey}, which allows ${quoted(allowed)}`;
+  const refusals = new Checks();
+  if (named) {
+    named.forEach((p, i) => {
+      if (!allowed.includes(p)) refusals.refuse(`permissions.${i}`, `"${p}" is ${notAllowed}`);
+    });
+  } else {
+    for (const p of DEFAULT_PERMISSIONS) if (!allowed.includes(p)) refusals.refuse('permissions', `the default "${p}" is ${notAllowed}`);
   }
+  refusals.done();
+  const permissions = named ? [...new Set(named)] : DEFAULT_PERMISSIONS;
   const perMinute = Math.min(asked.requests_per_minute ?? DEFAULT_RATE_LIMITS.requests_per_minute, policy.subKeyMaxPerMinute);
   const maxPerDay = policy.subKeyMaxPerDay;
   const perDay = asked.requests_per_day === undefined ? (maxPerDay ?? undefined) : maxPerDay === null ? asked.requests_per_day : Math.min(asked.requests_per_day, maxPerDay);
@@ -78,8 +87,9 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   const me = await requireAgent(ctx);
   const now = ctx.services.clock.now();
   const checks = new Checks();
-  let asked = DEFAULT_PERMISSIONS;
-  if (input.permissions !== undefined && input.permissions !== null) asked = readPermissions(checks, 'permissions', input.permissions) ?? asked;
+  // Kept as the request named them, so that the policy's refusal names each field as given.
+  const named = input.permissions === undefined || input.permissions === null ? undefined : (input.permissions as string[]);
+  if (named) readPermissions(checks, 'permissions', named);
   const askedRates = readRateLimits(checks, input.rateLimits) ?? DEFAULT_RATE_LIMITS;
   // Every key expires (CONTRACT §3): the configured lifetime unless an earlier, or a later one up to the
   // maximum, is asked for.
@@ -99,7 +109,7 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
     select: { id: true, serviceKey: true, name: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true },
   });
   if (!service) throw new NotFound('active service', serviceKey);
-  const { permissions, rateLimits } = grantWithinPolicy(service.serviceKey, service, asked, askedRates);
+  const { permissions, rateLimits } = grantWithinPolicy(service.serviceKey, service, named, askedRates);
 
   const secret = newSubKey();
   const key = await transact(ctx, async (tx, emit) => {
