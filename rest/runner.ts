@@ -29,7 +29,7 @@ import { costProblem, measureOperation } from '../src/platform/operation-cost';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, readJsonBody, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
+import { clientAddress, readJsonBody, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
@@ -607,7 +607,7 @@ export class RestDispatcher {
         if ('problem' in frames) throw frames.problem;
         this.streams!.serveWebSocket(frames, req, socket, head);
       } catch (err) {
-        StreamBridge.refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, requestId), headers);
+        refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, requestId), headers);
       }
     })();
     return true;

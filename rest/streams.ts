@@ -8,7 +8,8 @@ import type { Duplex } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
-import { problemFromError, type Problem } from '../src/platform/errors';
+import { problemFromError } from '../src/platform/errors';
+import { BODY_LIMIT_BYTES } from '../src/platform/http';
 import type { CompiledRoute } from './runner';
 import { isListenable } from '../src/platform/sequenced-streams';
 
@@ -47,7 +48,8 @@ export class StreamBridge {
    * answer still being computed is shared as its promise.
    */
   private readonly frames = new WeakMap<object, Map<string, Frame | Promise<Frame>>>();
-  private readonly wss = new WebSocketServer({ noServer: true });
+  // Readers send nothing but control frames: a frame larger than a request body closes the socket (1009).
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
   private readonly open = new Set<{ close(): void }>();
 
   constructor(private readonly services: Services) {}
@@ -157,19 +159,6 @@ export class StreamBridge {
         () => close(1000, 'session ended'),
       );
     });
-  }
-
-  /** Refuses an upgrade with a problem+json HTTP answer. */
-  static refuseUpgrade(socket: Duplex, problem: Problem, headers: Record<string, string> = {}): void {
-    const body = JSON.stringify(problem);
-    const lines = [
-      `HTTP/1.1 ${problem.status} ${problem.title}`,
-      'Content-Type: application/problem+json',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Connection: close',
-      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-    ];
-    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
   }
 
   get openStreams(): number {

@@ -20,8 +20,8 @@ import type { FieldRateLimits } from './rate-limits';
 export const MAX_TOKENS = 2_000;
 /** What the parsed documents kept for reuse may weigh together. */
 export const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
-/** What one parsed token may weigh (its AST node, location and token record), erring high. */
-const BYTES_PER_TOKEN = 512;
+/** What one parsed token may weigh (its token record and its share of the AST and locations), erring high. */
+const BYTES_PER_TOKEN = 400;
 /** Every operation that introspects spends one request of this bucket too. */
 export const INTROSPECTION_BUCKET: Bucket = { name: 'introspection', perMinute: 30 };
 
@@ -67,6 +67,8 @@ export interface PreparedDocument {
   validationErrors: readonly GraphQLError[];
   /** The cost of each operation, by name ('' for an anonymous one), with variables' page sizes at their defaults. */
   costs: Map<string, OperationCost>;
+  /** What keeping it weighs: its text and its tokens. */
+  bytes: number;
 }
 
 /**
@@ -88,6 +90,13 @@ export function variablesProblem(
   return refused ? new BadRequest(refused) : undefined;
 }
 
+/** The tokens of a parsed document (they stay linked from its location). */
+function tokenCount(document: DocumentNode): number {
+  let n = 0;
+  for (let token = document.loc?.startToken ?? null; token; token = token.next) n++;
+  return n;
+}
+
 export class OperationGate {
   private readonly documents: BoundedCache<PreparedDocument>;
   /** The prepared form of each document this gate parsed, for yoga's later hooks. */
@@ -100,7 +109,13 @@ export class OperationGate {
     private readonly options: { introspection: boolean },
   ) {
     this.limits = costLimitsFor(schema);
-    this.documents = new BoundedCache(DOCUMENT_CACHE_BYTES, (text) => stringBytes(text) * 2 + Math.min(text.length, MAX_TOKENS) * BYTES_PER_TOKEN);
+    // The text is held twice (the key, and the document's source).
+    this.documents = new BoundedCache(DOCUMENT_CACHE_BYTES, (text, prepared) => 2 * stringBytes(text) + prepared.bytes);
+  }
+
+  /** What the kept documents weigh, and how many there are (for /metrics). */
+  get cached(): { bytes: number; entries: number } {
+    return { bytes: this.documents.bytes, entries: this.documents.size };
   }
 
   /** The document `text` parsed, measured and validated, from the cache when it was seen before. */
@@ -114,7 +129,7 @@ export class OperationGate {
   }
 
   private prepareNew(text: string): PreparedDocument {
-    const refuse = (refused: GraphQLError): PreparedDocument => ({ refused, validationErrors: [], costs: new Map() });
+    const refuse = (refused: GraphQLError): PreparedDocument => ({ refused, validationErrors: [], costs: new Map(), bytes: 1024 });
     const boundary = documentProblem(text);
     if (boundary) return refuse(requestError(boundary, undefined, 'VALIDATION_FAILED'));
     let document: DocumentNode;
@@ -122,7 +137,7 @@ export class OperationGate {
       document = parse(text, { maxTokens: MAX_TOKENS });
     } catch (err) {
       const e = err as GraphQLError;
-      const tooLong = /more th[ae]n \d+ tokens/.test(e.message);
+      const tooLong = /contains more th(?:at|an) \d+ tokens/.test(e.message);
       return refuse(tooLong ? requestError(`The document has more than ${MAX_TOKENS} tokens`) : new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } } }));
     }
     const costs = measureDocument(this.schema, document, this.limits);
@@ -136,7 +151,7 @@ export class OperationGate {
     const validationErrors = validate(this.schema, document, [...specifiedRules, StorableTextRule]).map(
       (e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, http: { spec: true, status: 400 } } }),
     );
-    return { document, validationErrors, costs };
+    return { document, validationErrors, costs, bytes: tokenCount(document) * BYTES_PER_TOKEN };
   }
 
   /** The prepared form of a document this gate parsed (yoga hands the document back to later hooks). */
@@ -187,12 +202,17 @@ export class OperationGate {
     return {
       onParse: ({ params, setParsedDocument }) => {
         const prepared = this.prepare(typeof params.source === 'string' ? params.source : params.source.body);
-        if (prepared.refused) throw prepared.refused;
-        setParsedDocument(prepared.document!);
+        if (prepared.refused) {
+          // Refused as a validation error, not thrown: every transport answers validation errors as such
+          // (graphql-sse answers a thrown parse error with a 500 and its stack).
+          const placeholder = parse('{ __typename }');
+          this.byDocument.set(placeholder, prepared);
+          setParsedDocument(placeholder);
+        } else setParsedDocument(prepared.document!);
       },
       onValidate: ({ params, setResult }) => {
         const prepared = params.schema === this.schema ? this.byDocument.get(params.documentAST) : undefined;
-        if (prepared) setResult(prepared.validationErrors);
+        if (prepared) setResult(prepared.refused ? [prepared.refused] : prepared.validationErrors);
       },
       async onExecute({ args, setResultAndStopExecution }) {
         const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);

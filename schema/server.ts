@@ -2,21 +2,24 @@
 // (graphql-ws on /graphql), all on one enveloped schema so auth, masking and rate limits are the same.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
-import { createContext } from '../src/domain/request-context';
-import { AppError, InternalError, isUnavailable, ServiceUnavailable } from '../src/platform/errors';
-import { clientAddress as httpClientAddress, requestIdOf } from '../src/platform/http';
+import { createContext, rateSubject } from '../src/domain/request-context';
+import { AppError, InternalError, isUnavailable, problemFromError, ServiceUnavailable } from '../src/platform/errors';
+import { BODY_LIMIT_BYTES, clientAddress as httpClientAddress, refuseUpgrade, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
+import { graphqlSse } from './graphql-sse';
 import type { OperationGate } from './operation-gate';
 import { rateDecisions } from './rate-limits';
 
 export const GRAPHQL_PATH = '/graphql';
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
+/** A WebSocket close code of this server: the caller holds as many connections as it may. */
+const TOO_MANY_CONNECTIONS = 4429;
 
 interface ServerContext {
   res?: object;
@@ -31,6 +34,16 @@ function appErrorOf(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   if (err instanceof GraphQLError && err.originalError instanceof AppError) return err.originalError;
   return undefined;
+}
+
+/** Errors already logged (by the mask, or once by yoga's logger): yoga hands the same error over again. */
+const logged = new WeakSet<object>();
+
+/** An error of the client's making: ours below 500, or graphql-js's own (a document or variable refused). */
+function isClientError(err: unknown): boolean {
+  const app = appErrorOf(err);
+  if (app) return app.status < 500;
+  return err instanceof GraphQLError && (!err.originalError || err.originalError instanceof GraphQLError);
 }
 
 /** Our errors pass with their code and status; anything unexpected is logged and becomes INTERNAL. */
@@ -56,7 +69,9 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
         extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: { 'Retry-After': String(unavailable.retryAfterSeconds) } } },
       });
     }
-    services.log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
+    const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    services.log.error({ err: cause }, 'graphql resolver failed');
+    for (const e of [error, cause]) if (typeof e === 'object' && e !== null) logged.add(e);
     const internal = new InternalError();
     return new GraphQLError(internal.message, {
       path: error instanceof GraphQLError ? error.path : undefined,
@@ -76,7 +91,15 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
       debug: (...args) => services.log.debug({ args }, 'yoga'),
       info: (...args) => services.log.info({ args }, 'yoga'),
       warn: (...args) => services.log.warn({ args }, 'yoga'),
-      error: (...args) => services.log.error({ args }, 'yoga'),
+      // yoga logs every error its mask replaced, at error and twice over (once masking, once answering):
+      // a client's error is logged once, at info; an unexpected one was logged by the mask already.
+      error: (...args) => {
+        const fresh = args.filter((a) => !(typeof a === 'object' && a !== null && logged.has(a)));
+        for (const a of fresh) if (typeof a === 'object' && a !== null) logged.add(a);
+        if (!fresh.length) return;
+        if (fresh.every(isClientError)) services.log.info({ errors: fresh.map((e) => (e as Error).message) }, 'graphql client error');
+        else services.log.error({ args: fresh }, 'yoga');
+      },
     },
     context: ({ request, req, res, connectionParams, clientAddress, requestId }) => {
       const authorization = connectionParams?.authorization ?? connectionParams?.Authorization ?? request?.headers.get('authorization') ?? undefined;
@@ -91,7 +114,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
     parserAndValidationCache: false,
     plugins: [
       gate.plugin(rateDecisions),
-      useGraphQLSSE({ endpoint: GRAPHQL_SSE_PATH }),
+      graphqlSse<ServerContext, Ctx>(GRAPHQL_SSE_PATH, maskErrorWith(services)),
       {
         onResponse({ request, response }) {
           const decision = rateDecisions.get(request);
@@ -105,10 +128,17 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
     ],
   });
 
+  /**
+   * Which connection slot each socket holds (services.connectionSlots): its address's from the upgrade,
+   * its credential's once connection_init presents a live one.
+   */
+  const held = new WeakMap<IncomingMessage, { release: () => void }>();
+
   /** graphql-ws on the same HTTP server and path; the bearer travels in connection_init. */
   function attachWebSocket(_server: Server) {
     // The server's upgrade listener routes by path (app.ts): /graphql here, REST event streams elsewhere.
-    const wss = new WebSocketServer({ noServer: true });
+    // A frame larger than a request body may be closes the socket (1009 Message Too Big).
+    const wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
     const disposable = useServer(
       {
         execute: (args: ExecutionArgs) => (args.rootValue as { execute: (a: ExecutionArgs) => unknown }).execute(args) as never,
@@ -116,10 +146,25 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
         onConnect: async (ctx) => {
           const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
           if (authorization === undefined) return true;
-          const probe = createContext(services, { authorization, requestId: newRequestId(), clientAddress: '' });
+          const request = ctx.extra.request;
+          const probe = createContext(services, { authorization, requestId: newRequestId(), clientAddress: httpClientAddress(request, services.config.trustProxy) });
           const principal = await probe.principal();
-          // A credential that is sent must be live: the socket closes with 4403 otherwise.
-          return principal.kind === 'agent' || principal.kind === 'admin';
+          // A credential that is sent must be live, as on HTTP: 4401 Unauthorized otherwise.
+          if (principal.kind !== 'agent' && principal.kind !== 'admin') {
+            ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: the credential is unknown or revoked');
+            return false;
+          }
+          // From now on the socket counts against its credential, not its address.
+          const slot = held.get(request);
+          try {
+            const release = services.connectionSlots.take(await rateSubject(probe));
+            slot?.release();
+            if (slot) slot.release = release;
+          } catch (err) {
+            ctx.extra.socket.close(TOO_MANY_CONNECTIONS, (err as Error).message.slice(0, 120));
+            return false;
+          }
+          return true;
         },
         onSubscribe: async (ctx, _id, payload) => {
           const { schema: enveloped, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
@@ -128,7 +173,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
             socket: ctx.extra.socket,
             params: payload,
             connectionParams: ctx.connectionParams,
-            clientAddress: ctx.extra.request.socket.remoteAddress,
+            clientAddress: httpClientAddress(ctx.extra.request, services.config.trustProxy),
           } as never);
           let document;
           try {
@@ -152,6 +197,16 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
     );
     return {
       handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+        let slot: { release: () => void };
+        try {
+          slot = { release: services.connectionSlots.take(`ip:${httpClientAddress(req, services.config.trustProxy)}`) };
+        } catch (err) {
+          refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, newRequestId()), { 'Retry-After': '5' });
+          return;
+        }
+        held.set(req, slot);
+        // However the socket ends (a refused upgrade too), its slot is given back.
+        socket.once('close', () => slot.release());
         wss.handleUpgrade(req, socket, head, (client) => wss.emit('connection', client, req));
       },
       async close() {

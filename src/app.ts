@@ -11,7 +11,7 @@ import { schema } from '../schema/index';
 import { GraphQLHttp } from '../schema/graphql-http';
 import { FieldRateLimits } from '../schema/rate-limits';
 import { OperationGate } from '../schema/operation-gate';
-import { createGraphQLServer, GRAPHQL_PATH, maskErrorWith } from '../schema/server';
+import { createGraphQLServer, GRAPHQL_PATH, GRAPHQL_SSE_PATH, maskErrorWith } from '../schema/server';
 import { buildOpenApi } from './protocols/openapi';
 import { McpEndpoint, MCP_PATH } from './protocols/mcp';
 import { A2aEndpoint } from './protocols/a2a';
@@ -52,7 +52,8 @@ import { loadWalletKeyring } from './domain/payments/wallet-keys';
 import { InFlight } from './platform/in-flight';
 import { systemClock, type Clock } from './platform/clock';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
-import { answerClientError, attachFacts, factsOf, requestIdFor, requestIdOf, writeError, writeProblem, type ResponseFacts } from './platform/http';
+import { answerClientError, attachFacts, clientAddress, factsOf, requestIdFor, requestIdOf, writeError, writeProblem, type ResponseFacts } from './platform/http';
+import { createContext, rateSubject } from './domain/request-context';
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
@@ -173,6 +174,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
     streamSlots: new StreamSlots(config.streamsPerAgent),
+    connectionSlots: new StreamSlots(config.connectionsPerCaller, 'connections (WebSocket, SSE, MCP sessions) may be held open at once per credential, or per address without one'),
     sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     swarmStreams: new SequencedStreams<SwarmEvent>(events as never, swarmStore({ db: db.prisma }), { topic: SWARM_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
@@ -259,6 +261,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const graphql = createGraphQLServer(services, schema, gate);
   const graphqlHttp = new GraphQLHttp(services, schema, gate, maskErrorWith(services));
   const metrics = new Metrics(() => services.events.openStreams);
+  metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
+  metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));
@@ -307,6 +311,20 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     }
     next();
   });
+  // A GraphQL event stream (graphql-sse, or Accept: text/event-stream on /graphql) is a held connection:
+  // it takes a slot of its caller for as long as it stays open.
+  app.use(GRAPHQL_PATH, (req: Request, res: Response, next: NextFunction) => {
+    if (!req.originalUrl.startsWith(GRAPHQL_SSE_PATH) && !String(req.headers.accept ?? '').includes('text/event-stream')) return next();
+    const ctx = createContext(services, { authorization: req.headers.authorization, requestId: requestIdOf(res), clientAddress: clientAddress(req, config.trustProxy) });
+    rateSubject(ctx).then((subject) => {
+      const release = services.connectionSlots.take(subject);
+      res.once('close', release);
+      next();
+    }).catch((err: unknown) => {
+      const refusal = maskErrorWith(services)(err);
+      res.status((refusal.extensions.http as { status?: number } | undefined)?.status ?? 500).set('Retry-After', '5').json({ errors: [{ message: refusal.message, extensions: { code: refusal.extensions.code } }] });
+    });
+  });
   app.use(GRAPHQL_PATH, graphql.yoga as unknown as express.RequestHandler);
   app.use((req: Request, res: Response) => {
     writeProblem(res, problem(config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.path}`, requestIdOf(res)));
@@ -335,7 +353,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       );
     }
   }
-  const server = http.createServer((req, res) => {
+  // A slow client is closed in seconds: its headers must arrive within HEADERS_TIMEOUT_MS and the whole
+  // request (at most 1 MiB of body) within REQUEST_TIMEOUT_MS, checked every second (Node's default
+  // check runs every 30 s, and its default deadline for a request is 300 s).
+  const serverOptions: http.ServerOptions = {
+    headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+    requestTimeout: config.requestTimeoutMs,
+    connectionsCheckingInterval: 1_000,
+  };
+  const server = http.createServer(serverOptions, (req, res) => {
     const requestId = requestIdFor(req);
     const facts: ResponseFacts = { requestId, route: undefined, started: performance.now() };
     attachFacts(res, facts);

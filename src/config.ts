@@ -32,6 +32,15 @@ export interface Config {
   readCacheMs: number;
   /** Keep callers looked up by their credential in memory, emptied by change notifications (PRINCIPAL_CACHE=0 turns it off). */
   principalCache: boolean;
+  /** A request's headers must all arrive within this (408 and a closed connection otherwise). */
+  headersTimeoutMs: number;
+  /** A whole request, headers and body (at most 1 MiB), must arrive within this. */
+  requestTimeoutMs: number;
+  /**
+   * Connections held open (graphql-ws sockets, graphql-sse streams, MCP sessions) one caller may have at
+   * once on an instance: per live credential, or per address without one.
+   */
+  connectionsPerCaller: number;
   /** Whether GraphQL introspection (`__schema`, `__type`) is answered (GRAPHQL_INTROSPECTION=0 turns it off). */
   graphqlIntrospection: boolean;
   /** Budget of one event delivery. */
@@ -179,6 +188,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCacheMs: integer('READ_CACHE_MS', env.READ_CACHE_MS, 2_000, 0, 60_000),
     principalCache: env.PRINCIPAL_CACHE !== '0',
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 100, 300_000),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 100, 300_000),
+    connectionsPerCaller: integer('CONNECTIONS_PER_CALLER', env.CONNECTIONS_PER_CALLER, 32, 1, 100_000),
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
     memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),

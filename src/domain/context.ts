@@ -66,6 +66,8 @@ export interface Services {
   limiter: RateLimiter;
   /** Concurrent event streams per agent on this instance (STREAMS_PER_AGENT). */
   streamSlots: StreamSlots;
+  /** Connections held open (graphql-ws, graphql-sse, MCP sessions) per caller: its live credential, or its address. */
+  connectionSlots: StreamSlots;
   /** Readers of streaming sessions, fed from the bus and the database (streaming/sessions.ts). */
   sessionStreams: SessionStreams;
   /** Readers of capability subscriptions' runs (subscriptions/subscriptions.ts). */

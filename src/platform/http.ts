@@ -2,6 +2,7 @@
 // ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { encodePaymentRequiredHeader } from '@x402/core/http';
 import type { PaymentRequired } from '@x402/core/types';
 import { BadRequest, problem, problemFromError, UNAVAILABLE_RETRY_AFTER_SECONDS, ValidationFailed, type Problem } from './errors';
@@ -75,7 +76,9 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
     return Promise.reject(new BadRequest('The request body is larger than 1 MiB', 413));
   }
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // Decoded as it arrives: a large body is never gathered into one more native buffer of its size.
+    const decoder = new StringDecoder('utf8');
+    let text = '';
     let size = 0;
     let failed = false;
     req.on('data', (chunk: Buffer) => {
@@ -88,11 +91,11 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise
         reject(new BadRequest('The request body is larger than 1 MiB', 413));
         return;
       }
-      chunks.push(chunk);
+      text += decoder.write(chunk);
     });
     req.on('end', () => {
       if (failed) return;
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      text += decoder.end();
       if (text.trim() === '') return resolve(undefined);
       let parsed: unknown;
       try {
@@ -140,24 +143,39 @@ export function paymentRequiredHeader(problem: Problem): Record<string, string> 
 }
 
 /**
- * What node:http cannot parse (headers over its limit, a malformed request line) gets a problem+json
- * answer and a closed connection, instead of Node's bare status line and a reset.
+ * What node:http cannot parse (headers over its limit, a malformed request line) or did not receive in
+ * time gets a problem+json answer and a closed connection, instead of Node's bare status line and a reset.
  */
 export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, baseUrl: string): void {
   if (!socket.writable || err.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({
-    ...problem(baseUrl, 'bad_request', tooLarge ? 'The request line and headers are larger than 16 KiB' : 'The request could not be parsed as HTTP', newRequestId(), {}, status),
-    title: tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',
-  });
+  const [status, title, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request line and headers are larger than 16 KiB']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? // Node's deadlines for headers and for the whole request (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
+          [408, 'Request Timeout', 'The request did not arrive in time: send its headers and body without pausing']
+        : [400, 'Bad Request', 'The request could not be parsed as HTTP'];
+  const body = JSON.stringify({ ...problem(baseUrl, 'bad_request', detail, newRequestId(), {}, status), title });
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** Refuses a WebSocket upgrade with the problem as a plain HTTP answer, and closes the connection. */
+export function refuseUpgrade(socket: Duplex, problem: Problem, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(problem);
+  const lines = [
+    `HTTP/1.1 ${problem.status} ${problem.title}`,
+    'Content-Type: application/problem+json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
 /** A problem+json for any thrown value (unexpected errors show nothing of themselves). */

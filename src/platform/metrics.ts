@@ -121,6 +121,18 @@ export class Metrics {
     });
   }
 
+  /** A gauge read when scraped. */
+  gauge(name: string, help: string, read: () => number): void {
+    new client.Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+
   /** Stops the process hooks (at shutdown). */
   close(): void {
     this.gcObserver.disconnect();

@@ -1,17 +1,20 @@
-// Caps the event streams one owner keeps open on this instance (SSE, WebSocket and GraphQL subscriptions
-// alike): a slot is taken when a stream opens and given back (by the stream's close) however it ends.
+// Caps what one owner keeps open on this instance (an agent's event streams; a caller's held connections):
+// a slot is taken when a stream or connection opens and given back (by its close) however it ends.
 import { RateLimited } from './errors';
 
 export class StreamSlots {
   private readonly open = new Map<string, number>();
 
-  constructor(private readonly perOwner: number) {}
+  constructor(
+    private readonly perOwner: number,
+    private readonly what = 'event streams may be open at once per agent',
+  ) {}
 
   /** Takes a slot for `owner`, or answers 429; returns the release (safe to call twice). */
   take(owner: string): () => void {
     const n = this.open.get(owner) ?? 0;
     if (n >= this.perOwner) {
-      throw new RateLimited(5, `At most ${this.perOwner} event streams may be open at once per agent; close one first`);
+      throw new RateLimited(5, `At most ${this.perOwner} ${this.what}; close one first`);
     }
     this.open.set(owner, n + 1);
     let released = false;

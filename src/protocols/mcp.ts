@@ -17,11 +17,11 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx, Services } from '../domain/context';
-import { createContext, type RequestFacts } from '../domain/request-context';
+import { createContext, rateSubject, type RequestFacts } from '../domain/request-context';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { clientAddress } from '../platform/http';
 import { VERSION } from '../config';
-import type { Problem } from '../platform/errors';
+import { problemFromError, type Problem } from '../platform/errors';
 import { runTool, type CompiledTool } from './tools';
 import type { CatalogResources } from './resources';
 
@@ -110,7 +110,18 @@ export class McpEndpoint {
       return;
     } else {
       if (this.sessions.size >= MAX_SESSIONS) this.closeIdle(true);
-      session = await this.open(requestId);
+      // A session is held until it ends or idles out: it takes a connection slot of its caller.
+      const caller = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
+      let release: () => void;
+      try {
+        release = this.services.connectionSlots.take(await rateSubject(caller));
+      } catch (err) {
+        const problem = problemFromError(this.services.config.publicBaseUrl, err, requestId);
+        res.setHeader('Retry-After', '5');
+        jsonRpcError(res, problem.status, -32000, problem.detail);
+        return;
+      }
+      session = await this.open(requestId, release);
     }
     session.lastSeen = Date.now();
     // What the messages of this request run as: its credential, its address, its request id. The SDK hands
@@ -136,7 +147,7 @@ export class McpEndpoint {
     }
   }
 
-  private async open(requestId: string): Promise<Session> {
+  private async open(requestId: string, release: () => void): Promise<Session> {
     const server = new Server(
       { name: 'agent-capability-marketplace', title: 'Agent Capability Marketplace', version: VERSION },
       { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -145,11 +156,15 @@ export class McpEndpoint {
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => void this.sessions.set(id, session),
-      onsessionclosed: (id) => void this.sessions.delete(id),
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+        release();
+      },
     });
     const session: Session = { transport, server, lastSeen: Date.now() };
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      release();
     };
     transport.onerror = (err) => this.services.log.debug({ err, request_id: requestId }, 'mcp transport');
 
