@@ -13,12 +13,13 @@ const SUB_KEY = /^key_service_[0-9A-Za-z]{40}$/;
 /** A secret sub-key anywhere in a text. */
 const ANY_SUB_KEY = /key_service_[0-9A-Za-z]{40}/;
 
+const ADMIN_KEY = `key_admin_${'K'.repeat(40)}`;
 const clock = new FakeClock(new Date());
 let server: TestServer;
 let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1' } });
+  server = await startServer({ clock, env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1' } });
   call = api(server);
 });
 afterAll(() => server.close());
@@ -66,6 +67,30 @@ const rotate = (key: string, keyId: string, body: Record<string, unknown> = {}) 
 const revoke = (key: string, keyId: string) => call('DELETE', `/keys/${keyId}`, { key });
 const withoutRequestId = ({ request_id: _r, ...rest }: Record<string, unknown>) => rest;
 const randomSubKey = () => `key_service_${Array.from({ length: 40 }, () => 'abcXYZ019'[Math.floor(Math.random() * 9)]).join('')}`;
+/** Sets an agent's own status as the administrator does (a sub-agent's status in force follows its parent's). */
+async function setStatus(agentId: string, status: 'ACTIVE' | 'SUSPENDED' | 'BANNED') {
+  const res = await call('PATCH', `/admin/agents/${agentId}/status`, { key: ADMIN_KEY, body: { status } });
+  if (res.status !== 200) throw new Error(`status change failed: ${res.status} ${res.text}`);
+}
+
+/**
+ * A service whose provider is a sub-agent of `parent`: suspending the parent suspends the provider (its
+ * status in force) without the provider's own status changing.
+ */
+async function serviceOfSubAgent() {
+  const parent = await registerAgent(server);
+  const sub = await call('POST', `/agents/${parent.agentId}/sub-agents`, {
+    key: parent.key,
+    body: { name: `sub-provider-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, description: 'Provides for its parent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+  });
+  if (sub.status !== 201) throw new Error(`sub-agent failed: ${sub.status} ${sub.text}`);
+  const res = await call('POST', '/services/register', {
+    key: sub.body.master_key,
+    body: { name: 'Sub-agent summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+  });
+  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
+  return { parent, providerId: sub.body.agent_id as string, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
+}
 
 describe('POST /keys/provision/:serviceKey', () => {
   it('provisions a read-only key with default limits for another agent’s service, showing the secret once', async () => {
@@ -181,6 +206,35 @@ describe('POST /keys/provision/:serviceKey', () => {
   it('answers 401 without a master key', async () => {
     const { serviceKey } = await consumerAndService();
     expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { body: {} }), 401, 'unauthorized');
+  });
+
+  it('answers 404, as for an inactive service, for an active service whose provider is suspended or banned', async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService();
+    const refusals = [];
+    for (const status of ['SUSPENDED', 'BANNED'] as const) {
+      await setStatus(svc.agentId, status);
+      refusals.push(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} }));
+    }
+    expect(await server.app.services.db.subKey.count({ where: { agentId: consumer.agentId } })).toBe(0);
+    // Restored, the provider's service takes provisioning again; made inactive, it answers as it did.
+    await setStatus(svc.agentId, 'ACTIVE');
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(201);
+    await server.app.services.db.service.update({ where: { id: svc.serviceId }, data: { status: 'inactive' } });
+    const inactive = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} });
+    expectProblem(inactive, 404, 'not_found');
+    for (const res of refusals) {
+      expectProblem(res, 404, 'not_found');
+      expect(withoutRequestId(res.body)).toEqual(withoutRequestId(inactive.body));
+    }
+  });
+
+  it('answers 404 for the service of a provider suspended through an ancestor, and provisions again once it is restored', async () => {
+    const { parent, serviceKey } = await serviceOfSubAgent();
+    const consumer = await registerAgent(server);
+    await setStatus(parent.agentId, 'SUSPENDED');
+    expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} }), 404, 'not_found');
+    await setStatus(parent.agentId, 'ACTIVE');
+    expect((await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: {} })).status).toBe(201);
   });
 });
 
@@ -434,6 +488,37 @@ describe('POST /keys/verify', () => {
     expectProblem(suspended, 401, 'unauthorized');
     expect(withoutRequestId(suspended.body)).toEqual(withoutRequestId(unknown.body));
     await server.app.services.db.agent.update({ where: { id: consumer.agentId }, data: { status: 'ACTIVE' } });
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+
+  it("answers the unknown key's 401 for a key of a service whose provider is suspended or banned, and 200 again once restored", async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService();
+    const key = await provision(consumer.key, serviceKey);
+    expect((await verify(key.subKey)).status).toBe(200);
+    const unknown = await verify(randomSubKey());
+    for (const status of ['SUSPENDED', 'BANNED'] as const) {
+      await setStatus(svc.agentId, status);
+      const refused = await verify(key.subKey);
+      expectProblem(refused, 401, 'unauthorized');
+      expect(withoutRequestId(refused.body)).toEqual(withoutRequestId(unknown.body));
+    }
+    await setStatus(svc.agentId, 'ACTIVE');
+    expect((await verify(key.subKey)).status).toBe(200);
+  });
+
+  it('answers 401 for a key of a service whose provider is suspended through an ancestor', async () => {
+    const { parent, serviceKey } = await serviceOfSubAgent();
+    const consumer = await registerAgent(server);
+    const key = await provision(consumer.key, serviceKey);
+    expect((await verify(key.subKey)).status).toBe(200);
+    await setStatus(parent.agentId, 'SUSPENDED');
+    const refused = await verify(key.subKey);
+    expectProblem(refused, 401, 'unauthorized');
+    expect(withoutRequestId(refused.body)).toEqual(withoutRequestId((await verify(randomSubKey())).body));
+    // GraphQL's verifySubKey is the same check.
+    const viaGraphql = await gql(server, 'query($key: String!) { verifySubKey(key: $key) { agentId } }', { key: key.subKey });
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    await setStatus(parent.agentId, 'ACTIVE');
     expect((await verify(key.subKey)).status).toBe(200);
   });
 

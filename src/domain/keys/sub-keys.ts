@@ -104,8 +104,10 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   }
   checks.done();
 
+  // A suspended or banned provider's service (its status in force: an ancestor's suspension counts) is not
+  // available, as an inactive one is not.
   const service = await ctx.db.service.findFirst({
-    where: { serviceKey, status: 'active' },
+    where: { serviceKey, status: 'active', agent: { status: 'ACTIVE' } },
     select: { id: true, serviceKey: true, name: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true },
   });
   if (!service) throw new NotFound('active service', serviceKey);
@@ -149,13 +151,15 @@ export interface Verification {
 
 const VERIFY_SQL = `
   SELECT k.id, k.permissions, k.rate_limits AS "rateLimits", k.expires_at AS "expiresAt", k.grace_ends_at AS "graceEndsAt",
-    a.id AS "agentId", a.reputation, a.status::text AS "agentStatus", s.service_key AS "serviceKey", s.status::text AS "serviceStatus"
-  FROM sub_keys k JOIN agents a ON a.id = k.agent_id JOIN services s ON s.id = k.service_id
+    a.id AS "agentId", a.reputation, a.status::text AS "agentStatus", s.service_key AS "serviceKey", s.status::text AS "serviceStatus",
+    p.status::text AS "providerStatus"
+  FROM sub_keys k JOIN agents a ON a.id = k.agent_id JOIN services s ON s.id = k.service_id JOIN agents p ON p.id = s.agent_id
   WHERE k.hash = $1 AND k.revoked_at IS NULL`;
 
 /**
  * Checks a presented sub-key. Unknown, malformed, revoked, expired and past-grace keys, and keys of a
- * suspended holder or an inactive service, all get the same 401. One indexed query on the driver.
+ * suspended holder, an inactive service or a service whose provider is suspended or banned, all get the
+ * same 401. One indexed query on the driver.
  */
 export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification> {
   const checks = new Checks();
@@ -174,9 +178,10 @@ export async function verifySubKey(ctx: Ctx, key: unknown): Promise<Verification
     agentStatus: string;
     serviceKey: string;
     serviceStatus: string;
+    providerStatus: string;
   }>(VERIFY_SQL, [sha256Hex(key as string)], 'verify_sub_key');
   const now = ctx.services.clock.now();
-  if (!row || row.agentStatus !== 'ACTIVE' || row.serviceStatus !== 'active') throw invalid();
+  if (!row || row.agentStatus !== 'ACTIVE' || row.serviceStatus !== 'active' || row.providerStatus !== 'ACTIVE') throw invalid();
   if (row.expiresAt <= now || (row.graceEndsAt && row.graceEndsAt <= now)) throw invalid();
   return {
     valid: true,
