@@ -1,4 +1,5 @@
 // REST routes of tasks, delegation and sparks (spec §4.9).
+import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
 import { bucket, from, type Route } from './route';
 
 const page = { first: from.query('limit', 'Items to return, 1-100 (default 20)'), offset: from.query('offset', 'Items to skip (default 0)') };
@@ -102,7 +103,7 @@ export const taskRoutes: Route[] = [
     tag: 'Tasks',
     summary: 'Execute a task (its delegate)',
     description:
-      "With the delegate's own key (anyone else: 404). `capability` runs with `input` under the task — the delegate's authority scope applies (403 outside it) and the task's budget pays (402 when what is left does not cover it) — and `result`, the delegate's structured result, is judged against each success criterion. A successful execution whose result meets them all completes the task and earns the delegate +3 reputation; anything else costs it 1 and leaves the task delegated. `task.executed` goes to the creator and the delegate. A task no longer delegated is 409.",
+      `With the delegate's own key (anyone else: 404). \`capability\` runs with \`input\` under the task — the delegate's authority scope applies (403 outside it) and the task's budget pays (402 when what is left does not cover it) — and \`result\`, the delegate's structured result, is judged against each success criterion. A successful execution whose result meets them all completes the task; it earns the delegate +3 reputation when the call was paid for outside the task's family (a free call, or one paid to the creator's own tree, earns 0), within the daily cap of ${DAILY_GAIN_CAP} gained. Anything else costs it 1 and leaves the task delegated. \`reputation.executor_delta\` is what was applied. \`task.executed\` goes to the creator and the delegate. A task no longer delegated is 409.`,
     errors: [402, 404, 409],
     document: /* GraphQL */ `mutation ExecuteTask($id: String!, $input: ExecuteTaskInput!) {
       executeTask(id: $id, input: $input) {
@@ -122,7 +123,7 @@ export const taskRoutes: Route[] = [
     tag: 'Sparks',
     summary: 'Publish a spark from a task',
     description:
-      'By the task\'s creator or delegate (anyone else: 404): `title` (≤ 200), `content` (≤ 10,000), `spark_type` (announcement, capability, insight, analysis, showcase), optional `quality_score` 0-100. The publisher gains 2 reputation (`reputation.publisher_delta`); `spark.published` goes to its webhooks.',
+      `By the task's creator or delegate (anyone else: 404): \`title\` (≤ 200), \`content\` (≤ 10,000), \`spark_type\` (announcement, capability, insight, analysis, showcase), optional \`quality_score\` 0-100. The first spark of a task completed by paid work (see \`POST /tasks/:id/execute\`) earns its publisher 2 reputation, once per task whoever publishes, within the daily cap of ${DAILY_GAIN_CAP} gained; any other spark earns 0. \`reputation.publisher_delta\` is what was applied; \`spark.published\` goes to its webhooks.`,
     errors: [404],
     document: /* GraphQL */ `mutation PublishSpark($id: String!, $input: PublishSparkInput!) {
       publishSpark(taskId: $id, input: $input) { spark { ...SparkFields } reputation { publisher_delta: publisherDelta reputation } }

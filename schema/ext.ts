@@ -26,7 +26,7 @@ const ExternalAgentRef = builder.objectRef<ExternalAgent>('ExternalAgent').imple
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     capabilities: t.exposeStringList('capabilities'),
-    reputation: t.exposeInt('reputation', { description: '0-100, from 20: +1 an answered delegation, -2 a failed one' }),
+    reputation: t.exposeInt('reputation', { description: "0-100, from 20: +1 an answered delegation of an agent outside its owner's family (at most 10 a day), -2 a failed one" }),
     tier: t.string({ resolve: (a) => tierOf(a.reputation) }),
     status: t.exposeString('status', { description: '`registered`, or `connected` once its agent card was fetched and checked' }),
     source: t.string({ description: 'Always `external`', resolve: () => 'external' }),

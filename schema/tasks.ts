@@ -4,6 +4,7 @@ import { budgetLeft } from '../src/domain/tasks/budget';
 import type { Verdict } from '../src/domain/tasks/judge';
 import * as sparks from '../src/domain/sparks/sparks';
 import * as tasks from '../src/domain/tasks/tasks';
+import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
 import { Spark } from './account';
 import { builder } from './builder';
 import { uuid } from './json-schema';
@@ -138,7 +139,10 @@ const ExecutionVerdict = builder.objectRef<tasks.TaskExecuted>('TaskExecutionVer
 
 const ExecutorReputation = builder.objectRef<tasks.TaskExecuted>('TaskExecutorReputation').implement({
   fields: (t) => ({
-    executorDelta: t.int({ description: `+${tasks.EXECUTOR_REWARD} for a result that completed the task, ${tasks.EXECUTOR_PENALTY} for one that did not`, resolve: (e) => e.taskExecution.executorDelta }),
+    executorDelta: t.int({
+      description: `What was applied: +${tasks.EXECUTOR_REWARD} for a result that completed the task with a call paid for outside the task's family (0 for a free call or one paid to the family, less past the daily cap of ${DAILY_GAIN_CAP} or at the top of the scale), ${tasks.EXECUTOR_PENALTY} for one that did not`,
+      resolve: (e) => e.taskExecution.executorDelta,
+    }),
     reputation: t.int({ nullable: true, description: "The delegate's reputation after", resolve: (e) => e.reputation }),
   }),
 });
@@ -199,7 +203,9 @@ const SparkInput = builder.inputType('PublishSparkInput', {
 
 const PublisherReputation = builder.objectRef<sparks.Published>('SparkPublisherReputation').implement({
   fields: (t) => ({
-    publisherDelta: t.exposeInt('publisherDelta', { description: `+${sparks.PUBLISHER_REWARD} (less only at the top of the scale)` }),
+    publisherDelta: t.exposeInt('publisherDelta', {
+      description: `What was applied: +${sparks.PUBLISHER_REWARD} for the first spark of a task completed with a call paid for outside its family, once per task (less past the daily cap of ${DAILY_GAIN_CAP} or at the top of the scale); 0 otherwise`,
+    }),
     reputation: t.exposeInt('reputation', { description: "The publisher's reputation after" }),
   }),
 });
@@ -214,7 +220,7 @@ const PublishedSpark = builder.objectRef<sparks.Published>('PublishedSpark').imp
 builder.mutationField('publishSpark', (t) =>
   t.field({
     type: PublishedSpark,
-    description: "Publish a spark from a task (its creator or delegate); the publisher gains reputation",
+    description: "Publish a spark from a task (its creator or delegate); the first spark of a task completed by paid work earns its publisher reputation",
     auth: 'agent',
     args: { taskId: t.arg.string({ required: true }), input: t.arg({ type: SparkInput, required: true }) },
     resolve: (_r, { taskId, input }, ctx) => sparks.publishSpark(ctx, taskId, input),

@@ -270,6 +270,35 @@ describe('delegations', () => {
   });
 });
 
+describe("an external agent's reputation", () => {
+  it('rises only for answers to other families’ delegations, at most 10 a day', async () => {
+    const owner = await registerAgent(server);
+    const reg = await call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: `${instance.url}/farm`, capabilities: ['farm-thing'] } });
+    const external = reg.body.external_agent.external_agent_id;
+    const reputation = async () => (await server.app.services.db.externalAgent.findUniqueOrThrow({ where: { id: external } })).reputation;
+    answerWith = () => ({ status: 202 });
+    /** A delegation by `from`, answered by the owner. */
+    const answered = async (from: { key: string }) => {
+      const d = await call('POST', '/ext/swarm/delegate', { key: from.key, body: { external_agent_id: external, capability: 'farm-thing' } });
+      expect(d.status).toBe(200);
+      const a = await call('POST', `/ext/swarm/delegations/${d.body.delegation_id}/answer`, { key: owner.key, body: { result: { ok: true } } });
+      expect(a.body.status).toBe('answered');
+    };
+    // The owner, and a sub-agent of its, delegating to its own external agent earn it nothing.
+    await answered(owner);
+    const sub = await call('POST', `/agents/${owner.agentId}/sub-agents`, { key: owner.key, body: { name: uniqueSlug('ext-sub'), description: 'Mine', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } });
+    await answered({ key: sub.body.master_key });
+    expect(await reputation()).toBe(20);
+    // Another agent's delegations earn a point each, up to the day's cap (the owner's own answers count towards it).
+    const stranger = await registerAgent(server);
+    for (let i = 0; i < 10; i++) await answered(stranger);
+    expect(await reputation()).toBe(28);
+    clock.advance(86_400_000 + 1);
+    await answered(stranger);
+    expect(await reputation()).toBe(29);
+  });
+});
+
 describe('hub', () => {
   const schema = { type: 'object', properties: { city: { type: 'string', description: 'Where' }, days: { type: 'integer' } }, required: ['city'] };
   const tools = {

@@ -1,12 +1,15 @@
 // Tasks (spec §4.9): created with criteria, a budget and a deadline; delegated to the creator's own
 // sub-agents only; executed by the delegate under the task's budget (exact under concurrency, 402 before
 // any provider is called), judged against the criteria; expired past the deadline; sparks published from
-// them, with the publisher's reputation.
+// them, with the publisher's reputation. Reputation cannot be farmed: a completion earns only for work paid
+// for outside the task's family, a task's sparks earn once and only after such a completion, and every
+// gain counts against the daily cap.
 import { startProvider, type Provider } from '../support/provider';
 import { assertTestCaTrusted } from '../support/https';
 import { errorPaths, expectProblem } from '../support/expect';
 import { FakeClock } from '../support/clock';
 import { expireOverdueTasks } from '../../src/domain/tasks/tasks';
+import { DAILY_GAIN_CAP, GAIN_WINDOW_MS } from '../../src/domain/reputation/reputation';
 import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { fund } from '../support/payments';
 
@@ -26,10 +29,10 @@ afterAll(async () => {
   await provider.close();
 });
 
-/** A capability offered at `cost` cents by a service answering with `provider`. */
-async function paidCapability(cost: number) {
+/** A capability offered at `cost` cents by a service answering with `provider`, of a new agent or of `owner`. */
+async function paidCapability(cost: number, owner?: { key: string }) {
   const capability = uniqueSlug('task-cap');
-  const owner = await registerAgent(server);
+  owner ??= await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: owner.key,
     body: { name: 'Task provider', endpoint: provider.url, capabilities: [capability], description: 'Answers tasks', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
@@ -103,7 +106,7 @@ describe('delegation', () => {
 
 describe('executing a task', () => {
   it('runs the capability as the delegate, judges the result and moves its reputation', async () => {
-    const capability = await paidCapability(0);
+    const capability = await paidCapability(2);
     const { lead, sub, task } = await teamWithTask({ success_criteria: ['summary', 'bullets >= 3', 'a page'] });
     await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.agentId } });
     const body = (result: unknown) => ({ capability, input: { url: 'https://example.com' }, result });
@@ -187,13 +190,25 @@ describe('deadlines', () => {
   });
 });
 
+/** A task of a new team delegated to its sub-agent and completed with one call of `capability`. */
+async function completedTask(capability: string, team?: Awaited<ReturnType<typeof teamWithTask>>) {
+  const { lead, sub, task } = team ?? (await teamWithTask({ success_criteria: ['done == true'] }));
+  await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.agentId } });
+  const done = await call('POST', `/tasks/${task.task_id}/execute`, { key: sub.key, body: { capability, input: {}, result: { done: true } } });
+  if (done.body.task?.status !== 'completed') throw new Error(done.text);
+  return { lead, sub, task, done };
+}
+
+const spark = (key: string, taskId: string, title = 'What we found') =>
+  call('POST', `/tasks/${taskId}/publish-spark`, { key, body: { title, content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5 } });
+
 describe('sparks', () => {
-  it('publishes a spark from a task, earning the publisher 2 reputation, listed publicly', async () => {
-    const { lead, sub, task } = await teamWithTask();
-    expectProblem(await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: sub.key, body: { title: 't', content: 'c', spark_type: 'insight' } }), 404, 'not_found');
+  it('publishes a spark from a task completed by paid work, earning the publisher 2 reputation, listed publicly', async () => {
+    const { lead, sub, task } = await completedTask(await paidCapability(3));
+    expectProblem(await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: (await registerAgent(server)).key, body: { title: 't', content: 'c', spark_type: 'insight' } }), 404, 'not_found');
     const bad = await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: lead.key, body: { title: ' ', content: 'c', spark_type: 'rumour', quality_score: 101 } });
     expect(errorPaths(bad)).toEqual(['quality_score', 'spark_type', 'title']);
-    const res = await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: lead.key, body: { title: 'What we found', content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5 } });
+    const res = await spark(lead.key, task.task_id);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       spark: { id: expect.any(String), title: 'What we found', content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5, task_id: task.task_id, agent_id: lead.agentId, created_at: expect.any(String) },
@@ -206,12 +221,74 @@ describe('sparks', () => {
     expect(listed.body).toMatchObject({ total: 1, sparks: [{ id: res.body.spark.id }] });
     expect(errorPaths(await call('GET', '/sparks?limit=51'))).toEqual(['limit']);
     expect(errorPaths(await call('GET', '/sparks?spark_type=rumour'))).toEqual(['spark_type']);
+    // One reward per task: the next sparks of it, the creator's or the delegate's, are published and earn nothing.
+    expect((await spark(lead.key, task.task_id, 'More')).body.reputation).toEqual({ publisher_delta: 0, reputation: 22 });
+    const theirs = await spark(sub.key, task.task_id, 'From the one who did it');
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.reputation.publisher_delta).toBe(0);
+    expect((await call('GET', `/sparks?agentId=${lead.agentId}`)).body.total).toBe(2);
+  });
+
+  it('earns nothing for sparks of a task nobody worked on: twelve of them leave the publisher at 20', async () => {
+    const { lead, sub, task } = await teamWithTask();
+    for (let i = 0; i < 12; i++) {
+      const res = await spark(lead.key, task.task_id, `Spark ${i}`);
+      expect(res.status).toBe(201);
+      expect(res.body.reputation).toEqual({ publisher_delta: 0, reputation: 20 });
+    }
+    await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.agentId } });
+    expect((await spark(sub.key, task.task_id)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 });
+    expect((await call('GET', '/my/reputation', { key: lead.key })).body).toMatchObject({ reputation: 20, total: 1 });
+    expect((await call('GET', `/sparks?agentId=${lead.agentId}`)).body.total).toBe(12);
+  });
+
+  it('gives one reward to sparks of one task published at the same moment', async () => {
+    const { lead, sub, task } = await completedTask(await paidCapability(3));
+    const answers = await Promise.all([lead, sub, lead, sub].map((who, i) => spark(who.key, task.task_id, `At once ${i}`)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    expect(answers.map((a) => a.body.reputation.publisher_delta).sort()).toEqual([0, 0, 0, 2]);
+  });
+});
+
+describe('reputation that cannot be farmed', () => {
+  it('earns a delegate nothing for a task completed with a free call, or one paid to its own family, and nothing for its sparks', async () => {
+    const free = await completedTask(await paidCapability(0));
+    expect(free.done.body.reputation).toEqual({ executor_delta: 0, reputation: 20 });
+    expect((await spark(free.lead.key, free.task.task_id)).body.reputation.publisher_delta).toBe(0);
+
+    // The lead's own paid service: the money stays in the family.
+    const team = await teamWithTask({ success_criteria: ['done == true'] });
+    const own = await completedTask(await paidCapability(5, team.lead), team);
+    expect(own.done.body).toMatchObject({ execution: { status: 'success' }, task: { status: 'completed' }, reputation: { executor_delta: 0, reputation: 20 } });
+    expect((await spark(own.sub.key, own.task.task_id)).body.reputation.publisher_delta).toBe(0);
+    expect((await call('GET', '/my/reputation', { key: own.sub.key })).body).toMatchObject({ reputation: 20, total: 1 });
+  });
+
+  it(`caps a delegate's gains at ${DAILY_GAIN_CAP} a day across tasks and sparks, reporting what was applied`, async () => {
+    const capability = await paidCapability(1);
+    const team = await teamWithTask({ success_criteria: ['done == true'] });
+    const deltas = [];
+    for (let i = 0; i < 4; i++) {
+      clock.advance(1);
+      const created = await call('POST', '/tasks', { key: team.lead.key, body: { intent: `Task ${i}`, success_criteria: ['done == true'] } });
+      const { done } = await completedTask(capability, { ...team, task: created.body });
+      deltas.push(done.body.reputation.executor_delta);
+    }
+    expect(deltas).toEqual([3, 3, 3, 1]);
+    const last = (await call('GET', '/tasks?role=delegated&status=completed', { key: team.sub.key })).body.tasks[0].task_id;
+    expect((await spark(team.sub.key, last)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 + DAILY_GAIN_CAP });
+    const events = (await call('GET', '/my/reputation', { key: team.sub.key })).body.events;
+    expect(events.filter((e: any) => e.reason.startsWith('spark.published'))).toEqual([expect.objectContaining({ delta: 0, reason: `spark.published (capped: at most ${DAILY_GAIN_CAP} a day)` })]);
+    // A day later the next completion earns in full.
+    clock.advance(GAIN_WINDOW_MS);
+    const created = await call('POST', '/tasks', { key: team.lead.key, body: { intent: 'The next day', success_criteria: ['done == true'] } });
+    expect((await completedTask(capability, { ...team, task: created.body })).done.body.reputation).toEqual({ executor_delta: 3, reputation: 23 + DAILY_GAIN_CAP });
   });
 });
 
 describe('GraphQL', () => {
   it('runs the same flow: create, delegate, execute', async () => {
-    const capability = await paidCapability(0);
+    const capability = await paidCapability(1);
     const { lead, sub } = await teamWithTask();
     const created = await gql(server, 'mutation($i: CreateTaskInput!) { createTask(input: $i) { id taskId status } }', { i: { intent: 'GraphQL task', successCriteria: ['done == true'] } }, lead.key);
     const taskId = created.body.data.createTask.taskId;

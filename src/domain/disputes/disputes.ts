@@ -209,7 +209,7 @@ async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, re
   const resolved = await tx.dispute.update({ where: { id: d.id }, data: { status: 'resolved', resolution, resolvedBy: by, refundCents, resolvedAt: at } });
   await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: d.id, from: d.status, to: 'resolved', note: resolution });
   if (refundCents > 0 && d.providerAgentId) {
-    await applyReputation(tx, emit, { agentId: d.providerAgentId, delta: -REFUND_PENALTY, reason: `dispute resolved with a refund of ${refundCents} cents`, sourceType: 'dispute', sourceId: d.id });
+    await applyReputation(tx, emit, { agentId: d.providerAgentId, delta: -REFUND_PENALTY, reason: `dispute resolved with a refund of ${refundCents} cents`, sourceType: 'dispute', sourceId: d.id, at });
   }
   await emitDisputeEvent(emit, resolved, 'dispute.resolved');
   return resolved;

@@ -7,7 +7,7 @@ import type { Services } from '../context';
 import type { OutboxRecord } from '../../platform/outbox';
 import { eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
-import { reputationMove } from '../reputation/reputation';
+import { DAILY_GAIN_CAP, GAIN_WINDOW_MS, gainedSince, reputationMove } from '../reputation/reputation';
 
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
@@ -66,6 +66,8 @@ interface ServiceRow {
   agent_id: string;
   /** The provider's reputation. */
   reputation: number;
+  /** What the provider has gained in the last 24 hours (DAILY_GAIN_CAP bounds its points too). */
+  gained: number;
   success_count: number;
   failure_count: number;
   latency_buckets: number[];
@@ -75,7 +77,7 @@ interface ServiceRow {
 }
 
 /** A service's statistics with `attempts` (in any order) counted, and the reputation points they earn. */
-function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
+function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gained'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
   const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
   const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
   let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
@@ -117,7 +119,8 @@ function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation'>, atte
 
 const READ_QUEUE = 'SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.created_at FROM attempts_to_fold q ORDER BY q.id LIMIT $1';
 const READ_SERVICES = `
-  SELECT s.id, s.agent_id, a.reputation, s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at
+  SELECT s.id, s.agent_id, a.reputation, ${gainedSince('a.id', '$2')} AS gained,
+    s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at
   FROM services s JOIN agents a ON a.id = s.agent_id WHERE s.id = ANY($1::uuid[])`;
 /**
  * Everything a fold writes, in one statement: the queued attempts it counted deleted, the services'
@@ -174,22 +177,25 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
       if (list) list.push(a);
       else byService.set(a.service_id, [a]);
     }
-    const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...byService.keys()]], 'fold_read_services');
+    const at = services.clock.now();
+    const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...byService.keys()], new Date(at.getTime() - GAIN_WINDOW_MS)], 'fold_read_services');
     const stats = [];
-    const points = new Map<string, { previous: number; delta: number; successes: number; failures: number }>();
+    const points = new Map<string, { previous: number; gained: number; delta: number; successes: number; failures: number }>();
     for (const s of rows) {
       const folded = foldService(s, byService.get(s.id)!);
       stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
-      const p = points.get(s.agent_id) ?? { previous: s.reputation, delta: 0, successes: 0, failures: 0 };
-      points.set(s.agent_id, { previous: p.previous, delta: p.delta + folded.points, successes: p.successes + folded.successes, failures: p.failures + folded.failures });
+      const p = points.get(s.agent_id) ?? { previous: s.reputation, gained: s.gained, delta: 0, successes: 0, failures: 0 };
+      points.set(s.agent_id, { ...p, delta: p.delta + folded.points, successes: p.successes + folded.successes, failures: p.failures + folded.failures });
     }
-    const at = services.clock.now();
     const events: OutboxRecord[] = [];
     const moves = [];
     for (const [agentId, p] of points) {
-      const reason = `provider calls: ${p.successes} succeeded, ${p.failures} failed`;
-      const move = reputationMove(agentId, p.previous, p.delta, reason);
-      // A change the clamp cancels (a busy star provider at 100, every fold) is not recorded moving nowhere.
+      // Points beyond what is left of the day's cap are not kept for later: the calls that earned them are counted.
+      const room = Math.max(0, DAILY_GAIN_CAP - p.gained);
+      const capped = p.delta > room;
+      const reason = `provider calls: ${p.successes} succeeded, ${p.failures} failed${capped ? ` (capped: at most ${DAILY_GAIN_CAP} a day)` : ''}`;
+      const move = reputationMove(agentId, p.previous, capped ? room : p.delta, reason);
+      // A change the clamp or the cap cancels (a busy star provider at 100, every fold) is not recorded moving nowhere.
       if (move.applied === 0) continue;
       const event = makeEvent('reputation.changed', move.data, at);
       events.push({ ...event, agentId });

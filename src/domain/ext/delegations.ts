@@ -1,7 +1,9 @@
 // Delegations to external agents: a task's work or a swarm step handed to an agent that lives elsewhere.
 // The request goes to its instance as a signed event through the outbox (retried until it is taken); the
 // answer — the delivery's own JSON answer, or one its owner posts later — is recorded once, as an
-// execution of the delegating agent, and moves the external agent's reputation.
+// execution of the delegating agent, and moves the external agent's reputation: an answer earns only when
+// it was asked for by an agent outside its owner's family, at most DAILY_GAIN_CAP a day.
+import type { DbTx } from '../../db/database';
 import type { ExtDelegation, Prisma } from '../../db/generated/prisma/client';
 import { Conflict, NotFound } from '../../platform/errors';
 import { isUuid, newUuid } from '../../platform/ids';
@@ -12,13 +14,18 @@ import type { Ctx, Services } from '../context';
 import { transact } from '../events';
 import { getSwarm } from '../swarms/swarms';
 import { taskInReach } from '../tasks/tasks';
+import { DAILY_GAIN_CAP, GAIN_WINDOW_MS, sameFamily } from '../reputation/reputation';
 import { externalAgentById } from './agents';
 import { appendGatewayEvent } from './gateway-events';
 
 export const DELEGATION_KIND = 'ext_delegation';
 const MAX_INPUT_BYTES = 256 * 1024;
 const MAX_RESULT_BYTES = 256 * 1024;
-/** Reputation an external agent gains for an answer, and loses for a failure. */
+/**
+ * Reputation an external agent gains for an answer, and loses for a failure. An answer earns only for a
+ * delegation made by an agent outside its owner's family (its owner delegating to it and answering itself
+ * costs nobody anything), and no more than DAILY_GAIN_CAP of them earn in any 24 hours.
+ */
 export const ANSWER_DELTA = 1;
 export const FAILURE_DELTA = -2;
 
@@ -155,9 +162,10 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
       },
     });
     await tx.transaction.create({ data: { agentId: d.agentId, executionId: d.executionId, kind: 'charge', amountCents: 0, latencyMs, capability: d.capability, createdAt: now } });
+    const delta = answer.ok ? await answerEarns(tx, d, now) : FAILURE_DELTA;
     const [ext] = await tx.$queryRaw<{ owner_id: string; reputation: number }[]>`
       UPDATE external_agents SET answered = answered + ${answer.ok ? 1 : 0}, failed = failed + ${answer.ok ? 0 : 1},
-        reputation = greatest(0, least(100, reputation + ${answer.ok ? ANSWER_DELTA : FAILURE_DELTA}::int)), updated_at = ${now}
+        reputation = greatest(0, least(100, reputation + ${delta}::int)), updated_at = ${now}
       WHERE id = ${d.externalAgentId}::uuid RETURNING owner_id, reputation`;
     const data = {
       delegation_id: d.id,
@@ -175,6 +183,22 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
     if (ext) await appendGatewayEvent(tx, { ownerId: ext.owner_id, externalAgentId: d.externalAgentId, type: 'delegation.answered', data, at: now });
     return tx.extDelegation.findUniqueOrThrow({ where: { id: delegationId } });
   });
+}
+
+/**
+ * What an answer (already marked answered in `tx`) earns its external agent: ANSWER_DELTA, or 0 when the
+ * delegation came from its owner's own family, or when DAILY_GAIN_CAP answers already earned in the last
+ * 24 hours. The external agent's row is locked first, so answers arriving together are counted in turn;
+ * the count takes every answered delegation of the window (those that earned nothing too: an owner's own
+ * only use up its own allowance).
+ */
+async function answerEarns(tx: DbTx, d: ExtDelegation, now: Date): Promise<number> {
+  const [ext] = await tx.$queryRaw<{ owner_id: string }[]>`SELECT owner_id FROM external_agents WHERE id = ${d.externalAgentId}::uuid FOR NO KEY UPDATE`;
+  if (!ext || (await sameFamily(tx, d.agentId, ext.owner_id))) return 0;
+  const since = new Date(now.getTime() - GAIN_WINDOW_MS);
+  const [{ answered }] = await tx.$queryRaw<{ answered: number }[]>`
+    SELECT count(*)::int AS answered FROM ext_delegations WHERE external_agent_id = ${d.externalAgentId}::uuid AND status = 'answered' AND answered_at > ${since}`;
+  return answered * ANSWER_DELTA <= DAILY_GAIN_CAP ? ANSWER_DELTA : 0;
 }
 
 /** An answer posted by the external agent's owner (its instance acts through the owner's key). */

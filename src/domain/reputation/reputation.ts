@@ -1,4 +1,7 @@
-// Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it.
+// Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it. Gains are
+// bounded: every one is traced to something that cost its source (a paid call outside the agent's family,
+// a delegation answered for another agent), each source rewards once, and no agent gains more than
+// DAILY_GAIN_CAP in any 24 hours, whatever the sources (docs/collaboration.md, "Reputation that cannot be farmed").
 import type { DbTx } from '../../db/database';
 import type { Emit, MarketplaceEvent } from '../events';
 
@@ -36,12 +39,30 @@ export function tierDefinition(reputation: number): TierDefinition {
   return TIERS.find((t) => t.tier === tierOf(reputation))!;
 }
 
+/**
+ * The most reputation an agent gains in any 24 hours (GAIN_WINDOW_MS), all sources together: a newcomer
+ * (20) needs at least a week of gains to become a star (86). Losses are not capped.
+ */
+export const DAILY_GAIN_CAP = 10;
+export const GAIN_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * SQL of what the agent `agent` (an expression) has gained since `since` (a placeholder): its positive
+ * events with a source (the registration grant has none, and is no gain), read from the index on
+ * (agent_id, created_at).
+ */
+export const gainedSince = (agent: string, since: string) =>
+  `(SELECT COALESCE(sum(g.delta), 0)::int FROM reputation_events g WHERE g.agent_id = ${agent} AND g.created_at > ${since} AND g.delta > 0 AND g.source_type IS NOT NULL)`;
+
 export interface ReputationChange {
   agentId: string;
   delta: number;
   reason: string;
-  sourceType?: string;
+  /** What the change is traced to (`task`, `spark`, `dispute`, …); every gain has one. */
+  sourceType: string;
   sourceId?: string;
+  /** When it happens (the marketplace's clock): the event's time, and the end of the gain window. */
+  at: Date;
 }
 
 /**
@@ -59,18 +80,52 @@ export function reputationMove(agentId: string, previous: number, delta: number,
 }
 
 /**
- * Applies a change inside the caller's transaction: locks the agent row, clamps to 0-100, records the
- * event with the delta actually applied, and emits `reputation.changed` in the same transaction. Returns
- * the event, or undefined when the score did not move.
+ * Applies a change inside the caller's transaction: locks the agent row, caps a gain at what is left of
+ * DAILY_GAIN_CAP in the last 24 hours, clamps to 0-100, records the event with the delta actually applied,
+ * and emits `reputation.changed` in the same transaction. Returns the event, or undefined when the score
+ * did not move. The lock makes the cap exact: two gains of one agent are counted one after the other.
  */
 export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
   const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR NO KEY UPDATE`;
   if (!row) return undefined;
-  const { after, applied, data } = reputationMove(change.agentId, row.reputation, change.delta, change.reason);
+  let delta = change.delta;
+  let reason = change.reason;
+  if (delta > 0) {
+    const since = new Date(change.at.getTime() - GAIN_WINDOW_MS);
+    const [{ gained }] = await db.$queryRawUnsafe<{ gained: number }[]>(`SELECT ${gainedSince('$1::uuid', '$2')} AS gained`, change.agentId, since);
+    const room = Math.max(0, DAILY_GAIN_CAP - gained);
+    if (room < delta) {
+      delta = room;
+      reason = `${reason} (capped: at most ${DAILY_GAIN_CAP} a day)`;
+    }
+  }
+  const { after, applied, data } = reputationMove(change.agentId, row.reputation, delta, reason);
   await db.reputationEvent.create({
-    data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason: change.reason, sourceType: change.sourceType, sourceId: change.sourceId },
+    data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason, sourceType: change.sourceType, sourceId: change.sourceId, createdAt: change.at },
   });
   if (applied === 0) return undefined;
   await db.agent.update({ where: { id: change.agentId }, data: { reputation: after } });
   return emit(change.agentId, 'reputation.changed', data);
+}
+
+/**
+ * The root of each agent's tree of sub-agents (itself for a top-level agent). Agents with one root are one
+ * family, an owner and its sub-agents at any depth: what they do for each other costs the family nothing,
+ * so it earns none of them reputation.
+ */
+export async function familyRoots(db: Pick<DbTx, '$queryRaw'>, agentIds: string[]): Promise<Map<string, string>> {
+  const rows = await db.$queryRaw<{ origin: string; root: string }[]>`
+    WITH RECURSIVE up AS (
+      SELECT id, parent_id, id AS origin, 0 AS depth FROM agents WHERE id = ANY(${agentIds}::uuid[])
+      UNION ALL SELECT a.id, a.parent_id, up.origin, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32
+    )
+    SELECT DISTINCT ON (origin) origin::text AS origin, id::text AS root FROM up ORDER BY origin, depth DESC`;
+  return new Map(rows.map((r) => [r.origin, r.root]));
+}
+
+/** Whether two agents are one family (familyRoots); an agent unknown to the database is in none. */
+export async function sameFamily(db: Pick<DbTx, '$queryRaw'>, a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const roots = await familyRoots(db, [a, b]);
+  return roots.has(a) && roots.get(a) === roots.get(b);
 }

@@ -1,7 +1,8 @@
 // Tasks and delegation (spec §2, §3, §4.9): an agent states an intent with success criteria, a budget and a
 // deadline, and delegates it to one of its own sub-agents. The delegate executes capabilities under the
 // task — charged against its budget by the server, exactly, however many calls run at once — and reports a
-// result, judged against the criteria (judge.ts); its reputation moves with the verdict. A task past its
+// result, judged against the criteria (judge.ts); its reputation moves with the verdict, but a completion
+// earns only when the work was paid for outside the task's family (settledWork). A task past its
 // deadline expires. Moves follow TASK_MOVES (409 otherwise).
 import type { DbTx } from '../../db/database';
 import type { Agent, Prisma, Task, TaskDelegation, TaskExecution } from '../../db/generated/prisma/client';
@@ -15,8 +16,9 @@ import { requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 import { transact } from '../events';
+import { MARKETPLACE_PROVIDER } from '../execution/builtins';
 import { execute, type ExecutionReceipt } from '../execution/execute';
-import { applyReputation } from '../reputation/reputation';
+import { applyReputation, sameFamily } from '../reputation/reputation';
 import { TASK_ID } from './budget';
 import { judgeAll, type Verdict } from './judge';
 
@@ -31,9 +33,14 @@ export const TASK_MOVES: Moves<TaskStatus> = {
 };
 const CRITERIA_MAX = 20;
 export const BUDGET_MAX_CENTS = 100_000_000;
-/** Reputation a delegate gains for a result that meets every criterion, and loses for one that does not. */
+/**
+ * Reputation a delegate gains for a result that meets every criterion (when the work was settled:
+ * settledWork), and loses for one that does not.
+ */
 export const EXECUTOR_REWARD = 3;
 export const EXECUTOR_PENALTY = -1;
+/** The reason of a completion's reputation event: recorded only for settled work, it is what a spark of the task is traced to. */
+export const COMPLETED_REASON = 'task.completed';
 const RESULT_MAX_BYTES = 256 * 1024;
 const DEADLINE_MAX_MS = 366 * 86_400_000;
 
@@ -58,7 +65,8 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const deadline = checks.futureTime('deadline', input.deadline, now, DEADLINE_MAX_MS, 'a year');
   checks.done();
   return ctx.db.$transaction(async (tx) => {
-    const task = await tx.task.create({ data: { id: newTaskId(), agentId: me.id, intent: intent!, successCriteria: criteria, budgetCents: budget ?? null, deadline: deadline ?? null } });
+    // On the marketplace's clock, as its events are: a spark's reward is looked for among events since then.
+    const task = await tx.task.create({ data: { id: newTaskId(), agentId: me.id, intent: intent!, successCriteria: criteria, budgetCents: budget ?? null, deadline: deadline ?? null, createdAt: now } });
     await recordStateChange(tx, ctx, { subjectType: 'task', subjectId: task.id, from: null, to: 'pending' });
     return task;
   });
@@ -176,9 +184,12 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
       await tx.taskDelegation.updateMany({ where: { taskId: task.id, status: 'active' }, data: { status: 'completed', endedAt: now } });
       await recordStateChange(tx, ctx, { subjectType: 'task', subjectId: task.id, from: 'delegated', to: 'completed', note: `execution ${receipt.executionId}` });
     }
-    // A result that met every criterion but lost the race to another that completed the task first moves nothing.
-    const delta = completed ? EXECUTOR_REWARD : met ? 0 : EXECUTOR_PENALTY;
-    const change = delta ? await applyReputation(tx, emit, { agentId: me.id, delta, reason: completed ? 'task.completed' : 'task.criteria_unmet', sourceType: 'task', sourceId: task.id }) : undefined;
+    // A result that met every criterion but lost the race to another that completed the task first moves
+    // nothing; a completion earns only for settled work (else nothing is recorded: no event to trace a spark to).
+    const delta = completed ? ((await settledWork(tx, task, receipt)) ? EXECUTOR_REWARD : 0) : met ? 0 : EXECUTOR_PENALTY;
+    const change = delta
+      ? await applyReputation(tx, emit, { agentId: me.id, delta, reason: completed ? COMPLETED_REASON : 'task.criteria_unmet', sourceType: 'task', sourceId: task.id, at: now })
+      : undefined;
     const applied = change ? (change.data.delta as number) : 0;
     const taskExecution = await tx.taskExecution.create({
       data: {
@@ -200,6 +211,20 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
     const reputation = (await tx.agent.findUnique({ where: { id: me.id }, select: { reputation: true } }))?.reputation ?? null;
     return { taskExecution, receipt, task: await tx.task.findUniqueOrThrow({ where: { id: task.id } }), verdicts, reputation };
   });
+}
+
+/**
+ * Whether the execution that completed a task was settled work, the one kind a completion earns for: it
+ * succeeded, its caller paid for it (cost above 0), and what it paid went outside the task's family — to
+ * the marketplace, or to a provider that is neither the creator nor any agent of its tree (the delegate is
+ * one). A task an agent makes for its own sub-agent, completed with a free call or one to the family's own
+ * service and a result the sub-agent wrote itself, cost the family nothing and earns nothing.
+ */
+async function settledWork(tx: DbTx, task: Task, receipt: ExecutionReceipt): Promise<boolean> {
+  if (receipt.status !== 'success' || receipt.transaction.costCents <= 0 || !receipt.provider) return false;
+  if (!receipt.provider.serviceId) return receipt.provider.serviceKey === MARKETPLACE_PROVIDER.serviceKey;
+  const service = await tx.service.findUnique({ where: { id: receipt.provider.serviceId }, select: { agentId: true } });
+  return service !== null && !(await sameFamily(tx, task.agentId, service.agentId));
 }
 
 /** A task's executions as Task.executions lists them: latest first. */
