@@ -11,3 +11,11 @@ export const SERVER_NODE_OPTIONS: string[] = [];
 
 /** The arguments of `node` that run the server from the repository root (TypeScript through src/register.cjs). */
 export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, '--require', './src/register.cjs', 'src/server.ts'];
+
+/**
+ * package.json's `start` script. npm runs a script through `sh -c` and forwards SIGTERM and SIGINT to that
+ * shell only; the shell (dash) dies of the signal without passing it on, and npm exits while the server
+ * keeps serving, orphaned. `exec` makes the server the shell's own process, so the signal npm forwards
+ * reaches it: it drains as on a direct signal, and npm exits when it has.
+ */
+export const START_SCRIPT = ['exec', 'node', ...SERVER_ARGS].join(' ');

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -99,6 +100,80 @@ it('takes over a lock naming a live process that is not the one that wrote it (a
   } finally {
     stranger.kill('SIGKILL');
   }
+});
+
+/** Whether a process runs (a zombie, exited but not yet reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Whether anything accepts connections on the port. */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+describe('npm start', () => {
+  it('stops the server when npm is sent SIGTERM, as a supervisor does: it drains and exits, its port closed and its lock released', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-npm-start-'));
+    const npm = spawn('npm', ['start'], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own, so that whatever it started can be ended with it if the test fails.
+      detached: true,
+    });
+    let out = '';
+    npm.stdout!.on('data', (d) => (out += d));
+    npm.stderr!.on('data', (d) => (out += d));
+    const npmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!/"port":(\d+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const port = Number(/"port":(\d+)/.exec(out)?.[1]);
+      if (!(port > 0)) throw new Error(`npm start did not listen: ${out}`);
+      // The server's own pid, as the data directory's lock names it (npm runs it under a process of its own).
+      const serverPid = JSON.parse(fs.readFileSync(path.join(dir, 'marketplace.lock'), 'utf8')).pid as number;
+      expect(serverPid).not.toBe(npm.pid);
+      expect(await listening(port)).toBe(true);
+
+      npm.kill('SIGTERM');
+      const exit = await npmExited;
+      // Within the shutdown budget (SHUTDOWN_TIMEOUT_MS, 10 s) the server is gone too.
+      const budget = Date.now() + 10_000 + 2_000;
+      while (running(serverPid) && Date.now() < budget) await new Promise((r) => setTimeout(r, 50));
+      expect({ serverRunning: running(serverPid), portOpen: await listening(port), lockHeld: fs.existsSync(path.join(dir, 'marketplace.lock')) }).toEqual({
+        serverRunning: false,
+        portOpen: false,
+        lockHeld: false,
+      });
+      expect(out).toContain('"signal":"SIGTERM"');
+      expect(out).toContain('stopped cleanly');
+      expect(exit).toEqual({ code: 0, signal: null });
+    } finally {
+      // An orphaned server (the failure this test is for) must not outlive the test: it is in npm's group.
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone: nothing was left running
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('SIGTERM under load', () => {
