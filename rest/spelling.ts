@@ -64,6 +64,9 @@ function planOf(type: GraphQLInputObjectType): FieldPlan {
 
 /** What reading one request learnt: the client's spelling of each field it sent, and what it refused. */
 export class Spelling {
+  /** How a field the client did not send is named: REST's documented spelling unless told otherwise. */
+  constructor(private readonly documented: (field: string) => string = documentedName) {}
+
   /** Each field sent, by its path in the input type's names (`entries.0.ttlSeconds`) → the client's (`entries.0.ttl_seconds`). */
   private readonly sent = new Map<string, string>();
   readonly errors: FieldError[] = [];
@@ -136,7 +139,7 @@ export class Spelling {
       }
       const field = current && isInputObjectType(current) ? current.getFields()[segment] : undefined;
       if (sent !== undefined) out.splice(0, out.length, ...sent.split('.'));
-      else out.push(field ? documentedName(field.name) : segment);
+      else out.push(field ? this.documented(field.name) : segment);
       current = field ? getNullableType(field.type) : undefined;
     }
     return out.join('.');

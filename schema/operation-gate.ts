@@ -31,8 +31,9 @@ const LIMITS: Omit<CostLimits, 'maxIntrospectionComplexity'> = {
   // graphql-js's validation compares the fields of one response name pairwise: a name selected hundreds
   // of times in one selection set costs it a tenth of a second.
   maxRepeats: 50,
-  // GET /tickets at its largest page (100 tickets of about 20 comments) counts 21,701.
-  maxComplexity: 25_000,
+  // GET /tickets at its largest page (100 tickets of about 20 comments) counts 21,701, and a page of 100
+  // tasks with every field of their delegations and executions 32,401.
+  maxComplexity: 50_000,
   defaultListSize: 20,
   // The largest page any list serves (a memory store's entries).
   maxListSize: 1_000,

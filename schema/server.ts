@@ -54,12 +54,13 @@ export function maskErrorWith(services: Pick<Services, 'log'>) {
       const located = error instanceof GraphQLError ? error : undefined;
       return new GraphQLError(app.message, { nodes: located?.nodes, path: located?.path, extensions: app.extensions });
     }
-    // graphql-js's own errors (a variable of the wrong type, say) are the client's: a request error.
+    // graphql-js's own errors (a variable of the wrong type, say) are the client's: a request error, with
+    // the status yoga gave it if any (405 and Allow for a mutation over GET or a PUT).
     if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) {
       return new GraphQLError(error.message, {
         nodes: error.nodes,
         path: error.path,
-        extensions: { code: 'BAD_REQUEST', ...error.extensions, http: { spec: true, status: 400 } },
+        extensions: { code: 'BAD_REQUEST', ...error.extensions, http: error.extensions.http ?? { spec: true, status: 400 } },
       });
     }
     if (isUnavailable(error)) {

@@ -17,6 +17,7 @@ import type { Ctx, Services } from '../domain/context';
 import { createContext } from '../domain/request-context';
 import { problemFromError } from '../platform/errors';
 import { clientAddress } from '../platform/http';
+import { inputProblem } from '../platform/input-boundary';
 import { bucket } from '../../rest/route';
 import { compileTools, runTool, type CompiledTool } from './tools';
 
@@ -271,6 +272,9 @@ export class A2aEndpoint {
       return void send(res, 200, envelope(id, INVALID_REQUEST, 'Invalid Request: a JSON-RPC 2.0 request object has jsonrpc "2.0", a method and an id'));
     }
     const id = (request.id as RpcId) ?? null;
+    // The input boundary, before anything reads the message (the task store keeps it, the execute tool runs it).
+    const outside = inputProblem(request.params, 'params');
+    if (outside) return void send(res, 200, { ...envelope(id, INVALID_PARAMS, `Invalid params: ${outside.path}: ${outside.message}`), error: { code: INVALID_PARAMS, message: `Invalid params: ${outside.path}: ${outside.message}`, data: { errors: [outside] } } });
     const method = request.method;
     const isLegacy = compat.isLegacyJsonRpcMethod(method);
     if (!isLegacy && !compat.isV1JsonRpcMethod(method)) return void send(res, 200, envelope(id, METHOD_NOT_FOUND, `Method not found: ${method}`));

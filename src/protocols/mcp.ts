@@ -6,14 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
+  RequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx, Services } from '../domain/context';
@@ -36,6 +37,9 @@ interface Session {
   server: Server;
   lastSeen: number;
 }
+
+/** tools/call with any params object: the name and arguments are checked by the handler (callTool). */
+const LENIENT_CALL_TOOL = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
 
 const INSTRUCTIONS =
   'The Agent Capability Marketplace: find capabilities and the providers that offer them, and execute them with automatic ' +
@@ -169,12 +173,23 @@ export class McpEndpoint {
     transport.onerror = (err) => this.services.log.debug({ err, request_id: requestId }, 'mcp transport');
 
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.map((t) => t.definition) }));
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const tool = this.byName.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    // Registered past the SDK's Server, whose own check of tools/call answers arguments of the wrong shape
+    // with a dump of its schema validator's findings: the arguments are ours to check, and a refusal says
+    // which argument, as the tool names it.
+    const callTool = async (request: { params: { name?: unknown; arguments?: unknown } }, extra: { authInfo?: AuthInfo }): Promise<CallToolResult> => {
+      const name = request.params.name;
+      const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
+      if (!tool) throw invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'Invalid params: name must be a tool name');
       const answer = await runTool(tool, this.context(extra.authInfo), request.params.arguments ?? {});
-      return answer.ok ? toolResult(answer.value) : toolError(answer.problem);
-    });
+      if (answer.ok) return toolResult(answer.value);
+      // Arguments the tool refuses are invalid params (JSON-RPC -32602), with the problem as data; what the
+      // call found (not found, payment required, a conflict) is the tool's answer.
+      if (answer.problem.code === 'validation_failed' || answer.problem.code === 'bad_request') {
+        throw invalidParams(`Invalid params: ${answer.problem.detail}`, answer.problem);
+      }
+      return toolError(answer.problem);
+    };
+    Protocol.prototype.setRequestHandler.call(server, LENIENT_CALL_TOOL, callTool as never);
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
       this.resources.list(this.context(extra.authInfo), request.params?.cursor),
     );
@@ -212,6 +227,11 @@ function toolResult(value: Record<string, unknown>): CallToolResult {
 /** A refusal: the problem REST would answer, as JSON text (code, detail, and which fields were wrong). */
 function toolError(problem: Problem): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(problem) }] };
+}
+
+/** JSON-RPC's -32602 as the SDK sends a thrown error's code, message and data (McpError would prefix the message). */
+function invalidParams(message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data });
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -3,13 +3,14 @@
 // document, authentication and rate buckets as REST. Its input schema is built from the operation's
 // variable types and the fields they feed (descriptions, ranges), its output schema from the selection
 // set, its description from the root field's.
-import { coerceInputValue, getNamedType, GraphQLInputObjectType, GraphQLNonNull, isInputObjectType, type GraphQLInputFieldConfig, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { coerceInputValue, getNamedType, GraphQLInputObjectType, GraphQLNonNull, isInputObjectType, Kind, type GraphQLInputFieldConfig, type GraphQLInputType, type GraphQLSchema, type ValueNode } from 'graphql';
 import { authorize } from '../../schema/auth';
 import type { Auth } from '../../rest/route';
 import { compileOperation, fieldError, fieldOf, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
 import { Spelling } from '../../rest/spelling';
 import type { Ctx } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
+import { inputProblem } from '../platform/input-boundary';
 import { camelCase } from '../platform/naming';
 import type { Bucket } from '../platform/rate-limit';
 import { answerSchema, inputSchema, variableUses } from './openapi';
@@ -60,6 +61,12 @@ export interface CompiledTool extends Runnable {
   bucket: Bucket | null;
   /** The arguments as one input object type: read in both spellings and coerced like a REST body. */
   argsType: GraphQLInputObjectType;
+  /**
+   * Where the root field's arguments come from, as argument paths: `first` → `limit` (the argument that
+   * feeds `$limit`, which feeds `first:`), `input` → '' (an input whose fields are the arguments). A
+   * refusal from the operation names the field's argument; the tool's caller knows the tool's.
+   */
+  argPaths: Map<string, string>;
   withoutKey?: Runnable;
   /** Its category in the WebMCP tool index. */
   category: string;
@@ -146,6 +153,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       withoutKey = { op: alt, placements: altPlacements };
     }
 
+    const argPaths = argumentPaths(op, placements);
     const answer = answerSchema(op, schema);
     const outputSchema = withoutKey ? { type: 'object', anyOf: [answer, answerSchema(withoutKey.op, schema)] } : answer;
     const field = fieldOf(schema, op);
@@ -161,6 +169,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       auth,
       bucket,
       argsType,
+      argPaths,
       withoutKey,
       definition: {
         name: spec.name,
@@ -190,7 +199,8 @@ export type ToolAnswer = { ok: true; value: Record<string, unknown> } | { ok: fa
  */
 export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown): Promise<ToolAnswer> {
   const base = ctx.services.config.publicBaseUrl;
-  const spelling = new Spelling();
+  // A field the caller did not send is named as the tool names its arguments (camelCase), not as REST documents it.
+  const spelling = new Spelling((field) => field);
   try {
     await spendBucket(ctx, tool.bucket);
     const runnable = tool.withoutKey && ctx.bearer.kind === 'none' ? tool.withoutKey : tool;
@@ -200,8 +210,11 @@ export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown): Prom
     if (result.errors?.length) {
       const first = result.errors[0];
       if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
-      const original = first.originalError;
-      const named = original instanceof ValidationFailed ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(e.path, tool.argsType) }))) : first;
+      const original = first instanceof ValidationFailed ? first : first.originalError;
+      const named =
+        original instanceof ValidationFailed
+          ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(argumentPath(runnable === tool ? tool.argPaths : NO_PATHS, e.path), tool.argsType) })))
+          : first;
       return { ok: false, problem: problemFromError(base, named, ctx.requestId) };
     }
     const data = result.data as Record<string, unknown>;
@@ -218,7 +231,10 @@ export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown): Prom
 
 /** The operation's variables from the tool's arguments: read like a REST body, every refusal naming the argument. */
 function readArguments(tool: CompiledTool, runnable: Runnable, args: unknown, spelling: Spelling): Record<string, unknown> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: '', message: 'the arguments must be an object' }]);
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
+  // The input boundary, on the arguments as sent (the operation checks its variables again: the same rule).
+  const outside = inputProblem(args);
+  if (outside) throw new ValidationFailed(outside);
   const read = spelling.read(args, tool.argsType) as Record<string, unknown>;
   const errors: FieldError[] = [...spelling.errors];
   // Without a key, only the arguments that document takes are checked (the others may be left out).
@@ -259,4 +275,34 @@ function narrowed(tool: CompiledTool, runnable: Runnable): GraphQLInputObjectTyp
     narrowedTypes.set(runnable, type);
   }
   return type;
+}
+
+const NO_PATHS = new Map<string, string>();
+
+/** The root field's arguments fed by variables, as argument paths of the tool (see CompiledTool.argPaths). */
+function argumentPaths(op: CompiledOperation, placements: Placement[]): Map<string, string> {
+  const argOf = new Map<string, string>();
+  for (const p of placements) argOf.set(p.variable, 'arg' in p ? p.arg : '');
+  const paths = new Map<string, string>();
+  const visit = (value: ValueNode, path: string) => {
+    if (value.kind === Kind.VARIABLE) {
+      const arg = argOf.get(value.name.value);
+      if (arg !== undefined) paths.set(path, arg);
+    } else if (value.kind === Kind.OBJECT) {
+      for (const f of value.fields) visit(f.value, `${path}.${f.name.value}`);
+    }
+  };
+  const root = op.operation.selectionSet.selections[0];
+  if (root.kind === Kind.FIELD) for (const a of root.arguments ?? []) visit(a.value, a.name.value);
+  return paths;
+}
+
+/** A path the operation named (its root field's argument, or inside it) as the tool's argument path. */
+function argumentPath(paths: Map<string, string>, path: string): string {
+  const segments = path.split('.');
+  for (let n = segments.length; n > 0; n--) {
+    const arg = paths.get(segments.slice(0, n).join('.'));
+    if (arg !== undefined) return [arg, ...segments.slice(n)].filter((s) => s !== '').join('.');
+  }
+  return path;
 }

@@ -44,6 +44,16 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
   return result.structuredContent as any;
 }
 
+/** A tool call refused as invalid params (JSON-RPC -32602): the problem it carries as data. */
+async function invalid(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const err = await client.callTool({ name, arguments: args }).then(
+    () => undefined,
+    (e: { code?: number; data?: unknown }) => e,
+  );
+  expect(err).toMatchObject({ code: -32602 });
+  return err!.data as any;
+}
+
 /** A tool call's problem (failing the test when it succeeded). */
 async function refused(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -212,22 +222,40 @@ describe('MCP at /mcp', () => {
     expect(cong.id ?? cong.conglomerate_id).toMatch(/^cong_/);
   });
 
-  it('refuses bad arguments with the problem naming each one, and another agent\'s object as not found', async () => {
+  it('refuses bad arguments as invalid params (-32602) naming each as the tool spells it, and another agent\'s object as a not-found result', async () => {
     const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     const client = await connect(me.key);
-    const bad = await refused(client, 'searchCapabilities', { query: 'x', minReputation: 300, category: 'nope' });
+    const bad = await invalid(client, 'searchCapabilities', { query: 'x', minReputation: 300, category: 'nope' });
     expect(bad).toMatchObject({ status: 400, code: 'validation_failed' });
     expect(bad.errors.map((e: { path: string }) => e.path).sort()).toEqual(['category', 'minReputation']);
-    const unknown = await refused(client, 'getReputation', { agentId: 'x', extra: 1 });
+    const unknown = await invalid(client, 'getReputation', { agentId: 'x', extra: 1 });
     expect(unknown.errors.map((e: { path: string }) => e.path)).toContain('extra');
     // Both spellings are read, and named back as sent.
-    const snake = await refused(client, 'createTask', { intent: 'x', success_criteria: 'nope', budget: -1 });
-    expect(snake.code).toBe('validation_failed');
+    const snake = await invalid(client, 'createTask', { intent: 'x', success_criteria: [1], budget: -1 });
+    expect(snake.errors.map((e: { path: string }) => e.path)).toContain('success_criteria.0');
+    // The operation's own refusals name the tool's argument, not the field's (`sparks(first: $limit)`) nor REST's spelling.
+    expect((await invalid(client, 'listSparks', { limit: 500 })).errors).toEqual([{ path: 'limit', message: expect.stringMatching(/1 to 50/) }]);
+    expect((await invalid(client, 'getCapabilityDetails', {})).errors).toEqual([{ path: 'serviceKey', message: 'is required' }]);
+    // What the database cannot store is refused at the boundary, named by the argument's path.
+    expect((await invalid(client, 'executeCapability', { capability: 'x', input: { text: 'a\u0000b' } })).errors).toEqual([{ path: 'input.text', message: expect.stringMatching(/NUL/) }]);
     const theirs = await call('POST', '/tasks', { key: other.key, body: { intent: 'Theirs' } });
     const notMine = await refused(client, 'task', { id: theirs.body.task_id });
     expect(notMine).toMatchObject({ status: 404, code: 'not_found' });
-    await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool/) });
+  });
+
+  it('answers arguments that are not an object with -32602 naming them, not an internal error', async () => {
+    const init = await http(server.url, 'POST', '/mcp', {
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    const headers = { accept: 'application/json, text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+    await http(server.url, 'POST', '/mcp', { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const res = await http(server.url, 'POST', '/mcp', { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listSparks', arguments: 'x' } } });
+    const message = JSON.parse(res.text.replace(/^[\s\S]*?data: /, ''));
+    expect(message.error).toMatchObject({ code: -32602, message: 'Invalid params: arguments: must be an object', data: { code: 'validation_failed' } });
   });
 
   it("refuses a suspended agent's key with 403, like every surface", async () => {

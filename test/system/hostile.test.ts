@@ -72,7 +72,7 @@ const corpus: Record<string, () => string> = {
   'root fragment fan-out': () => `query { ...F0 } ${Array.from({ length: 24 }, (_, i) => `fragment F${i} on Query { ${i < 23 ? `...F${i + 1} ...F${i + 1}` : 'health { status }'} }`).join(' ')}`,
   'alias flood under a list': () => `{ services(first: 100) { edges { node { ${Array.from({ length: 5000 }, (_, i) => `a${i}: provider { id }`).join(' ')} } } } }`,
   'aliases within the limit, complexity over it': () =>
-    `{ services(first: 100) { edges { node { ${Array.from({ length: 25 }, (_, i) => `a${i}: provider { id name description reputation tier status createdAt updatedAt agentId capabilities }`).join(' ')} } } } }`,
+    `{ tasks(first: 100) { edges { node { ${Array.from({ length: 25 }, (_, i) => `a${i}: delegations { delegationId taskId subAgentId status createdAt endedAt }`).join(' ')} } } } }`,
   'introspection under 100 aliases': () => `{ ${Array.from({ length: 100 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }`,
   // The standard full introspection with its type list asked for three times.
   'three full introspections': () => FULL_INTROSPECTION.replace('__schema {', 'a: __schema { types { ...FullType } } b: __schema { types { ...FullType } } __schema {'),
