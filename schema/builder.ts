@@ -2,14 +2,15 @@
 // each area's file does (see schema/index.ts).
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import RelayPlugin from '@pothos/plugin-relay';
+import RelayPlugin, { resolveNodes } from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import CallerAuthPlugin from './caller-auth';
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type GraphQLResolveInfo, type ValueNode } from 'graphql';
+import { isNoSuchRow } from '../src/db/database';
 import type PrismaTypes from '../src/db/generated/pothos-types';
 import { getDatamodel } from '../src/db/generated/pothos-types';
 import type { Ctx } from '../src/domain/context';
-import { NotFound } from '../src/platform/errors';
+import { AppError, NotFound } from '../src/platform/errors';
 
 export const builder = new SchemaBuilder<{
   Context: Ctx;
@@ -44,8 +45,35 @@ export const builder = new SchemaBuilder<{
     clientMutationId: 'omit',
     cursorType: 'String',
     nodesOnConnection: true,
+    // Every node of every type is loaded through loadNode: one that is not there answers as one the caller
+    // may not see.
+    nodeQueryOptions: { resolve: (_root, { id }, ctx, info) => loadNode(ctx, info, id) },
+    nodesQueryOptions: { resolve: (_root, { ids }, ctx, info) => ids.map((id) => loadNode(ctx, info, id)) },
   },
 });
+
+/**
+ * Loads the object a global id names, for Query.node and each id of Query.nodes (on its own, so that one id
+ * naming nothing fails only its place in the list). An object that is not there — no row (a prisma node's
+ * findUniqueOrThrow), a loader's not-found, or nothing loaded — and one its type's scope does not let the
+ * caller see both answer "No such object" here, at the node's own path: the two cannot be told apart, and
+ * neither is a 500. (Left to scope-auth alone, a refused object would fail at its first field instead.)
+ */
+async function loadNode(ctx: Ctx, info: GraphQLResolveInfo, id: { typename: string; id: string }): Promise<unknown> {
+  let node: unknown;
+  try {
+    const [loading] = await resolveNodes(builder, ctx, info, [id]);
+    node = await loading;
+  } catch (err) {
+    if (isNoSuchRow(err) || (err instanceof AppError && err.code === 'not_found')) throw new NotFound('object');
+    throw err;
+  }
+  if (node === null || node === undefined) throw new NotFound('object');
+  const scope: unknown = builder.configStore.getTypeConfig(id.typename, 'Object').pothosOptions.authScopes;
+  // With no named scopes, a type's scope function says yes with `true` and nothing else.
+  if (typeof scope === 'function' && (await (scope as (row: unknown, ctx: Ctx) => unknown)(node, ctx)) !== true) throw new NotFound('object');
+  return node;
+}
 
 function parseDate(value: unknown): Date {
   if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) {

@@ -19,7 +19,7 @@ const MarketplaceSort = builder.enumType('SkillMarketplaceSort', {
 export const Skill = builder.node(builder.objectRef<skills.SkillView>('Skill'), {
   description: "Code an agent publishes for others to fork and install; another agent sees its latest published version, its owner the working copy",
   id: { resolve: (v) => v.skill.id },
-  loadOne: (id, ctx) => skills.viewSkill(ctx, String(id)).catch(() => null),
+  loadOne: (id, ctx) => skills.viewSkill(ctx, String(id)),
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'skill' in v && 'content' in v,
   fields: (t) => ({
     skillId: t.id({ resolve: (v) => v.skill.id }),

@@ -139,6 +139,14 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
+ * A lookup by key that found no row: Prisma's "required record not found" (a findUniqueOrThrow), or a key
+ * its column cannot hold (a malformed UUID), which names no row either.
+ */
+export function isNoSuchRow(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && (err.code === 'P2025' || err.code === 'P2007');
+}
+
+/**
  * A statement or transaction the database aborted for another's sake (a deadlock, a serialization
  * failure): nothing of it was written, so running it again is safe.
  */
