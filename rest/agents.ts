@@ -37,6 +37,7 @@ export const agentRoutes: Route[] = [
     bucket: bucket('agents_register', 30),
     auth: 'none',
     status: 201,
+    issuesCredential: true,
     tag: 'Agents',
     summary: 'Register an agent',
     description: 'Creates an agent and returns its master key. The master key is shown only in this response and stored only as a hash.',

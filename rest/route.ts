@@ -63,6 +63,11 @@ export interface Route {
   tag: string;
   /** Error statuses this route can answer beyond the ones every route of its kind can. */
   errors?: number[];
+  /**
+   * A success carries a credential shown once (a master key). A caller with a credential of its own gets
+   * it replayed for an Idempotency-Key (sealed with that credential); a caller without one does not.
+   */
+  issuesCredential?: true;
   /** Headers a success may carry (set by the operation through ctx.httpAnswer), for the OpenAPI document. */
   responseHeaders?: Record<string, string>;
 }

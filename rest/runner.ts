@@ -30,7 +30,7 @@ import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, readJsonBody, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
-import { readIdempotencyKey, requestHash } from '../src/platform/idempotency';
+import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
 import type { Route, Source } from './route';
@@ -494,7 +494,7 @@ export class RestDispatcher {
     const { services } = this;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
     const headers: Record<string, string> = {};
-    let claimed: { subject: string; key: string } | undefined;
+    let claimed: { subject: string; key: string; keeping: Keeping } | undefined;
     try {
       await this.chargeBucket(ctx, compiled, headers);
       // An operation that authenticates the caller itself still gets it looked up first when an
@@ -523,12 +523,14 @@ export class RestDispatcher {
       }
       if (idempotencyKey) {
         const subject = await rateSubject(ctx);
-        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]));
+        // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
+        const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: compiled.route.issuesCredential === true };
+        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]), keeping);
         if (claim.kind === 'replay') {
           this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
           return;
         }
-        claimed = { subject, key: idempotencyKey };
+        claimed = { subject, key: idempotencyKey, keeping };
       }
       // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
       const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
@@ -557,7 +559,7 @@ export class RestDispatcher {
           }
         }
       }
-      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers);
+      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers, claimed.keeping);
       if (text !== undefined) writeText(res, status, text, headers);
       else this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;

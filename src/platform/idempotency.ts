@@ -2,7 +2,13 @@
 // headers the operation gave it, for the same key and request; the same key with another request is a
 // conflict. A copy that arrives while the first is still being answered waits for that answer. Records
 // live 24 hours.
-import { createHash } from 'node:crypto';
+//
+// An answer may carry a secret shown once (a key, a signing secret). A stored answer is sealed with the
+// requester's own credential (AES-256-GCM under a key derived from it), so the table holds nothing a reader
+// of the database could use, and only a request with that credential, which could have read the first
+// answer, gets it back. A request without a credential (known only by its address) is not replayed an
+// answer that issues one: another client behind the same address could not have read the first.
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { SqlRunner } from '../db/database';
 import { BadRequest, Conflict } from './errors';
 import { InFlight, waitForClaim } from './in-flight';
@@ -13,6 +19,33 @@ const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 export type Claim =
   | { kind: 'first' }
   | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> };
+
+/** How an answer is kept: sealed with the requester's credential, or withheld (an issued credential, asked for without one). */
+export interface Keeping {
+  sealWith?: string;
+  withhold?: boolean;
+}
+
+/** What a withheld answer is stored as. */
+const WITHHELD = { withheld: true };
+
+function sealingKey(secret: string, subject: string, key: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, `${subject}\u0000${key}`, 'idempotent answer', 32));
+}
+
+function seal(body: unknown, secret: string, subject: string, key: string): { sealed: string } {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(secret, subject, key), iv);
+  const text = Buffer.concat([cipher.update(JSON.stringify(body), 'utf8'), cipher.final()]);
+  return { sealed: Buffer.concat([iv, cipher.getAuthTag(), text]).toString('base64') };
+}
+
+function open(sealed: string, secret: string, subject: string, key: string): unknown {
+  const raw = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(secret, subject, key), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
+}
 
 /**
  * Answers that are not kept: a 5xx (the client may retry it) and a 402 (the client retries it with a
@@ -57,10 +90,20 @@ export class IdempotencyStore {
    * is still being answered; throws 409 for a conflicting reuse, or when the first takes longer than
    * `waitMs`.
    */
-  async claim(subject: string, key: string, route: string, hash: string): Promise<Claim> {
+  async claim(subject: string, key: string, route: string, hash: string, keeping: Keeping = {}): Promise<Claim> {
     const id = `${subject}\u0000${key}`;
     const found = await waitForClaim(this.claims, id, () => this.attempt(subject, key, route, hash, id), Date.now() + this.waitMs);
     if (!found) throw new Conflict('A request with this Idempotency-Key is still in progress');
+    if (found.kind === 'first') return found;
+    const body = found.body as { sealed?: unknown; withheld?: unknown } | null;
+    if (body && body.withheld === true) {
+      throw new Conflict('A request with this Idempotency-Key was answered with a credential, shown once to that request: it is not shown again');
+    }
+    if (body && typeof body.sealed === 'string') {
+      // The subject is the credential's hash, so the same subject holds the same credential.
+      if (!keeping.sealWith) throw new Conflict('This Idempotency-Key was used with a different request');
+      return { ...found, body: open(body.sealed, keeping.sealWith, subject, key) };
+    }
     return found;
   }
 
@@ -93,13 +136,17 @@ export class IdempotencyStore {
     this.finished.delete(id);
   }
 
-  /** Stores the answer to replay, with the headers the operation gave it (see isKept for what is not stored). */
-  async complete(subject: string, key: string, status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+  /**
+   * Stores the answer to replay, with the headers the operation gave it (see isKept for what is not
+   * stored), sealed with the requester's credential or withheld as `keeping` says.
+   */
+  async complete(subject: string, key: string, status: number, body: unknown, headers: Record<string, string> = {}, keeping: Keeping = {}): Promise<void> {
     if (!isKept(status)) return this.release(subject, key);
+    const kept = keeping.sealWith ? seal(body, keeping.sealWith, subject, key) : keeping.withhold && status < 400 ? WITHHELD : body;
     try {
       await this.sql.query(
         `UPDATE idempotency_records SET status = $3, body = $4, headers = $5 WHERE subject = $1 AND key = $2`,
-        [subject, key, status, JSON.stringify(body), JSON.stringify(headers)],
+        [subject, key, status, JSON.stringify(kept), JSON.stringify(headers)],
         'idempotency_complete',
       );
     } finally {

@@ -35,6 +35,21 @@ describe('POST /agents/register', () => {
     expect(server.logs.join('\n')).not.toContain(res.body.master_key);
   });
 
+  it('never replays a master key to a request without a credential, and keeps none in the idempotency records', async () => {
+    const body = { name: uniqueName('idem'), description: 'Registered twice', ownerEmail: 'o@example.com' };
+    const headers = { 'idempotency-key': `register-${body.name}` };
+    const first = await call('POST', '/agents/register', { body, headers });
+    expect(first.status).toBe(201);
+    // Another client behind the same address, with the same key and body, could not have read the first answer.
+    const again = await call('POST', '/agents/register', { body, headers });
+    expectProblem(again, 409, 'conflict');
+    expect(again.text).not.toContain(first.body.master_key);
+    expect(again.body.detail).toMatch(/shown once/);
+    const rows = await server.app.services.sql.query<{ body: unknown }>(`SELECT body FROM idempotency_records WHERE key = $1`, [headers['idempotency-key']]);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows[0].body)).not.toContain('key_master_');
+  });
+
   it('answers 409 for a name that is taken', async () => {
     const { name } = await registerAgent(server);
     const res = await call('POST', '/agents/register', { body: { name, description: 'Another one', ownerEmail: 'x@example.com' } });

@@ -122,6 +122,10 @@ describe('POST /keys/provision/:serviceKey', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.sub_key_id).toBe(first.body.sub_key_id);
+    expect(replay.body.sub_key).toBe(first.body.sub_key);
+    // Stored sealed with the caller's master key: the database holds no sub-key to read.
+    const rows = await server.app.services.sql.query<{ body: unknown }>(`SELECT body FROM idempotency_records WHERE key = $1`, [headers['idempotency-key']]);
+    expect(JSON.stringify(rows[0].body)).not.toContain('key_service_');
     expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(1);
     const otherBody = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['write'] }, headers });
     expectProblem(otherBody, 409, 'conflict');
