@@ -150,7 +150,7 @@ export class OperationGate {
       if (problem) return refuse(requestError(costs.size > 1 && name ? `${problem} (operation ${name})` : problem));
     }
     const validationErrors = validate(this.schema, document, [...specifiedRules, StorableTextRule]).map(
-      (e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, http: { spec: true, status: 400 } } }),
+      (e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', ...e.extensions, http: { spec: true, status: 400 } } }),
     );
     return { document, validationErrors, costs, bytes: tokenCount(document) * BYTES_PER_TOKEN };
   }

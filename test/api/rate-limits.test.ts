@@ -33,6 +33,27 @@ it('limits registration to 30 a minute per address and answers 429 with Retry-Af
   expect(viaGraphql.body.errors![0].extensions!.code).toBe('RATE_LIMITED');
 });
 
+it('counts a made-up credential against the address: a client past its 429 gets nothing by sending fresh random keys', async () => {
+  const other = await startServer();
+  try {
+    const register = (authorization?: string) =>
+      api(other)('POST', '/agents/register', { body: { name: uniqueName('rk'), description: 'rate test', ownerEmail: 'r@example.com' }, headers: authorization ? { authorization } : {} });
+    for (let i = 0; i < 30; i++) expect((await register()).status).toBe(201);
+    expect((await register()).status).toBe(429);
+    // Every unknown or malformed credential is the same client: its address's bucket, already spent.
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await register(`Bearer ${newMasterKey()}`)).status, (await register('Bearer nonsense')).status);
+    expect(new Set(statuses)).toEqual(new Set([429]));
+    // GraphQL fields count the same way.
+    const viaGraphql = await gql(other, '{ stats { totalAgents } }', undefined, newMasterKey());
+    expect(viaGraphql.headers.get('x-ratelimit-limit')).toBe('60');
+    const again = await gql(other, '{ stats { totalAgents } }');
+    expect(Number(again.headers.get('x-ratelimit-remaining'))).toBe(Number(viaGraphql.headers.get('x-ratelimit-remaining')) - 1);
+  } finally {
+    await other.close();
+  }
+});
+
 it('counts per credential, so one agent exhausting its budget leaves another untouched', async () => {
   const a = await seedAgent();
   const b = await seedAgent();
