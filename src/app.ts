@@ -263,6 +263,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = new Metrics(() => services.events.openStreams);
   metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
   metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
+  metrics.gauge('read_cache_bytes', 'What the answers kept in the read cache weigh (bounded)', () => services.readCache.kept.bytes);
   const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));

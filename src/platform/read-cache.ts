@@ -6,13 +6,20 @@
 // also flushes after each write it serves, so a client's own change is seen by its next read before the
 // report arrives. And an answer lives at most `ttlMs`, for what moves without reports (statistics). While
 // the change feed is down, reports may be missed, so nothing is kept; a lookup that began before the last
-// flush is not kept either, since it may have read what the flush was about.
+// flush is not kept either, since it may have read what the flush was about. What is kept is bounded in
+// bytes, not only in number: the same many distinct reads cannot fill memory with large answers.
+import { BoundedCache, stringBytes } from './bounded-cache';
 
-/** Answers beyond this empty the cache (a crude bound, reached only by very many distinct reads). */
-const MAX_ENTRIES = 10_000;
+/** What the kept answers may weigh together (the least recently used go first). */
+export const READ_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** What an answer weighs, estimated from its JSON (two bytes a character, erring high). */
+function weightOf(key: string, value: unknown): number {
+  return stringBytes(key) + (typeof value === 'string' ? stringBytes(value) : stringBytes(JSON.stringify(value) ?? '')) + 64;
+}
 
 export class ReadCache {
-  private entries = new Map<string, { value: unknown; expires: number }>();
+  private entries = new BoundedCache<{ value: unknown; expires: number; weight: number }>(READ_CACHE_BYTES, (_key, entry) => entry.weight);
   /** Lookups under way, shared by the callers that ask at the same time. */
   private loading = new Map<string, Promise<unknown>>();
   private listening = false;
@@ -65,8 +72,12 @@ export class ReadCache {
   /** Keeps `value` under `key`, made by work begun at `since` (performance.now()), by read's rules. */
   keep(key: string, value: unknown, since: number): void {
     if (!this.enabled || since < this.flushedAt) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, expires: since + this.ttlMs });
+    this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(key, value) });
+  }
+
+  /** What the kept answers weigh, and how many there are (for /metrics). */
+  get kept(): { bytes: number; entries: number } {
+    return { bytes: this.entries.bytes, entries: this.entries.size };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ReadCache } from '../../src/platform/read-cache';
+import { READ_CACHE_BYTES, ReadCache } from '../../src/platform/read-cache';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -16,6 +16,18 @@ function counted<T>(value: T, ms = 5) {
 }
 
 describe('ReadCache', () => {
+  it('holds at most its byte budget, however many distinct large answers are kept', () => {
+    const cache = new ReadCache(60_000);
+    cache.setListening(true);
+    const answer = { matches: Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'x'.repeat(100) })) };
+    for (let i = 0; i < 2_000; i++) cache.keep(`query ${i}`, i % 2 ? answer : JSON.stringify(answer), performance.now());
+    expect(cache.kept.bytes).toBeLessThanOrEqual(READ_CACHE_BYTES);
+    expect(cache.kept.entries).toBeLessThan(2_000);
+    // The most recent are the ones kept.
+    expect(cache.peek('query 1999')).toBe(answer);
+    expect(cache.peek('query 0')).toBeUndefined();
+  });
+
   it('keeps nothing until its change feed is listening, nor with a TTL of 0', async () => {
     const cache = new ReadCache(1000);
     const load = counted('a');
