@@ -35,10 +35,10 @@ const radioEventFields = /* GraphQL */ `
 `;
 
 const CHECKOUT_URL_DESCRIPTION =
-  "The checkout URL (no key: knowing it is enough to pay). Without PAYMENT-SIGNATURE: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt once paid. With PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements): verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction; answered with the receipt and PAYMENT-RESPONSE. A replay of the same payment answers the same receipt; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409. GET and POST answer alike (x402 clients retry the method they were refused with).";
+  "The checkout URL (no key: knowing it is enough to pay). GET reads it and pays nothing: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt (and PAYMENT-RESPONSE) once paid, 409 once expired; a PAYMENT-SIGNATURE sent with a GET is not read. POST pays: without PAYMENT-SIGNATURE it answers as GET does (an x402 client POSTs, is refused with 402, and POSTs again with the payment); with PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements) the payment is verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction, and answered with the receipt and PAYMENT-RESPONSE. A replay of the same payment answers the same receipt; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409.";
 
-/** The checkout URL answers GET and POST alike (x402 clients retry with the method that was refused). */
-function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: string): Route {
+/** The checkout URL: GET reads it, POST pays it (an x402 client retries with the method it was refused, so it POSTs). */
+function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: string, variables: Route['variables']): Route {
   return {
     method,
     path: '/ext/payments/checkout/:id',
@@ -51,10 +51,7 @@ function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: str
     errors: [402, 404, 409],
     responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
     document,
-    variables: {
-      id: from.path('id'),
-      payment: from.header('PAYMENT-SIGNATURE', 'An x402 v2 payment for one of the `accepts` of its 402 (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712)'),
-    },
+    variables,
   };
 }
 
@@ -146,15 +143,15 @@ export const extRoutes: Route[] = [
     auth: 'agent',
     status: 200,
     tag: 'Gateway',
-    summary: "Poll the events addressed to your external agents",
+    summary: 'The events addressed to your external agents, after a cursor',
     description:
-      'In order (`seq`). Without `after`: the next events no poll has handed out yet — each exactly once, whichever instance answers and however many pollers ask at once. With `after`: the events after that number (a re-read; it acknowledges `after`). `cursor` is the number of the last event answered. Types: `gateway.connected`, `delegation.requested`, `delegation.answered`, `payment.received`.',
-    document: /* GraphQL */ `mutation PollGatewayEvents($after: Int, $limit: Int) {
-      pollGatewayEvents(after: $after, limit: $limit) {
+      'In order (`seq`), at most `limit` (1-100, default 50), with `cursor` (the last one\'s number) and `has_more`. Without `after`, reading starts after the cursor you last acknowledged; passing `after` acknowledges every event up to it (never past the last event). Reading changes nothing else: a poll that was lost, or read twice, or a HEAD, hands out nothing for good, so a poller that passes each answer\'s `cursor` back as `after` reads every event once and in order, and one that lost an answer reads it again. Events are kept 30 days. Types: `gateway.connected`, `delegation.requested`, `delegation.answered`, `payment.received`.',
+    document: /* GraphQL */ `query GatewayEvents($after: Int, $limit: Int) {
+      gatewayEvents(after: $after, limit: $limit) {
         events { id seq type external_agent_id: externalAgentId data created_at: createdAt } cursor has_more: hasMore
       }
     }`,
-    variables: { after: from.query('after', 'Re-read the events after this number'), limit: from.query('limit', 'Events to return, 1-100 (default 50)') },
+    variables: { after: from.query('after', 'The cursor of the previous answer: the events after it, acknowledging it'), limit: from.query('limit', 'Events to return, 1-100 (default 50)') },
   },
   {
     method: 'POST',
@@ -345,9 +342,10 @@ export const extRoutes: Route[] = [
   checkoutUrlRoute(
     'GET',
     'A checkout URL: its x402 requirements, or its receipt',
-    /* GraphQL */ `mutation AskCheckout($id: ID!, $payment: String) {
-      payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
+    /* GraphQL */ `query CheckoutReceipt($id: ID!) {
+      checkoutReceipt(id: $id) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
     } ${checkoutFields}`,
+    { id: from.path('id') },
   ),
   checkoutUrlRoute(
     'POST',
@@ -355,6 +353,10 @@ export const extRoutes: Route[] = [
     /* GraphQL */ `mutation PayCheckout($id: ID!, $payment: String) {
       payCheckout(id: $id, payment: $payment) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
     } ${checkoutFields}`,
+    {
+      id: from.path('id'),
+      payment: from.header('PAYMENT-SIGNATURE', 'An x402 v2 payment for one of the `accepts` of its 402 (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712)'),
+    },
   ),
   {
     method: 'POST',

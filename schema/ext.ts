@@ -3,6 +3,7 @@
 // payment offers with their checkout, and the radio.
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { ExtDelegation, ExternalAgent, ExternalCapability, PaymentOffer } from '../src/db/generated/prisma/client';
+import type { Ctx } from '../src/domain/context';
 import * as agents from '../src/domain/ext/agents';
 import * as capabilities from '../src/domain/ext/capabilities';
 import * as credentials from '../src/domain/ext/credentials';
@@ -112,21 +113,22 @@ const GatewayEventRef = builder.objectRef<events.GatewayEventView>('GatewayEvent
 });
 
 const GatewayPoll = builder.objectRef<events.GatewayPoll>('GatewayPoll').implement({
+  description: "Events addressed to the caller's external agents after a cursor",
   fields: (t) => ({
     events: t.field({ type: [GatewayEventRef], resolve: (p) => p.events }),
-    cursor: t.exposeInt('cursor', { description: 'The number of the last event answered: `after` for a re-read' }),
+    cursor: t.exposeInt('cursor', { description: 'The number of the last event answered (where the poll started when none): pass it back as `after`' }),
     hasMore: t.exposeBoolean('hasMore'),
   }),
 });
 
-builder.mutationField('pollGatewayEvents', (t) =>
+builder.queryField('gatewayEvents', (t) =>
   t.field({
     type: GatewayPoll,
     description:
-      "The events addressed to the caller's external agents, in order. Without `after`: the next events no poll has handed out (each exactly once, across instances and concurrent pollers). With `after`: the events after that number (acknowledging it).",
+      `The events addressed to the caller's external agents after \`after\` (absent: after the cursor it last acknowledged), oldest first. Passing \`after\` acknowledges every event up to it; nothing else changes, so an event is answered again until a cursor passes it. Kept ${events.GATEWAY_EVENT_RETENTION_DAYS} days.`,
     auth: 'agent',
-    args: { after: t.arg.int(), limit: t.arg.int({ description: '1-100 (default 50)' }) },
-    resolve: (_r, args, ctx) => events.pollGatewayEvents(ctx, args),
+    args: { after: t.arg.int(), limit: t.arg.int({ description: `1-${events.POLL_MAX} (default ${events.POLL_DEFAULT})` }) },
+    resolve: (_r, args, ctx) => events.gatewayEvents(ctx, args),
   }),
 );
 
@@ -554,20 +556,32 @@ const CheckoutReceiptRef = builder.objectRef<offers.CheckoutReceipt>('CheckoutRe
   }),
 });
 
+/** A paid checkout's answer carries the settlement in PAYMENT-RESPONSE, as x402 says. */
+function withPaymentResponse(ctx: Ctx, receipt: offers.CheckoutReceipt): offers.CheckoutReceipt {
+  ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt.settlement) } };
+  return receipt;
+}
+
+builder.queryField('checkoutReceipt', (t) =>
+  t.field({
+    type: CheckoutReceiptRef,
+    description:
+      "A checkout URL's answer to a read (no key needed): the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions` (CONFLICT once expired). It never pays: a payment goes to payCheckout",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, { id }, ctx) => withPaymentResponse(ctx, await offers.checkoutReceipt(ctx, String(id))),
+  }),
+);
+
 builder.mutationField('payCheckout', (t) =>
   t.field({
     type: CheckoutReceiptRef,
     description:
-      "A checkout URL's answer (no key needed). Without `payment`: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`. With one: settled once and paid on to the payee",
+      "Pays a checkout URL (no key needed). With `payment`: settled once and paid on to the payee. Without: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`",
     args: {
       id: t.arg.id({ required: true }),
       payment: t.arg.string({ description: 'An x402 v2 PaymentPayload (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it' }),
     },
-    resolve: async (_r, { id, payment }, ctx) => {
-      const receipt = await offers.payCheckout(ctx, String(id), payment);
-      ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt.settlement) } };
-      return receipt;
-    },
+    resolve: async (_r, { id, payment }, ctx) => withPaymentResponse(ctx, await offers.payCheckout(ctx, String(id), payment)),
   }),
 );
 

@@ -1034,13 +1034,13 @@ export type ConnectGatewayMutationVariables = Exact<{
 
 export type ConnectGatewayMutation = { connectGateway: { connected: boolean, reason: string | null, card: unknown, external_agent: { name: string, description: string, capabilities: Array<string>, reputation: number, tier: string, status: string, source: string, card: unknown, delegations: number, answered: number, failed: number, external_agent_id: string, owner_agent_id: string, instance_url: string, connected_at: string | null, created_at: string } } };
 
-export type PollGatewayEventsMutationVariables = Exact<{
+export type GatewayEventsQueryVariables = Exact<{
   after?: number | null | undefined;
   limit?: number | null | undefined;
 }>;
 
 
-export type PollGatewayEventsMutation = { pollGatewayEvents: { cursor: number, has_more: boolean, events: Array<{ id: string, seq: number, type: string, data: unknown, external_agent_id: string, created_at: string }> } };
+export type GatewayEventsQuery = { gatewayEvents: { cursor: number, has_more: boolean, events: Array<{ id: string, seq: number, type: string, data: unknown, external_agent_id: string, created_at: string }> } };
 
 export type IssueVaultTokenMutationVariables = Exact<{
   input: IssueVaultTokenInput;
@@ -1134,13 +1134,12 @@ export type CreateCheckoutMutationVariables = Exact<{
 
 export type CreateCheckoutMutation = { createCheckout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string } };
 
-export type AskCheckoutMutationVariables = Exact<{
+export type CheckoutReceiptQueryVariables = Exact<{
   id: string;
-  payment?: string | null | undefined;
 }>;
 
 
-export type AskCheckoutMutation = { payCheckout: { paid: boolean, checkout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string }, settlement: { success: boolean, transaction: string, network: string, payer: string | null, amount: string | null } } };
+export type CheckoutReceiptQuery = { checkoutReceipt: { paid: boolean, checkout: { description: string, status: string, amount: string, payer: string | null, checkout_id: string, checkout_url: string, offer_id: string, buyer_agent_id: string, payee_agent_id: string, price_cents: number, amount_base_units: string, payment_id: string | null, paid_at: string | null, expires_at: string, created_at: string }, settlement: { success: boolean, transaction: string, network: string, payer: string | null, amount: string | null } } };
 
 export type PayCheckoutMutationVariables = Exact<{
   id: string;

@@ -168,7 +168,7 @@ describe('checkout', () => {
     const url = `${server.url}/api/v1/ext/payments/checkout/${checkout.checkout_id}`;
     const payer = await payingAccount('1');
     const headers = await payFor(await atUrl(url), payer);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => atUrl(url, i % 2 ? 'GET' : 'POST', headers)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => atUrl(url, 'POST', headers)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => settlementOf(a).transaction)).size).toBe(1);
     expect(await balanceOf(payer.agentId)).toBe(930_000n);

@@ -1,15 +1,20 @@
 // The events addressed to an owner's external agents, as one numbered stream per owner (1, 2, 3… in commit
-// order: each event's transaction locks the owner's stream row). The owner polls them: a poll without a
-// cursor hands out the events no poll has handed out yet, each exactly once whichever instance answers and
-// however many pollers ask at once; a poll `after` a number re-reads from there (and acknowledges it).
+// order: each event's transaction locks the owner's stream row). The owner polls them after a cursor it
+// passes back: a poll reads, and its `after` acknowledges what the owner has seen, so an event stays
+// deliverable until the owner's cursor passes it, and a poll that was lost or never read loses nothing.
+// Events are kept GATEWAY_EVENT_RETENTION_DAYS, then purged.
 import type { DbTx } from '../../db/database';
 import { base62 } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
-import type { Ctx } from '../context';
+import type { Ctx, Services } from '../context';
 
 export const GATEWAY_EVENT_TYPES = ['gateway.connected', 'delegation.requested', 'delegation.answered', 'payment.received'] as const;
 export type GatewayEventType = (typeof GATEWAY_EVENT_TYPES)[number];
+/** How long an event stays readable, acknowledged or not. */
+export const GATEWAY_EVENT_RETENTION_DAYS = 30;
+export const POLL_DEFAULT = 50;
+export const POLL_MAX = 100;
 
 export interface GatewayEventView {
   id: string;
@@ -36,7 +41,7 @@ export async function appendGatewayEvent(tx: DbTx, e: { ownerId: string; externa
 
 export interface GatewayPoll {
   events: GatewayEventView[];
-  /** The number of the last event answered (or where the poll started): the `after` of the next read. */
+  /** The number of the last event answered (or where the poll started): the `after` of the next poll. */
   cursor: number;
   hasMore: boolean;
 }
@@ -52,29 +57,45 @@ interface EventRow {
 
 const view = (r: EventRow): GatewayEventView => ({ id: r.event_id, seq: r.seq, type: r.type, externalAgentId: r.external_agent_id, data: r.data, createdAt: r.created_at });
 
-export async function pollGatewayEvents(ctx: Ctx, input: { after?: unknown; limit?: unknown }): Promise<GatewayPoll> {
+/**
+ * The caller's events after `after`, oldest first (at most `limit`), and the cursor to pass back. Without
+ * `after`, after the cursor it last acknowledged. Passing `after` acknowledges every event up to it (never
+ * past the last event): the only thing a poll writes, and only what the caller says it has seen, so reading
+ * the same poll twice, or reading without `after` (a HEAD too), hands out the same events again.
+ */
+export async function gatewayEvents(ctx: Ctx, input: { after?: unknown; limit?: unknown }): Promise<GatewayPoll> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const after = checks.integer('after', input.after, 0, 2_147_483_647);
-  const limit = checks.integer('limit', input.limit, 1, 100) ?? 50;
+  const limit = checks.integer('limit', input.limit, 1, POLL_MAX) ?? POLL_DEFAULT;
   checks.done();
-  return ctx.db.$transaction(async (tx) => {
-    // The stream row is locked in a statement of its own, so the events read next are read after any
-    // poll that held it has committed (one statement would read them from a snapshot taken before the wait).
-    const [stream] = await tx.$queryRawUnsafe<{ consumed_seq: number; last_seq: number }[]>(`SELECT consumed_seq, last_seq FROM gateway_streams WHERE owner_id = $1::uuid FOR UPDATE`, me.id);
-    if (!stream) return { events: [], cursor: after ?? 0, hasMore: false };
-    const from = after ?? stream.consumed_seq;
-    const rows = await tx.$queryRawUnsafe<EventRow[]>(
-      `SELECT event_id, seq, type, external_agent_id, data, created_at FROM gateway_events WHERE owner_id = $1::uuid AND seq > $2 ORDER BY seq LIMIT $3`,
+  let from = after;
+  if (from === undefined) {
+    const [stream] = await ctx.db.$queryRawUnsafe<{ consumed_seq: number }[]>(`SELECT consumed_seq FROM gateway_streams WHERE owner_id = $1::uuid`, me.id);
+    from = stream?.consumed_seq ?? 0;
+  } else {
+    // Forward only, and never past the last event: a later poll without `after` starts here.
+    await ctx.db.$executeRawUnsafe(
+      `UPDATE gateway_streams SET consumed_seq = LEAST($2, last_seq) WHERE owner_id = $1::uuid AND consumed_seq < LEAST($2, last_seq)`,
       me.id,
       from,
-      limit + 1,
     );
-    const events = rows.slice(0, limit).map(view);
-    const cursor = events.length ? events[events.length - 1].seq : from;
-    // A consuming poll moves the shared cursor past what it answers; a read `after` N acknowledges N.
-    const consumed = after === undefined ? cursor : Math.min(after, stream.last_seq);
-    if (consumed > stream.consumed_seq) await tx.$executeRawUnsafe(`UPDATE gateway_streams SET consumed_seq = $2 WHERE owner_id = $1::uuid`, me.id, consumed);
-    return { events, cursor, hasMore: rows.length > limit };
-  });
+  }
+  // Numbers follow commit order (an event's number is taken under the stream row's lock, held to its
+  // commit), so a read after `from` never skips one that commits later.
+  const rows = await ctx.db.$queryRawUnsafe<EventRow[]>(
+    `SELECT event_id, seq, type, external_agent_id, data, created_at FROM gateway_events WHERE owner_id = $1::uuid AND seq > $2 ORDER BY seq LIMIT $3`,
+    me.id,
+    from,
+    limit + 1,
+  );
+  const events = rows.slice(0, limit).map(view);
+  return { events, cursor: events.length ? events[events.length - 1].seq : from, hasMore: rows.length > limit };
+}
+
+/** Deletes events older than the retention, at most `batch` at a time; returns how many. */
+export async function purgeOldGatewayEvents(services: Pick<Services, 'db' | 'clock'>, batch = 5000): Promise<number> {
+  const cutoff = new Date(services.clock.now().getTime() - GATEWAY_EVENT_RETENTION_DAYS * 86_400_000);
+  return services.db.$executeRaw`
+    DELETE FROM gateway_events WHERE (owner_id, seq) IN (SELECT owner_id, seq FROM gateway_events WHERE created_at < ${cutoff} LIMIT ${batch})`;
 }

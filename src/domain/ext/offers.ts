@@ -1,10 +1,10 @@
 // Payment offers and checkout (spec §4.13): an agent offers something for a price, paid to itself, one of
 // its sub-agents or one of its external agents (through its owner's wallet). A buyer opens a checkout of an
 // offer and gets a URL under PUBLIC_BASE_URL: that URL (no key needed: knowing it is the capability)
-// answers with the offer's x402 payment requirements, and a PAYMENT-SIGNATURE sent to it is verified and
-// settled through the payments engine. The settled payment is credited to the buyer's wallet and, in the
-// same transaction, paid on to the payee less the marketplace's fee; the checkout is paid once, whatever
-// is replayed or sent at the same time.
+// answers a GET with the offer's x402 payment requirements (or the receipt), and a PAYMENT-SIGNATURE POSTed
+// to it is verified and settled through the payments engine: a read never pays. The settled payment is
+// credited to the buyer's wallet and, in the same transaction, paid on to the payee less the marketplace's
+// fee; the checkout is paid once, whatever is replayed or sent at the same time.
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { CheckoutSession, PaymentOffer } from '../../db/generated/prisma/client';
 import type { DbTx } from '../../db/database';
@@ -161,20 +161,30 @@ export interface CheckoutReceipt {
 const fingerprintOf = (checkoutId: string) => `checkout:${checkoutId}`;
 
 /**
- * The checkout URL's answer. Without `payment`: 402 with the offer's x402 requirements while the checkout
- * is open, the receipt once it is paid. With one: it is verified and settled once (a replay answers the
- * receipt; a payment already used for something else, or sent to a checkout another payment has paid, is
- * refused before anything moves).
+ * The checkout URL's answer to a read (GET): the receipt once the checkout is paid, else 402 with the
+ * offer's x402 requirements (409 once it expired). It reads only: a payment is taken by payCheckout (POST).
+ */
+export async function checkoutReceipt(ctx: Ctx, id: string): Promise<CheckoutReceipt> {
+  const { session, offer } = await sessionWithOffer(ctx, id);
+  return unpaidOrReceipt(ctx, session, offer, requirementsFor(ctx.services.payments.setup, session.amount));
+}
+
+function unpaidOrReceipt(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer, required: PaymentRequirements): Promise<CheckoutReceipt> {
+  if (session.status === 'paid') return receiptOf(ctx, session.id);
+  throw checkoutRequired(ctx, session, offer, required, `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": POST a PAYMENT-SIGNATURE for one of \`accepts\` to this URL`);
+}
+
+/**
+ * The checkout URL's answer to a POST. Without `payment`: as a read (checkoutReceipt). With one: it is
+ * verified and settled once (a replay answers the receipt; a payment already used for something else, or
+ * sent to a checkout another payment has paid, is refused before anything moves).
  */
 export async function payCheckout(ctx: Ctx, id: string, payment?: string | null): Promise<CheckoutReceipt> {
   const { services } = ctx;
   const { setup, facilitator, inFlight } = services.payments;
   const { session, offer } = await sessionWithOffer(ctx, id);
   const required = requirementsFor(setup, session.amount);
-  if (!payment) {
-    if (session.status === 'paid') return receiptOf(ctx, session.id);
-    throw checkoutRequired(ctx, session, offer, required, `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": retry with a PAYMENT-SIGNATURE for one of \`accepts\``);
-  }
+  if (!payment) return unpaidOrReceipt(ctx, session, offer, required);
   const read = readPayment(payment);
   const flightKey = `x402:${read.payer}:${read.nonce}`;
   const deadline = Date.now() + setup.maxTimeoutSeconds * 1000;
