@@ -23,7 +23,8 @@ export class FieldRateLimits {
    */
   async charge(ctx: Ctx, rootFields: ReadonlyMap<string, number>, also?: Bucket): Promise<RateDecision | undefined> {
     if (!rootFields.size && !also) return undefined;
-    const subject = await rateSubject(ctx);
+    const known = rateSubject(ctx);
+    const subject = typeof known === 'string' ? known : await known;
     let tightest: RateDecision | undefined;
     const spend = async (bucket: Bucket, points: number) => {
       const decision = await ctx.services.limiter.consume(bucket, subject, points);

@@ -317,7 +317,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   app.use(GRAPHQL_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (!req.originalUrl.startsWith(GRAPHQL_SSE_PATH) && !String(req.headers.accept ?? '').includes('text/event-stream')) return next();
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId: requestIdOf(res), clientAddress: clientAddress(req, config.trustProxy) });
-    rateSubject(ctx).then((subject) => {
+    Promise.resolve(rateSubject(ctx)).then((subject) => {
       const release = services.connectionSlots.take(subject);
       res.once('close', release);
       next();

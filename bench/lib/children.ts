@@ -89,10 +89,10 @@ export function spawnTs(name: string, entry: string, env: NodeJS.ProcessEnv, nod
   return spawnNode(name, [...nodeArgs, '--import', 'tsx', entry], env);
 }
 
-/** Starts `node <args>` from the repository root with the given environment. */
-export function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
+/** Starts `node <args>` from the repository root (or `cwd`: another checkout's) with the given environment. */
+export function spawnNode(name: string, args: string[], env: NodeJS.ProcessEnv, cwd = REPO_ROOT): Child {
   const proc = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
+    cwd,
     env,
     // stdin stays open as a pipe: the peers exit when it closes, i.e. when this process dies.
     stdio: ['pipe', 'pipe', 'pipe'],

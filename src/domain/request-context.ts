@@ -52,10 +52,11 @@ function callerFirst(db: Db, resolveCaller: () => Promise<unknown>): Db {
  * once it is known to be live: an unknown, malformed or revoked one counts against the address, or every
  * made-up key would open a fresh bucket.
  */
-export async function rateSubject(ctx: Pick<Ctx, 'bearer' | 'clientAddress' | 'principal'>): Promise<string> {
-  if (ctx.bearer.kind === 'key') {
-    const principal = await ctx.principal();
-    if (principal.kind === 'agent' || principal.kind === 'admin') return `key:${ctx.bearer.hash}`;
-  }
-  return `ip:${ctx.clientAddress}`;
+export function rateSubject(ctx: Pick<Ctx, 'bearer' | 'clientAddress' | 'principal' | 'resolvedPrincipal' | 'services'>): string | Promise<string> {
+  const bearer = ctx.bearer;
+  if (bearer.kind !== 'key') return `ip:${ctx.clientAddress}`;
+  // Known at once for a caller already looked up or kept in the principal cache (only live ones are kept).
+  const known = ctx.resolvedPrincipal ?? ctx.services.principals.get(bearer.hash);
+  if (known) return known.kind === 'agent' || known.kind === 'admin' ? `key:${bearer.hash}` : `ip:${ctx.clientAddress}`;
+  return ctx.principal().then((p) => (p.kind === 'agent' || p.kind === 'admin' ? `key:${bearer.hash}` : `ip:${ctx.clientAddress}`));
 }
