@@ -155,6 +155,8 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
     const label = `${route.method} ${paths[0]}`;
     const op = compileOperation(schema, `route ${label}`, route.document);
     if (op.stream && route.method !== 'GET') throw new Error(`route ${label}: a subscription (an SSE stream) is served on GET`);
+    // No read changes state: a GET (and the HEAD answered by it) runs a query or a stream, never a mutation.
+    if (route.method === 'GET' && op.operation.operation === 'mutation') throw new Error(`route ${label}: a GET runs a query, not a mutation`);
     if (route.cacheable && (op.operation.operation !== 'query' || route.produces)) {
       throw new Error(`route ${label}: only a query answering JSON can keep its answers`);
     }
@@ -360,7 +362,8 @@ function checkParameters(params: Record<string, string>, query: URLSearchParams)
  */
 export async function spendBucket(ctx: Ctx, bucket: Bucket | null, headers: Record<string, string> = {}): Promise<void> {
   if (!bucket) return;
-  const decision = await ctx.services.limiter.consume(bucket, await rateSubject(ctx));
+  const known = rateSubject(ctx);
+  const decision = await ctx.services.limiter.consume(bucket, typeof known === 'string' ? known : await known);
   Object.assign(headers, rateHeaders(decision));
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
@@ -518,6 +521,12 @@ export class RestDispatcher {
       if (compiled.stream) {
         const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
         if ('problem' in frames) throw frames.problem;
+        // HEAD learns what GET would answer (the subscription opened, so its checks ran) without a stream.
+        if (req.method === 'HEAD') {
+          frames.stop();
+          res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
+          return;
+        }
         this.streams!.serveSse(frames, req, res, headers);
         return;
       }
@@ -563,7 +572,7 @@ export class RestDispatcher {
       if (text !== undefined) writeText(res, status, text, headers);
       else this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
-      if (status < 400 && caller?.kind === 'agent') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
+      if (status < 400 && caller?.kind === 'agent' && req.method !== 'HEAD') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
     } catch (caught) {
       let err = caught;
       if (claimed) await services.idempotency.release(claimed.subject, claimed.key).catch(() => {});
