@@ -130,6 +130,7 @@ export const areaTools: ToolSpec[] = [
   op('resolve', 'POST /resolve', 'Rank the providers of a capability'),
   op('quickResolve', 'GET /resolve/quick', 'The best provider of a capability'),
   op('registerService', 'POST /services/register', 'Register a service'),
+  op('updateService', 'PATCH /services/:serviceKey', "Update a service (its sub-key policy)"),
   op('services', 'GET /services', 'List services'),
   op('execute', 'POST /execute', 'Execute a capability (every option, an x402 payment included)'),
   // Payments
