@@ -32,6 +32,7 @@ import { ProviderStats } from './domain/execution/provider-stats';
 import { DisputePipeline } from './domain/disputes/disputes';
 import { disableGoneReceiver } from './domain/webhooks/webhooks';
 import { answerFromDelivery, DELEGATION_KIND } from './domain/ext/delegations';
+import { purgeOldGatewayEvents } from './domain/ext/gateway-events';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
@@ -420,6 +421,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   }, { runNow: false });
   scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, async () => {
     while ((await purgeOldRadioEvents(services)) === 5000);
+  }, { runNow: false });
+  scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+    while ((await purgeOldGatewayEvents(services)) === 5000);
   }, { runNow: false });
   scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
   scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
