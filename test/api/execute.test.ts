@@ -290,25 +290,30 @@ describe('bad input and limits', () => {
 
 describe('provider statistics and reputation', () => {
   type Attempt = [outcome: 'success' | 'failure', latencyMs: number, atMs: number];
+  /** The agent whose paid calls the queued attempts are: another family's, so that they count for reputation too. */
+  let customer: { agentId: string };
+  beforeAll(async () => {
+    customer = await registerAgent(server);
+  });
   /**
-   * Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution, in the order
-   * given, queued for the fold as the record statement queues them.
+   * Attempts of `svc`'s service at the given offsets from `base` (ms), under one execution of the customer's
+   * at 5 cents, in the order given, queued for the fold as the record statement queues them.
    */
   async function insertAttempts(svc: { agent: { agentId: string }; serviceId: string | null; serviceKey: string }, base: number, list: Attempt[]) {
     const { db } = server.app.services;
     const executionId = randomUUID();
     await db.$executeRawUnsafe(
-      `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 0, 1, 'auto', now())`,
-      executionId, svc.agent.agentId, svc.serviceId,
+      `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 5, 1, 'auto', now())`,
+      executionId, customer.agentId, svc.serviceId,
     );
     for (const [i, [outcome, latencyMs, atMs]] of list.entries()) {
       await db.$executeRawUnsafe(
-        `INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, 0, $7)`,
+        `INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, 5, $7)`,
         executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
       );
       await db.$executeRawUnsafe(
-        `INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) VALUES ($1::uuid, $2, $3, $4)`,
-        svc.serviceId, outcome, latencyMs, new Date(base + atMs),
+        `INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at, caller_id, price_cents) VALUES ($1::uuid, $2, $3, $4, $5::uuid, 5)`,
+        svc.serviceId, outcome, latencyMs, new Date(base + atMs), customer.agentId,
       );
     }
   }
@@ -321,7 +326,8 @@ describe('provider statistics and reputation', () => {
     const cap = uniqueSlug('stats');
     const p = await provider();
     p.setDefault({ delayMs: 30 });
-    const svc = await offer(cap, p, 0);
+    // Paid calls of another agent's: the ones that move a provider's reputation (test/api/reputation.test.ts has the rules).
+    const svc = await offer(cap, p, 1);
     const me = await registerPayingAgent(server);
     for (let i = 0; i < 10; i++) expect((await run(me.key, { capability: cap, input: { i } })).body.status).toBe('success');
     await server.app.services.providerStats.settled();
@@ -334,7 +340,7 @@ describe('provider statistics and reputation', () => {
     const rep = await call('GET', '/my/reputation', { key: svc.agent.key });
     expect(rep.body.reputation).toBe(21);
     // Folded as the executions committed: the tenth success is worth a point.
-    expect(rep.body.events[0]).toMatchObject({ delta: 1, reason: expect.stringMatching(/^provider calls: \d+ succeeded, 0 failed$/), source_type: 'provider_stats' });
+    expect(rep.body.events[0]).toMatchObject({ delta: 1, reason: expect.stringMatching(/^provider calls paid from outside its family: \d+ succeeded, 0 failed$/), source_type: 'provider_stats' });
     // With the event applyReputation writes, for the provider's streams and webhooks.
     const event = await server.app.services.db.outboxEvent.findFirstOrThrow({ where: { agentId: svc.agent.agentId, type: 'reputation.changed' } });
     expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);

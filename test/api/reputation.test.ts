@@ -1,19 +1,31 @@
 // Reputation moves only through recorded events: each change is clamped to 0-100, recorded with the delta
 // actually applied, moves the tier, and yields a `reputation.changed` event for the agent's stream. Gains
 // are capped at DAILY_GAIN_CAP in any 24 hours, whatever their source (provider calls included), exactly
-// under concurrency.
+// under concurrency. Provider calls move their provider's reputation only when paid by an agent outside
+// its family, against real HTTPS providers on loopback.
 import { transact } from '../../src/domain/events';
+import { recordTogether } from '../../src/domain/execution/execute';
+import { FAILURES_PER_POINT, SUCCESSES_PER_POINT } from '../../src/domain/execution/provider-stats';
 import { applyReputation, DAILY_GAIN_CAP, GAIN_WINDOW_MS } from '../../src/domain/reputation/reputation';
 import { FakeClock } from '../support/clock';
-import { api, registerAgent, registerService, startServer, type TestServer } from '../support/server';
+import { assertTestCaTrusted } from '../support/https';
+import { fund, registerPayingAgent } from '../support/payments';
+import { startProvider, type Provider } from '../support/provider';
+import { batchRecord } from '../support/records';
+import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
 let server: TestServer;
 const clock = new FakeClock(new Date());
+const providers: Provider[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1' } });
+  assertTestCaTrusted();
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' } });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await Promise.all(providers.map((p) => p.close()));
+});
 
 /** Applies a change a millisecond after the last one (so that their order is their time's). */
 async function change(agentId: string, delta: number, reason: string, sourceType = 'test') {
@@ -98,23 +110,148 @@ describe('the daily cap on gains', () => {
     const { services } = server.app;
     const provider = await registerAgent(server);
     const service = await registerService(server, provider.key);
+    const customer = await registerAgent(server);
     expect((await change(provider.agentId, 3, 'a completed task', 'task'))!.data.delta).toBe(3);
-    // 150 successful calls are 15 points; 7 are left of the day's cap.
+    // 150 successful calls another agent paid 5 cents for are 15 points; 7 are left of the day's cap.
     const queue = (n: number) =>
-      services.sql.query(`INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT $1::uuid, 'success', 20, $2 FROM generate_series(1, $3)`, [
-        service.service_id,
-        clock.now(),
-        n,
-      ]);
+      services.sql.query(
+        `INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at, caller_id, price_cents) SELECT $1::uuid, 'success', 20, $2, $4::uuid, 5 FROM generate_series(1, $3)`,
+        [service.service_id, clock.now(), n, customer.agentId],
+      );
     await queue(150);
     while ((await services.providerStats.foldOnce()) > 0);
     expect(await reputationOf(provider.agentId)).toBe(20 + DAILY_GAIN_CAP);
     const folded = await services.db.reputationEvent.findFirstOrThrow({ where: { agentId: provider.agentId, sourceType: 'provider_stats' } });
-    expect(folded).toMatchObject({ delta: 7, scoreAfter: 30, reason: `provider calls: 150 succeeded, 0 failed (capped: at most ${DAILY_GAIN_CAP} a day)` });
+    expect(folded).toMatchObject({ delta: 7, scoreAfter: 30, reason: `provider calls paid from outside its family: 150 succeeded, 0 failed (capped: at most ${DAILY_GAIN_CAP} a day)` });
     // The points past the cap are not kept for later: a day on, only new calls earn.
     clock.advance(GAIN_WINDOW_MS + 1);
     await queue(20);
     while ((await services.providerStats.foldOnce()) > 0);
     expect(await reputationOf(provider.agentId)).toBe(20 + DAILY_GAIN_CAP + 2);
+  });
+});
+
+describe('provider calls', () => {
+  /** A provider agent with a service at `cost` cents a call, answered by an HTTPS provider on loopback. */
+  async function offer(cost: number) {
+    const p = await startProvider();
+    providers.push(p);
+    const agent = await registerAgent(server);
+    const capability = uniqueSlug('rep-call');
+    const service = await registerService(server, agent.key, { endpoint: p.url, capabilities: [capability], pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost });
+    return { agent, provider: p, capability, serviceId: service.service_id, serviceKey: service.service_key };
+  }
+
+  /** `n` calls of the offer by the agent with `key`, one after another; answers what each was charged (cents). */
+  async function calls(key: string, svc: Awaited<ReturnType<typeof offer>>, n: number, outcome: 'success' | 'error' = 'success') {
+    const charged: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await api(server)('POST', '/execute', { key, body: { capability: svc.capability, input: { i }, mode: 'chosen', provider: svc.serviceKey } });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe(outcome);
+      charged.push(res.body.payment?.charged_cents ?? 0);
+    }
+    return charged;
+  }
+
+  /** Folds every queued attempt. */
+  async function fold() {
+    const { providerStats } = server.app.services;
+    await providerStats.settled();
+    while ((await providerStats.foldOnce()) > 0);
+  }
+
+  /** A sub-agent of `parent` (the owner's own agent, or one of its tree), made and funded by the owner. */
+  async function subAgentOf(owner: { key: string }, parent: { agentId: string }) {
+    const res = await api(server)('POST', `/agents/${parent.agentId}/sub-agents`, { key: owner.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'CREATE', authorityScope: [] } });
+    if (res.status !== 201) throw new Error(res.text);
+    await fund(server, owner.key, '10', res.body.id);
+    return { key: res.body.master_key as string, agentId: res.body.id as string };
+  }
+
+  const statsOf = (serviceId: string) => server.app.services.db.service.findUniqueOrThrow({ where: { id: serviceId } });
+  const foldedEvents = (agentId: string) => server.app.services.db.reputationEvent.findMany({ where: { agentId, sourceType: 'provider_stats' } });
+
+  it("raises nothing for the provider's own paid calls, its sub-agents' (at any depth), or free calls, while the statistics count them all", async () => {
+    const paid = await offer(2);
+    await fund(server, paid.agent.key);
+    // The provider calls its own service: it is charged (and paid its share back, less the fee).
+    expect(await calls(paid.agent.key, paid, SUCCESSES_PER_POINT)).toEqual(Array(SUCCESSES_PER_POINT).fill(2));
+    const sub = await subAgentOf(paid.agent, paid.agent);
+    expect(await calls(sub.key, paid, SUCCESSES_PER_POINT)).toEqual(Array(SUCCESSES_PER_POINT).fill(2));
+    const subSub = await subAgentOf(paid.agent, sub);
+    expect(await calls(subSub.key, paid, SUCCESSES_PER_POINT)).toEqual(Array(SUCCESSES_PER_POINT).fill(2));
+    // Another agent's calls of a free service cost nobody anything.
+    const free = await offer(0);
+    const stranger = await registerPayingAgent(server);
+    expect(await calls(stranger.key, free, 2 * SUCCESSES_PER_POINT)).toEqual(Array(2 * SUCCESSES_PER_POINT).fill(0));
+    await fold();
+    expect(await reputationOf(paid.agent.agentId)).toBe(20);
+    expect(await reputationOf(free.agent.agentId)).toBe(20);
+    expect(await foldedEvents(paid.agent.agentId)).toEqual([]);
+    expect(await foldedEvents(free.agent.agentId)).toEqual([]);
+    expect(await statsOf(paid.serviceId)).toMatchObject({ successCount: 3 * SUCCESSES_PER_POINT, failureCount: 0 });
+    expect(await statsOf(free.serviceId)).toMatchObject({ successCount: 2 * SUCCESSES_PER_POINT, failureCount: 0 });
+  });
+
+  it('raises it a point per ten calls paid by agents outside its family, within the daily cap', async () => {
+    const svc = await offer(3);
+    const [a, b] = [await registerPayingAgent(server), await registerPayingAgent(server)];
+    // Nine paid calls are not yet a point; the tenth (another agent's) is.
+    await calls(a.key, svc, SUCCESSES_PER_POINT - 1);
+    await fold();
+    expect(await reputationOf(svc.agent.agentId)).toBe(20);
+    await calls(b.key, svc, 1);
+    await fold();
+    expect(await reputationOf(svc.agent.agentId)).toBe(21);
+    const [event] = await foldedEvents(svc.agent.agentId);
+    expect(event).toMatchObject({ delta: 1, scoreAfter: 21, reason: 'provider calls paid from outside its family: 1 succeeded, 0 failed' });
+    // With 8 gained elsewhere today, twenty more paid calls (two points) earn the one point left.
+    expect((await change(svc.agent.agentId, 8, 'a completed task', 'task'))!.data.delta).toBe(8);
+    await calls(a.key, svc, 2 * SUCCESSES_PER_POINT);
+    await fold();
+    expect(await reputationOf(svc.agent.agentId)).toBe(20 + DAILY_GAIN_CAP);
+    expect(await statsOf(svc.serviceId)).toMatchObject({ successCount: 3 * SUCCESSES_PER_POINT });
+  });
+
+  it('raises nothing for calls recorded unpaid (their hold lapsed and the wallet was spent), though the provider answered at its price', async () => {
+    const svc = await offer(4);
+    const stranger = await registerAgent(server);
+    // What execute records when a paid call's charge is refused: the call, at no cost, in the free calls' statement.
+    const unpaid = () =>
+      batchRecord({
+        agent_id: stranger.agentId,
+        service_id: svc.serviceId,
+        cost_cents: 0,
+        attempts: [{ ordinal: 1, serviceId: svc.serviceId, serviceKey: svc.serviceKey, outcome: 'success', reason: null, statusCode: 200, latencyMs: 5, score: null, priceCents: 4 }],
+      });
+    const settled = await recordTogether(server.app.services.sql, 'free', Array.from({ length: SUCCESSES_PER_POINT }, unpaid));
+    expect(settled.every((s) => s.ok)).toBe(true);
+    await fold();
+    expect(await statsOf(svc.serviceId)).toMatchObject({ successCount: SUCCESSES_PER_POINT });
+    expect(await reputationOf(svc.agent.agentId)).toBe(20);
+  });
+
+  it("lowers it only for failed calls an outside agent would have paid for: free calls and the family's own cost it nothing", async () => {
+    const paid = await offer(2);
+    const free = await offer(0);
+    paid.provider.setDefault({ status: 500 });
+    free.provider.setDefault({ status: 500 });
+    const stranger = await registerPayingAgent(server);
+    await fund(server, paid.agent.key);
+    const sub = await subAgentOf(paid.agent, paid.agent);
+    // Free calls of a competitor, and a family's calls of its own service, fail without moving it.
+    expect(await calls(stranger.key, free, FAILURES_PER_POINT, 'error')).toEqual(Array(FAILURES_PER_POINT).fill(0));
+    await calls(paid.agent.key, paid, FAILURES_PER_POINT, 'error');
+    await calls(sub.key, paid, FAILURES_PER_POINT, 'error');
+    await fold();
+    expect(await reputationOf(free.agent.agentId)).toBe(20);
+    expect(await reputationOf(paid.agent.agentId)).toBe(20);
+    expect(await statsOf(paid.serviceId)).toMatchObject({ successCount: 0, failureCount: 2 * FAILURES_PER_POINT, consecutiveFailures: 2 * FAILURES_PER_POINT });
+    // An outside agent's paid calls that fail (not charged: it held their price) cost a point per five.
+    expect(await calls(stranger.key, paid, FAILURES_PER_POINT, 'error')).toEqual(Array(FAILURES_PER_POINT).fill(0));
+    await fold();
+    expect(await reputationOf(paid.agent.agentId)).toBe(19);
+    expect((await foldedEvents(paid.agent.agentId)).map((e) => [e.delta, e.reason])).toEqual([[-1, 'provider calls paid from outside its family: 0 succeeded, 5 failed']]);
   });
 });

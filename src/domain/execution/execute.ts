@@ -389,9 +389,13 @@ const recordsSql = (paid: boolean, task: boolean) => `
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
     SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", r.at
     FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(${ATTEMPT_COLUMNS})
-    RETURNING service_id, outcome, latency_ms, created_at
+    RETURNING execution_id, service_id, outcome, latency_ms, price_cents, created_at
   ), q AS (
-    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at) SELECT service_id, outcome, latency_ms, created_at FROM a WHERE service_id IS NOT NULL
+    -- Who called, and what the call put at stake: a success's price only where this statement charged it
+    -- (the provider's reputation rises only with paid calls), a failure's as held (failures are never charged).
+    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at, caller_id, price_cents)
+    SELECT a.service_id, a.outcome, a.latency_ms, a.created_at, r.agent_id, CASE WHEN a.outcome = 'success' THEN ${paid ? 'r.cost_cents' : '0'} ELSE a.price_cents END
+    FROM a JOIN r ON r.id = a.execution_id WHERE a.service_id IS NOT NULL
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r

@@ -1,13 +1,14 @@
 // Provider statistics (success and failure counts, latency percentiles, last success and failure,
 // cooldown after consecutive failures) and the providers' reputation, folded from the queue of provider
 // attempts (attempts_to_fold, written with each execution) shortly after each execution commits, off the
-// request path: a request never waits on a hot service's row lock.
+// request path: a request never waits on a hot service's row lock. The statistics count every call; the
+// reputation moves only with calls that put a price at stake for a caller outside the provider's family.
 import { retryTransient } from '../../db/database';
 import type { Services } from '../context';
 import type { OutboxRecord } from '../../platform/outbox';
 import { eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
-import { DAILY_GAIN_CAP, GAIN_WINDOW_MS, gainedSince, reputationMove } from '../reputation/reputation';
+import { DAILY_GAIN_CAP, FAMILY_ROOTS, GAIN_WINDOW_MS, gainedSince, reputationMove, rootsOf, type FamilyRoot } from '../reputation/reputation';
 
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
@@ -17,7 +18,10 @@ const HISTOGRAM_CAP = 10_000;
 export const COOLDOWN_AFTER = 3;
 const COOLDOWN_BASE_MS = 30_000;
 const COOLDOWN_MAX_MS = 600_000;
-/** A provider gains a point of reputation per 10 successful calls and loses one per 5 failed calls. */
+/**
+ * A provider gains a point of reputation per 10 successful calls and loses one per 5 failed calls, of the
+ * calls that count for it (countsForReputation).
+ */
 export const SUCCESSES_PER_POINT = 10;
 export const FAILURES_PER_POINT = 5;
 /** Attempts folded per round. */
@@ -59,7 +63,29 @@ interface QueuedAttempt {
   outcome: string;
   latency_ms: number;
   created_at: Date;
+  /** Who called (null for attempts queued before it was recorded). */
+  caller_id: string | null;
+  /** A success's price as charged, a failure's as held (attempts_to_fold.price_cents). */
+  price_cents: number;
 }
+
+/**
+ * Whether a call moves its provider's reputation: only when it put a price at stake for a caller outside the
+ * provider's family. A success counts when its caller was charged for it (a reputation bought only from
+ * oneself, one's sub-agents or with free calls would cost nothing); a failure when its caller held the price
+ * for it (failed calls are never charged), so that nobody sinks a competitor with free calls or with calls of
+ * a free service, and a family's own calls neither raise nor sink it. A caller the database no longer knows
+ * (deleted since) is in no family that can be shown to be another: its calls do not count.
+ */
+function countsForReputation(a: Pick<QueuedAttempt, 'caller_id' | 'price_cents'>, provider: string, roots: Map<string, string>): boolean {
+  if (!atStakeFromAnother(a, provider)) return false;
+  const [caller, own] = [roots.get(a.caller_id!), roots.get(provider)];
+  return caller !== undefined && own !== undefined && caller !== own;
+}
+
+/** Whether a call put a price at stake for a caller other than `provider` itself (its family is looked up apart). */
+const atStakeFromAnother = (a: Pick<QueuedAttempt, 'caller_id' | 'price_cents'>, provider: string) =>
+  a.caller_id !== null && a.price_cents > 0 && a.caller_id !== provider;
 
 interface ServiceRow {
   id: string;
@@ -74,38 +100,53 @@ interface ServiceRow {
   consecutive_failures: number;
   last_success_at: Date | null;
   last_failure_at: Date | null;
+  /** The successes and failures counted so far for the provider's reputation (countsForReputation). */
+  reputation_success_count: number;
+  reputation_failure_count: number;
 }
 
-/** A service's statistics with `attempts` (in any order) counted, and the reputation points they earn. */
-function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gained'>, attempts: readonly Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'>[]) {
+/**
+ * A service's statistics with `attempts` (in any order) counted, every one of them, and the reputation
+ * points earned by those that `count` for it.
+ */
+function foldService(
+  s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gained'>,
+  attempts: readonly (Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'> & { counts: boolean })[],
+) {
   const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
   const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
   let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
   let successes = 0;
   let failures = 0;
+  // Of those, the ones that count for the provider's reputation.
+  const counted = { successes: 0, failures: 0 };
   for (const a of ordered) {
     if (a.outcome === 'success') {
       successes++;
+      if (a.counts) counted.successes++;
       streak = 0;
       lastSuccess = new Date(a.created_at);
       buckets[bucketOf(a.latency_ms)]++;
     } else {
       failures++;
+      if (a.counts) counted.failures++;
       streak++;
       lastFailure = new Date(a.created_at);
     }
   }
   if (buckets.reduce((n, c) => n + c, 0) > HISTOGRAM_CAP) for (let i = 0; i < buckets.length; i++) buckets[i] = Math.floor(buckets[i] / 2);
+  const [rs, rf] = [s.reputation_success_count, s.reputation_failure_count];
   const points =
-    Math.floor((s.success_count + successes) / SUCCESSES_PER_POINT) - Math.floor(s.success_count / SUCCESSES_PER_POINT) -
-    (Math.floor((s.failure_count + failures) / FAILURES_PER_POINT) - Math.floor(s.failure_count / FAILURES_PER_POINT));
+    Math.floor((rs + counted.successes) / SUCCESSES_PER_POINT) - Math.floor(rs / SUCCESSES_PER_POINT) -
+    (Math.floor((rf + counted.failures) / FAILURES_PER_POINT) - Math.floor(rf / FAILURES_PER_POINT));
   return {
-    successes,
-    failures,
+    counted,
     points,
     stats: {
       success_count: s.success_count + successes,
       failure_count: s.failure_count + failures,
+      reputation_success_count: rs + counted.successes,
+      reputation_failure_count: rf + counted.failures,
       latency_buckets: buckets,
       latency_p50_ms: percentile(buckets, 0.5),
       latency_p95_ms: percentile(buckets, 0.95),
@@ -117,10 +158,12 @@ function foldService(s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gai
   };
 }
 
-const READ_QUEUE = 'SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.created_at FROM attempts_to_fold q ORDER BY q.id LIMIT $1';
+const READ_QUEUE =
+  'SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.created_at, q.caller_id, q.price_cents FROM attempts_to_fold q ORDER BY q.id LIMIT $1';
 const READ_SERVICES = `
   SELECT s.id, s.agent_id, a.reputation, ${gainedSince('a.id', '$2')} AS gained,
-    s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at
+    s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at,
+    s.reputation_success_count, s.reputation_failure_count
   FROM services s JOIN agents a ON a.id = s.agent_id WHERE s.id = ANY($1::uuid[])`;
 /**
  * Everything a fold writes, in one statement: the queued attempts it counted deleted, the services'
@@ -139,10 +182,11 @@ const applySql = (moves: boolean) => `
   ), ` : ''}stats AS (
     UPDATE services s SET success_count = v.success_count, failure_count = v.failure_count, latency_buckets = v.latency_buckets,
       latency_p50_ms = v.latency_p50_ms, latency_p95_ms = v.latency_p95_ms, last_success_at = v.last_success_at,
-      last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until
+      last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until,
+      reputation_success_count = v.reputation_success_count, reputation_failure_count = v.reputation_failure_count
     FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, seen_successes int, seen_failures int, seen_streak int, success_count int,
       failure_count int, latency_buckets int[], latency_p50_ms int, latency_p95_ms int, last_success_at timestamptz,
-      last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz)
+      last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz, reputation_success_count int, reputation_failure_count int)
     WHERE s.id = v.id AND s.success_count = v.seen_successes AND s.failure_count = v.seen_failures AND s.consecutive_failures = v.seen_streak
     RETURNING 1
   ), claimed AS (
@@ -161,8 +205,25 @@ const APPLY_MOVING = { name: 'fold_apply_moving', text: applySql(true) };
 const TRIES = 5;
 
 /**
+ * The family roots of the callers and providers of `queued` attempts that might count for a provider's
+ * reputation (a price at stake, a caller other than the provider), read only when there are some: most
+ * calls are free, and a fold of them reads nothing more.
+ */
+async function familiesOf(services: Services, queued: QueuedAttempt[], providerOf: Map<string, string>): Promise<Map<string, string>> {
+  const agents = new Set<string>();
+  for (const a of queued) {
+    const provider = providerOf.get(a.service_id);
+    if (provider === undefined || !atStakeFromAnother(a, provider)) continue;
+    agents.add(a.caller_id!).add(provider);
+  }
+  if (!agents.size) return new Map();
+  return rootsOf(await services.sql.query<FamilyRoot>(FAMILY_ROOTS, [[...agents]], 'fold_read_families'));
+}
+
+/**
  * Folds one batch of queued attempts; resolves with how many it counted. No transaction is held open: two
- * reads, then one statement that writes everything or, when something it read has moved since, nothing.
+ * reads (three when a call had a price at stake), then one statement that writes everything or, when
+ * something it read has moved since, nothing.
  * On the embedded database that keeps its one session free between the statements; on PostgreSQL
  * instances that fold the same attempts at once settle it by the same check (the loser reads again).
  */
@@ -179,13 +240,15 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
     }
     const at = services.clock.now();
     const rows = await services.sql.query<ServiceRow>(READ_SERVICES, [[...byService.keys()], new Date(at.getTime() - GAIN_WINDOW_MS)], 'fold_read_services');
+    const roots = await familiesOf(services, queued, new Map(rows.map((s) => [s.id, s.agent_id])));
     const stats = [];
     const points = new Map<string, { previous: number; gained: number; delta: number; successes: number; failures: number }>();
     for (const s of rows) {
-      const folded = foldService(s, byService.get(s.id)!);
+      const attempts = byService.get(s.id)!.map((a) => ({ ...a, counts: countsForReputation(a, s.agent_id, roots) }));
+      const folded = foldService(s, attempts);
       stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
       const p = points.get(s.agent_id) ?? { previous: s.reputation, gained: s.gained, delta: 0, successes: 0, failures: 0 };
-      points.set(s.agent_id, { ...p, delta: p.delta + folded.points, successes: p.successes + folded.successes, failures: p.failures + folded.failures });
+      points.set(s.agent_id, { ...p, delta: p.delta + folded.points, successes: p.successes + folded.counted.successes, failures: p.failures + folded.counted.failures });
     }
     const events: OutboxRecord[] = [];
     const moves = [];
@@ -193,7 +256,7 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
       // Points beyond what is left of the day's cap are not kept for later: the calls that earned them are counted.
       const room = Math.max(0, DAILY_GAIN_CAP - p.gained);
       const capped = p.delta > room;
-      const reason = `provider calls: ${p.successes} succeeded, ${p.failures} failed${capped ? ` (capped: at most ${DAILY_GAIN_CAP} a day)` : ''}`;
+      const reason = `provider calls paid from outside its family: ${p.successes} succeeded, ${p.failures} failed${capped ? ` (capped: at most ${DAILY_GAIN_CAP} a day)` : ''}`;
       const move = reputationMove(agentId, p.previous, capped ? room : p.delta, reason);
       // A change the clamp or the cap cancels (a busy star provider at 100, every fold) is not recorded moving nowhere.
       if (move.applied === 0) continue;

@@ -1,7 +1,8 @@
 // Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it. Gains are
-// bounded: every one is traced to something that cost its source (a paid call outside the agent's family,
-// a delegation answered for another agent), each source rewards once, and no agent gains more than
-// DAILY_GAIN_CAP in any 24 hours, whatever the sources (docs/collaboration.md, "Reputation that cannot be farmed").
+// bounded: every one is traced to something that cost its source (a call paid from outside the agent's
+// family, for a task's completion or a provider's calls; a delegation answered for another agent), each
+// source rewards once, and no agent gains more than DAILY_GAIN_CAP in any 24 hours, whatever the sources
+// (docs/collaboration.md, "Reputation that cannot be farmed").
 import type { DbTx } from '../../db/database';
 import type { Emit, MarketplaceEvent } from '../events';
 
@@ -113,18 +114,27 @@ export async function applyReputation(db: DbTx, emit: Emit, change: ReputationCh
  * family, an owner and its sub-agents at any depth: what they do for each other costs the family nothing,
  * so it earns none of them reputation.
  */
-export async function familyRoots(db: Pick<DbTx, '$queryRaw'>, agentIds: string[]): Promise<Map<string, string>> {
-  const rows = await db.$queryRaw<{ origin: string; root: string }[]>`
-    WITH RECURSIVE up AS (
-      SELECT id, parent_id, id AS origin, 0 AS depth FROM agents WHERE id = ANY(${agentIds}::uuid[])
-      UNION ALL SELECT a.id, a.parent_id, up.origin, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32
-    )
-    SELECT DISTINCT ON (origin) origin::text AS origin, id::text AS root FROM up ORDER BY origin, depth DESC`;
-  return new Map(rows.map((r) => [r.origin, r.root]));
+export async function familyRoots(db: Pick<DbTx, '$queryRawUnsafe'>, agentIds: string[]): Promise<Map<string, string>> {
+  return rootsOf(await db.$queryRawUnsafe<FamilyRoot[]>(FAMILY_ROOTS, agentIds));
 }
 
+/** familyRoots' statement: its one parameter is the agents' ids (uuid[]); an unknown id has no row. */
+export const FAMILY_ROOTS = `
+  WITH RECURSIVE up AS (
+    SELECT id, parent_id, id AS origin, 0 AS depth FROM agents WHERE id = ANY($1::uuid[])
+    UNION ALL SELECT a.id, a.parent_id, up.origin, up.depth + 1 FROM agents a JOIN up ON a.id = up.parent_id WHERE up.depth < 32
+  )
+  SELECT DISTINCT ON (origin) origin::text AS origin, id::text AS root FROM up ORDER BY origin, depth DESC`;
+
+export interface FamilyRoot {
+  origin: string;
+  root: string;
+}
+
+export const rootsOf = (rows: FamilyRoot[]) => new Map(rows.map((r) => [r.origin, r.root]));
+
 /** Whether two agents are one family (familyRoots); an agent unknown to the database is in none. */
-export async function sameFamily(db: Pick<DbTx, '$queryRaw'>, a: string, b: string): Promise<boolean> {
+export async function sameFamily(db: Pick<DbTx, '$queryRawUnsafe'>, a: string, b: string): Promise<boolean> {
   if (a === b) return true;
   const roots = await familyRoots(db, [a, b]);
   return roots.has(a) && roots.get(a) === roots.get(b);
