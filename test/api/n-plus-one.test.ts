@@ -630,6 +630,27 @@ const utoNotifications = () => fixture(async () => {
   };
 });
 
+/** Gateway events addressed to the caller's external agent, polled from the start. */
+const gatewayEvents = () => fixture(async () => {
+  const me = await agent();
+  const [{ id }] = await sql<{ id: string }>(
+    `INSERT INTO external_agents (id, owner_id, instance_url, name, capabilities, secret, updated_at)
+     VALUES (gen_random_uuid(), $1, 'https://instance.example.com', 'instance', '{}', 'whsec_x', now()) RETURNING id`,
+    [me.agentId],
+  );
+  await sql(`INSERT INTO gateway_streams (owner_id, last_seq, consumed_seq) VALUES ($1, 1, 0)`, [me.agentId]);
+  await sql(
+    `INSERT INTO gateway_events (owner_id, seq, event_id, type, external_agent_id, data, created_at) VALUES ($1, 1, 'gev_first', 'delegation.created', $2, '{}', now())`,
+    [me.agentId, id],
+  );
+  return async (n) => {
+    // The owner is part of the key but no foreign key: kept by hand.
+    await topUp('gateway_events', 'owner_id = $1', [me.agentId], n, { owner_id: 'src.owner_id' });
+    await sql(`UPDATE gateway_streams SET last_seq = (SELECT max(seq) FROM gateway_events WHERE owner_id = $1) WHERE owner_id = $1`, [me.agentId]);
+    return { key: me.key, parentArgs: { after: 0, limit: 100 } };
+  };
+});
+
 /** Conglomerates the caller founded, the first with n ledger entries and n days of operation. */
 const conglomerates = () => fixture(async () => {
   const me = await agent();
@@ -812,6 +833,7 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.ticketEndpoints': ticketEndpoints,
   'Query.tickets': ticketsAboutMyService,
   'UtoNotificationPoll.events': utoNotifications,
+  'GatewayPoll.events': gatewayEvents,
   'Query.utoNotificationSubscriptions': utoNotifications,
   'Query.utoSpecialists': utoSpecialists,
   'UtoTicket.stateHistory': utoTickets,

@@ -138,7 +138,7 @@ const entries: Record<string, Entry> = {
 
 let ws: Client;
 
-/** /health polled every 100 ms while `work` runs: every answer's status and time. */
+/** /health polled every 20 ms while `work` runs: every answer's status and time. */
 async function whileHealthy<T>(work: () => Promise<T>): Promise<{ result: T; worstMs: number; failures: number; polls: number }> {
   let stop = false;
   let worstMs = 0;
@@ -156,7 +156,7 @@ async function whileHealthy<T>(work: () => Promise<T>): Promise<{ result: T; wor
       }
       polls++;
       worstMs = Math.max(worstMs, performance.now() - t);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 20));
     }
   })();
   try {
@@ -200,7 +200,7 @@ it('refuses every hostile document on every entry in under 50 ms, with a code, h
     const before = rss();
     const { worstMs, failures, polls } = await whileHealthy(sendCorpus);
     expect(failures).toBe(0);
-    expect(polls).toBeGreaterThan(3);
+    expect(polls).toBeGreaterThanOrEqual(3);
     expect(worstMs).toBeLessThan(1000);
     expect(await heldGrowth(before, 50 * MB)).toBeLessThan(50 * MB);
   } finally {
