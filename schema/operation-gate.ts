@@ -155,11 +155,6 @@ export class OperationGate {
     return { document, validationErrors, costs, bytes: tokenCount(document) * BYTES_PER_TOKEN };
   }
 
-  /** The prepared form of a document this gate parsed (yoga hands the document back to later hooks). */
-  preparedOf(document: DocumentNode): PreparedDocument | undefined {
-    return this.byDocument.get(document);
-  }
-
   /**
    * Admits one run of `operation`: its variables at the boundary and its cost with their page sizes
    * (throwing the refusal), then spends its root fields' rate buckets and, if it introspects, the
