@@ -41,4 +41,6 @@ if (process.env.DATABASE_URL) {
   }
 }
 
-module.exports = { projects, testTimeout: 30_000 };
+// Two workers on the CI machine's two cores: most of a test file is waiting (a server starting, a database,
+// a provider), and one worker left the suite at 25 minutes.
+module.exports = { projects, testTimeout: 30_000, maxWorkers: 2 };

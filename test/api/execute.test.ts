@@ -20,7 +20,7 @@ const clock = new FakeClock(new Date());
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '400', SANDBOX_FAUCET_CAP: '100' } });
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '1500', SANDBOX_FAUCET_CAP: '100' } });
   call = api(server);
 });
 afterAll(async () => {
