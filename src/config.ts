@@ -67,6 +67,8 @@ export interface Config {
   subKeyMaxLifetimeDays: number;
   /** Paid capabilities over x402 (CONTRACT §8; docs/payments.md). */
   payments: PaymentsConfig;
+  /** The model backend of model-backed capabilities (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY). */
+  llm: LlmConfig;
   /** The ACP offering views (spec §4.12). */
   acp: AcpConfig;
 }
@@ -86,8 +88,20 @@ export interface PaymentsConfig {
   feeBps: number;
   /** The sandbox faucet tops a wallet up to this many whole units of the asset (a decimal string). */
   faucetCap: string;
+  /** What a wallet opened on first need in sandbox mode starts with (a decimal string; the faucet's cap by default). */
+  sandboxStartingBalance: string;
   /** The key-encryption key of wallets' private keys (32 bytes); unset: generated once, kept in the database. */
   walletEncryptionKey?: Buffer;
+}
+
+/** The model backend of the marketplace's model-backed capabilities: any OpenAI-compatible chat-completions API. */
+export interface LlmConfig {
+  /** e.g. `http://127.0.0.1:11434/v1` (Ollama), `https://api.openai.com/v1`; unset: no backend. */
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  /** Budget of one completion. */
+  timeoutMs: number;
 }
 
 export interface AcpConfig {
@@ -203,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subKeyMaxLifetimeDays,
     dbTransactionGuard: env.DB_TX_GUARD === '1',
     payments: paymentsConfig(env),
+    llm: {
+      baseUrl: url('LLM_BASE_URL', env.LLM_BASE_URL, ['https:', 'http:'])?.replace(/\/+$/, ''),
+      model: env.LLM_MODEL || undefined,
+      apiKey: env.LLM_API_KEY || undefined,
+      timeoutMs: integer('LLM_TIMEOUT_MS', env.LLM_TIMEOUT_MS, 60_000, 100, 600_000),
+    },
     acp: {
       enabled: env.ACP_ENABLED !== '0',
       token: env.ACP_TOKEN || 'VIRTUAL',
@@ -228,6 +248,7 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
     maxTimeoutSeconds: integer('X402_MAX_TIMEOUT_SECONDS', env.X402_MAX_TIMEOUT_SECONDS, 120, 10, 3_600),
     feeBps: integer('MARKETPLACE_FEE_BPS', env.MARKETPLACE_FEE_BPS, 1_000, 0, 5_000),
     faucetCap: decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
+    sandboxStartingBalance: decimal('SANDBOX_STARTING_BALANCE', env.SANDBOX_STARTING_BALANCE, decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10')),
     walletEncryptionKey: encryptionKey(env.WALLET_ENCRYPTION_KEY),
   };
 }
