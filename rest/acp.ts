@@ -19,7 +19,7 @@ export const acpRoutes: Route[] = [
   {
     method: 'GET',
     path: '/acp/status',
-    bucket: bucket('acp', 60),
+    bucket: bucket('acp_status', 60),
     auth: 'none',
     status: 200,
     tag: 'ACP',
@@ -32,7 +32,7 @@ export const acpRoutes: Route[] = [
   {
     method: 'GET',
     path: '/acp/offerings',
-    bucket: bucket('acp', 60),
+    bucket: bucket('acp_offerings', 60),
     auth: 'none',
     status: 200,
     tag: 'ACP',
@@ -47,7 +47,7 @@ export const acpRoutes: Route[] = [
   {
     method: 'GET',
     path: '/acp/offerings/usdc',
-    bucket: bucket('acp', 60),
+    bucket: bucket('acp_offerings_usdc', 60),
     auth: 'none',
     status: 200,
     tag: 'ACP',
@@ -61,7 +61,7 @@ export const acpRoutes: Route[] = [
   {
     method: 'GET',
     path: '/acp/offerings/:id/payment-terms',
-    bucket: bucket('acp', 60),
+    bucket: bucket('acp_payment_terms', 60),
     auth: 'none',
     status: 200,
     tag: 'ACP',

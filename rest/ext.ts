@@ -42,7 +42,7 @@ function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: str
   return {
     method,
     path: '/ext/payments/checkout/:id',
-    bucket: bucket('ext_payments_checkout_pay', 60),
+    bucket: bucket(method === 'GET' ? 'ext_checkout_receipt' : 'ext_checkout_pay', 60),
     auth: 'none',
     status: 200,
     tag: 'Gateway',
@@ -184,7 +184,7 @@ export const extRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/ext/vault/tokens/:id',
-    bucket: bucket('ext_vault_token', 60),
+    bucket: bucket('ext_vault_revoke', 60),
     auth: 'agent',
     status: 200,
     tag: 'Gateway',
@@ -213,7 +213,7 @@ export const extRoutes: Route[] = [
   {
     method: 'GET',
     path: '/ext/swarm/delegations/:id',
-    bucket: bucket('ext_swarm_delegate', 60),
+    bucket: bucket('ext_delegation_get', 60),
     auth: 'agent',
     status: 200,
     tag: 'Gateway',
@@ -226,7 +226,7 @@ export const extRoutes: Route[] = [
   {
     method: 'POST',
     path: '/ext/swarm/delegations/:id/answer',
-    bucket: bucket('ext_swarm_delegate', 60),
+    bucket: bucket('ext_delegation_answer', 60),
     auth: 'agent',
     status: 200,
     tag: 'Gateway',
@@ -315,7 +315,7 @@ export const extRoutes: Route[] = [
   {
     method: 'GET',
     path: '/ext/payments/offers/:id',
-    bucket: bucket('ext_payments_offer', 60),
+    bucket: bucket('ext_payments_offer_get', 60),
     auth: 'agent',
     status: 200,
     tag: 'Gateway',
@@ -374,7 +374,7 @@ export const extRoutes: Route[] = [
   {
     method: 'GET',
     path: '/ext/radio/subscriptions',
-    bucket: bucket('ext_radio_subscribe', 60),
+    bucket: bucket('ext_radio_subscriptions', 60),
     auth: 'agent',
     status: 200,
     tag: 'Gateway',

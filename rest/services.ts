@@ -76,7 +76,7 @@ export const serviceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/services/:serviceKey',
-    bucket: bucket('services_list', 60),
+    bucket: bucket('services_get', 60),
     auth: 'none',
     status: 200,
     tag: 'Services',
@@ -146,7 +146,7 @@ export const serviceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/capabilities/:slug',
-    bucket: bucket('capabilities', 60),
+    bucket: bucket('capability_get', 60),
     auth: 'none',
     status: 200,
     tag: 'Capabilities',

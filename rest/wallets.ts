@@ -19,7 +19,7 @@ export const walletRoutes: Route[] = [
     tag: 'Wallets',
     summary: "Create an agent's wallet",
     description:
-      "For the caller or one of its sub-agents (any other agent is 404); one wallet per agent (a second answers 409). Without a body the marketplace generates the wallet's key and keeps it encrypted, so that it can sign sandbox test payments; with `address` the agent registers its own address and signs its own payments (another wallet's address is 409). Sandbox mode reaches no chain: the ledger plays it, on `base-sepolia`, in USDC.",
+      "For the caller or one of its sub-agents (any other agent is 404); one wallet per agent (a second answers 409). Without a body the marketplace generates the wallet's key and keeps it encrypted, so that it can sign sandbox test payments; with `address` the agent registers its own address and signs its own payments (another wallet's address is 409). Sandbox mode reaches no chain: the ledger plays it, on `base-sepolia`, in USDC; there a wallet opens credited the starting balance (SANDBOX_STARTING_BALANCE, whichever way it is opened: here, or by the agent's first paid call, test payment or faucet credit).",
     errors: [404, 409],
     document: /* GraphQL */ `mutation CreateWallet($agentId: ID!, $address: String) {
       createWallet(agentId: $agentId, input: { address: $address }) { ...WalletFields }
@@ -35,7 +35,7 @@ export const walletRoutes: Route[] = [
     tag: 'Wallets',
     summary: "An agent's wallet and balance",
     description:
-      '`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet.',
+      '`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet (a read opens none: it opens when created, or at the agent's first paid call, test payment or faucet credit).',
     errors: [404],
     document: /* GraphQL */ `query Wallet($agentId: ID!) { wallet(agentId: $agentId) { ...WalletFields } } ${walletFields}`,
     variables: { agentId: from.path('agentId') },
@@ -43,7 +43,7 @@ export const walletRoutes: Route[] = [
   {
     method: 'GET',
     path: '/agents/:agentId/wallet/entries',
-    bucket: bucket('wallet_get', 60),
+    bucket: bucket('wallet_entries', 60),
     auth: 'agent',
     status: 200,
     tag: 'Wallets',

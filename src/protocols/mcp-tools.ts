@@ -36,7 +36,7 @@ export const manifestTools: ToolSpec[] = [
     category: 'discovery',
     title: 'Service details',
     manifest: true,
-    bucket: bucket('services_list', 60),
+    bucket: bucket('services_get', 60),
     description: 'Everything about one service by its key: the capabilities it offers, its price, its provider and its record',
     document: /* GraphQL */ `query GetCapabilityDetails($serviceKey: String!) { service(serviceKey: $serviceKey) { ...ServiceListing } } ${serviceFields}`,
   },

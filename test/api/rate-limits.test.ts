@@ -75,6 +75,26 @@ it('counts per credential, so one agent exhausting its budget leaves another unt
   expect((await api(server)('PATCH', '/agents/me', { key: a, body: {} })).status).toBe(200);
 });
 
+it('counts each spec route in a bucket of its own, even routes of one area that once shared one', async () => {
+  // Each group shared one bucket before (test/unit/rate-buckets.test.ts holds every route to this).
+  const groups = [
+    ['/acp/status', '/acp/offerings', '/acp/offerings/usdc', '/acp/offerings/svc_none:summarize/payment-terms'],
+    ['/services', '/services/svc_none'],
+    ['/capabilities', '/capabilities/summarize'],
+  ];
+  const remaining = async (path: string) => {
+    const res = await api(server)('GET', path);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    return Number(res.headers.get('x-ratelimit-remaining'));
+  };
+  for (const [first, ...others] of groups) {
+    await remaining(first);
+    await remaining(first);
+    expect(await remaining(first)).toBe(57);
+    for (const other of others) expect(await remaining(other)).toBe(59);
+  }
+});
+
 /** An agent made directly in the database: this address's registration budget is spent above. */
 async function seedAgent(): Promise<string> {
   const key = newMasterKey();
