@@ -35,7 +35,7 @@ export const walletRoutes: Route[] = [
     tag: 'Wallets',
     summary: "An agent's wallet and balance",
     description:
-      '`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet (a read opens none: it opens when created, or at the agent's first paid call, test payment or faucet credit).',
+      "`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet (a read opens none: it opens when created, or at the agent's first paid call, test payment or faucet credit).",
     errors: [404],
     document: /* GraphQL */ `query Wallet($agentId: ID!) { wallet(agentId: $agentId) { ...WalletFields } } ${walletFields}`,
     variables: { agentId: from.path('agentId') },
