@@ -256,7 +256,7 @@ export function textLines(root: Node): string[] {
       continue;
     }
     if (BLOCKS.has(name)) flush();
-    if ((name === 'td' || name === 'th') && (node as Element).previousElementSibling) line += ' | ';
+    if ((name === 'td' || name === 'th') && node !== root && (node as Element).previousElementSibling) line += ' | ';
     else if (name === 'img') {
       const alt = (node as Element).getAttribute('alt');
       if (alt) line += ` ${alt} `;
