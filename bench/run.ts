@@ -298,7 +298,10 @@ async function registerProviderService(url: string, me: Agent, endpoint: string,
   return body.service_key;
 }
 
-/** Credits the caller's wallet from the sandbox faucet (its cap is raised for the benchmark). */
+/**
+ * Credits the caller's wallet from the sandbox faucet (its cap is raised for the benchmark): the wallet
+ * opens at this call with the starting balance (by default the cap), and the faucet tops up what is missing.
+ */
 async function fundWallet(url: string, me: Agent, usdc: number): Promise<void> {
   const res = await fetch(`${url}/api/v1/x402/sandbox/faucet`, {
     method: 'POST',
@@ -306,8 +309,8 @@ async function fundWallet(url: string, me: Agent, usdc: number): Promise<void> {
     body: JSON.stringify({ amount: String(usdc) }),
     signal: AbortSignal.timeout(10_000),
   });
-  const body = (await res.json()) as { credited?: boolean };
-  if (res.status !== 200 || !body.credited) throw new Error(`funding the caller's wallet answered ${res.status}: ${JSON.stringify(body)}`);
+  const body = (await res.json()) as { balance?: string };
+  if (res.status !== 200 || !(Number(body.balance) >= usdc)) throw new Error(`funding the caller's wallet answered ${res.status}: ${JSON.stringify(body)}`);
 }
 
 /** Starts a peer and resolves with its base URL once it has announced its port. */

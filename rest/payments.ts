@@ -15,13 +15,13 @@ export const paymentRoutes: Route[] = [
     tag: 'Payments',
     summary: 'The x402 sandbox: network, asset, fee and facilitator',
     description:
-      "`sandbox` is true in sandbox mode (the default): no chain is reached, a facilitator in the process verifies payments' signatures for real and settles them in the wallet ledger. With X402_FACILITATOR_URL it is false and `facilitator` is that URL. The rest is what a payment must be: x402 version, scheme, network (CAIP-2), asset (its EIP-712 domain included), `pay_to` and `max_timeout_seconds`; `fee_bps` is the marketplace's fee on every paid call, `faucet_cap` the balance the faucet tops a wallet up to.",
+      "`sandbox` is true in sandbox mode (the default): no chain is reached, a facilitator in the process verifies payments' signatures for real and settles them in the wallet ledger. With X402_FACILITATOR_URL it is false and `facilitator` is that URL. The rest is what a payment must be: x402 version, scheme, network (CAIP-2), asset (its EIP-712 domain included), `pay_to` and `max_timeout_seconds`; `fee_bps` is the marketplace's fee on every paid call, `faucet_cap` the balance the faucet tops a wallet up to, `starting_balance` what an agent's wallet is credited when it opens (in sandbox mode: at the agent's first paid call, test payment or faucet credit, or when created; 0 outside sandbox mode).",
     document: /* GraphQL */ `query X402SandboxStatus {
       x402Sandbox {
         sandbox x402_version: x402Version scheme network network_name: networkName chain_id: chainId
         asset { address symbol decimals eip712_name: eip712Name eip712_version: eip712Version }
         pay_to: payTo max_timeout_seconds: maxTimeoutSeconds fee_bps: feeBps facilitator
-        faucet_cap: faucetCap faucet_cap_base_units: faucetCapBaseUnits
+        faucet_cap: faucetCap faucet_cap_base_units: faucetCapBaseUnits starting_balance: startingBalance starting_balance_base_units: startingBalanceBaseUnits
       }
     }`,
   },
@@ -34,7 +34,7 @@ export const paymentRoutes: Route[] = [
     tag: 'Payments',
     summary: "A whole x402 round trip on the caller's sandbox wallet",
     description:
-      "The requirements for `amount` (a decimal string of USDC, default one cent), a payment signed with the key the marketplace holds for the caller's wallet (opened when it has none), its verification and its settlement, exactly as a paid call makes them; the payment pays the marketplace and is credited straight back, so the balance ends where it began. `simulated` is true. 402 when the wallet cannot pay it (the faucet credits sandbox funds); 409 in remote-facilitator mode, or for a wallet whose address the agent registered (it signs its own payments).",
+      "The requirements for `amount` (a decimal string of USDC, default one cent), a payment signed with the key the marketplace holds for the caller's wallet (opened, with the starting balance, when it has none: a new agent's first test payment works with no other step), its verification and its settlement, exactly as a paid call makes them; the payment pays the marketplace and is credited straight back, so the balance ends where it began. `simulated` is true. 402 when the wallet cannot pay it (the detail names the faucet, which credits sandbox funds); 409 in remote-facilitator mode, or for a wallet whose address the agent registered (it signs its own payments).",
     errors: [402, 409],
     document: /* GraphQL */ `mutation SandboxTestPayment($amount: String) {
       sandboxTestPayment(input: { amount: $amount }) {
@@ -58,7 +58,7 @@ export const paymentRoutes: Route[] = [
     tag: 'Payments',
     summary: 'Credit sandbox funds to a wallet',
     description:
-      "Credits the caller's wallet (or `agent_id`, a sub-agent's), opening it when it has none: `amount` (a decimal string of USDC), or by default what tops it up to the faucet's cap; never past the cap (a wallet at the cap is credited nothing: `credited` false). Sandbox mode only (409 otherwise).",
+      "Credits the caller's wallet (or `agent_id`, a sub-agent's), opening it when it has none (a wallet opens with the starting balance, so a new agent's first credit may find it at the cap already): `amount` (a decimal string of USDC), or by default what tops it up to the faucet's cap; never past the cap (a wallet at the cap is credited nothing: `credited` false). Sandbox mode only (409 otherwise).",
     errors: [404, 409],
     document: /* GraphQL */ `mutation SandboxFaucet($agentId: ID, $amount: String) {
       sandboxFaucet(input: { agentId: $agentId, amount: $amount }) {

@@ -66,6 +66,7 @@ const Sandbox = builder.objectRef<sandbox.SandboxStatus>('X402Sandbox').implemen
     feeBps: t.int({ description: "The marketplace's fee on every paid call, in basis points of its price", resolve: (s) => s.setup.feeBps }),
     facilitator: t.exposeString('facilitator', { description: '`in-process` in sandbox mode, else the remote facilitator\'s URL' }),
     ...amountFields(t, 'faucetCap', (s: sandbox.SandboxStatus) => s.setup.faucetCapUnits, 'The faucet tops a wallet up to this balance'),
+    ...amountFields(t, 'startingBalance', (s: sandbox.SandboxStatus) => s.setup.startingBalanceUnits, "What an agent's wallet is credited when it opens (its first paid call, test payment or faucet credit, or its creation): 0 outside sandbox mode"),
     ...amountFields(t, 'centUnits', (s: sandbox.SandboxStatus) => centsToUnits(s.setup, 1), 'One cent'),
   }),
 });
@@ -95,7 +96,7 @@ const FaucetInput = builder.inputType('SandboxFaucetInput', {
 builder.mutationField('sandboxFaucet', (t) =>
   t.field({
     type: FaucetCredit,
-    description: "Credit sandbox funds to the caller's (or a sub-agent's) wallet, opening it when needed, up to the faucet's cap (sandbox mode only: 409 otherwise)",
+    description: "Credit sandbox funds to the caller's (or a sub-agent's) wallet, opening it (with the starting balance) when needed, up to the faucet's cap (sandbox mode only: 409 otherwise)",
     auth: 'agent',
     args: { input: t.arg({ type: FaucetInput }) },
     resolve: (_r, { input }, ctx) => sandbox.faucet(ctx, input ?? {}),

@@ -88,7 +88,7 @@ export interface PaymentsConfig {
   feeBps: number;
   /** The sandbox faucet tops a wallet up to this many whole units of the asset (a decimal string). */
   faucetCap: string;
-  /** What a wallet opened on first need in sandbox mode starts with (a decimal string; the faucet's cap by default). */
+  /** What a wallet opened in sandbox mode starts with (a decimal string, 0 or more; the faucet's cap by default). */
   sandboxStartingBalance: string;
   /** The key-encryption key of wallets' private keys (32 bytes); unset: generated once, kept in the database. */
   walletEncryptionKey?: Buffer;
@@ -144,6 +144,13 @@ const DECIMAL = /^\d{1,12}(\.\d{1,18})?$/;
 function decimal(name: string, raw: string | undefined, fallback: string): string {
   if (raw === undefined || raw.trim() === '') return fallback;
   if (!DECIMAL.test(raw.trim()) || !/[1-9]/.test(raw)) throw new Error(`${name} must be a positive decimal number such as 1.25, got "${raw}"`);
+  return raw.trim();
+}
+
+/** As `decimal`, but 0 is allowed (SANDBOX_STARTING_BALANCE=0: wallets open empty). */
+function nonNegativeDecimal(name: string, raw: string | undefined, fallback: string): string {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!DECIMAL.test(raw.trim())) throw new Error(`${name} must be a decimal number such as 1.25 (0 or more), got "${raw}"`);
   return raw.trim();
 }
 
@@ -248,7 +255,7 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
     maxTimeoutSeconds: integer('X402_MAX_TIMEOUT_SECONDS', env.X402_MAX_TIMEOUT_SECONDS, 120, 10, 3_600),
     feeBps: integer('MARKETPLACE_FEE_BPS', env.MARKETPLACE_FEE_BPS, 1_000, 0, 5_000),
     faucetCap: decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
-    sandboxStartingBalance: decimal('SANDBOX_STARTING_BALANCE', env.SANDBOX_STARTING_BALANCE, decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10')),
+    sandboxStartingBalance: nonNegativeDecimal('SANDBOX_STARTING_BALANCE', env.SANDBOX_STARTING_BALANCE, decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10')),
     walletEncryptionKey: encryptionKey(env.WALLET_ENCRYPTION_KEY),
   };
 }

@@ -95,6 +95,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '100', SUB_KEY_MAX_LIFETIME_DAYS: '90' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
     expect(() => loadConfig({ SUB_KEY_LIFETIME_DAYS: '0' })).toThrow(/SUB_KEY_LIFETIME_DAYS/);
   });
+
+  it("opens sandbox wallets with the faucet's cap unless told otherwise, 0 meaning empty", () => {
+    expect(loadConfig({}).payments).toMatchObject({ faucetCap: '10', sandboxStartingBalance: '10' });
+    expect(loadConfig({ SANDBOX_FAUCET_CAP: '3' }).payments).toMatchObject({ faucetCap: '3', sandboxStartingBalance: '3' });
+    expect(loadConfig({ SANDBOX_STARTING_BALANCE: '0' }).payments.sandboxStartingBalance).toBe('0');
+    expect(loadConfig({ SANDBOX_STARTING_BALANCE: '2.5' }).payments.sandboxStartingBalance).toBe('2.5');
+    for (const bad of ['-1', 'lots', '1e3']) expect(() => loadConfig({ SANDBOX_STARTING_BALANCE: bad })).toThrow(/SANDBOX_STARTING_BALANCE/);
+  });
 });
 
 describe('the input boundary', () => {

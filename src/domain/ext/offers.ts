@@ -15,7 +15,7 @@ import { Checks } from '../../platform/validate';
 import { agentInReach } from '../agents/agents';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
-import { ensureWallets, transfer } from '../payments/ledger';
+import { openWallets, transfer } from '../payments/ledger';
 import { askFacilitator, findPayment, settlePayment, settleRemote, type Settlement } from '../payments/payments';
 import { ACCOUNTS, centsToUnits, feeOf, formatUnits, unitsToCents } from '../payments/setup';
 import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, settleResponse, X402_VERSION, type ReadPayment } from '../payments/x402';
@@ -240,7 +240,7 @@ export async function payCheckout(ctx: Ctx, id: string, payment?: string | null)
     }
     const buyer = await services.db.agent.findUniqueOrThrow({ where: { id: session.buyerId } });
     if (!(await services.db.wallet.findUnique({ where: { agentId: offer.payeeAgentId }, select: { id: true } }))) {
-      await ensureWallets(services.db, services.payments.keys, { network: setup.networkName, asset: setup.asset.symbol }, [offer.payeeAgentId]);
+      await openWallets(services, [offer.payeeAgentId]);
     }
     const settled = await inFlight.run(flightKey, () => settlePayment(ctx, buyer, read, required, settlement));
     if (settled) return answerFor(ctx, session.id, settled.paymentId);

@@ -5,9 +5,9 @@
 import { newUuid } from '../../platform/ids';
 import { Conflict } from '../../platform/errors';
 import type { DbTx } from '../../db/database';
-import type { Services } from '../context';
-import { SYSTEM_ACCOUNT_IDS } from './setup';
-import type { WalletKeyring } from './wallet-keys';
+import { oneEach, perRequest } from '../../platform/loaders';
+import type { Ctx, Services } from '../context';
+import { ACCOUNTS, SYSTEM_ACCOUNT_IDS, type PaymentSetup } from './setup';
 
 export interface Leg {
   walletId: string;
@@ -93,13 +93,52 @@ export async function fundsOf(db: DbTx, agentId: string): Promise<Funds | undefi
 }
 
 /**
- * Opens a wallet, with a key the marketplace generates, for each of `agentIds` that has none (a provider
- * paid for the first time, a caller credited by an x402 payment). Runs in `tx` when given.
+ * Opens a wallet, with a key the marketplace generates, for each of `agentIds` that has none (a caller's
+ * first paid call, test payment or faucet credit, a provider paid for the first time, a caller credited by
+ * an x402 payment). In sandbox mode each wallet opened is credited the starting balance from the faucet
+ * account in the transaction that opens it: an agent has one wallet (a unique agent_id), so however many
+ * first needs arrive together, one opens it and it is credited once; the others find it open.
  */
-export async function ensureWallets(db: DbTx, keys: WalletKeyring, labels: { network: string; asset: string }, agentIds: string[]): Promise<void> {
-  if (!agentIds.length) return;
-  const rows = agentIds.map((agentId) => ({ agentId, ...keys.generate(), network: labels.network, asset: labels.asset, keyOrigin: 'generated' }));
-  await db.wallet.createMany({ data: rows, skipDuplicates: true });
+export async function openWallets(services: Pick<Services, 'db' | 'payments' | 'clock'>, agentIds: string[]): Promise<void> {
+  // Sorted, so that two openings of the same agents wait on each other's rows in one order.
+  const ids = [...new Set(agentIds)].sort();
+  if (!ids.length) return;
+  const { setup, keys } = services.payments;
+  const rows = ids.map((agentId) => ({ agentId, ...keys.generate(), network: setup.networkName, asset: setup.asset.symbol, keyOrigin: 'generated' }));
+  if (setup.startingBalanceUnits === 0n) {
+    await services.db.wallet.createMany({ data: rows, skipDuplicates: true });
+    return;
+  }
+  await services.db.$transaction(async (tx) => {
+    const opened = await tx.wallet.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+    await creditStartingBalance(tx, setup, opened.map((w) => w.id), services.clock.now());
+  });
+}
+
+/**
+ * Credits wallets just opened (in `tx`, the transaction that opened them) the sandbox starting balance, as
+ * one faucet transfer; nothing in live mode.
+ */
+export async function creditStartingBalance(tx: DbTx, setup: Pick<PaymentSetup, 'startingBalanceUnits'>, walletIds: string[], at: Date): Promise<void> {
+  const amount = setup.startingBalanceUnits;
+  if (amount === 0n || !walletIds.length) return;
+  await transfer(tx, [
+    { walletId: ACCOUNTS.faucet, amount: -amount * BigInt(walletIds.length), kind: 'faucet' },
+    ...walletIds.map((walletId) => ({ walletId, amount, kind: 'faucet' })),
+  ], { reference: STARTING_BALANCE_REFERENCE, at });
+}
+
+/** The reference of a starting balance's entries (a faucet credit asked for says `sandbox faucet`). */
+export const STARTING_BALANCE_REFERENCE = 'sandbox starting balance';
+
+const balancesOf = perRequest(async (ctx: Pick<Ctx, 'db'>, walletIds: readonly string[]) => {
+  const rows = await ctx.db.wallet.findMany({ where: { id: { in: [...new Set(walletIds)] } }, select: { id: true, balance: true } });
+  return oneEach(walletIds, rows, (w) => w.id).map((w) => w?.balance ?? null);
+});
+
+/** A wallet's balance now (null when it is gone); the wallets a request reads at once are read in one statement. */
+export function balanceNow(ctx: Pick<Ctx, 'db'>, walletId: string): Promise<bigint | null> {
+  return balancesOf(ctx).load(walletId);
 }
 
 /** Agents among `agentIds` without a wallet. */

@@ -12,7 +12,7 @@ import { newUuid } from '../../platform/ids';
 import { waitForClaim, type InFlight } from '../../platform/in-flight';
 import type { Ctx, Services } from '../context';
 import { FacilitatorUnavailable, type Facilitator } from './facilitator';
-import { ensureWallets, fundsOf, holdIn, transfer, withoutWallet } from './ledger';
+import { fundsOf, holdIn, openWallets, transfer, withoutWallet, type Funds } from './ledger';
 import type { WalletLeases } from './leases';
 import { ACCOUNTS, formatUnits, type PaymentSetup } from './setup';
 import type { WalletKeyring } from './wallet-keys';
@@ -102,19 +102,25 @@ export function paymentRequired(ctx: Ctx, price: CallPrice, message: string, err
 export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentHeader?: string | null): Promise<PaymentOutcome> {
   if (paymentHeader) return payWithX402(ctx, me, price, readPayment(paymentHeader));
   const { services } = ctx;
-  const { ticket } = await services.payments.leases.reserve(me.id, price.quote, price.holdMs);
+  const { setup } = services.payments;
+  const reserve = () => services.payments.leases.reserve(me.id, price.quote, price.holdMs);
+  let { ticket } = await reserve();
+  let funds: Funds | undefined;
   if (!ticket) {
-    const funds = await fundsOf(services.db, me.id);
-    const { asset } = services.payments.setup;
-    const cost = `${formatUnits(price.quote, asset.decimals)} ${asset.symbol}`;
-    throw paymentRequired(
-      ctx,
-      price,
-      funds
-        ? `This call of ${price.capability} costs up to ${cost}; the caller's wallet has ${formatUnits(funds.available, asset.decimals)} available. Top the wallet up, or pay for this call with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\``
-        : `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`,
-    );
+    // Only a call the balance did not cover asks more. In sandbox mode a caller without a wallet has one
+    // opened now, with the starting balance; and a wallet that covers the call now (opened or credited
+    // by a request of the caller's since the reservation was refused) is tried again.
+    funds = await fundsOf(services.db, me.id);
+    if (!funds && setup.sandbox) {
+      await openWallets(services, [me.id]);
+      funds = await fundsOf(services.db, me.id);
+    }
+    if (funds && funds.available >= price.quote) {
+      ({ ticket } = await reserve());
+      if (!ticket) funds = await fundsOf(services.db, me.id);
+    }
   }
+  if (!ticket) throw paymentRequired(ctx, price, unpaidMessage(setup, price, funds));
   let providerWallets: Record<string, string>;
   try {
     providerWallets = await walletsOf(services, price.providers);
@@ -126,6 +132,17 @@ export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentH
     kind: 'paid',
     paid: { method: 'prepaid', hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true }, providerWallets },
   };
+}
+
+/** Why a call the caller's wallet did not cover is 402, and what pays for it (in sandbox mode: the faucet). */
+function unpaidMessage(setup: PaymentSetup, price: CallPrice, funds: Funds | undefined): string {
+  const { asset } = setup;
+  const cost = `${formatUnits(price.quote, asset.decimals)} ${asset.symbol}`;
+  const x402 = 'pay for this call with x402: retry with a PAYMENT-SIGNATURE for one of `accepts`';
+  if (!funds) return `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`;
+  const has = `This call of ${price.capability} costs up to ${cost}; the caller's wallet has ${formatUnits(funds.available, asset.decimals)} ${asset.symbol} available`;
+  if (setup.sandbox) return `${has}. Sandbox funds are free: POST /api/v1/x402/sandbox/faucet credits the wallet up to ${formatUnits(setup.faucetCapUnits, asset.decimals)} ${asset.symbol}; or ${x402}`;
+  return `${has}. Top the wallet up, or ${x402}`;
 }
 
 /**
@@ -156,11 +173,6 @@ async function walletsOf(services: Services, providers: string[]): Promise<Recor
 
 function holdExpiry(services: Services, price: Pick<CallPrice, 'holdMs'>): Date {
   return new Date(services.clock.now().getTime() + price.holdMs);
-}
-
-async function openWallets(services: Services, agentIds: string[]): Promise<void> {
-  const { setup, keys } = services.payments;
-  await ensureWallets(services.db, keys, { network: setup.networkName, asset: setup.asset.symbol }, agentIds);
 }
 
 /** The payment row's key: one authorization (payer and nonce) on one asset and network. */

@@ -13,7 +13,7 @@ import { agentInReach } from '../agents/agents';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
-import { ensureWallets, transfer } from './ledger';
+import { openWallets, transfer } from './ledger';
 import { settlePayment } from './payments';
 import { ACCOUNTS, formatUnits, parseUnits, type PaymentSetup } from './setup';
 import { PaymentRequired, readPayment, requirementsFor, X402_VERSION } from './x402';
@@ -51,12 +51,14 @@ function readAmount(checks: Checks, field: string, raw: unknown, decimals: numbe
   return units;
 }
 
-/** The wallet of an agent within the caller's reach, opened (with a generated key) when it has none. */
+/**
+ * The wallet of an agent within the caller's reach, opened (with a generated key and the starting balance)
+ * when it has none.
+ */
 async function walletFor(ctx: Ctx, agentId: string): Promise<Wallet> {
-  const { setup, keys } = ctx.services.payments;
   const found = await ctx.db.wallet.findUnique({ where: { agentId } });
   if (found) return found;
-  await ensureWallets(ctx.services.db, keys, { network: setup.networkName, asset: setup.asset.symbol }, [agentId]);
+  await openWallets(ctx.services, [agentId]);
   return ctx.db.wallet.findUniqueOrThrow({ where: { agentId } });
 }
 
@@ -74,8 +76,9 @@ export interface FaucetCredit {
 }
 
 /**
- * Credits sandbox funds to a wallet (the caller's, or a sub-agent's), opening it when needed: `amount`, or
- * what tops it up to the cap, never past the cap (a wallet at the cap is credited nothing).
+ * Credits sandbox funds to a wallet (the caller's, or a sub-agent's), opening it (with the starting
+ * balance) when needed: `amount`, or what tops it up to the cap, never past the cap (a wallet at the cap is
+ * credited nothing).
  */
 export async function faucet(ctx: Ctx, input: FaucetInput): Promise<FaucetCredit> {
   sandboxOnly(ctx, 'The faucet');
@@ -159,7 +162,7 @@ export async function testPayment(ctx: Ctx, input: TestPaymentInput): Promise<Te
   const before = (await ctx.db.wallet.findUniqueOrThrow({ where: { id: wallet.id }, select: { balance: true } })).balance;
   const verification = await facilitator.verify(read.payload, requirements);
   const refuse = (reason: string | undefined, message: string) =>
-    new PaymentRequired(`The test payment was refused: ${message}${reason === 'invalid_exact_evm_insufficient_balance' || /balance/i.test(message) ? ' (the faucet, POST /x402/sandbox/faucet, credits sandbox funds)' : ''}`, {
+    new PaymentRequired(`The test payment was refused: ${message}${reason === 'invalid_exact_evm_insufficient_balance' || /balance/i.test(message) ? ' (the faucet, POST /api/v1/x402/sandbox/faucet, credits sandbox funds)' : ''}`, {
       x402Version: X402_VERSION,
       resource,
       accepts: [requirements],

@@ -1,6 +1,6 @@
 // What payments run on, fixed at start-up: the network, the asset (a USD stablecoin with EIP-3009), where
-// payments go, the marketplace's fee, the sandbox faucet's cap, and the ledger's own accounts. Prices are
-// integer cents (CONTRACT §3); on the wire and in the ledger they are the asset's base units.
+// payments go, the marketplace's fee, the sandbox's faucet cap and starting balance, and the ledger's own
+// accounts. Prices are integer cents (CONTRACT §3); on the wire and in the ledger they are base units.
 import { getDefaultAsset } from '@x402/evm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
@@ -51,6 +51,8 @@ export interface PaymentSetup {
   feeBps: number;
   /** The sandbox faucet tops a wallet up to this balance. */
   faucetCapUnits: bigint;
+  /** What an agent wallet is credited from the faucet account when it opens: SANDBOX_STARTING_BALANCE in sandbox, 0 otherwise. */
+  startingBalanceUnits: bigint;
   facilitatorUrl?: string;
 }
 
@@ -83,6 +85,15 @@ export function unitsToCents(setup: Pick<PaymentSetup, 'asset'>, units: bigint):
 /** The marketplace's share of a price: the fee, rounded down (the provider keeps the remainder). */
 export function feeOf(setup: Pick<PaymentSetup, 'feeBps'>, units: bigint): bigint {
   return (units * BigInt(setup.feeBps)) / 10_000n;
+}
+
+/** A configured amount in base units; a start-up error naming the variable past the asset's decimals. */
+function units(name: string, value: string, decimals: number): bigint {
+  try {
+    return parseUnits(value, decimals);
+  } catch {
+    throw new Error(`${name} has more than the asset's ${decimals} decimals: "${value}"`);
+  }
 }
 
 export async function loadPaymentSetup(config: Config, db: Db): Promise<PaymentSetup> {
@@ -122,6 +133,8 @@ export async function loadPaymentSetup(config: Config, db: Db): Promise<PaymentS
     maxTimeoutSeconds: p.maxTimeoutSeconds,
     feeBps: p.feeBps,
     faucetCapUnits: parseUnits(p.faucetCap, asset.decimals),
+    // Live mode opens wallets empty: the money in them is what x402 payments brought.
+    startingBalanceUnits: p.facilitatorUrl ? 0n : units('SANDBOX_STARTING_BALANCE', p.sandboxStartingBalance, asset.decimals),
     facilitatorUrl: p.facilitatorUrl,
   };
 }

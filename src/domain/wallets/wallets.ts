@@ -10,6 +10,7 @@ import { agentInReach } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import type { Page } from '../agents/account';
+import { creditStartingBalance } from '../payments/ledger';
 import { formatUnits } from '../payments/setup';
 
 export interface WalletView {
@@ -59,7 +60,8 @@ function viewOf(
 /**
  * Creates the wallet of `agentId` (the caller or one of its sub-agents); 409 when it has one. With
  * `address` the agent registers its own (it signs its payments itself); otherwise the marketplace
- * generates a key and keeps it encrypted.
+ * generates a key and keeps it encrypted. In sandbox mode it is credited the starting balance, as a wallet
+ * the marketplace opens on first need is.
  */
 export async function createWallet(ctx: Ctx, agentId: string, input: CreateWalletInput = {}): Promise<WalletView> {
   const agent = await agentInReach(ctx, agentId);
@@ -80,14 +82,21 @@ export async function createWallet(ctx: Ctx, agentId: string, input: CreateWalle
   try {
     const wallet = await ctx.db.$transaction(async (tx) => {
       const created = await tx.wallet.create({ data: { agentId: agent.id, network: setup.networkName, asset: setup.asset.symbol, ...key } });
+      // Opened here or on first need, an agent's one wallet starts the same: in sandbox mode, funded.
+      await creditStartingBalance(tx, setup, [created.id], ctx.services.clock.now());
       await recordAudit(tx, ctx, {
         agentId: agent.id,
         action: 'wallet.created',
         targetType: 'wallet',
         targetId: created.id,
-        details: { wallet_address: created.address, network: created.network, key_custody: registered ? 'agent' : 'marketplace' },
+        details: {
+          wallet_address: created.address,
+          network: created.network,
+          key_custody: registered ? 'agent' : 'marketplace',
+          ...(setup.startingBalanceUnits ? { starting_balance: formatUnits(setup.startingBalanceUnits, setup.asset.decimals) } : {}),
+        },
       });
-      return created;
+      return { ...created, balance: created.balance + setup.startingBalanceUnits };
     });
     return viewOf(ctx, wallet);
   } catch (err) {
