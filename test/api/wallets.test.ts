@@ -1,5 +1,6 @@
 // Wallets (spec §4.1 POST/GET /agents/:agentId/wallet; CONTRACT §8 sandbox): one per agent, created by
-// the agent or one of its ancestors, read with the balance its ledger sums to.
+// the agent or one of its ancestors (in sandbox mode credited the starting balance as it opens), read with
+// the balance its ledger sums to.
 import { api, gql, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
 import { expectProblem } from '../support/expect';
 
@@ -7,7 +8,7 @@ let server: TestServer;
 let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', SANDBOX_STARTING_BALANCE: '2' } });
   call = api(server);
 });
 afterAll(() => server.close());
@@ -24,7 +25,7 @@ async function subAgentOf(parent: { key: string; agentId: string }) {
 }
 
 describe('POST /agents/:agentId/wallet', () => {
-  it('creates the wallet once, with an address, and records it in the audit log', async () => {
+  it('creates the wallet once, with an address and the sandbox starting balance, and records it in the audit log', async () => {
     const me = await registerAgent(server);
     const res = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
     expect(res.status).toBe(201);
@@ -34,12 +35,12 @@ describe('POST /agents/:agentId/wallet', () => {
       network: 'base-sepolia',
       asset: 'USDC',
       key_custody: 'marketplace',
-      balance: '0.000000',
-      balance_base_units: '0',
+      balance: '2.000000',
+      balance_base_units: '2000000',
       held: '0.000000',
       held_base_units: '0',
-      available: '0.000000',
-      available_base_units: '0',
+      available: '2.000000',
+      available_base_units: '2000000',
       created_at: expect.any(String),
     });
     // The key the marketplace generated is kept encrypted, bound to the address it derives.
@@ -53,6 +54,8 @@ describe('POST /agents/:agentId/wallet', () => {
     expect(again.body.detail).toContain(res.body.wallet_address);
     const audit = await call('GET', '/my/audit-log', { key: me.key });
     expect(audit.body.events).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'wallet.created', target_id: expect.any(String) })]));
+    const created = await server.app.services.db.auditEvent.findFirstOrThrow({ where: { agentId: me.agentId, action: 'wallet.created' } });
+    expect(created.details).toMatchObject({ key_custody: 'marketplace', starting_balance: '2.000000' });
   });
 
   it('gives every agent a different address, and lets one creation win a race', async () => {
@@ -81,7 +84,8 @@ describe('POST /agents/:agentId/wallet with the agent\'s own address', () => {
     const address = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 checksummed
     const res = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key, body: { address } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ wallet_address: address.toLowerCase(), key_custody: 'agent' });
+    // An address the agent registered starts like any wallet opened in sandbox mode.
+    expect(res.body).toMatchObject({ wallet_address: address.toLowerCase(), key_custody: 'agent', balance: '2.000000' });
     const stored = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
     expect(stored).toMatchObject({ keyOrigin: 'registered', encryptedKey: null });
     const other = await registerAgent(server);
@@ -105,17 +109,17 @@ describe('GET /agents/:agentId/wallet', () => {
   it('answers the balance its ledger sums to', async () => {
     const me = await registerAgent(server);
     const created = await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
-    const empty = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
-    expect(empty.status).toBe(200);
-    expect(empty.body).toMatchObject({ wallet_address: created.body.wallet_address, balance: '0.000000', balance_base_units: '0' });
+    const started = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ wallet_address: created.body.wallet_address, balance: '2.000000', balance_base_units: '2000000' });
     const credit = await call('POST', '/x402/sandbox/faucet', { key: me.key, body: { amount: '1.749999' } });
     expect(credit.status).toBe(200);
     const funded = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
-    expect(funded.body).toMatchObject({ balance: '1.749999', balance_base_units: '1749999', available: '1.749999' });
+    expect(funded.body).toMatchObject({ balance: '3.749999', balance_base_units: '3749999', available: '3.749999' });
     const ledger = await call('GET', `/agents/${me.agentId}/wallet/entries`, { key: me.key });
     expect(ledger.status).toBe(200);
     expect(ledger.body).toEqual({
-      total: 1,
+      total: 2,
       entries: [
         {
           entry_id: expect.any(String),
@@ -128,15 +132,28 @@ describe('GET /agents/:agentId/wallet', () => {
           payment_id: null,
           created_at: expect.any(String),
         },
+        {
+          entry_id: expect.any(String),
+          amount: '2.000000',
+          amount_base_units: '2000000',
+          kind: 'faucet',
+          reference: 'sandbox starting balance',
+          transfer_id: expect.any(String),
+          execution_id: null,
+          payment_id: null,
+          created_at: expect.any(String),
+        },
       ],
     });
     // The faucet's side of the same transfer balances it.
     const sides = await server.app.services.db.walletEntry.findMany({ where: { transferId: ledger.body.entries[0].transfer_id } });
     expect(sides.reduce((t, e) => t + e.amount, 0n)).toBe(0n);
+    const opening = await server.app.services.db.walletEntry.findMany({ where: { transferId: ledger.body.entries[1].transfer_id } });
+    expect(opening.reduce((t, e) => t + e.amount, 0n)).toBe(0n);
     expectProblem(await call('GET', `/agents/${me.agentId}/wallet/entries`, { key: (await registerAgent(server)).key }), 404, 'not_found');
   });
 
-  it('answers 404 without a wallet and for another agent’s wallet', async () => {
+  it('answers 404 without a wallet (reading one opens none) and for another agent’s wallet', async () => {
     const [me, stranger] = await Promise.all([registerAgent(server), registerAgent(server)]);
     expectProblem(await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key }), 404, 'not_found');
     await call('POST', `/agents/${me.agentId}/wallet`, { key: me.key });
@@ -153,7 +170,7 @@ describe('GraphQL', () => {
     const read = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
     expect(read.body.wallet_address).toBe(created.body.data!.createWallet.walletAddress);
     const queried = await gql(server, 'query($id: ID!) { wallet(agentId: $id) { walletAddress balanceBaseUnits } }', { id: me.agentId }, me.key);
-    expect(queried.body.data!.wallet).toEqual({ walletAddress: read.body.wallet_address, balanceBaseUnits: '0' });
+    expect(queried.body.data!.wallet).toEqual({ walletAddress: read.body.wallet_address, balanceBaseUnits: '2000000' });
     const again = await gql(server, 'mutation($id: ID!) { createWallet(agentId: $id) { walletAddress } }', { id: me.agentId }, me.key);
     expect(again.body.errors![0].extensions!.code).toBe('CONFLICT');
   });

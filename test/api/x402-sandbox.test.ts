@@ -1,5 +1,5 @@
-// The x402 sandbox (spec §4.12): its status without a key, a faucet that credits a wallet up to a cap, and
-// a whole x402 round trip on the caller's own wallet, signed with the key the marketplace holds for it and
+// The x402 sandbox (spec §4.12): its status without a key, wallets that open with a starting balance, a
+// faucet that credits a wallet up to a cap, and a whole x402 round trip on the caller's own wallet, signed with the key the marketplace holds for it and
 // checked here as a client checks a payment: the signature recovers the wallet's address (viem).
 import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402/core/http';
 import { authorizationTypes } from '@x402/evm';
@@ -11,7 +11,7 @@ let server: TestServer;
 let call: ReturnType<typeof api>;
 
 beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', SANDBOX_FAUCET_CAP: '3' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', SANDBOX_FAUCET_CAP: '3', SANDBOX_STARTING_BALANCE: '0.5' } });
   call = api(server);
 });
 afterAll(() => server.close());
@@ -34,12 +34,14 @@ describe('GET /x402/sandbox/status', () => {
         facilitator: 'in-process',
         faucet_cap: '3.000000',
         faucet_cap_base_units: '3000000',
+        starting_balance: '0.500000',
+        starting_balance_base_units: '500000',
     });
   });
 });
 
 describe('POST /x402/sandbox/faucet', () => {
-  it('opens the wallet, credits it, and never past the cap', async () => {
+  it('opens the wallet with the starting balance, credits it, and never past the cap', async () => {
     const me = await registerAgent(server);
     const first = await call('POST', '/x402/sandbox/faucet', { key: me.key, body: { amount: '1.25' } });
     expect(first.status).toBe(200);
@@ -49,13 +51,13 @@ describe('POST /x402/sandbox/faucet', () => {
       wallet_address: expect.stringMatching(/^0x[0-9a-f]{40}$/),
       amount: '1.250000',
       amount_base_units: '1250000',
-      balance: '1.250000',
-      balance_base_units: '1250000',
+      balance: '1.750000',
+      balance_base_units: '1750000',
       cap: '3.000000',
       cap_base_units: '3000000',
     });
     const topUp = await call('POST', '/x402/sandbox/faucet', { key: me.key, body: {} });
-    expect(topUp.body).toMatchObject({ credited: true, amount: '1.750000', balance: '3.000000' });
+    expect(topUp.body).toMatchObject({ credited: true, amount: '1.250000', balance: '3.000000' });
     const full = await call('POST', '/x402/sandbox/faucet', { key: me.key, body: { amount: '1' } });
     expect(full.body).toMatchObject({ credited: false, amount: '0.000000', balance: '3.000000' });
     expect((await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key })).body.balance).toBe('3.000000');
@@ -74,7 +76,7 @@ describe('POST /x402/sandbox/faucet', () => {
       body: { name: `sub-${Date.now()}`, description: 'A funded sub-agent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
     });
     const credited = await call('POST', '/x402/sandbox/faucet', { key: parent.key, body: { agent_id: sub.body.agent_id, amount: '0.5' } });
-    expect(credited.body).toMatchObject({ agent_id: sub.body.agent_id, balance: '0.500000' });
+    expect(credited.body).toMatchObject({ agent_id: sub.body.agent_id, balance: '1.000000' });
     const stranger = await registerAgent(server);
     expectProblem(await call('POST', '/x402/sandbox/faucet', { key: stranger.key, body: { agent_id: parent.agentId } }), 404, 'not_found');
     for (const amount of ['-1', '0', 'lots', '1.1234567', '4', 5]) {
@@ -101,8 +103,8 @@ describe('POST /x402/sandbox/test-payment', () => {
       requirements: { scheme: 'exact', network: 'eip155:84532', amount: '250000' },
       verification: { is_valid: true, payer: expect.any(String) },
       settlement: { success: true, network: 'eip155:84532', transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
-      balance_before: '1.000000',
-      balance_after: '1.000000',
+      balance_before: '1.500000',
+      balance_after: '1.500000',
     });
     // What a client would send and receive, decoded with the official encodings.
     const sent = decodePaymentSignatureHeader(res.body.payment_signature);
@@ -136,12 +138,14 @@ describe('POST /x402/sandbox/test-payment', () => {
     expect(payment).toMatchObject({ purpose: 'test_payment', status: 'settled', amount: 250_000n, agentId: me.agentId });
   });
 
-  it('answers 402 for a wallet that cannot pay, and 409 for one whose address the agent registered', async () => {
+  it("works on a new agent's first call, answers 402 naming the faucet for more than the wallet has, and 409 for an address the agent registered", async () => {
     const poor = await registerAgent(server);
-    const res = await call('POST', '/x402/sandbox/test-payment', { key: poor.key, body: {} });
+    const first = await call('POST', '/x402/sandbox/test-payment', { key: poor.key, body: {} });
+    expect(first.body).toMatchObject({ simulated: true, amount_base_units: '10000', balance_before: '0.500000', balance_after: '0.500000' });
+    const res = await call('POST', '/x402/sandbox/test-payment', { key: poor.key, body: { amount: '1' } });
     expectProblem(res, 402, 'payment_required');
-    expect(res.body.detail).toMatch(/faucet/);
-    expect(res.body.accepts[0]).toMatchObject({ amount: '10000' });
+    expect(res.body.detail).toContain('POST /api/v1/x402/sandbox/faucet');
+    expect(res.body.accepts[0]).toMatchObject({ amount: '1000000' });
     const own = await registerAgent(server);
     await call('POST', `/agents/${own.agentId}/wallet`, { key: own.key, body: { address: `0x${'ab'.repeat(20)}` } });
     const refused = await call('POST', '/x402/sandbox/test-payment', { key: own.key, body: {} });
@@ -156,15 +160,15 @@ describe('POST /x402/sandbox/test-payment', () => {
     const res = await call('POST', '/x402/sandbox/test-payment', { key: me.key, body: {} });
     expect(res.status).toBe(200);
     const wallet = await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } });
-    expect(wallet).toMatchObject({ keyOrigin: 'generated', address: res.body.wallet_address, balance: 1_000_000n });
+    expect(wallet).toMatchObject({ keyOrigin: 'generated', address: res.body.wallet_address, balance: 1_500_000n });
   });
 
   it('is the same operation on GraphQL', async () => {
     const me = await registerAgent(server);
     const funded = await gql(server, 'mutation { sandboxFaucet(input: { amount: "0.3" }) { credited balance } }', {}, me.key);
-    expect(funded.body.data!.sandboxFaucet).toEqual({ credited: true, balance: '0.300000' });
+    expect(funded.body.data!.sandboxFaucet).toEqual({ credited: true, balance: '0.800000' });
     const paid = await gql(server, 'mutation { sandboxTestPayment { simulated amountBaseUnits settlement { success } balanceAfter } }', {}, me.key);
-    expect(paid.body.data!.sandboxTestPayment).toEqual({ simulated: true, amountBaseUnits: '10000', settlement: { success: true }, balanceAfter: '0.300000' });
+    expect(paid.body.data!.sandboxTestPayment).toEqual({ simulated: true, amountBaseUnits: '10000', settlement: { success: true }, balanceAfter: '0.800000' });
     const status = await gql(server, '{ x402Sandbox { sandbox network facilitator feeBps } }');
     expect(status.body.data!.x402Sandbox).toEqual({ sandbox: true, network: 'eip155:84532', facilitator: 'in-process', feeBps: 1000 });
   });
