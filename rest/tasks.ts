@@ -103,11 +103,17 @@ export const taskRoutes: Route[] = [
     tag: 'Tasks',
     summary: 'Execute a task (its delegate)',
     description:
-      `With the delegate's own key (anyone else: 404). \`capability\` runs with \`input\` under the task — the delegate's authority scope applies (403 outside it) and the task's budget pays (402 when what is left does not cover it) — and \`result\`, the delegate's structured result, is judged against each success criterion. A successful execution whose result meets them all completes the task; it earns the delegate +3 reputation when the call was paid for outside the task's family (a free call, or one paid to the creator's own tree, earns 0), within the daily cap of ${DAILY_GAIN_CAP} gained. Anything else costs it 1 and leaves the task delegated. \`reputation.executor_delta\` is what was applied. \`task.executed\` goes to the creator and the delegate. A task no longer delegated is 409.`,
+      `With the delegate's own key (anyone else: 404). \`capability\` runs with \`input\` under the task — the delegate's authority scope applies (403 outside it) and the task's budget pays (402 when what is left does not cover it) — and \`result\`, the delegate's structured result, is judged against each success criterion. A successful execution whose result meets them all completes the task; it earns the delegate +3 reputation when the call was paid for outside the task's family (a free call, or one paid to the creator's own tree, earns 0), within the daily cap of ${DAILY_GAIN_CAP} gained. Anything else costs it 1 and leaves the task delegated. \`execution.payment\` says what the call cost the delegate's wallet and what is left there (null for a free call); in sandbox mode the delegate's wallet opens at its first paid call with the starting balance. \`reputation.executor_delta\` is what was applied. \`task.executed\` goes to the creator and the delegate. A task no longer delegated is 409.`,
     errors: [402, 404, 409],
     document: /* GraphQL */ `mutation ExecuteTask($id: String!, $input: ExecuteTaskInput!) {
       executeTask(id: $id, input: $input) {
-        execution { id: executionId status criteria_met: criteriaMet verdicts { criterion met rule detail } output cost_cents: costCents }
+        execution {
+          id: executionId status criteria_met: criteriaMet verdicts { criterion met rule detail } output cost_cents: costCents
+          payment {
+            method wallet_address: walletAddress charged charged_base_units: chargedBaseUnits charged_cents: chargedCents
+            balance_after: balanceAfter balance_after_base_units: balanceAfterBaseUnits
+          }
+        }
         reputation { executor_delta: executorDelta reputation }
         task { task_id: taskId status spent budget_remaining: budgetRemaining }
       }

@@ -2,6 +2,8 @@
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import * as execution from '../src/domain/execution/execute';
 import { settlementOf, type X402Receipt } from '../src/domain/payments/payments';
+import { balanceNow } from '../src/domain/payments/ledger';
+import { formatAsset } from '../src/domain/wallets/wallets';
 import { builder } from './builder';
 import { amountFields } from './wallets';
 
@@ -56,7 +58,14 @@ const X402PaymentReceipt = builder.objectRef<X402Receipt>('X402PaymentReceipt').
   }),
 });
 
-const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
+/** What is left in the wallet that paid, read when the answer is made (null when it is gone). */
+function balanceAfter(p: execution.PaymentReceipt, ctx: Parameters<typeof balanceNow>[0]): Promise<bigint | null> {
+  return p.walletId ? balanceNow(ctx, p.walletId) : Promise.resolve(null);
+}
+const BALANCE_AFTER =
+  "What is left in the caller's wallet once this call was charged: its balance when the answer was made (calls of the same wallet recorded meanwhile count too); null when the wallet is gone";
+
+export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
   description: 'How a paid call was paid: its price was held on the caller\'s wallet while it ran, and the answering provider\'s price charged',
   fields: (t) => ({
     method: t.exposeString('method', { description: '`prepaid` (the caller\'s wallet covered it) or `x402` (paid with PAYMENT-SIGNATURE)' }),
@@ -66,6 +75,19 @@ const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentRecei
     chargedCents: t.exposeInt('chargedCents'),
     ...amountFields(t, 'fee', (p: execution.PaymentReceipt) => p.fee, "The marketplace's fee, part of the charge"),
     ...amountFields(t, 'providerShare', (p: execution.PaymentReceipt) => p.providerShare, "The provider's share of the charge"),
+    balanceAfter: t.string({
+      nullable: true,
+      description: `${BALANCE_AFTER}: a decimal string in the asset, every decimal given`,
+      resolve: async (p, _a, ctx) => {
+        const units = await balanceAfter(p, ctx);
+        return units === null ? null : formatAsset(ctx, units);
+      },
+    }),
+    balanceAfterBaseUnits: t.string({
+      nullable: true,
+      description: `${BALANCE_AFTER}, in the asset's base units (an integer string)`,
+      resolve: async (p, _a, ctx) => (await balanceAfter(p, ctx))?.toString() ?? null,
+    }),
     x402: t.field({ type: X402PaymentReceipt, nullable: true, resolve: (p) => p.x402 }),
   }),
 });

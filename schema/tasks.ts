@@ -7,6 +7,7 @@ import * as tasks from '../src/domain/tasks/tasks';
 import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
 import { Spark } from './account';
 import { builder } from './builder';
+import { PaymentReceipt } from './execution';
 import { uuid } from './json-schema';
 import { pagedField } from './paging';
 
@@ -134,6 +135,12 @@ const ExecutionVerdict = builder.objectRef<tasks.TaskExecuted>('TaskExecutionVer
     verdicts: t.field({ type: [TaskVerdict], resolve: (e) => e.verdicts }),
     output: t.field({ type: 'JSON', nullable: true, description: "The capability's result", resolve: (e) => e.receipt.result }),
     costCents: t.int({ resolve: (e) => e.receipt.transaction.costCents }),
+    payment: t.field({
+      type: PaymentReceipt,
+      nullable: true,
+      description: "How the call was paid, from the delegate's wallet: what it cost and what is left there; null when it was free",
+      resolve: (e) => e.receipt.payment,
+    }),
   }),
 });
 

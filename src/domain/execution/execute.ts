@@ -81,6 +81,8 @@ export interface PaymentReceipt {
   method: 'prepaid' | 'x402';
   /** The caller's wallet, which paid. */
   walletAddress: string;
+  /** Its id: what is left in it is read from it when the answer is made (Wallet balance, `balanceAfter`). */
+  walletId: string | null;
   /** What was held while the call ran: the most it could cost. */
   held: bigint;
   /** The price of the provider that answered; 0 when every provider failed. */
@@ -258,6 +260,7 @@ function paymentReceiptOf(ctx: Ctx, r: Recorded): PaymentReceipt | null {
   return {
     method: r.paid.method,
     walletAddress: r.paid.hold.address,
+    walletId: r.paid.hold.walletId,
     held: r.paid.hold.amount,
     charged,
     chargedCents: r.costCents,
@@ -633,7 +636,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
   const service = last?.serviceId ? await db.service.findUnique({ where: { id: last.serviceId }, select: { name: true, agent: { select: { reputation: true } } } }) : null;
   const sum = (kind: string) => entries.filter((x) => x.kind === kind).reduce((t, x) => t + x.amount, 0n);
   const payer = entries.find((x) => x.kind === 'charge');
-  const payerWallet = payment ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { address: true } }) : null;
+  const payerWallet = payment || payer ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } }) : null;
   return {
     executionId: e.id,
     capability: e.capability,
@@ -649,6 +652,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
         ? {
             method: payment ? 'x402' : 'prepaid',
             walletAddress: payerWallet?.address ?? '',
+            walletId: payerWallet?.id ?? null,
             held: payment?.amount ?? -sum('charge'),
             charged: -sum('charge'),
             chargedCents: e.costCents,
