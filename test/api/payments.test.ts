@@ -27,7 +27,9 @@ const providers: Provider[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY } });
+  // Wallets open empty here (no sandbox starting balance), so that each test funds exactly what it needs;
+  // test/api/first-call.test.ts has the starting balance.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' } });
   call = api(server);
 });
 afterAll(async () => {
@@ -97,6 +99,8 @@ describe('a paid call from a prepaid balance', () => {
       fee_base_units: '5000',
       provider_share: '0.045000',
       provider_share_base_units: '45000',
+      balance_after: '0.950000',
+      balance_after_base_units: '950000',
       x402: null,
     });
     expect(res.headers.get('payment-response')).toBeNull();
@@ -265,7 +269,7 @@ describe('402 before any provider is called', () => {
     await fund(server, me.key, '0.1');
     const res = await run(me.key, { capability: cap, input: {} });
     expectProblem(res, 402, 'payment_required');
-    expect(res.body.detail).toMatch(/0\.120000 USDC.*0\.100000 available/);
+    expect(res.body.detail).toMatch(/0\.120000 USDC.*0\.100000 USDC available/);
     const sandbox = (await call('GET', '/x402/sandbox/status')).body;
     expect(res.body.x402Version).toBe(2);
     expect(res.body.resource).toEqual({ url: `${server.url}/api/v1/execute`, description: expect.stringContaining(cap), mimeType: 'application/json' });
@@ -286,11 +290,14 @@ describe('402 before any provider is called', () => {
     expect(await balanceOf(me.agentId)).toBe(100_000n);
   });
 
-  it('answers 402 to a caller without a wallet, and the same on GraphQL as a typed error', async () => {
+  it('answers 402 to a caller with nothing in its wallet, naming the faucet, and the same on GraphQL as a typed error', async () => {
     const cap = uniqueSlug('walletless');
     const svc = await offer(cap, 3);
     const me = await registerAgent(server);
-    expectProblem(await run(me.key, { capability: cap, input: {} }), 402, 'payment_required');
+    const refused = await run(me.key, { capability: cap, input: {} });
+    expectProblem(refused, 402, 'payment_required');
+    expect(refused.body.detail).toContain('0.000000 USDC available');
+    expect(refused.body.detail).toContain('POST /api/v1/x402/sandbox/faucet');
     const res = await gql(server, 'mutation($input: ExecuteInput!) { execute(input: $input) { executionId } }', { input: { capability: cap, input: {} } }, me.key);
     expect(res.body.data?.execute ?? null).toBeNull();
     expect(res.body.errors![0].extensions).toMatchObject({ code: 'PAYMENT_REQUIRED', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
