@@ -203,7 +203,7 @@ export const accountRoutes: Route[] = [
       myDisputes(first: $first, offset: $offset) {
         total: totalCount
         disputes: nodes {
-          dispute_id: disputeId form type reason status resolved resolution resolved_by: resolvedBy description service_id: serviceId transaction_id: transactionId created_at: createdAt resolved_at: resolvedAt
+          dispute_id: disputeId form type reason status priority_resolution: priorityResolution resolved resolution resolved_by: resolvedBy description service_id: serviceId transaction_id: transactionId created_at: createdAt resolved_at: resolvedAt
         }
       }
     }`,

@@ -3,7 +3,7 @@ import { bucket, from, type Route } from './route';
 
 const disputeFields = /* GraphQL */ `
   fragment DisputeFields on Dispute {
-    dispute_id: disputeId form type reason status resolved resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
+    dispute_id: disputeId form type reason status priority_resolution: priorityResolution resolved resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
     agent_id: agentId service_id: serviceId transaction_id: transactionId execution_id: executionId provider_agent_id: providerAgentId
     created_at: createdAt resolved_at: resolvedAt
   }
@@ -22,7 +22,7 @@ export const disputeRoutes: Route[] = [
       "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
     errors: [404, 409],
     document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
-      createDispute(input: $input) { dispute_id: disputeId status form created_at: createdAt }
+      createDispute(input: $input) { dispute_id: disputeId status form priority_resolution: priorityResolution created_at: createdAt }
     }`,
     variables: { input: from.body },
   },
@@ -46,7 +46,8 @@ export const disputeRoutes: Route[] = [
     status: 200,
     tag: 'Administration',
     summary: 'Every dispute',
-    description: 'Newest first; `status` filters (open, under_review, resolved).',
+    description:
+      'Newest first; `status` filters (open, under_review, resolved). With `open` or `under_review` it is the review queue, in the order to handle it: disputes filed with `priority_resolution` (their filer was a Contributor or above) first, then the oldest.',
     document: /* GraphQL */ `query AdminDisputes($status: String, $first: Int, $offset: Int) {
       adminDisputes(status: $status, first: $first, offset: $offset) { total: totalCount disputes: nodes { ...DisputeFields } }
     } ${disputeFields}`,

@@ -3,7 +3,7 @@ import { bucket, from, type Route } from './route';
 
 const ticketFields = /* GraphQL */ `
   fragment TicketFields on Ticket {
-    ticket_key: ticketKey type subject description status priority agentName created_by: createdBy
+    ticket_key: ticketKey type subject description status priority priority_resolution: priorityResolution agentName created_by: createdBy
     target_service: targetService callback_url: callbackUrl resolution
     comments { comment_id: commentId content author created_at: createdAt }
     history { from to actor_kind: actorKind actor_id: actorId note at }
@@ -20,7 +20,8 @@ export const ticketRoutes: Route[] = [
     status: 200,
     tag: 'Tickets',
     summary: 'Tickets the caller created or that target its services',
-    description: 'Newest first; `status` filters.',
+    description:
+      'Newest first; `status` filters. A list of one unfinished status (`open`, `in_progress`, `waiting`) is a queue in the order to handle it: tickets filed with `priority_resolution` (their filer was a Contributor or above) first, then the oldest.',
     document: /* GraphQL */ `query Tickets($status: String, $first: Int, $offset: Int) {
       tickets(status: $status, first: $first, offset: $offset) { total: totalCount tickets: nodes { ...TicketFields } }
     } ${ticketFields}`,
@@ -51,7 +52,7 @@ export const ticketRoutes: Route[] = [
     tag: 'Tickets',
     summary: 'Register where a service receives its tickets',
     description:
-      "For one of the caller's services (another agent's is 404); replaces an earlier endpoint. Tickets whose `target_service` is the service are POSTed there as `ticket.created` events, signed like webhooks with the `secret` returned here once.",
+      "For one of the caller's services (another agent's is 404); replaces an earlier endpoint. Every event of the tickets whose `target_service` is the service is POSTed there — `ticket.created`, `ticket.updated` (each status move) and `ticket.commented` — signed like webhooks with the `secret` returned here once, and retried like them; forwards of tickets filed with `priority_resolution` go first.",
     errors: [404],
     document: /* GraphQL */ `mutation RegisterTicketEndpoint($input: RegisterTicketEndpointInput!) {
       registerTicketEndpoint(input: $input) { registered service_key: serviceKey ticket_receive_url: ticketReceiveUrl name secret }

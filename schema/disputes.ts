@@ -1,5 +1,5 @@
-// Disputes: opening one (about a service or a transaction), reading it, and the administrator's queue,
-// resolution and the revenue the ledger shows.
+// Disputes: opening one (about a service or a transaction), reading it, whether it has priority
+// resolution, and the administrator's queue, resolution and the revenue the ledger shows.
 import * as disputes from '../src/domain/disputes/disputes';
 import { Dispute } from './account';
 import { builder } from './builder';
@@ -38,9 +38,16 @@ builder.queryField('dispute', (t) =>
   }),
 );
 
+builder.prismaObjectField(Dispute, 'priorityResolution', (t) =>
+  t.exposeBoolean('priorityResolution', {
+    description: 'Filed by a Contributor or above (reputation 31+): the pipeline decides it, and the review queue shows it, before the others',
+  }),
+);
+
 builder.queryField('adminDisputes', (t) =>
   pagedField(t, Dispute, {
-    description: 'Every dispute, newest first (the administrator key only)',
+    description:
+      'Every dispute, newest first (the administrator key only); with status open or under_review, the review queue: those filed with priority resolution first, then the oldest',
     auth: 'admin',
     args: { status: t.arg.string({ description: 'open, under_review or resolved' }) },
     resolve: (ctx, args, page) => disputes.listAllDisputes(ctx, page, args.status),

@@ -38,6 +38,10 @@ export const Ticket = builder.prismaNode('Ticket', {
     description: t.exposeString('description'),
     status: t.exposeString('status', { description: '`open`, `in_progress`, `waiting`, `resolved` or `closed`' }),
     priority: t.exposeString('priority'),
+    priorityResolution: t.exposeBoolean('priorityResolution', {
+      description:
+        'Filed by a Contributor or above (reputation 31+): handled first, in queues of unfinished tickets (`tickets` with status open, in_progress or waiting) and in the forwards to the service\'s ticket endpoint',
+    }),
     agentName: t.exposeString('agentName'),
     createdBy: t.exposeID('agentId', { description: 'The creating agent' }),
     targetService: t.exposeString('targetService', { nullable: true }),
@@ -67,7 +71,8 @@ builder.queryField('ticket', (t) =>
 
 builder.queryField('tickets', (t) =>
   pagedField(t, Ticket, {
-    description: 'Tickets the caller created or that target its services, newest first',
+    description:
+      'Tickets the caller created or that target its services, newest first; with an unfinished status (open, in_progress, waiting), the queue: those filed with priority resolution first, then the oldest',
     auth: 'agent',
     args: { status: t.arg.string({ description: 'Only tickets in this status' }) },
     resolve: (ctx, args, page) => tickets.listTickets(ctx, page, args.status),

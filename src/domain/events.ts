@@ -51,7 +51,8 @@ export function makeEvent(type: EventType, data: Record<string, unknown>, at: Da
 
 /** A delivery beyond the agent's webhooks: a ticket forwarded to a service's endpoint, or a callback URL. */
 export type ExtraDelivery =
-  | { kind: 'ticket_forward'; ticketEndpointId: string }
+  /** `priority` orders the due deliveries of one owner: higher first (default 0). */
+  | { kind: 'ticket_forward'; ticketEndpointId: string; priority?: number }
   | { kind: 'ticket_callback'; url: string }
   /** A subscription run to the subscription's webhookUrl, signed with its secret. */
   | { kind: 'subscription_webhook'; subscriptionId: string; url: string }
@@ -80,8 +81,8 @@ export function eventCtes(rows: string): string {
 
 const WRITE_EVENT_SQL = `
   WITH ${eventCtes('VALUES ($1, $2::text, $3::uuid, $4::jsonb, $5::timestamptz)')}, forward AS (
-    INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, status, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), ev.id, 'ticket_forward', $6::uuid, 'pending', $5, $5 FROM ev WHERE $6::uuid IS NOT NULL
+    INSERT INTO deliveries (id, event_id, kind, ticket_endpoint_id, priority, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), ev.id, 'ticket_forward', $6::uuid, $12::smallint, 'pending', $5, $5 FROM ev WHERE $6::uuid IS NOT NULL
     RETURNING 1
   ), callbacks AS (
     INSERT INTO deliveries (id, event_id, kind, url, status, next_attempt_at, created_at)
@@ -104,7 +105,7 @@ const WRITE_EVENT_SQL = `
  * active webhooks that want it, and any extra deliveries. One statement; answers how many deliveries it wrote.
  */
 export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<{ record: OutboxRecord; deliveries: number }> {
-  const forward = extra.find((d) => d.kind === 'ticket_forward');
+  const forward = extra.find((d): d is Extract<ExtraDelivery, { kind: 'ticket_forward' }> => d.kind === 'ticket_forward');
   const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
   const subscription = extra.find((d): d is Extract<ExtraDelivery, { kind: 'subscription_webhook' }> => d.kind === 'subscription_webhook');
   const external = extra.find((d): d is Extract<ExtraDelivery, { kind: 'ext_delegation' }> => d.kind === 'ext_delegation');
@@ -121,6 +122,7 @@ export async function writeEvent(db: DbTx, agentId: string | null, event: Market
     subscription?.url ?? null,
     external?.externalAgentId ?? null,
     external?.url ?? null,
+    forward?.priority ?? 0,
   );
   return { record: { ...event, agentId }, deliveries: row?.deliveries ?? 0 };
 }

@@ -162,8 +162,9 @@ const OWNER = 'COALESCE(e.agent_id, d.external_agent_id, d.ticket_endpoint_id)';
 /**
  * Claims due deliveries: at most $3 (the room in flight), and of each owner at most $4 in flight in all.
  * `inflight` counts each owner's unexpired claims (on every instance); `due` places each due delivery in
- * its owner's queue after those; the claim takes the first places of every owner before anyone's next
- * (round robin), oldest first within a place. The locking level repeats the due conditions: PostgreSQL
+ * its owner's queue after those, by its priority (higher first: the writer's way of saying what to send
+ * first) and then its age; the claim takes the first places of every owner before anyone's next (round
+ * robin), by priority and then oldest first within a place. The locking level repeats the due conditions: PostgreSQL
  * re-checks them against a row another claim committed meanwhile, which the snapshot's `due` would not.
  * One row comes back even when nothing is claimed: `left_behind` says whether due deliveries were left
  * (no room, their owner's share taken, or locked by another claim).
@@ -175,13 +176,13 @@ const CLAIM = `
     WHERE d.status = 'sending' AND d.next_attempt_at > $1
     GROUP BY 1
   ), due AS (
-    SELECT d.id, d.next_attempt_at, COALESCE(i.n, 0) + row_number() OVER (PARTITION BY ${OWNER} ORDER BY d.next_attempt_at, d.id) AS place
+    SELECT d.id, d.priority, d.next_attempt_at, COALESCE(i.n, 0) + row_number() OVER (PARTITION BY ${OWNER} ORDER BY d.priority DESC, d.next_attempt_at, d.id) AS place
     FROM deliveries d JOIN outbox_events e ON e.id = d.event_id LEFT JOIN inflight i ON i.owner IS NOT DISTINCT FROM ${OWNER}
     WHERE d.status IN ('pending', 'sending') AND d.next_attempt_at <= $1
   ), picked AS (
     SELECT d.id FROM deliveries d JOIN due ON due.id = d.id
     WHERE due.place <= $4 AND d.status IN ('pending', 'sending') AND d.next_attempt_at <= $1
-    ORDER BY due.place, due.next_attempt_at, d.id LIMIT $3
+    ORDER BY due.place, due.priority DESC, due.next_attempt_at, d.id LIMIT $3
     FOR UPDATE OF d SKIP LOCKED
   ), claimed AS (
     UPDATE deliveries d SET status = 'sending', attempts = d.attempts + 1, next_attempt_at = $2, last_attempt_at = $1

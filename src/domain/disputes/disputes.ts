@@ -1,7 +1,8 @@
 // Disputes (spec §4.4, §4.15): about a service (form A) or one transaction (form B). On creation the
 // pipeline decides what the records prove — a charge for an execution whose every attempt failed, or a
 // charge other than the provider's price, is refunded through the ledger and resolved, and the provider's
-// reputation moves — and leaves the rest `under_review` for an administrator.
+// reputation moves — and leaves the rest `under_review` for an administrator. A dispute filed by a
+// Contributor or above (priority resolution) is decided, and reviewed, before the others.
 import type { DbTx } from '../../db/database';
 import type { Dispute, Prisma } from '../../db/generated/prisma/client';
 import { Conflict, NotFound } from '../../platform/errors';
@@ -13,6 +14,7 @@ import { requireAdmin, requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 import { transact, type Emit } from '../events';
+import { hasPriorityResolution } from '../reputation/privileges';
 import { applyReputation } from '../reputation/reputation';
 import type { Page } from '../agents/account';
 import { transfer } from '../payments/ledger';
@@ -79,6 +81,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
     const provider = transaction.serviceId ? await ctx.db.service.findUnique({ where: { id: transaction.serviceId }, select: { agentId: true } }) : null;
     data = {
       agentId: me.id,
+      priorityResolution: hasPriorityResolution(me.reputation),
       form: 'transaction',
       transactionId: transaction.id,
       executionId: transaction.executionId,
@@ -101,6 +104,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
     if (!service) throw new NotFound('service', String(input.serviceId));
     data = {
       agentId: me.id,
+      priorityResolution: hasPriorityResolution(me.reputation),
       form: 'service',
       serviceId: service.id,
       providerAgentId: service.agentId,
@@ -142,11 +146,23 @@ function readStatus(status: unknown) {
   return (status ?? undefined) as DisputeStatus | undefined;
 }
 
+/**
+ * Every dispute, or those in one status. Newest first; a list of the unresolved (`open` or `under_review`)
+ * is the review queue, in the order its disputes are to be handled: those filed with priority resolution
+ * first, then the oldest first.
+ */
 export async function listAllDisputes(ctx: Ctx, page: Page, status?: unknown) {
   await requireAdmin(ctx);
-  const where = { ...(readStatus(status) ? { status: status as string } : {}) };
+  const only = readStatus(status);
+  const where = { ...(only ? { status: only } : {}) };
+  const queue = only === 'open' || only === 'under_review';
   const [items, total] = await Promise.all([
-    ctx.db.dispute.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.dispute.findMany({
+      where,
+      orderBy: queue ? [{ priorityResolution: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+    }),
     ctx.db.dispute.count({ where }),
   ]);
   return { items, total };
@@ -237,11 +253,14 @@ async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; reso
   return null;
 }
 
-/** One round of the pipeline: decides the open disputes it can claim. */
-async function pipelineRound(services: Services, batch: number): Promise<number> {
+/**
+ * One round of the pipeline: decides the open disputes it can claim, at most `batch`, those filed with
+ * priority resolution first, then the oldest. Answers how many it took.
+ */
+export async function decideOpenDisputes(services: Services, batch: number): Promise<number> {
   return transact({ db: services.db, services }, async (tx, emit) => {
     const due = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM disputes WHERE status = 'open' ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
+      SELECT id FROM disputes WHERE status = 'open' ORDER BY priority_resolution DESC, created_at, id LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
     const now = services.clock.now();
     for (const { id } of due) {
       const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
@@ -268,7 +287,7 @@ export class DisputePipeline {
   constructor(services: Services, batch = 20) {
     this.worker = new Worker({
       name: 'disputes',
-      round: () => pipelineRound(services, batch),
+      round: () => decideOpenDisputes(services, batch),
       log: services.log,
       pollMs: 5_000,
       fullBatch: batch,

@@ -36,8 +36,8 @@ export interface PricingSet {
 }
 
 /**
- * Sets the caller's price for one capability on its services that offer it (any status; 404 when none
- * does). The services' other capabilities keep their costPerCall.
+ * Sets the caller's price for one capability on its services that offer it (any status but removed; 404
+ * when none does). The services' other capabilities keep their costPerCall.
  */
 export async function setCapabilityPricing(ctx: Ctx, capabilityId: string, input: PricingInput): Promise<PricingSet> {
   const me = await requireAgent(ctx);
@@ -66,7 +66,7 @@ export async function setCapabilityPricing(ctx: Ctx, capabilityId: string, input
   if (pricingModel === 'free' && price > 0) checks.fail('costPerCall', 'must be 0 with pricing_model free');
   checks.done();
   const services = await ctx.db.service.findMany({
-    where: { agentId: me.id, capabilities: { has: capabilityId }, ...(service ? (isUuid(service) ? { id: service } : { serviceKey: service }) : {}) },
+    where: { agentId: me.id, status: { not: 'removed' }, capabilities: { has: capabilityId }, ...(service ? (isUuid(service) ? { id: service } : { serviceKey: service }) : {}) },
     select: { id: true, serviceKey: true, name: true },
     orderBy: { createdAt: 'asc' },
   });

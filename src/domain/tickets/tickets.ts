@@ -13,6 +13,10 @@ import type { Ctx } from '../context';
 import { transact, type Emit, type EventType, type ExtraDelivery } from '../events';
 import type { Page } from '../agents/account';
 import { serviceOwner } from '../services/services';
+import { hasPriorityResolution } from '../reputation/privileges';
+
+/** The delivery priority of a forward of a ticket filed with priority resolution (others have 0). */
+const FORWARD_PRIORITY = 1;
 
 export const TICKET_TYPES = ['bug', 'feature', 'question', 'billing', 'security'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -56,13 +60,16 @@ function ticketFacts(ticket: Ticket): Record<string, unknown> {
     priority: ticket.priority,
     target_service: ticket.targetService,
     created_by: ticket.agentId,
+    priority_resolution: ticket.priorityResolution,
     updated_at: ticket.updatedAt.toISOString(),
   };
 }
 
 /**
  * Emits a ticket event to the creator (and its callback_url) and, when it is another agent, to the target
- * service's owner (and, on creation, to the service's registered endpoint).
+ * service's owner; every event of the ticket (its creation, each status move, each comment) is forwarded to
+ * the service's registered endpoint, if it has one then, signed and retried as every delivery is. A
+ * forward of a ticket filed with priority resolution goes before the owner's other due deliveries.
  */
 async function emitTicketEvent(tx: DbTx, emit: Emit, ticket: Ticket, type: EventType, data: Record<string, unknown>): Promise<void> {
   const facts = { ...ticketFacts(ticket), ...data };
@@ -71,7 +78,9 @@ async function emitTicketEvent(tx: DbTx, emit: Emit, ticket: Ticket, type: Event
   if (!ticket.serviceId) return;
   const service = await tx.service.findUnique({ where: { id: ticket.serviceId }, select: { agentId: true, ticketEndpoint: { select: { id: true } } } });
   if (!service) return;
-  const ownerExtra: ExtraDelivery[] = type === 'ticket.created' && service.ticketEndpoint ? [{ kind: 'ticket_forward', ticketEndpointId: service.ticketEndpoint.id }] : [];
+  const ownerExtra: ExtraDelivery[] = service.ticketEndpoint
+    ? [{ kind: 'ticket_forward', ticketEndpointId: service.ticketEndpoint.id, priority: ticket.priorityResolution ? FORWARD_PRIORITY : 0 }]
+    : [];
   if (service.agentId !== ticket.agentId) await emit(service.agentId, type, facts, ownerExtra);
   else if (ownerExtra.length) await emit(null, type, facts, ownerExtra);
 }
@@ -89,7 +98,7 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
   checks.done();
   let serviceId: string | null = null;
   if (target) {
-    const service = await tx.service.findFirst({ where: isUuid(target) ? { id: target } : { serviceKey: target }, select: { id: true } });
+    const service = await tx.service.findFirst({ where: { ...(isUuid(target) ? { id: target } : { serviceKey: target }), status: { not: 'removed' } }, select: { id: true } });
     if (!service) {
       checks.fail('target_service', `names no service: give a service key (svc_…) or id`);
       checks.done();
@@ -110,6 +119,7 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
       priority: priority!,
       agentName: agentName!,
       callbackUrl: callbackUrl ?? null,
+      priorityResolution: hasPriorityResolution(me.reputation),
     },
   });
   await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: null, to: 'open' });
@@ -207,7 +217,14 @@ export async function addComment(ctx: Ctx, key: string, input: CommentInput, wit
   return within ? run(within.tx, within.emit) : transact(ctx, run);
 }
 
-/** Tickets the caller created or that target its services, newest first, optionally in one status. */
+/** The statuses of tickets still to be handled: a list of one of them is a queue (see listTickets). */
+const UNFINISHED: readonly string[] = ['open', 'in_progress', 'waiting'];
+
+/**
+ * Tickets the caller created or that target its services, optionally in one status. Newest first; a list
+ * of one unfinished status (open, in_progress or waiting) is a queue, in the order its tickets are to be
+ * handled: those filed with priority resolution first, then the oldest first.
+ */
 export async function listTickets(ctx: Ctx, page: Page, status?: unknown, db: Pick<DbTx, 'ticket'> = ctx.db) {
   const me = await requireAgent(ctx);
   if (status !== undefined && status !== null && !TICKET_STATUSES.includes(status as TicketStatus)) {
@@ -217,7 +234,13 @@ export async function listTickets(ctx: Ctx, page: Page, status?: unknown, db: Pi
   }
   const where = { OR: [{ agentId: me.id }, { service: { agentId: me.id } }], ...(status ? { status: status as string } : {}) };
   const [items, total] = await Promise.all([
-    db.ticket.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit, include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } }),
+    db.ticket.findMany({
+      where,
+      orderBy: UNFINISHED.includes(status as string) ? [{ priorityResolution: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+      include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+    }),
     db.ticket.count({ where }),
   ]);
   return { items, total };
@@ -246,7 +269,7 @@ export async function registerTicketEndpoint(ctx: Ctx, input: EndpointInput): Pr
   const url = checks.receiverUrl('ticketReceiveUrl', input.ticketReceiveUrl, ctx.services.config.outboundAllowPrivate);
   const name = checks.text('name', input.name, { max: 100 });
   checks.done();
-  const service = await ctx.db.service.findFirst({ where: { serviceKey: serviceKey!, agentId: me.id }, select: { id: true } });
+  const service = await ctx.db.service.findFirst({ where: { serviceKey: serviceKey!, agentId: me.id, status: { not: 'removed' } }, select: { id: true } });
   if (!service) throw new NotFound('service', serviceKey);
   const secret = newSigningSecret();
   const endpoint = await ctx.db.$transaction(async (tx) => {
