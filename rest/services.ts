@@ -92,9 +92,9 @@ export const serviceRoutes: Route[] = [
     auth: 'agent',
     status: 200,
     tag: 'Services',
-    summary: "Change a service's sub-key policy",
+    summary: 'Change a service',
     description:
-      "The owner alone (another agent's service answers 404). `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read only; 60 a minute; no daily maximum). Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given.",
+      "The owner alone, paused or not (another agent's service, and a removed one, answers 404). `name`, `description`, `endpoint`, `capabilities`, `languages`, `pricing_model`, `pricing_details`, `cost_per_call`: each given replaces the service's, with the rules of registration; left out keeps its value; null restores an optional field's default (no languages, no details, a price of 0). Prices set per capability go with the capabilities left out. The next `resolve` and `execute`, on every instance, see the change. `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read only; 60 a minute; no daily maximum). Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given.",
     errors: [404],
     document: /* GraphQL */ `mutation UpdateService($serviceKey: String!, $input: UpdateServiceInput!) {
       updateService(serviceKey: $serviceKey, input: $input) { ...ServiceListing }
@@ -191,6 +191,8 @@ export const serviceRoutes: Route[] = [
     status: 200,
     tag: 'Statistics',
     summary: 'Stats, recent executions and top services',
+    description:
+      "`top_services` is the first ten of the showcase listing, a Star privilege: services of Star providers (reputation 86 and above), best provider reputation first, then most successes (all of it, paged: `GET /showcase/services`). `recent_executions`: the ten latest calls, without their inputs or results.",
     document: /* GraphQL */ `query Showcase {
       showcase {
         stats { total_agents: totalAgents total_services: totalServices total_capabilities: totalCapabilities total_transactions: totalTransactions total_transactions_30d: totalTransactions30d }

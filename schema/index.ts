@@ -4,6 +4,8 @@ import './agents';
 import './health';
 import './keys';
 import './services';
+import './service-owner';
+import './showcase';
 import './discovery';
 import './admin';
 import './account';

@@ -10,7 +10,7 @@ import { range } from './json-schema';
 import { pagedField } from './paging';
 
 export const PricingModelEnum = builder.enumType('PricingModel', { values: services.PRICING_MODELS });
-const ServiceStatusEnum = builder.enumType('ServiceStatus', { values: ['active', 'inactive', 'suspended'] as const });
+const ServiceStatusEnum = builder.enumType('ServiceStatus', { values: services.SERVICE_STATUSES });
 
 const ProviderStats = builder.objectRef<services.RegisteredService>('ProviderStats').implement({
   description: 'What the execution engine has recorded of this provider',
@@ -118,7 +118,16 @@ builder.mutationField('registerService', (t) =>
 );
 
 const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
+  description: 'Each field given replaces the service\'s, each left out keeps its value; null restores an optional field\'s default (and is refused for name, description, endpoint, capabilities and pricingModel)',
   fields: (t) => ({
+    name: t.string({ description: 'At most 100 characters' }),
+    description: t.string({ description: '10-2000 characters' }),
+    endpoint: t.string({ description: 'An https:// URL the marketplace may call' }),
+    capabilities: t.stringList({ description: '1-50 capability identifiers; prices set for capabilities left out go with them' }),
+    languages: t.stringList({ description: 'Language codes (null: none, so any)' }),
+    pricingModel: t.field({ type: PricingModelEnum }),
+    pricingDetails: t.field({ type: 'JSON', description: 'An object of at most 4096 characters of JSON (null: none)' }),
+    costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service' }),
     subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null restores the default policy' }),
   }),
 });
@@ -126,7 +135,8 @@ const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
 builder.mutationField('updateService', (t) =>
   t.prismaField({
     type: 'Service',
-    description: "Change a service of the caller's (another agent's answers 404): its sub-key policy. Keys provisioned before keep what they were given.",
+    description:
+      "Change a service of the caller's, paused or not (another agent's, and a removed one, answers 404): what it says of itself and its sub-key policy. The next resolve and execute, on every instance, see the change. Keys provisioned before keep what they were given.",
     auth: 'agent',
     args: { serviceKey: t.arg.string({ required: true, description: 'The service key, `svc_…`' }), input: t.arg({ type: UpdateServiceInput, required: true }) },
     resolve: (query, _r, { serviceKey, input }, ctx) => services.updateService(ctx, serviceKey, input, query),

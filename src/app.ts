@@ -36,6 +36,7 @@ import { purgeOldGatewayEvents } from './domain/ext/gateway-events';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
+import { RESUME_BATCH, RESUME_POLL_MS, resumeDueServices } from './domain/services/lifecycle';
 import { SwarmRunner } from './domain/swarms/runner';
 import { SWARM_TOPIC, swarmStore, type SwarmEvent } from './domain/swarms/swarms';
 import { purgeOldRadioEvents, RADIO_CHANNEL, RADIO_STREAM, RADIO_TOPIC, radioStore, type RadioEvent } from './domain/ext/radio';
@@ -406,6 +407,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
   scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
     while ((await purgeExpiredEntries(services)) === 1000);
+  }, { runNow: false });
+  scheduler.every('services-resume', RESUME_POLL_MS, async () => {
+    while ((await resumeDueServices(services)) === RESUME_BATCH);
   }, { runNow: false });
   scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
     while ((await expireOverdueTasks(services)) === 500);

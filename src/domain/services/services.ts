@@ -1,6 +1,7 @@
-// Services: what providers publish. Registration with the rules of spec §8.3, the owner's changes (the
-// sub-key policy), the public listing, and the provider statistics the execution engine keeps for ranking.
-import type { Prisma, Service } from '../../db/generated/prisma/client';
+// Services: what providers publish. Registration with the rules of spec §8.3, the owner's changes (what the
+// service says of itself, its sub-key policy) and its own listing, the public listing, and the provider
+// statistics the execution engine keeps for ranking. Pausing, resuming and removing: lifecycle.ts.
+import { Prisma, type Service } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { newServiceKey, newSigningSecret } from '../../platform/ids';
 import { oneEach, perRequest } from '../../platform/loaders';
@@ -34,64 +35,107 @@ export interface RegisterServiceInput {
 
 export type RegisteredService = Service;
 
-export async function registerService(ctx: Ctx, input: RegisterServiceInput): Promise<RegisteredService> {
-  const me = await requireAgent(ctx);
-  const checks = new Checks();
-  const name = checks.text('name', input.name, { max: SERVICE_NAME_MAX, required: true });
-  const shapeErrors = checks.errors.length;
-  const endpoint = checks.httpsUrl('endpoint', input.endpoint);
-  if (endpoint && checks.errors.length === shapeErrors) {
-    const problem = checkOutboundUrl(endpoint, ctx.services.config.outboundAllowPrivate);
-    if (problem) checks.fail('endpoint', problem);
+/** What a service says of itself, as registration takes it and an update changes it. */
+interface ServiceFields {
+  name: string;
+  endpoint: string;
+  description: string;
+  capabilities: string[];
+  pricingModel: (typeof PRICING_MODELS)[number];
+  languages: string[];
+  pricingDetails: Prisma.InputJsonObject | null;
+  costPerCall: number;
+}
+
+const given = (v: unknown) => v !== undefined;
+
+/**
+ * Reads the fields of a service that are given (all the required ones on registration: `partial` false).
+ * On an update, null restores an optional field's default (no languages, no pricing details, a price of
+ * 0) and is refused for a field every service has.
+ */
+function readServiceFields(ctx: Ctx, checks: Checks, input: RegisterServiceInput, partial: boolean): Partial<ServiceFields> {
+  const out: Partial<ServiceFields> = {};
+  // Whether to read a field every service has: always on registration, when given on an update (null there
+  // is refused by name, and read no further).
+  const required = (path: string, value: unknown) => {
+    if (!partial) return true;
+    if (value === null) checks.fail(path, 'must not be null: every service has one');
+    return value !== undefined && value !== null;
+  };
+  if (required('name', input.name)) out.name = checks.text('name', input.name, { max: SERVICE_NAME_MAX, required: true });
+  if (required('endpoint', input.endpoint)) {
+    const shapeErrors = checks.errors.length;
+    const endpoint = checks.httpsUrl('endpoint', input.endpoint);
+    if (endpoint && checks.errors.length === shapeErrors) {
+      const problem = checkOutboundUrl(endpoint, ctx.services.config.outboundAllowPrivate);
+      if (problem) checks.fail('endpoint', problem);
+    }
+    out.endpoint = endpoint;
   }
-  const description = checks.text('description', input.description, { min: SERVICE_DESCRIPTION_MIN, max: SERVICE_DESCRIPTION_MAX, required: true, multiline: true });
-  let capabilities: string[] = [];
-  if (!Array.isArray(input.capabilities) || input.capabilities.length === 0) {
-    checks.fail('capabilities', input.capabilities === undefined ? 'is required' : 'must be a non-empty list of capability identifiers');
-  } else if (input.capabilities.length > SERVICE_CAPABILITIES_MAX) {
-    checks.fail('capabilities', `must have at most ${SERVICE_CAPABILITIES_MAX} entries`);
-  } else {
-    input.capabilities.forEach((c, i) => {
-      if (typeof c !== 'string' || c.length > 64 || !CAPABILITY_SLUG.test(c)) checks.fail(`capabilities.${i}`, 'must be a capability identifier such as "summarize" (lower-case letters, digits, dashes; dots for refinements)');
-    });
-    capabilities = [...new Set(input.capabilities as string[])];
+  if (required('description', input.description)) {
+    out.description = checks.text('description', input.description, { min: SERVICE_DESCRIPTION_MIN, max: SERVICE_DESCRIPTION_MAX, required: true, multiline: true });
   }
-  const pricingModel = input.pricingModel;
-  if (pricingModel === undefined || pricingModel === null) checks.fail('pricingModel', 'is required');
-  else if (!PRICING_MODELS.includes(pricingModel as never)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
-  let languages: string[] = [];
-  if (input.languages !== undefined && input.languages !== null) {
+  if (required('capabilities', input.capabilities)) {
+    if (!Array.isArray(input.capabilities) || input.capabilities.length === 0) {
+      checks.fail('capabilities', input.capabilities === undefined ? 'is required' : 'must be a non-empty list of capability identifiers');
+    } else if (input.capabilities.length > SERVICE_CAPABILITIES_MAX) {
+      checks.fail('capabilities', `must have at most ${SERVICE_CAPABILITIES_MAX} entries`);
+    } else {
+      input.capabilities.forEach((c, i) => {
+        if (typeof c !== 'string' || c.length > 64 || !CAPABILITY_SLUG.test(c)) checks.fail(`capabilities.${i}`, 'must be a capability identifier such as "summarize" (lower-case letters, digits, dashes; dots for refinements)');
+      });
+      out.capabilities = [...new Set(input.capabilities as string[])];
+    }
+  }
+  if (required('pricingModel', input.pricingModel)) {
+    const pricingModel = input.pricingModel;
+    if (pricingModel === undefined || pricingModel === null) checks.fail('pricingModel', 'is required');
+    else if (!PRICING_MODELS.includes(pricingModel as never)) checks.fail('pricingModel', `must be one of ${PRICING_MODELS.join(', ')}`);
+    else out.pricingModel = pricingModel as ServiceFields['pricingModel'];
+  }
+  if (input.languages === null || (!partial && input.languages === undefined)) out.languages = [];
+  else if (given(input.languages)) {
     if (!Array.isArray(input.languages) || input.languages.length > 50) checks.fail('languages', 'must be a list of at most 50 language codes');
     else {
       input.languages.forEach((l, i) => {
         if (typeof l !== 'string' || !LANGUAGE.test(l)) checks.fail(`languages.${i}`, 'must be a language code such as "en" or "pt-BR"');
       });
-      languages = [...new Set(input.languages as string[])];
+      out.languages = [...new Set(input.languages as string[])];
     }
   }
-  let pricingDetails: Prisma.InputJsonObject | undefined;
-  if (input.pricingDetails !== undefined && input.pricingDetails !== null) {
+  if (input.pricingDetails === null) out.pricingDetails = null;
+  else if (given(input.pricingDetails)) {
     if (typeof input.pricingDetails !== 'object' || Array.isArray(input.pricingDetails)) checks.fail('pricingDetails', 'must be an object');
     else if (JSON.stringify(input.pricingDetails).length > 4096) checks.fail('pricingDetails', 'must be at most 4096 characters of JSON');
-    else pricingDetails = input.pricingDetails as Prisma.InputJsonObject;
+    else out.pricingDetails = input.pricingDetails as Prisma.InputJsonObject;
   }
-  const costPerCall = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS) ?? 0;
-  if (pricingModel === 'free' && costPerCall > 0) checks.fail('costPerCall', 'must be 0 for a free service');
+  if (input.costPerCall === null || (!partial && input.costPerCall === undefined)) out.costPerCall = 0;
+  else if (given(input.costPerCall)) out.costPerCall = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS);
+  return out;
+}
+
+export async function registerService(ctx: Ctx, input: RegisterServiceInput): Promise<RegisteredService> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const fields = readServiceFields(ctx, checks, input, false);
+  if (fields.pricingModel === 'free' && (fields.costPerCall ?? 0) > 0) checks.fail('costPerCall', 'must be 0 for a free service');
   const subKeyPolicy = { ...DEFAULT_SUB_KEY_POLICY, ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {}) };
   checks.done();
+  const { name, endpoint, description, capabilities, pricingModel, languages, pricingDetails, costPerCall } = fields as ServiceFields;
 
   const service = await ctx.db.$transaction(async (tx) => {
     const created = await tx.service.create({
       data: {
         serviceKey: newServiceKey(),
         agentId: me.id,
-        name: name!,
-        description: description!,
-        endpoint: endpoint!,
+        name,
+        description,
+        endpoint,
         capabilities,
         languages,
-        pricingModel: pricingModel as (typeof PRICING_MODELS)[number],
-        pricingDetails,
+        pricingModel,
+        pricingDetails: pricingDetails ?? undefined,
         costPerCall,
         ...subKeyPolicy,
         signingSecret: newSigningSecret(),
@@ -104,31 +148,69 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
   return service;
 }
 
-export interface UpdateServiceInput {
+export interface UpdateServiceInput extends Omit<RegisterServiceInput, 'subKeyPolicy'> {
   subKeyPolicy?: SubKeyPolicyInput | null;
 }
 
+type ServiceQuery = { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect };
+
 /**
- * Changes a service of the caller's (another agent's is not found): its sub-key policy, field by field
- * (null restores a default; a null policy, the whole default). Keys provisioned before keep what they were
- * given; the policy applies to provisioning from then on.
+ * Changes a service of the caller's (another agent's, and a removed one, is not found), paused or not:
+ * what it says of itself (name, description, endpoint, capabilities, languages, pricing model and details,
+ * price) and its sub-key policy, field by field. Only the fields given are written, so two changes of
+ * different fields made at once both stand. A field left out keeps its value; null restores an optional
+ * field's default (the whole default policy for a null `subKeyPolicy`). Keys provisioned before keep what
+ * they were given; the policy applies to provisioning from then on. Prices set per capability stay for the
+ * capabilities the service still offers and go with the others. The database's change notification
+ * empties every instance's rankings and execute's providers (services_changed), so the next `resolve` and
+ * `execute` anywhere see the change.
  */
-export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateServiceInput, query: { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect } = {}): Promise<Service> {
+export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateServiceInput, query: ServiceQuery = {}): Promise<Service> {
   const me = await requireAgent(ctx);
-  const service = await ctx.db.service.findFirst({ where: { serviceKey, agentId: me.id }, select: { id: true, serviceKey: true } });
-  if (!service) throw new NotFound('service', serviceKey);
   const checks = new Checks();
+  const fields = readServiceFields(ctx, checks, input, true);
   const policy = input.subKeyPolicy === null ? DEFAULT_SUB_KEY_POLICY : input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {};
   checks.done();
   return ctx.db.$transaction(async (tx) => {
-    // Only the fields given are written, so two changes of different fields made at once both stand.
-    const updated = await tx.service.update({ ...query, where: { id: service.id }, data: policy });
+    // Locked, so that the price and pricing model checked together below are the ones written over.
+    const [service] = await tx.$queryRaw<{ id: string; serviceKey: string; pricingModel: string; costPerCall: number; capabilityPrices: Record<string, number> }[]>`
+      SELECT id, service_key AS "serviceKey", pricing_model::text AS "pricingModel", cost_per_call AS "costPerCall", capability_prices AS "capabilityPrices"
+      FROM services WHERE service_key = ${serviceKey} AND agent_id = ${me.id}::uuid AND status <> 'removed' FOR NO KEY UPDATE`;
+    if (!service) throw new NotFound('service', serviceKey);
+    const pricingModel = fields.pricingModel ?? service.pricingModel;
+    const prices = Object.fromEntries(Object.entries(service.capabilityPrices ?? {}).filter(([c]) => !fields.capabilities || fields.capabilities.includes(c)));
+    if (pricingModel === 'free') {
+      if ((fields.costPerCall ?? service.costPerCall) > 0) checks.fail(given(input.costPerCall) ? 'costPerCall' : 'pricingModel', 'a free service has a price of 0: give cost_per_call 0 with pricing_model free');
+      const priced = Object.entries(prices).filter(([, cents]) => cents > 0).map(([c]) => c);
+      if (priced.length) checks.fail('pricingModel', `cannot be free while ${priced.join(', ')} ${priced.length > 1 ? 'have prices' : 'has a price'} of their own (POST /capabilities/:capabilityId/pricing): set those to 0 first`);
+      checks.done();
+    }
+    const data: Prisma.ServiceUpdateInput = {
+      ...policy,
+      ...(fields.name !== undefined && { name: fields.name }),
+      ...(fields.description !== undefined && { description: fields.description }),
+      ...(fields.endpoint !== undefined && { endpoint: fields.endpoint }),
+      ...(fields.capabilities !== undefined && { capabilities: fields.capabilities, capabilityPrices: prices }),
+      ...(fields.languages !== undefined && { languages: fields.languages }),
+      ...(fields.pricingModel !== undefined && { pricingModel: fields.pricingModel }),
+      ...(fields.pricingDetails !== undefined && { pricingDetails: fields.pricingDetails ?? Prisma.DbNull }),
+      ...(fields.costPerCall !== undefined && { costPerCall: fields.costPerCall }),
+    };
+    const updated = await tx.service.update({ ...query, where: { id: service.id }, data });
+    if (fields.capabilities) await declareCapabilities(tx, fields.capabilities);
+    const changed = Object.keys(data).filter((k) => !k.startsWith('subKey') && k !== 'capabilityPrices');
     await recordAudit(tx, ctx, {
       agentId: me.id,
       action: 'service.updated',
       targetType: 'service',
       targetId: service.id,
-      details: { service_key: service.serviceKey, sub_key_policy: { permissions: policy.subKeyPermissions, max_requests_per_minute: policy.subKeyMaxPerMinute, max_requests_per_day: policy.subKeyMaxPerDay } },
+      details: {
+        service_key: service.serviceKey,
+        changed,
+        ...(Object.keys(policy).length
+          ? { sub_key_policy: { permissions: policy.subKeyPermissions, max_requests_per_minute: policy.subKeyMaxPerMinute, max_requests_per_day: policy.subKeyMaxPerDay } }
+          : {}),
+      },
     });
     return updated;
   });
@@ -173,6 +255,25 @@ export async function serviceByKey(ctx: Ctx, serviceKey: string, query: { includ
   const service = await ctx.db.service.findFirst({ ...query, where: { serviceKey, status: 'active', agent: { status: 'ACTIVE' } } });
   if (!service) throw new NotFound('service', serviceKey);
   return service;
+}
+
+export const SERVICE_STATUSES = ['active', 'paused', 'inactive', 'suspended', 'removed'] as const;
+
+/**
+ * The caller's own services, newest first, in every state but `removed` (the owner's view: a paused service
+ * is listed with its status and when it resumes); `status` narrows to one state, `removed` included.
+ */
+export async function myServices(ctx: Ctx, status: unknown, page: { offset: number; limit: number }): Promise<{ items: Service[]; total: number }> {
+  const me = await requireAgent(ctx);
+  const checks = new Checks();
+  const only = status === undefined || status === null ? undefined : checks.oneOf('status', status, SERVICE_STATUSES);
+  checks.done();
+  const where: Prisma.ServiceWhereInput = { agentId: me.id, status: only ?? { not: 'removed' } };
+  const [items, total] = await Promise.all([
+    ctx.db.service.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.service.count({ where }),
+  ]);
+  return { items, total };
 }
 
 const owners = perRequest(async (ctx: Ctx, ids: readonly string[]) => {
