@@ -49,7 +49,8 @@ describe('form A: a service', () => {
     const { consumer, serviceId } = await executed(0);
     const res = await call('POST', '/disputes', { key: consumer.key, body: { serviceId, type: 'quality', description: 'Answers are nonsense', evidence: { sample: 'lorem' } } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ dispute_id: expect.any(String), status: 'open', form: 'service', created_at: expect.any(String) });
+    // A newcomer's dispute: no priority resolution (tiers.test.ts has a Contributor's).
+    expect(res.body).toEqual({ dispute_id: expect.any(String), status: 'open', form: 'service', priority_resolution: false, created_at: expect.any(String) });
     const settled = await settle(res.body.dispute_id, consumer.key);
     expect(settled).toMatchObject({ status: 'under_review', resolved: false, resolved_by: null, form: 'service', type: 'quality', reason: null, evidence: { sample: 'lorem' }, service_id: serviceId, refund_cents: 0, resolution: null });
     const mine = await call('GET', '/my/disputes', { key: consumer.key });

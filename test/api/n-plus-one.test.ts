@@ -353,6 +353,41 @@ const executionsSpread = (spread: 'days' | 'capabilities'): Fixture =>
     };
   });
 
+/** The showcase listing spans the marketplace (every fixture's Star services): a page of n of it. */
+const showcaseListing = (): Fixture => {
+  const stars = showcase();
+  return async (n) => ({ ...(await stars(n)), cap: undefined, first: n });
+};
+
+/** A Trusted owner's service called on n days (or for n capabilities), for its analytics (a beta feature). */
+const serviceCalls = (spread: 'days' | 'capabilities'): Fixture =>
+  fixture(async () => {
+    const owner = await agent();
+    await sql(`UPDATE agents SET reputation = 70 WHERE id = $1`, [owner.agentId]);
+    const svc = await registerService(server, owner.key, { capabilities: [uniqueSlug('called')], cost_per_call: 0, pricing_model: 'free' });
+    await sql(`INSERT INTO executions (id, agent_id, capability, service_id, status, cost_cents, latency_ms, mode) VALUES (gen_random_uuid(), $1, 'summarize', $2, 'success', 3, 40, 'auto')`, [
+      owner.agentId,
+      svc.service_id,
+    ]);
+    return async (n) => {
+      await topUp(
+        'executions',
+        'service_id = $1',
+        [svc.service_id],
+        n,
+        spread === 'days' ? { created_at: `now() - (g + (SELECT count(*) FROM executions WHERE service_id = src.service_id)) * interval '1 day'` } : { capability: `'cap-' || g || substr(md5(random()::text), 1, 8)` },
+      );
+      // Each call's attempt of the service, as the execution ledger records it.
+      await sql(
+        `INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at)
+         SELECT e.id, 1, e.service_id, $2, 'success', 40, 3, e.created_at FROM executions e
+         WHERE e.service_id = $1 AND NOT EXISTS (SELECT 1 FROM execution_attempts a WHERE a.execution_id = e.id)`,
+        [svc.service_id, svc.service_key],
+      );
+      return { key: owner.key, parentArgs: { serviceKey: svc.service_key, days: 90 } };
+    };
+  });
+
 const disputes = () => fixture(async () => {
   const me = await agent();
   await sql(`INSERT INTO disputes (id, agent_id, form, kind, description, status) VALUES (gen_random_uuid(), $1, 'service', 'quality', 'Wrong answers', 'under_review')`, [me.agentId]);
@@ -760,11 +795,12 @@ const reputationEvents = () => ownRows('reputation_events', (id) => [
 
 const auditEvents = () => ownRows('audit_events', (id) => [`INSERT INTO audit_events (id, agent_id, action, actor_kind) VALUES (gen_random_uuid(), $1, 'key.rotated', 'agent')`, [id]]);
 
-/** For the showcase's top tens: n services with successes, n executions. */
+/** For the showcase's top tens: n services of a Star provider (the showcase lists no others), n executions. */
 const showcase = () => fixture(async () => {
   const services = servicesOfOne();
   const calls = executions();
-  const { key } = await services(1);
+  const { key, args } = await services(1);
+  await sql(`UPDATE agents SET reputation = 90 WHERE id IN (SELECT agent_id FROM services WHERE $1 = ANY(capabilities))`, [args!.capability]);
   return async (n) => {
     await services(n);
     await calls(n);
@@ -817,6 +853,10 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.searchCapabilities': catalog,
   'Showcase.recentExecutions': showcase,
   'Showcase.topServices': showcase,
+  'Query.showcaseServices': showcaseListing,
+  'Query.myServices': servicesOfOne,
+  'ServiceAnalytics.byDay': () => serviceCalls('days'),
+  'ServiceAnalytics.byCapability': () => serviceCalls('capabilities'),
   'Query.skillMarketplace': asking(() => skills(true), (s) => ({ key: s.key, args: { q: s.args!.q } })),
   'Query.skillVersions': asking(() => skills(true), (s) => ({ key: s.key, args: { id: s.args!.id } })),
   'Query.sparks': sparks,

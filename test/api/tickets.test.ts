@@ -16,7 +16,8 @@ const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '20' } });
+  // Retries a moment apart, so that a forward refused once is seen delivered on its next attempt.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '20', DELIVERY_RETRY_SCHEDULE: '0.05,0.05' } });
   call = api(server);
 });
 afterAll(async () => {
@@ -183,6 +184,60 @@ describe('endpoints and callbacks', () => {
     const [got] = await inbox.waitFor(1);
     expect(got.json).toMatchObject({ type: 'ticket.created', data: { ticket_key: result.ticket_key, target_service: serviceKey, subject: 'Summaries come back empty', created_by: me.agentId } });
     expect(new StandardWebhook(reg.body.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
+  });
+
+  it("forwards each status move and comment of a ticket to the endpoint too, in order, signed and retried like the creation", async () => {
+    const { owner, serviceKey } = await serviceOwner();
+    const inbox = await receiver();
+    const reg = await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url } });
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key, { target_service: serviceKey });
+    await inbox.waitFor(1);
+    // The endpoint refuses the first forward of the move once: it comes again on the next attempt.
+    inbox.respond(503);
+    expect((await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: owner.key, body: { status: 'in_progress', resolution: 'Looking into it' } })).status).toBe(200);
+    await inbox.waitFor(3);
+    // One at a time, so that the order they arrive in is the order they happened in.
+    expect((await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Still empty here' } })).status).toBe(201);
+    await inbox.waitFor(4);
+    expect((await call('POST', `/tickets/${result.ticket_key}/comments`, { key: owner.key, body: { content: 'Fixed in the next release' } })).status).toBe(201);
+    await inbox.waitFor(5);
+    expect((await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body: { status: 'closed' } })).status).toBe(200);
+    const got = await inbox.waitFor(6);
+    expect(got.map((g) => [g.json.type, g.status])).toEqual([
+      ['ticket.created', 200],
+      ['ticket.updated', 503],
+      ['ticket.updated', 200],
+      ['ticket.commented', 200],
+      ['ticket.commented', 200],
+      ['ticket.updated', 200],
+    ]);
+    // The refused forward came again as the same event, with the same id.
+    expect(got[2].headers['webhook-id']).toBe(got[1].headers['webhook-id']);
+    for (const g of got) {
+      expect(new StandardWebhook(reg.body.secret).verify(g.body, g.headers as Record<string, string>)).toEqual(g.json);
+      expect(g.json.data).toMatchObject({ ticket_key: result.ticket_key, target_service: serviceKey, created_by: me.agentId, priority_resolution: false });
+    }
+    expect(got[2].json.data).toMatchObject({ status: 'in_progress', previous_status: 'open', resolution: 'Looking into it' });
+    expect(got[3].json.data).toMatchObject({ content: 'Still empty here', author: me.name });
+    expect(got[4].json.data).toMatchObject({ content: 'Fixed in the next release', author: owner.name });
+    expect(got[5].json.data).toMatchObject({ status: 'closed', previous_status: 'in_progress' });
+    // Each recorded once its answer is in.
+    await server.app.services.dispatcher.settled();
+    const deliveries = await server.app.services.db.delivery.findMany({ where: { kind: 'ticket_forward', event: { data: { path: ['ticket_key'], equals: result.ticket_key } } } });
+    expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('forwards the moves of a ticket to the endpoint its service has when they happen', async () => {
+    const { owner, serviceKey } = await serviceOwner();
+    const me = await registerAgent(server);
+    const { result } = await openTicket(me.key, { target_service: serviceKey });
+    // Registered after the ticket was opened: it receives what happens from then on.
+    const inbox = await receiver();
+    await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url } });
+    await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Hello?' } });
+    const [got] = await inbox.waitFor(1);
+    expect(got.json).toMatchObject({ type: 'ticket.commented', data: { ticket_key: result.ticket_key, subject: 'Summaries come back empty', status: 'open', content: 'Hello?' } });
   });
 
   it('refuses another agent’s service and a bad URL', async () => {
