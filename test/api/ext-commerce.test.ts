@@ -21,7 +21,8 @@ let provider: Provider;
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY }, clock });
+  // Wallets open empty (no sandbox starting balance), so that every balance here is what a checkout moved.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' }, clock });
   call = api(server);
   provider = await startProvider('radio-provider');
 });

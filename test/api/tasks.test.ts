@@ -11,7 +11,6 @@ import { FakeClock } from '../support/clock';
 import { expireOverdueTasks } from '../../src/domain/tasks/tasks';
 import { DAILY_GAIN_CAP, GAIN_WINDOW_MS } from '../../src/domain/reputation/reputation';
 import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
-import { fund } from '../support/payments';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -46,8 +45,8 @@ async function teamWithTask(task: Record<string, unknown> = {}, scope: string[] 
   const lead = await registerAgent(server);
   const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, { key: lead.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: scope } });
   if (sub.status !== 201) throw new Error(sub.text);
-  // The sub-agent pays for the calls it makes under the task, from its own wallet.
-  await fund(server, lead.key, '10', sub.body.id);
+  // The sub-agent pays for the calls it makes under the task, from its own wallet: in sandbox mode that
+  // opens at its first paid call with the starting balance, with no other step.
   const created = await call('POST', '/tasks', { key: lead.key, body: { intent: 'Summarise the page', ...task } });
   if (created.status !== 201) throw new Error(created.text);
   return { lead, sub: { key: sub.body.master_key as string, agentId: sub.body.id as string }, task: created.body };

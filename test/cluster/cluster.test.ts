@@ -25,7 +25,8 @@ beforeAll(async () => {
   // A read-cache TTL beyond any test: what a test sees change on the other instance came by notification.
   // A tick counts as missed after 30 s, not 5: the suite shares two cores with the others, and a tick
   // delayed by a busy machine is not a tick missed by an instance that was down.
-  const env = { ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', READ_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20', MISSED_TICK_GRACE_MS: '30000' };
+  // Wallets open empty (SANDBOX_STARTING_BALANCE 0): the payments here spend exactly what the faucet gave.
+  const env = { ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', READ_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20', MISSED_TICK_GRACE_MS: '30000', SANDBOX_STARTING_BALANCE: '0' };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
