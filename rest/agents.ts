@@ -237,8 +237,8 @@ export const accountRoutes: Route[] = [
     summary: 'Reputation score, tier and the events that moved it',
     document: /* GraphQL */ `query MyReputation($first: Int, $offset: Int) {
       myReputation(first: $first, offset: $offset) {
-        reputation tier total
-        events { event_id: eventId delta score_after: scoreAfter reason source_type: sourceType source_id: sourceId created_at: createdAt }
+        reputation tier total: totalCount
+        events: nodes { event_id: eventId delta score_after: scoreAfter reason source_type: sourceType source_id: sourceId created_at: createdAt }
       }
     }`,
     variables: { first: from.query('limit', 'Events to return, 1-100 (default 50)'), offset: from.query('offset') },

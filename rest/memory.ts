@@ -145,10 +145,10 @@ export const memoryRoutes: Route[] = [
     tag: 'Memory',
     summary: 'Every kept version of an entry, newest first',
     errors: [404],
-    document: /* GraphQL */ `query MemoryEntryVersions($id: ID!, $key: String!) {
-      versions: memoryEntryVersions(storeId: $id, key: $key) { ...MemoryEntryFields }
+    document: /* GraphQL */ `query MemoryEntryVersions($id: ID!, $key: String!, $first: Int, $offset: Int) {
+      memoryEntryVersions(storeId: $id, key: $key, first: $first, offset: $offset) { total: totalCount versions: nodes { ...MemoryEntryFields } }
     } ${entryFields}`,
-    variables: { id: from.path('id'), key: from.path('key') },
+    variables: { id: from.path('id'), key: from.path('key'), first: from.query('limit', 'Items to return, 1-100 (default 50: all that are kept)'), offset: page.offset },
   },
   {
     method: 'DELETE',
@@ -171,10 +171,13 @@ export const memoryRoutes: Route[] = [
     tag: 'Memory',
     summary: 'Search a store',
     description:
-      'By the store\'s kind. kv: `prefix` and/or `query` (case-insensitive text in key or value). structured: `filter` `{ "field.path": value }` (the document contains it) or operators `$eq $ne $gt $gte $lt $lte $in $exists`, all of which must hold, plus `prefix`. vector: `vector` (the query embedding; `embedding`, the word entries are written with, is the same): its nearest neighbours by cosine distance, each with `score` (similarity) and `distance`; pgvector\'s HNSW index where the database has it, else an exact scan (GET /health, `memory.vector_search`). `limit` (or `top_k`) 1-100, default 10. A synonym given with a different value than its twin is 400.',
+      'By the store\'s kind. kv: `prefix` and/or `query` (case-insensitive text in key or value). structured: `filter` `{ "field.path": value }` (the document contains it) or operators `$eq $ne $gt $gte $lt $lte $in $exists`, all of which must hold, plus `prefix`. vector: `vector` (the query embedding; `embedding`, the word entries are written with, is the same): its nearest neighbours by cosine distance, each with `score` (similarity) and `distance`; pgvector\'s HNSW index where the database has it, else an exact scan (GET /health, `memory.vector_search`). `query` (words) beside `vector` is hybrid search: the best 200 by similarity and the best 200 by full-text relevance to the words (key and string values, English stemming, any word may match) fused by reciprocal rank, best `fused_score` first, each with `text_rank` (null where no word matches); `query` alone ranks by `text_rank`. `limit` (or `top_k`) 1-100, default 10. `total`: how many results the search ranked (at most 1,000). A synonym given with a different value than its twin is 400.',
     errors: [404],
     document: /* GraphQL */ `query SearchMemory($id: ID!, $input: MemorySearchInput!) {
-      results: searchMemory(storeId: $id, input: $input) { ...MemoryEntryFields score distance }
+      searchMemory(storeId: $id, input: $input) {
+        total: totalCount
+        results: nodes { ...MemoryEntryFields score distance text_rank: textRank fused_score: fusedScore }
+      }
     } ${entryFields}`,
     variables: { id: from.path('id'), input: from.body },
   },

@@ -39,9 +39,16 @@ export const ticketRoutes: Route[] = [
     status: 200,
     tag: 'Tickets',
     summary: "The ticket endpoints of the caller's services",
-    document: /* GraphQL */ `query TicketEndpoints {
-      endpoints: ticketEndpoints { service_key: serviceKey ticket_receive_url: ticketReceiveUrl name created_at: createdAt updated_at: updatedAt }
+    document: /* GraphQL */ `query TicketEndpoints($first: Int, $offset: Int) {
+      ticketEndpoints(first: $first, offset: $offset) {
+        total: totalCount
+        endpoints: nodes { service_key: serviceKey ticket_receive_url: ticketReceiveUrl name created_at: createdAt updated_at: updatedAt }
+      }
     }`,
+    variables: {
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+    },
   },
   {
     method: 'POST',

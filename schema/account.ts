@@ -5,7 +5,7 @@ import type { Ctx } from '../src/domain/context';
 import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
 import { TierEnum } from './agents';
 import { builder, ownedByCaller } from './builder';
-import { pagedField, pageOf } from './paging';
+import { pagedField } from './paging';
 
 const ExecutionStatusEnum = builder.enumType('ExecutionStatus', { values: ['success', 'error'] as const });
 
@@ -154,21 +154,16 @@ builder.queryField('myAuditLog', (t) =>
   }),
 );
 
-const ReputationEvents = builder.objectRef<Awaited<ReturnType<typeof account.myReputation>>>('MyReputation').implement({
-  fields: (t) => ({
-    reputation: t.exposeInt('reputation'),
-    tier: t.field({ type: TierEnum, resolve: (r) => tierOf(r.reputation) }),
-    events: t.field({ type: [ReputationEvent], description: 'The events that moved the score, newest first', resolve: (r) => r.items }),
-    total: t.exposeInt('total', { description: 'Events in all' }),
-  }),
-});
-
 builder.queryField('myReputation', (t) =>
-  t.field({
-    type: ReputationEvents,
+  pagedField(t, ReputationEvent, {
+    description: "The caller's reputation score and tier, and the events that moved the score, newest first",
     auth: 'agent',
-    args: { first: t.arg.int({ description: 'Events to return, 1-100 (default 50)' }), offset: t.arg.int() },
-    resolve: (_r, args, ctx) => account.myReputation(ctx, pageOf(args, 50)),
+    defaultSize: 50,
+    resolve: (ctx, _a, page) => account.myReputation(ctx, page),
+    connectionFields: (c) => ({
+      reputation: c.int({ description: 'The score now, 0-100', resolve: (r: { reputation: number }) => r.reputation }),
+      tier: c.field({ type: TierEnum, resolve: (r: { reputation: number }) => tierOf(r.reputation) }),
+    }),
   }),
 );
 

@@ -1,8 +1,9 @@
 // Memory stores: the stores an agent owns or may reach, their entries and versions, and search.
+import { RRF_K } from '../src/domain/memory/hybrid';
 import * as memory from '../src/domain/memory/memory';
 import type { Ctx } from '../src/domain/context';
 import { builder } from './builder';
-import { pagedField } from './paging';
+import { pagedField, resolveConnection } from './paging';
 
 /** Public stores are visible to anyone; others to the owner and, when shared, its sub-agents. */
 async function storeVisible(store: { agentId: string; accessLevel: string }, ctx: Ctx): Promise<boolean> {
@@ -47,6 +48,16 @@ const MemoryEntry = builder.objectRef<memory.EntryRow>('MemoryEntry').implement(
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     score: t.float({ nullable: true, description: 'Vector search: cosine similarity, 1 for the same direction', resolve: (e) => e.score ?? null }),
     distance: t.float({ nullable: true, description: 'Vector search: cosine distance (1 − score)', resolve: (e) => e.distance ?? null }),
+    textRank: t.float({
+      nullable: true,
+      description: 'Vector search with `query`: full-text relevance to its words (ts_rank, normalized by length); null when none of them is in the entry',
+      resolve: (e) => e.textRank ?? null,
+    }),
+    fusedScore: t.float({
+      nullable: true,
+      description: `Hybrid search (\`vector\` and \`query\`): the reciprocal rank fusion of the two rankings, the sum of 1 / (${RRF_K} + rank) over those the entry is in; results are in its order`,
+      resolve: (e) => e.fusedScore ?? null,
+    }),
   }),
 });
 
@@ -101,14 +112,17 @@ const WriteMemoryEntriesInput = builder.inputType('WriteMemoryEntriesInput', {
 const MemorySearchInput = builder.inputType('MemorySearchInput', {
   fields: (t) => ({
     prefix: t.string({ description: 'kv and structured: keys starting with this' }),
-    query: t.string({ description: 'kv: case-insensitive text in the key or the value' }),
+    query: t.string({
+      description:
+        'kv: case-insensitive text in the key or the value. vector: words, ranked by full-text relevance (English stemming; any word may match); with `vector`, fused with its similarity (hybrid search)',
+    }),
     filter: t.field({
       type: 'JSON',
       description: 'structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold',
     }),
     vector: t.floatList({ description: 'vector: the query embedding; results are its nearest neighbours by cosine distance' }),
     embedding: t.floatList({ description: 'The same as `vector`, in the word entries are written with (give one)' }),
-    limit: t.int({ description: 'How many results, 1-100, default 10' }),
+    limit: t.int({ description: 'How many results, 1-100, default 10: the same as the connection\'s `first` (give one)' }),
     topK: t.int({ description: 'The same as `limit`, in the word vector search uses (give one)' }),
   }),
 });
@@ -161,23 +175,32 @@ builder.queryField('memoryEntry', (t) =>
 );
 
 builder.queryField('memoryEntryVersions', (t) =>
-  t.field({
-    type: [MemoryEntry],
-    description: `Every kept version of a live entry (the latest ${memory.VERSIONS_KEPT}), newest first`,
+  pagedField(t, MemoryEntry, {
+    description: `The kept versions of a live entry (the latest ${memory.VERSIONS_KEPT}), newest first`,
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
-    resolve: (_r, { storeId, key }, ctx) => memory.entryVersions(ctx, String(storeId), key),
+    defaultSize: memory.VERSIONS_KEPT,
+    resolve: (ctx, args, page) => memory.entryVersions(ctx, String(args.storeId), args.key, page),
   }),
 );
 
 builder.queryField('searchMemory', (t) =>
-  t.field({
-    type: [MemoryEntry],
-    description: 'Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours',
-    auth: 'agent',
-    args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: MemorySearchInput, required: true }) },
-    resolve: (_r, { storeId, input }, ctx) => memory.searchEntries(ctx, String(storeId), input),
-  }),
+  t.connection(
+    {
+      type: MemoryEntry,
+      description: `Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours, words (full-text relevance) or both (hybrid). Ranked results, paged within the best ${memory.SEARCH_DEPTH}; the page size is \`first\` (or \`last\`) or the input's \`limit\`, default ${memory.SEARCH_LIMIT_DEFAULT}`,
+      auth: 'agent',
+      args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: MemorySearchInput, required: true }) },
+      resolve: (_r, args, ctx) => {
+        // The input's limit sizes the page unless the connection's arguments do.
+        const paged = [args.first, args.last, args.before].some((a) => a !== undefined && a !== null);
+        return resolveConnection(args, memory.SEARCH_LIMIT_DEFAULT, memory.SEARCH_LIMIT_MAX, (page) =>
+          memory.searchEntries(ctx, String(args.storeId), args.input, { offset: page.offset, limit: paged ? page.limit : undefined }),
+        );
+      },
+    },
+    { fields: (c: any) => ({ totalCount: c.int({ description: `Results the pages reach (at most ${memory.SEARCH_DEPTH})`, resolve: (conn: { totalCount: number }) => conn.totalCount }) }) },
+  ),
 );
 
 builder.mutationField('createMemoryStore', (t) =>

@@ -154,11 +154,10 @@ builder.mutationField('registerTicketEndpoint', (t) =>
 );
 
 builder.queryField('ticketEndpoints', (t) =>
-  t.field({
-    type: [TicketEndpoint],
-    description: "The ticket endpoints of the caller's services",
+  pagedField(t, TicketEndpoint, {
+    description: "The ticket endpoints of the caller's services, oldest first",
     auth: 'agent',
-    resolve: (_r, _a, ctx) => tickets.listTicketEndpoints(ctx),
+    resolve: (ctx, _a, page) => tickets.listTicketEndpoints(ctx, page),
   }),
 );
 

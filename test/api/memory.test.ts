@@ -1,6 +1,7 @@
 // Memory stores (spec §2, §4.7): stores by type and access level, batch writes with versions and TTL,
 // background purging, search of each kind (true nearest neighbours for vectors, with pgvector and with the
-// exact scan), tier limits and bad input.
+// exact scan; words beside the vector, fused by reciprocal rank), tier limits and bad input.
+import { hybridSearch } from '../../src/domain/memory/hybrid';
 import { nearestNeighbours } from '../../src/domain/memory/vectors';
 import { purgeExpiredEntries } from '../../src/domain/memory/memory';
 import { FakeClock } from '../support/clock';
@@ -344,6 +345,127 @@ describe('search', () => {
       const badQuery = await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { vector: [1, 2, 3] } });
       expect(errorPaths(badQuery)).toEqual(['vector']);
     });
+  });
+});
+
+describe('hybrid search: words beside the vector', () => {
+  const DIM = 8;
+  let seed = 2026;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+  const vector = () => Array.from({ length: DIM }, rand);
+  const f32 = (v: number[]) => Array.from(Float32Array.from(v));
+  const cosine = (a: number[], b: number[]) => {
+    const [fa, fb] = [f32(a), f32(b)];
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let i = 0; i < DIM; i++) {
+      dot += fa[i] * fb[i];
+      na += fa[i] * fa[i];
+      nb += fb[i] * fb[i];
+    }
+    return 1 - dot / Math.sqrt(na * nb);
+  };
+  // Sixty notes about the weather, and three about lighthouses: in a value, in plural (stemming), in a key.
+  const entries = [
+    ...Array.from({ length: 60 }, (_, i) => ({ key: `note:${String(i).padStart(2, '0')}`, value: { text: `Note ${i} on the weather and the tides` }, embedding: vector() })),
+    { key: 'keeper', value: { text: 'The lighthouse keeper lit the lighthouse lamp at dusk' }, embedding: vector() },
+    { key: 'harbour', value: { text: 'Ships leaving the harbour passed two lighthouses' }, embedding: vector() },
+    { key: 'lighthouse-log', value: { text: 'a log kept every night' }, embedding: vector() },
+  ];
+  const WORDY = ['harbour', 'keeper', 'lighthouse-log'];
+  const query = vector();
+  /** The whole list by vector similarity, as the exact scan ranks it (ties by key). */
+  const byVector = entries.map((e) => ({ key: e.key, d: cosine(e.embedding, query) })).sort((a, b) => a.d - b.d || (a.key < b.key ? -1 : 1));
+
+  let me: Awaited<ReturnType<typeof registerAgent>>;
+  let store: { id: string };
+  beforeAll(async () => {
+    me = await registerAgent(server);
+    store = await newStore(me.key, { storeType: 'vector', dimensions: DIM });
+    expect((await write(me.key, store.id, entries)).status).toBe(200);
+  });
+  const search = (body: Record<string, unknown>) => call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body });
+
+  it('fuses the vector ranking with the words’ by reciprocal rank: Σ 1 / (60 + rank)', async () => {
+    const res = await search({ vector: query, query: 'Lighthouse', limit: 100 });
+    expect(res.status).toBe(200);
+    const results = res.body.results as { key: string; distance: number; score: number; text_rank: number | null; fused_score: number }[];
+    expect(res.body.total).toBe(entries.length);
+    expect(results).toHaveLength(entries.length);
+    // Every entry holding the word, and only those, has a text rank (plural and key words match too).
+    expect(results.filter((r) => r.text_rank !== null).map((r) => r.key).sort()).toEqual(WORDY);
+    // The text ranking is the text ranks' order; the vector ranking is the exact cosine order.
+    const byText = results.filter((r) => r.text_rank !== null).sort((a, b) => b.text_rank! - a.text_rank! || (a.key < b.key ? -1 : 1));
+    const fused = new Map(entries.map((e) => [e.key, 0]));
+    byVector.forEach((v, i) => fused.set(v.key, fused.get(v.key)! + 1 / (60 + i + 1)));
+    byText.forEach((t, i) => fused.set(t.key, fused.get(t.key)! + 1 / (60 + i + 1)));
+    const expected = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    expect(results.map((r) => r.key)).toEqual(expected.map(([key]) => key));
+    results.forEach((r, i) => {
+      expect(r.fused_score).toBeCloseTo(expected[i][1], 9);
+      expect(r.distance).toBeCloseTo(cosine(entries.find((e) => e.key === r.key)!.embedding, query), 5);
+      expect(r.score).toBeCloseTo(1 - r.distance, 9);
+    });
+    // The vector alone ranks by similarity, as before.
+    const plain = await search({ vector: query, limit: 5 });
+    expect(plain.body.results.map((r: any) => r.key)).toEqual(byVector.slice(0, 5).map((v) => v.key));
+    expect(plain.body.results.every((r: any) => r.text_rank === null && r.fused_score === null)).toBe(true);
+  });
+
+  it('ranks by the words alone when no vector is given, and words that say nothing match nothing', async () => {
+    const words = await search({ query: 'lighthouses keeper' });
+    expect(words.status).toBe(200);
+    expect(words.body.total).toBe(3);
+    const keys = words.body.results.map((r: any) => r.key);
+    expect([...keys].sort()).toEqual(WORDY);
+    // The keeper has both words (and one twice): the most relevant.
+    expect(keys[0]).toBe('keeper');
+    const ranks = words.body.results.map((r: any) => r.text_rank);
+    expect(ranks).toEqual([...ranks].sort((a: number, b: number) => b - a));
+    expect(words.body.results.every((r: any) => r.distance === null && r.fused_score === null)).toBe(true);
+    // Stop words carry no meaning: alone they find nothing; beside a vector, the vector's order stands.
+    expect((await search({ query: 'the and of' })).body).toMatchObject({ total: 0, results: [] });
+    const stop = await search({ vector: query, query: 'the and of', limit: 10 });
+    expect(stop.body.results.map((r: any) => r.key)).toEqual(byVector.slice(0, 10).map((v) => v.key));
+    // Text that would be tsquery syntax is only words.
+    expect((await search({ query: "lighthouse' & !(:* \\ |" })).body.results.map((r: any) => r.key).sort()).toEqual(WORDY);
+  });
+
+  it('answers the same with the exact scan as with the index', async () => {
+    const services = server.app.services;
+    const dims = { id: store.id, dimensions: DIM };
+    const page = { offset: 0, limit: 100 };
+    const exact = await hybridSearch(services.db, 'exact', dims, f32(query), 'lighthouse', page, clock.now());
+    const used = await hybridSearch(services.db, services.vectorSearch, dims, f32(query), 'lighthouse', page, clock.now());
+    expect(used.items.map((r) => r.key)).toEqual(exact.items.map((r) => r.key));
+    used.items.forEach((r, i) => expect(r.fusedScore).toBeCloseTo(exact.items[i].fusedScore!, 9));
+    expect(used.total).toBe(exact.total);
+  });
+
+  it('pages the fused ranking with cursors over GraphQL', async () => {
+    const gql = (first: number, after?: string) =>
+      graphql(
+        server,
+        `query($s: ID!, $i: MemorySearchInput!, $first: Int, $after: String) {
+          searchMemory(storeId: $s, input: $i, first: $first, after: $after) { totalCount edges { node { key fusedScore } } pageInfo { hasNextPage endCursor } }
+        }`,
+        { s: store.id, i: { vector: query, query: 'lighthouse' }, first, after },
+        me.key,
+      );
+    const whole = (await gql(20)).body.data!.searchMemory;
+    const one = (await gql(10)).body.data!.searchMemory;
+    const two = (await gql(10, one.pageInfo.endCursor)).body.data!.searchMemory;
+    expect([...one.edges, ...two.edges].map((e: any) => e.node.key)).toEqual(whole.edges.map((e: any) => e.node.key));
+    expect(one.totalCount).toBe(entries.length);
+    expect(one.pageInfo.hasNextPage).toBe(true);
+  });
+
+  it('names what a vector store cannot be searched by', async () => {
+    const bad = await search({ prefix: 'note:', filter: { a: 1 } });
+    expectProblem(bad, 400, 'validation_failed');
+    expect(errorPaths(bad)).toEqual(['filter', 'prefix', 'vector']);
+    expect(errorPaths(await search({ query: 'x'.repeat(201) }))).toEqual(['query']);
   });
 });
 

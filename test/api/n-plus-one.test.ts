@@ -842,7 +842,7 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.myAuditLog': auditEvents,
   'Query.myExecutions': executions,
   'Query.myKeys': subKeys,
-  'MyReputation.events': asking(reputationEvents, (s) => ({ ...s, parentArgs: { first: 100 } })),
+  'Query.myReputation': reputationEvents,
   'Query.mySkills': asking(() => skills(false), (s) => ({ key: s.key })),
   'Query.mySparks': asking(sparks, (s) => ({ key: s.key, first: 50 })),
   'Query.myTransactions': () => transactions(),

@@ -13,6 +13,7 @@ import { assertAllowance } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { tierDefinition } from '../reputation/reputation';
+import { hybridSearch, textSearch, type RankedEntry } from './hybrid';
 import { createStoreIndex, dropStoreIndex, MAX_DIMENSIONS, nearestNeighbours, readEmbedding, type Neighbour } from './vectors';
 
 export const STORE_TYPES = ['kv', 'vector', 'structured'] as const;
@@ -26,6 +27,10 @@ export const KEY_MAX = 512;
 /** Ten years. */
 export const TTL_MAX_SECONDS = 315_360_000;
 export const SEARCH_LIMIT_MAX = 100;
+/** A search's page size when none is given. */
+export const SEARCH_LIMIT_DEFAULT = 10;
+/** How deep a search ranks: its pages reach its best this many results, no further (bounded work per page). */
+export const SEARCH_DEPTH = 1000;
 const FILTER_CONDITIONS_MAX = 20;
 
 export interface CreateStoreInput {
@@ -308,8 +313,8 @@ async function fixDimensions(tx: DbTx, ctx: Pick<Ctx, 'services'>, store: Memory
   store.dimensions = d;
 }
 
-/** An entry as reads answer it; searches of vector stores add `score` and `distance`. */
-export interface EntryRow extends Omit<Neighbour, 'distance'> {
+/** An entry as reads answer it; searches of vector stores add `score` and `distance`, and with words `textRank` and `fusedScore`. */
+export interface EntryRow extends Omit<Neighbour, 'distance'>, Partial<Pick<RankedEntry, 'textRank' | 'fusedScore'>> {
   /** Vector stores; absent elsewhere. */
   embedding?: number[] | null;
   score?: number | null;
@@ -366,20 +371,27 @@ export async function getEntry(ctx: Ctx, storeId: string, key: string, version?:
   return rows[0];
 }
 
-/** Every kept version of a live entry, newest first. */
-export async function entryVersions(ctx: Ctx, storeId: string, key: string): Promise<EntryRow[]> {
+/** The kept versions of a live entry (the latest VERSIONS_KEPT), newest first, a page at a time. */
+export async function entryVersions(ctx: Ctx, storeId: string, key: string, page: Page): Promise<{ items: EntryRow[]; total: number }> {
   const { store } = await storeInReach(ctx, storeId, 'read');
-  const rows = await ctx.db.$queryRawUnsafe<EntryRow[]>(
-    `SELECT v.key, v.version, v.value, v.expires_at AS "expiresAt", v.created_at AS "createdAt", v.created_at AS "updatedAt"
-     FROM memory_entry_versions v JOIN memory_entries e ON e.store_id = v.store_id AND e.key = v.key
-     WHERE v.store_id = $1::uuid AND (e.expires_at IS NULL OR e.expires_at > $2) AND v.key = $3
-     ORDER BY v.version DESC`,
-    store.id,
-    ctx.services.clock.now(),
-    key,
-  );
-  if (!rows.length) throw new NotFound('memory entry', key);
-  return rows;
+  const now = ctx.services.clock.now();
+  const versions = `FROM memory_entry_versions v JOIN memory_entries e ON e.store_id = v.store_id AND e.key = v.key
+     WHERE v.store_id = $1::uuid AND (e.expires_at IS NULL OR e.expires_at > $2) AND v.key = $3`;
+  const [items, [{ total }]] = await Promise.all([
+    ctx.db.$queryRawUnsafe<EntryRow[]>(
+      `SELECT v.key, v.version, v.value, v.expires_at AS "expiresAt", v.created_at AS "createdAt", v.created_at AS "updatedAt"
+       ${versions} ORDER BY v.version DESC LIMIT $4 OFFSET $5`,
+      store.id,
+      now,
+      key,
+      page.limit,
+      page.offset,
+    ),
+    ctx.db.$queryRawUnsafe<{ total: number }[]>(`SELECT count(*)::int AS total ${versions}`, store.id, now, key),
+  ]);
+  // A live entry has at least its current version: none is no entry (whatever page was asked for).
+  if (!total) throw new NotFound('memory entry', key);
+  return { items, total };
 }
 
 /** Deletes an entry and its history. */
@@ -400,7 +412,7 @@ export async function deleteEntry(ctx: Ctx, storeId: string, key: string): Promi
 export interface SearchInput {
   /** kv and structured: keys starting with this. */
   prefix?: unknown;
-  /** kv: case-insensitive text found in the key or the value. */
+  /** kv: case-insensitive text found in the key or the value. vector: words, ranked by full-text relevance (with `vector`, fused with it). */
   query?: unknown;
   /** structured: `{ "path.to.field": value | { $eq, $ne, $gt, $gte, $lt, $lte, $in, $exists } }`. */
   filter?: unknown;
@@ -412,22 +424,43 @@ export interface SearchInput {
   topK?: unknown;
 }
 
-/** Search by the store's kind: kv by key prefix and text, structured by field filters, vector by nearest neighbours. */
-export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInput): Promise<EntryRow[]> {
+/** Where a page of search results starts, and its size when the caller paged (GraphQL's first or last). */
+export interface SearchPage {
+  offset: number;
+  /** Undefined: the input's `limit` (or `topK`), else SEARCH_LIMIT_DEFAULT. */
+  limit?: number;
+}
+
+/**
+ * Search by the store's kind: kv by key prefix and text, structured by field filters, vector by nearest
+ * neighbours, by full-text relevance to `query`, or by both fused (hybrid). Results are ranked, and paged
+ * within the best SEARCH_DEPTH; `total` is how many the pages reach.
+ */
+export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInput, page: SearchPage = { offset: 0 }): Promise<{ items: EntryRow[]; total: number }> {
   const { store } = await storeInReach(ctx, storeId, 'read');
   const now = ctx.services.clock.now();
   const checks = new Checks();
   const count = checks.synonym({ limit: input.limit, topK: input.topK });
-  const limit = checks.integer(count.path, count.value, 1, SEARCH_LIMIT_MAX) ?? 10;
+  const size = checks.integer(count.path, count.value, 1, SEARCH_LIMIT_MAX);
+  if (size !== undefined && page.limit !== undefined && size !== page.limit) checks.fail(count.path, `differs from the page size asked for (${page.limit}): give one of them`);
+  // Pages end at the search's depth: what lies beyond is not ranked.
+  const limit = Math.max(0, Math.min(page.limit ?? size ?? SEARCH_LIMIT_DEFAULT, SEARCH_DEPTH - page.offset));
+  const at = { offset: page.offset, limit };
   const { path: vectorPath, value: v } = checks.synonym({ vector: input.vector, embedding: input.embedding });
   if (store.storeType === 'vector') {
-    for (const field of ['prefix', 'query', 'filter'] as const) if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`');
-    const read = readEmbedding(checks, vectorPath, v, store.dimensions, 'is required');
+    for (const field of ['prefix', 'filter'] as const) if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`, `query` or both');
+    const words = checks.text('query', input.query, { min: 1, max: 200 });
+    const byWords = input.query !== undefined && input.query !== null;
+    const read = byWords && (v === undefined || v === null) ? undefined : readEmbedding(checks, vectorPath, v, store.dimensions, 'is required (or `query`, or both)');
     checks.done();
-    if (store.dimensions === null) return [];
-    const query = read!.embedding;
-    const found = await nearestNeighbours(ctx.db, ctx.services.vectorSearch, { id: store.id, dimensions: store.dimensions }, query, limit, now);
-    return found.map((n: Neighbour) => ({ ...n, score: 1 - n.distance }));
+    if (store.dimensions === null) return { items: [], total: 0 };
+    const dims = { id: store.id, dimensions: store.dimensions };
+    if (!read) return textSearch(ctx.db, dims, words!, at, now, SEARCH_DEPTH);
+    if (words) return hybridSearch(ctx.db, ctx.services.vectorSearch, dims, read.embedding, words, at, now);
+    // One after the other: with pgvector the search holds a transaction, which on PGlite is the only connection.
+    const found = limit ? await nearestNeighbours(ctx.db, ctx.services.vectorSearch, dims, read.embedding, limit, now, page.offset) : [];
+    const total = await countLive(ctx, store.id, now, 'norm > 0');
+    return { items: found.map((n: Neighbour) => ({ ...n, score: 1 - n.distance })), total };
   }
   if (v !== undefined) checks.fail(vectorPath, 'is for vector stores only');
   const prefix = checks.text('prefix', input.prefix, { max: KEY_MAX });
@@ -443,11 +476,27 @@ export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInpu
     const query = checks.text('query', input.query, { max: 200 });
     if (query) where.push(`strpos(lower(key || ' ' || value::text), lower(${param(query)}::text)) > 0`);
   } else {
-    if (input.query !== undefined && input.query !== null) checks.fail('query', 'is for kv stores: search a structured store by `filter`');
+    if (input.query !== undefined && input.query !== null) checks.fail('query', 'is for kv and vector stores: search a structured store by `filter`');
     where.push(...filterConditions(checks, input.filter, param));
   }
   checks.done();
-  return ctx.db.$queryRawUnsafe<EntryRow[]>(`SELECT ${ENTRY_COLUMNS} FROM memory_entries WHERE ${where.join(' AND ')} ORDER BY key LIMIT ${param(limit)}`, ...params);
+  const matching = where.join(' AND ');
+  const paramsOfMatching = params.length;
+  const [items, [{ total }]] = await Promise.all([
+    limit ? ctx.db.$queryRawUnsafe<EntryRow[]>(`SELECT ${ENTRY_COLUMNS} FROM memory_entries WHERE ${matching} ORDER BY key LIMIT ${param(limit)} OFFSET ${param(page.offset)}`, ...params) : [],
+    ctx.db.$queryRawUnsafe<{ total: number }[]>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM memory_entries WHERE ${matching} LIMIT ${SEARCH_DEPTH}) m`, ...params.slice(0, paramsOfMatching)),
+  ]);
+  return { items, total };
+}
+
+/** Live entries of a store meeting `condition`, counted to SEARCH_DEPTH. */
+async function countLive(ctx: Ctx, storeId: string, now: Date, condition: string): Promise<number> {
+  const [{ total }] = await ctx.db.$queryRawUnsafe<{ total: number }[]>(
+    `SELECT count(*)::int AS total FROM (SELECT 1 FROM memory_entries WHERE store_id = $1::uuid AND ${LIVE} AND ${condition} LIMIT ${SEARCH_DEPTH}) m`,
+    storeId,
+    now,
+  );
+  return total;
 }
 
 const OPERATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$exists'] as const;

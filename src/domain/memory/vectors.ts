@@ -47,7 +47,7 @@ export function readEmbedding(checks: Checks, path: string, value: unknown, dime
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Store ids and dimensions are written into DDL and index predicates (a partial index needs literals): checked here. */
-function literals(storeId: string, dimensions: number): { id: string; d: number; index: string } {
+export function literals(storeId: string, dimensions: number): { id: string; d: number; index: string } {
   if (!UUID.test(storeId) || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
     throw new Error(`invalid vector index parameters ${storeId} ${dimensions}`);
   }
@@ -83,8 +83,44 @@ export interface Neighbour {
 const COLUMNS = `key, version, value, expires_at AS "expiresAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**
- * The `k` live entries nearest to `query`. With pgvector the HNSW index answers, scanning on (strict
- * order) past expired entries until it has `k`; `exact` computes every distance of the store.
+ * SQL for the cosine distance of rows of `memory_entries` (as `alias`) to the query embedding, by the
+ * mode: `usable` picks the rows that have one, `order` is what HNSW's index orders by (pgvector),
+ * `distance` the number (float8). `param` adds a statement parameter and answers its placeholder.
+ */
+export function distanceSql(mode: VectorSearchMode, store: { id: string; dimensions: number }, alias: string, query: number[], param: (value: unknown) => string) {
+  const { d } = literals(store.id, store.dimensions);
+  const vector = param(query);
+  if (mode === 'pgvector') {
+    const order = `${alias}.embedding_vec::vector(${d}) <=> ${vector}::real[]::vector(${d})`;
+    return { usable: `${alias}.embedding_vec IS NOT NULL`, order, distance: `(${order})::float8` };
+  }
+  const norm = param(Math.hypot(...query));
+  const distance = `(1 - (SELECT sum(a::float8 * b::float8) FROM unnest(${alias}.embedding, ${vector}::real[]) AS u(a, b)) / (${alias}.norm * ${norm}::float8))`;
+  return { usable: `${alias}.norm > 0`, order: distance, distance };
+}
+
+/** Statement parameters collected as SQL is written: `param(value)` answers `$n`. */
+export function parameters(): { values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [];
+  return { values, param: (value) => `$${values.push(value)}` };
+}
+
+/**
+ * Runs `work` where a search by HNSW can reach `depth` neighbours: pgvector scans its index on (strict
+ * order) past expired entries until it has them, within a transaction of its own for the settings.
+ */
+export function withVectorSearch<T>(db: Db, mode: VectorSearchMode, depth: number, work: (db: DbTx) => Promise<T>): Promise<T> {
+  if (mode !== 'pgvector') return work(db);
+  return db.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, Math.ceil(depth) * 2))}`);
+    await tx.$executeRawUnsafe(`SET LOCAL hnsw.iterative_scan = strict_order`);
+    return work(tx);
+  });
+}
+
+/**
+ * The live entries nearest to `query`, `k` of them after the first `offset`. With pgvector the HNSW
+ * index answers; `exact` computes every distance of the store.
  */
 export async function nearestNeighbours(
   db: Db,
@@ -93,38 +129,17 @@ export async function nearestNeighbours(
   query: number[],
   k: number,
   now: Date,
+  offset = 0,
 ): Promise<Neighbour[]> {
-  const { id, d } = literals(store.id, store.dimensions);
-  if (mode === 'pgvector') {
-    return db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, k * 2))}`);
-      await tx.$executeRawUnsafe(`SET LOCAL hnsw.iterative_scan = strict_order`);
-      const rows = await tx.$queryRawUnsafe<Neighbour[]>(
-        `SELECT ${COLUMNS}, (embedding_vec::vector(${d}) <=> $1::real[]::vector(${d}))::float8 AS distance
-         FROM memory_entries
-         WHERE store_id = '${id}'::uuid AND embedding_vec IS NOT NULL AND (expires_at IS NULL OR expires_at > $2)
-         ORDER BY embedding_vec::vector(${d}) <=> $1::real[]::vector(${d})
-         LIMIT $3`,
-        query,
-        now,
-        k,
-      );
-      return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
-    });
-  }
-  const norm = Math.hypot(...query);
-  const rows = await db.$queryRawUnsafe<Neighbour[]>(
-    `SELECT ${COLUMNS}, 1 - d.dot / (e.norm * $2::float8) AS distance
+  const { id } = literals(store.id, store.dimensions);
+  const { values, param } = parameters();
+  const { usable, order, distance } = distanceSql(mode, store, 'e', query, param);
+  // HNSW orders by the distance alone (a second key would stop it using the index); the exact scan breaks ties by key.
+  const text = `SELECT ${COLUMNS}, ${distance} AS distance
      FROM memory_entries e
-     CROSS JOIN LATERAL (SELECT sum(a::float8 * b::float8) AS dot FROM unnest(e.embedding, $1::real[]) AS u(a, b)) d
-     WHERE e.store_id = $3::uuid AND e.norm > 0 AND (e.expires_at IS NULL OR e.expires_at > $4)
-     ORDER BY distance, key
-     LIMIT $5`,
-    query,
-    norm,
-    id,
-    now,
-    k,
-  );
+     WHERE e.store_id = '${id}'::uuid AND ${usable} AND (e.expires_at IS NULL OR e.expires_at > ${param(now)})
+     ORDER BY ${order}${mode === 'pgvector' ? '' : ', key'}
+     LIMIT ${param(k)} OFFSET ${param(offset)}`;
+  const rows = await withVectorSearch(db, mode, offset + k, (q) => q.$queryRawUnsafe<Neighbour[]>(text, ...values));
   return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
 }

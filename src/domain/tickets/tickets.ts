@@ -285,7 +285,19 @@ export async function registerTicketEndpoint(ctx: Ctx, input: EndpointInput): Pr
   return { endpoint, secret };
 }
 
-export async function listTicketEndpoints(ctx: Ctx) {
+/** The ticket endpoints of the caller's services, oldest first, a page at a time. */
+export async function listTicketEndpoints(ctx: Ctx, page: Page) {
   const me = await requireAgent(ctx);
-  return ctx.db.ticketEndpoint.findMany({ where: { agentId: me.id }, include: { service: { select: { serviceKey: true } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const where = { agentId: me.id };
+  const [items, total] = await Promise.all([
+    ctx.db.ticketEndpoint.findMany({
+      where,
+      include: { service: { select: { serviceKey: true } } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+    }),
+    ctx.db.ticketEndpoint.count({ where }),
+  ]);
+  return { items, total };
 }
