@@ -17,7 +17,8 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY } });
+  // Wallets open empty (no sandbox starting balance): a new agent's paid call is the 402 an MCP client handles.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' } });
   call = api(server);
 });
 afterAll(async () => {
