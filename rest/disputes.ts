@@ -25,6 +25,7 @@ export const disputeRoutes: Route[] = [
       createDispute(input: $input) { dispute_id: disputeId status form priority_resolution: priorityResolution created_at: createdAt }
     }`,
     variables: { input: from.body },
+    bodySchema: { anyOf: [{ required: ['serviceId', 'type', 'description'] }, { required: ['transactionId', 'reason'] }] },
   },
   {
     method: 'GET',

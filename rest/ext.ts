@@ -311,6 +311,7 @@ export const extRoutes: Route[] = [
       createPaymentOffer(input: $input) { offer_id: offerId offer { ...PaymentOfferFields } }
     } ${offerFields}`,
     variables: { input: from.body },
+    bodySchema: { required: ['description'], anyOf: [{ required: ['priceCents'] }, { required: ['priceBaseUnits'] }] },
   },
   {
     method: 'GET',
@@ -338,6 +339,7 @@ export const extRoutes: Route[] = [
     errors: [404, 409],
     document: /* GraphQL */ `mutation CreateCheckout($input: CreateCheckoutInput!) { createCheckout(input: $input) { ...CheckoutFields } } ${checkoutFields}`,
     variables: { input: from.body },
+    bodySchema: { required: ['offerId'] },
   },
   checkoutUrlRoute(
     'GET',

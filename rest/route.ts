@@ -70,6 +70,18 @@ export interface Route {
   issuesCredential?: true;
   /** Headers a success may carry (set by the operation through ctx.httpAnswer), for the OpenAPI document. */
   responseHeaders?: Record<string, string>;
+  /**
+   * Other statuses the operation answers with its own document (set through ctx.httpAnswer), and what each
+   * means: a health report that is down is a 503 with the report, not a problem.
+   */
+  answers?: Record<number, string>;
+  /**
+   * What the operation requires of the body beyond its input type, as JSON Schema over the input's GraphQL
+   * field names: the fields required on creation when the input type is shared with the update (`required`),
+   * or required together (`anyOf`). The operation checks it; this states it, in the OpenAPI request schema
+   * and in the arguments of the route's MCP tool.
+   */
+  bodySchema?: Record<string, unknown>;
 }
 
 export function bucket(name: string, perMinute: number): Bucket {

@@ -27,6 +27,7 @@ export const skillRoutes: Route[] = [
     errors: [409],
     document: /* GraphQL */ `mutation CreateSkill($input: CreateSkillInput!) { createSkill(input: $input) { ...SkillFields } } ${skillFields}`,
     variables: { input: from.body },
+    bodySchema: { anyOf: [{ required: ['skillMd'] }, { required: ['name', 'runtime', 'entrypoint'] }] },
   },
   {
     method: 'GET',

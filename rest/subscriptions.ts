@@ -46,6 +46,7 @@ export const subscriptionRoutes: Route[] = [
     errors: [409],
     document: /* GraphQL */ `mutation CreateSubscription($input: SubscriptionInput!) { createSubscription(input: $input) { ...SavedSubscriptionFields } } ${savedFields}`,
     variables: { input: from.body },
+    bodySchema: { required: ['capabilityId', 'schedule', 'deliveryMethod'] },
   },
   {
     method: 'GET',

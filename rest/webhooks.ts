@@ -31,6 +31,7 @@ export const webhookRoutes: Route[] = [
       createWebhook(input: $input) { webhook_id: webhookId url events active secret created_at: createdAt }
     }`,
     variables: { input: from.body },
+    bodySchema: { required: ['url', 'events'] },
   },
   {
     method: 'GET',

@@ -5,7 +5,7 @@ import { tierOf } from '../src/domain/reputation/reputation';
 import * as trust from '../src/domain/reputation/trust';
 import type { MarketplaceEvent } from '../src/domain/events';
 import { builder } from './builder';
-import { uuid } from './json-schema';
+import { length, listOf, maxLength, uuid } from './json-schema';
 
 export const TierEnum = builder.enumType('Tier', {
   description: 'Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100',
@@ -92,9 +92,9 @@ const RegisterAgentInput = builder.inputType('RegisterAgentInput', {
 
 const UpdateMeInput = builder.inputType('UpdateMeInput', {
   fields: (t) => ({
-    name: t.string({ description: '3-50 characters, unique' }),
-    description: t.string(),
-    capabilities: t.stringList({ description: 'Capability identifiers this agent offers (at most 100)' }),
+    name: t.string({ description: '3-50 characters, unique', extensions: length(3, 50) }),
+    description: t.string({ extensions: maxLength(2000) }),
+    capabilities: t.stringList({ description: 'Capability identifiers this agent offers (at most 100)', extensions: listOf(100, maxLength(64)) }),
   }),
 });
 

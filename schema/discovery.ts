@@ -1,7 +1,7 @@
 // Discovery: ranked providers for a capability, and the single best one.
 import * as discovery from '../src/domain/discovery/resolve';
 import { builder } from './builder';
-import { range } from './json-schema';
+import { maxLength, range } from './json-schema';
 
 const PreferEnum = builder.enumType('Prefer', { values: discovery.PREFERENCES });
 
@@ -65,7 +65,7 @@ const ResolveConstraints = builder.inputType('ResolveConstraintsInput', {
 
 const ResolveInput = builder.inputType('ResolveInput', {
   fields: (t) => ({
-    capability: t.string({ required: true }),
+    capability: t.string({ required: true, extensions: maxLength(64) }),
     prefer: t.field({ type: PreferEnum, description: 'Default balanced' }),
     minReputation: t.int({ description: '0-100', extensions: range(0, 100) }),
     maxCost: t.float({ description: 'Cents per call', extensions: range(0) }),
@@ -103,7 +103,7 @@ builder.queryField('quickResolve', (t) =>
     type: Match,
     description: 'The single best provider of a capability (404 when none)',
     auth: 'agent',
-    args: { capability: t.arg.string({ required: true }), prefer: t.arg({ type: PreferEnum }) },
+    args: { capability: t.arg.string({ required: true, extensions: maxLength(64) }), prefer: t.arg({ type: PreferEnum }) },
     resolve: (_r, args, ctx) => discovery.quickResolve(ctx, args),
   }),
 );

@@ -5,16 +5,17 @@ import { Dispute } from './account';
 import { builder } from './builder';
 import { amountFields } from './wallets';
 import { pagedField } from './paging';
+import { maxLength, oneOf } from './json-schema';
 
 const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
   description: 'Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description.',
   fields: (t) => ({
     serviceId: t.id({ description: 'Form A: the service disputed' }),
-    type: t.string({ description: 'Form A: billing, quality or availability' }),
+    type: t.string({ description: 'Form A: billing, quality or availability', extensions: oneOf(disputes.DISPUTE_TYPES) }),
     evidence: t.field({ type: 'JSON', description: 'Form A: any JSON object (at most 64 KiB)' }),
     transactionId: t.id({ description: "Form B: one of the caller's charges" }),
-    reason: t.string({ description: 'Form B: provider_error, billing_error, service_failure or other' }),
-    description: t.string({ description: 'Required in form A' }),
+    reason: t.string({ description: 'Form B: provider_error, billing_error, service_failure or other', extensions: oneOf(disputes.DISPUTE_REASONS) }),
+    description: t.string({ description: 'Required in form A', extensions: maxLength(5000) }),
   }),
 });
 

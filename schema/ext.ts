@@ -17,6 +17,7 @@ import { builder } from './builder';
 import { pagedField } from './paging';
 import { X402Settlement } from './payments';
 import { amountFields } from './wallets';
+import { length, listOf, maxLength, oneOf, range } from './json-schema';
 
 const ExternalAgentRef = builder.objectRef<ExternalAgent>('ExternalAgent').implement({
   description: 'An agent that lives elsewhere, registered by a marketplace agent (its owner)',
@@ -86,8 +87,8 @@ const GatewayConnection = builder.objectRef<agents.ConnectResult>('GatewayConnec
 
 const ConnectGatewayInput = builder.inputType('ConnectGatewayInput', {
   fields: (t) => ({
-    externalAgentId: t.string({ description: 'One of your external agents' }),
-    instanceUrl: t.string({ description: 'Or an instance URL: registered from its agent card when you have not registered it' }),
+    externalAgentId: t.string({ description: 'One of your external agents', extensions: maxLength(64) }),
+    instanceUrl: t.string({ description: 'Or an instance URL: registered from its agent card when you have not registered it', extensions: maxLength(2048) }),
   }),
 });
 
@@ -127,7 +128,7 @@ builder.queryField('gatewayEvents', (t) =>
     description:
       `The events addressed to the caller's external agents after \`after\` (absent: after the cursor it last acknowledged), oldest first. Passing \`after\` acknowledges every event up to it; nothing else changes, so an event is answered again until a cursor passes it. Kept ${events.GATEWAY_EVENT_RETENTION_DAYS} days.`,
     auth: 'agent',
-    args: { after: t.arg.int(), limit: t.arg.int({ description: `1-${events.POLL_MAX} (default ${events.POLL_DEFAULT})` }) },
+    args: { after: t.arg.int({ extensions: range(0, 2 ** 31 - 1) }), limit: t.arg.int({ description: `1-${events.POLL_MAX} (default ${events.POLL_DEFAULT})`, extensions: range(1, events.POLL_MAX) }) },
     resolve: (_r, args, ctx) => events.gatewayEvents(ctx, args),
   }),
 );
@@ -197,9 +198,9 @@ builder.queryField('searchGatewayCapabilities', (t) =>
     description: 'Capabilities from the catalog, the marketplace’s services, registered capabilities and external agents, by capability',
     auth: 'agent',
     args: {
-      q: t.arg.string({ description: 'Text in the identifier, name or description' }),
-      capability: t.arg.string({ description: 'Exactly this capability' }),
-      source: t.arg.string({ description: '`catalog`, `marketplace` or `external`' }),
+      q: t.arg.string({ description: 'Text in the identifier, name or description', extensions: maxLength(200) }),
+      capability: t.arg.string({ description: 'Exactly this capability', extensions: maxLength(64) }),
+      source: t.arg.string({ description: '`catalog`, `marketplace` or `external`', extensions: oneOf(['catalog', 'marketplace', 'external']) }),
     },
     resolve: (ctx, args, page) => capabilities.searchCapabilities(ctx, args, page),
   }),
@@ -236,7 +237,7 @@ const Verdict = builder.objectRef<credentials.Verdict>('CredentialVerdict').impl
 
 const VerifyPassportInput = builder.inputType('VerifyPassportInput', {
   fields: (t) => ({
-    signature: t.string({ required: true, description: 'The passport’s compact JWS' }),
+    signature: t.string({ required: true, description: 'The passport’s compact JWS', extensions: maxLength(16_384) }),
     passport: t.field({ type: 'JSON', description: 'The passport object: when given, it must be the one signed' }),
   }),
 });
@@ -283,7 +284,7 @@ builder.mutationField('issueVaultToken', (t) =>
 
 const VerifyVaultTokenInput = builder.inputType('VerifyVaultTokenInput', {
   fields: (t) => ({
-    token: t.string({ required: true }),
+    token: t.string({ required: true, extensions: maxLength(16_384) }),
     audience: t.string({ description: 'When given: the token must be for it' }),
     scope: t.string({ description: 'When given: the token must grant it' }),
   }),
@@ -339,7 +340,7 @@ const DelegationRef = builder.objectRef<ExtDelegation>('ExternalDelegation').imp
 
 const DelegateInput = builder.inputType('DelegateToExternalInput', {
   fields: (t) => ({
-    externalAgentId: t.string({ required: true }),
+    externalAgentId: t.string({ required: true, extensions: maxLength(64) }),
     capability: t.string({ description: 'One the external agent declares (default: the swarm step’s)' }),
     input: t.field({ type: 'JSON', description: 'Default: the swarm step’s, else {}' }),
     taskId: t.string({ description: 'A task you created or were delegated' }),
@@ -479,12 +480,12 @@ const CreatedOfferRef = builder.objectRef<offers.CreatedOffer>('CreatedPaymentOf
 
 const CreatePaymentOfferInput = builder.inputType('CreatePaymentOfferInput', {
   fields: (t) => ({
-    description: t.string({ description: 'Required: what is sold (1-500 characters); the checkout shows it' }),
-    priceCents: t.int({ description: `Integer cents, 1-${offers.OFFER_MAX_CENTS} (or priceBaseUnits)` }),
+    description: t.string({ description: 'Required: what is sold (1-500 characters); the checkout shows it', extensions: length(1, 500) }),
+    priceCents: t.int({ description: `Integer cents, 1-${offers.OFFER_MAX_CENTS} (or priceBaseUnits)`, extensions: range(1, offers.OFFER_MAX_CENTS) }),
     priceBaseUnits: t.string({ description: "The price in the asset's base units (an integer string; a whole number of cents)" }),
-    payeeAgentId: t.string({ description: 'Who is paid: you (the default) or one of your sub-agents' }),
-    payeeExternalAgentId: t.string({ description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it' }),
-    expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default 2592000: 30 days)' }),
+    payeeAgentId: t.string({ description: 'Who is paid: you (the default) or one of your sub-agents', extensions: maxLength(64) }),
+    payeeExternalAgentId: t.string({ description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it', extensions: maxLength(64) }),
+    expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default 2592000: 30 days)', extensions: range(60, 7_776_000) }),
   }),
 });
 
@@ -533,7 +534,7 @@ builder.mutationField('createCheckout', (t) =>
     type: CheckoutRef,
     description: "Opens a checkout of an offer for you: a URL answering with the offer's x402 payment requirements for an hour",
     auth: 'agent',
-    args: { input: t.arg({ type: builder.inputType('CreateCheckoutInput', { fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy' }) }) }), required: true }) },
+    args: { input: t.arg({ type: builder.inputType('CreateCheckoutInput', { fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy', extensions: maxLength(64) }) }) }), required: true }) },
     resolve: (_r, { input }, ctx) => offers.openCheckout(ctx, input),
   }),
 );
@@ -598,6 +599,7 @@ const SubscribeRadioInput = builder.inputType('SubscribeRadioInput', {
   fields: (t) => ({
     channels: t.stringList({
       description: `Required. Up to ${radio.MAX_RADIO_CHANNELS}: a social-… or radio-… capability (its executions), \`social-*\`, \`radio-*\`, \`announcements\`, or \`*\` (everything)`,
+      extensions: listOf(radio.MAX_RADIO_CHANNELS),
     }),
     replace: t.boolean({ description: 'true: these become all you follow (an empty list: none); default: added to what you follow' }),
   }),

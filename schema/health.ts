@@ -2,6 +2,7 @@
 import { VERSION } from '../src/config';
 import * as health from '../src/domain/health/health';
 import { builder } from './builder';
+import { range } from './json-schema';
 
 const ComponentStatus = builder.enumType('ComponentStatus', { values: ['ok', 'degraded', 'down'] as const });
 const HealthStatus = builder.enumType('HealthStatus', {
@@ -98,7 +99,7 @@ builder.queryField('uptime', (t) =>
   t.field({
     type: Uptime,
     description: `Uptime over the last \`days\` days (default ${health.UPTIME_DEFAULT_DAYS}, at most ${health.UPTIME_MAX_DAYS})`,
-    args: { days: t.arg.int() },
+    args: { days: t.arg.int({ description: `Window in days (default ${health.UPTIME_DEFAULT_DAYS})`, extensions: range(1, health.UPTIME_MAX_DAYS) }) },
     resolve: (_r, { days }, ctx) => health.getUptime(ctx, days),
   }),
 );

@@ -13,6 +13,11 @@ export function length(minLength: number, maxLength: number): JsonSchemaExtensio
   return { jsonSchema: { minLength, maxLength } };
 }
 
+/** At most `max` characters (the shortest allowed is the operation's to say: often empty, or absent). */
+export function maxLength(max: number): JsonSchemaExtension {
+  return { jsonSchema: { maxLength: max } };
+}
+
 /** A UUID (an agent, service or other record id). */
 export const uuid: JsonSchemaExtension = { jsonSchema: { format: 'uuid' } };
 
@@ -20,4 +25,19 @@ export const uuid: JsonSchemaExtension = { jsonSchema: { format: 'uuid' } };
 export function jsonSchemaOf(extensions: Readonly<Record<string, unknown>> | null | undefined): Record<string, unknown> {
   const extra = extensions?.jsonSchema;
   return typeof extra === 'object' && extra !== null ? (extra as Record<string, unknown>) : {};
+}
+
+/** One of these strings (a field typed String whose values the operation holds to a set). */
+export function oneOf(values: readonly string[]): JsonSchemaExtension {
+  return { jsonSchema: { enum: [...values] } };
+}
+
+/** A list of at most `maxItems` entries, each held to `each` (a length, a set). */
+export function listOf(maxItems: number | undefined, each: JsonSchemaExtension = { jsonSchema: {} }): JsonSchemaExtension {
+  return { jsonSchema: { ...(maxItems === undefined ? {} : { maxItems }), ...(Object.keys(each.jsonSchema).length ? { items: each.jsonSchema } : {}) } };
+}
+
+/** Several promises about one field together (a length and a format, say). */
+export function all(...parts: JsonSchemaExtension[]): JsonSchemaExtension {
+  return { jsonSchema: Object.assign({}, ...parts.map((p) => p.jsonSchema)) };
 }

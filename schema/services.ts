@@ -6,7 +6,7 @@ import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
 import { builder } from './builder';
-import { range } from './json-schema';
+import { all, maxLength, oneOf, range } from './json-schema';
 import { pagedField } from './paging';
 
 export const PricingModelEnum = builder.enumType('PricingModel', { values: services.PRICING_MODELS });
@@ -205,7 +205,7 @@ const CapabilitySummary = builder.objectRef<search.CapabilitySummary>('Capabilit
 });
 
 const providerLimits = <T extends { arg: any }>(t: T) => ({
-  language: t.arg.string({ description: 'Only providers serving this language (services that declare none serve any)' }),
+  language: t.arg.string({ description: 'Only providers serving this language (services that declare none serve any)', extensions: maxLength(35) }),
   minReputation: t.arg.float({ description: 'Only providers with at least this reputation (0-100)', extensions: range(0, 100) }),
   maxPricePerCall: t.arg.float({ description: 'Only providers charging at most this, in US cents per call', extensions: range(0) }),
 });
@@ -214,8 +214,8 @@ builder.queryField('searchCapabilities', (t) =>
   pagedField(t, CapabilitySummary, {
     description: 'Search the capability catalog by words over identifier, name and description (no credential needed); with provider limits, only capabilities some provider meets',
     args: {
-      query: t.arg.string({ description: 'Words that must all appear (any order, any case); empty lists everything' }),
-      category: t.arg.string({ description: `A catalog group: ${search.CATEGORIES.join(', ')}` }),
+      query: t.arg.string({ description: 'Words that must all appear (any order, any case); empty lists everything', extensions: maxLength(200) }),
+      category: t.arg.string({ description: `A catalog group: ${search.CATEGORIES.join(', ')}`, extensions: all(oneOf(search.CATEGORIES), maxLength(64)) }),
       ...providerLimits(t),
     },
     resolve: (ctx, args, page) => search.searchCapabilities(ctx, args, page),

@@ -5,6 +5,7 @@ import { contentHash } from '../src/domain/skills/skills';
 import { renderSkillMd, type SkillContent } from '../src/domain/skills/skill-md';
 import { builder } from './builder';
 import { pagedField } from './paging';
+import { maxLength } from './json-schema';
 
 const SkillRuntime = builder.enumType('SkillRuntime', { values: skills.RUNTIMES });
 const SkillStatus = builder.enumType('SkillStatus', {
@@ -109,15 +110,15 @@ const SkillInstallation = builder.objectRef<skills.Installed>('SkillInstallation
 });
 
 const skillFields = (required: boolean) => (t: any) => ({
-  name: t.string({ description: `1-64 lower-case letters, digits and hyphens${required ? '; required unless skillMd gives it' : ''}` }),
+  name: t.string({ description: `1-64 lower-case letters, digits and hyphens${required ? '; required unless skillMd gives it' : ''}`, extensions: maxLength(64) }),
   runtime: t.field({ type: SkillRuntime, description: required ? 'Required unless skillMd gives it (metadata.runtime)' : undefined }),
-  entrypoint: t.string({ description: `The entry function or file${required ? '; required unless skillMd gives it (metadata.entrypoint)' : ''}` }),
-  description: t.string({ description: 'At most 1024 characters' }),
-  category: t.string({ description: 'Lower-case letters, digits and hyphens' }),
-  version: t.string({ description: 'A semantic version (default 1.0.0)' }),
-  source: t.string({ description: 'The source text, at most 256 KiB' }),
-  bundleUrl: t.string({ description: 'An https URL of the bundle' }),
-  instructions: t.string({ description: "SKILL.md's Markdown body, at most 64 KiB" }),
+  entrypoint: t.string({ description: `The entry function or file${required ? '; required unless skillMd gives it (metadata.entrypoint)' : ''}`, extensions: maxLength(256) }),
+  description: t.string({ description: 'At most 1024 characters', extensions: maxLength(1024) }),
+  category: t.string({ description: 'Lower-case letters, digits and hyphens', extensions: maxLength(64) }),
+  version: t.string({ description: 'A semantic version (default 1.0.0)', extensions: maxLength(64) }),
+  source: t.string({ description: 'The source text, at most 256 KiB', extensions: maxLength(262_144) }),
+  bundleUrl: t.string({ description: 'An https URL of the bundle', extensions: maxLength(2048) }),
+  instructions: t.string({ description: "SKILL.md's Markdown body, at most 64 KiB", extensions: maxLength(65_536) }),
   skillMd: t.string({ description: 'The whole skill as SKILL.md (YAML front matter, then Markdown); fields also given on their own must agree with it' }),
 });
 
@@ -227,8 +228,8 @@ builder.queryField('skillMarketplace', (t) =>
     description: 'Published skills (no credential needed), most installed first or newest, filtered by runtime, category and text',
     args: {
       runtime: t.arg({ type: SkillRuntime }),
-      category: t.arg.string(),
-      q: t.arg.string({ description: 'Text in the name or description (case-insensitive)' }),
+      category: t.arg.string({ extensions: maxLength(64) }),
+      q: t.arg.string({ description: 'Text in the name or description (case-insensitive)', extensions: maxLength(100) }),
       sort: t.arg({ type: MarketplaceSort, description: 'Default popular' }),
     },
     resolve: (ctx, args, page) => skills.listMarketplace(ctx, page, args),

@@ -3,6 +3,7 @@
 import * as sessions from '../src/domain/streaming/sessions';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { maxLength, oneOf } from './json-schema';
 
 export const StreamingSession = builder.prismaNode('StreamingSession', {
   authScopes: ownedByCaller,
@@ -48,8 +49,8 @@ const Pushed = builder.objectRef<Awaited<ReturnType<typeof sessions.pushEvents>>
 
 const CreateStreamingSessionInput = builder.inputType('CreateStreamingSessionInput', {
   fields: (t) => ({
-    capabilityId: t.string({ required: true, description: 'The capability the session streams' }),
-    streamType: t.string({ description: '`sse` (default) or `websocket`' }),
+    capabilityId: t.string({ required: true, description: 'The capability the session streams', extensions: maxLength(64) }),
+    streamType: t.string({ description: '`sse` (default) or `websocket`', extensions: oneOf(sessions.STREAM_TYPES) }),
   }),
 });
 

@@ -3,6 +3,7 @@
 import * as subscriptions from '../src/domain/subscriptions/subscriptions';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { maxLength, oneOf } from './json-schema';
 
 export const CapabilitySubscription = builder.prismaNode('CapabilitySubscription', {
   authScopes: ownedByCaller,
@@ -94,11 +95,11 @@ const DeliveryConfigInput = builder.inputType('SubscriptionDeliveryConfigInput',
 
 const SubscriptionInput = builder.inputType('SubscriptionInput', {
   fields: (t) => ({
-    capabilityId: t.string({ description: 'The capability to execute (required on creation)' }),
+    capabilityId: t.string({ description: 'The capability to execute (required on creation)', extensions: maxLength(64) }),
     inputPayload: t.field({ type: 'JSON', description: 'Its input, a JSON object (default {})' }),
-    schedule: t.string({ description: 'Cron: 5 fields, or 6 with seconds first (required on creation)' }),
-    timezone: t.string({ description: 'IANA time zone of the schedule (default UTC)' }),
-    deliveryMethod: t.string({ description: '`webhook`, `store` or `sse` (required on creation)' }),
+    schedule: t.string({ description: 'Cron: 5 fields, or 6 with seconds first (required on creation)', extensions: maxLength(200) }),
+    timezone: t.string({ description: 'IANA time zone of the schedule (default UTC)', extensions: maxLength(64) }),
+    deliveryMethod: t.string({ description: '`webhook`, `store` or `sse` (required on creation)', extensions: oneOf(subscriptions.DELIVERY_METHODS) }),
     deliveryConfig: t.field({ type: DeliveryConfigInput, description: 'webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores)' }),
   }),
 });

@@ -3,6 +3,7 @@
 import * as swarms from '../src/domain/swarms/swarms';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { oneOf } from './json-schema';
 
 export const SwarmStep = builder.prismaObject('SwarmStep', {
   fields: (t) => ({
@@ -111,7 +112,7 @@ builder.queryField('swarmSessions', (t) =>
   pagedField(t, SwarmSession, {
     description: "The caller's swarms, newest first",
     auth: 'agent',
-    args: { status: t.arg.string({ description: '`running`, `completed`, `failed` or `cancelled`' }) },
+    args: { status: t.arg.string({ description: '`running`, `completed`, `failed` or `cancelled`', extensions: oneOf(['running', 'completed', 'failed', 'cancelled']) }) },
     resolve: (ctx, args, page) => swarms.listSwarms(ctx, page, args.status),
   }),
 );

@@ -8,7 +8,7 @@ import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
 import { Spark } from './account';
 import { builder } from './builder';
 import { PaymentReceipt } from './execution';
-import { uuid } from './json-schema';
+import { length, listOf, oneOf, uuid } from './json-schema';
 import { pagedField } from './paging';
 
 /** The creator of a task and its delegate see it; anyone else is answered as if it did not exist. */
@@ -83,8 +83,8 @@ export const Task = builder.prismaNode('Task', {
 
 const CreateTaskInput = builder.inputType('CreateTaskInput', {
   fields: (t) => ({
-    intent: t.string({ required: true, description: 'What is to be done, at most 2000 characters' }),
-    successCriteria: t.stringList({ description: 'At most 20; each judged against the result (see docs/collaboration.md)' }),
+    intent: t.string({ required: true, description: 'What is to be done, at most 2000 characters', extensions: length(1, 2000) }),
+    successCriteria: t.stringList({ description: 'At most 20; each judged against the result (see docs/collaboration.md)', extensions: listOf(20) }),
     budget: t.int({ description: 'Integer cents that calls under the task may cost in all (default: no limit)' }),
     deadline: t.field({ type: 'DateTime', description: 'In the future, within a year; past it the task expires' }),
   }),
@@ -194,7 +194,7 @@ builder.queryField('tasks', (t) =>
   pagedField(t, Task, {
     description: 'The tasks the caller created (role `created`, the default) or is delegated (`delegated`), newest first',
     auth: 'agent',
-    args: { role: t.arg.string({ description: '`created` (default) or `delegated`' }), status: t.arg.string() },
+    args: { role: t.arg.string({ description: '`created` (default) or `delegated`', extensions: oneOf(['created', 'delegated']) }), status: t.arg.string({ extensions: oneOf(Object.keys(tasks.TASK_MOVES)) }) },
     resolve: (ctx, args, page) => tasks.listTasks(ctx, page, args),
   }),
 );
@@ -238,7 +238,7 @@ builder.queryField('sparks', (t) =>
   pagedField(t, Spark, {
     description: "Every agent's sparks, newest first (no credential needed); at most 50 a page",
     maxSize: sparks.SPARKS_PAGE_MAX,
-    args: { agentId: t.arg.id({ description: 'Only this publisher (an agent UUID)', extensions: uuid }), sparkType: t.arg.string({ description: 'Only this type' }) },
+    args: { agentId: t.arg.id({ description: 'Only this publisher (an agent UUID)', extensions: uuid }), sparkType: t.arg.string({ description: 'Only this type', extensions: oneOf(sparks.SPARK_TYPES) }) },
     resolve: (ctx, args, page) => sparks.listSparks(ctx, page, { agentId: args.agentId ? String(args.agentId) : null, sparkType: args.sparkType }),
   }),
 );

@@ -5,6 +5,7 @@ import { requireAgent } from '../src/domain/agents/principal';
 import { MarketplaceEventRef } from './agents';
 import { builder } from './builder';
 import { pagedField } from './paging';
+import { oneOf } from './json-schema';
 
 const TicketComment = builder.prismaObject('TicketComment', {
   fields: (t) => ({
@@ -74,7 +75,7 @@ builder.queryField('tickets', (t) =>
     description:
       'Tickets the caller created or that target its services, newest first; with an unfinished status (open, in_progress, waiting), the queue: those filed with priority resolution first, then the oldest',
     auth: 'agent',
-    args: { status: t.arg.string({ description: 'Only tickets in this status' }) },
+    args: { status: t.arg.string({ description: 'Only tickets in this status', extensions: oneOf(tickets.TICKET_STATUSES) }) },
     resolve: (ctx, args, page) => tickets.listTickets(ctx, page, args.status),
   }),
 );

@@ -9,6 +9,7 @@ import * as tickets from '../src/domain/uto/tickets';
 import { tierOf } from '../src/domain/reputation/reputation';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { maxLength, oneOf } from './json-schema';
 
 const STATES = tickets.UTO_STATES.map((s) => `\`${s}\``).join(', ');
 const TRIGGERS = tickets.UTO_TRIGGERS.map((s) => `\`${s}\``).join(', ');
@@ -185,7 +186,7 @@ builder.queryField('utoTickets', (t) =>
   pagedField(t, UtoTicket, {
     description: "The caller's UTO tickets, newest first",
     auth: 'agent',
-    args: { domain: t.arg.string(), state: t.arg.string({ description: STATES }) },
+    args: { domain: t.arg.string({ extensions: maxLength(64) }), state: t.arg.string({ description: STATES, extensions: oneOf(tickets.UTO_STATES) }) },
     resolve: (ctx, args, page) => tickets.listTickets(ctx, page, args),
   }),
 );
@@ -204,7 +205,7 @@ builder.queryField('utoSpecialists', (t) =>
   pagedField(t, Specialist, {
     description: 'Registered specialists, best reputation first',
     auth: 'agent',
-    args: { domain: t.arg.string() },
+    args: { domain: t.arg.string({ extensions: maxLength(64) }) },
     resolve: (ctx, args, page) => specialists.listSpecialists(ctx, page, args.domain),
   }),
 );

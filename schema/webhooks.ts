@@ -3,6 +3,7 @@ import * as webhooks from '../src/domain/webhooks/webhooks';
 import { EVENT_TYPES } from '../src/domain/events';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { listOf, maxLength, oneOf } from './json-schema';
 
 export const Webhook = builder.prismaNode('Webhook', {
   authScopes: ownedByCaller,
@@ -61,8 +62,8 @@ const CreatedWebhook = builder.objectRef<webhooks.CreatedWebhook>('CreatedWebhoo
 
 const WebhookInput = builder.inputType('WebhookInput', {
   fields: (t) => ({
-    url: t.string({ description: 'An https:// URL' }),
-    events: t.stringList({ description: 'Event names of CONTRACT §7, or ["*"]' }),
+    url: t.string({ description: 'An https:// URL', extensions: maxLength(2048) }),
+    events: t.stringList({ description: 'Event names of CONTRACT §7, or ["*"]', extensions: listOf(undefined, oneOf(['*', ...EVENT_TYPES])) }),
     active: t.boolean({ description: 'Default true' }),
   }),
 });

@@ -3,6 +3,7 @@
 import * as webmcp from '../src/domain/webmcp/index-sites';
 import { builder } from './builder';
 import { pagedField } from './paging';
+import { maxLength } from './json-schema';
 
 const IndexedTool = builder.objectRef<webmcp.IndexedTool>('WebmcpTool').implement({
   description: "A tool of an indexed site's WebMCP manifest",
@@ -21,8 +22,8 @@ builder.queryField('webmcpTools', (t) =>
   pagedField(t, IndexedTool, {
     description: 'Indexed tools (no credential needed): full-text search over name and description, best match first; or every tool by site and name',
     args: {
-      q: t.arg.string({ description: 'Words to find in the name or description' }),
-      category: t.arg.string({ description: 'Only tools of this category' }),
+      q: t.arg.string({ description: 'Words to find in the name or description', extensions: maxLength(200) }),
+      category: t.arg.string({ description: 'Only tools of this category', extensions: maxLength(64) }),
     },
     resolve: (ctx, args, page) => webmcp.searchTools(ctx, args, page),
   }),
@@ -48,7 +49,7 @@ const Submission = builder.objectRef<webmcp.Submission>('WebmcpSubmission').impl
 
 const SubmitInput = builder.inputType('SubmitWebmcpSiteInput', {
   fields: (t) => ({
-    url: t.string({ required: true, description: "The site (its /.well-known/webmcp.json is read) or the manifest's own https URL" }),
+    url: t.string({ required: true, description: "The site (its /.well-known/webmcp.json is read) or the manifest's own https URL", extensions: maxLength(2048) }),
   }),
 });
 

@@ -1,14 +1,18 @@
 // The OpenAPI document: valid OpenAPI 3.1, built from the route tables, and true to what the server answers.
 import fs from 'node:fs';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import path from 'node:path';
 import { routes } from '../../rest/routes';
+import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { capabilitySchemaName } from '../../src/protocols/openapi';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 let doc: any;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
   doc = (await api(server)('GET', '/openapi.json')).body;
 });
 afterAll(() => server.close());
@@ -59,7 +63,7 @@ it('derives the request schema from the input type and the response schema from 
 
 it('documents query parameters with their types', () => {
   const uptime = doc.paths['/uptime'].get;
-  expect(uptime.parameters).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer' } })]);
+  expect(uptime.parameters.filter((p: any) => p.in === 'query')).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 90 } })]);
 });
 
 it('documents each body field and query parameter under one spelling and says the other is accepted', () => {
@@ -87,4 +91,185 @@ it('covers every REST operation of the specification', () => {
   };
   // Every area has landed: nothing of the specification is missing.
   expect(spec.filter((l) => !documented(l))).toEqual([]);
+});
+
+describe('what the server enforces, the document says', () => {
+  const BIG = 1_000_000_000;
+  /** The bound a refusal states, as JSON Schema keywords (undefined when the message states none we read). */
+  function boundOf(message: string): Record<string, unknown> | undefined {
+    let m = /^must be at most (\d+) characters$/.exec(message);
+    if (m) return { maxLength: Number(m[1]) };
+    m = /^must be at least (\d+) characters$/.exec(message);
+    if (m) return { minLength: Number(m[1]) };
+    m = /^must be one of (.+)$/.exec(message);
+    if (m) return { enum: m[1].split(', ').sort() };
+    m = /^must be an integer from (-?\d+) to (-?\d+)$/.exec(message);
+    if (m) return { minimum: Number(m[1]), maximum: Number(m[2]) };
+    m = /^must be a number from (-?[\d.]+) to (-?[\d.]+)$/.exec(message);
+    if (m) return { minimum: Number(m[1]), maximum: Number(m[2]) };
+    m = /^must have at most (\d+) entries$/.exec(message);
+    if (m) return { maxItems: Number(m[1]) };
+    return undefined;
+  }
+  /** Whether `schema` states `bound` (an enum as a set; a number's range at least as strict is not enough: equal). */
+  function states(schema: any, bound: Record<string, unknown>): boolean {
+    const of = (s: any): any => (s?.anyOf ? s.anyOf.find((x: any) => x.type !== 'null') : s);
+    const s = of(schema);
+    return Object.entries(bound).every(([k, v]) => (k === 'enum' ? JSON.stringify([...(s?.enum ?? [])].filter((x: unknown) => x !== null).sort()) === JSON.stringify(v) : s?.[k] === v));
+  }
+  const typeOf = (schema: any): string | undefined => {
+    const t = schema?.anyOf ? schema.anyOf.find((x: any) => x.type !== 'null')?.type : schema?.type;
+    return Array.isArray(t) ? t.find((x: string) => x !== 'null') : t;
+  };
+
+  it('states every length, enum, range and list size the server holds a body field or query parameter to', async () => {
+    const me = await registerAgent(server);
+    const call = api(server);
+    const unstated: string[] = [];
+    const check = (where: string, schema: any, errors: { path: string; message: string }[], path: string) => {
+      for (const e of errors.filter((x) => x.path === path)) {
+        const bound = boundOf(e.message);
+        if (bound && !states(schema, bound)) unstated.push(`${where}: ${JSON.stringify(bound)} (the server says "${e.message}")`);
+      }
+    };
+    for (const c of server.app.compiled) {
+      const { route } = c;
+      if (route.auth === 'admin' || c.stream || c.paths[0].includes(':')) continue;
+      const op = doc.paths[c.paths[0]][route.method.toLowerCase()];
+      const send = async (body: unknown, query = '') => {
+        const res = await call(route.method, `${c.paths[0]}${query}`, { key: me.key, ...(body === undefined ? {} : { body }) });
+        return res.status === 400 ? ((res.body.errors ?? []) as { path: string; message: string }[]) : [];
+      };
+      const body = op.requestBody?.content['application/json'].schema;
+      for (const [name, schema] of Object.entries<any>(body?.properties ?? {})) {
+        const where = `${route.method} ${c.paths[0]} body.${name}`;
+        const type = typeOf(schema);
+        if (type === 'string') check(where, schema, await send({ [name]: 'z'.repeat(300_000) }), name);
+        if (type === 'integer' || type === 'number') {
+          check(where, schema, await send({ [name]: -BIG }), name);
+          check(where, schema, await send({ [name]: BIG }), name);
+        }
+        if (type === 'array' && typeOf(schema.items) === 'string') {
+          check(where, schema, await send({ [name]: Array.from({ length: 1000 }, (_v, i) => `item-${i}`) }), name);
+          check(`${where}.items`, schema.items, await send({ [name]: ['z'.repeat(300_000)] }), `${name}.0`);
+        }
+      }
+      for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'query')) {
+        const where = `${route.method} ${c.paths[0]} query ${p.name}`;
+        const type = typeOf(p.schema);
+        const body = c.bodyType ? {} : undefined;
+        if (type === 'integer' || type === 'number') {
+          check(where, p.schema, await send(body, `?${p.name}=${-BIG}`), p.name);
+          check(where, p.schema, await send(body, `?${p.name}=${BIG}`), p.name);
+        }
+        if (type === 'string') check(where, p.schema, await send(body, `?${p.name}=${'z'.repeat(5000)}`), p.name);
+      }
+    }
+    expect(unstated).toEqual([]);
+  }, 180_000);
+
+  it('marks required every body field the server requires of a creation', async () => {
+    const me = await registerAgent(server);
+    const call = api(server);
+    const unstated: string[] = [];
+    for (const c of server.app.compiled) {
+      const { route } = c;
+      if (route.auth === 'admin' || !c.bodyType || route.method !== 'POST' || c.paths[0].includes(':')) continue;
+      const schema = doc.paths[c.paths[0]].post.requestBody.content['application/json'].schema;
+      const res = await call('POST', c.paths[0], { key: me.key, body: {} });
+      if (res.status !== 400) continue;
+      // The schema itself, or the parts of an intersection.
+      const parts = [schema, ...(schema.allOf ?? [])];
+      const required = new Set<string>(parts.flatMap((p: any) => p.required ?? []));
+      // Required unless another field is given: named by an alternative of an anyOf.
+      const alternatives: string[][] = parts.flatMap((p: any) => (p.anyOf ?? []).map((a: any) => a.required ?? []));
+      for (const e of (res.body.errors ?? []) as { path: string; message: string }[]) {
+        if (e.message !== 'is required' || e.path.includes('.')) continue;
+        if (!required.has(e.path) && !alternatives.some((a) => a.includes(e.path))) unstated.push(`POST ${c.paths[0]} body.${e.path}`);
+      }
+    }
+    expect(unstated).toEqual([]);
+  }, 60_000);
+
+  it('requires what creating a webhook, a subscription and a skill requires', () => {
+    const body = (p: string) => doc.paths[p].post.requestBody.content['application/json'].schema;
+    expect(body('/webhooks').required).toEqual(expect.arrayContaining(['url', 'events']));
+    expect(body('/subscriptions').required).toEqual(expect.arrayContaining(['capabilityId', 'schedule', 'deliveryMethod']));
+    expect(body('/agent-skills').anyOf).toEqual([{ required: ['skillMd'] }, { required: ['name', 'runtime', 'entrypoint'] }]);
+    // A change requires nothing.
+    expect(doc.paths['/webhooks/{id}'].patch.requestBody.content['application/json'].schema.required).toBeUndefined();
+  });
+
+  it('names the headers: X-Request-Id everywhere, Idempotency-Key and Idempotent-Replayed on creations, rate limits', async () => {
+    const register = doc.paths['/agents/register'].post;
+    expect(register.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/Idempotency-Key' }, { $ref: '#/components/parameters/X-Request-Id' }]));
+    expect(register.responses['201'].headers).toMatchObject({
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
+      'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+    });
+    expect(register.responses['409']).toBeDefined();
+    expect(register.responses['400'].headers['X-Request-Id']).toBeDefined();
+    expect(doc.components.parameters['Idempotency-Key']).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
+    // A read takes no Idempotency-Key.
+    expect(doc.paths['/agents/me'].get.parameters).toEqual([{ $ref: '#/components/parameters/X-Request-Id' }]);
+    // What the document says is what the server does: a replay says so, every answer carries its id.
+    const me = await registerAgent(server);
+    const key = `replay-${Date.now()}`;
+    const create = () => api(server)('POST', '/memory/stores', { key: me.key, body: { name: 'replayed', storeType: 'kv' }, headers: { 'Idempotency-Key': key } });
+    const first = await create();
+    const again = await create();
+    expect(first.status).toBe(201);
+    expect(first.headers.get('x-request-id')).toBeTruthy();
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.id]).toEqual([201, 'true', first.body.id]);
+    expect(doc.paths['/memory/stores'].post.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
+    const mine = await api(server)('GET', '/ping', { headers: { 'X-Request-Id': 'my-own.id:1' } });
+    expect(mine.headers.get('x-request-id')).toBe('my-own.id:1');
+  });
+
+  it("documents /health's 503 as its own report, and 503 on every operation", () => {
+    const health = doc.paths['/health'].get;
+    expect(health.responses['503'].content['application/json'].schema).toEqual(health.responses['200'].content['application/json'].schema);
+    expect(health.responses['503'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/agents/me'].get.responses['503'].content['application/problem+json']).toBeDefined();
+    expect(doc.paths['/execute'].post.responses['503'].description).toMatch(/capability_unavailable/);
+    expect(doc.paths['/execute'].post.responses['402'].content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/PaymentProblem' });
+  });
+
+  it("shows each first-party capability's input and output schema, and describes execute with them", () => {
+    const offered = [...FIRST_PARTY.values()].filter((c) => !c.available || c.available(server.app.services));
+    expect(offered.map((c) => c.slug)).toEqual(expect.arrayContaining(['support-ticket', 'trust-score', 'skill-audit']));
+    for (const c of offered) {
+      const name = capabilitySchemaName(c.slug);
+      expect(doc.components.schemas[`${name}Input`]).toEqual({ ...c.inputSchema, title: `${c.slug} input`, description: expect.stringContaining(c.summary), 'x-capability': c.slug });
+      expect(doc.components.schemas[`${name}Output`]).toEqual({ ...c.outputSchema, title: `${c.slug} output`, description: expect.stringContaining(c.summary), 'x-capability': c.slug });
+      if (typeof c.inputSchema.description === 'string') expect(doc.components.schemas[`${name}Input`].description).toContain(c.inputSchema.description);
+    }
+    // Not offered here, not shown.
+    for (const c of FIRST_PARTY.values()) if (!offered.includes(c)) expect(doc.components.schemas[`${capabilitySchemaName(c.slug)}Input`]).toBeUndefined();
+    const execute = doc.paths['/execute'].post;
+    const body = execute.requestBody.content['application/json'].schema;
+    expect(body.allOf[0].properties.capability).toBeDefined();
+    const alternatives = body.allOf[1].anyOf;
+    expect(alternatives).toContainEqual({
+      title: 'support-ticket',
+      properties: { capability: { const: 'support-ticket' }, input: { $ref: '#/components/schemas/SupportTicketInput' } },
+      required: ['capability', 'input'],
+    });
+    const others = alternatives.at(-1);
+    expect(others.properties.capability.not.enum).toEqual(expect.arrayContaining(['support-ticket', 'trust-score']));
+    const answers = execute.responses['200'].content['application/json'].schema.allOf[1].anyOf;
+    expect(answers).toContainEqual(expect.objectContaining({ title: 'trust-score', properties: expect.objectContaining({ result: { anyOf: [{ $ref: '#/components/schemas/TrustScoreOutput' }, { type: 'null' }] } }) }));
+  });
+
+  it('holds what execute answers for a first-party capability to its documented output schema', async () => {
+    const me = await registerAgent(server);
+    const res = await api(server)('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: me.agentId } } });
+    expect(res.status).toBe(200);
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(doc.components.schemas.TrustScoreOutput);
+    expect(validate(res.body.result) ? [] : validate.errors).toEqual([]);
+  });
 });
