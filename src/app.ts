@@ -15,10 +15,12 @@ import { createGraphQLServer, GRAPHQL_PATH, GRAPHQL_SSE_PATH, maskErrorWith } fr
 import { buildOpenApi } from './protocols/openapi';
 import { McpEndpoint, MCP_PATH } from './protocols/mcp';
 import { A2aEndpoint } from './protocols/a2a';
-import { aiPlugin, llmsTxt, LOGO_SVG } from './protocols/manifests';
+import { aiPlugin, llmsPage, llmsTxt, LLMS_PAGES, LOGO_SVG } from './protocols/manifests';
 import { toolSpecs } from './protocols/mcp-tools';
 import { CatalogResources } from './protocols/resources';
 import { compileTools } from './protocols/tools';
+import { CapabilityTools } from './protocols/capability-tools';
+import { FIRST_PARTY } from './domain/capabilities/first-party';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { ensureAdminKey } from './domain/admin/admin-key';
@@ -266,9 +268,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
   metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
   metrics.gauge('read_cache_bytes', 'What the answers kept in the read cache weigh (bounded)', () => services.readCache.kept.bytes);
-  const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl);
+  // The first-party capabilities this instance serves: their schemas in the OpenAPI document, their MCP tools.
+  const capabilityTools = new CapabilityTools(schema, compiled, FIRST_PARTY.values(), new Set(tools.map((t) => t.spec.name)));
+  const offered = capabilityTools.offered(services);
+  const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl, offered.map((t) => t.capability));
 
-  const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config));
+  const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config), capabilityTools);
   const a2a = new A2aEndpoint(services, schema, compiled);
   const streams = new StreamBridge(services);
   const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
@@ -289,7 +294,17 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(LOGO_SVG);
   });
   app.get('/llms.txt', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools));
+    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi));
+  });
+  // The page of each item /llms.txt lists: a REST operation or an MCP tool, in Markdown.
+  app.get(`${LLMS_PAGES}/:kind/:file`, (req, res) => {
+    const file = String(req.params.file);
+    const page = file.endsWith('.md') ? llmsPage(config.publicBaseUrl, String(req.params.kind), file.slice(0, -3), compiled, tools, offered, openapi) : undefined;
+    if (page === undefined) {
+      writeError(res, config.publicBaseUrl, new BadRequest(`No page ${req.path}`, 404), requestIdOf(res));
+      return;
+    }
+    res.set('Cache-Control', 'public, max-age=300').type('text/markdown; charset=utf-8').send(page);
   });
 
   app.get('/metrics', async (_req, res) => {

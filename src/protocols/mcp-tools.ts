@@ -58,10 +58,11 @@ export const manifestTools: ToolSpec[] = [
     auth: 'agent',
     bucket: bucket('execute', 100),
     description:
-      'Execute a capability for the calling agent: the best-ranked provider is called, with fallback to the next (up to 3), and the call is recorded. Without a key it answers how to get one and make the call (authentication is required)',
-    document: /* GraphQL */ `mutation ExecuteCapability($capability: String!, $input: JSON = {}) {
-      execute(input: { capability: $capability, input: $input }) { ...ExecutionReceiptFields }
+      'Execute a capability for the calling agent: the best-ranked provider is called, with fallback to the next (up to 3), and the call is recorded. Without a key it answers how to get one and make the call (authentication is required). A paid call the wallet does not cover answers the x402 requirements; pay them in `_meta["x402/payment"]` (x402 MCP transport)',
+    document: /* GraphQL */ `mutation ExecuteCapability($capability: String!, $input: JSON = {}, $payment: String) {
+      execute(input: { capability: $capability, input: $input }, payment: $payment) { ...ExecutionReceiptFields }
     } ${executionReceipt}`,
+    paymentVariable: 'payment',
     withoutKey: /* GraphQL */ `query ExecuteCapabilityInstructions($capability: String!, $input: JSON) {
       executionInstructions(capability: $capability, input: $input) { ...InstructionsFields }
     } ${instructions}`,

@@ -23,8 +23,9 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { clientAddress } from '../platform/http';
 import { VERSION } from '../config';
 import { problemFromError, type Problem } from '../platform/errors';
-import { runTool, type CompiledTool } from './tools';
+import { runTool, X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, type CompiledTool } from './tools';
 import type { CatalogResources } from './resources';
+import type { CapabilityAnswer, CapabilityTools } from './capability-tools';
 
 export const MCP_PATH = '/mcp';
 /** A client's session ends after this long without a request (it re-initializes, as the protocol asks). */
@@ -37,6 +38,9 @@ interface Session {
   server: Server;
   lastSeen: number;
 }
+
+/** Where a capability tool's answer says which execution produced it. */
+const EXECUTION_META = 'marketplace/execution';
 
 /** tools/call with any params object: the name and arguments are checked by the handler (callTool). */
 const LENIENT_CALL_TOOL = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
@@ -56,6 +60,8 @@ export class McpEndpoint {
     private readonly services: Services,
     private readonly tools: CompiledTool[],
     private readonly resources: CatalogResources,
+    /** The first-party capabilities as tools, offered as this instance serves them. */
+    private readonly capabilityTools?: CapabilityTools,
   ) {
     this.byName = new Map(tools.map((t) => [t.spec.name, t]));
     this.sweep = setInterval(() => this.closeIdle(), 60_000).unref();
@@ -172,22 +178,24 @@ export class McpEndpoint {
     };
     transport.onerror = (err) => this.services.log.debug({ err, request_id: requestId }, 'mcp transport');
 
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.map((t) => t.definition) }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [...this.tools.map((t) => t.definition), ...(this.capabilityTools?.offered(this.services).map((t) => t.definition) ?? [])],
+    }));
     // Registered past the SDK's Server, whose own check of tools/call answers arguments of the wrong shape
     // with a dump of its schema validator's findings: the arguments are ours to check, and a refusal says
     // which argument, as the tool names it.
-    const callTool = async (request: { params: { name?: unknown; arguments?: unknown } }, extra: { authInfo?: AuthInfo }): Promise<CallToolResult> => {
+    const callTool = async (request: { params: { name?: unknown; arguments?: unknown; _meta?: unknown } }, extra: { authInfo?: AuthInfo }): Promise<CallToolResult> => {
       const name = request.params.name;
       const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
+      const capability = tool === undefined && typeof name === 'string' ? this.capabilityTools?.find(name, this.services) : undefined;
+      if (capability) return capabilityResult(await this.capabilityTools!.run(capability, this.context(extra.authInfo), request.params.arguments ?? {}));
       if (!tool) throw invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'Invalid params: name must be a tool name');
-      const answer = await runTool(tool, this.context(extra.authInfo), request.params.arguments ?? {});
-      if (answer.ok) return toolResult(answer.value);
-      // Arguments the tool refuses are invalid params (JSON-RPC -32602), with the problem as data; what the
-      // call found (not found, payment required, a conflict) is the tool's answer.
-      if (answer.problem.code === 'validation_failed' || answer.problem.code === 'bad_request') {
-        throw invalidParams(`Invalid params: ${answer.problem.detail}`, answer.problem);
-      }
-      return toolError(answer.problem);
+      // x402's MCP transport: a payment rides in the call's `_meta`.
+      const meta = request.params._meta;
+      const payment = typeof meta === 'object' && meta !== null && X402_PAYMENT_META in meta ? { payment: (meta as Record<string, unknown>)[X402_PAYMENT_META] } : undefined;
+      const answer = await runTool(tool, this.context(extra.authInfo), request.params.arguments ?? {}, payment);
+      if (answer.ok) return toolResult(answer.value, answer.settlement ? { [X402_PAYMENT_RESPONSE_META]: answer.settlement } : undefined);
+      return refusal(answer.problem, tool.spec.name);
     };
     Protocol.prototype.setRequestHandler.call(server, LENIENT_CALL_TOOL, callTool as never);
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
@@ -219,9 +227,43 @@ export class McpEndpoint {
   }
 }
 
-/** What a tool answered: the object as structured content, and the same as text for clients that read text. */
-function toolResult(value: Record<string, unknown>): CallToolResult {
-  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }] };
+/**
+ * What a tool answered: the object as structured content, and the same as text for clients that read text;
+ * `meta` says more about the call (the x402 settlement of a paid call, the execution behind a capability).
+ */
+function toolResult(value: Record<string, unknown>, meta?: Record<string, unknown>): CallToolResult {
+  return { structuredContent: value, content: [{ type: 'text', text: JSON.stringify(value) }], ...(meta ? { _meta: meta } : {}) };
+}
+
+/**
+ * A problem as MCP answers it: arguments the tool refuses are invalid params (JSON-RPC -32602, thrown), with
+ * the problem as data; what the call found (not found, payment required, a conflict) is the tool's answer.
+ */
+function refusal(problem: Problem, toolName: string): CallToolResult {
+  if (problem.code === 'validation_failed' || problem.code === 'bad_request') throw invalidParams(`Invalid params: ${problem.detail}`, problem);
+  if (problem.status === 402 && Array.isArray(problem.accepts)) return paymentRequired(problem, toolName);
+  return toolError(problem);
+}
+
+/**
+ * A paid call nothing paid, as x402's MCP transport has it: the PaymentRequired as structured content (the
+ * tool's output schema admits it) and as the first text, which is REST's 402 body (the problem with the
+ * x402 members) so one JSON object serves x402 clients and problem readers alike. The resource is the tool.
+ */
+function paymentRequired(problem: Problem, toolName: string): CallToolResult {
+  const given = (problem.resource ?? {}) as Record<string, unknown>;
+  const resource = { ...given, url: `mcp://tool/${toolName}`, mimeType: 'application/json' };
+  const required = { x402Version: problem.x402Version, error: typeof problem.error === 'string' ? problem.error : problem.detail, resource, accepts: problem.accepts };
+  return { isError: true, structuredContent: required, content: [{ type: 'text', text: JSON.stringify({ ...required, ...problem, resource }) }] };
+}
+
+/** A capability tool's answer: the capability's output, its failed execution, or the problem that refused it. */
+function capabilityResult(answer: CapabilityAnswer): CallToolResult {
+  if (answer.kind === 'output') return toolResult(answer.output, { [EXECUTION_META]: answer.execution });
+  if (answer.kind === 'failed') {
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(answer.execution) }], _meta: { [EXECUTION_META]: answer.execution } };
+  }
+  return refusal(answer.problem, '');
 }
 
 /** A refusal: the problem REST would answer, as JSON text (code, detail, and which fields were wrong). */

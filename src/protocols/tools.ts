@@ -13,7 +13,7 @@ import { codeOf, problemFromError, ValidationFailed, type FieldError, type Probl
 import { inputProblem } from '../platform/input-boundary';
 import { camelCase } from '../platform/naming';
 import type { Bucket } from '../platform/rate-limit';
-import { answerSchema, inputSchema, variableUses } from './openapi';
+import { answerSchema, inputSchema, refineSchema, variableUses } from './openapi';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -45,7 +45,51 @@ export interface ToolSpec {
   manifest?: true;
   /** Its category in the tool index (default: its route's tag). */
   category?: string;
+  /**
+   * A variable of the tool's own document that takes an x402 payment (as PAYMENT-SIGNATURE carries it) from
+   * the call's `_meta["x402/payment"]` alone, not from an argument (x402's MCP transport). A route's
+   * PAYMENT-SIGNATURE is both: its `paymentSignature` argument and `_meta`.
+   */
+  paymentVariable?: string;
 }
+
+/** The key of an x402 payment in a tools/call's `_meta`, and of its settlement in the result's (x402 MCP transport). */
+export const X402_PAYMENT_META = 'x402/payment';
+export const X402_PAYMENT_RESPONSE_META = 'x402/payment-response';
+
+/**
+ * An x402 v2 PaymentRequired, the structured answer of a paid tool called without a payment that pays
+ * (x402's MCP transport): part of every paid tool's output schema, since MCP clients hold every
+ * structuredContent to it.
+ */
+export const PAYMENT_REQUIRED_SCHEMA: JsonSchema = {
+  type: 'object',
+  title: 'x402 PaymentRequired',
+  description: 'The call is paid and nothing paid it: pay one of `accepts` and call again with the payment in `_meta["x402/payment"]` (x402 MCP transport)',
+  required: ['x402Version', 'resource', 'accepts'],
+  properties: {
+    x402Version: { type: 'integer', enum: [2] },
+    error: { type: 'string' },
+    resource: { type: 'object', required: ['url'], properties: { url: { type: 'string' }, description: { type: 'string' }, mimeType: { type: 'string' } } },
+    accepts: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['scheme', 'network', 'asset', 'amount', 'payTo', 'maxTimeoutSeconds'],
+        properties: {
+          scheme: { type: 'string' },
+          network: { type: 'string' },
+          asset: { type: 'string' },
+          amount: { type: 'string' },
+          payTo: { type: 'string' },
+          maxTimeoutSeconds: { type: 'integer' },
+          extra: { type: 'object' },
+        },
+      },
+    },
+  },
+};
 
 /** Which argument each variable takes: one argument, or (a whole input object) the arguments that are its fields. */
 type Placement = { variable: string; arg: string } | { variable: string; fields: string[] };
@@ -68,6 +112,10 @@ export interface CompiledTool extends Runnable {
    */
   argPaths: Map<string, string>;
   withoutKey?: Runnable;
+  /** The operation's variable that takes an x402 payment (from `_meta["x402/payment"]`, or its argument). */
+  paymentVariable?: string;
+  /** The argument that also takes it, when there is one (`paymentSignature`). */
+  paymentArg?: string;
   /** Its category in the WebMCP tool index. */
   category: string;
   definition: {
@@ -90,6 +138,9 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     let op: CompiledOperation;
     let auth: Auth;
     let bucket: Bucket | null;
+    let paymentVariable: string | undefined;
+    let paymentArg: string | undefined;
+    let bodyRules: JsonSchema | undefined;
     const placements: Placement[] = [];
     const fields: Record<string, GraphQLInputFieldConfig> = {};
     const uses = new Map<string, ReturnType<typeof variableUses> extends Map<string, infer U> ? U : never>();
@@ -114,13 +165,19 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       bucket = spec.bucket === undefined ? route.route.bucket : spec.bucket;
       for (const [name, use] of variableUses(schema, op)) uses.set(name, use);
       for (const v of route.variables) {
-        if (v.source.from === 'body') spread(v.name, v.type);
-        else if (v.source.from === 'header') {
+        if (v.source.from === 'body') {
+          spread(v.name, v.type);
+          bodyRules = route.route.bodySchema;
+        } else if (v.source.from === 'header') {
           if (v.type instanceof GraphQLNonNull) throw new Error(`${label}: $${v.name} comes from a header`);
           // A header's input (PAYMENT-SIGNATURE) is an optional argument, named in camelCase (paymentSignature).
           const arg = camelCase(v.source.name.toLowerCase().replace(/-/g, '_'));
           addArg(arg, { type: v.type, description: v.source.description, extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} } });
           placements.push({ variable: v.name, arg });
+          if (v.source.name.toUpperCase() === 'PAYMENT-SIGNATURE') {
+            paymentVariable = v.name;
+            paymentArg = arg;
+          }
         } else {
           const arg = camelCase(v.source.name);
           addArg(arg, { type: v.type, description: ('description' in v.source && v.source.description) || uses.get(v.name)?.description, extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} } });
@@ -133,7 +190,13 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       auth = spec.auth ?? 'none';
       bucket = spec.bucket ?? null;
       for (const [name, use] of variableUses(schema, op)) uses.set(name, use);
+      if (spec.paymentVariable) {
+        const v = op.variableTypes.find((t) => t.name === spec.paymentVariable);
+        if (!v || v.type instanceof GraphQLNonNull) throw new Error(`${label}: $${spec.paymentVariable} is not an optional variable of its document`);
+        paymentVariable = spec.paymentVariable;
+      }
       for (const v of op.variableTypes) {
+        if (v.name === paymentVariable) continue;
         const use = uses.get(v.name);
         addArg(v.name, { type: v.type, description: use?.description, extensions: { jsonSchema: use?.schema ?? {} } });
         placements.push({ variable: v.name, arg: v.name });
@@ -155,7 +218,9 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
 
     const argPaths = argumentPaths(op, placements);
     const answer = answerSchema(op, schema);
-    const outputSchema = withoutKey ? { type: 'object', anyOf: [answer, answerSchema(withoutKey.op, schema)] } : answer;
+    // Every structuredContent the tool can answer: its answer, the instructions without a key, the x402 requirements.
+    const answers = [answer, ...(withoutKey ? [answerSchema(withoutKey.op, schema)] : []), ...(paymentVariable ? [PAYMENT_REQUIRED_SCHEMA] : [])];
+    const outputSchema = answers.length > 1 ? { type: 'object', anyOf: answers } : answer;
     const field = fieldOf(schema, op);
     const needs = auth === 'agent' ? ' Needs the caller\'s key (`Authorization: Bearer key_master_…` on the MCP connection).' : '';
     const description = `${spec.description ?? field.description ?? spec.title}.${needs}`.replace(/\.\./g, '.');
@@ -171,11 +236,14 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       argsType,
       argPaths,
       withoutKey,
+      paymentVariable,
+      paymentArg,
       definition: {
         name: spec.name,
         title: spec.title,
         description,
-        inputSchema: inputSchema(argsType),
+        // What the operation requires of a whole-body input beyond its type (Route.bodySchema), over the arguments it spreads into.
+        inputSchema: bodyRules ? refineSchema(inputSchema(argsType), bodyRules) : inputSchema(argsType),
         outputSchema,
         annotations: {
           title: spec.title,
@@ -189,15 +257,25 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
   });
 }
 
-/** A tool's answer: the operation's value as JSON, or the problem that refused it. */
-export type ToolAnswer = { ok: true; value: Record<string, unknown> } | { ok: false; problem: Problem };
+/**
+ * A tool's answer: the operation's value as JSON (and the x402 settlement when a payment paid it), or the
+ * problem that refused it.
+ */
+export type ToolAnswer = { ok: true; value: Record<string, unknown>; settlement?: Record<string, unknown> } | { ok: false; problem: Problem };
+
+/** Where a call's x402 payment came from: `_meta["x402/payment"]` (x402's MCP transport), as the client sent it. */
+export interface ToolPayment {
+  payment: unknown;
+}
+
+const META_PAYMENT_PATH = `_meta.${X402_PAYMENT_META}`;
 
 /**
  * Runs a tool for the caller in `ctx`: its rate bucket is spent, the key checked (or, without one, the
  * document for callers without a key run), the arguments read in both spellings and coerced, then the
  * compiled operation runs. Every refusal is the problem REST would answer.
  */
-export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown): Promise<ToolAnswer> {
+export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?: ToolPayment): Promise<ToolAnswer> {
   const base = ctx.services.config.publicBaseUrl;
   // A field the caller did not send is named as the tool names its arguments (camelCase), not as REST documents it.
   const spelling = new Spelling((field) => field);
@@ -206,26 +284,69 @@ export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown): Prom
     const runnable = tool.withoutKey && ctx.bearer.kind === 'none' ? tool.withoutKey : tool;
     if (runnable === tool) await authorize(ctx, tool.auth);
     const values = readArguments(tool, runnable, args ?? {}, spelling);
+    // A payment in `_meta` (a tool that takes none leaves it unread, as x402 servers do with free tools).
+    const fromMeta = paid !== undefined && runnable === tool && tool.paymentVariable !== undefined;
+    if (fromMeta) values[tool.paymentVariable!] = metaPayment(paid!.payment, values[tool.paymentVariable!], tool.paymentArg);
     const result = await runnable.op.execute(undefined, ctx, values);
     if (result.errors?.length) {
       const first = result.errors[0];
       if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
       const original = first instanceof ValidationFailed ? first : first.originalError;
-      const named =
-        original instanceof ValidationFailed
-          ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(argumentPath(runnable === tool ? tool.argPaths : NO_PATHS, e.path), tool.argsType) })))
-          : first;
+      const pathOf = (path: string) => {
+        const arg = argumentPath(runnable === tool ? tool.argPaths : NO_PATHS, path);
+        // A refused payment is named where it came from.
+        if (fromMeta && (arg === tool.paymentArg || path === tool.paymentVariable)) return META_PAYMENT_PATH;
+        return spelling.clientPath(arg, tool.argsType);
+      };
+      const named = original instanceof ValidationFailed ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: pathOf(e.path) }))) : first;
       return { ok: false, problem: problemFromError(base, named, ctx.requestId) };
     }
     const data = result.data as Record<string, unknown>;
     const value = (runnable.op.rootIsObject ? data[runnable.op.rootKey] : data) as Record<string, unknown>;
     const caller = ctx.resolvedPrincipal;
     if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.spec.name}`, ctx.services.clock.now());
-    return { ok: true, value };
+    const settlement = settlementOf(ctx);
+    return { ok: true, value, ...(settlement ? { settlement } : {}) };
   } catch (err) {
     const problem = problemFromError(base, err, ctx.requestId);
     if (problem.code === 'internal') ctx.services.log.error({ err, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
     return { ok: false, problem };
+  }
+}
+
+/**
+ * The payment variable's value from `_meta["x402/payment"]`: the PaymentPayload's JSON, as PAYMENT-SIGNATURE
+ * may carry it. The same payment may also come in the argument; two different ones are refused.
+ */
+export function metaPayment(payment: unknown, fromArgument: unknown, paymentArg: string | undefined): string {
+  if (typeof payment !== 'object' || payment === null || Array.isArray(payment)) {
+    throw new ValidationFailed([{ path: META_PAYMENT_PATH, message: 'must be an x402 PaymentPayload (an object)' }]);
+  }
+  const outside = inputProblem(payment, META_PAYMENT_PATH);
+  if (outside) throw new ValidationFailed(outside);
+  const text = JSON.stringify(payment);
+  if (typeof fromArgument === 'string') {
+    let same = false;
+    try {
+      const given = fromArgument.trim();
+      same = JSON.stringify(JSON.parse(given.startsWith('{') ? given : Buffer.from(given, 'base64').toString('utf8'))) === text;
+    } catch {
+      same = false;
+    }
+    if (!same) throw new ValidationFailed([{ path: META_PAYMENT_PATH, message: `and ${paymentArg ?? 'the payment argument'} carry two different payments: send one` }]);
+  }
+  return text;
+}
+
+/** The x402 settlement a paid operation answered with (what REST sends base64-encoded in PAYMENT-RESPONSE). */
+export function settlementOf(ctx: Ctx): Record<string, unknown> | undefined {
+  const header = ctx.httpAnswer?.headers?.['PAYMENT-RESPONSE'];
+  if (!header) return undefined;
+  try {
+    const settlement = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as unknown;
+    return typeof settlement === 'object' && settlement !== null ? (settlement as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

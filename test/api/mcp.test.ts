@@ -7,7 +7,13 @@ import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextproto
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { api, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
-import { fund, registerPayingAgent, signAuthorization, throwAwayAccount } from '../support/payments';
+import { fund, NETWORK, registerPayingAgent, signAuthorization, throwAwayAccount } from '../support/payments';
+import { x402Client } from '@x402/core/client';
+import { isPaymentRequired } from '@x402/core/schemas';
+import type { PaymentRequired } from '@x402/core/types';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import type { EvmAccount } from '../../src/platform/evm';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
 let server: TestServer;
@@ -181,8 +187,12 @@ describe('MCP at /mcp', () => {
     const { capability, provider } = await echoCapability();
     const me = await registerAgent(server);
     const client = await connect(me.key);
-    const problem = await refused(client, 'execute', { capability, input: { via: 'mcp' } });
+    const result = (await client.callTool({ name: 'execute', arguments: { capability, input: { via: 'mcp' } } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const problem = JSON.parse((result.content[0] as { text: string }).text);
     expect(problem).toMatchObject({ status: 402, code: 'payment_required', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
+    // x402's MCP transport: the same requirements as structured content, for the tool named as the resource.
+    expect(result.structuredContent).toEqual({ x402Version: 2, error: problem.detail, resource: expect.objectContaining({ url: 'mcp://tool/execute' }), accepts: problem.accepts });
     // A sponsor's key pays it, as a client holding the 402 would.
     const account = await throwAwayAccount();
     const sponsor = await registerAgent(server);
@@ -355,4 +365,147 @@ describe('MCP at /mcp', () => {
     const after = await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...session }, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } });
     expect(after.status).toBe(404);
   });
+
+  describe("the marketplace's own capabilities as tools", () => {
+    const offered = () => [...FIRST_PARTY.values()].filter((c) => !c.available || c.available(server.app.services));
+
+    it('offers one tool per capability this instance serves, with the capability\'s own input and output schemas', async () => {
+      const client = await connect();
+      const { tools } = await client.listTools();
+      for (const c of offered()) {
+        const tool = tools.find((t) => t.name === c.slug);
+        expect(tool).toBeDefined();
+        expect(tool!.inputSchema).toEqual({ ...c.inputSchema, type: 'object' });
+        expect(tool!.outputSchema).toEqual({ ...c.outputSchema, type: 'object' });
+        expect(tool!.description).toContain(c.summary.replace(/\.$/, ''));
+      }
+      // One the instance cannot serve (a model-backed one without a backend) is neither listed nor callable.
+      for (const c of FIRST_PARTY.values()) {
+        if (offered().includes(c)) continue;
+        expect(tools.map((t) => t.name)).not.toContain(c.slug);
+        await expect(client.callTool({ name: c.slug, arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool/) });
+      }
+    });
+
+    it('runs a capability through execute with the marketplace as the provider, recorded like any execution', async () => {
+      const me = await registerAgent(server);
+      const client = await connect(me.key);
+      const result = (await client.callTool({
+        name: 'support-ticket',
+        arguments: { type: 'question', subject: 'Via a capability tool', description: 'Opened by the support-ticket tool', agentName: 'mcp' },
+      })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const ticket = result.structuredContent as { ticket_key: string };
+      expect(ticket.ticket_key).toMatch(/^ST-\d+$/);
+      const execution = (result._meta as Record<string, any>)['marketplace/execution'];
+      expect(execution).toMatchObject({ capability: 'support-ticket', status: 'success', mode: 'chosen', provider: expect.objectContaining({ service_key: 'marketplace' }) });
+      // The same ticket and execution every other surface sees.
+      expect((await call('GET', `/tickets/${ticket.ticket_key}`, { key: me.key })).body.subject).toBe('Via a capability tool');
+      const history = await call('GET', '/agents/me/executions', { key: me.key });
+      expect(history.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(execution.execution_id);
+      const trust = await ok(client, 'trust-score', { agent_id: me.agentId });
+      expect(trust).toMatchObject({ agent_id: me.agentId, trust_score: expect.any(Number) });
+    });
+
+    it("refuses arguments the capability's schema refuses as invalid params naming each argument, and a call without a key", async () => {
+      const me = await registerAgent(server);
+      const client = await connect(me.key);
+      const bad = await invalid(client, 'trust-score', { agent_id: 'not-a-uuid', extra: 1 });
+      expect(bad).toMatchObject({ status: 400, code: 'validation_failed' });
+      expect(bad.errors.map((e: { path: string }) => e.path).sort()).toEqual(expect.arrayContaining(['agent_id']));
+      expect(bad.errors.every((e: { path: string }) => !e.path.startsWith('input'))).toBe(true);
+      const anonymous = await connect();
+      expect(await refused(anonymous, 'trust-score', { agent_id: me.agentId })).toMatchObject({ status: 401, code: 'unauthorized' });
+    });
+  });
+
+  describe("paid calls over x402's MCP transport", () => {
+    /**
+     * An MCP client written to x402's MCP transport and nothing of ours: the requirements from the tool
+     * result (structuredContent, else the first text), a payment made by the official x402 client, sent in
+     * `_meta["x402/payment"]`, the settlement read from `_meta["x402/payment-response"]`.
+     */
+    async function callPaying(client: Client, account: EvmAccount, name: string, args: Record<string, unknown>) {
+      const first = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const fromText = () => {
+        const text = (first.content[0] as { type: string; text?: string } | undefined)?.text;
+        if (typeof text !== 'string') return undefined;
+        const parsed = JSON.parse(text);
+        return isPaymentRequired(parsed) ? parsed : isPaymentRequired(parsed?.['x402/error']?.data) ? parsed['x402/error'].data : undefined;
+      };
+      const required = (first.isError ? (isPaymentRequired(first.structuredContent) ? first.structuredContent : fromText()) : undefined) as PaymentRequired | undefined;
+      if (!required) return { first, paid: undefined, required: undefined, payment: undefined };
+      const payment = await new x402Client().register(NETWORK, new ExactEvmScheme(account)).createPaymentPayload(required);
+      const paid = (await client.callTool({ name, arguments: args, _meta: { 'x402/payment': payment } })) as CallToolResult;
+      return { first, paid, required, payment };
+    }
+
+    async function payerAccount() {
+      const account = await throwAwayAccount();
+      const sponsor = await registerAgent(server);
+      await call('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } });
+      await fund(server, sponsor.key, '1');
+      return account;
+    }
+
+    it('pays a paid tool with no code of ours: requirements in the result, payment in _meta, settlement in _meta', async () => {
+      const { capability, provider } = await echoCapability();
+      const me = await registerAgent(server);
+      const client = await connect(me.key);
+      const account = await payerAccount();
+      for (const name of ['execute', 'executeCapability']) {
+        const { first, paid, required } = await callPaying(client, account, name, { capability, input: { via: name } });
+        expect(first.isError).toBe(true);
+        // Both places a client looks hold the same requirements.
+        expect(isPaymentRequired(first.structuredContent)).toBe(true);
+        expect(isPaymentRequired(JSON.parse((first.content[0] as { text: string }).text))).toBe(true);
+        expect(required!.resource.url).toBe(`mcp://tool/${name}`);
+        expect(required!.accepts[0]).toMatchObject({ scheme: 'exact', network: NETWORK, amount: '30000' });
+        expect(paid!.isError).toBeFalsy();
+        expect(paid!.structuredContent).toMatchObject({ status: 'success', capability, payment: { method: 'x402', x402: { payer: account.address.toLowerCase() } } });
+        const settlement = (paid!._meta as Record<string, any>)['x402/payment-response'];
+        expect(settlement).toMatchObject({ success: true, network: NETWORK, payer: account.address.toLowerCase(), transaction: expect.stringMatching(/^0x/) });
+        expect(provider.calls.at(-1)!.json.input).toEqual({ via: name });
+      }
+      expect(provider.calls).toHaveLength(2);
+    });
+
+    it('takes the same payment in _meta and in paymentSignature as one, refuses two different ones, and names a malformed one', async () => {
+      const { capability, provider } = await echoCapability();
+      const me = await registerAgent(server);
+      const client = await connect(me.key);
+      const account = await payerAccount();
+      const unpaid = (await client.callTool({ name: 'execute', arguments: { capability, input: {} } })) as CallToolResult;
+      const accepts = (unpaid.structuredContent as unknown as PaymentRequired).accepts[0];
+      const one = await signAuthorization(account, accepts);
+      const two = await signAuthorization(account, accepts);
+      const refusal = (args: Record<string, unknown>, meta: Record<string, unknown>) =>
+        client.callTool({ name: 'execute', arguments: args, _meta: meta }).then(
+          () => undefined,
+          (e: { code?: number; data?: any }) => e,
+        );
+      expect(await refusal({ capability, input: {}, paymentSignature: one.header }, { 'x402/payment': two.payload })).toMatchObject({
+        code: -32602,
+        data: { errors: [expect.objectContaining({ path: '_meta.x402/payment' })] },
+      });
+      expect(await refusal({ capability, input: {} }, { 'x402/payment': { x402Version: 2 } })).toMatchObject({
+        code: -32602,
+        data: { errors: [expect.objectContaining({ path: '_meta.x402/payment' })] },
+      });
+      expect(provider.calls).toHaveLength(0);
+      const paid = (await client.callTool({ name: 'execute', arguments: { capability, input: {}, paymentSignature: one.header }, _meta: { 'x402/payment': one.payload } })) as CallToolResult;
+      expect(paid.structuredContent).toMatchObject({ status: 'success', payment: { method: 'x402' } });
+      expect((paid._meta as Record<string, any>)['x402/payment-response']).toMatchObject({ success: true });
+      expect(provider.calls).toHaveLength(1);
+    });
+
+    it("states the requirements in every paid tool's output schema, and none in a free tool's", async () => {
+      const client = await connect();
+      const { tools } = await client.listTools();
+      const schemaOf = (name: string) => tools.find((t) => t.name === name)!.outputSchema as { anyOf?: { title?: string }[] };
+      for (const name of ['execute', 'executeCapability', 'payCheckout']) expect(schemaOf(name).anyOf?.map((s) => s.title)).toContain('x402 PaymentRequired');
+      expect(schemaOf('me').anyOf).toBeUndefined();
+    });
+  });
 });
+

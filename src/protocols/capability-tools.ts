@@ -1,0 +1,133 @@
+// The capabilities the marketplace serves itself as MCP tools: one per first-party capability this
+// instance can serve, named by its identifier, whose input and output schemas are the capability's. A call
+// runs the execute operation with that capability and the marketplace as the chosen provider (so the answer
+// is the capability's own, valid against its output schema), with the same bucket, authentication,
+// recording as every execute. Built from the first-party table: an entry added there is a tool.
+import type { GraphQLSchema } from 'graphql';
+import { executionReceipt } from '../../rest/execution';
+import { compileOperation, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
+import { authorize } from '../../schema/auth';
+import type { FirstPartyCapability } from '../domain/capabilities/first-party';
+import type { Ctx, Services } from '../domain/context';
+import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
+import { inputProblem } from '../platform/input-boundary';
+import type { Bucket } from '../platform/rate-limit';
+
+type JsonSchema = Record<string, unknown>;
+
+const DOCUMENT = /* GraphQL */ `mutation CapabilityTool($capability: String!, $input: JSON!) {
+  execute(input: { capability: $capability, input: $input, provider: "marketplace", mode: chosen }) { ...ExecutionReceiptFields }
+} ${executionReceipt}`;
+
+export interface CapabilityTool {
+  capability: FirstPartyCapability;
+  definition: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: JsonSchema;
+    outputSchema: JsonSchema;
+    annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+  };
+}
+
+/**
+ * What a capability tool answered: the capability's output with the execution that produced it; the
+ * execution alone when the marketplace's call failed (its `error` says why); or the problem that refused it.
+ */
+export type CapabilityAnswer =
+  | { kind: 'output'; output: Record<string, unknown>; execution: Record<string, unknown> }
+  | { kind: 'failed'; execution: Record<string, unknown> }
+  | { kind: 'refused'; problem: Problem };
+
+export class CapabilityTools {
+  private readonly op: CompiledOperation;
+  private readonly bucket: Bucket | null;
+  private readonly tools: Map<string, CapabilityTool>;
+
+  constructor(
+    schema: GraphQLSchema,
+    routes: CompiledRoute[],
+    capabilities: Iterable<FirstPartyCapability>,
+    /** Names already taken by the operation tools: a capability may not shadow one. */
+    taken: ReadonlySet<string>,
+  ) {
+    this.op = compileOperation(schema, 'capability tools', DOCUMENT);
+    const execute = routes.find((r) => r.label === 'POST /execute');
+    if (!execute) throw new Error('capability tools: no route POST /execute');
+    // One budget with REST's execute and the execute tools.
+    this.bucket = execute.route.bucket;
+    this.tools = new Map();
+    for (const capability of capabilities) {
+      if (taken.has(capability.slug)) throw new Error(`capability tools: ${capability.slug} is already the name of a tool`);
+      this.tools.set(capability.slug, { capability, definition: definitionOf(capability) });
+    }
+  }
+
+  /** The tools of the capabilities this instance serves now (a model-backed one without its backend is not one). */
+  offered(services: Services): CapabilityTool[] {
+    return [...this.tools.values()].filter((t) => servedHere(t.capability, services));
+  }
+
+  /** The tool of that name, when this instance offers it. */
+  find(name: string, services: Services): CapabilityTool | undefined {
+    const tool = this.tools.get(name);
+    return tool && servedHere(tool.capability, services) ? tool : undefined;
+  }
+
+  /**
+   * Runs the capability for the caller in `ctx`: its arguments are the capability's input (checked against
+   * its input schema by execute, each refusal naming the argument). The marketplace's own calls are free,
+   * so nothing here takes a payment.
+   */
+  async run(tool: CapabilityTool, ctx: Ctx, args: unknown): Promise<CapabilityAnswer> {
+    const base = ctx.services.config.publicBaseUrl;
+    try {
+      await spendBucket(ctx, this.bucket);
+      await authorize(ctx, 'agent');
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
+      const outside = inputProblem(args);
+      if (outside) throw new ValidationFailed(outside);
+      const result = await this.op.execute(undefined, ctx, { capability: tool.capability.slug, input: args });
+      if (result.errors?.length) {
+        const first = result.errors[0];
+        if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
+        const original = first instanceof ValidationFailed ? first : first.originalError;
+        const named = original instanceof ValidationFailed ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: argumentPath(e) }))) : first;
+        return { kind: 'refused', problem: problemFromError(base, named, ctx.requestId) };
+      }
+      const { result: output, ...execution } = (result.data as { execute: Record<string, unknown> }).execute;
+      const caller = ctx.resolvedPrincipal;
+      if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.definition.name}`, ctx.services.clock.now());
+      if (execution.status !== 'success' || typeof output !== 'object' || output === null || Array.isArray(output)) return { kind: 'failed', execution };
+      return { kind: 'output', output: output as Record<string, unknown>, execution };
+    } catch (err) {
+      const problem = problemFromError(base, err, ctx.requestId);
+      if (problem.code === 'internal') ctx.services.log.error({ err, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
+      return { kind: 'refused', problem };
+    }
+  }
+}
+
+function servedHere(capability: FirstPartyCapability, services: Services): boolean {
+  return capability.available ? capability.available(services) : true;
+}
+
+/** A refusal of execute's input, named as the tool's argument (`input.text` → `text`). */
+function argumentPath(e: FieldError): string {
+  if (e.path === 'input') return 'arguments';
+  if (e.path.startsWith('input.')) return e.path.slice('input.'.length);
+  return e.path;
+}
+
+function definitionOf(c: FirstPartyCapability): CapabilityTool['definition'] {
+  const served = c.kind === 'own' ? "on the marketplace's own data" : 'by the marketplace itself (the execute tool also reaches registered providers)';
+  return {
+    name: c.slug,
+    title: c.slug,
+    description: `${c.summary.replace(/\.$/, '')}. Runs execute with \`${c.slug}\`, served ${served}; the answer is the capability's output, the execution is in \`_meta["marketplace/execution"]\`. Needs the caller's key (\`Authorization: Bearer key_master_…\` on the MCP connection).`,
+    inputSchema: { ...c.inputSchema, type: 'object' },
+    outputSchema: { ...c.outputSchema, type: 'object' },
+    annotations: { title: c.slug, readOnlyHint: false, destructiveHint: false, openWorldHint: c.kind === 'generic' },
+  };
+}
