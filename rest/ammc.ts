@@ -29,13 +29,19 @@ export const ammcRoutes: Route[] = [
     status: 200,
     tag: 'Conglomerates',
     summary: 'Agents that may join conglomerates',
-    description: 'Active agents, best reputation first, each with its `source` (`marketplace`: registered here). `capability` narrows to agents that list it.',
-    document: /* GraphQL */ `query AmmcAgents($capability: String, $first: Int, $offset: Int) {
-      ammcAgents(capability: $capability, first: $first, offset: $offset) {
-        total: totalCount agents: nodes { agent_id: agentId name description reputation tier capabilities source }
+    description:
+      'Active agents registered here and the external agents of the gateway, best reputation first, each with its `source` (`marketplace`: registered here; `external`: reach it through delegations). `capability` narrows to agents that list it, `source` to one of the two; the answer\'s top-level `source` says which the list covers (`all`, `marketplace` or `external`).',
+    document: /* GraphQL */ `query AmmcAgents($capability: String, $source: String, $first: Int, $offset: Int) {
+      ammcAgents(capability: $capability, source: $source, first: $first, offset: $offset) {
+        total: totalCount source agents: nodes { agent_id: agentId name description reputation tier capabilities source }
       }
     }`,
-    variables: { capability: from.query('capability', 'Only agents that list this capability'), first: from.query('limit', 'Items to return, 1-100 (default 20)'), offset: from.query('offset', 'Items to skip (default 0)') },
+    variables: {
+      capability: from.query('capability', 'Only agents that list this capability'),
+      source: from.query('source', 'marketplace, external or all (default)'),
+      first: from.query('limit', 'Items to return, 1-100 (default 20)'),
+      offset: from.query('offset', 'Items to skip (default 0)'),
+    },
   },
   {
     method: 'POST',

@@ -163,8 +163,14 @@ const ActivityInput = builder.inputType('RecordConglomerateActivityInput', {
 builder.queryField('ammcAgents', (t) =>
   pagedField(t, AvailableAgent, {
     description: 'Agents that may join conglomerates (no credential needed), best reputation first',
-    args: { capability: t.arg.string({ description: 'Only agents that list this capability' }) },
-    resolve: (ctx, args, page) => ammc.availableAgents(ctx, page, args.capability),
+    args: {
+      capability: t.arg.string({ description: 'Only agents that list this capability' }),
+      source: t.arg.string({ description: '`marketplace` (registered here), `external` (agents of the gateway) or `all` (the default)' }),
+    },
+    resolve: (ctx, args, page) => ammc.availableAgents(ctx, page, args.capability, args.source),
+    connectionFields: (c) => ({
+      source: c.string({ description: 'Which agents the list covers: `all`, `marketplace` or `external` (each item says its own)', resolve: (conn: { source: string }) => conn.source }),
+    }),
   }),
 );
 

@@ -8,7 +8,7 @@ import { applyDeadlines } from '../../src/domain/ammc/conglomerates';
 import { FakeClock } from '../support/clock';
 import { errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
-import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -105,6 +105,29 @@ describe('GET /ammc/agents', () => {
     expect([first.body.total, second.body.total, beyond.body.total]).toEqual([2, 2, 2]);
     expect([first.body.agents.length, second.body.agents.length, beyond.body.agents.length]).toEqual([1, 1, 0]);
     expect([first.body.agents[0].agent_id, second.body.agents[0].agent_id]).toEqual(all.body.agents.map((a: any) => a.agent_id));
+  });
+
+  it('says at the top level which agents the list covers, and narrows to one source', async () => {
+    const capability = uniqueSlug('ammc-src');
+    const here = await registerAgent(server);
+    expect((await call('PATCH', '/agents/me', { key: here.key, body: { capabilities: [capability] } })).status).toBe(200);
+    const external = await call('POST', '/ext/agents/register', { key: here.key, body: { instance_url: `https://agent.invalid/${capability}`, capabilities: [capability] } });
+    expect(external.status).toBe(201);
+    const externalId = external.body.external_agent.external_agent_id;
+
+    const all = await call('GET', `/ammc/agents?capability=${capability}`);
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ total: 2, source: 'all', agents: expect.any(Array) });
+    expect(all.body.agents.map((a: any) => [a.agent_id, a.source]).sort()).toEqual([[externalId, 'external'], [here.agentId, 'marketplace']].sort());
+    for (const [source, id] of [['marketplace', here.agentId], ['external', externalId]]) {
+      const one = await call('GET', `/ammc/agents?capability=${capability}&source=${source}`);
+      expect(one.body).toEqual({ total: 1, source, agents: [expect.objectContaining({ agent_id: id, source })] });
+    }
+    expect((await call('GET', '/ammc/agents?limit=1')).body.source).toBe('all');
+    expect(errorPaths(await call('GET', '/ammc/agents?source=elsewhere'))).toEqual(['source']);
+    const q = await gql(server, `{ ammcAgents(source: "external", first: 100) { source totalCount nodes { source } } }`);
+    expect(q.body.data.ammcAgents.source).toBe('external');
+    expect(new Set(q.body.data.ammcAgents.nodes.map((n: any) => n.source))).toEqual(new Set(['external']));
   });
 });
 

@@ -359,27 +359,38 @@ interface AvailableRow {
 const AVAILABLE_SQL = `
   WITH listed AS (
     SELECT a.id, a.name, a.description, a.reputation, a.capabilities, 'marketplace' AS source, NULL AS instance_url, NULL::uuid AS owner_id, a.created_at
-    FROM agents a WHERE a.status = 'ACTIVE' AND ($1::text IS NULL OR a.capabilities @> ARRAY[$1::text])
+    FROM agents a WHERE $4::text <> 'external' AND a.status = 'ACTIVE' AND ($1::text IS NULL OR a.capabilities @> ARRAY[$1::text])
     UNION ALL
     SELECT e.id, e.name, e.description, e.reputation, e.capabilities, 'external', e.instance_url, e.owner_id, e.created_at
-    FROM external_agents e WHERE $1::text IS NULL OR e.capabilities @> ARRAY[$1::text]
+    FROM external_agents e WHERE $4::text <> 'marketplace' AND ($1::text IS NULL OR e.capabilities @> ARRAY[$1::text])
   )
   SELECT id, name, description, reputation, capabilities, source, instance_url, owner_id, count(*) OVER ()::int AS total
   FROM listed ORDER BY reputation DESC, created_at, id LIMIT $2 OFFSET $3`;
 
+/** Where the agents of the list come from: `marketplace` (registered here), `external` (gateway agents), or both. */
+export const AGENT_SOURCES = ['all', 'marketplace', 'external'] as const;
+export type AgentSource = (typeof AGENT_SOURCES)[number];
+
 /**
- * Agents that may collaborate: active agents registered here and external agents (`source`), best
- * reputation first. External agents take part through delegations (POST /ext/swarm/delegate); a
- * conglomerate's members are agents registered here, who act with their own keys.
+ * Agents that may collaborate: active agents registered here and external agents (each item's `source`),
+ * best reputation first; `source` narrows to one of the two, and the answer says which it covers (spec
+ * §4.11: `source` at the top level too). External agents take part through delegations
+ * (POST /ext/swarm/delegate); a conglomerate's members are agents registered here, who act with their own keys.
  */
-export async function availableAgents(ctx: Ctx, page: Page, capability?: string | null): Promise<{ items: AvailableAgent[]; total: number }> {
+export async function availableAgents(
+  ctx: Ctx,
+  page: Page,
+  capability?: string | null,
+  source?: string | null,
+): Promise<{ items: AvailableAgent[]; total: number; source: AgentSource }> {
   const checks = new Checks();
   const cap = capability === undefined || capability === null ? undefined : checks.text('capability', capability, { max: 64, required: true });
+  const from = checks.oneOf('source', source ?? undefined, AGENT_SOURCES, 'all');
   checks.done();
-  const run = (limit: number, offset: number) => ctx.services.sql.query<AvailableRow>(AVAILABLE_SQL, [cap ?? null, limit, offset]);
+  const run = (limit: number, offset: number) => ctx.services.sql.query<AvailableRow>(AVAILABLE_SQL, [cap ?? null, limit, offset, from]);
   const rows = await run(page.limit, page.offset);
   // A page past the end carries no total: count then.
-  const total = rows[0]?.total ?? (page.offset > 0 ? ((await run(1, 0))[0]?.total ?? 0) : 0);
+  const total = rows[0]?.total ?? (page.offset > 0 || page.limit === 0 ? ((await run(1, 0))[0]?.total ?? 0) : 0);
   const items = rows.map((r) => ({
     agentId: r.id,
     name: r.name,
@@ -390,5 +401,5 @@ export async function availableAgents(ctx: Ctx, page: Page, capability?: string 
     instanceUrl: r.instance_url,
     ownerAgentId: r.owner_id,
   }));
-  return { items, total };
+  return { items, total, source: from! };
 }
