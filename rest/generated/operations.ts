@@ -304,16 +304,23 @@ export type MemorySearchInput = {
   embedding?: Array<number> | null | undefined;
   /** structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold */
   filter?: unknown;
-  /** How many results, 1-100, default 10 */
+  /** How many results, 1-100, default 10: the same as the connection's `first` (give one) */
   limit?: number | null | undefined;
   /** kv and structured: keys starting with this */
   prefix?: string | null | undefined;
-  /** kv: case-insensitive text in the key or the value */
+  /** kv: case-insensitive text in the key or the value. vector: words, ranked by full-text relevance (English stemming; any word may match); with `vector`, fused with its similarity (hybrid search) */
   query?: string | null | undefined;
   /** The same as `limit`, in the word vector search uses (give one) */
   topK?: number | null | undefined;
   /** vector: the query embedding; results are its nearest neighbours by cosine distance */
   vector?: Array<number> | null | undefined;
+};
+
+export type PauseServiceInput = {
+  /** Why, at most 500 characters: recorded with the move */
+  reason?: string | null | undefined;
+  /** Resume it then (ISO 8601, within 90 days). A beta feature: Trusted and above (reputation 61+); 403 for the others */
+  resumeAt?: string | null | undefined;
 };
 
 export type Prefer =
@@ -475,6 +482,8 @@ export type RotateSubKeyInput = {
 export type ServiceStatus =
   | 'active'
   | 'inactive'
+  | 'paused'
+  | 'removed'
   | 'suspended';
 
 export type SetCapabilityPricingInput = {
@@ -642,7 +651,23 @@ export type UpdateMemoryStoreInput = {
   description?: string | null | undefined;
 };
 
+/** Each field given replaces the service's, each left out keeps its value; null restores an optional field's default (and is refused for name, description, endpoint, capabilities and pricingModel) */
 export type UpdateServiceInput = {
+  /** 1-50 capability identifiers; prices set for capabilities left out go with them */
+  capabilities?: Array<string> | null | undefined;
+  /** Integer US cents per call, 0-1000000 (null: 0); 0 for a free service */
+  costPerCall?: number | null | undefined;
+  /** 10-2000 characters */
+  description?: string | null | undefined;
+  /** An https:// URL the marketplace may call */
+  endpoint?: string | null | undefined;
+  /** Language codes (null: none, so any) */
+  languages?: Array<string> | null | undefined;
+  /** At most 100 characters */
+  name?: string | null | undefined;
+  /** An object of at most 4096 characters of JSON (null: none) */
+  pricingDetails?: unknown;
+  pricingModel?: PricingModel | null | undefined;
   /** Fields given replace the policy's, fields left out keep theirs; null restores the default policy */
   subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
@@ -823,7 +848,7 @@ export type MyDisputesQueryVariables = Exact<{
 }>;
 
 
-export type MyDisputesQuery = { myDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, dispute_id: string, resolved_by: string | null, service_id: string | null, transaction_id: string | null, created_at: string, resolved_at: string | null }> } };
+export type MyDisputesQuery = { myDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, dispute_id: string, priority_resolution: boolean, resolved_by: string | null, service_id: string | null, transaction_id: string | null, created_at: string, resolved_at: string | null }> } };
 
 export type MyExecutionsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -863,12 +888,13 @@ export type ConglomerateEntryFieldsFragment = { kind: string, description: strin
 
 export type AmmcAgentsQueryVariables = Exact<{
   capability?: string | null | undefined;
+  source?: string | null | undefined;
   first?: number | null | undefined;
   offset?: number | null | undefined;
 }>;
 
 
-export type AmmcAgentsQuery = { ammcAgents: { total: number, agents: Array<{ name: string, description: string, reputation: number, tier: string, capabilities: Array<string>, source: string, agent_id: string }> } };
+export type AmmcAgentsQuery = { ammcAgents: { source: string, total: number, agents: Array<{ name: string, description: string, reputation: number, tier: string, capabilities: Array<string>, source: string, agent_id: string }> } };
 
 export type CreateConglomerateMutationVariables = Exact<{
   input: CreateConglomerateInput;
@@ -925,14 +951,14 @@ export type AmmcStatsQueryVariables = Exact<{
 
 export type AmmcStatsQuery = { ammcStats: { conglomerates: number, trades: number, executions: number, budget_usd: number, spent_usd: number, proceeds_usd: number, balance_usd: number, realised_pnl_usd: number, sharpe_ratio: number | null, daily_returns: Array<{ day: string, return: number }> } };
 
-export type ProviderMatchFieldsFragment = { name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } };
+export type ProviderMatchFieldsFragment = { name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } };
 
 export type ResolveQueryVariables = Exact<{
   input: ResolveInput;
 }>;
 
 
-export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
+export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
 
 export type QuickResolveQueryVariables = Exact<{
   capability: string;
@@ -940,23 +966,23 @@ export type QuickResolveQueryVariables = Exact<{
 }>;
 
 
-export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string, match_score: number, service_key: string, costPerCall: number, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
+export type QuickResolveQuery = { quickResolve: { name: string, reputation: number, service_id: string | null, match_score: number | null, service_key: string, costPerCall: number, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } } };
 
-export type DisputeFieldsFragment = { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
+export type DisputeFieldsFragment = { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, priority_resolution: boolean, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null };
 
 export type CreateDisputeMutationVariables = Exact<{
   input: CreateDisputeInput;
 }>;
 
 
-export type CreateDisputeMutation = { createDispute: { status: string, form: string, dispute_id: string, created_at: string } };
+export type CreateDisputeMutation = { createDispute: { status: string, form: string, dispute_id: string, priority_resolution: boolean, created_at: string } };
 
 export type DisputeQueryVariables = Exact<{
   id: string;
 }>;
 
 
-export type DisputeQuery = { dispute: { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null } };
+export type DisputeQuery = { dispute: { form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, priority_resolution: boolean, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null } };
 
 export type AdminDisputesQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -965,7 +991,7 @@ export type AdminDisputesQueryVariables = Exact<{
 }>;
 
 
-export type AdminDisputesQuery = { adminDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null }> } };
+export type AdminDisputesQuery = { adminDisputes: { total: number, disputes: Array<{ form: string, type: string | null, reason: string | null, status: string, resolved: boolean, resolution: string | null, description: string | null, evidence: unknown, dispute_id: string, priority_resolution: boolean, resolved_by: string | null, refund_cents: number, agent_id: string, service_id: string | null, transaction_id: string | null, execution_id: string | null, provider_agent_id: string | null, created_at: string, resolved_at: string | null }> } };
 
 export type ResolveDisputeMutationVariables = Exact<{
   id: string;
@@ -982,7 +1008,7 @@ export type AdminRevenueQueryVariables = Exact<{
 
 export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, fees: string, gross_cents: number, refunds_cents: number, net_cents: number, fees_base_units: string }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }>, fees: { fees: string, refunded: string, net: string, asset: string, fees_base_units: string, refunded_base_units: string, net_base_units: string, fee_bps: number } } };
 
-export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
+export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
 
 export type ExecuteMutationVariables = Exact<{
   input: ExecuteInput;
@@ -990,7 +1016,7 @@ export type ExecuteMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExternalAgentFieldsFragment = { name: string, description: string, capabilities: Array<string>, reputation: number, tier: string, status: string, source: string, card: unknown, delegations: number, answered: number, failed: number, external_agent_id: string, owner_agent_id: string, instance_url: string, connected_at: string | null, created_at: string };
 
@@ -1303,10 +1329,12 @@ export type MemoryEntryQuery = { memoryEntry: { embedding: Array<number> | null,
 export type MemoryEntryVersionsQueryVariables = Exact<{
   id: string;
   key: string;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
 }>;
 
 
-export type MemoryEntryVersionsQuery = { versions: Array<{ key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
+export type MemoryEntryVersionsQuery = { memoryEntryVersions: { total: number, versions: Array<{ key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> } };
 
 export type DeleteMemoryEntryMutationVariables = Exact<{
   id: string;
@@ -1322,14 +1350,14 @@ export type SearchMemoryQueryVariables = Exact<{
 }>;
 
 
-export type SearchMemoryQuery = { results: Array<{ score: number | null, distance: number | null, key: string, version: number, value: unknown, expires_at: string | null, created_at: string, updated_at: string }> };
+export type SearchMemoryQuery = { searchMemory: { total: number, results: Array<{ score: number | null, distance: number | null, key: string, version: number, value: unknown, text_rank: number | null, fused_score: number | null, expires_at: string | null, created_at: string, updated_at: string }> } };
 
 export type RequirementsFieldsFragment = { scheme: string, network: string, asset: string, amount: string, payTo: string, maxTimeoutSeconds: number, extra: unknown };
 
 export type X402SandboxStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type X402SandboxStatusQuery = { x402Sandbox: { sandbox: boolean, scheme: string, network: string, facilitator: string, x402_version: number, network_name: string, chain_id: number, pay_to: string, max_timeout_seconds: number, fee_bps: number, faucet_cap: string, faucet_cap_base_units: string, asset: { address: string, symbol: string, decimals: number, eip712_name: string, eip712_version: string } } };
+export type X402SandboxStatusQuery = { x402Sandbox: { sandbox: boolean, scheme: string, network: string, facilitator: string, x402_version: number, network_name: string, chain_id: number, pay_to: string, max_timeout_seconds: number, fee_bps: number, faucet_cap: string, faucet_cap_base_units: string, starting_balance: string, starting_balance_base_units: string, asset: { address: string, symbol: string, decimals: number, eip712_name: string, eip712_version: string } } };
 
 export type SandboxTestPaymentMutationVariables = Exact<{
   amount?: string | null | undefined;
@@ -1361,6 +1389,47 @@ export type SetCapabilityPricingMutationVariables = Exact<{
 
 
 export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, price: string, pricing_set: boolean, price_base_units: string, pricing_model: string | null, services_updated: number, services: Array<{ name: string, service_id: string, service_key: string }> } };
+
+export type OwnServiceFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } };
+
+export type PauseServiceMutationVariables = Exact<{
+  serviceKey: string;
+  input?: PauseServiceInput | null | undefined;
+}>;
+
+
+export type PauseServiceMutation = { pauseService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+
+export type ResumeServiceMutationVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ResumeServiceMutation = { resumeService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+
+export type RemoveServiceMutationVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type RemoveServiceMutation = { removeService: { status: ServiceStatus, service_key: string, updated_at: string } };
+
+export type MyServicesQueryVariables = Exact<{
+  status?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MyServicesQuery = { myServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
+
+export type ServiceAnalyticsQueryVariables = Exact<{
+  serviceKey: string;
+  days?: number | null | undefined;
+}>;
+
+
+export type ServiceAnalyticsQuery = { serviceAnalytics: { days: number, since: string, service_key: string, totals: { callers: number, latency_p50_ms: number | null, latency_p95_ms: number | null, failure_reasons: Array<{ reason: string, count: number }> }, by_day: Array<{ day: string }>, by_capability: Array<{ capability: string }> } };
 
 export type SubKeyPolicyFieldsFragment = { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null };
 
@@ -1405,7 +1474,7 @@ export type UpdateServiceMutation = { updateService: { name: string, description
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CapabilitiesQuery = { capabilities: { total: number, capabilities: Array<{ name: string, slug: string, group: string, parent: string | null, description: string | null, builtin: boolean, service_count: number }>, hierarchy: Array<{ group: string, name: string, capabilities: Array<string> }> } };
+export type CapabilitiesQuery = { capabilities: { total: number, capabilities: Array<{ name: string, slug: string, group: string, parent: string | null, description: string | null, builtin: boolean, service_count: number, marketplace: { kind: string, summary: string, available: boolean, unavailable_because: string | null, input_schema: unknown, output_schema: unknown } | null }>, hierarchy: Array<{ group: string, name: string, capabilities: Array<string> }> } };
 
 export type SearchCapabilitiesQueryVariables = Exact<{
   query?: string | null | undefined;
@@ -1434,7 +1503,7 @@ export type ProvidersQueryVariables = Exact<{
 }>;
 
 
-export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+export type ProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
 export type StatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1450,6 +1519,14 @@ export type TiersQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type TiersQuery = { tiers: Array<{ tier: Tier, name: string, privileges: Array<string>, min_score: number, max_score: number, sub_key_limit: number | null }> };
+
+export type ShowcaseServicesQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type ShowcaseServicesQuery = { showcaseServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
 
 export type SkillFieldsFragment = { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string };
 
@@ -1766,7 +1843,7 @@ export type ExecuteTaskMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteTaskMutation = { executeTask: { execution: { status: string, output: unknown, id: string, criteria_met: boolean, cost_cents: number, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }> }, reputation: { reputation: number | null, executor_delta: number }, task: { status: string, spent: number, task_id: string, budget_remaining: number | null } } };
+export type ExecuteTaskMutation = { executeTask: { execution: { status: string, output: unknown, id: string, criteria_met: boolean, cost_cents: number, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }>, payment: { method: string, charged: string, wallet_address: string, charged_base_units: string, charged_cents: number, balance_after: string | null, balance_after_base_units: string | null } | null }, reputation: { reputation: number | null, executor_delta: number }, task: { status: string, spent: number, task_id: string, budget_remaining: number | null } } };
 
 export type PublishSparkMutationVariables = Exact<{
   id: string;
@@ -1786,7 +1863,7 @@ export type SparksQueryVariables = Exact<{
 
 export type SparksQuery = { sparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };
 
-export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
+export type TicketFieldsFragment = { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, priority_resolution: boolean, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> };
 
 export type TicketsQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -1795,12 +1872,15 @@ export type TicketsQueryVariables = Exact<{
 }>;
 
 
-export type TicketsQuery = { tickets: { total: number, tickets: Array<{ type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> }> } };
+export type TicketsQuery = { tickets: { total: number, tickets: Array<{ type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, priority_resolution: boolean, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> }> } };
 
-export type TicketEndpointsQueryVariables = Exact<{ [key: string]: never; }>;
+export type TicketEndpointsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
 
 
-export type TicketEndpointsQuery = { endpoints: Array<{ name: string | null, service_key: string, ticket_receive_url: string, created_at: string, updated_at: string }> };
+export type TicketEndpointsQuery = { ticketEndpoints: { total: number, endpoints: Array<{ name: string | null, service_key: string, ticket_receive_url: string, created_at: string, updated_at: string }> } };
 
 export type RegisterTicketEndpointMutationVariables = Exact<{
   input: RegisterTicketEndpointInput;
@@ -1814,7 +1894,7 @@ export type TicketQueryVariables = Exact<{
 }>;
 
 
-export type TicketQuery = { ticket: { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> } };
+export type TicketQuery = { ticket: { type: string, subject: string, description: string, status: string, priority: string, agentName: string, resolution: string | null, ticket_key: string, priority_resolution: boolean, created_by: string, target_service: string | null, callback_url: string | null, created_at: string, updated_at: string, comments: Array<{ content: string, author: string, comment_id: string, created_at: string }>, history: Array<{ from: string | null, to: string, note: string | null, at: string, actor_kind: string, actor_id: string | null }> } };
 
 export type UpdateTicketStatusMutationVariables = Exact<{
   ticketKey: string;
@@ -2075,15 +2155,16 @@ export type BrowseProvidersQueryVariables = Exact<{
 }>;
 
 
-export type BrowseProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number, reputation: number, capabilities: Array<string>, description: string, service_id: string, service_key: string, costPerCall: number, pricing_model: string, success_rate: number, latency_p50_ms: number | null, provider_agent_id: string, provider_name: string, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+export type BrowseProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
 export type ExecuteCapabilityMutationVariables = Exact<{
   capability: string;
   input?: unknown;
+  payment?: string | null | undefined;
 }>;
 
 
-export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
   capability: string;
