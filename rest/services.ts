@@ -109,10 +109,15 @@ export const serviceRoutes: Route[] = [
     status: 200,
     tag: 'Capabilities',
     summary: 'The capability catalog and its hierarchy',
+    description:
+      'Every capability with how many active services offer it. `marketplace` says how the marketplace itself serves it (null when only registered services do): `kind` own (its own systems: it always answers) or generic (the provider of last resort), whether this instance can (`available`), and the JSON Schemas of its `input` and `result`.',
     document: /* GraphQL */ `query Capabilities {
       capabilities {
         total
-        capabilities { name slug group parent description builtin service_count: serviceCount }
+        capabilities {
+          name slug group parent description builtin service_count: serviceCount
+          marketplace { kind summary available unavailable_because: unavailableBecause input_schema: inputSchema output_schema: outputSchema }
+        }
         hierarchy { group name capabilities }
       }
     }`,

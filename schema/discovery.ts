@@ -16,22 +16,24 @@ const ScoreBreakdown = builder.objectRef<discovery.Match['scoreBreakdown']>('Sco
   }),
 });
 
-const Match = builder.objectRef<discovery.Match>('ProviderMatch').implement({
+const Match = builder.objectRef<discovery.Listed>('ProviderMatch').implement({
+  description: 'A provider of a capability: a registered service, ranked, or the marketplace itself (`firstParty`, listed after them)',
   fields: (t) => ({
-    serviceId: t.exposeID('serviceId'),
+    serviceId: t.exposeID('serviceId', { nullable: true, description: 'Null for the marketplace itself' }),
     serviceKey: t.exposeString('serviceKey'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     capabilities: t.exposeStringList('capabilities'),
-    score: t.exposeFloat('score', { description: '0-100' }),
+    score: t.exposeFloat('score', { nullable: true, description: '0-100; null for the marketplace itself (listed after the ranked providers)' }),
     reputation: t.exposeInt('reputation'),
     costCents: t.exposeInt('costCents'),
     pricingModel: t.exposeString('pricingModel'),
-    successRate: t.exposeFloat('successRate'),
+    successRate: t.exposeFloat('successRate', { nullable: true, description: 'Null for the marketplace itself' }),
     latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true }),
-    providerId: t.exposeID('providerId'),
+    providerId: t.exposeID('providerId', { nullable: true, description: 'Null for the marketplace itself' }),
     providerName: t.exposeString('providerName'),
     scoreBreakdown: t.expose('scoreBreakdown', { type: ScoreBreakdown }),
+    firstParty: t.exposeBoolean('firstParty', { description: 'The marketplace itself (`service_key: marketplace`), not a registered service' }),
   }),
 });
 

@@ -2,6 +2,7 @@
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import * as execution from '../src/domain/execution/execute';
 import { settlementOf, type X402Receipt } from '../src/domain/payments/payments';
+import type { ModelUsage as ModelUsageShape } from '../src/domain/capabilities/first-party';
 import { balanceNow } from '../src/domain/payments/ledger';
 import { formatAsset } from '../src/domain/wallets/wallets';
 import { builder } from './builder';
@@ -29,6 +30,16 @@ const ExecutionCharge = builder.objectRef<execution.ExecutionReceipt['transactio
   }),
 });
 
+const ModelUsage = builder.objectRef<ModelUsageShape>('ModelUsage').implement({
+  description: "What a model-backed answer cost the marketplace's model backend",
+  fields: (t) => ({
+    model: t.exposeString('model'),
+    promptTokens: t.exposeInt('prompt_tokens'),
+    completionTokens: t.exposeInt('completion_tokens'),
+    totalTokens: t.exposeInt('total_tokens'),
+  }),
+});
+
 export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('AttemptReceipt').implement({
   description: 'One provider tried, in order',
   fields: (t) => ({
@@ -38,12 +49,19 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     outcome: t.exposeString('outcome', { description: '`success` or `failure`' }),
     reason: t.exposeString('reason', {
       nullable: true,
-      description: 'Why it failed: http_<status>, timeout, connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large',
+      description:
+        "Why it failed: http_<status>, timeout, connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large; the marketplace's own attempts: invalid_input, invalid_output, timeout, or a problem code (the execution's `error` quotes its detail)",
     }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     latencyMs: t.exposeInt('latencyMs'),
     score: t.exposeFloat('score', { nullable: true, description: "The provider's ranking score (auto mode)" }),
     priceCents: t.exposeInt('priceCents'),
+    usage: t.field({
+      type: ModelUsage,
+      nullable: true,
+      description: "The model backend's usage, when the marketplace answered with a model",
+      resolve: (a) => a.usage ?? null,
+    }),
   }),
 });
 

@@ -2,6 +2,7 @@
 // public listing, capabilities and their prices, public statistics and the showcase.
 import * as catalog from '../src/domain/capabilities/catalog';
 import * as search from '../src/domain/capabilities/search';
+import { FIRST_PARTY, servedHere, type FirstPartyCapability } from '../src/domain/capabilities/first-party';
 import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub-key-policy';
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
@@ -154,6 +155,24 @@ builder.queryField('services', (t) =>
   }),
 );
 
+const MarketplaceOffer = builder.objectRef<FirstPartyCapability>('MarketplaceOffer').implement({
+  description: 'How the marketplace itself (provider `marketplace`) serves a capability, and its input and output',
+  fields: (t) => ({
+    kind: t.string({
+      description: '`own`: a capability of the marketplace\'s own systems, always answered by it; `generic`: it is the provider of last resort, after registered providers',
+      resolve: (c) => c.kind,
+    }),
+    summary: t.exposeString('summary'),
+    available: t.boolean({
+      description: 'Whether this instance serves it now (false: a model-backed capability with no model backend configured; then the marketplace neither lists nor tries it)',
+      resolve: (c, _a, ctx) => servedHere(c, ctx.services),
+    }),
+    unavailableBecause: t.string({ nullable: true, description: 'What it needs when it is not available', resolve: (c, _a, ctx) => (servedHere(c, ctx.services) ? null : (c.unavailableBecause ?? null)) }),
+    inputSchema: t.field({ type: 'JSON', description: 'The JSON Schema of `input` (field names in snake_case; camelCase is read too)', resolve: (c) => c.inputSchema }),
+    outputSchema: t.field({ type: 'JSON', description: 'The JSON Schema of the execution\'s `result`', resolve: (c) => c.outputSchema }),
+  }),
+});
+
 const Capability = builder.objectRef<catalog.CapabilityListing>('Capability').implement({
   fields: (t) => ({
     slug: t.exposeString('slug'),
@@ -163,6 +182,12 @@ const Capability = builder.objectRef<catalog.CapabilityListing>('Capability').im
     description: t.exposeString('description', { nullable: true }),
     builtin: t.exposeBoolean('builtin', { description: 'Part of the catalog of spec §1 (otherwise declared by a service)' }),
     serviceCount: t.exposeInt('serviceCount', { description: 'Active services offering it' }),
+    marketplace: t.field({
+      type: MarketplaceOffer,
+      nullable: true,
+      description: 'How the marketplace itself serves it, with its input and output JSON Schemas; null when only registered services do',
+      resolve: (c) => FIRST_PARTY.get(c.slug) ?? null,
+    }),
   }),
 });
 

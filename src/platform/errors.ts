@@ -12,6 +12,7 @@ export type ProblemCode =
   | 'payment_required'
   | 'rate_limited'
   | 'service_unavailable'
+  | 'capability_unavailable'
   | 'internal';
 
 export const problemStatus: Record<ProblemCode, number> = {
@@ -24,6 +25,7 @@ export const problemStatus: Record<ProblemCode, number> = {
   payment_required: 402,
   rate_limited: 429,
   service_unavailable: 503,
+  capability_unavailable: 503,
   internal: 500,
 };
 
@@ -37,6 +39,7 @@ export const problemTitle: Record<ProblemCode, string> = {
   payment_required: 'Payment Required',
   rate_limited: 'Too Many Requests',
   service_unavailable: 'Service Unavailable',
+  capability_unavailable: 'Capability Unavailable',
   internal: 'Internal Server Error',
 };
 
@@ -51,6 +54,8 @@ export const problemDescription: Record<ProblemCode, string> = {
   payment_required: 'The capability is paid: retry with a payment as described by `accepts`.',
   rate_limited: 'Too many requests for this operation in the current minute. Retry after `Retry-After` seconds.',
   service_unavailable: 'A component the request needs (the database) is unreachable for the moment. Retry after `Retry-After` seconds; nothing was changed.',
+  capability_unavailable:
+    'No registered provider offers the capability, and the marketplace cannot serve it here: it needs configuration this instance lacks (the message names it, e.g. a model backend). Retrying will not help until a provider registers or the operator configures it.',
   internal: 'The server failed. Nothing about the failure is shown; quote `request_id` when reporting it.',
 };
 
@@ -138,6 +143,13 @@ export class ServiceUnavailable extends AppError {
   readonly retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
   constructor(message = 'The database is unreachable for the moment; retry shortly') {
     super('service_unavailable', message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+  }
+}
+
+/** A capability nobody offers and the marketplace cannot serve without configuration it lacks. */
+export class CapabilityUnavailable extends AppError {
+  constructor(message: string) {
+    super('capability_unavailable', message);
   }
 }
 

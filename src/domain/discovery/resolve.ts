@@ -1,7 +1,8 @@
 // Discovery: rank the active services offering a capability by reputation, cost, reliability, latency
 // and freshness, weighted by `prefer`. The ranking runs in the database on `service_offers` (an index per
 // preference in ranking order), never by loading every service into memory; each match explains its score.
-import { NotFound } from '../../platform/errors';
+import { CapabilityUnavailable, NotFound } from '../../platform/errors';
+import { FIRST_PARTY, MARKETPLACE_PROVIDER, servedHere, type FirstPartyCapability } from '../capabilities/first-party';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
@@ -66,8 +67,20 @@ export interface Match {
   scoreBreakdown: Record<Factor, number>;
 }
 
+/**
+ * A provider as listings show it: a ranked registered service, or the marketplace itself (no service or
+ * agent id, no measured success rate, no score: it is listed after the ranked providers).
+ */
+export type Listed = Omit<Match, 'serviceId' | 'providerId' | 'successRate' | 'score'> & {
+  serviceId: string | null;
+  providerId: string | null;
+  successRate: number | null;
+  score: number | null;
+  firstParty: boolean;
+};
+
 export interface Resolution {
-  matches: Match[];
+  matches: Listed[];
   total: number;
   resolutionTimeMs: number;
   query: ResolveQuery;
@@ -303,11 +316,48 @@ export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock
   return row.written;
 }
 
+/** The marketplace as a listed provider of a first-party capability. */
+function marketplaceListing(capability: FirstPartyCapability): Listed {
+  return {
+    serviceId: null,
+    serviceKey: MARKETPLACE_PROVIDER.serviceKey,
+    name: MARKETPLACE_PROVIDER.name,
+    description: capability.summary,
+    capabilities: [capability.slug],
+    costCents: 0,
+    pricingModel: 'free',
+    reputation: MARKETPLACE_PROVIDER.reputation,
+    successRate: null,
+    latencyP50Ms: null,
+    providerId: null,
+    providerName: MARKETPLACE_PROVIDER.name,
+    cooldownUntil: null,
+    score: null,
+    scoreBreakdown: { reputation: 0, cost: 0, reliability: 0, latency: 0, freshness: 0 },
+    firstParty: true,
+  };
+}
+
+/**
+ * The ranking with the marketplace where it serves the capability: alone for its own systems' (no
+ * registered service serves those), after the registered providers for a generic one it can serve here
+ * (within `limit`; `total` counts it either way).
+ */
+async function listProviders(ctx: Ctx, query: ResolveQuery): Promise<{ matches: Listed[]; total: number }> {
+  const firstParty = FIRST_PARTY.get(query.capability);
+  if (firstParty?.kind === 'own') return { matches: [marketplaceListing(firstParty)], total: 1 };
+  const { matches, total } = await rankProviders(ctx, query);
+  const listed: Listed[] = matches.map((m) => ({ ...m, firstParty: false }));
+  if (!firstParty || !servedHere(firstParty, ctx.services)) return { matches: listed, total };
+  if (listed.length < query.limit) listed.push(marketplaceListing(firstParty));
+  return { matches: listed, total: total + 1 };
+}
+
 export async function resolveProviders(ctx: Ctx, input: ResolveInput): Promise<Resolution> {
   await requireAgent(ctx);
   const started = performance.now();
   const query = readResolveQuery(input);
-  const { matches, total } = await rankProviders(ctx, query);
+  const { matches, total } = await listProviders(ctx, query);
   return { matches, total, query, resolutionTimeMs: Math.round((performance.now() - started) * 100) / 100 };
 }
 
@@ -318,15 +368,22 @@ export async function resolveProviders(ctx: Ctx, input: ResolveInput): Promise<R
 export async function browseProviders(ctx: Ctx, input: ResolveInput): Promise<Resolution> {
   const started = performance.now();
   const query = readResolveQuery(input);
-  const { matches, total } = await rankProviders(ctx, query);
+  const { matches, total } = await listProviders(ctx, query);
   return { matches, total, query, resolutionTimeMs: Math.round((performance.now() - started) * 100) / 100 };
 }
 
-/** The single best provider; 404 when nothing offers the capability. */
-export async function quickResolve(ctx: Ctx, input: { capability?: unknown; prefer?: unknown }): Promise<Match> {
+/**
+ * The single best provider (the marketplace when it is the only one); 404 when nothing offers the
+ * capability, 503 `capability_unavailable` when only the marketplace could and it lacks configuration.
+ */
+export async function quickResolve(ctx: Ctx, input: { capability?: unknown; prefer?: unknown }): Promise<Listed> {
   await requireAgent(ctx);
   const query = readResolveQuery({ ...input, limit: 1 });
-  const { matches } = await rankProviders(ctx, query);
-  if (!matches.length) throw new NotFound('active provider of capability', query.capability);
+  const { matches } = await listProviders(ctx, query);
+  if (!matches.length) {
+    const firstParty = FIRST_PARTY.get(query.capability);
+    if (firstParty) throw new CapabilityUnavailable(`No registered provider offers ${query.capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`);
+    throw new NotFound('active provider of capability', query.capability);
+  }
   return matches[0];
 }

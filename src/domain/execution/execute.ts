@@ -4,10 +4,10 @@
 import { retryTransient, type DbTx, type SqlRunner } from '../../db/database';
 import type { Agent, Prisma } from '../../db/generated/prisma/client';
 import { Batcher, type Settled } from '../../platform/batcher';
-import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
+import { AppError, CapabilityUnavailable, Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
+import { schemaProblems } from '../../platform/json-schema-check';
 import { inputProblem } from '../../platform/input-boundary';
 import { isUuid, newUuid } from '../../platform/ids';
-import { withBothSpellings } from '../../platform/naming';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
@@ -21,7 +21,7 @@ import { releaseHold } from '../payments/ledger';
 import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../payments/payments';
 import { ACCOUNTS, centsToUnits, feeOf } from '../payments/setup';
 import { requestHash } from '../../platform/idempotency';
-import { BUILTINS, isBuiltin, MARKETPLACE_PROVIDER } from './builtins';
+import { FIRST_PARTY, firstPartyInput, MARKETPLACE_PROVIDER, servedHere, type GenericCapability, type ModelUsage, type OwnCapability } from '../capabilities/first-party';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -51,9 +51,10 @@ export interface ExecuteOptions {
   payment?: string | null;
 }
 
-/** A provider ready to be called. */
+/** A provider ready to be called: a registered service, or the marketplace itself (`local`). */
 interface Candidate {
-  serviceId: string;
+  /** Null for the marketplace. */
+  serviceId: string | null;
   serviceKey: string;
   name: string;
   providerId: string;
@@ -62,6 +63,8 @@ interface Candidate {
   score: number | null;
   endpoint: string;
   signingSecret: string;
+  /** The marketplace's own handler, when the candidate is the marketplace (a generic capability's last resort). */
+  local?: GenericCapability;
 }
 
 export interface AttemptReceipt {
@@ -74,6 +77,8 @@ export interface AttemptReceipt {
   latencyMs: number;
   score: number | null;
   priceCents: number;
+  /** A model backend's usage, when the marketplace answered with a model. */
+  usage?: ModelUsage | null;
 }
 
 /** How a paid call was paid (null for a free one). Amounts in the asset's base units. */
@@ -306,8 +311,8 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
       createdAt: at,
     },
   });
-  // Built-ins have no statistics to fold: nothing is queued for provider-stats.
-  await tx.executionAttempt.createMany({ data: r.attempts.map((a) => ({ ...a, executionId, createdAt: at })) });
+  // The marketplace's own capabilities have no statistics to fold: nothing is queued for provider-stats.
+  await tx.executionAttempt.createMany({ data: r.attempts.map(({ usage, ...a }) => ({ ...a, ...(usage ? { usage: { ...usage } } : {}), executionId, createdAt: at })) });
   const transaction = await tx.transaction.create({
     data: { agentId: r.me.id, executionId, serviceId, kind: 'charge', amountCents: r.costCents, latencyMs: r.latencyMs, capability: r.capability, createdAt: at },
     select: { id: true },
@@ -318,7 +323,7 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
 }
 
 /** An attempt (AttemptReceipt) as the recording statements read it from JSON. */
-const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int`;
+const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int, usage jsonb`;
 
 /**
  * A paid call's charge, in a recording statement, as one ledger transfer (marketplace_charge, in the
@@ -389,8 +394,8 @@ const recordsSql = (paid: boolean, task: boolean) => `
     INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at${task ? ', task_id' : ''})
     SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, at${task ? ', task_id' : ''} FROM r
   ), a AS (
-    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, created_at)
-    SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", r.at
+    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, usage, created_at)
+    SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", x.usage, r.at
     FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(${ATTEMPT_COLUMNS})
     RETURNING execution_id, service_id, outcome, latency_ms, price_cents, created_at
   ), q AS (
@@ -556,6 +561,104 @@ function isFundsViolation(err: unknown): boolean {
   return (err as { code?: unknown })?.code === '23514';
 }
 
+/** The marketplace as the last candidate of a generic capability it serves. */
+function marketplaceCandidate(local: GenericCapability): Candidate {
+  return {
+    serviceId: null,
+    serviceKey: MARKETPLACE_PROVIDER.serviceKey,
+    name: MARKETPLACE_PROVIDER.name,
+    providerId: '',
+    reputation: MARKETPLACE_PROVIDER.reputation,
+    priceCents: 0,
+    score: null,
+    endpoint: '',
+    signingSecret: '',
+    local,
+  };
+}
+
+/** Why the marketplace does not serve a capability here: it is not one of its own, or it lacks configuration. */
+function unservedByMarketplace(capability: string, firstParty: { unavailableBecause?: string } | undefined): Error {
+  if (!firstParty) return new ValidationFailed([{ path: 'provider', message: `the marketplace does not serve ${capability}: name a registered service (svc_…)` }]);
+  return new CapabilityUnavailable(
+    `No registered provider offers ${capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`,
+  );
+}
+
+/** A capability of the marketplace's own systems, served inside the transaction that records its execution. */
+async function runOwn(
+  ctx: Ctx,
+  me: Agent,
+  own: OwnCapability,
+  call: { capability: string; input: Record<string, unknown>; mode: Mode; taskId: string | null; executionId: string; started: number },
+): Promise<ExecutionReceipt> {
+  const { capability, input, mode, taskId, executionId, started } = call;
+  try {
+    const fields = firstPartyInput(own, input);
+    return await transact(ctx, async (tx, emit) => {
+      const result = await own.run(tx, emit, ctx, me, fields);
+      const latencyMs = Math.round(performance.now() - started);
+      const attempt: AttemptReceipt = {
+        ordinal: 1,
+        serviceId: null,
+        serviceKey: MARKETPLACE_PROVIDER.serviceKey,
+        outcome: 'success',
+        reason: null,
+        statusCode: null,
+        latencyMs,
+        score: null,
+        priceCents: 0,
+      };
+      const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
+      return recordInTransaction(ctx, tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
+    });
+  } catch (err) {
+    throw underInput(err);
+  }
+}
+
+/**
+ * The marketplace answering a generic capability: its handler, bounded by the larger of a provider's and a
+ * model's budget, its output checked against its schema. A failure is an attempt like a provider's, with
+ * a reason (`invalid_input`, `invalid_output`, `timeout`, or the problem's code) and a detail for the
+ * execution's error; when the marketplace is the only candidate, bad input is the caller's 400 instead.
+ */
+async function callMarketplace(
+  ctx: Ctx,
+  me: Agent,
+  c: Candidate,
+  input: Record<string, unknown>,
+  ordinal: number,
+): Promise<AttemptReceipt & { result?: unknown; detail?: string }> {
+  const local = c.local!;
+  const base = { ordinal, serviceId: null, serviceKey: c.serviceKey, score: null, priceCents: 0, statusCode: null };
+  const started = performance.now();
+  const { config } = ctx.services;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), Math.max(config.providerTimeoutMs, config.llm.timeoutMs));
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    const served = await local.run(ctx, me, firstPartyInput(local, input), controller.signal);
+    const problems = schemaProblems(local.outputSchema, served.output);
+    if (problems.length) {
+      ctx.services.log.warn({ capability: local.slug, problems }, 'a first-party capability answered outside its output schema');
+      return { ...base, outcome: 'failure', reason: 'invalid_output', latencyMs: latency(), detail: 'its answer did not match the output schema' };
+    }
+    return { ...base, outcome: 'success', reason: null, latencyMs: latency(), result: served.output, usage: served.usage ?? null };
+  } catch (err) {
+    if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time' };
+    if (err instanceof ValidationFailed) {
+      const detail = err.errors.map((e) => `input.${e.path} ${e.message}`).join('; ');
+      return { ...base, outcome: 'failure', reason: 'invalid_input', latencyMs: latency(), detail };
+    }
+    if (err instanceof AppError) return { ...base, outcome: 'failure', reason: err.code, latencyMs: latency(), detail: err.message };
+    ctx.services.log.warn({ err, capability: local.slug }, 'a first-party capability failed unexpectedly');
+    return { ...base, outcome: 'failure', reason: 'internal', latencyMs: latency() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions = {}): Promise<ExecutionReceipt> {
   const me = await requireAgent(ctx);
   const { capability, input, mode, provider, taskId } = readInput(raw);
@@ -564,38 +667,39 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   let executionId = opts.executionId ?? newUuid();
   const started = performance.now();
 
-  // The marketplace serves its own capabilities unless a third-party provider is chosen by name.
-  if (isBuiltin(capability) && (mode === 'auto' || provider === MARKETPLACE_PROVIDER.serviceKey)) {
+  const firstParty = FIRST_PARTY.get(capability);
+  if (firstParty?.kind === 'own') {
+    // The marketplace's own systems: it always answers them, and nobody else can.
+    if (mode === 'chosen' && provider !== MARKETPLACE_PROVIDER.serviceKey) {
+      throw new ValidationFailed([{ path: 'provider', message: `${capability} is one of the marketplace's own capabilities: only the provider "${MARKETPLACE_PROVIDER.serviceKey}" serves it` }]);
+    }
+    return runOwn(ctx, me, firstParty, { capability, input, mode, taskId, executionId, started });
+  }
+
+  // A generic capability the marketplace serves is tried last, after the registered providers.
+  const local = firstParty?.kind === 'generic' && servedHere(firstParty, ctx.services) ? firstParty : undefined;
+  let candidates: Candidate[];
+  if (mode === 'chosen' && provider === MARKETPLACE_PROVIDER.serviceKey) {
+    if (!local) throw unservedByMarketplace(capability, firstParty);
+    candidates = [marketplaceCandidate(local)];
+  } else if (mode === 'chosen') {
+    candidates = [await chosenCandidate(ctx, capability, provider!)];
+  } else {
+    candidates = candidatesOf(ctx, callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES)));
+    if (local) candidates.push(marketplaceCandidate(local));
+  }
+  if (!candidates.length) {
+    if (firstParty) throw unservedByMarketplace(capability, firstParty);
+    throw new NotFound('active provider of capability', capability);
+  }
+  // The marketplace alone: its input is checked before anything else happens (a 400, not a failed call).
+  if (candidates.length === 1 && local) {
     try {
-      // A built-in's input fields are read in either spelling, as every request field is (CONTRACT §3).
-      const fields = withBothSpellings(input);
-      return await transact(ctx, async (tx, emit) => {
-        const result = await BUILTINS[capability](tx, emit, ctx, me, fields);
-        const latencyMs = Math.round(performance.now() - started);
-        const attempt: AttemptReceipt = {
-          ordinal: 1,
-          serviceId: null,
-          serviceKey: MARKETPLACE_PROVIDER.serviceKey,
-          outcome: 'success',
-          reason: null,
-          statusCode: null,
-          latencyMs,
-          score: null,
-          priceCents: 0,
-        };
-        const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
-        return recordInTransaction(ctx, tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
-      });
+      firstPartyInput(local, input);
     } catch (err) {
       throw underInput(err);
     }
   }
-
-  const candidates =
-    mode === 'chosen'
-      ? [await chosenCandidate(ctx, capability, provider!)]
-      : candidatesOf(ctx, callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES)));
-  if (!candidates.length) throw new NotFound('active provider of capability', capability);
 
   // A paid call is paid before any provider is called: its price is held on the caller's wallet.
   const price = priceOf(ctx, me, { capability, input, mode, provider, taskId }, candidates);
@@ -646,7 +750,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
     error: e.error,
     provider: last ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 } : null,
     transaction: { transactionId: charge?.id ?? '', costCents: e.costCents, latencyMs: e.latencyMs },
-    attempts: attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents })),
+    attempts: attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents, usage: (a.usage as ModelUsage | null) ?? null })),
     payment:
       payment || payer
         ? {
@@ -701,6 +805,8 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
   const attempts: AttemptReceipt[] = [];
   const called: Candidate[] = [];
   const holds: string[] = [];
+  /** What the marketplace's failed attempt said, for the execution's error. */
+  const details = new Map<number, string>();
   let success: { candidate: Candidate; result: unknown } | undefined;
   for (const candidate of candidates) {
     // Under a task, a provider is called only once its price is held from the task's budget.
@@ -710,8 +816,11 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
       holds.push(hold);
     }
     called.push(candidate);
-    const { result, ...attempt } = await callProvider(ctx, candidate, executionId, body, attempts.length + 1);
+    const { result, detail, ...attempt } = candidate.local
+      ? await callMarketplace(ctx, me, candidate, input, attempts.length + 1)
+      : { detail: undefined, ...(await callProvider(ctx, candidate, executionId, body, attempts.length + 1)) };
     attempts.push(attempt);
+    if (detail) details.set(attempt.ordinal, detail);
     if (attempt.outcome === 'success') {
       success = { candidate, result };
       break;
@@ -736,7 +845,9 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
       input,
       status: success ? 'success' : 'error',
       result: success?.result,
-      error: success ? null : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}`).join('; ')}`,
+      error: success
+        ? null
+        : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}${details.has(a.ordinal) ? ` (${details.get(a.ordinal)})` : ''}`).join('; ')}`,
       provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
       costCents: success ? success.candidate.priceCents : 0,
       latencyMs,
