@@ -65,7 +65,7 @@ describe('POST /execute, auto mode', () => {
       provider: { service_id: svc.serviceId, service_key: svc.serviceKey, name: `svc for ${cap}`, reputation: 20 },
       transaction: { transaction_id: expect.any(String), cost_cents: 7, latency_ms: expect.any(Number) },
       attempts: [
-        { ordinal: 1, service_id: svc.serviceId, service_key: svc.serviceKey, outcome: 'success', reason: null, status_code: 200, latency_ms: expect.any(Number), score: expect.any(Number), costPerCall: 7 },
+        { ordinal: 1, service_id: svc.serviceId, service_key: svc.serviceKey, outcome: 'success', reason: null, status_code: 200, latency_ms: expect.any(Number), score: expect.any(Number), costPerCall: 7, usage: null },
       ],
       // Paid from the caller's wallet (test/api/payments.test.ts has the rest).
       payment: expect.objectContaining({ method: 'prepaid', charged_cents: 7, charged_base_units: '70000' }),
