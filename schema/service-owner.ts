@@ -5,7 +5,7 @@ import * as analytics from '../src/domain/services/analytics';
 import * as lifecycle from '../src/domain/services/lifecycle';
 import * as services from '../src/domain/services/services';
 import { builder } from './builder';
-import { oneOf, range } from './json-schema';
+import { maxLength, oneOf, range } from './json-schema';
 import { pagedField } from './paging';
 import { Service } from './services';
 
@@ -17,7 +17,7 @@ builder.prismaObjectField(Service, 'resumeAt', (t) =>
   }),
 );
 
-const serviceKeyArg = (t: any) => t.arg.string({ required: true, description: 'The service key, `svc_…`' });
+const SERVICE_KEY = 'The service key, `svc_…`';
 
 const PauseServiceInput = builder.inputType('PauseServiceInput', {
   fields: (t) => ({
@@ -25,7 +25,7 @@ const PauseServiceInput = builder.inputType('PauseServiceInput', {
       type: 'DateTime',
       description: `Resume it then (ISO 8601, within ${lifecycle.RESUME_AT_MAX_DAYS} days). A beta feature: Trusted and above (reputation 61+); 403 for the others`,
     }),
-    reason: t.string({ description: 'Why, at most 500 characters: recorded with the move' }),
+    reason: t.string({ description: 'Why, at most 500 characters: recorded with the move', extensions: maxLength(500) }),
   }),
 });
 
@@ -35,7 +35,7 @@ builder.mutationField('pauseService', (t) =>
     description:
       "Pause a service of the caller's (another agent's answers 404): out of the listings, resolve, execute and sub-key provisioning and verification, from the next request on, on every instance, until resumed. active (or inactive) → paused; 409 otherwise.",
     auth: 'agent',
-    args: { serviceKey: serviceKeyArg(t), input: t.arg({ type: PauseServiceInput }) },
+    args: { serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }), input: t.arg({ type: PauseServiceInput }) },
     resolve: (query, _r, { serviceKey, input }, ctx) => lifecycle.pauseService(ctx, serviceKey, input ?? {}, query),
   }),
 );
@@ -45,7 +45,7 @@ builder.mutationField('resumeService', (t) =>
     type: 'Service',
     description: "Resume a paused service of the caller's: offered again from the next request on, on every instance. paused (or inactive) → active; 409 otherwise.",
     auth: 'agent',
-    args: { serviceKey: serviceKeyArg(t) },
+    args: { serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }) },
     resolve: (query, _r, { serviceKey }, ctx) => lifecycle.resumeService(ctx, serviceKey, query),
   }),
 );
@@ -56,7 +56,7 @@ builder.mutationField('removeService', (t) =>
     description:
       "Remove a service of the caller's for good (status `removed`): never offered, listed or found by its key again; its sub-keys are revoked and its ticket endpoint deleted. Its executions, transactions, disputes and tickets keep naming it.",
     auth: 'agent',
-    args: { serviceKey: serviceKeyArg(t) },
+    args: { serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }) },
     resolve: (query, _r, { serviceKey }, ctx) => lifecycle.removeService(ctx, serviceKey, query),
   }),
 );
@@ -118,7 +118,7 @@ builder.queryField('serviceAnalytics', (t) =>
       "Beta (Trusted and above: 403 naming the tier for the others): a service of the caller's calls over the last `days` days, by day and by capability, with what callers were charged, latency and failure reasons. Another agent's service answers 404.",
     auth: 'agent',
     args: {
-      serviceKey: serviceKeyArg(t),
+      serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }),
       days: t.arg.int({ description: `1-${analytics.ANALYTICS_MAX_DAYS}, default ${analytics.ANALYTICS_DEFAULT_DAYS}`, extensions: range(1, analytics.ANALYTICS_MAX_DAYS) }),
     },
     resolve: (_r, { serviceKey, days }, ctx) => analytics.serviceAnalytics(ctx, serviceKey, days),

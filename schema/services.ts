@@ -7,7 +7,7 @@ import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
 import { builder } from './builder';
-import { all, maxLength, oneOf, range } from './json-schema';
+import { all, length, listOf, maxLength, oneOf, range } from './json-schema';
 import { pagedField } from './paging';
 
 export const PricingModelEnum = builder.enumType('PricingModel', { values: services.PRICING_MODELS });
@@ -121,14 +121,14 @@ builder.mutationField('registerService', (t) =>
 const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
   description: 'Each field given replaces the service\'s, each left out keeps its value; null restores an optional field\'s default (and is refused for name, description, endpoint, capabilities and pricingModel)',
   fields: (t) => ({
-    name: t.string({ description: 'At most 100 characters' }),
-    description: t.string({ description: '10-2000 characters' }),
-    endpoint: t.string({ description: 'An https:// URL the marketplace may call' }),
-    capabilities: t.stringList({ description: '1-50 capability identifiers; prices set for capabilities left out go with them' }),
-    languages: t.stringList({ description: 'Language codes (null: none, so any)' }),
+    name: t.string({ description: 'At most 100 characters', extensions: length(1, services.SERVICE_NAME_MAX) }),
+    description: t.string({ description: '10-2000 characters', extensions: length(services.SERVICE_DESCRIPTION_MIN, services.SERVICE_DESCRIPTION_MAX) }),
+    endpoint: t.string({ description: 'An https:// URL the marketplace may call', extensions: maxLength(2048) }),
+    capabilities: t.stringList({ description: '1-50 capability identifiers; prices set for capabilities left out go with them', extensions: listOf(services.SERVICE_CAPABILITIES_MAX, maxLength(64)) }),
+    languages: t.stringList({ description: 'Language codes (null: none, so any)', extensions: listOf(50) }),
     pricingModel: t.field({ type: PricingModelEnum }),
     pricingDetails: t.field({ type: 'JSON', description: 'An object of at most 4096 characters of JSON (null: none)' }),
-    costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service' }),
+    costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service', extensions: range(0, services.MAX_COST_CENTS) }),
     subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null restores the default policy' }),
   }),
 });

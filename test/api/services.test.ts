@@ -732,6 +732,295 @@ describe('pausing, resuming and removing a service', () => {
     expect(await move('resumeService')).toMatchObject({ status: 'active' });
     expect(await move('removeService')).toMatchObject({ status: 'removed' });
     const gone = await gql(server, 'mutation($k: String!) { resumeService(serviceKey: $k) { status } }', { k: svc.service_key }, owner.key);
+    expect(gone.body.errors![0].extensions!.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('resolve and execute see a service change on their next request', () => {
+  let cached: TestServer;
+  let other: TestServer | undefined;
+  let dropShared: (() => Promise<void>) | undefined;
+  const providers: Provider[] = [];
+
+  beforeAll(async () => {
+    assertTestCaTrusted();
+    // A read-cache TTL beyond any test: what a request sees change was emptied by a mutation or a notification.
+    const env = { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', READ_CACHE_MS: '60000' };
+    if (onPostgres()) {
+      // Two instances on one database: a change made through one is seen by the other's next request.
+      const shared = await clonePostgres(process.env.DATABASE_URL!);
+      dropShared = shared.drop;
+      cached = await startServer({ databaseUrl: shared.url, env });
+      other = await startServer({ databaseUrl: shared.url, env });
+    } else {
+      cached = await startServer({ env });
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([cached?.close(), other?.close()]);
+    await dropShared?.();
+    await Promise.all(providers.map((p) => p.close()));
+  });
+
+  async function provider(name: string) {
+    const p = await startProvider(name);
+    providers.push(p);
+    return p;
+  }
+  const execute = (on: TestServer, key: string, capability: string) => api(on)('POST', '/execute', { key, body: { capability, input: { text: 'hi' } } });
+  const resolve = (on: TestServer, key: string, capability: string) => api(on)('POST', '/resolve', { key, body: { capability } });
+
+  it('on the instance that made the change', async () => {
+    const [a, b] = [await provider('a'), await provider('b')];
+    const owner = await registerAgent(cached);
+    const cap = uniqueSlug('next');
+    const svc = await registerService(cached, owner.key, { endpoint: a.url, capabilities: [cap], pricing_model: 'free', cost_per_call: 0 });
+    const caller = await registerAgent(cached);
+    expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('a');
+    expect((await resolve(cached, caller.key, cap)).body.total).toBe(1);
+
+    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: b.url, description: 'Served from b now' } })).status).toBe(200);
+    expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('b');
+    expect((await resolve(cached, caller.key, cap)).body.matches[0].description).toBe('Served from b now');
+
+    expect((await api(cached)('POST', `/services/${svc.service_key}/pause`, { key: owner.key, body: {} })).status).toBe(200);
+    const calls = b.calls.length;
+    expect((await resolve(cached, caller.key, cap)).body.total).toBe(0);
+    expect((await execute(cached, caller.key, cap)).status).toBeGreaterThanOrEqual(400);
+    expect((await api(cached)('POST', '/execute', { key: caller.key, body: { capability: cap, input: {}, mode: 'chosen', provider: svc.service_key } })).status).toBe(404);
+    expect(b.calls.length).toBe(calls);
+
+    expect((await api(cached)('POST', `/services/${svc.service_key}/resume`, { key: owner.key })).status).toBe(200);
+    expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('b');
+    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { capabilities: [uniqueSlug('elsewhere')] } })).status).toBe(200);
+    expect((await resolve(cached, caller.key, cap)).body.total).toBe(0);
+    expect(b.calls.length).toBe(calls + 1);
+  });
+
+  (onPostgres() ? it : it.skip)('on every other instance, through the database’s change notification', async () => {
+    const [a, b] = [await provider('a'), await provider('b')];
+    const owner = await registerAgent(cached);
+    const cap = uniqueSlug('spread');
+    const svc = await registerService(cached, owner.key, { endpoint: a.url, capabilities: [cap], pricing_model: 'free', cost_per_call: 0 });
+    const caller = await registerAgent(cached);
+    // The other instance has the ranking and the provider in its cache.
+    expect((await execute(other!, caller.key, cap)).body.result.served_by).toBe('a');
+    expect((await resolve(other!, caller.key, cap)).body.total).toBe(1);
+
+    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: b.url } })).status).toBe(200);
+    const took = await within(2_000, async () => (await execute(other!, caller.key, cap)).body.result?.served_by === 'b');
+    expect(took).toBeLessThan(2_000);
+
+    expect((await api(cached)('POST', `/services/${svc.service_key}/pause`, { key: owner.key, body: {} })).status).toBe(200);
+    await within(2_000, async () => (await resolve(other!, caller.key, cap)).body.total === 0);
+    const calls = b.calls.length;
+    expect((await execute(other!, caller.key, cap)).status).toBeGreaterThanOrEqual(400);
+    expect(b.calls.length).toBe(calls);
+
+    expect((await api(cached)('POST', `/services/${svc.service_key}/resume`, { key: owner.key })).status).toBe(200);
+    await within(2_000, async () => (await resolve(other!, caller.key, cap)).body.total === 1);
+    expect((await api(cached)('DELETE', `/services/${svc.service_key}`, { key: owner.key })).status).toBe(200);
+    await within(2_000, async () => (await resolve(other!, caller.key, cap)).body.total === 0);
+    expect((await execute(other!, caller.key, cap)).status).toBeGreaterThanOrEqual(400);
+    expect(b.calls.length).toBe(calls);
+  });
+});
+
+describe('PATCH /services/:serviceKey: what a service says of itself', () => {
+  it('changes the fields given, keeps the others, and answers with the service as it now is', async () => {
+    const owner = await registerAgent(server);
+    const [before, after] = [uniqueSlug('upd'), uniqueSlug('upd')];
+    const svc = await registerService(server, owner.key, { capabilities: [before], languages: ['en'] });
+    const res = await call('PATCH', `/services/${svc.service_key}`, {
+      key: owner.key,
+      body: { name: 'Renamed service', description: 'Now summarises longer documents', endpoint: 'https://other-provider.example.com/v2', capabilities: [after, before], cost_per_call: 9 },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      service_key: svc.service_key,
+      name: 'Renamed service',
+      description: 'Now summarises longer documents',
+      endpoint: 'https://other-provider.example.com/v2',
+      capabilities: [after, before],
+      costPerCall: 9,
+      languages: ['en'],
+      pricing_model: 'per_call',
+      status: 'active',
+    });
+    const read = await call('GET', `/services/${svc.service_key}`);
+    expect(read.body).toMatchObject({ name: 'Renamed service', endpoint: 'https://other-provider.example.com/v2', capabilities: [after, before], costPerCall: 9 });
+    // The capability it now offers is in the catalog and in the listing by capability.
+    expect((await call('GET', `/services?capability=${after}`)).body.services.map((s: any) => s.service_key)).toEqual([svc.service_key]);
+    expect((await call('GET', `/capabilities/${after}`)).status).toBe(200);
+  });
+
+  it('names every bad field in one 400, refuses null for what every service has, and answers 404 for another agent’s service', async () => {
+    const owner = await registerAgent(server);
+    const svc = await registerService(server, owner.key);
+    const bad = await call('PATCH', `/services/${svc.service_key}`, {
+      key: owner.key,
+      body: { endpoint: 'http://provider.example.com/run', description: 'short', capabilities: [], cost_per_call: -1, languages: ['not a code'] },
+    });
+    expectValidation(bad, 'endpoint');
+    expect(bad.body.errors.map((e: any) => e.path).sort()).toEqual(['capabilities', 'cost_per_call', 'description', 'endpoint', 'languages.0']);
+    expectValidation(await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { name: null } }), 'name');
+    expectValidation(await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free' } }), 'pricing_model');
+    expectValidation(await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: 'https://127.0.0.1/run' } }), 'endpoint');
+    // Nothing moved.
+    expect((await call('GET', `/services/${svc.service_key}`)).body).toMatchObject({ endpoint: 'https://provider.example.com/run', costPerCall: 5, pricing_model: 'per_call' });
+    const stranger = await registerAgent(server);
+    const res = await call('PATCH', `/services/${svc.service_key}`, { key: stranger.key, body: { name: 'Mine now' } });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+    // Free at last, with its price: both together.
+    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free', cost_per_call: 0 } })).body).toMatchObject({ pricing_model: 'free', costPerCall: 0 });
+  });
+
+  it('restores optional defaults with null, and drops the prices of the capabilities it no longer offers', async () => {
+    const owner = await registerAgent(server);
+    const [kept, dropped] = [uniqueSlug('kept'), uniqueSlug('dropped')];
+    const svc = await registerService(server, owner.key, { capabilities: [kept, dropped], languages: ['en', 'fr'], pricing_details: { tiers: [1, 2] } });
+    for (const cap of [kept, dropped]) expect((await call('POST', `/capabilities/${cap}/pricing`, { key: owner.key, body: { cost_per_call: 7 } })).status).toBe(200);
+    const res = await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { capabilities: [kept], languages: null, pricing_details: null, cost_per_call: null } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ capabilities: [kept], languages: [], pricing_details: null, costPerCall: 0, capability_prices: { [kept]: 7 } });
+    // A free service has no prices of its own left: the one left is refused by name.
+    const free = await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free' } });
+    expectValidation(free, 'pricing_model');
+    expect(free.body.errors[0].message).toContain(kept);
+  });
+
+  it('changes every field over GraphQL with updateService', async () => {
+    const owner = await registerAgent(server);
+    const svc = await registerService(server, owner.key);
+    const res = await gql(
+      server,
+      'mutation($k: String!, $i: UpdateServiceInput!) { updateService(serviceKey: $k, input: $i) { name description costPerCall pricingModel languages subKeyPolicy { permissions } } }',
+      { k: svc.service_key, i: { name: 'Graph', description: 'Changed over GraphQL', costPerCall: 2, pricingModel: 'freemium', languages: ['de'], subKeyPolicy: { permissions: ['read', 'write'] } } },
+      owner.key,
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.updateService).toEqual({ name: 'Graph', description: 'Changed over GraphQL', costPerCall: 2, pricingModel: 'freemium', languages: ['de'], subKeyPolicy: { permissions: ['read', 'write'] } });
+  });
+});
+
+describe('pausing, resuming and removing a service', () => {
+  it('pauses a service out of the listing, its key and its sub-keys, and resumes it into them', async () => {
+    const owner = await registerAgent(server);
+    const cap = uniqueSlug('pause');
+    const svc = await registerService(server, owner.key, { capabilities: [cap] });
+    const consumer = await registerAgent(server);
+    const key = await call('POST', `/keys/provision/${svc.service_key}`, { key: consumer.key, body: {} });
+    expect(key.status).toBe(201);
+    const verify = () => call('POST', '/keys/verify', { body: { key: key.body.sub_key } });
+    expect((await verify()).status).toBe(200);
+
+    const paused = await call('POST', `/services/${svc.service_key}/pause`, { key: owner.key, body: { reason: 'Upgrading the model' } });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({ service_key: svc.service_key, status: 'paused', resume_at: null });
+    expect((await call('GET', `/services/${svc.service_key}`)).status).toBe(404);
+    expect((await call('GET', `/services?capability=${cap}`)).body).toEqual({ total: 0, services: [] });
+    expect((await call('POST', `/keys/provision/${svc.service_key}`, { key: consumer.key, body: {} })).status).toBe(404);
+    expect((await verify()).status).toBe(401);
+    // A second pause is a move the table does not have.
+    const again = await call('POST', `/services/${svc.service_key}/pause`, { key: owner.key, body: {} });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/already paused/);
+    // Its owner still sees it, and may change it meanwhile.
+    const mine = await call('GET', '/agents/me/services', { key: owner.key });
+    expect(mine.body.services.find((s: any) => s.service_key === svc.service_key)).toMatchObject({ status: 'paused' });
+    expect((await call('GET', '/my/services?status=paused', { key: owner.key })).body.services.map((s: any) => s.service_key)).toEqual([svc.service_key]);
+    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { cost_per_call: 6 } })).body).toMatchObject({ status: 'paused', costPerCall: 6 });
+
+    const resumed = await call('POST', `/services/${svc.service_key}/resume`, { key: owner.key });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ status: 'active', costPerCall: 6 });
+    expect((await call('GET', `/services/${svc.service_key}`)).status).toBe(200);
+    expect((await call('GET', `/services?capability=${cap}`)).body.total).toBe(1);
+    expect((await verify()).status).toBe(200);
+    expect((await call('POST', `/services/${svc.service_key}/resume`, { key: owner.key })).status).toBe(409);
+
+    // Each move is recorded, with who made it.
+    const log = await call('GET', '/my/audit-log?limit=100', { key: owner.key });
+    const moves = log.body.events.filter((e: any) => e.target_id === svc.service_id && /^service\.(paused|resumed)$/.test(e.action));
+    expect(moves.map((e: any) => [e.action, e.details.from, e.details.to])).toEqual([
+      ['service.resumed', 'paused', 'active'],
+      ['service.paused', 'active', 'paused'],
+    ]);
+    expect(moves[1].details.reason).toBe('Upgrading the model');
+  });
+
+  it('removes a service for good: not found again, its sub-keys revoked, its ticket endpoint gone, its tickets still read', async () => {
+    const owner = await registerAgent(server);
+    const svc = await registerService(server, owner.key);
+    const consumer = await registerAgent(server);
+    const key = await call('POST', `/keys/provision/${svc.service_key}`, { key: consumer.key, body: {} });
+    expect((await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: svc.service_key, ticket_receive_url: 'https://helpdesk.example.com/in' } })).status).toBe(201);
+    const ticket = await call('POST', '/execute', {
+      key: consumer.key,
+      body: { capability: 'support-ticket', input: { type: 'question', subject: 'Before removal', description: 'Asked before it went', agentName: 'c', target_service: svc.service_key } },
+    });
+    expect(ticket.status).toBe(200);
+
+    const removed = await call('DELETE', `/services/${svc.service_key}`, { key: owner.key });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ service_key: svc.service_key, status: 'removed', updated_at: expect.any(String) });
+    expect((await call('GET', `/services/${svc.service_key}`)).status).toBe(404);
+    for (const [method, path, body] of [
+      ['DELETE', `/services/${svc.service_key}`, undefined],
+      ['POST', `/services/${svc.service_key}/resume`, undefined],
+      ['POST', `/services/${svc.service_key}/pause`, {}],
+      ['PATCH', `/services/${svc.service_key}`, { name: 'Back' }],
+    ] as const) {
+      const res = await call(method, path, { key: owner.key, ...(body === undefined ? {} : { body }) });
+      expect([method, path, res.status]).toEqual([method, path, 404]);
+    }
+    expect((await call('POST', '/keys/verify', { body: { key: key.body.sub_key } })).status).toBe(401);
+    const keys = await call('GET', '/agents/me/keys', { key: consumer.key });
+    expect(keys.body.keys.find((k: any) => k.sub_key_id === key.body.sub_key_id)).toMatchObject({ status: 'revoked' });
+    expect((await call('GET', '/tickets/endpoints', { key: owner.key })).body.endpoints).toEqual([]);
+    expect((await call('GET', `/tickets/${ticket.body.result.ticket_key}`, { key: owner.key })).body).toMatchObject({ subject: 'Before removal' });
+    // A new ticket cannot name it.
+    const late = await call('POST', '/execute', {
+      key: consumer.key,
+      body: { capability: 'support-ticket', input: { type: 'question', subject: 'After removal', description: 'Too late', agentName: 'c', target_service: svc.service_key } },
+    });
+    expect(late.status).toBe(400);
+    // Listed only when asked for.
+    expect((await call('GET', '/agents/me/services', { key: owner.key })).body.services.map((s: any) => s.service_key)).not.toContain(svc.service_key);
+    expect((await call('GET', '/agents/me/services?status=removed', { key: owner.key })).body).toMatchObject({ total: 1, services: [{ service_key: svc.service_key, status: 'removed' }] });
+    expectValidation(await call('GET', '/agents/me/services?status=gone', { key: owner.key }), 'status');
+  });
+
+  it("answers 404 for another agent's service, 401 without a key", async () => {
+    const owner = await registerAgent(server);
+    const svc = await registerService(server, owner.key);
+    const stranger = await registerAgent(server);
+    for (const [method, path] of [
+      ['POST', `/services/${svc.service_key}/pause`],
+      ['POST', `/services/${svc.service_key}/resume`],
+      ['DELETE', `/services/${svc.service_key}`],
+    ] as const) {
+      expect((await call(method, path, { key: stranger.key, ...(method === 'POST' ? { body: {} } : {}) })).status).toBe(404);
+      expect((await call(method, path, method === 'POST' ? { body: {} } : {})).status).toBe(401);
+    }
+    expect((await call('GET', `/services/${svc.service_key}`)).body.status).toBe('active');
+  });
+
+  it('pauses, resumes and removes over GraphQL, and lists the caller’s services', async () => {
+    const owner = await registerAgent(server);
+    const svc = await registerService(server, owner.key);
+    const move = async (mutation: string, extra = '') => {
+      const res = await gql(server, `mutation($k: String!) { ${mutation}(serviceKey: $k${extra}) { serviceKey status resumeAt } }`, { k: svc.service_key }, owner.key);
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data[mutation];
+    };
+    expect(await move('pauseService', ', input: { reason: "nightly" }')).toEqual({ serviceKey: svc.service_key, status: 'paused', resumeAt: null });
+    const listed = await gql(server, '{ myServices(status: "paused") { totalCount nodes { serviceKey status } } }', undefined, owner.key);
+    expect(listed.body.data.myServices).toEqual({ totalCount: 1, nodes: [{ serviceKey: svc.service_key, status: 'paused' }] });
+    expect(await move('resumeService')).toMatchObject({ status: 'active' });
+    expect(await move('removeService')).toMatchObject({ status: 'removed' });
+    const gone = await gql(server, 'mutation($k: String!) { resumeService(serviceKey: $k) { status } }', { k: svc.service_key }, owner.key);
     expect(gone.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 });

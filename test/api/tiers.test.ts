@@ -165,7 +165,7 @@ describe('beta features (Trusted and above)', () => {
       expect(res.body.detail).toMatch(/beta feature, for Trusted agents and above \(reputation 61 or more\)/);
       expect(res.body.detail).toContain(`(reputation ${reputation})`);
       const q = await gql(server, `query($k: String!) { serviceAnalytics(serviceKey: $k) { days } }`, { k: svc.service_key }, owner.key);
-      expect(q.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(q.body.errors![0].extensions!.code).toBe('FORBIDDEN');
     }
   });
 

@@ -8,7 +8,7 @@ import { NotFound } from '../../platform/errors';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
-import { recordAudit, recordStateChange } from '../audit/audit';
+import { recordAudit, recordStateChange, type AuditAction } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 import { refuseBetaField } from '../reputation/privileges';
 import type { SERVICE_STATUSES } from './services';
@@ -43,7 +43,9 @@ export interface PauseServiceInput {
 
 type ServiceQuery = { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect };
 
-const VERBS: Record<ServiceStatus, string> = { active: 'resumed', paused: 'paused', removed: 'removed', inactive: 'deactivated', suspended: 'suspended' };
+/** The states an owner moves a service to, and the audit action of each move. */
+type OwnerMove = 'active' | 'paused' | 'removed';
+const ACTIONS: Record<OwnerMove, AuditAction> = { active: 'service.resumed', paused: 'service.paused', removed: 'service.removed' };
 
 /**
  * Moves one of the caller's services (another agent's, and a removed one, is not found) by SERVICE_MOVES
@@ -53,7 +55,7 @@ const VERBS: Record<ServiceStatus, string> = { active: 'resumed', paused: 'pause
 async function moveService(
   ctx: Ctx,
   serviceKey: string,
-  to: ServiceStatus,
+  to: OwnerMove,
   opts: { note?: string | null; resumeAt?: Date | null; prepare?: () => void; query?: ServiceQuery },
 ): Promise<Service> {
   const me = await requireAgent(ctx);
@@ -76,7 +78,7 @@ async function moveService(
     await recordStateChange(tx, ctx, { subjectType: 'service', subjectId: serviceKey, from: row.status, to, note: opts.note ?? null });
     await recordAudit(tx, ctx, {
       agentId: me.id,
-      action: `service.${VERBS[to]}`,
+      action: ACTIONS[to],
       targetType: 'service',
       targetId: row.id,
       details: {
