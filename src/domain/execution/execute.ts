@@ -139,7 +139,7 @@ function assertInScope(me: Agent, capability: string) {
 
 /** Re-reads a built-in's field errors as paths under `input`. */
 function underInput(err: unknown): unknown {
-  if (err instanceof ValidationFailed) return new ValidationFailed(err.errors.map((e) => ({ ...e, path: `input.${e.path}` })));
+  if (err instanceof ValidationFailed) return new ValidationFailed(err.errors.map((e) => ({ ...e, path: e.path ? `input.${e.path}` : 'input' })));
   return err;
 }
 
@@ -648,7 +648,7 @@ async function callMarketplace(
   } catch (err) {
     if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time' };
     if (err instanceof ValidationFailed) {
-      const detail = err.errors.map((e) => `input.${e.path} ${e.message}`).join('; ');
+      const detail = err.errors.map((e) => `${e.path ? `input.${e.path}` : 'input'} ${e.message}`).join('; ');
       return { ...base, outcome: 'failure', reason: 'invalid_input', latencyMs: latency(), detail };
     }
     if (err instanceof AppError) return { ...base, outcome: 'failure', reason: err.code, latencyMs: latency(), detail: err.message };

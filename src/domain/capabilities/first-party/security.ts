@@ -35,15 +35,15 @@ export const SECURITY_CAPABILITIES: FirstPartyCapability[] = [
     summary: 'Audits a skill — a published one by id, or source given inline — for what it reaches: network, processes, files, dynamic code, environment',
     inputSchema: {
       type: 'object',
-      description: 'Either skill_id, or runtime, entrypoint and source',
+      description: 'Either skill_id, or runtime, entrypoint and source (all three required then)',
       properties: {
         skill_id: str('A skill the caller can read (skl_…)', { maxLength: 64 }),
         runtime: str('The source’s runtime', { enum: [...RUNTIMES] }),
         entrypoint: str('The entry point file or command', { minLength: 1, maxLength: 256 }),
         source: str(`The source (at most ${SOURCE_MAX_BYTES / 1024} KiB)`, { minLength: 1, maxLength: SOURCE_MAX_BYTES }),
       },
+      // Either form: the handler names what is missing (a oneOf would only say that neither matched).
       additionalProperties: false,
-      oneOf: [{ required: ['skill_id'] }, { required: ['runtime', 'entrypoint', 'source'] }],
     },
     outputSchema: obj(
       {
