@@ -40,6 +40,8 @@ function operations(): Operation[] {
 function sample(schema: Schema | undefined, depth = 0): unknown {
   if (!schema || depth > 5) return null;
   if (schema.enum) return schema.enum[0];
+  // An intersection (execute's body: its input type and the capabilities' alternatives): its first part.
+  if (schema.allOf) return sample(schema.allOf[0], depth);
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object':

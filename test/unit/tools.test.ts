@@ -16,8 +16,10 @@ it('compiles every tool, each document valid against the schema', () => {
   for (const tool of tools) {
     expect(validate(schema, tool.op.document)).toEqual([]);
     if (tool.spec.withoutKey) expect(validate(schema, parse(tool.spec.withoutKey))).toEqual([]);
-    // Every variable is fed from an argument (or the arguments that are its input's fields).
-    expect(tool.placements.map((p) => p.variable).sort()).toEqual(tool.op.variableTypes.map((v) => v.name).sort());
+    // Every variable is fed from an argument (or the arguments that are its input's fields), or is the
+    // payment that `_meta["x402/payment"]` alone carries.
+    const fed = [...tool.placements.map((p) => p.variable), ...(tool.paymentVariable && !tool.paymentArg ? [tool.paymentVariable] : [])];
+    expect(fed.sort()).toEqual(tool.op.variableTypes.map((v) => v.name).sort());
     expect(tool.definition.outputSchema.type).toBe('object');
   }
 });
