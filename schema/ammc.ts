@@ -7,6 +7,7 @@ import type { DailyReturn } from '../src/domain/ammc/stats';
 import { tierOf } from '../src/domain/reputation/reputation';
 import { builder } from './builder';
 import { pagedField } from './paging';
+import { maxLength, oneOf } from './json-schema';
 
 const usd = (cents: number | null) => (cents === null ? null : cents / 100);
 
@@ -164,8 +165,8 @@ builder.queryField('ammcAgents', (t) =>
   pagedField(t, AvailableAgent, {
     description: 'Agents that may join conglomerates (no credential needed), best reputation first',
     args: {
-      capability: t.arg.string({ description: 'Only agents that list this capability' }),
-      source: t.arg.string({ description: '`marketplace` (registered here), `external` (agents of the gateway) or `all` (the default)' }),
+      capability: t.arg.string({ description: 'Only agents that list this capability', extensions: maxLength(64) }),
+      source: t.arg.string({ description: '`marketplace` (registered here), `external` (agents of the gateway) or `all` (the default)', extensions: oneOf(ammc.AGENT_SOURCES) }),
     },
     resolve: (ctx, args, page) => ammc.availableAgents(ctx, page, args.capability, args.source),
     connectionFields: (c) => ({
@@ -218,7 +219,7 @@ builder.queryField('conglomerates', (t) =>
   pagedField(t, Conglomerate, {
     description: 'The conglomerates the caller founded or belongs to, newest first',
     auth: 'agent',
-    args: { state: t.arg.string() },
+    args: { state: t.arg.string({ extensions: oneOf(ammc.CONGLOMERATE_STATES) }) },
     resolve: (ctx, args, page) => ammc.listConglomerates(ctx, page, args.state),
   }),
 );
