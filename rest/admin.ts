@@ -51,5 +51,6 @@ export const adminRoutes: Route[] = [
       createRadioAnnouncement(input: $input) { id sequence event type event_id: eventId channel data created_at: createdAt }
     }`,
     variables: { input: from.body },
+    bodySchema: { required: ['message'] },
   },
 ];

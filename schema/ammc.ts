@@ -146,18 +146,18 @@ const CreateConglomerateInput = builder.inputType('CreateConglomerateInput', {
 
 const AdvanceConglomerateInput = builder.inputType('AdvanceConglomerateInput', {
   fields: (t) => ({
-    targetState: t.string({ required: true, description: '`FORMING`, `OPERATING`, `SETTLED` or `DISSOLVED`' }),
+    targetState: t.string({ required: true, description: '`FORMING`, `OPERATING`, `SETTLED` or `DISSOLVED`', extensions: oneOf(ammc.CONGLOMERATE_STATES) }),
     reason: t.string({ description: 'Kept in the history (at most 500 characters)' }),
   }),
 });
 
 const ActivityInput = builder.inputType('RecordConglomerateActivityInput', {
   fields: (t) => ({
-    kind: t.string({ description: '`trade` (default) or `execution`' }),
+    kind: t.string({ description: '`trade` (default) or `execution`', extensions: oneOf(['trade', 'execution']) }),
     costUsd: t.float({ description: 'A trade: what it cost (required)' }),
     proceedsUsd: t.float({ description: `A trade: what it brought back (default 0; a ledger brings back at most ${ammc.PROCEEDS_MAX_USD} USD in all)` }),
     executionId: t.id({ description: "An execution: one of the caller's own (its cost is recorded)" }),
-    description: t.string({ description: 'At most 500 characters' }),
+    description: t.string({ description: 'At most 500 characters', extensions: maxLength(500) }),
   }),
 });
 

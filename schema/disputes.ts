@@ -5,7 +5,7 @@ import { Dispute } from './account';
 import { builder } from './builder';
 import { amountFields } from './wallets';
 import { pagedField } from './paging';
-import { maxLength, oneOf } from './json-schema';
+import { maxLength, oneOf, range } from './json-schema';
 
 const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
   description: 'Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description.',
@@ -50,7 +50,7 @@ builder.queryField('adminDisputes', (t) =>
     description:
       'Every dispute, newest first (the administrator key only); with status open or under_review, the review queue: those filed with priority resolution first, then the oldest',
     auth: 'admin',
-    args: { status: t.arg.string({ description: 'open, under_review or resolved' }) },
+    args: { status: t.arg.string({ description: 'open, under_review or resolved', extensions: oneOf(disputes.DISPUTE_STATUSES) }) },
     resolve: (ctx, args, page) => disputes.listAllDisputes(ctx, page, args.status),
   }),
 );
@@ -116,7 +116,7 @@ builder.queryField('adminRevenue', (t) =>
     type: Revenue,
     description: "Money through the marketplace from the ledger: charges less refunds, by day and capability, and the marketplace's fee revenue",
     auth: 'admin',
-    args: { days: t.arg.int({ description: '1-365, default 30' }) },
+    args: { days: t.arg.int({ description: '1-365, default 30', extensions: range(1, 365) }) },
     resolve: (_r, { days }, ctx) => disputes.revenue(ctx, days ?? 30),
   }),
 );

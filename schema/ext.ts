@@ -657,7 +657,7 @@ builder.mutationField('createRadioAnnouncement', (t) =>
     args: {
       input: t.arg({
         type: builder.inputType('CreateRadioAnnouncementInput', {
-          fields: (f) => ({ message: f.string({ description: 'Required: 1-2000 characters' }), title: f.string({ description: 'At most 200 characters' }), data: f.field({ type: 'JSON', description: 'An object, at most 16 KiB' }) }),
+          fields: (f) => ({ message: f.string({ description: 'Required: 1-2000 characters', extensions: length(1, 2000) }), title: f.string({ description: 'At most 200 characters', extensions: maxLength(200) }), data: f.field({ type: 'JSON', description: 'An object, at most 16 KiB' }) }),
         }),
         required: true,
       }),

@@ -2,6 +2,7 @@
 import * as keys from '../src/domain/keys/sub-keys';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
+import { range } from './json-schema';
 
 export const SubKeyStatusEnum = builder.enumType('SubKeyStatus', {
   description: '`grace`: replaced by a rotation and valid until `gracePeriodEnds`',
@@ -116,7 +117,7 @@ const Rotation = builder.objectRef<keys.Rotation>('SubKeyRotation').implement({
 
 const RotateSubKeyInput = builder.inputType('RotateSubKeyInput', {
   fields: (t) => ({
-    gracePeriodSeconds: t.int({ description: 'How long the old key stays valid, 0-86400 (default 86400); 0 for a leaked key' }),
+    gracePeriodSeconds: t.int({ description: 'How long the old key stays valid, 0-86400 (default 86400); 0 for a leaked key', extensions: range(0, 86_400) }),
   }),
 });
 

@@ -4,6 +4,7 @@ import * as memory from '../src/domain/memory/memory';
 import type { Ctx } from '../src/domain/context';
 import { builder } from './builder';
 import { pagedField, resolveConnection } from './paging';
+import { maxLength, oneOf, range } from './json-schema';
 
 /** Public stores are visible to anyone; others to the owner and, when shared, its sub-agents. */
 async function storeVisible(store: { agentId: string; accessLevel: string }, ctx: Ctx): Promise<boolean> {
@@ -90,9 +91,9 @@ const CreateMemoryStoreInput = builder.inputType('CreateMemoryStoreInput', {
 
 const UpdateMemoryStoreInput = builder.inputType('UpdateMemoryStoreInput', {
   fields: (t) => ({
-    accessLevel: t.string({ description: '`private`, `shared` or `public`' }),
-    description: t.string(),
-    defaultTtlSeconds: t.int({ description: 'TTL of entries written from now on without one (null: none)' }),
+    accessLevel: t.string({ description: '`private`, `shared` or `public`', extensions: oneOf(['private', 'shared', 'public']) }),
+    description: t.string({ extensions: maxLength(1000) }),
+    defaultTtlSeconds: t.int({ description: 'TTL of entries written from now on without one (null: none)', extensions: range(1, 315_360_000) }),
   }),
 });
 
@@ -111,10 +112,11 @@ const WriteMemoryEntriesInput = builder.inputType('WriteMemoryEntriesInput', {
 
 const MemorySearchInput = builder.inputType('MemorySearchInput', {
   fields: (t) => ({
-    prefix: t.string({ description: 'kv and structured: keys starting with this' }),
+    prefix: t.string({ description: 'kv and structured: keys starting with this', extensions: maxLength(512) }),
     query: t.string({
       description:
         'kv: case-insensitive text in the key or the value. vector: words, ranked by full-text relevance (English stemming; any word may match); with `vector`, fused with its similarity (hybrid search)',
+      extensions: maxLength(200),
     }),
     filter: t.field({
       type: 'JSON',
@@ -122,8 +124,8 @@ const MemorySearchInput = builder.inputType('MemorySearchInput', {
     }),
     vector: t.floatList({ description: 'vector: the query embedding; results are its nearest neighbours by cosine distance' }),
     embedding: t.floatList({ description: 'The same as `vector`, in the word entries are written with (give one)' }),
-    limit: t.int({ description: 'How many results, 1-100, default 10: the same as the connection\'s `first` (give one)' }),
-    topK: t.int({ description: 'The same as `limit`, in the word vector search uses (give one)' }),
+    limit: t.int({ description: 'How many results, 1-100, default 10: the same as the connection\'s `first` (give one)', extensions: range(1, 100) }),
+    topK: t.int({ description: 'The same as `limit`, in the word vector search uses (give one)', extensions: range(1, 100) }),
   }),
 });
 

@@ -7,6 +7,7 @@ import type { PaymentSetup } from '../src/domain/payments/setup';
 import { builder } from './builder';
 import { pagedField } from './paging';
 import { amountFields } from './wallets';
+import { maxLength, oneOf } from './json-schema';
 
 export const X402Requirements = builder.objectRef<PaymentRequirements>('X402PaymentRequirements').implement({
   description: 'x402 v2 payment requirements: what a payment must be to pay for a resource',
@@ -158,8 +159,8 @@ const PricingInput = builder.inputType('SetCapabilityPricingInput', {
   fields: (t) => ({
     costPerCall: t.int({ description: 'The price per call in integer cents (0 makes the capability free); or give costPerCallBaseUnits', extensions: { jsonSchema: { minimum: 0, maximum: 1_000_000 } } }),
     costPerCallBaseUnits: t.string({ description: "The same price in the payment asset's base units (an integer string, a whole number of cents); both may be given when they agree" }),
-    pricingModel: t.string({ description: "The services' pricing model (free, per_call, monthly, freemium); default: each keeps its own, and a free one that now charges becomes per_call" }),
-    service: t.string({ description: 'One of your services (its key or id); default: every service of yours offering the capability' }),
+    pricingModel: t.string({ description: "The services' pricing model (free, per_call, monthly, freemium); default: each keeps its own, and a free one that now charges becomes per_call", extensions: oneOf(['free', 'per_call', 'monthly', 'freemium']) }),
+    service: t.string({ description: 'One of your services (its key or id); default: every service of yours offering the capability', extensions: maxLength(64) }),
   }),
 });
 

@@ -5,7 +5,7 @@ import { requireAgent } from '../src/domain/agents/principal';
 import { MarketplaceEventRef } from './agents';
 import { builder } from './builder';
 import { pagedField } from './paging';
-import { oneOf } from './json-schema';
+import { maxLength, oneOf } from './json-schema';
 
 const TicketComment = builder.prismaObject('TicketComment', {
   fields: (t) => ({
@@ -82,7 +82,7 @@ builder.queryField('tickets', (t) =>
 
 const TicketStatusInput = builder.inputType('TicketStatusInput', {
   fields: (t) => ({
-    status: t.string({ required: true, description: 'open, in_progress, waiting, resolved or closed' }),
+    status: t.string({ required: true, description: 'open, in_progress, waiting, resolved or closed', extensions: oneOf(tickets.TICKET_STATUSES) }),
     resolution: t.string({ description: 'Notes on how it was resolved' }),
   }),
 });
@@ -111,7 +111,7 @@ builder.mutationField('addTicketComment', (t) =>
   t.field({
     type: AddedComment,
     auth: 'agent',
-    args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: builder.inputType('TicketCommentInput', { fields: (f) => ({ content: f.string({ required: true }) }) }), required: true }) },
+    args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: builder.inputType('TicketCommentInput', { fields: (f) => ({ content: f.string({ required: true, extensions: maxLength(10_000) }) }) }), required: true }) },
     resolve: (_r, { ticketKey, input }, ctx) => tickets.addComment(ctx, ticketKey, input),
   }),
 );

@@ -123,7 +123,7 @@ builder.queryField('webhookDeliveries', (t) =>
   pagedField(t, Delivery, {
     description: "A webhook's deliveries, newest first",
     auth: 'agent',
-    args: { webhookId: t.arg.id({ required: true }), status: t.arg.string({ description: 'Only deliveries in this status' }) },
+    args: { webhookId: t.arg.id({ required: true }), status: t.arg.string({ description: 'Only deliveries in this status', extensions: oneOf(webhooks.DELIVERY_STATUSES) }) },
     resolve: (ctx, args, page) => webhooks.listDeliveries(ctx, String(args.webhookId), page, args.status),
   }),
 );

@@ -8,11 +8,12 @@ import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
 import { capabilitySchemaName } from '../../src/protocols/openapi';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
+const ADMIN_KEY = `key_admin_${'O'.repeat(40)}`;
 let server: TestServer;
 let doc: any;
 
 beforeAll(async () => {
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', ADMIN_KEY } });
   doc = (await api(server)('GET', '/openapi.json')).body;
 });
 afterAll(() => server.close());
@@ -122,9 +123,42 @@ describe('what the server enforces, the document says', () => {
     return Array.isArray(t) ? t.find((x: string) => x !== 'null') : t;
   };
 
+  /** Path parameters naming objects of `me` (created here), so that a probe reaches the operation's checks. */
+  async function ownedObjects(me: { key: string; agentId: string }) {
+    const call = api(server);
+    const as = (method: string, path: string, body?: unknown) => call(method, path, { key: me.key, ...(body === undefined ? {} : { body }) });
+    const service = (await as('POST', '/services/register', { name: 'Probed service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service to probe', pricing_model: 'free' })).body;
+    const subKey = (await as('POST', `/keys/provision/${service.service_key}`, {})).body;
+    const ticket = (await as('POST', '/execute', { capability: 'support-ticket', input: { type: 'question', subject: 'Probe', description: 'A ticket to probe', agentName: 'probe' } })).body.result;
+    const values: Record<string, Record<string, string>> = {
+      '/keys/': { keyId: subKey.sub_key_id, serviceKey: service.service_key },
+      '/services/': { serviceKey: service.service_key },
+      '/webhooks/': { id: (await as('POST', '/webhooks', { url: 'https://receiver.invalid/hook', events: ['*'] })).body.webhook_id },
+      '/tickets/': { ticketKey: ticket.ticket_key },
+      '/memory/stores/': { id: (await as('POST', '/memory/stores', { name: 'probe', storeType: 'kv' })).body.id, key: 'k' },
+      '/subscriptions/': { id: (await as('POST', '/subscriptions', { capabilityId: 'summarize', schedule: '0 0 1 1 *', deliveryMethod: 'sse' })).body.id },
+      '/streaming/sessions/': { id: (await as('POST', '/streaming/sessions', { capabilityId: 'summarize' })).body.id },
+      '/agent-skills/': { id: (await as('POST', '/agent-skills', { name: `probe-${Date.now()}`, runtime: 'python', entrypoint: 'main' })).body.id },
+      '/tasks/': { id: (await as('POST', '/tasks', { intent: 'A task to probe' })).body.task_id },
+      '/uto/tickets/': { id: (await as('POST', '/uto/tickets', { intent: 'A ticket to probe', domain: 'probe', context: {} })).body.id },
+      '/ammc/conglomerates/': { id: (await as('POST', '/ammc/conglomerates', { goal: 'A conglomerate to probe', max_budget_usd: 10 })).body.id },
+      '/agents/': { id: me.agentId, agentId: me.agentId },
+      '/admin/agents/': { agentId: me.agentId },
+      '/capabilities/': { capabilityId: 'summarize', slug: 'summarize' },
+    };
+    return (path: string): string | undefined => {
+      if (!path.includes(':')) return path;
+      const prefix = Object.keys(values).find((p) => path.startsWith(p));
+      if (!prefix) return undefined;
+      const filled = path.replace(/:(\w+)/g, (m, name: string) => values[prefix][name] ?? m);
+      return filled.includes(':') ? undefined : filled;
+    };
+  }
+
   it('states every length, enum, range and list size the server holds a body field or query parameter to', async () => {
     const me = await registerAgent(server);
     const call = api(server);
+    const pathOf = await ownedObjects(me);
     const unstated: string[] = [];
     const check = (where: string, schema: any, errors: { path: string; message: string }[], path: string) => {
       for (const e of errors.filter((x) => x.path === path)) {
@@ -134,10 +168,12 @@ describe('what the server enforces, the document says', () => {
     };
     for (const c of server.app.compiled) {
       const { route } = c;
-      if (route.auth === 'admin' || c.stream || c.paths[0].includes(':')) continue;
-      const op = doc.paths[c.paths[0]][route.method.toLowerCase()];
+      const path = pathOf(c.paths[0]);
+      // A stream answers when it ends; DELETE takes no body.
+      if (c.stream || path === undefined || route.method === 'DELETE') continue;
+      const op = doc.paths[c.paths[0].replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
       const send = async (body: unknown, query = '') => {
-        const res = await call(route.method, `${c.paths[0]}${query}`, { key: me.key, ...(body === undefined ? {} : { body }) });
+        const res = await call(route.method, `${path}${query}`, { key: route.auth === 'admin' ? ADMIN_KEY : me.key, ...(body === undefined ? {} : { body }) });
         return res.status === 400 ? ((res.body.errors ?? []) as { path: string; message: string }[]) : [];
       };
       const body = op.requestBody?.content['application/json'].schema;
@@ -168,15 +204,17 @@ describe('what the server enforces, the document says', () => {
     expect(unstated).toEqual([]);
   }, 180_000);
 
-  it('marks required every body field the server requires of a creation', async () => {
+  it('marks required every body field the server requires', async () => {
     const me = await registerAgent(server);
     const call = api(server);
+    const pathOf = await ownedObjects(me);
     const unstated: string[] = [];
     for (const c of server.app.compiled) {
       const { route } = c;
-      if (route.auth === 'admin' || !c.bodyType || route.method !== 'POST' || c.paths[0].includes(':')) continue;
-      const schema = doc.paths[c.paths[0]].post.requestBody.content['application/json'].schema;
-      const res = await call('POST', c.paths[0], { key: me.key, body: {} });
+      const path = pathOf(c.paths[0]);
+      if (!c.bodyType || path === undefined) continue;
+      const schema = doc.paths[c.paths[0].replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()].requestBody.content['application/json'].schema;
+      const res = await call(route.method, path, { key: route.auth === 'admin' ? ADMIN_KEY : me.key, body: {} });
       if (res.status !== 400) continue;
       // The schema itself, or the parts of an intersection.
       const parts = [schema, ...(schema.allOf ?? [])];
@@ -185,7 +223,7 @@ describe('what the server enforces, the document says', () => {
       const alternatives: string[][] = parts.flatMap((p: any) => (p.anyOf ?? []).map((a: any) => a.required ?? []));
       for (const e of (res.body.errors ?? []) as { path: string; message: string }[]) {
         if (e.message !== 'is required' || e.path.includes('.')) continue;
-        if (!required.has(e.path) && !alternatives.some((a) => a.includes(e.path))) unstated.push(`POST ${c.paths[0]} body.${e.path}`);
+        if (!required.has(e.path) && !alternatives.some((a) => a.includes(e.path))) unstated.push(`${route.method} ${c.paths[0]} body.${e.path}`);
       }
     }
     expect(unstated).toEqual([]);
