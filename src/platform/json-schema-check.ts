@@ -7,6 +7,14 @@ import type { FieldError } from './errors';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: true });
 addFormats(ajv);
+/** An absolute HTTPS URL (what the outbound client calls; its address is checked when used). */
+ajv.addFormat('https-url', (value: string) => {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+});
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: object): ValidateFunction {
@@ -30,6 +38,7 @@ const TYPE_WORDS: Record<string, string> = {
 
 const FORMAT_WORDS: Record<string, string> = {
   uri: 'an absolute URL',
+  'https-url': 'an absolute HTTPS URL',
   url: 'an absolute URL',
   uuid: 'a UUID',
   'date-time': 'a date-time (RFC 3339)',
@@ -38,7 +47,7 @@ const FORMAT_WORDS: Record<string, string> = {
 
 function pathOf(e: ErrorObject, prefix: string): string {
   const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (e.keyword === 'required') parts.push(String(e.params.missingProperty));
+  if (e.keyword === 'required' || e.keyword === 'dependencies' || e.keyword === 'dependentRequired') parts.push(String(e.params.missingProperty));
   if (e.keyword === 'additionalProperties') parts.push(String(e.params.additionalProperty));
   const path = parts.join('.');
   return prefix && path ? `${prefix}.${path}` : prefix || path;
@@ -49,6 +58,9 @@ function messageOf(e: ErrorObject): string {
   switch (e.keyword) {
     case 'required':
       return 'is required';
+    case 'dependencies':
+    case 'dependentRequired':
+      return `is required with ${p.property}`;
     case 'additionalProperties':
       return 'is not a field of this input';
     case 'type': {

@@ -82,7 +82,8 @@ describe('execute support-ticket', () => {
       body: { capability: 'support-ticket', input: { type: 'complaint', description: '', priority: 'urgent', callback_url: 'http://example.com/cb', target_service: 'svc_nope' } },
     });
     expectProblem(res, 400, 'validation_failed');
-    expect(errorPaths(res)).toEqual(['input.agentName', 'input.callback_url', 'input.description', 'input.priority', 'input.subject', 'input.type']);
+    // A missing field is named as the capability's schema spells it (snake_case; agentName is read too).
+    expect(errorPaths(res)).toEqual(['input.agent_name', 'input.callback_url', 'input.description', 'input.priority', 'input.subject', 'input.type']);
     const unknownTarget = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput({ target_service: 'svc_doesnotexist0000000000' }) } });
     expect(errorPaths(unknownTarget)).toEqual(['input.target_service']);
     expect((await call('GET', '/tickets', { key: me.key })).body.total).toBe(0);

@@ -42,8 +42,9 @@ export const SECURITY_CAPABILITIES: FirstPartyCapability[] = [
         entrypoint: str('The entry point file or command', { minLength: 1, maxLength: 256 }),
         source: str(`The source (at most ${SOURCE_MAX_BYTES / 1024} KiB)`, { minLength: 1, maxLength: SOURCE_MAX_BYTES }),
       },
-      // Either form: the handler names what is missing (a oneOf would only say that neither matched).
       additionalProperties: false,
+      // The inline form's three fields come together (the handler names what is missing when none is given).
+      dependencies: { runtime: ['entrypoint', 'source'], entrypoint: ['runtime', 'source'], source: ['runtime', 'entrypoint'] },
     },
     outputSchema: obj(
       {
