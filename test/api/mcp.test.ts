@@ -13,6 +13,7 @@ import { isPaymentRequired } from '@x402/core/schemas';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { capabilitySchemaName } from '../../src/protocols/openapi';
 import type { EvmAccount } from '../../src/platform/evm';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
@@ -384,6 +385,24 @@ describe('MCP at /mcp', () => {
         if (offered().includes(c)) continue;
         expect(tools.map((t) => t.name)).not.toContain(c.slug);
         await expect(client.callTool({ name: c.slug, arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool/) });
+      }
+    });
+
+    it('offers the model-backed ones, as tools and in the OpenAPI document, once the instance has a model backend', async () => {
+      const withModel = await startServer({ env: { RATE_LIMIT_DISABLED: '1', LLM_BASE_URL: 'https://127.0.0.1:9/v1', LLM_MODEL: 'test-model' } });
+      try {
+        const needsModel = [...FIRST_PARTY.values()].filter((c) => c.available && !c.available(server.app.services) && c.available(withModel.app.services));
+        expect(needsModel.length).toBeGreaterThan(0);
+        const { tools } = await (await connect(undefined, withModel)).listTools();
+        const doc = (await api(withModel)('GET', '/openapi.json')).body;
+        for (const c of needsModel) {
+          expect(tools.find((t) => t.name === c.slug)?.inputSchema).toEqual({ ...c.inputSchema, type: 'object' });
+          expect(doc.components.schemas[`${capabilitySchemaName(c.slug)}Output`]).toMatchObject({ 'x-capability': c.slug });
+        }
+        const plain = (await api(server)('GET', '/openapi.json')).body;
+        for (const c of needsModel) expect(plain.components.schemas[`${capabilitySchemaName(c.slug)}Output`]).toBeUndefined();
+      } finally {
+        await withModel.close();
       }
     });
 
