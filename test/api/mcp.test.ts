@@ -489,6 +489,21 @@ describe('MCP at /mcp', () => {
       expect(provider.calls).toHaveLength(2);
     });
 
+    it('pays a checkout through payCheckout the same way', async () => {
+      const seller = await registerAgent(server);
+      const buyer = await registerAgent(server);
+      const offer = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'A page, translated', price_cents: 20 } });
+      const checkout = await call('POST', '/ext/payments/checkout', { key: buyer.key, body: { offer_id: offer.body.offer_id } });
+      expect(checkout.status).toBe(200);
+      const client = await connect(buyer.key);
+      const { first, paid, required } = await callPaying(client, await payerAccount(), 'payCheckout', { id: checkout.body.checkout_id });
+      expect(first.isError).toBe(true);
+      expect(required!.resource.url).toBe('mcp://tool/payCheckout');
+      expect(paid!.isError).toBeFalsy();
+      expect(paid!.structuredContent).toMatchObject({ paid: true });
+      expect((paid!._meta as Record<string, any>)['x402/payment-response']).toMatchObject({ success: true, network: NETWORK });
+    });
+
     it('takes the same payment in _meta and in paymentSignature as one, refuses two different ones, and names a malformed one', async () => {
       const { capability, provider } = await echoCapability();
       const me = await registerAgent(server);
