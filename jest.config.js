@@ -5,11 +5,8 @@ const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es
 const base = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj|cj)s$': swc },
-  // ESM-only packages are compiled to CommonJS for jest's module system (Node itself requires them as they
-  // are). linkedom's CommonJS build requires css-select and the fb55 DOM packages, which are ESM-only.
-  transformIgnorePatterns: [
-    '/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme|jose|pkce-challenge|css-select|css-what|nth-check|boolbase|domutils|dom-serializer|domhandler|domelementtype|entities|htmlparser2|cssomnom)/)',
-  ],
+  // ESM-only packages are compiled to CommonJS for jest's module system.
+  transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme|jose|pkce-challenge)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 

@@ -96,7 +96,7 @@ function changingPage(): { body: string; title: string } {
 function serve(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'https://site.test');
   seen.push({ path: url.pathname, headers: req.headers });
-  const html = (body: string, status = 200, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  const html = (body: string, status = 200, headers: Record<string, string> = {}) => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
   switch (url.pathname) {
     case '/':
       return html(HOME);

@@ -1,23 +1,21 @@
-// Reading a web page for the web capabilities: fetched through the SSRF-guarded client (HTTPS only, every
+// Getting a web page for the web capabilities: fetched through the SSRF-guarded client (HTTPS only, every
 // redirect hop checked again by that client), within one time and size budget and the caller's signal;
-// then read by maintained parsers — linkedom's HTML parser and Mozilla's Readability — never by patterns.
-import { Readability } from '@mozilla/readability';
+// then read in the web reader's thread (web-reader.ts: linkedom and Readability), each read bounded in
+// time, so parsing a large page never holds the event loop.
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { AppError } from '../../../platform/errors';
 import { OutboundError, type OutboundFailure } from '../../../platform/outbound';
+import { TaskThread, TaskThreadError } from '../../../platform/task-thread';
 import type { Services } from '../../context';
-
-type Linkedom = typeof import('linkedom', { with: { 'resolution-mode': 'import' } });
-// linkedom is published as ES modules with a CommonJS build; its types resolve as ES modules only.
-const { parseHTML } = require('linkedom') as Linkedom;
+import { normalisedUrl, type ReaderTasks } from './web-reader';
 
 /** Redirects followed at most (301, 302, 303, 307, 308), each hop a new guarded call. */
 export const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Readability gives up on a document of more elements than this; the page's visible text is read instead. */
-const MAX_READABILITY_ELEMENTS = 20_000;
 
-/** Why a page could not be read: the client's reasons, and what reading the answer found. */
-export type PageFailureReason = OutboundFailure | 'redirects' | 'content_type' | 'encoding' | 'status';
+/** Why a page could not be read: the client's reasons, what the answer was, and a read past its budget. */
+export type PageFailureReason = OutboundFailure | 'redirects' | 'content_type' | 'encoding' | 'status' | 'read_timeout';
 
 /** A page that could not be read, with a message the caller can act on (origin and reason, never the path). */
 export class PageFailure extends Error {
@@ -69,13 +67,6 @@ function requestHeaders(services: Services, extra: Record<string, string> | unde
     'user-agent': `AgentCapabilityMarketplace/1.1 (+${services.config.publicBaseUrl})`,
     ...extra,
   };
-}
-
-/** The URL without its fragment (which never reaches the server), as pages are named and compared. */
-export function normalisedUrl(raw: string): string {
-  const url = new URL(raw);
-  url.hash = '';
-  return url.href;
 }
 
 /** What a signal's abort throws: its reason when that is an error. */
@@ -188,195 +179,40 @@ export function requireSuccess(page: FetchedPage): void {
   if (page.status < 200 || page.status > 299) throw new PageFailure('status', `${new URL(page.finalUrl).origin} answered ${page.status}`);
 }
 
-// ---- Reading HTML ----------------------------------------------------------------------------------
+// ---- The reader's thread ------------------------------------------------------------------------------
 
-export function parseDocument(html: string): Document {
-  return parseHTML(html).document;
-}
+/** The most of the reader's time one task may take (a page is at most 2 MiB). */
+export const READ_BUDGET_MS = 5_000;
 
-const ELEMENT = 1;
-const TEXT = 3;
-const CDATA = 4;
-const DOCUMENT = 9;
-const FRAGMENT = 11;
-
-// What a reader never sees, and the elements that start a line of their own.
-const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed', 'head', 'select', 'datalist']);
-const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary',
-  'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'body', 'html', 'option', 'legend',
-]);
-
-/** Runs of white space as one space, trimmed. */
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * The text a reader sees under `root`, one line per block (paragraph, heading, list item, table row —
- * its cells joined by " | "), without scripts, styles and other hidden elements. Walks with a stack of
- * its own, so a deeply nested page cannot exhaust the call stack.
- */
-export function textLines(root: Node): string[] {
-  const lines: string[] = [];
-  let line = '';
-  let pre = 0;
-  const flush = () => {
-    const text = collapse(line);
-    if (text) lines.push(text);
-    line = '';
-  };
-  const stack: { node: Node; leaving: boolean }[] = [{ node: root, leaving: false }];
-  while (stack.length) {
-    const { node, leaving } = stack.pop()!;
-    const type = node.nodeType;
-    if (type === TEXT || type === CDATA) {
-      const text = node.nodeValue ?? '';
-      if (pre > 0) {
-        const parts = text.split('\n');
-        line += parts[0];
-        for (const part of parts.slice(1)) {
-          flush();
-          line = part;
-        }
-      } else line += text;
-      continue;
-    }
-    if (type !== ELEMENT && type !== DOCUMENT && type !== FRAGMENT) continue;
-    const name = type === ELEMENT ? (node as Element).localName : '';
-    if (leaving) {
-      if (name === 'pre') pre--;
-      if (BLOCKS.has(name)) flush();
-      continue;
-    }
-    if (HIDDEN.has(name)) continue;
-    if (name === 'br') {
-      flush();
-      continue;
-    }
-    if (BLOCKS.has(name)) flush();
-    if ((name === 'td' || name === 'th') && node !== root && (node as Element).previousElementSibling) line += ' | ';
-    else if (name === 'img') {
-      const alt = (node as Element).getAttribute('alt');
-      if (alt) line += ` ${alt} `;
-    }
-    if (name === 'pre') pre++;
-    stack.push({ node, leaving: true });
-    const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i], leaving: false });
+/** The reader cannot take the work now: too many pages are waiting, or its thread failed. */
+export class ReaderUnavailable extends AppError {
+  constructor(message: string) {
+    super('service_unavailable', message);
   }
-  flush();
-  return lines;
 }
 
-/** An element's text on one line. */
-export function textOf(node: Node): string {
-  return textLines(node).join(' ');
+// One thread per process, started on first use and ended after ten idle minutes.
+let thread: TaskThread | undefined;
+
+function readerThread(): TaskThread {
+  thread ??= new TaskThread({ bootPath: path.join(__dirname, 'web-reader-worker.boot.cjs'), name: 'web reader', maxWaiting: 32, idleMs: 10 * 60_000, startBudgetMs: 60_000 });
+  return thread;
 }
 
-/** The lines of a text body, trailing space removed, blank lines dropped. */
-export function plainLines(body: string): string[] {
-  return body
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l.trim() !== '');
-}
-
-export interface Readable {
-  /** Readability's title of the article (which may come from OpenGraph or a heading), or null. */
-  title: string | null;
-  byline: string | null;
-  siteName: string | null;
-  lang: string | null;
-  excerpt: string | null;
-  publishedTime: string | null;
-  /** The article's text, one line per block; the page's visible text when Readability found no article. */
-  lines: string[];
-  /** Whether the lines are Readability's article (true) or the whole page's visible text (false). */
-  article: boolean;
-}
-
-const nonEmpty = (value: string | null | undefined): string | null => (value && value.trim() ? collapse(value) : null);
+type Task<K extends keyof ReaderTasks> = Parameters<ReaderTasks[K]>[0];
 
 /**
- * The readable text of a parsed page by Mozilla's Readability. Readability changes the document it reads,
- * so read everything else (title, links, metadata) first.
+ * Runs a reader task within `budgetMs` (READ_BUDGET_MS by default). A task past its budget is a
+ * PageFailure (`read_timeout`: the page is too much to read); a full queue or a failed thread is
+ * ReaderUnavailable; the signal's abort is its reason.
  */
-export function readableText(doc: Document): Readable {
-  const fallback = (): Readable => ({ title: null, byline: null, siteName: null, lang: null, excerpt: null, publishedTime: null, lines: textLines(doc.body ?? doc.documentElement ?? doc), article: false });
-  let parsed;
+export async function readInThread<K extends keyof ReaderTasks>(task: K, payload: Task<K>, signal: AbortSignal, budgetMs: number = READ_BUDGET_MS): Promise<ReturnType<ReaderTasks[K]>> {
   try {
-    parsed = new Readability<Node>(doc, { maxElemsToParse: MAX_READABILITY_ELEMENTS, serializer: (node) => node }).parse();
-  } catch {
-    // Over maxElemsToParse, or a structure Readability cannot walk: the visible text instead.
-    return fallback();
+    return await readerThread().run<ReturnType<ReaderTasks[K]>>(task, payload, { budgetMs, signal });
+  } catch (err) {
+    if (!(err instanceof TaskThreadError)) throw err;
+    if (err.reason === 'aborted') throw abortReason(signal);
+    if (err.reason === 'timeout') throw new PageFailure('read_timeout', `reading the page took longer than ${budgetMs} ms`);
+    throw new ReaderUnavailable(err.reason === 'busy' ? 'the web reader has too many pages waiting; retry shortly' : err.message);
   }
-  const lines = parsed?.content ? textLines(parsed.content) : [];
-  if (!parsed || !lines.length) return fallback();
-  return {
-    title: nonEmpty(parsed.title),
-    byline: nonEmpty(parsed.byline),
-    siteName: nonEmpty(parsed.siteName),
-    lang: nonEmpty(parsed.lang),
-    excerpt: nonEmpty(parsed.excerpt),
-    publishedTime: nonEmpty(parsed.publishedTime),
-    lines,
-    article: true,
-  };
-}
-
-/** The document's <title>, or null. */
-export function titleOf(doc: Document): string | null {
-  return nonEmpty(doc.querySelector('title')?.textContent);
-}
-
-/** What relative links of the page resolve against: its <base href> when that is an http(s) URL, else where it was found. */
-export function baseOf(doc: Document, finalUrl: string): URL {
-  const href = doc.querySelector('base[href]')?.getAttribute('href');
-  if (href) {
-    try {
-      const base = new URL(href.trim(), finalUrl);
-      if (base.protocol === 'https:' || base.protocol === 'http:') return base;
-    } catch {
-      // not a URL: ignored, as browsers do
-    }
-  }
-  return new URL(finalUrl);
-}
-
-/** A URL of the page resolved against its base, when it is an http(s) URL of at most 2048 characters. */
-export function resolvedUrl(href: string | null | undefined, base: URL): string | null {
-  if (!href || href.length > 2048) return null;
-  try {
-    const url = new URL(href.trim(), base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-export interface PageLink {
-  url: string;
-  text: string;
-}
-
-/**
- * The page's links in document order, absolute, each URL once (its first text), http(s) only, without
- * links to a place on the page itself; at most `max` of them, with how many there are.
- */
-export function linksOf(doc: Document, base: URL, pageUrl: string, max: number): { links: PageLink[]; total: number } {
-  const self = normalisedUrl(pageUrl);
-  const seen = new Set<string>();
-  const links: PageLink[] = [];
-  for (const a of Array.from(doc.querySelectorAll('a[href], area[href]'))) {
-    const url = resolvedUrl(a.getAttribute('href'), base);
-    if (!url || seen.has(url) || normalisedUrl(url) === self) continue;
-    seen.add(url);
-    if (links.length < max) {
-      const text = textOf(a) || nonEmpty(a.getAttribute('title')) || nonEmpty(a.getAttribute('aria-label')) || '';
-      links.push({ url, text: text.slice(0, 300) });
-    }
-  }
-  return { links, total: seen.size };
 }

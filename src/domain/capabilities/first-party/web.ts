@@ -1,35 +1,20 @@
 // The web capabilities the marketplace serves as the provider of last resort (see types.ts): reading,
 // extracting from, watching and researching pages. Every page comes through the SSRF-guarded client
-// (web-page.ts), bounded in bytes and time and cut short by the caller's signal. A page that cannot be
-// read (refused address, timeout, too large, not text, an error status) is a field error on the URL that
-// named it (400 `input.url`), with the reason, never a 5xx (docs/capabilities/web.md).
+// (web-page.ts), bounded in bytes and time and cut short by the caller's signal, and is read in the web
+// reader's thread (web-reader.ts), each read bounded in time. A page that cannot be read (refused address,
+// timeout, too large, not text, an error status) is a field error on the URL that named it
+// (`input.url … could not be read (reason): …`), never a 5xx (docs/capabilities/web.md).
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { bm25Tokens, rankBm25 } from '../../../platform/bm25';
+import { bm25Tokens } from '../../../platform/bm25';
 import { ValidationFailed, type FieldError } from '../../../platform/errors';
 import { Checks } from '../../../platform/validate';
 import type { Agent } from '../../../db/generated/prisma/client';
 import type { Ctx } from '../../context';
 import { bool, dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
-import {
-  baseOf,
-  collapse,
-  fetchPage,
-  linksOf,
-  normalisedUrl,
-  PageFailure,
-  parseDocument,
-  plainLines,
-  readableText,
-  requireSuccess,
-  resolvedUrl,
-  textOf,
-  titleOf,
-  type FetchedPage,
-  type PageLink,
-  type Readable,
-} from './web-page';
+import { fetchPage, PageFailure, readInThread, READ_BUDGET_MS, requireSuccess, type FetchedPage } from './web-page';
+import { clip, collapse, EXTRACT, normalisedUrl, PASSAGES, type SelectorAsk } from './web-reader';
 
 /** One page: the whole fetch, redirects included. */
 export const PAGE_TIMEOUT_MS = 10_000;
@@ -48,11 +33,7 @@ export const RESEARCH = {
   /** Without URLs: tools of the WebMCP index read, and sites whose pages are fetched. */
   indexTools: 200,
   indexPages: 3,
-  passagesPerSource: 300,
-  passageMin: 200,
-  passageMax: 700,
 } as const;
-export const EXTRACT = { selectors: 20, selectorLength: 300, perSelector: 100, tables: 20, rows: 100, cells: 50, cellChars: 1000, jsonLd: 20, meta: 100, valueChars: 2000 } as const;
 
 // ---- Shared -----------------------------------------------------------------------------------------
 
@@ -81,29 +62,30 @@ function fieldFailure(path: string, err: PageFailure): FieldError {
   return { path, message: `could not be read (${err.reason}): ${err.message}` };
 }
 
-async function readPage(ctx: Ctx, url: string, path: string, signal: AbortSignal, headers?: Record<string, string>): Promise<FetchedPage> {
+/** `work`, with a page failure reported on the field that named the page. */
+async function onField<T>(path: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await fetchPage(ctx.services, url, { timeoutMs: PAGE_TIMEOUT_MS, maxBytes: PAGE_MAX_BYTES, signal, headers });
+    return await work();
   } catch (err) {
     if (err instanceof PageFailure) throw new ValidationFailed([fieldFailure(path, err)]);
     throw err;
   }
 }
 
-function successful(page: FetchedPage, path: string): void {
-  try {
-    requireSuccess(page);
-  } catch (err) {
-    throw new ValidationFailed([fieldFailure(path, err as PageFailure)]);
-  }
+function getPage(ctx: Ctx, url: string, signal: AbortSignal, headers?: Record<string, string>): Promise<FetchedPage> {
+  return fetchPage(ctx.services, url, { timeoutMs: PAGE_TIMEOUT_MS, maxBytes: PAGE_MAX_BYTES, signal, headers });
 }
 
-/** At most `max` characters, never splitting a surrogate pair. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+/** A page the caller asked to read: fetched, and only a 2xx answer accepted. */
+function readablePage(ctx: Ctx, url: string, signal: AbortSignal): Promise<FetchedPage> {
+  return onField('url', async () => {
+    const page = await getPage(ctx, url, signal);
+    requireSuccess(page);
+    return page;
+  });
 }
+
+const bodyOf = (page: FetchedPage) => ({ body: page.body, kind: page.kind, finalUrl: page.finalUrl });
 
 /** At most `max` UTF-8 bytes of a text, never splitting a character. */
 function clipBytes(text: string, max: number): string {
@@ -113,14 +95,6 @@ function clipBytes(text: string, max: number): string {
 
 const integerOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
 
-/** The page's title and lines, read as HTML (Readability's article, else its visible text) or as text. */
-function linesOf(page: FetchedPage): { title: string | null; lines: string[] } {
-  if (page.kind === 'text') return { title: null, lines: plainLines(page.body) };
-  const doc = parseDocument(page.body);
-  const title = titleOf(doc);
-  return { title, lines: readableText(doc).lines };
-}
-
 // ---- web-browse ---------------------------------------------------------------------------------------
 
 async function browse(ctx: Ctx, input: Record<string, unknown>, signal: AbortSignal) {
@@ -128,21 +102,8 @@ async function browse(ctx: Ctx, input: Record<string, unknown>, signal: AbortSig
   const url = pageUrl(ctx, checks, 'url', input.url);
   checks.done();
   const maxChars = integerOr(input.max_chars, 20_000);
-  const maxLinks = integerOr(input.max_links, 100);
-  const page = await readPage(ctx, url!, 'url', signal);
-  successful(page, 'url');
-  let read: Readable = { title: null, byline: null, siteName: null, lang: null, excerpt: null, publishedTime: null, lines: plainLines(page.body), article: false };
-  let title: string | null = null;
-  let links: { links: PageLink[]; total: number } = { links: [], total: 0 };
-  if (page.kind === 'html') {
-    const doc = parseDocument(page.body);
-    title = titleOf(doc);
-    const lang = doc.documentElement?.getAttribute('lang')?.trim() || null;
-    links = linksOf(doc, baseOf(doc, page.finalUrl), page.finalUrl, maxLinks);
-    // Readability changes the document: everything else is read before it.
-    read = readableText(doc);
-    read.lang ??= lang;
-  }
+  const page = await readablePage(ctx, url!, signal);
+  const { title, read, links, linkCount } = await onField('url', () => readInThread('browse', { ...bodyOf(page), maxLinks: integerOr(input.max_links, 100) }, signal));
   const text = read.lines.join('\n');
   return {
     ...fetchFields(page),
@@ -156,8 +117,8 @@ async function browse(ctx: Ctx, input: Record<string, unknown>, signal: AbortSig
     text_chars: text.length,
     truncated: text.length > maxChars,
     readable: read.article,
-    links: links.links,
-    link_count: links.total,
+    links,
+    link_count: linkCount,
   };
 }
 
@@ -165,27 +126,17 @@ const LINK = obj({ url: str('The link’s absolute URL'), text: str('Its text (o
 
 // ---- web-extract --------------------------------------------------------------------------------------
 
-interface SelectorAsk {
-  name: string;
-  selector: string;
-  attribute: string | null;
-  limit: number;
-}
-
-/** The input's selectors, each compiled once against an empty document so a bad one is a 400 before any fetch. */
-function selectorsOf(input: Record<string, unknown>): SelectorAsk[] {
+/** The input's selectors, checked by the reader before any fetch (a bad one is the caller's to fix). */
+async function selectorsOf(input: Record<string, unknown>, signal: AbortSignal): Promise<SelectorAsk[]> {
   const raw = (input.selectors as Record<string, unknown>[] | undefined) ?? [];
-  const probe = parseDocument('<!doctype html><html><body></body></html>');
-  const checks = new Checks();
-  const asks = raw.map((s, i) => {
+  const asks = raw.map((s) => {
     const selector = String(s.selector).trim();
-    try {
-      probe.querySelectorAll(selector);
-    } catch (err) {
-      checks.fail(`selectors.${i}.selector`, `is not a CSS selector this reader supports (${collapse((err as Error).message).slice(0, 200) || 'syntax error'})`);
-    }
     return { name: typeof s.name === 'string' ? s.name : selector, selector, attribute: typeof s.attribute === 'string' ? s.attribute.toLowerCase() : null, limit: integerOr(s.limit, 20) };
   });
+  const checks = new Checks();
+  if (asks.length) {
+    for (const { index, message } of await readInThread('selectors', { selectors: asks.map((a) => a.selector) }, signal)) checks.fail(`selectors.${index}.selector`, message);
+  }
   const names = new Set<string>();
   asks.forEach((a, i) => {
     if (!names.has(a.name)) names.add(a.name);
@@ -196,151 +147,17 @@ function selectorsOf(input: Record<string, unknown>): SelectorAsk[] {
   return asks;
 }
 
-function metaOf(doc: Document, base: URL) {
-  const meta: Record<string, string> = {};
-  const opengraph: Record<string, string> = {};
-  const twitter: Record<string, string> = {};
-  let count = 0;
-  for (const m of Array.from(doc.querySelectorAll('meta[content]'))) {
-    const content = clip(collapse(m.getAttribute('content') ?? ''), EXTRACT.valueChars);
-    const property = (m.getAttribute('property') ?? '').trim().toLowerCase();
-    const name = (m.getAttribute('name') ?? m.getAttribute('http-equiv') ?? m.getAttribute('itemprop') ?? '').trim().toLowerCase();
-    // OpenGraph's namespaces (og:, article:, book:, profile:, music:, video:) are properties; Twitter's cards are names or properties.
-    const key = property || name;
-    if (!key || count >= EXTRACT.meta * 3) continue;
-    count++;
-    if (key.startsWith('twitter:')) twitter[key] ??= content;
-    else if (property && /^(og|article|book|profile|music|video):/.test(property)) opengraph[property] ??= content;
-    else if (name && Object.keys(meta).length < EXTRACT.meta) meta[name] ??= content;
-  }
-  const canonical = resolvedUrl(doc.querySelector('link[rel~="canonical"][href]')?.getAttribute('href'), base);
-  const keywords = (meta.keywords ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean)
-    .slice(0, 50);
-  const feeds = Array.from(doc.querySelectorAll('link[rel~="alternate"][href]'))
-    .filter((l) => /^application\/(rss|atom)\+xml$/i.test(l.getAttribute('type') ?? ''))
-    .map((l) => resolvedUrl(l.getAttribute('href'), base))
-    .filter((u): u is string => u !== null)
-    .slice(0, 20);
-  return {
-    metadata: {
-      title: titleOf(doc),
-      description: meta.description ?? null,
-      canonical,
-      lang: doc.documentElement?.getAttribute('lang')?.trim() || null,
-      author: meta.author ?? null,
-      keywords,
-      feeds,
-      meta,
-    },
-    opengraph,
-    twitter,
-  };
-}
-
-function jsonLdOf(doc: Document) {
-  const blocks: unknown[] = [];
-  const errors: { index: number; message: string }[] = [];
-  Array.from(doc.querySelectorAll('script[type]'))
-    .filter((s) => (s.getAttribute('type') ?? '').split(';')[0].trim().toLowerCase() === 'application/ld+json')
-    .slice(0, EXTRACT.jsonLd)
-    .forEach((script, index) => {
-      try {
-        const value: unknown = JSON.parse(script.textContent ?? '');
-        if (typeof value === 'object' && value !== null) blocks.push(value);
-        else errors.push({ index, message: 'is JSON but not an object or a list' });
-      } catch (err) {
-        errors.push({ index, message: `is not JSON: ${(err as Error).message.slice(0, 200)}` });
-      }
-    });
-  return { blocks, errors };
-}
-
-/** A table's rows: its own <tr>s (direct, or under thead/tbody/tfoot), never a nested table's. */
-function rowsOf(table: Element): Element[] {
-  const rows: Element[] = [];
-  for (const child of Array.from(table.children)) {
-    if (child.localName === 'tr') rows.push(child);
-    else if (child.localName === 'thead' || child.localName === 'tbody' || child.localName === 'tfoot') {
-      for (const row of Array.from(child.children)) if (row.localName === 'tr') rows.push(row);
-    }
-  }
-  return rows;
-}
-
-function tablesOf(doc: Document) {
-  const all = Array.from(doc.querySelectorAll('table'));
-  return {
-    count: all.length,
-    tables: all.slice(0, EXTRACT.tables).map((table, index) => {
-      const rows = rowsOf(table).map((tr) => ({
-        header: Array.from(tr.children).every((c) => c.localName === 'th') && tr.children.length > 0,
-        inHead: tr.parentElement?.localName === 'thead',
-        cells: Array.from(tr.children).filter((c) => c.localName === 'td' || c.localName === 'th'),
-      }));
-      // The header row: the head's first row, else a first row of <th> only.
-      const headAt = rows.findIndex((r) => r.inHead);
-      const headerIndex = headAt >= 0 ? headAt : rows[0]?.header ? 0 : -1;
-      const cellsOf = (cells: Element[]) => cells.slice(0, EXTRACT.cells).map((c) => clip(textOf(c), EXTRACT.cellChars));
-      const body = rows.filter((_r, i) => i !== headerIndex && !(rows[i].inHead && headAt >= 0));
-      const caption = table.querySelector('caption');
-      return {
-        index,
-        caption: caption && caption.parentElement === table ? textOf(caption) || null : null,
-        headers: headerIndex >= 0 ? cellsOf(rows[headerIndex].cells) : [],
-        rows: body.slice(0, EXTRACT.rows).map((r) => cellsOf(r.cells)),
-        row_count: body.length,
-        truncated: body.length > EXTRACT.rows || rows.some((r) => r.cells.length > EXTRACT.cells),
-      };
-    }),
-  };
-}
-
-function selectedOf(doc: Document, asks: SelectorAsk[]) {
-  return asks.map((ask) => {
-    const found = Array.from(doc.querySelectorAll(ask.selector));
-    return {
-      name: ask.name,
-      selector: ask.selector,
-      attribute: ask.attribute,
-      count: found.length,
-      values: found.slice(0, ask.limit).map((el) => {
-        if (ask.attribute === null) return clip(textOf(el), EXTRACT.valueChars);
-        const value = el.getAttribute(ask.attribute);
-        return value === null ? null : clip(value, EXTRACT.valueChars);
-      }),
-    };
-  });
-}
-
 async function extract(ctx: Ctx, input: Record<string, unknown>, signal: AbortSignal) {
   const checks = new Checks();
   const url = pageUrl(ctx, checks, 'url', input.url);
   checks.done();
-  const asks = selectorsOf(input);
-  const page = await readPage(ctx, url!, 'url', signal);
-  successful(page, 'url');
+  const asks = await selectorsOf(input, signal);
+  const page = await readablePage(ctx, url!, signal);
   if (page.kind !== 'html') {
     throw new ValidationFailed([{ path: 'url', message: `could not be read (content_type): ${new URL(page.finalUrl).origin} answered ${page.contentType || 'a body with no type'}; web-extract reads HTML pages` }]);
   }
-  const doc = parseDocument(page.body);
-  const base = baseOf(doc, page.finalUrl);
-  const { metadata, opengraph, twitter } = metaOf(doc, base);
-  const jsonLd = jsonLdOf(doc);
-  const tables = tablesOf(doc);
-  return {
-    ...fetchFields(page),
-    metadata,
-    opengraph,
-    twitter,
-    json_ld: jsonLd.blocks,
-    json_ld_errors: jsonLd.errors,
-    tables: tables.tables,
-    table_count: tables.count,
-    selected: selectedOf(doc, asks),
-  };
+  const extracted = await onField('url', () => readInThread('extract', { ...bodyOf(page), asks }, signal));
+  return { ...fetchFields(page), ...extracted };
 }
 
 const STRING_MAP = (description: string): JsonSchema => ({ type: 'object', description, additionalProperties: { type: 'string' } });
@@ -430,7 +247,7 @@ async function monitor(ctx: Ctx, me: Agent, input: Record<string, unknown>, sign
   const conditional: Record<string, string> = {};
   if (known?.etag) conditional['if-none-match'] = known.etag;
   if (known?.lastModified) conditional['if-modified-since'] = known.lastModified;
-  const page = await readPage(ctx, url!, 'url', signal, conditional);
+  const page = await onField('url', () => getPage(ctx, url!, signal, conditional));
   const at = ctx.services.clock.now();
 
   if (page.status === 304 && known) {
@@ -453,7 +270,7 @@ async function monitor(ctx: Ctx, me: Agent, input: Record<string, unknown>, sign
     }
   }
 
-  const { title, lines } = page.status === 304 ? { title: null, lines: [] as string[] } : linesOf(page);
+  const { title, lines } = page.status === 304 ? { title: null, lines: [] as string[] } : await onField('url', () => readInThread('lines', bodyOf(page), signal));
   const content = clipBytes(lines.join('\n'), SNAPSHOT_MAX_BYTES);
   const hash = createHash('sha256').update(content).digest('hex');
   const { previous, checks: count } = await recordSnapshot(ctx, me.id, url!, { hash, title, content, status: page.status, etag: page.etag, lastModified: page.lastModified, at });
@@ -521,52 +338,6 @@ interface Source {
   passages: number;
 }
 
-const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
-
-/** Pieces of a line of at most `max` characters, cut between sentences, or between words within a long one. */
-function pieces(line: string, max: number): string[] {
-  if (line.length <= max) return [line];
-  const out: string[] = [];
-  let current = '';
-  for (const { segment } of sentences.segment(line)) {
-    if (current && current.length + segment.length > max) {
-      out.push(current.trim());
-      current = '';
-    }
-    let rest = segment;
-    while (rest.length > max) {
-      const space = rest.lastIndexOf(' ', max);
-      const head = clip(rest, space > max / 2 ? space : max);
-      out.push(head.trim());
-      rest = rest.slice(head.length);
-    }
-    current += rest;
-  }
-  if (current.trim()) out.push(current.trim());
-  return out.filter(Boolean);
-}
-
-/** A page's lines as passages of about passageMin–passageMax characters: short lines (headings) join what follows. */
-export function passagesOf(lines: string[]): string[] {
-  const out: string[] = [];
-  let buffer = '';
-  for (const line of lines) {
-    for (const piece of pieces(line, RESEARCH.passageMax)) {
-      if (buffer && buffer.length + 1 + piece.length > RESEARCH.passageMax) {
-        out.push(buffer);
-        buffer = '';
-      }
-      buffer = buffer ? `${buffer}\n${piece}` : piece;
-      if (buffer.length >= RESEARCH.passageMin) {
-        out.push(buffer);
-        buffer = '';
-      }
-    }
-  }
-  if (buffer) out.push(buffer);
-  return out;
-}
-
 /** Reads pages a few at a time within the research's byte and time budgets; a page that fails is reported, not fatal. */
 async function readSources(ctx: Ctx, urls: string[], signal: AbortSignal, deadline: number) {
   let bytesLeft = RESEARCH.totalBytes;
@@ -574,31 +345,37 @@ async function readSources(ctx: Ctx, urls: string[], signal: AbortSignal, deadli
   const sources: Source[] = new Array(urls.length);
   const passages: Passage[][] = urls.map(() => []);
   let next = 0;
-  const readOne = async (i: number) => {
+  const timeLeft = () => Math.floor(deadline - performance.now());
+  const readOne = async (i: number): Promise<Source> => {
     const url = urls[i];
     const skipped = (why: string): Source => ({ url, final_url: null, title: null, outcome: 'skipped', error: why, passages: 0 });
-    const timeLeft = Math.floor(deadline - performance.now());
-    if (timeLeft <= 0) return skipped(`the research’s ${RESEARCH.timeMs} ms were spent`);
+    const failed = (err: PageFailure): Source => ({ url, final_url: null, title: null, outcome: 'failed', error: `could not be read (${err.reason}): ${err.message}`, passages: 0 });
+    if (timeLeft() <= 0) return skipped(`the research’s ${RESEARCH.timeMs} ms were spent`);
     const reserved = Math.min(RESEARCH.pageBytes, bytesLeft);
     if (reserved < 1024) return skipped(`the research’s ${RESEARCH.totalBytes} bytes were spent`);
     bytesLeft -= reserved;
     let page: FetchedPage;
     try {
-      page = await fetchPage(ctx.services, url, { timeoutMs: Math.min(PAGE_TIMEOUT_MS, timeLeft), maxBytes: reserved, signal });
+      page = await fetchPage(ctx.services, url, { timeoutMs: Math.min(PAGE_TIMEOUT_MS, timeLeft()), maxBytes: reserved, signal });
       requireSuccess(page);
     } catch (err) {
       if (!(err instanceof PageFailure)) throw err;
       // An answer cut off at its bound spent it; other failures give their reservation back.
       if (err.reason !== 'too_large') bytesLeft += reserved;
-      return { url, final_url: null, title: null, outcome: 'failed' as const, error: `could not be read (${err.reason}): ${err.message}`, passages: 0 };
+      return failed(err);
     }
     bytesLeft += reserved - page.bytes;
     fetched += page.bytes;
-    const { title, lines } = linesOf(page);
-    passages[i] = passagesOf(lines)
-      .slice(0, RESEARCH.passagesPerSource)
-      .map((text) => ({ url: page.finalUrl, title, text, kind: 'page' as const, words: text }));
-    return { url, final_url: page.finalUrl, title, outcome: 'read' as const, error: null, passages: passages[i].length };
+    if (timeLeft() <= 0) return skipped(`the research’s ${RESEARCH.timeMs} ms were spent before it was read`);
+    let read;
+    try {
+      read = await readInThread('passages', bodyOf(page), signal, Math.min(READ_BUDGET_MS, timeLeft()));
+    } catch (err) {
+      if (!(err instanceof PageFailure)) throw err;
+      return failed(err);
+    }
+    passages[i] = read.passages.map((text) => ({ url: page.finalUrl, title: read.title, text, kind: 'page' as const, words: text }));
+    return { url, final_url: page.finalUrl, title: read.title, outcome: 'read', error: null, passages: passages[i].length };
   };
   const worker = async () => {
     while (next < urls.length) {
@@ -624,7 +401,7 @@ async function indexedTools(ctx: Ctx, words: string[]) {
      WHERE t.search @@ q.tsq
      ORDER BY ts_rank(t.search, q.tsq) DESC, s.origin, t.name
      LIMIT ${RESEARCH.indexTools}`,
-    // websearch syntax never fails to parse; "or" joins the words (it is a stop word, so never one of them).
+    // websearch syntax never fails to parse; "or" joins the words (it is a function word, so never one of them).
     [[...new Set(words)].join(' or ')],
   );
 }
@@ -667,14 +444,11 @@ async function research(ctx: Ctx, input: Record<string, unknown>, signal: AbortS
     throw new ValidationFailed(read.sources.map((s) => ({ path: pathOf.get(s.url)!, message: s.error ?? 'could not be read' })));
   }
   const all = [...toolPassages, ...read.passages];
-  const ranked = rankBm25(
-    all.map((p) => bm25Tokens(p.words)),
-    words,
-  );
+  const ranked = all.length ? await readInThread('rank', { question, documents: all.map((p) => p.words), limit: maxResults }, signal) : [];
   return {
     question,
     corpus,
-    results: ranked.slice(0, maxResults).map(({ index, score }) => ({
+    results: ranked.map(({ index, score }) => ({
       url: all[index].url,
       title: all[index].title,
       passage: all[index].text,
@@ -871,7 +645,7 @@ export const WEB_CAPABILITIES: FirstPartyCapability[] = [
             {
               url: str('Where the passage is: the page (after redirects) or the tool’s manifest'),
               title: nullable(str('The page’s title, or the site and tool')),
-              passage: str('The excerpt (at most 700 characters)'),
+              passage: str(`The excerpt (at most ${PASSAGES.max} characters)`),
               score: num('Its BM25 score against the question (higher is closer)', { minimum: 0 }),
               kind: str('A page’s passage, or a WebMCP tool’s description', { enum: ['page', 'webmcp_tool'] }),
             },
