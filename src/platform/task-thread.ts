@@ -90,13 +90,13 @@ export class TaskThread {
     const t = this.waiting.shift()!;
     this.running = t;
     this.timer = setTimeout(() => this.expire(t), t.budgetMs);
+    // A task's caller waits on it; an idle thread holds nothing up.
+    worker.ref();
     worker.postMessage({ id: t.id, task: t.task, payload: t.payload });
   }
 
   private start(): Worker {
     const worker = new Worker(this.opts.bootPath, { name: this.opts.name });
-    // A thread at rest never keeps the process alive.
-    worker.unref();
     this.worker = worker;
     this.ready = false;
     const startTimer = setTimeout(() => {
@@ -119,12 +119,16 @@ export class TaskThread {
     });
     worker.on('error', (err) => this.worker === worker && this.crashed(worker, `failed: ${err.message}`));
     worker.on('exit', (code) => this.worker === worker && this.crashed(worker, `exited (code ${code})`));
+    // A thread that is not running a task never keeps the process alive (unref after the listeners:
+    // attaching one refs the thread's port again).
+    worker.unref();
     return worker;
   }
 
   private afterTask(): void {
     if (this.waiting.length) this.pump();
     else {
+      this.worker?.unref();
       clearTimeout(this.idle);
       this.idle = setTimeout(() => void this.stop(), this.opts.idleMs);
       this.idle.unref();
