@@ -63,6 +63,7 @@ import { IdempotencyStore } from './platform/idempotency';
 import { Metrics } from './platform/metrics';
 import { ReadCache } from './platform/read-cache';
 import { PRINCIPALS_CHANNEL, PrincipalCache } from './domain/agents/principal-cache';
+import { ChatModel } from './platform/chat-model';
 import { OutboundClient } from './platform/outbound';
 import { Dispatcher, OutboxRelay } from './platform/outbox';
 import { EventBus } from './platform/pubsub';
@@ -191,6 +192,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     outbox,
     dispatcher,
     outbound,
+    chatModel: config.llm.baseUrl && config.llm.model ? new ChatModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs }) : undefined,
     signingKeys,
     readCache: new ReadCache(config.readCacheMs),
     principals: new PrincipalCache(config.principalCache),
@@ -516,6 +518,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         await services.payments.leases.stop().catch((err) => log.warn({ err }, 'giving wallet leases back at shutdown failed'));
         await outbox.flushMarks();
         await outbound.close();
+        await services.chatModel?.close();
         await services.usage.flush(services).catch((err) => log.warn({ err }, 'usage flush at shutdown failed'));
         await services.events.close();
         redis?.disconnect();

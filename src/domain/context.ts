@@ -7,6 +7,7 @@ import type { Bearer } from '../platform/auth';
 import type { Clock } from '../platform/clock';
 import type { Logger } from '../platform/logger';
 import type { IdempotencyStore } from '../platform/idempotency';
+import type { ChatModel } from '../platform/chat-model';
 import type { OutboundClient } from '../platform/outbound';
 import type { Dispatcher, OutboxRelay } from '../platform/outbox';
 import type { EventBus } from '../platform/pubsub';
@@ -49,6 +50,8 @@ export interface Services {
   dispatcher: Dispatcher;
   /** Every outbound HTTPS call (providers, receivers) goes through this SSRF-guarded client. */
   outbound: OutboundClient;
+  /** The model backend of model-backed capabilities (LLM_BASE_URL and LLM_MODEL), when one is configured. */
+  chatModel?: ChatModel;
   signingKeys: SigningKeys;
   /** Folds execution attempts into provider statistics and reputation after each execution. */
   providerStats: ProviderStats;
