@@ -8,6 +8,7 @@ import { ChatModel, ChatModelError } from '../../src/platform/chat-model';
 let server: http.Server;
 let origin: string;
 const bodies: any[] = [];
+const slowAnswers = new Set<NodeJS.Timeout>();
 const headers: http.IncomingHttpHeaders[] = [];
 
 const completion = (extra: Record<string, unknown> = {}) => ({
@@ -35,8 +36,13 @@ beforeAll(async () => {
           return res.writeHead(307, { location: `${origin}/ok/v1/chat/completions` }).end();
         case 'huge':
           return json(200, completion({ padding: 'x'.repeat(5 * 1024 * 1024) }));
-        case 'slow':
-          return setTimeout(() => json(200, completion()), 3_000);
+        case 'slow': {
+          const timer = setTimeout(() => {
+            slowAnswers.delete(timer);
+            json(200, completion());
+          }, 3_000);
+          return slowAnswers.add(timer);
+        }
         case 'no-usage':
           return json(200, completion({ usage: undefined }));
         case 'not-completion':
@@ -52,6 +58,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  for (const timer of slowAnswers) clearTimeout(timer);
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 });
