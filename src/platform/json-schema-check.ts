@@ -7,14 +7,6 @@ import type { FieldError } from './errors';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: true });
 addFormats(ajv);
-/** An absolute HTTPS URL (what the outbound client calls; its address is checked when used). */
-ajv.addFormat('https-url', (value: string) => {
-  try {
-    return new URL(value).protocol === 'https:';
-  } catch {
-    return false;
-  }
-});
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorOf(schema: object): ValidateFunction {
@@ -36,9 +28,13 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
+/** Patterns schemas use, in words. */
+const PATTERN_WORDS: Record<string, string> = {
+  '^https://': 'must be an HTTPS URL',
+};
+
 const FORMAT_WORDS: Record<string, string> = {
   uri: 'an absolute URL',
-  'https-url': 'an absolute HTTPS URL',
   url: 'an absolute URL',
   uuid: 'a UUID',
   'date-time': 'a date-time (RFC 3339)',
@@ -96,7 +92,7 @@ function messageOf(e: ErrorObject): string {
     case 'format':
       return `must be ${FORMAT_WORDS[String(p.format)] ?? `in the format ${p.format}`}`;
     case 'pattern':
-      return `must match ${p.pattern}`;
+      return PATTERN_WORDS[String(p.pattern)] ?? `must match ${p.pattern}`;
     case 'oneOf':
     case 'anyOf': {
       const description = (e.parentSchema as { description?: unknown } | undefined)?.description;

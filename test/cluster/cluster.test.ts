@@ -4,7 +4,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { secretHint, sha256Hex } from '../../src/platform/ids';
 import { clonePostgres } from '../support/databases';
-import { api, registerAgent, startServer, type TestServer } from '../support/server';
+import { api, startServer, uniqueName, type TestServer } from '../support/server';
 import { startReceiver } from '../support/receiver';
 import { startProvider } from '../support/provider';
 import { openSse } from '../support/sse';
@@ -14,6 +14,24 @@ import { within } from '../support/expect';
 import { claimSteps } from '../../src/domain/swarms/runner';
 
 const ADMIN_KEY = `key_admin_${'G'.repeat(40)}`;
+
+/**
+ * Registration is limited per address (30 a minute, counted in Redis for both instances), and this suite
+ * registers more agents than that within a minute on a quiet machine: the instances believe a proxy on
+ * loopback (TRUST_PROXY), and each registration comes from an address of its own, as agents on the
+ * internet would.
+ */
+let nextAddress = 0;
+async function registerAgent(server: { url: string }) {
+  const address = `198.51.100.${1 + (nextAddress++ % 250)}`;
+  const res = await api(server)('POST', '/agents/register', {
+    body: { name: uniqueName(), description: 'An agent made by a test', ownerEmail: 'owner@example.com' },
+    headers: { 'x-forwarded-for': address },
+  });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
+  return { key: res.body.master_key as string, agentId: res.body.agent_id as string, name: res.body.name as string, body: res.body };
+}
+
 let a: TestServer;
 let b: TestServer;
 let drop: () => Promise<void>;
@@ -26,7 +44,8 @@ beforeAll(async () => {
   // A tick counts as missed after 30 s, not 5: the suite shares two cores with the others, and a tick
   // delayed by a busy machine is not a tick missed by an instance that was down.
   // Wallets open empty (SANDBOX_STARTING_BALANCE 0): the payments here spend exactly what the faucet gave.
-  const env = { ADMIN_KEY, OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', READ_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20', MISSED_TICK_GRACE_MS: '30000', SANDBOX_STARTING_BALANCE: '0' };
+  // A proxy on loopback is believed (TRUST_PROXY): registrations say where they come from (registerAgent).
+  const env = { ADMIN_KEY, TRUST_PROXY: '1', OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', READ_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20', MISSED_TICK_GRACE_MS: '30000', SANDBOX_STARTING_BALANCE: '0' };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });

@@ -61,7 +61,7 @@ export const TICKETING_CAPABILITIES: FirstPartyCapability[] = [
         priority: str('How urgent (default medium)', { enum: [...TICKET_PRIORITIES] }),
         agent_name: str('Who is writing (shown to whoever handles it)', { minLength: 1, maxLength: 100 }),
         target_service: str('The service it concerns: its key (svc_…) or id', { maxLength: 64 }),
-        callback_url: str('An HTTPS URL told of every change of the ticket', { format: 'https-url', maxLength: 2048 }),
+        callback_url: str('An HTTPS URL told of every change of the ticket', { format: 'uri', pattern: '^https://', maxLength: 2048 }),
       },
       ['type', 'subject', 'description', 'agent_name'],
     ),

@@ -37,7 +37,7 @@ export const RESEARCH = {
 
 // ---- Shared -----------------------------------------------------------------------------------------
 
-const URL_FIELD = str('The page: an https:// URL (a fragment is ignored)', { format: 'https-url', minLength: 1, maxLength: 2048 });
+const URL_FIELD = str('The page: an https:// URL (a fragment is ignored)', { format: 'uri', pattern: '^https://', minLength: 1, maxLength: 2048 });
 const FETCH_OUTPUT: Record<string, JsonSchema> = {
   url: str('The page asked for, without its fragment'),
   final_url: str('Where it was found, after redirects'),
