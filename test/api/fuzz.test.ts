@@ -115,6 +115,9 @@ function expectSound(op: Operation, res: { status: number; contentType: string; 
   expect(res.text).not.toMatch(/at .+\.ts:\d+|SELECT .* FROM|prisma|PrismaClient/i);
 }
 
+/** Broken requests per operation. */
+const RUNS = 40;
+
 it('answers every operation of the OpenAPI document, however broken the request, without a 5xx', async () => {
   const ops = operations();
   expect(ops.length).toBeGreaterThan(80);
@@ -150,9 +153,10 @@ it('answers every operation of the OpenAPI document, however broken the request,
           expectSound(op, { status: res.status, contentType, text: await res.text() });
         },
       ),
-      { numRuns: 60, seed: 20261123 + index, endOnFailure: true },
+      { numRuns: RUNS, seed: 20261123 + index, endOnFailure: true },
     );
   }
-  // Bounded: the whole document in well under two minutes on the embedded database.
-  expect(Date.now() - started).toBeLessThan(120_000);
-}, 180_000);
+  // Bounded: no broken request costs the server more than a moment — on average well under 15 ms each on the
+  // embedded database, on a machine shared with the rest of the suite (the document grows with every route).
+  expect((Date.now() - started) / (ops.length * RUNS)).toBeLessThan(15);
+}, 240_000);
