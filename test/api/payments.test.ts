@@ -185,8 +185,11 @@ describe('paid calls recorded together', () => {
   it('records paid calls answered at once in shared statements, one provider paid by several callers, every wallet exact', async () => {
     const cap = uniqueSlug('together');
     const svc = await offer(cap, 3);
-    // Twenty-four calls answered at about the same moment: their records queue behind the two statements running.
-    svc.provider.setDefault({ delayMs: 40 });
+    // Twenty-four calls answered at the same moment (the provider holds each until all have arrived): their
+    // records queue behind the two statements running, however the machine spreads the calls' starts.
+    let arrived!: () => void;
+    const allArrived = new Promise<void>((resolve) => (arrived = resolve));
+    svc.provider.setDefault({ until: allArrived });
     const callers = [await registerAgent(server), await registerAgent(server), await registerAgent(server)];
     for (const c of callers) await fund(server, c.key, '1');
     const sql = server.app.services.sql;
@@ -198,7 +201,11 @@ describe('paid calls recorded together', () => {
     }) as typeof sql.query;
     let answers: Awaited<ReturnType<typeof run>>[];
     try {
-      answers = await Promise.all(Array.from({ length: 24 }, (_, i) => run(callers[i % 3].key, { capability: cap, input: { i } })));
+      const calls = Array.from({ length: 24 }, (_, i) => run(callers[i % 3].key, { capability: cap, input: { i } }));
+      const before = svc.provider.calls.length;
+      while (svc.provider.calls.length < before + 24) await new Promise((r) => setTimeout(r, 5));
+      arrived();
+      answers = await Promise.all(calls);
     } finally {
       sql.query = query;
     }

@@ -18,6 +18,8 @@ export interface Behaviour {
   body?: string;
   delayMs?: number;
   hang?: boolean;
+  /** Answer only once this settles (after `delayMs`, if any): calls held together are answered together. */
+  until?: Promise<unknown>;
 }
 
 export interface Provider extends HttpsTestServer {
@@ -50,8 +52,9 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
         const payload = b.body ?? JSON.stringify(b.json ?? { served_by: name, echo: json?.input ?? null });
         res.writeHead(b.status ?? 200, { 'content-type': 'application/json' }).end(payload);
       };
-      if (b.delayMs) setTimeout(answer, b.delayMs);
-      else answer();
+      const release = b.until ? () => void b.until!.then(answer) : answer;
+      if (b.delayMs) setTimeout(release, b.delayMs);
+      else release();
     });
   });
   return {
