@@ -12,8 +12,7 @@ import type { Ctx, Services } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
 import { inputProblem } from '../platform/input-boundary';
 import type { Bucket } from '../platform/rate-limit';
-
-type JsonSchema = Record<string, unknown>;
+import type { ToolDefinition } from './tools';
 
 const DOCUMENT = /* GraphQL */ `mutation CapabilityTool($capability: String!, $input: JSON!) {
   execute(input: { capability: $capability, input: $input, provider: "marketplace", mode: chosen }) { ...ExecutionReceiptFields }
@@ -21,14 +20,7 @@ const DOCUMENT = /* GraphQL */ `mutation CapabilityTool($capability: String!, $i
 
 export interface CapabilityTool {
   capability: FirstPartyCapability;
-  definition: {
-    name: string;
-    title: string;
-    description: string;
-    inputSchema: JsonSchema;
-    outputSchema: JsonSchema;
-    annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
-  };
+  definition: ToolDefinition;
 }
 
 /**

@@ -17,6 +17,16 @@ import { answerSchema, inputSchema, refineSchema, variableUses } from './openapi
 
 type JsonSchema = Record<string, unknown>;
 
+/** An MCP tool as tools/list shows it: the operation tools here, the capability tools (capability-tools.ts). */
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+}
+
 export interface ToolSpec {
   /** The tool's name (camelCase, as the spec's tool manifest writes them). */
   name: string;
@@ -118,14 +128,7 @@ export interface CompiledTool extends Runnable {
   paymentArg?: string;
   /** Its category in the WebMCP tool index. */
   category: string;
-  definition: {
-    name: string;
-    title: string;
-    description: string;
-    inputSchema: JsonSchema;
-    outputSchema: JsonSchema;
-    annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
-  };
+  definition: ToolDefinition;
 }
 
 export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: CompiledRoute[]): CompiledTool[] {
