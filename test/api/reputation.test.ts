@@ -8,6 +8,7 @@ import { recordTogether } from '../../src/domain/execution/execute';
 import { FAILURES_PER_POINT, SUCCESSES_PER_POINT } from '../../src/domain/execution/provider-stats';
 import { applyReputation, DAILY_GAIN_CAP, GAIN_WINDOW_MS } from '../../src/domain/reputation/reputation';
 import { FakeClock } from '../support/clock';
+import { eventually } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { fund, registerPayingAgent } from '../support/payments';
 import { startProvider, type Provider } from '../support/provider';
@@ -74,7 +75,12 @@ it('re-ranks the agent’s services when its reputation moves', async () => {
   const first = await api(server)('POST', '/resolve', { key: me.key, body: { capability: 'rep-rerank', prefer: 'reputation', limit: 1 } });
   expect(first.body.matches[0].name).toBe('theirs');
   await change(other.agentId, -15, 'a worse one');
-  const second = await api(server)('POST', '/resolve', { key: me.key, body: { capability: 'rep-rerank', prefer: 'reputation', limit: 1 } });
+  // The change was not served by this instance (which would empty its read cache at once): the database's
+  // change notification empties it, a moment after the commit.
+  const second = await eventually(
+    () => api(server)('POST', '/resolve', { key: me.key, body: { capability: 'rep-rerank', prefer: 'reputation', limit: 1 } }),
+    (r) => r.body.matches[0].name === 'mine',
+  );
   expect(second.body.matches[0].name).toBe('mine');
 });
 
