@@ -270,6 +270,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
   metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
   metrics.gauge('read_cache_bytes', 'What the answers kept in the read cache weigh (bounded)', () => services.readCache.kept.bytes);
+  metrics.databaseGauges(services.sql);
   // The first-party capabilities this instance serves: their schemas in the OpenAPI document, their MCP tools.
   const capabilityTools = new CapabilityTools(schema, compiled, FIRST_PARTY.values(), new Set(tools.map((t) => t.spec.name)));
   const offered = capabilityTools.offered(services);

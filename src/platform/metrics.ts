@@ -1,6 +1,8 @@
-// Prometheus metrics: process defaults plus request counts and latencies per route pattern.
+// Prometheus metrics: process defaults plus request counts and latencies per route pattern, and what the
+// database holds that should stay flat (its size, the durable queues' depths).
 import { monitorEventLoopDelay, PerformanceObserver, constants as perf, type IntervalHistogram } from 'node:perf_hooks';
 import client from 'prom-client';
+import type { SqlRunner } from '../db/database';
 
 /**
  * prom-client's default metrics, but for the two that hook into the process for good (a GC observer and an
@@ -14,6 +16,18 @@ const GC_KINDS: Record<number, string> = {
   [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
   [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
+
+/**
+ * The database's size and the rows waiting in its durable queues, read in one statement when scraped (a
+ * scrape is every 10-60 s, and each count is served by an index on the waiting rows): outbox events not yet
+ * relayed to live streams, deliveries not yet sent (pending or being sent), and execution attempts not yet
+ * folded into the providers' statistics. A queue that only grows, or a database that grows without writes,
+ * is what a long run must not show (soak/).
+ */
+const DATABASE_GAUGES = `SELECT pg_database_size(current_database()) AS database_bytes,
+  (SELECT count(*) FROM outbox_unpublished) AS outbox_unpublished,
+  (SELECT count(*) FROM deliveries WHERE status IN ('pending', 'sending')) AS deliveries_waiting,
+  (SELECT count(*) FROM attempts_to_fold) AS attempts_to_fold`;
 
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
@@ -129,6 +143,36 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(read());
+      },
+    });
+  }
+
+  /** `database_size_bytes` and `queue_depth{queue}`, read from the database when scraped. */
+  databaseGauges(sql: SqlRunner): void {
+    // Both gauges are collected in the same turn of one scrape: one statement serves them. A database that
+    // does not answer reads as NaN rather than failing the whole scrape.
+    let reading: Promise<Record<string, string | number> | undefined> | undefined;
+    const read = () =>
+      (reading ??= sql.query<Record<string, string | number>>(DATABASE_GAUGES, []).then(
+        ([row]) => row,
+        () => undefined,
+      ).finally(() => (reading = undefined)));
+    new client.Gauge({
+      name: 'database_size_bytes',
+      help: "The database's size on disk (pg_database_size: its tables and indexes, not the write-ahead log)",
+      registers: [this.registry],
+      async collect() {
+        this.set(Number((await read())?.database_bytes ?? NaN));
+      },
+    });
+    new client.Gauge({
+      name: 'queue_depth',
+      help: 'Rows waiting in a durable queue: outbox_unpublished, deliveries_waiting, attempts_to_fold',
+      labelNames: ['queue'],
+      registers: [this.registry],
+      async collect() {
+        const row = await read();
+        for (const queue of ['outbox_unpublished', 'deliveries_waiting', 'attempts_to_fold']) this.set({ queue }, Number(row?.[queue] ?? NaN));
       },
     });
   }
