@@ -15,6 +15,20 @@ declare module 'autocannon' {
       timeout?: number;
       /** A response whose body differs counts as a mismatch. */
       expectBody?: string;
+      /** Requests sent in turn on each connection; a `setupRequest` is called before each send of its request. */
+      requests?: RequestSpec[];
+    }
+
+    /** What one request sends (missing fields come from the options). */
+    interface RequestParams {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+    }
+
+    interface RequestSpec extends RequestParams {
+      setupRequest?: (request: RequestParams) => RequestParams;
     }
 
     /** Percentiles and moments of one measure (latency in ms, requests per second, bytes per second). */

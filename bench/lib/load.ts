@@ -2,6 +2,18 @@
 // refused loudly unless every response was a 2xx carrying exactly the body the preflight saw.
 import autocannon from 'autocannon';
 import { cpuSeconds, postgresCpuSeconds, serverPid } from './proc-cpu';
+import { seededRandom } from './query-pool';
+
+/**
+ * Requests that differ: each request sends one of `bodies` (POST) or asks one of `paths` (GET, path and
+ * query string), drawn uniformly at random from a generator seeded with `seed`, so that ours and a peer
+ * are sent the same sequence of draws in every run.
+ */
+export interface Varied {
+  bodies?: string[];
+  paths?: string[];
+  seed: number;
+}
 
 export interface Target {
   /** Who answers: "ours", "express-pg", "yoga", "bare-http". */
@@ -16,6 +28,8 @@ export interface Target {
   expectBody?: string;
   /** False for answers that differ per request (timings, time-dependent scores): only the status is checked. */
   stableBody?: boolean;
+  /** Each request drawn from a pool instead of `body` and the URL's path (then only the status is checked). */
+  varied?: Varied;
 }
 
 export interface Sample {
@@ -34,7 +48,7 @@ let running: autocannon.Instance | undefined;
 
 /** Stops the run in progress, if any (on SIGINT). */
 export function stopLoad(): void {
-  running?.stop();
+  running?.stop?.();
 }
 
 /** One request, to verify that the target answers what we mean to measure before loading it. */
@@ -79,6 +93,15 @@ class Latencies {
   }
 }
 
+/** autocannon's request that draws each send's body or path from the pool (see Varied). */
+function variedRequest(varied: Varied): autocannon.RequestSpec {
+  const random = seededRandom(varied.seed);
+  const { bodies, paths } = varied;
+  if (bodies?.length) return { setupRequest: (request) => ({ ...request, body: bodies[Math.floor(random() * bodies.length)] }) };
+  if (paths?.length) return { setupRequest: (request) => ({ ...request, path: paths[Math.floor(random() * paths.length)] }) };
+  throw new Error('a varied target needs bodies or paths');
+}
+
 export function load(target: Target, durationS: number, connections: number): Promise<Sample> {
   const pid = servingPid(target);
   const cpuBefore = pid === null ? 0 : cpuSeconds(pid);
@@ -95,7 +118,8 @@ export function load(target: Target, durationS: number, connections: number): Pr
         connections,
         duration: durationS,
         timeout: 10,
-        expectBody: target.expectBody,
+        // autocannon refuses expectBody beside requests (a varied target's answers differ anyway).
+        ...(target.varied ? { requests: [variedRequest(target.varied)] } : { expectBody: target.expectBody }),
       },
       (err, result) => {
         running = undefined;
