@@ -76,8 +76,9 @@ const X402PaymentReceipt = builder.objectRef<X402Receipt>('X402PaymentReceipt').
   }),
 });
 
-/** What is left in the wallet that paid, read when the answer is made (null when it is gone). */
+/** What is left in the wallet that paid: as the call's charge committed when that is known, else read now (null when it is gone). */
 function balanceAfter(p: execution.PaymentReceipt, ctx: Parameters<typeof balanceNow>[0]): Promise<bigint | null> {
+  if (p.balanceAfter !== undefined) return Promise.resolve(p.balanceAfter);
   return p.walletId ? balanceNow(ctx, p.walletId) : Promise.resolve(null);
 }
 const BALANCE_AFTER =

@@ -88,6 +88,11 @@ export interface PaymentReceipt {
   walletAddress: string;
   /** Its id: what is left in it is read from it when the answer is made (Wallet balance, `balanceAfter`). */
   walletId: string | null;
+  /**
+   * What is left in that wallet as the statement that charged the call committed, when that statement
+   * said (a call recorded with its charge); otherwise it is read when the answer is made.
+   */
+  balanceAfter?: bigint | null;
   /** What was held while the call ran: the most it could cost. */
   held: bigint;
   /** The price of the provider that answered; 0 when every provider failed. */
@@ -259,10 +264,11 @@ function chargeOf(ctx: Ctx, r: Recorded): { charged: bigint; fee: bigint; share:
   return { charged, fee, share: charged - fee };
 }
 
-function paymentReceiptOf(ctx: Ctx, r: Recorded): PaymentReceipt | null {
+function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint): PaymentReceipt | null {
   if (!r.paid) return null;
   const { charged, fee, share } = chargeOf(ctx, r);
   return {
+    ...(balanceAfter === undefined ? {} : { balanceAfter }),
     method: r.paid.method,
     walletAddress: r.paid.hold.address,
     walletId: r.paid.hold.walletId,
@@ -275,7 +281,7 @@ function paymentReceiptOf(ctx: Ctx, r: Recorded): PaymentReceipt | null {
   };
 }
 
-function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Recorded, at: Date): ExecutionReceipt {
+function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Recorded, at: Date, balanceAfter?: bigint): ExecutionReceipt {
   return {
     executionId,
     capability: r.capability,
@@ -286,7 +292,7 @@ function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Reco
     provider: r.provider,
     transaction: { transactionId, costCents: r.costCents, latencyMs: r.latencyMs },
     attempts: r.attempts,
-    payment: paymentReceiptOf(ctx, r),
+    payment: paymentReceiptOf(ctx, r, balanceAfter),
     createdAt: at,
   };
 }
@@ -353,6 +359,17 @@ const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet
   charge bigint, fee bigint, transfer uuid`;
 
 /**
+ * The balance of each wallet a paid records statement locked, once its charges are made: the balance read
+ * under the lock (the row's latest version, which nobody else can move until this statement commits), plus
+ * what this statement's charges move in it (marketplace_charge adds caller_delta to the caller's wallet
+ * and share to the provider's). A JSON object of wallet id to base units as text. So a paid answer says
+ * what is left without a read of its own after the record.
+ */
+const BALANCES_AFTER = `(SELECT jsonb_object_agg(lk.id, (lk.balance
+      + COALESCE((SELECT sum(caller_delta) FROM r WHERE r.caller_wallet = lk.id), 0)
+      + COALESCE((SELECT sum(share) FROM r WHERE r.provider_wallet = lk.id), 0))::text) FROM lk)`;
+
+/**
  * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
  * each with its attempts, its transaction and its event (with a delivery per subscribed webhook). Calls
  * outside tasks (most calls) answered while the database is busy with earlier records are recorded together
@@ -384,7 +401,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
   }${
     paid
       ? `lk AS (
-    SELECT id FROM wallets WHERE id IN (SELECT caller_wallet FROM r UNION SELECT provider_wallet FROM r) ORDER BY id FOR NO KEY UPDATE
+    SELECT id, balance FROM wallets WHERE id IN (SELECT caller_wallet FROM r UNION SELECT provider_wallet FROM r) ORDER BY id FOR NO KEY UPDATE
   ), pay AS (
     SELECT marketplace_charge(caller_wallet, provider_wallet, earning_wallet, caller_delta, share, release, hold, charge, fee, transfer, id, hold::text, at)
     FROM r WHERE (SELECT count(*) FROM lk) >= 0
@@ -408,7 +425,8 @@ const recordsSql = (paid: boolean, task: boolean) => `
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
   ), ${eventCtes('SELECT event_id, event_type, agent_id, event_data, at FROM r')}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT count(*) FROM pay)::int AS charged' : '' /* a CTE runs only when read */}`;
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? `, (SELECT count(*) FROM pay)::int AS charged /* a CTE runs only when read */,
+    ${BALANCES_AFTER} AS balances` : ''}`;
 const RECORDS = {
   free: { name: 'record_executions', text: recordsSql(false, false) },
   paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
@@ -445,17 +463,26 @@ export interface BatchRecord extends Partial<ChargeFields> {
 /**
  * Records of one database (free ones, and paid ones apart) wait here while two statements of them are
  * running (one committing while the next executes), then go together, at most 100 to a statement. Answers,
- * for each record, how many webhook deliveries its statement wrote (of all its records: enough to know
- * whether to wake the dispatcher).
+ * for each record, what its statement answered (Written).
  */
 const RECORDS_IN_FLIGHT = 2;
 const RECORDS_PER_STATEMENT = 100;
-const batchers = new WeakMap<SqlRunner, Record<Together, Batcher<BatchRecord, number>>>();
+const batchers = new WeakMap<SqlRunner, Record<Together, Batcher<BatchRecord, Written>>>();
 
-function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, number> {
+/**
+ * What a records statement answers: how many webhook deliveries it wrote (of all its records: enough to
+ * know whether to wake the dispatcher), and for paid records the balance of each wallet it charged once it
+ * had (wallet id to base units as text).
+ */
+export interface Written {
+  deliveries: number;
+  balances?: Record<string, string> | null;
+}
+
+function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, Written> {
   let of = batchers.get(sql);
   if (!of) {
-    const batcher = (k: Together) => new Batcher<BatchRecord, number>((records) => recordTogether(sql, k, records), RECORDS_IN_FLIGHT, RECORDS_PER_STATEMENT);
+    const batcher = (k: Together) => new Batcher<BatchRecord, Written>((records) => recordTogether(sql, k, records), RECORDS_IN_FLIGHT, RECORDS_PER_STATEMENT);
     of = { free: batcher('free'), paid: batcher('paid') };
     batchers.set(sql, of);
   }
@@ -467,21 +494,21 @@ function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, n
  * alone: one record the database refuses (a paid one whose wallet no longer covers it, say) does not lose the
  * others. (Exported for its test.)
  */
-export async function recordTogether(sql: SqlRunner, kind: Together, records: BatchRecord[]): Promise<Settled<number>[]> {
+export async function recordTogether(sql: SqlRunner, kind: Together, records: BatchRecord[]): Promise<Settled<Written>[]> {
   const write = (batch: BatchRecord[]) => writeRecords(sql, kind, batch);
   if (records.length === 1) return [{ ok: true, value: await write(records) }];
   try {
-    const deliveries = await write(records);
-    return records.map(() => ({ ok: true, value: deliveries }));
+    const written = await write(records);
+    return records.map(() => ({ ok: true, value: written }));
   } catch {
-    return Promise.all(records.map((r) => write([r]).then((value): Settled<number> => ({ ok: true, value }), (error: unknown): Settled<number> => ({ ok: false, error }))));
+    return Promise.all(records.map((r) => write([r]).then((value): Settled<Written> => ({ ok: true, value }), (error: unknown): Settled<Written> => ({ ok: false, error }))));
   }
 }
 
-/** Writes records in one statement; answers how many webhook deliveries it wrote. */
-async function writeRecords(sql: SqlRunner, kind: RecordKind, records: BatchRecord[]): Promise<number> {
+/** Writes records in one statement. */
+async function writeRecords(sql: SqlRunner, kind: RecordKind, records: BatchRecord[]): Promise<Written> {
   const { text, name } = RECORDS[kind];
-  return (await sql.query<{ deliveries: number }>(text, [JSON.stringify(records)], name))[0].deliveries;
+  return (await sql.query<Written>(text, [JSON.stringify(records)], name))[0];
 }
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
@@ -495,11 +522,11 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
   const write = r.taskId
     ? () => writeRecords(sql, paid ? 'paidTask' : 'task', [{ ...record, task_id: r.taskId!, holds: r.holds ?? [] }])
     : () => recordsTogether(sql, paid ? 'paid' : 'free').submit(record);
-  let deliveries: number;
+  let written: Written;
   try {
     // The provider has answered: a statement the database aborts for another's sake is run again rather
     // than losing the record (nothing of an aborted statement was written).
-    deliveries = await retryTransient(write);
+    written = await retryTransient(write);
   } catch (err) {
     if (r.paid && isFundsViolation(err)) {
       // The call's hold lapsed (its process stalled past the hold's life) and the wallet was spent
@@ -509,8 +536,9 @@ async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorde
     }
     throw err;
   }
-  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], deliveries);
-  return receiptOf(ctx, executionId, transactionId, r, at);
+  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], written.deliveries);
+  const balance = paid ? written.balances?.[r.paid!.hold.walletId] : undefined;
+  return receiptOf(ctx, executionId, transactionId, r, at, balance === undefined ? undefined : BigInt(balance));
 }
 
 function batchRecordOf(executionId: string, transactionId: string, event: MarketplaceEvent, r: Recorded): BatchRecord {
