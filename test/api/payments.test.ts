@@ -120,6 +120,30 @@ describe('a paid call from a prepaid balance', () => {
     await expectLedgerBalanced();
   });
 
+  it("tops a steady caller's lease up while it still covers calls, so that no call waits for the top-up", async () => {
+    const cap = uniqueSlug('ahead');
+    await offer(cap, 1);
+    const me = await registerAgent(server);
+    await fund(server, me.key, '1');
+    const db = server.app.services.db;
+    const walletId = (await db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } })).id;
+    // The lease takes fifty calls' worth (0.50); the 26th call leaves it under twenty-five and tops it up
+    // behind the call, back to fifty calls' worth.
+    for (let i = 0; i < 26; i++) expect((await run(me.key, { capability: cap, input: { i } })).status).toBe(200);
+    const deadline = Date.now() + 2_000;
+    let wallet = await db.wallet.findUniqueOrThrow({ where: { id: walletId } });
+    while (wallet.held !== 500_000n && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      wallet = await db.wallet.findUniqueOrThrow({ where: { id: walletId } });
+    }
+    // Waiting for need, it would hold what is left of the first fifty: 24 calls' worth.
+    expect({ balance: wallet.balance, held: wallet.held }).toEqual({ balance: 740_000n, held: 500_000n });
+    expect(await db.walletHold.count({ where: { walletId } })).toBe(1);
+    await server.app.services.payments.leases.releaseIdle(0);
+    expect((await db.wallet.findUniqueOrThrow({ where: { id: walletId } })).held).toBe(0n);
+    await expectLedgerBalanced();
+  });
+
   it('admits exactly as many of 30 concurrent calls as the balance pays for, and answers the rest 402 before calling', async () => {
     const cap = uniqueSlug('exact');
     const svc = await offer(cap, 4);
@@ -264,6 +288,44 @@ describe('paid calls recorded together', () => {
     expect(await balanceOf(other.agentId)).toBe(970_000n);
     expect(await balanceOf(svc.agent.agentId)).toBe(10_000n + 2n * 27_000n);
     expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());
+    await expectLedgerBalanced();
+  });
+
+  it('says what each wallet of a paid statement has once its charges are made, so that an answer needs no read of its own', async () => {
+    const cap = uniqueSlug('balances');
+    const svc = await offer(cap, 3);
+    const [caller, other] = [await registerAgent(server), await registerAgent(server)];
+    await fund(server, caller.key, '1');
+    await fund(server, other.key, '0.5');
+    await fund(server, svc.agent.key, '0.01');
+    const db = server.app.services.db;
+    const walletOf = async (agentId: string) => (await db.wallet.findUniqueOrThrow({ where: { agentId } })).id;
+    const [callerWallet, otherWallet, providerWallet] = [await walletOf(caller.agentId), await walletOf(other.agentId), await walletOf(svc.agent.agentId)];
+    const record = (agentId: string, wallet: string) =>
+      batchRecord({
+        agent_id: agentId,
+        capability: cap,
+        service_id: svc.serviceId,
+        cost_cents: 3,
+        caller_wallet: wallet,
+        provider_wallet: providerWallet,
+        earning_wallet: providerWallet,
+        caller_delta: '-30000',
+        share: '27000',
+        release: null,
+        hold: randomUUID(),
+        charge: '30000',
+        fee: '3000',
+        transfer: randomUUID(),
+      });
+    // Two calls of one caller and one of another, in one statement.
+    const settled = await recordTogether(server.app.services.sql, 'paid', [record(caller.agentId, callerWallet), record(other.agentId, otherWallet), record(caller.agentId, callerWallet)]);
+    expect(settled.map((s) => s.ok)).toEqual([true, true, true]);
+    const { balances } = (settled[0] as { value: { balances: Record<string, string> } }).value;
+    expect(balances).toEqual({ [callerWallet]: '940000', [otherWallet]: '470000', [providerWallet]: String(10_000 + 3 * 27_000) });
+    for (const [agentId, wallet] of [[caller.agentId, callerWallet], [other.agentId, otherWallet], [svc.agent.agentId, providerWallet]]) {
+      expect(String(await balanceOf(agentId))).toBe(balances[wallet]);
+    }
     await expectLedgerBalanced();
   });
 });

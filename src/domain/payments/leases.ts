@@ -13,6 +13,13 @@ const LEASE_CALLS = 50;
 const LEASE_IDLE_MS = 2_000;
 /** A lease closer than this to lapsing is not extended (the sweeper may be taking it): a new one is taken. */
 const LAPSE_MARGIN_MS = 5_000;
+/**
+ * A lease is topped up ahead of need, while calls go on taking from what it has, once it has fewer than
+ * this many calls' worth left (of the price that took the last), or once it would lapse within one and a
+ * half of its longest call: so a steady caller's calls never wait for a top-up's round trip. (Waiting, one
+ * call in fifty waited for it, and with it every call that arrived meanwhile: the paid call's p99.)
+ */
+const TOP_UP_AHEAD_CALLS = 25n;
 
 interface Lease {
   id: string;
@@ -27,6 +34,8 @@ interface Lease {
   lapses: number;
   lastUsed: number;
   releasing: boolean;
+  /** Not topped up ahead of need before this (epoch ms): the wallet had little more to give the last time. */
+  aheadAfter: number;
 }
 
 /** What a prepaid call holds: its price, on this instance's lease of the caller's wallet. */
@@ -82,6 +91,8 @@ export class WalletLeases {
         lease.remaining -= amount;
         lease.inflight += 1;
         lease.lastUsed = now;
+        const short = lease.remaining < amount * TOP_UP_AHEAD_CALLS && now >= lease.aheadAfter;
+        if ((short || lease.lapses - now < 1.5 * maxCallMs) && !this.toppingUp.has(agentId)) this.topUpAhead(agentId, amount, maxCallMs);
         return { ticket: { leaseId: lease.id, walletId: lease.walletId, address: lease.address, amount } };
       }
       // One top-up at a time per caller; whoever waited on it, and whoever made it, looks again (calls
@@ -97,12 +108,29 @@ export class WalletLeases {
     }
   }
 
+  /**
+   * Tops the caller's lease up without a call waiting on it (calls arriving meanwhile take from what the
+   * lease still has, and wait only if that runs out). A failure is logged: the next call that finds the
+   * lease short tops it up itself.
+   */
+  private topUpAhead(agentId: string, amount: bigint, maxCallMs: number): void {
+    const pending = this.topUp(agentId, amount, maxCallMs)
+      .catch((err) => {
+        this.services.log.warn({ err, agent_id: agentId }, 'topping a wallet lease up ahead of need failed');
+        return false;
+      })
+      .finally(() => this.toppingUp.delete(agentId));
+    this.toppingUp.set(agentId, pending);
+  }
+
   private async topUp(agentId: string, amount: bigint, maxCallMs: number): Promise<boolean> {
     const now = this.services.clock.now().getTime();
     const current = this.leases.get(agentId);
     // A lease being given back, or about to lapse, is not topped up: a new one is taken.
     const usable = current && !current.releasing && current.lapses - now >= LAPSE_MARGIN_MS;
     const lease = usable ? current : undefined;
+    // Ahead of need the lease may still cover the call: nothing more is then needed for the top-up to go
+    // ahead (it still extends the lease's life).
     const need = amount - (lease?.remaining ?? 0n);
     const want = amount * BigInt(LEASE_CALLS) - (lease?.remaining ?? 0n);
     const id = lease?.id ?? newUuid();
@@ -114,9 +142,13 @@ export class WalletLeases {
       'wallet_lease',
     );
     if (!row.added) return false;
+    // A wallet that gave less than half of what was asked is not asked again ahead of need for a second
+    // (otherwise every call of a caller near the end of its funds would make a statement of its own).
+    const aheadAfter = BigInt(row.added) * 2n < want ? now + 1_000 : 0;
     if (lease) {
       lease.remaining += BigInt(row.added);
       lease.lapses = lapses;
+      lease.aheadAfter = aheadAfter;
     } else {
       if (current && !current.releasing) this.retire(current);
       this.leases.set(agentId, {
@@ -129,6 +161,7 @@ export class WalletLeases {
         lapses,
         lastUsed: now,
         releasing: false,
+        aheadAfter,
       });
     }
     return true;
@@ -172,7 +205,9 @@ export class WalletLeases {
   /** Gives back the leases no call has used for `idleMs` (all of them with 0) and that have no call in flight. */
   async releaseIdle(idleMs: number): Promise<void> {
     const now = this.services.clock.now().getTime();
-    const idle = [...this.leases.values()].filter((l) => l.inflight === 0 && now - l.lastUsed >= idleMs);
+    // Not a lease being topped up: its release could run before the top-up, which would then hold again
+    // what nobody has.
+    const idle = [...this.leases.values()].filter((l) => l.inflight === 0 && now - l.lastUsed >= idleMs && !this.toppingUp.has(l.agentId));
     for (const lease of idle) {
       lease.releasing = true;
       this.leases.delete(lease.agentId);
@@ -184,6 +219,7 @@ export class WalletLeases {
   async stop(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
     this.sweep = undefined;
+    await Promise.all(this.toppingUp.values());
     for (const lease of this.leases.values()) lease.inflight = 0;
     await this.releaseIdle(0);
     await Promise.all([...this.retired.values()].map((lease) => this.giveBack(lease)));
