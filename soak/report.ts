@@ -160,13 +160,26 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
     detail: `${facts.webhooks.received} received of ${facts.webhooks.expected} events`,
   });
 
-  const stall = Math.max(0, ...facts.samples.map((s) => s.loopDelayMaxMs));
-  const worst = facts.samples.find((s) => s.loopDelayMaxMs === stall);
+  // The warm-up (before the reference window) is reported apart: a first request of each kind compiles and
+  // plans what every later one reuses, once per process.
+  const judged = facts.samples.filter((s) => s.t > reference.from + 1e-6);
+  const stall = Math.max(0, ...judged.map((s) => s.loopDelayMaxMs));
+  const worst = judged.find((s) => s.loopDelayMaxMs === stall);
   checks.push({
     name: 'no event-loop stall',
     ok: stall <= limits.stallMs,
-    detail: `longest delay ${ms(stall)}${worst ? ` (the interval ending at ${worst.t} s)` : ''}; ≤ ${limits.stallMs} ms`,
+    detail: `longest delay after the warm-up ${ms(stall)}${worst ? ` (the interval ending at ${worst.t} s)` : ''}; ≤ ${limits.stallMs} ms`,
   });
+  const warmUp = facts.samples.filter((s) => s.t <= reference.from + 1e-6);
+  if (warmUp.length) {
+    const first = Math.max(0, ...warmUp.map((s) => s.loopDelayMaxMs));
+    checks.push({
+      name: 'no event-loop stall in the warm-up',
+      ok: first <= limits.stallMs,
+      detail: `longest delay in the first ${reference.from} s ${ms(first)}; ≤ ${limits.stallMs} ms`,
+      informational: true,
+    });
+  }
 
   const grown = facts.databaseAtLoadEnd - facts.databaseAtStart;
   const perWrite = facts.writes ? grown / facts.writes : 0;

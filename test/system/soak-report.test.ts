@@ -86,6 +86,13 @@ describe('soak verdict', () => {
     expect(failed(run(120, (s) => (s.loopDelayMaxMs = s.t === 70 ? 101 : 20)))).toEqual(['no event-loop stall']);
   });
 
+  it('reports a stall in the warm-up (before the reference window) without judging it', () => {
+    const checks = verdict(run(120, (s) => (s.loopDelayMaxMs = s.t === 10 ? 250 : 20)));
+    expect(checks.find((c) => c.name === 'no event-loop stall')).toMatchObject({ ok: true });
+    expect(checks.find((c) => c.name === 'no event-loop stall in the warm-up')).toMatchObject({ ok: false, informational: true });
+    expect(passed(checks)).toBe(true);
+  });
+
   it('fails a database that grows past what was written, or while idle', () => {
     const facts = run(120);
     expect(failed({ ...facts, databaseAtLoadEnd: facts.databaseAtStart + facts.writes * 17 * 1024, databaseAfterIdle: facts.databaseAtStart + facts.writes * 17 * 1024 })).toEqual([
