@@ -8,7 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
-import { applyMigrations } from './migrate';
+import { applyMigrations, migrationsUpToDate } from './migrate';
 import { startPgliteThread, type PgliteThread } from './pglite-thread';
 import type { CheckpointPolicy } from './pglite-worker';
 
@@ -381,7 +381,7 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
   const endPools = () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
   const factory = new PrismaPg(pool);
   try {
-    if (!opts.skipMigrations) await migrate(new PrismaPg(connection), log);
+    if (!opts.skipMigrations && !(await migrationsUpToDate(async (sql) => (await pool.query(sql)).rows))) await migrate(new PrismaPg(connection), log);
   } catch (err) {
     await endPools();
     await flavour.close().catch(() => {});

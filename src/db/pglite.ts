@@ -4,9 +4,26 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 
 /**
+ * PostgreSQL's settings for the embedded database, beyond PGlite's own. PGlite writes over the whole of
+ * its shared buffers when it starts, so they are resident from the first second whether used or not: at
+ * PostgreSQL's default of 128 MB they were half of an idle server's memory. Pages past them are read from
+ * the operating system's page cache (a system call, not a disk read, on any machine with the memory to
+ * spare). Measured in docs/operations.md (Footprint).
+ */
+export const PGLITE_SETTINGS: Record<string, string> = {
+  shared_buffers: '32MB',
+};
+
+/**
  * Opens PGlite with the extensions our migrations use where they can (pgvector for memory search). A data
  * directory that has them enabled must always be opened with them.
  */
 export function createPglite(dataDir?: string, opts: PGliteOptions = {}): Promise<PGlite> {
-  return PGlite.create({ ...(dataDir ? { dataDir } : {}), ...opts, extensions: { vector, ...opts.extensions } });
+  const settings = Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  return PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...settings],
+    ...opts,
+    extensions: { vector, ...opts.extensions },
+  });
 }
