@@ -332,9 +332,9 @@ async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, executionId: 
 const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int, usage jsonb`;
 
 /**
- * A paid call's charge, in a recording statement, as one ledger transfer (marketplace_charge, in the
- * payments migration): the caller's wallet is charged the answering provider's price, the provider's wallet
- * gets its share and the marketplace the fee. The fields, in the function's order: the caller's wallet, the
+ * A paid call's charge, in a recording statement, as one ledger transfer: the caller's wallet is charged the
+ * answering provider's price, the provider's wallet gets its share and the marketplace the fee. The fields:
+ * the caller's wallet, the
  * provider's (null when it is the caller's own, or it has none: its share is then the marketplace's), the
  * wallet the share is entered to, what the caller's wallet moves (less the charge; plus its own share), the
  * provider's share, what leaves the caller's `held` (the charge, for a lease; null for a hold of the call's
@@ -359,27 +359,20 @@ const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet
   charge bigint, fee bigint, transfer uuid`;
 
 /**
- * The balance of each wallet a paid records statement locked, once its charges are made: the balance read
- * under the lock (the row's latest version, which nobody else can move until this statement commits), plus
- * what this statement's charges move in it (marketplace_charge adds caller_delta to the caller's wallet
- * and share to the provider's). A JSON object of wallet id to base units as text. So a paid answer says
- * what is left without a read of its own after the record.
- */
-const BALANCES_AFTER = `(SELECT jsonb_object_agg(lk.id, (lk.balance
-      + COALESCE((SELECT sum(caller_delta) FROM r WHERE r.caller_wallet = lk.id), 0)
-      + COALESCE((SELECT sum(share) FROM r WHERE r.provider_wallet = lk.id), 0))::text) FROM lk)`;
-
-/**
  * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
  * each with its attempts, its transaction and its event (with a delivery per subscribed webhook). Calls
  * outside tasks (most calls) answered while the database is busy with earlier records are recorded together
  * (see recordsTogether): one round trip, one commit and one wake-up of a database backend for the lot, which
  * in a run of 3 records costs PostgreSQL about 40% less CPU per record than 3 statements.
  *
- * Paid records also move their money (marketplace_charge, one call per record), after the statement has
- * locked every wallet its records touch, in id order: so two such statements never wait on each other in a
- * cycle, and a wallet every call touches (a provider's, a caller's) is locked once per statement — calls
- * that would each have held it through their own commit, one after another, share one.
+ * Paid records also move their money, after the statement has locked every wallet its records touch, in id
+ * order: so two such statements never wait on each other in a cycle, and a wallet every call touches (a
+ * provider's, a caller's) is locked once per statement — calls that would each have held it through their
+ * own commit, one after another, share one. Each wallet is then updated once, by what all the statement's
+ * records move in it (one new row version of a caller's wallet for a batch of its calls, where a charge
+ * per record wrote one per call), the wallets' CHECK holding on the sum; each record's transfer appends its
+ * entries (charge, earning, fee). The statement answers each of those wallets' balances once moved, for
+ * the answers' balance_after.
  *
  * A record under a task also charges the task and releases the call's holds on its budget. Those are
  * written a statement each: they lock the task's row, which a shared statement would hold for other tasks'
@@ -401,10 +394,26 @@ const recordsSql = (paid: boolean, task: boolean) => `
   }${
     paid
       ? `lk AS (
-    SELECT id, balance FROM wallets WHERE id IN (SELECT caller_wallet FROM r UNION SELECT provider_wallet FROM r) ORDER BY id FOR NO KEY UPDATE
+    SELECT id FROM wallets WHERE id IN (SELECT caller_wallet FROM r UNION SELECT provider_wallet FROM r) ORDER BY id FOR NO KEY UPDATE
+  ), own AS (
+    -- The holds of calls paid with their own (x402), released whole; a lease's charge says what leaves held.
+    DELETE FROM wallet_holds WHERE id IN (SELECT hold FROM r WHERE release IS NULL) AND (SELECT count(*) FROM lk) >= 0 RETURNING id, amount
+  ), moves AS (
+    SELECT wallet, sum(delta) AS delta, sum(released) AS released FROM (
+      SELECT r.caller_wallet AS wallet, r.caller_delta AS delta, COALESCE(r.release, own.amount, 0) AS released FROM r LEFT JOIN own ON own.id = r.hold
+      UNION ALL
+      SELECT r.provider_wallet, r.share, 0 FROM r WHERE r.provider_wallet IS NOT NULL
+    ) m GROUP BY wallet
   ), pay AS (
-    SELECT marketplace_charge(caller_wallet, provider_wallet, earning_wallet, caller_delta, share, release, hold, charge, fee, transfer, id, hold::text, at)
-    FROM r WHERE (SELECT count(*) FROM lk) >= 0
+    UPDATE wallets w SET balance = w.balance + moves.delta, held = w.held - moves.released FROM moves WHERE w.id = moves.wallet RETURNING w.id, w.balance
+  ), entries AS (
+    INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
+    SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, x.reference, r.transfer, r.id, r.at
+    FROM r CROSS JOIN LATERAL (VALUES
+      (r.caller_wallet, -r.charge, 'charge', r.hold::text),
+      (r.earning_wallet, r.charge - r.fee, 'earning', NULL),
+      ('${ACCOUNTS.revenue}'::uuid, r.fee, 'fee', NULL)) AS x(wallet_id, amount, kind, reference)
+    WHERE x.amount <> 0
   ), `
       : ''
   }e AS (
@@ -425,8 +434,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
   ), ${eventCtes('SELECT event_id, event_type, agent_id, event_data, at FROM r')}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? `, (SELECT count(*) FROM pay)::int AS charged /* a CTE runs only when read */,
-    ${BALANCES_AFTER} AS balances` : ''}`;
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances' : ''}`;
 const RECORDS = {
   free: { name: 'record_executions', text: recordsSql(false, false) },
   paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
