@@ -22,11 +22,12 @@ export const discoveryRoutes: Route[] = [
     tag: 'Discovery',
     summary: 'Rank the providers of a capability',
     description:
-      'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one. The same query asked again within a moment (`READ_CACHE_MS`, 2 s) is answered as it was then, `resolution_time_ms` included. The marketplace itself (`service_key: marketplace`, `first_party: true`, no score) is listed alone for the capabilities of its own systems (ticketing, security, radio, books), and after the ranked providers for a web or nlp capability it can serve on this instance (`total` counts it).',
+      'Score 0-100 from reputation, cost, reliability, latency and freshness, weighted by `prefer`; `score_breakdown` gives each factor\'s contribution. `min_reputation`, `max_cost` (cents) and `language` are accepted flat or inside `constraints` (flat wins). A service that declares languages must include the requested one. With a limit, `total` is counted over at most 200 of the capability’s offers, a random sample when it has more: then it is the estimate their share gives, and `total_is_estimate` is true. The same query asked again within a moment (`READ_CACHE_MS`, 2 s) is answered as it was then, `resolution_time_ms` included. The marketplace itself (`service_key: marketplace`, `first_party: true`, no score) is listed alone for the capabilities of its own systems (ticketing, security, radio, books), and after the ranked providers for a web or nlp capability it can serve on this instance (`total` counts it).',
     document: /* GraphQL */ `query Resolve($input: ResolveInput!) {
       resolve(input: $input) {
         matches { ...ProviderMatchFields }
         total
+        total_is_estimate: totalIsEstimate
         resolution_time_ms: resolutionTimeMs
         query { capability prefer min_reputation: minReputation max_cost: maxCost language limit }
       }

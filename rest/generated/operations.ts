@@ -958,7 +958,7 @@ export type ResolveQueryVariables = Exact<{
 }>;
 
 
-export type ResolveQuery = { resolve: { total: number, resolution_time_ms: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
+export type ResolveQuery = { resolve: { total: number, total_is_estimate: boolean, resolution_time_ms: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }>, query: { capability: string, prefer: Prefer, language: string | null, limit: number, min_reputation: number | null, max_cost: number | null } } };
 
 export type QuickResolveQueryVariables = Exact<{
   capability: string;

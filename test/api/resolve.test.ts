@@ -2,7 +2,7 @@
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
-import { PREFERENCES, RANK_STATEMENTS, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, refreshOfferScores } from '../../src/domain/discovery/resolve';
 import { api, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
 import { FakeClock } from '../support/clock';
@@ -121,6 +121,10 @@ describe('POST /resolve', () => {
     const byDefault = await resolve({ capability: slug });
     expect(byDefault.body.matches).toHaveLength(10);
     expect(byDefault.body.total).toBe(12);
+    expect(byDefault.body.total_is_estimate).toBe(false);
+    // A limit over a capability of no more than TOTAL_SAMPLE offers counts them all.
+    const limited = await resolve({ capability: slug, max_cost: 11 });
+    expect(limited.body).toMatchObject({ total: 11, total_is_estimate: false });
     const two = await resolve({ capability: slug, limit: 2 });
     expect(two.body.matches).toHaveLength(2);
     expect(two.body.total).toBe(12);
@@ -128,6 +132,25 @@ describe('POST /resolve', () => {
     expect(ids(two)).toEqual(ids(byDefault).slice(0, 2));
     expect((await resolve({ capability: slug, limit: 100 })).body.matches).toHaveLength(12);
     expect((await resolve({ capability: slug, limit: 1 })).body.matches).toHaveLength(1);
+  });
+
+  it(`estimates a limited total from a sample of ${TOTAL_SAMPLE} offers when the capability has more, and says so`, async () => {
+    const slug = uniqueSlug();
+    const [low, high] = await Promise.all([seedAgent(20), seedAgent(80)]);
+    // 300 offers: half of them by a provider of reputation 80, three of those at 1 cent, the rest at 50.
+    await seedServices(low, slug, Array(150).fill(50));
+    await seedServices(high, slug, [1, 1, 1, ...Array(147).fill(50)]);
+    expect((await resolve({ capability: slug })).body).toMatchObject({ total: 300, total_is_estimate: false });
+    const half = await resolve({ capability: slug, min_reputation: 50 });
+    expect(half.body.matches).toHaveLength(10);
+    expect(half.body.total_is_estimate).toBe(true);
+    // Four standard errors of a sample of 200 of 300 (without replacement) for a share of one half: ±25.
+    expect(Math.abs(half.body.total - 150)).toBeLessThanOrEqual(25);
+    // Fewer than `limit` qualify: the ranking itself read them all, so the total is exact.
+    expect((await resolve({ capability: slug, max_cost: 1 })).body).toMatchObject({ total: 3, total_is_estimate: false });
+    // Over GraphQL too.
+    const res = await gql(server, `query($input: ResolveInput!) { resolve(input: $input) { total totalIsEstimate } }`, { input: { capability: slug, minReputation: 50 } }, consumer.key);
+    expect(res.body.data.resolve.totalIsEstimate).toBe(true);
   });
 
   it('puts the cheapest first with prefer cost and the best-reputed first with prefer reputation', async () => {
@@ -496,9 +519,9 @@ describe('as time passes', () => {
 
 describe('the ranking statements', () => {
   // What makes resolve cheap whatever the catalog's size: the generic plan of each ranking statement reads
-  // the first `limit` entries of its preference's index, with no sort, and counts over an index. Scans of
-  // the table and sorts are priced out, so a plan that still has one has no index to use instead. (Which
-  // index the count reads depends on statistics; on a large catalog it is the reputation/cost one, alone.)
+  // the first `limit` entries of its preference's index, with no sort, and a bounded sample of the primary
+  // key for a limited total. Scans of the table and sorts are priced out, so a plan that still has one has
+  // no index to use instead.
   const ARGS = { all: `'summarize', 10`, limited: `'summarize', 0, 1000, 10`, language: `'summarize', 0, 1000, 'en', 10` } as const;
   it.each(PREFERENCES.flatMap((prefer) => (['all', 'limited', 'language'] as const).map((variant) => [prefer, variant] as const)))(
     'plans prefer=%s (%s offers) on its index, in ranking order, without a sort',
@@ -518,9 +541,10 @@ describe('the ranking statements', () => {
       });
       expect(plan).not.toMatch(/\bSort\b|Seq Scan/);
       expect(plan).toMatch(new RegExp(`Index (Only )?Scan using service_offers_capability_active_score_${prefer}_`));
-      // The unlimited total is one row of capability_offer_counts, not a count of offers.
-      if (variant === 'all') expect(plan).toMatch(/Index Scan using capability_offer_counts_pkey/);
-      else expect(plan).not.toMatch(/capability_offer_counts/);
+      // The unlimited total is one row of capability_offer_counts, not a count of offers; a limited one
+      // is estimated from the first TOTAL_SAMPLE offers in id order, read from the primary key.
+      expect(plan).toMatch(/Index Scan using capability_offer_counts_pkey/);
+      if (variant !== 'all') expect(plan).toMatch(/Index Scan using service_offers_pkey/);
     },
   );
 
