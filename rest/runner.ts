@@ -55,11 +55,13 @@ export interface CompiledOperation {
   /**
    * Runs the operation: its variables pass the gate's check (the input boundary, and the cost again when
    * a page size comes from a variable: schema/operation-gate.ts), then the document compiled to a function
-   * once (graphql-jit) runs: the same schema, resolvers and errors as graphql `execute`, without re-walking
+   * once, on its first run (graphql-jit), runs: the same schema, resolvers and errors as graphql `execute`, without re-walking
    * the document per request. For a ten-match resolve answer (~200 fields) interpreting the document cost
    * more than every other part of the request in Node.
    */
   execute: CompiledQuery['query'];
+  /** Compiles the document now (a test's check that every document compiles; runs compile on first use). */
+  compile(): void;
   /** For a subscription: its source stream, after the same check of its variables. */
   subscribe(ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterable<unknown> | ExecutionResult>;
 }
@@ -120,15 +122,24 @@ export function compileOperation(schema: GraphQLSchema, label: string, text: str
   const cost = measureOperation(schema, document, operation, limits);
   const overLimits = costProblem(cost, limits) ?? (cost.introspection ? 'it introspects' : undefined);
   if (overLimits) throw new Error(`${label}: over the limits of every document: ${overLimits}`);
-  const jit = compileQuery(schema, document, undefined, JIT_OPTIONS);
-  if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
-  const query = jit.query.bind(jit);
+  // Compiled on its first run, not here: a server starts with some 200 documents of which a process
+  // serves a few (each start compiled them all, about half a second and their code's memory), and a
+  // document that validated compiles (test/unit/tools.test.ts compiles every one).
+  let query: CompiledQuery['query'] | undefined;
+  const compiled = (): CompiledQuery['query'] => {
+    if (query) return query;
+    const jit = compileQuery(schema, document, undefined, JIT_OPTIONS);
+    if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
+    query = jit.query.bind(jit);
+    return query;
+  };
   const refusal = (variables: Record<string, unknown> | null | undefined) => variablesProblem(schema, document, operation, cost, variables);
   return {
     execute: (root, ctx, variables) => {
       const refused = refusal(variables);
-      return refused ? { errors: [refused] } : query(root, ctx, variables);
+      return refused ? { errors: [refused] } : compiled()(root, ctx, variables);
     },
+    compile: () => void compiled(),
     subscribe: async (ctx, variables) => {
       const refused = refusal(variables);
       return refused ? { errors: [refused] } : createSourceEventStream({ schema, document, contextValue: ctx, variableValues: variables });

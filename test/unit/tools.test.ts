@@ -21,7 +21,13 @@ it('compiles every tool, each document valid against the schema', () => {
     const fed = [...tool.placements.map((p) => p.variable), ...(tool.paymentVariable && !tool.paymentArg ? [tool.paymentVariable] : [])];
     expect(fed.sort()).toEqual(tool.op.variableTypes.map((v) => v.name).sort());
     expect(tool.definition.outputSchema.type).toBe('object');
+    // A server compiles a document on its first run: each must compile.
+    expect(() => tool.op.compile()).not.toThrow();
   }
+});
+
+it('compiles every route document (a server compiles each on its first run)', () => {
+  for (const route of compiledRoutes) expect(() => route.compile()).not.toThrow();
 });
 
 it("has the spec's eight manifest tools, by name", () => {
