@@ -11,12 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { killAllNow, stopAll } from './lib/children';
-import { FOOTPRINT_TARGETS, measureFootprint, type Footprint } from './lib/footprint';
+import { FOOTPRINT_TARGETS, measureFootprint, variedLoad, type Footprint } from './lib/footprint';
 
 const DATABASE_URL = process.env.FOOTPRINT_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/footprint';
 const ONLY = process.env.FOOTPRINT_ONLY;
 const REQUESTS = Number(process.env.FOOTPRINT_REQUESTS ?? 6_000);
-const CONCURRENCY = 16;
 
 /** The server's environment for a measurement: what the bench gives it, the database aside. */
 const BASE_ENV: NodeJS.ProcessEnv = { ...process.env, RATE_LIMIT_DISABLED: '1' };
@@ -28,14 +27,14 @@ async function main(): Promise<void> {
   if (ONLY !== 'postgres') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-footprint-'));
     try {
-      results.push(await measureFootprint({ env: { ...BASE_ENV, DATA_DIR: dataDir }, load: variedLoad }));
+      results.push(await measureFootprint({ env: { ...BASE_ENV, DATA_DIR: dataDir }, load: (url) => variedLoad(url, REQUESTS) }));
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }
   if (ONLY !== 'pglite') {
     await ensureDatabase(DATABASE_URL);
-    results.push(await measureFootprint({ env: { ...BASE_ENV, DATABASE_URL }, load: variedLoad }));
+    results.push(await measureFootprint({ env: { ...BASE_ENV, DATABASE_URL }, load: (url) => variedLoad(url, REQUESTS) }));
   }
   printTable(results);
 }
@@ -54,70 +53,6 @@ async function ensureDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/**
- * REQUESTS requests, CONCURRENCY at a time, each of a kind drawn at random, most of them unlike any before
- * (so every cache that keys on a query or a document fills as far as its bound lets it).
- */
-async function variedLoad(url: string): Promise<void> {
-  const keys: string[] = [];
-  for (let i = 0; i < 20; i++) keys.push(await register(url, i));
-  let sent = 0;
-  let failed = 0;
-  const kinds: (() => Promise<Response>)[] = [
-    () => fetch(`${url}/api/v1/agents/me`, { headers: auth(pick(keys)) }),
-    () =>
-      fetch(`${url}/api/v1/resolve`, {
-        method: 'POST',
-        headers: { ...auth(pick(keys)), 'content-type': 'application/json' },
-        body: JSON.stringify({ capability: `capability-${sent % 500}`, prefer: pick(['balanced', 'cheapest', 'fastest', 'reliable']), max_cost: sent % 97 }),
-      }),
-    () =>
-      fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { ...auth(pick(keys)), 'content-type': 'application/json' },
-        // A document unlike any before: an alias of its own.
-        body: JSON.stringify({ query: `query Varied${sent} { me_${sent}: me { id name } }` }),
-      }),
-    () =>
-      fetch(`${url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        // Hostile: a large document of many aliases, refused by the operation's cost bounds.
-        body: JSON.stringify({ query: `{ ${Array.from({ length: 4_000 }, (_, i) => `a${sent}_${i}: __typename`).join(' ')} }` }),
-      }),
-    () => fetch(`${url}/api/v1/no-such-path/${sent}`),
-  ];
-  const worker = async () => {
-    while (sent < REQUESTS) {
-      sent++;
-      const res = await pick(kinds)().catch(() => undefined);
-      if (!res) failed++;
-      else await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  if (failed) console.log(`  ${failed} of ${REQUESTS} load requests got no answer`);
-}
-
-async function register(url: string, i: number): Promise<string> {
-  const res = await fetch(`${url}/api/v1/agents/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `footprint-${Date.now().toString(36)}-${i}`, description: 'Footprint load (bench/footprint.ts)', ownerEmail: 'bench@example.com' }),
-  });
-  const body = (await res.json()) as { master_key?: string };
-  if (res.status !== 201 || !body.master_key) throw new Error(`registration answered ${res.status}`);
-  return body.master_key;
-}
-
-function auth(key: string): Record<string, string> {
-  return { authorization: `Bearer ${key}` };
-}
-
-function pick<T>(items: T[]): T {
-  return items[Math.floor(Math.random() * items.length)];
 }
 
 function printTable(results: Footprint[]): void {

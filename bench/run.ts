@@ -12,6 +12,7 @@ import { SERVER_ARGS } from '../src/server-command';
 import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from './lib/children';
 import { assertSameFraming, describePid, fanoutRound, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
+import { FOOTPRINT_TARGETS, measureFootprint, variedLoad } from './lib/footprint';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
 import { isFiltered, resolvePool, skillsPool, skillsSearch, type ResolveBody } from './lib/query-pool';
 import { CPU_TICK_S, serverPid } from './lib/proc-cpu';
@@ -32,6 +33,7 @@ import {
   printTable,
   summarize,
   summarizeFanout,
+  summarizeFootprint,
   summarizeHeld,
   writeReport,
   type AnyResult,
@@ -77,6 +79,11 @@ const HELD: HeldShape = { readers: 10_000, broadcasts: 5 };
 const HELD_TARGETS: HeldTargets = { kibPerReader: 64, broadcastMs: 2000 };
 /** Readers of the held scenario's unmeasured first round: the paths warmed up without growing the heap much. */
 const HELD_WARMUP_READERS = 100;
+
+/** The server's footprint (bench/lib/footprint.ts): start to healthy, idle memory, memory a minute after a load. */
+const FOOTPRINT_SCENARIO = 'footprint';
+/** The footprint's load: requests of varied kinds, most unlike any before (bench/lib/footprint.ts). */
+const FOOTPRINT_REQUESTS = 6_000;
 
 /** Resolve's cost against the catalog's size; seeded (a million services) and run only when selected, last. */
 const CATALOG_SCENARIO = 'resolve_flat_1m';
@@ -195,9 +202,9 @@ async function startOurs(): Promise<{ child: Child; url: string }> {
   return spawnOurs(await freePort());
 }
 
-/** Starts our server on `port` (with `extra` in its environment) and resolves once it answers /health. */
-async function spawnOurs(port: number, extra: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn', ...extra };
+/** Our server's environment in this run (`extra` added): its database, and what the scenarios need. */
+function oursEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn', ...extra };
   // The execute scenario's provider listens on loopback, which the SSRF guard refuses otherwise.
   env.OUTBOUND_ALLOW_PRIVATE = '1';
   // The fan-out and held-readers scenarios hold thousands of readers of one agent's session (the default cap is 20).
@@ -209,6 +216,12 @@ async function spawnOurs(port: number, extra: NodeJS.ProcessEnv = {}): Promise<{
     env.DATA_DIR = dataDir;
     delete env.DATABASE_URL;
   }
+  return env;
+}
+
+/** Starts our server on `port` (with `extra` in its environment) and resolves once it answers /health. */
+async function spawnOurs(port: number, extra: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
+  const env = oursEnv({ PORT: String(port), ...extra });
   // BENCH_PROFILE_DIR: our server writes a CPU profile there when it stops (node --cpu-prof; its
   // worker threads, the embedded database's among them, write their own).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
@@ -804,7 +817,7 @@ async function main(): Promise<void> {
 
   const results: AnyResult[] = [];
   const all = scenarios(agent, subKey, ours.url, { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor, 'sse-bare': sseBare, 'discovery-pg': discoveryPg });
-  const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO, CATALOG_SCENARIO, CATALOG_FILTERED_SCENARIO];
+  const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO, FOOTPRINT_SCENARIO, CATALOG_SCENARIO, CATALOG_FILTERED_SCENARIO];
   const unknown = [...(ONLY ?? []), ...SKIP].filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY or BENCH_SKIP names no scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);
   for (const s of all) {
@@ -823,6 +836,15 @@ async function main(): Promise<void> {
     // while the readers connect, and the growth per reader would read low (even negative).
     await restartOurs(ours.url);
     results.push(await runHeldScenario(agent, ours.url, sseBare));
+  }
+  if (selected(FOOTPRINT_SCENARIO)) {
+    // Our server stopped (an embedded data directory has one process), then started twice by
+    // measureFootprint on the run's database as it now is: the second start is timed, its idle memory read,
+    // then its memory a minute after a varied load; then ours again for what follows.
+    await restartOurs(ours.url, async () => {
+      const f = await measureFootprint({ env: oursEnv(), load: (url) => variedLoad(url, FOOTPRINT_REQUESTS) });
+      results.push(summarizeFootprint(FOOTPRINT_SCENARIO, { ...FOOTPRINT_TARGETS, idleMiB: FOOTPRINT_TARGETS.idleMiB[MODE] }, f));
+    });
   }
   // Last: it adds a million services to the database, which every scenario after it would also see.
   if (selected(CATALOG_SCENARIO) || selected(CATALOG_FILTERED_SCENARIO)) {
@@ -858,7 +880,9 @@ const heldBudgetMs = selected(HELD_SCENARIO) ? (2 * (180 + 2 + HELD.broadcasts *
 // The catalog: seeding a million services (allowed 20 minutes), a restart, and one load scenario.
 const catalogBudgetMs =
   selected(CATALOG_SCENARIO) || selected(CATALOG_FILTERED_SCENARIO) ? 1200_000 + STARTUP_TIMEOUT_MS + 2 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000 : 0;
-const budgetMs = 3 * STARTUP_TIMEOUT_MS + loadBudgetMs + fanoutBudgetMs + heldBudgetMs + catalogBudgetMs;
+// The footprint: two starts, 10 s idle, the load (a minute at most) and a minute after it.
+const footprintBudgetMs = selected(FOOTPRINT_SCENARIO) ? 3 * STARTUP_TIMEOUT_MS + 150_000 : 0;
+const budgetMs = 3 * STARTUP_TIMEOUT_MS + footprintBudgetMs + loadBudgetMs + fanoutBudgetMs + heldBudgetMs + catalogBudgetMs;
 const watchdog = setTimeout(() => {
   console.error(`\nFAILED: the benchmark did not finish within ${Math.round(budgetMs / 1000)} s`);
   void cleanup().finally(() => process.exit(1));

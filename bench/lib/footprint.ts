@@ -143,6 +143,73 @@ export async function measureFootprint(opts: {
   }
 }
 
+/** How many requests of the varied load are in flight at once. */
+const CONCURRENCY = 16;
+
+/**
+ * `requests` requests, CONCURRENCY at a time, each of a kind drawn at random, most of them unlike any before
+ * (so every cache that keys on a query or a document fills as far as its bound lets it).
+ */
+export async function variedLoad(url: string, requests = 6_000): Promise<void> {
+  const keys: string[] = [];
+  for (let i = 0; i < 20; i++) keys.push(await register(url, i));
+  let sent = 0;
+  let failed = 0;
+  const kinds: (() => Promise<Response>)[] = [
+    () => fetch(`${url}/api/v1/agents/me`, { headers: auth(pick(keys)) }),
+    () =>
+      fetch(`${url}/api/v1/resolve`, {
+        method: 'POST',
+        headers: { ...auth(pick(keys)), 'content-type': 'application/json' },
+        body: JSON.stringify({ capability: `capability-${sent % 500}`, prefer: pick(['balanced', 'cheapest', 'fastest', 'reliable']), max_cost: sent % 97 }),
+      }),
+    () =>
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { ...auth(pick(keys)), 'content-type': 'application/json' },
+        // A document unlike any before: an alias of its own.
+        body: JSON.stringify({ query: `query Varied${sent} { me_${sent}: me { id name } }` }),
+      }),
+    () =>
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // Hostile: a large document of many aliases, refused by the operation's cost bounds.
+        body: JSON.stringify({ query: `{ ${Array.from({ length: 4_000 }, (_, i) => `a${sent}_${i}: __typename`).join(' ')} }` }),
+      }),
+    () => fetch(`${url}/api/v1/no-such-path/${sent}`),
+  ];
+  const worker = async () => {
+    while (sent < requests) {
+      sent++;
+      const res = await pick(kinds)().catch(() => undefined);
+      if (!res) failed++;
+      else await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (failed) console.log(`  ${failed} of ${requests} load requests got no answer`);
+}
+
+async function register(url: string, i: number): Promise<string> {
+  const res = await fetch(`${url}/api/v1/agents/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `footprint-${Date.now().toString(36)}-${i}`, description: 'Footprint load (bench/footprint.ts)', ownerEmail: 'bench@example.com' }),
+  });
+  const body = (await res.json()) as { master_key?: string };
+  if (res.status !== 201 || !body.master_key) throw new Error(`registration answered ${res.status}`);
+  return body.master_key;
+}
+
+function auth(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
+
+function pick<T>(items: T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -153,10 +153,31 @@ export interface HeldResult {
   warnings: string[];
 }
 
-export type AnyResult = ScenarioResult | FanoutResult | HeldResult;
+/** The server's footprint (bench/lib/footprint.ts): start to healthy, idle memory, memory a minute after a load. */
+export interface FootprintResult {
+  kind: 'footprint';
+  name: string;
+  /** No peer: absolute figures against the issue's targets. */
+  peer: string;
+  start_to_healthy_ms: number;
+  idle_mib: number;
+  peak_mib: number;
+  after_load_mib: number;
+  after_load_ratio: number;
+  start_to_healthy_ms_target: number;
+  idle_mib_target: number;
+  after_load_ratio_target: number;
+  /** Resident memory from the load's end: seconds after it, and MiB. */
+  samples: { afterS: number; mib: number }[];
+  pass: boolean;
+  missed: string[];
+}
+
+export type AnyResult = ScenarioResult | FanoutResult | HeldResult | FootprintResult;
 
 export const isFanout = (r: AnyResult): r is FanoutResult => 'kind' in r && r.kind === 'fanout';
 export const isHeld = (r: AnyResult): r is HeldResult => 'kind' in r && r.kind === 'held';
+export const isFootprint = (r: AnyResult): r is FootprintResult => 'kind' in r && r.kind === 'footprint';
 const isLoad = (r: AnyResult): r is ScenarioResult => !('kind' in r);
 
 export interface Report {
@@ -302,6 +323,34 @@ export function summarizeHeld(name: string, peer: string, targets: HeldTargets, 
   };
 }
 
+/** The footprint against its targets: start to healthy, idle resident memory, and a minute after the load over idle. */
+export function summarizeFootprint(
+  name: string,
+  targets: { startToHealthyMs: number; idleMiB: number; afterLoadRatio: number },
+  f: { startToHealthyMs: number; idleMiB: number; peakMiB: number; afterLoadMiB: number; afterLoadRatio: number; samples: { afterS: number; mib: number }[] },
+): FootprintResult {
+  const missed: string[] = [];
+  if (f.startToHealthyMs > targets.startToHealthyMs) missed.push(`start to healthy ${(f.startToHealthyMs / 1000).toFixed(1)} s > ${(targets.startToHealthyMs / 1000).toFixed(1)}`);
+  if (f.idleMiB > targets.idleMiB) missed.push(`idle ${f.idleMiB.toFixed(0)} MiB > ${targets.idleMiB}`);
+  if (f.afterLoadRatio > targets.afterLoadRatio) missed.push(`a minute after the load ${f.afterLoadRatio.toFixed(2)} × idle > ${targets.afterLoadRatio}`);
+  return {
+    kind: 'footprint',
+    name,
+    peer: 'none',
+    start_to_healthy_ms: f.startToHealthyMs,
+    idle_mib: f.idleMiB,
+    peak_mib: f.peakMiB,
+    after_load_mib: f.afterLoadMiB,
+    after_load_ratio: f.afterLoadRatio,
+    start_to_healthy_ms_target: targets.startToHealthyMs,
+    idle_mib_target: targets.idleMiB,
+    after_load_ratio_target: targets.afterLoadRatio,
+    samples: f.samples,
+    pass: missed.length === 0,
+    missed,
+  };
+}
+
 /** Prints one aligned table; the columns listed in `left` are left-aligned, the others right-aligned. */
 function printAligned(header: string[], rows: string[][], left: number[]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -351,14 +400,30 @@ function printHeldTable(results: HeldResult[]): void {
   printAligned(header, rows, [0, 6]);
 }
 
+function printFootprintTable(results: FootprintResult[]): void {
+  const header = ['scenario', 'start to healthy s', 'idle MiB', 'peak MiB', 'a minute after MiB', 'after / idle', 'result'];
+  const rows = results.map((r) => [
+    r.name,
+    `${(r.start_to_healthy_ms / 1000).toFixed(2)} (<= ${(r.start_to_healthy_ms_target / 1000).toFixed(1)})`,
+    `${r.idle_mib.toFixed(0)} (<= ${r.idle_mib_target})`,
+    r.peak_mib.toFixed(0),
+    r.after_load_mib.toFixed(0),
+    `${r.after_load_ratio.toFixed(2)} (<= ${r.after_load_ratio_target.toFixed(2)})`,
+    r.pass ? 'PASS' : 'MISSED',
+  ]);
+  printAligned(header, rows, [0]);
+}
+
 export function printTable(all: AnyResult[]): void {
   const tables: (() => void)[] = [];
   const results = all.filter(isLoad);
   const fanouts = all.filter(isFanout);
   const held = all.filter(isHeld);
+  const footprints = all.filter(isFootprint);
   if (results.length) tables.push(() => printLoadTable(results));
   if (fanouts.length) tables.push(() => printFanoutTable(fanouts));
   if (held.length) tables.push(() => printHeldTable(held));
+  if (footprints.length) tables.push(() => printFootprintTable(footprints));
   tables.forEach((print, i) => {
     if (i) console.log('');
     print();
