@@ -82,7 +82,7 @@ function balanceAfter(p: execution.PaymentReceipt, ctx: Parameters<typeof balanc
   return p.walletId ? balanceNow(ctx, p.walletId) : Promise.resolve(null);
 }
 const BALANCE_AFTER =
-  "What is left in the caller's wallet once this call was charged: its balance when the answer was made (calls of the same wallet recorded meanwhile count too); null when the wallet is gone";
+  "What is left in the caller's wallet once this call was charged: the balance the statement that recorded and charged it left (calls of the same wallet recorded by that statement count too), or, where no charging statement said it (a replayed payment's answer, a call that charged nothing), its balance when the answer was made; null when the wallet is gone";
 
 export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
   description: 'How a paid call was paid: its price was held on the caller\'s wallet while it ran, and the answering provider\'s price charged',

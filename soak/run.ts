@@ -10,9 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from '../bench/lib/children';
-import { serverPid } from '../bench/lib/proc-cpu';
-import { SERVER_ARGS } from '../src/server-command';
+import { killAllNow, REPO_ROOT, spawnTs, stopAll } from '../bench/lib/children';
+import { residentMiB, startServer as startFootprintServer, type StartedServer } from '../bench/lib/footprint';
 import { startHttpsServer, type HttpsTestServer } from '../test/support/https';
 import { chart } from './chart';
 import { csv, DEFAULT_LIMITS, passed, verdict, type Limits, type RunFacts, type Sample } from './report';
@@ -95,9 +94,9 @@ function cleanup(): Promise<void> {
   return cleaning;
 }
 
-async function startServer(): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' };
+/** Our server as `npm start` runs it (bench/lib/footprint.ts), on this run's database, one instance. */
+async function startServer(): Promise<StartedServer> {
+  const env: NodeJS.ProcessEnv = { ...process.env, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' };
   // One instance: pub/sub in memory, whatever the shell exports.
   delete env.REDIS_URL;
   if (database) env.DATABASE_URL = database.url;
@@ -105,19 +104,7 @@ async function startServer(): Promise<{ child: Child; url: string }> {
     env.DATA_DIR = dataDir;
     delete env.DATABASE_URL;
   }
-  const child = spawnNode('server', SERVER_ARGS, env);
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    if (!child.running) throw new Error(`the server exited during start-up\n${child.recentOutput()}`);
-    if (Date.now() > deadline) throw new Error(`the server was not healthy within ${STARTUP_TIMEOUT_MS} ms\n${child.recentOutput()}`);
-    const status = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(2000) }).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return { child, url };
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return startFootprintServer(env);
 }
 
 async function startProvider(): Promise<string> {
@@ -126,20 +113,11 @@ async function startProvider(): Promise<string> {
   return `https://127.0.0.1:${port}`;
 }
 
-/** Resident memory of the server process, from /proc/<pid>/status (VmRSS, in kB). */
-function residentBytes(pid: number): number {
-  const kb = /^VmRSS:\s+(\d+)\s+kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) * 1024;
-}
+/** Resident memory of the server process (VmRSS), in bytes. */
+const residentBytes = (pid: number) => residentMiB(pid) * 1024 * 1024;
 
-interface Scrape {
-  heapUsedBytes: number;
-  loopDelayMaxMs: number;
-  loopDelayP99Ms: number;
-  databaseBytes: number;
-  queues: Record<string, number>;
-  openStreams: number;
-}
+/** What a sample reads from GET /metrics. */
+type Scrape = Pick<Sample, 'heapUsedBytes' | 'loopDelayMaxMs' | 'loopDelayP99Ms' | 'databaseBytes' | 'queues' | 'openStreams'>;
 
 /**
  * GET /metrics, the figures a sample needs. The server's event-loop histogram restarts at each scrape, so
@@ -231,7 +209,7 @@ async function main(): Promise<void> {
   });
   const providerUrl = await startProvider();
   const server = await startServer();
-  const pid = serverPid(server.url);
+  const pid = server.pid;
   // Idle memory: the server started and healthy, nothing asked of it yet but /health.
   await sleep(5000);
   const idleRssBytes = residentBytes(pid);

@@ -6,6 +6,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { percentile } from './report';
+import { readSseEvents } from '../test/support/sse';
 
 /** Requests a second of each operation: about 30 in all, a steady modest load (the point is flatness, not throughput). */
 export const RATES: Record<string, number> = {
@@ -342,24 +343,11 @@ export class Workload {
     }
     this.recorder.ok('sse_join', performance.now() - started);
     const follow = this.follower('SSE', after);
-    const reading = (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) !== -1) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const id = /^id: ?(\d+)$/m.exec(block)?.[1];
-            if (id !== undefined) follow.event(Number(id));
-          }
-        }
-      } catch {
-        // closed by us
-      }
-    })();
+    const reading = readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, (event) => {
+      if (event.id !== undefined) follow.event(Number(event.id));
+    }).catch(() => {
+      // closed by us
+    });
     return {
       close: async () => {
         follow.leaving();

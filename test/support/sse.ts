@@ -28,41 +28,14 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     const text = await res.text();
     return { status: res.status, headers: res.headers, events, waitFor: async () => events, ended: Promise.resolve(), close: () => {}, body: text ? JSON.parse(text) : undefined };
   }
-  const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event: SseEvent = { event: 'message', data: '' };
-          let hasData = false;
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) continue;
-            const colon = line.indexOf(':');
-            const field = colon === -1 ? line : line.slice(0, colon);
-            const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'id') event.id = value;
-            else if (field === 'event') event.event = value;
-            else if (field === 'data') {
-              event.data += (hasData ? '\n' : '') + value;
-              hasData = true;
-            }
-          }
-          if (hasData) {
-            events.push(event);
-            wake();
-          }
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
+  const ended = readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, (event) => {
+    events.push(event);
     wake();
-  })();
+  })
+    .catch(() => {
+      // aborted by close()
+    })
+    .then(() => wake());
   let done = false;
   void ended.then(() => (done = true));
   return {
@@ -82,4 +55,36 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     },
     close: () => abort.abort(),
   };
+}
+
+/**
+ * Reads a Server-Sent Events body to its end, calling `onEvent` for each event that carries data (comments
+ * and blocks without `data` are skipped). Rejects when the body fails (an abort included).
+ */
+export async function readSseEvents(body: AsyncIterable<Uint8Array>, onEvent: (event: SseEvent) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const event: SseEvent = { event: 'message', data: '' };
+      let hasData = false;
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'id') event.id = value;
+        else if (field === 'event') event.event = value;
+        else if (field === 'data') {
+          event.data += (hasData ? '\n' : '') + value;
+          hasData = true;
+        }
+      }
+      if (hasData) onEvent(event);
+    }
+  }
 }
