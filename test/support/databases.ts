@@ -1,4 +1,4 @@
-// Test databases: a migrated PGlite template (dumped once, loaded per test file) and, on PostgreSQL,
+// Test databases: a migrated PGlite template (dumped once, uncompressed, loaded per test file) and, on PostgreSQL,
 // a migrated template database cloned per test file with CREATE DATABASE … TEMPLATE.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,7 +21,7 @@ export function migrationsHash(): string {
 }
 
 export function pgliteTemplatePath(): string {
-  return path.join(os.tmpdir(), `marketplace-template-${migrationsHash()}.tgz`);
+  return path.join(os.tmpdir(), `marketplace-template-${migrationsHash()}.tar`);
 }
 
 export async function buildPgliteTemplate(): Promise<void> {
@@ -29,7 +29,9 @@ export async function buildPgliteTemplate(): Promise<void> {
   if (fs.existsSync(target)) return;
   const db = await createPglite();
   await applyMigrations(new PrismaPGlite(db));
-  const dump = await db.dumpDataDir('gzip');
+  // Uncompressed: a test file loads it in about half the time of the gzipped 5 MB (0.6 s against 1.1 s), and
+  // every api test file on the embedded database loads it.
+  const dump = await db.dumpDataDir('none');
   await db.close();
   const tmp = `${target}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
