@@ -29,6 +29,9 @@ const DATABASE_GAUGES = `SELECT pg_database_size(current_database()) AS database
   (SELECT count(*) FROM deliveries WHERE status IN ('pending', 'sending')) AS deliveries_waiting,
   (SELECT count(*) FROM attempts_to_fold) AS attempts_to_fold`;
 
+/** How long one reading of the database's gauges serves scrapes. */
+const DATABASE_READING_MS = 5_000;
+
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
 /** One method and route pattern's requests: plain numbers, counted on every request. */
@@ -147,16 +150,29 @@ export class Metrics {
     });
   }
 
-  /** `database_size_bytes` and `queue_depth{queue}`, read from the database when scraped. */
-  databaseGauges(sql: SqlRunner): void {
-    // Both gauges are collected in the same turn of one scrape: one statement serves them. A database that
-    // does not answer reads as NaN rather than failing the whole scrape.
+  /**
+   * `database_size_bytes` and `queue_depth{queue}`, read from the database when scraped. /metrics is public
+   * and unlimited: every scrape within `maxAgeMs` of the last reading (and every scrape while one is being
+   * taken) shares it, so a flood of scrapes costs one statement every `maxAgeMs` at most.
+   */
+  databaseGauges(sql: SqlRunner, maxAgeMs = DATABASE_READING_MS): void {
+    // Both gauges are collected in the same turn of one scrape: one reading serves them. A database that
+    // does not answer reads as NaN rather than failing the whole scrape (and is asked again next scrape).
     let reading: Promise<Record<string, string | number> | undefined> | undefined;
-    const read = () =>
-      (reading ??= sql.query<Record<string, string | number>>(DATABASE_GAUGES, []).then(
+    let takenAt = 0;
+    const read = () => {
+      if (reading && performance.now() - takenAt < maxAgeMs) return reading;
+      takenAt = performance.now();
+      const taking: Promise<Record<string, string | number> | undefined> = sql.query<Record<string, string | number>>(DATABASE_GAUGES, []).then(
         ([row]) => row,
-        () => undefined,
-      ).finally(() => (reading = undefined)));
+        () => {
+          if (reading === taking) reading = undefined;
+          return undefined;
+        },
+      );
+      reading = taking;
+      return taking;
+    };
     new client.Gauge({
       name: 'database_size_bytes',
       help: "The database's size on disk (pg_database_size: its tables and indexes, not the write-ahead log)",

@@ -37,9 +37,10 @@ describe('GET /metrics: the database', () => {
     receiver.respond(500);
     expect((await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Changed, so that an event is sent' } })).status).toBe(200);
     await receiver.waitFor(1);
-    // The failed attempt is recorded after the receiver answered: wait for the delivery to be put back.
+    // The failed attempt is recorded after the receiver answered, and a scrape reads the database at most
+    // every 5 s: wait for the delivery to be seen put back.
     let waiting = before;
-    for (const until = Date.now() + 5000; waiting === before && Date.now() < until; ) {
+    for (const until = Date.now() + 12_000; waiting === before && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 50));
       waiting = gauge(await scrape(), 'queue_depth\\{queue="deliveries_waiting"\\}');
     }

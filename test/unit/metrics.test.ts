@@ -1,0 +1,53 @@
+// /metrics's database gauges: a scrape reads the database at most once every few seconds, however many come.
+import type { SqlRunner } from '../../src/db/database';
+import { Metrics } from '../../src/platform/metrics';
+
+/** A database that counts the statements it is asked and answers each with the next numbers. */
+function countingDatabase(opts: { fail?: boolean } = {}) {
+  const db = {
+    statements: 0,
+    async query<T>(): Promise<T[]> {
+      db.statements++;
+      await new Promise((r) => setTimeout(r, 5));
+      if (opts.fail) throw new Error('the database is away');
+      return [{ database_bytes: 1000 * db.statements, outbox_unpublished: db.statements, deliveries_waiting: 0, attempts_to_fold: 0 }] as T[];
+    },
+  } satisfies SqlRunner & { statements: number };
+  return db;
+}
+
+const sizeOf = (text: string) => Number(/^database_size_bytes (\S+)$/m.exec(text)?.[1]);
+
+describe('Metrics.databaseGauges', () => {
+  let metrics: Metrics;
+  afterEach(() => metrics.close());
+
+  it('serves a flood of scrapes, concurrent and one after another, from one statement', async () => {
+    const db = countingDatabase();
+    metrics = new Metrics(() => 0);
+    metrics.databaseGauges(db, 60_000);
+    const concurrent = await Promise.all(Array.from({ length: 50 }, () => metrics.registry.metrics()));
+    for (let i = 0; i < 50; i++) concurrent.push(await metrics.registry.metrics());
+    expect(db.statements).toBe(1);
+    expect(new Set(concurrent.map(sizeOf))).toEqual(new Set([1000]));
+  });
+
+  it('reads the database again once the reading is older than its age', async () => {
+    const db = countingDatabase();
+    metrics = new Metrics(() => 0);
+    metrics.databaseGauges(db, 50);
+    expect(sizeOf(await metrics.registry.metrics())).toBe(1000);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(sizeOf(await metrics.registry.metrics())).toBe(2000);
+    expect(db.statements).toBe(2);
+  });
+
+  it('reads NaN while the database does not answer, and asks it again on the next scrape', async () => {
+    const db = countingDatabase({ fail: true });
+    metrics = new Metrics(() => 0);
+    metrics.databaseGauges(db, 60_000);
+    expect(sizeOf(await metrics.registry.metrics())).toBeNaN();
+    expect(sizeOf(await metrics.registry.metrics())).toBeNaN();
+    expect(db.statements).toBe(2);
+  });
+});
