@@ -2,7 +2,8 @@
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
-import { PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { HEAD_DEPTH, PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders, readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { ReadCache } from '../../src/platform/read-cache';
 import { api, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
 import { FakeClock } from '../support/clock';
@@ -514,6 +515,58 @@ describe('as time passes', () => {
     clock.at = new Date(now + 70 * 86_400_000);
     expect(await refreshOfferScores(timed.app.services)).toBe(2);
     expect(await best()).toEqual({ full: ['old-free', 'new-paid'], one: ['old-free'], quick: 'old-free' });
+  });
+});
+
+describe("a capability's kept heads", () => {
+  // With the read cache on, a query is answered from its capability's heads (each preference's first
+  // HEAD_DEPTH offers, the count and the total sample, one read) when they hold its answer, else by its own
+  // statement; the answer must be the statement's either way.
+  it('answers every preference, limit and size as the ranking statements do', async () => {
+    const slug = uniqueSlug('heads');
+    const reputations = [15, 35, 55, 75, 95];
+    const agents = await Promise.all(reputations.map((r) => seedAgent(r)));
+    const languages = [[], ['en'], ['en', 'de'], ['fr'], ['de', 'ja']];
+    const createdAt = new Date();
+    const offers = TOTAL_SAMPLE + 60;
+    await server.app.services.db.service.createMany({
+      data: Array.from({ length: offers }, (_, i) => ({
+        serviceKey: `svc_${base62(24)}`,
+        agentId: agents[(i * 7) % agents.length],
+        name: `seeded ${i}`,
+        description: 'A service seeded by a test',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: [slug],
+        languages: languages[(i * 3) % languages.length],
+        pricingModel: 'per_call' as const,
+        costPerCall: (i * 37) % 200,
+        successCount: (i * 31) % 50,
+        failureCount: (i * 17) % 10,
+        latencyP50Ms: 20 + ((i * 13) % 900),
+        signingSecret: 'whsec_x',
+        createdAt,
+      })),
+    });
+    const services = server.app.services;
+    const uncached = { services: { ...services, readCache: new ReadCache(0) } };
+    const limits = [{}, { minReputation: 50 }, { maxCost: 20 }, { language: 'fr' }, { minReputation: 90, maxCost: 10, language: 'ja' }, { minReputation: 95, maxCost: 3 }];
+    for (const prefer of PREFERENCES) {
+      for (const limit of [1, 10, HEAD_DEPTH, 100]) {
+        for (const limited of limits) {
+          const query = readResolveQuery({ capability: slug, prefer, limit, ...limited });
+          const [kept, read] = [await rankProviders({ services }, query), await rankProviders(uncached, query)];
+          const what = JSON.stringify({ prefer, limit, ...limited });
+          expect({ what, ids: kept.matches.map((m) => m.serviceId), total: kept.total, estimate: kept.totalIsEstimate }).toEqual({
+            what,
+            ids: read.matches.map((m) => m.serviceId),
+            total: read.total,
+            estimate: read.totalIsEstimate,
+          });
+        }
+      }
+    }
+    // The heads were read and kept (the queries above did not all read their own statements).
+    expect(services.readCache.peek(`rank_heads\n${slug}`)).toMatchObject({ offers });
   });
 });
 

@@ -199,11 +199,17 @@ export const RANK_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) => VARIANTS.map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}`, text: rankSql(prefer, variant) }])),
 ) as Record<`${Prefer}:${Variant}`, { name: string; text: string }>;
 
+/** Which statement a query needs: limits that keep every offer are no limits. */
+function variantOf(query: ResolveQuery): Variant {
+  if (query.language !== null) return 'language';
+  return (query.minReputation ?? 0) > 0 || (query.maxCost ?? MAX_COST_CENTS) < MAX_COST_CENTS ? 'limited' : 'all';
+}
+
 /** The statement and parameters that answer a query. */
 function rankStatement(query: ResolveQuery): { name: string; text: string; params: unknown[] } {
   const minReputation = query.minReputation ?? 0;
   const maxCost = query.maxCost ?? MAX_COST_CENTS;
-  const variant: Variant = query.language !== null ? 'language' : minReputation > 0 || maxCost < MAX_COST_CENTS ? 'limited' : 'all';
+  const variant = variantOf(query);
   const params: unknown[] =
     variant === 'all'
       ? [query.capability, query.limit]
@@ -287,17 +293,102 @@ function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] 
 }
 
 /**
- * A query's ranking, scored exactly as of now. The stored ranking is read from the read cache when the
- * same query asked a moment ago (src/platform/read-cache.ts: emptied by every change notified on
- * marketplace_changes and by this instance's mutations; statistics and reputation move within its TTL),
- * and otherwise by one statement.
+ * How deep a capability's kept heads go: the first HEAD_DEPTH offers of each preference's unfiltered
+ * ranking, kept together with the capability's count and its total sample (capabilityHeads). A query
+ * whose `limit` offers that pass its limits are all within its preference's head is answered from it;
+ * others read their own statement. Fifty serves the default limit and, on the benchmark's pool, four in
+ * five limited queries (the median one needs the first 17 offers); a head of a hundred would serve a few
+ * more for twice the bytes read and kept.
+ */
+export const HEAD_DEPTH = 50;
+
+/**
+ * A capability's heads in one statement: its count of active offers, its total sample (TOTAL_SAMPLE
+ * offers in service id order, as rankSql samples them: reputation, price, languages) and each
+ * preference's first HEAD_DEPTH offers in ranking order, each with its languages. A listing holds the
+ * offer's price and reputation as the offer's own columns do (marketplace_write_offers writes both from
+ * the same values), so the limits are tested on the listing.
+ */
+const HEADS_SQL = `SELECT json_build_object(
+  'offers', COALESCE((SELECT active_offers FROM capability_offer_counts WHERE capability = $1), 0),
+  'sample', (SELECT COALESCE(json_agg(json_build_array(o.reputation, o.cost_per_call, o.languages)), '[]'::json)
+    FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
+          ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o),
+  ${PREFERENCES.map(
+    (prefer) => `'${prefer}', (SELECT COALESCE(json_agg(json_build_array(top.listing, top.languages)), '[]'::json)
+    FROM (SELECT o.listing, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
+          ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${HEAD_DEPTH}) AS top)`,
+  ).join(',\n  ')}) AS heads`;
+
+/** HEADS_SQL's value. */
+type CapabilityHeads = { offers: number; sample: [reputation: number, costCents: number, languages: string[]][] } & Record<
+  Prefer,
+  [offer: RankedOffer, languages: string[]][]
+>;
+
+/** Whether an offer passes a query's limits, as rankSql's `qualifies` tests them (none for `all`). */
+function qualifierOf(query: ResolveQuery): ((reputation: number, costCents: number, languages: string[]) => boolean) | undefined {
+  const variant = variantOf(query);
+  if (variant === 'all') return undefined;
+  const minReputation = query.minReputation ?? 0;
+  const maxCost = query.maxCost ?? MAX_COST_CENTS;
+  const language = query.language;
+  if (variant === 'limited') return (reputation, costCents) => reputation >= minReputation && costCents <= maxCost;
+  return (reputation, costCents, languages) =>
+    reputation >= minReputation && costCents <= maxCost && (languages.length === 0 || languages.includes(language!));
+}
+
+/**
+ * The stored ranking a query's statement would read, taken from its capability's heads, or undefined
+ * when the head does not hold it: fewer than `limit` offers of the head pass and the head is not the
+ * whole capability. Filtering a ranking keeps its order, so the offers that pass, read down the head,
+ * are the first ones the filtered statement reads; the total is made as the statement makes it.
+ */
+function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRanking | undefined {
+  const head = heads[query.prefer];
+  const whole = head.length < HEAD_DEPTH;
+  const qualifies = qualifierOf(query);
+  if (!qualifies) {
+    if (query.limit > head.length && !whole) return undefined;
+    return { total: heads.offers, matches: head.slice(0, query.limit).map(([offer]) => offer) };
+  }
+  const matches: RankedOffer[] = [];
+  for (const [offer, languages] of head) {
+    if (!qualifies(offer[11], offer[5], languages)) continue;
+    if (matches.push(offer) === query.limit) break;
+  }
+  if (matches.length < query.limit && !whole) return undefined;
+  let qualifying = 0;
+  for (const [reputation, costCents, languages] of heads.sample) if (qualifies(reputation, costCents, languages)) qualifying++;
+  return { offers: heads.offers, sample: [heads.sample.length, qualifying], matches };
+}
+
+/**
+ * A query's ranking, scored exactly as of now. With the read cache on (src/platform/read-cache.ts:
+ * emptied by every change notified on marketplace_changes and by this instance's mutations; statistics
+ * and reputation move within its TTL), it comes from the capability's kept heads when they hold it, so
+ * that the many queries of one capability (preferences, limits, sizes) share one read; otherwise from its
+ * own statement, kept under the statement and its parameters; so does a query for more offers than a head
+ * holds. With the cache off, every query reads its own statement, which reads no more than it needs.
  */
 export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQuery): Promise<{ matches: Match[]; total: number; totalIsEstimate: boolean }> {
-  const statement = rankStatement(query);
-  const ranking = await ctx.services.readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
-    const [row] = await ctx.services.sql.query<{ ranking: StoredRanking }>(statement.text, statement.params, statement.name);
-    return row.ranking;
-  });
+  const { readCache, sql } = ctx.services;
+  let ranking: StoredRanking | undefined;
+  // More than a head holds is read by its own statement alone (the heads are not read first).
+  if (readCache.enabled && query.limit <= HEAD_DEPTH) {
+    const heads = await readCache.read(`rank_heads\n${query.capability}`, async () => {
+      const [row] = await sql.query<{ heads: CapabilityHeads }>(HEADS_SQL, [query.capability], 'rank_heads');
+      return row.heads;
+    });
+    ranking = rankingFromHeads(heads, query);
+  }
+  if (!ranking) {
+    const statement = rankStatement(query);
+    ranking = await readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
+      const [row] = await sql.query<{ ranking: StoredRanking }>(statement.text, statement.params, statement.name);
+      return row.ranking;
+    });
+  }
   return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), ...totalOf(ranking, query.limit) };
 }
 
