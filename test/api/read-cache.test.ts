@@ -2,6 +2,9 @@
 // is answered from memory, and no change that matters outlives it — this instance's own mutations empty it
 // at once, changes made anywhere else through the database's change notification. Statistics (here a
 // skill's install count) move within its TTL, which these servers set beyond any test.
+import { listMarketplace, MARKETPLACE_HEAD } from '../../src/domain/skills/skills';
+import type { Ctx } from '../../src/domain/context';
+import { ReadCache } from '../../src/platform/read-cache';
 import { within } from '../support/expect';
 import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
@@ -96,6 +99,42 @@ describe('the skills marketplace', () => {
     await server.app.services.db.skill.update({ where: { id: first }, data: { published: false } });
     await within(2_000, async () => (await page()).total === 1);
     expect((await page()).skills.map((s: any) => s.id)).toEqual([second]);
+  });
+
+  it(`cuts a page within a listing's first ${MARKETPLACE_HEAD} skills from them, as the page reads alone`, async () => {
+    const me = await registerAgent(server);
+    const category = uniqueSlug('cat');
+    // More skills than the head holds, installed and published at varied counts and instants (ties too).
+    await server.app.services.sql.query(
+      `INSERT INTO skills (id, agent_id, name, description, runtime, entrypoint, category, version, published, published_version, published_hash,
+         published_at, listed_name, listed_description, listed_runtime, listed_category, listed_entrypoint, install_count, created_at, updated_at)
+       SELECT gen_random_uuid(), $1, 'head-skill-' || i, 'A skill of the head test', r, 'main.run', $2, '1.0.0', true, '1.0.0', md5(i::text) || md5(i::text),
+         now() - ((i % 40) || ' seconds')::interval, 'head-skill-' || i, 'A skill of the head test', r, $2, 'main.run', (i * 7) % 30, now(), now()
+       FROM generate_series(1, $3::int) AS i, LATERAL (SELECT (ARRAY['python', 'wasm'])[1 + i % 2] AS r) AS runtimes`,
+      [me.agentId, category, MARKETPLACE_HEAD + 25],
+    );
+    const services = server.app.services;
+    const kept = { services } as Ctx;
+    const alone = { services: { ...services, readCache: new ReadCache(0) } } as Ctx;
+    const pages = [
+      { offset: 0, limit: 20 },
+      { offset: 20, limit: 20 },
+      { offset: 45, limit: 15 },
+      { offset: 50, limit: 20 },
+      { offset: 70, limit: 20 },
+      { offset: 0, limit: 100 },
+      { offset: 200, limit: 20 },
+    ];
+    for (const sort of ['popular', 'newest'])
+      for (const runtime of [null, 'wasm'])
+        for (const page of pages) {
+          const filter = { category, runtime, sort };
+          const what = JSON.stringify({ ...filter, ...page });
+          const [a, b] = [await listMarketplace(kept, page, filter), await listMarketplace(alone, page, filter)];
+          expect({ what, ...a }).toEqual({ what, ...b });
+        }
+    // The pages within the head were cut from it (kept under the statement of its first rows).
+    expect(services.readCache.peek(`skills_marketplace_cp\n${JSON.stringify([MARKETPLACE_HEAD, 0, category])}`)).toHaveLength(MARKETPLACE_HEAD);
   });
 
   it('keeps each page\'s answer apart, and never a refusal', async () => {

@@ -364,6 +364,12 @@ export interface MarketplaceSkill extends Pick<SkillContent, 'name' | 'descripti
 }
 
 /**
+ * How many rows of a marketplace listing (a sort, a runtime, a category) are kept as its head while the
+ * read cache is on: the first three pages of the default size. The pages within it share one read of it.
+ */
+export const MARKETPLACE_HEAD = 60;
+
+/**
  * Published skills, most installed first (or newest), filtered by runtime, category and text: one
  * statement on the driver (a listing page is a hot public read), named per filter shape so each shape
  * is planned once. The page reads its rows from an index in that order; `total` is one row of
@@ -401,9 +407,20 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
        FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2
      ) AS p ON true
      ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`;
-  const rows = await ctx.services.readCache.read(`${name}\n${JSON.stringify(params)}`, () =>
-    ctx.services.sql.query<MarketplaceSkill & { total: number }>(text, params, name),
-  );
+  const read = (statementParams: unknown[]) =>
+    ctx.services.readCache.read(`${name}\n${JSON.stringify(statementParams)}`, () =>
+      ctx.services.sql.query<MarketplaceSkill & { total: number }>(text, statementParams, name),
+    );
+  // A page within the listing's head is cut from the head, kept once for every page of it: the same
+  // statement for the first MARKETPLACE_HEAD rows, whose order (a sort, then id) is total, so rows
+  // offset..offset+limit of the head are the page's rows. A text search, a page past the head, or the cache
+  // off reads its own page.
+  if (ctx.services.readCache.enabled && !q && page.offset + page.limit <= MARKETPLACE_HEAD) {
+    const head = await read([MARKETPLACE_HEAD, 0, ...params.slice(2)]);
+    const items = head[0]?.id ? head.slice(page.offset, page.offset + page.limit).map(({ total: _total, ...skill }) => skill) : [];
+    return { items, total: Number(head[0]?.total ?? 0) };
+  }
+  const rows = await read(params);
   const items = rows[0]?.id ? rows.map(({ total: _total, ...skill }) => skill) : [];
   return { items, total: Number(rows[0]?.total ?? 0) };
 }
