@@ -49,3 +49,38 @@ test('exports are plain values after loading; an import cycle and a late export 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a package's modules run the same from V8's code cache, in another process and in a worker thread, dynamic import() included", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'register-cache-'));
+  try {
+    // Under a node_modules of its own, so it is a package module to the loader (the cache is the repository's).
+    const pkg = join(dir, 'node_modules', 'cached-pkg');
+    execFileSync('mkdir', ['-p', pkg]);
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'cached-pkg', main: 'index.js' }));
+    writeFileSync(join(pkg, 'index.js'), [
+      `const os = require('node:os');`,
+      `exports.facts = () => ({ thisIsExports: this === module.exports, dirname: __dirname, filename: __filename, resolves: require.resolve('./late.js'), cached: require.cache[__filename] === module, cpus: typeof os.cpus });`,
+      `exports.late = () => require('./late.js');`,
+    ].join('\n'));
+    writeFileSync(join(pkg, 'late.js'), `module.exports = { late: true };`);
+    writeFileSync(join(pkg, 'dynamic.js'), `exports.load = () => import('node:path').then((m) => typeof m.join);`);
+    const main = join(dir, 'main.js');
+    writeFileSync(main, [
+      `const { isMainThread, Worker } = require('node:worker_threads');`,
+      `const pkg = require('cached-pkg');`,
+      `require('cached-pkg/dynamic.js').load().then((join) => {`,
+      `  const line = JSON.stringify({ main: isMainThread, ...pkg.facts(), late: pkg.late().late, join });`,
+      `  if (isMainThread) { console.log(line); const w = new Worker(__filename, { execArgv: ['--require', ${JSON.stringify(join(ROOT, 'src', 'register.cjs'))}] }); w.on('error', (e) => { console.error(e); process.exit(1); }); }`,
+      `  else console.log(line);`,
+      `});`,
+    ].join('\n'));
+    const expected = { thisIsExports: true, dirname: pkg, filename: join(pkg, 'index.js'), resolves: join(pkg, 'late.js'), cached: true, cpus: 'function', late: true, join: 'function' };
+    // The first run compiles and makes the cache (at exit at the latest); the second runs from it.
+    for (let run = 0; run < 2; run++) {
+      const out = execFileSync(process.execPath, ['--require', join(ROOT, 'src', 'register.cjs'), main], { encoding: 'utf8' });
+      expect(out.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ main: true, ...expected }, { main: false, ...expected }]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
