@@ -5,8 +5,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
 
 export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
@@ -65,7 +63,10 @@ async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: E
     },
     connectToShadowDb: async () => {
       if (factory.adapterName.includes('pglite')) {
-        // The PGlite adapter's own shadow database is never closed; use one we can close.
+        // The PGlite adapter's own shadow database is never closed; use one we can close. Loaded here: the
+        // embedded database runs in its own thread, and a start on PostgreSQL needs none of PGlite.
+        const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+        const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof import('pglite-prisma-adapter');
         const shadow = await PGlite.create();
         opened.push({ dispose: () => shadow.close() });
         return new PrismaPGlite(shadow).connect();

@@ -1,5 +1,6 @@
-// viem (EVM keys, EIP-712 signatures, ABI encoding) publishes ESM types only, so this CommonJS code loads
-// it once with a dynamic import at start-up (loadEvm) and reads it synchronously afterwards (evm).
+// viem (EVM keys, EIP-712 signatures, ABI encoding), loaded on first use: its CommonJS build, the one
+// @x402/evm loads too (it publishes ESM types only, hence the `typeof import` types). A start that signs
+// nothing loads none of it.
 type Viem = typeof import('viem', { with: { 'resolution-mode': 'import' } });
 type ViemAccounts = typeof import('viem/accounts', { with: { 'resolution-mode': 'import' } });
 
@@ -8,13 +9,13 @@ export type EvmAccount = ReturnType<ViemAccounts['privateKeyToAccount']>;
 
 let loaded: { viem: Viem; accounts: ViemAccounts } | undefined;
 
-export async function loadEvm(): Promise<{ viem: Viem; accounts: ViemAccounts }> {
-  loaded ??= { viem: await import('viem'), accounts: await import('viem/accounts') };
+/** viem and viem/accounts. */
+export function evm(): { viem: Viem; accounts: ViemAccounts } {
+  loaded ??= { viem: require('viem') as Viem, accounts: require('viem/accounts') as ViemAccounts };
   return loaded;
 }
 
-/** viem, once loadEvm has run (the application loads it before serving). */
-export function evm(): { viem: Viem; accounts: ViemAccounts } {
-  if (!loaded) throw new Error('viem is not loaded yet: await loadEvm() first');
-  return loaded;
+/** The same, for callers that await it. */
+export async function loadEvm(): Promise<{ viem: Viem; accounts: ViemAccounts }> {
+  return evm();
 }

@@ -4,19 +4,9 @@
 // credential of the calls that request carries.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  RequestSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx, Services } from '../domain/context';
 import { createContext, rateSubject, type RequestFacts } from '../domain/request-context';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
@@ -42,8 +32,38 @@ interface Session {
 /** Where a capability tool's answer says which execution produced it. */
 const EXECUTION_META = 'marketplace/execution';
 
-/** tools/call with any params object: the name and arguments are checked by the handler (callTool). */
-const LENIENT_CALL_TOOL = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
+/** JSON-RPC's error codes that these answers use (the SDK's ErrorCode). */
+const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
+
+type Sdk = {
+  Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  Protocol: typeof import('@modelcontextprotocol/sdk/shared/protocol.js').Protocol;
+  types: typeof import('@modelcontextprotocol/sdk/types.js');
+  /** tools/call with any params object: the name and arguments are checked by the handler (callTool). */
+  lenientCallTool: ReturnType<typeof import('@modelcontextprotocol/sdk/types.js').RequestSchema.extend>;
+};
+let loadedSdk: Sdk | undefined;
+
+/**
+ * The SDK, loaded when the first session opens: a process that serves no MCP client never loads it (about
+ * 0.2 s of a start, and 14 MiB), and the first session of one that does waits for it once.
+ */
+function sdk(): Sdk {
+  if (!loadedSdk) {
+    const types = require('@modelcontextprotocol/sdk/types.js') as Sdk['types'];
+    loadedSdk = {
+      Server: (require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js')).Server,
+      StreamableHTTPServerTransport: (require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'))
+        .StreamableHTTPServerTransport,
+      Protocol: (require('@modelcontextprotocol/sdk/shared/protocol.js') as typeof import('@modelcontextprotocol/sdk/shared/protocol.js')).Protocol,
+      types,
+      lenientCallTool: types.RequestSchema.extend({ method: types.CallToolRequestSchema.shape.method }),
+    };
+  }
+  return loadedSdk;
+}
 
 const INSTRUCTIONS =
   'The Agent Capability Marketplace: find capabilities and the providers that offer them, and execute them with automatic ' +
@@ -74,7 +94,7 @@ export class McpEndpoint {
     if (pathname !== MCP_PATH && pathname !== `${MCP_PATH}/`) return false;
     void this.serve(req, res, requestId).catch((err) => {
       this.services.log.error({ err, request_id: requestId }, 'mcp request failed');
-      if (!res.headersSent) jsonRpcError(res, 500, ErrorCode.InternalError, 'Internal error');
+      if (!res.headersSent) jsonRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
       else res.end();
     });
     return true;
@@ -158,6 +178,8 @@ export class McpEndpoint {
   }
 
   private async open(requestId: string, release: () => void): Promise<Session> {
+    const { Server, StreamableHTTPServerTransport, Protocol, types, lenientCallTool } = sdk();
+    const { ListToolsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } = types;
     const server = new Server(
       { name: 'agent-capability-marketplace', title: 'Agent Capability Marketplace', version: VERSION },
       { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -197,7 +219,7 @@ export class McpEndpoint {
       if (answer.ok) return toolResult(answer.value, answer.settlement ? { [X402_PAYMENT_RESPONSE_META]: answer.settlement } : undefined);
       return refusal(answer.problem, tool.spec.name);
     };
-    Protocol.prototype.setRequestHandler.call(server, LENIENT_CALL_TOOL, callTool as never);
+    Protocol.prototype.setRequestHandler.call(server, lenientCallTool, callTool as never);
     server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
       this.resources.list(this.context(extra.authInfo), request.params?.cursor),
     );
@@ -273,7 +295,7 @@ function toolError(problem: Problem): CallToolResult {
 
 /** JSON-RPC's -32602 as the SDK sends a thrown error's code, message and data (McpError would prefix the message). */
 function invalidParams(message: string, data?: unknown): Error {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data });
+  return Object.assign(new Error(message), { code: INVALID_PARAMS, data });
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,7 +1,7 @@
 // The capability catalog as MCP resources: one resource per capability (what it is and what its
 // providers offer), at the URL of the same answer over REST, and the whole catalog. Read through tools
 // that are REST routes' operations, so they share those routes' buckets and answers.
-import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ListResourcesResult, McpError, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
 import type { CompiledRoute } from '../../rest/runner';
 import type { Ctx } from '../domain/context';
@@ -10,6 +10,8 @@ import { compileTools, runTool, type CompiledTool } from './tools';
 const PAGE = 100;
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
 
 export class CatalogResources {
   private readonly page: CompiledTool;
@@ -48,9 +50,9 @@ export class CatalogResources {
   /** A page of the catalog, best known first; the first page also lists the whole catalog as one resource. */
   async list(ctx: Ctx, cursor: string | undefined): Promise<ListResourcesResult> {
     const offset = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isInteger(offset) || offset < 0) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor');
+    if (!Number.isInteger(offset) || offset < 0) throw mcpError(INVALID_PARAMS, 'Invalid cursor');
     const answer = await runTool(this.page, ctx, { limit: PAGE, offset });
-    if (!answer.ok) throw new McpError(ErrorCode.InternalError, answer.problem.detail);
+    if (!answer.ok) throw mcpError(INTERNAL_ERROR, answer.problem.detail);
     const { total, capabilities } = answer.value as { total: number; capabilities: { slug: string; name: string; description: string | null }[] };
     const resources: ListResourcesResult['resources'] = capabilities.map((c) => ({
       uri: `${this.base}/${c.slug}`,
@@ -68,11 +70,17 @@ export class CatalogResources {
     if (uri === this.base) answer = await runTool(this.catalog, ctx, {});
     else if (uri.startsWith(`${this.base}/`) && !uri.slice(this.base.length + 1).includes('/')) {
       answer = await runTool(this.one, ctx, { slug: decodeURIComponent(uri.slice(this.base.length + 1)) });
-    } else throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+    } else throw mcpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
     if (!answer.ok) {
-      if (answer.problem.status === 404 || answer.problem.status === 400) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
-      throw new McpError(ErrorCode.InternalError, answer.problem.detail);
+      if (answer.problem.status === 404 || answer.problem.status === 400) throw mcpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+      throw mcpError(INTERNAL_ERROR, answer.problem.detail);
     }
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(answer.value) }] };
   }
+}
+
+/** The SDK's McpError: resources are read within an MCP session only, which has loaded the SDK (mcp.ts). */
+function mcpError(code: number, message: string): McpError {
+  const types = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  return new types.McpError(code, message);
 }

@@ -4,7 +4,7 @@
 // ciphertext names its KEK, so setting the variable later leaves older keys readable.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { evm, loadEvm, type EvmAccount, type Hex } from '../../platform/evm';
+import { evm, type EvmAccount, type Hex } from '../../platform/evm';
 
 /** An arbitrary constant naming the advisory lock that serialises KEK generation across instances. */
 const KEK_LOCK = 7_135_202;
@@ -57,7 +57,6 @@ export class WalletKeyring {
 
 /** The keyring: the configured KEK (if any) first, and the stored one, generated on first start without it. */
 export async function loadWalletKeyring(db: Db, configured?: Buffer): Promise<WalletKeyring> {
-  await loadEvm();
   let stored = await db.platformSecret.findUnique({ where: { name: STORED_KEK } });
   if (!stored && !configured) {
     stored = await db.$transaction(async (tx) => {
