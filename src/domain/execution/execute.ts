@@ -895,6 +895,7 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
     },
     ctx.services.clock.now(),
   );
-  ctx.services.providerStats.wake();
+  // Successes only are folded within seconds; a failure soon, since it may start a cooldown (provider-stats.ts).
+  ctx.services.providerStats.wake(success === undefined || attempts.length > 1);
   return receipt;
 }
