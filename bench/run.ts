@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { SERVER_ARGS } from '../src/server-command';
+import { SERVER_ARGS, SERVER_ENV } from '../src/server-command';
 import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from './lib/children';
 import { assertSameFraming, describePid, fanoutRound, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
@@ -226,7 +226,7 @@ async function spawnOurs(port: number, extra: NodeJS.ProcessEnv = {}): Promise<{
   // worker threads, the embedded database's among them, write their own).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   // Started as `npm start` starts it (src/server-command.ts).
-  const child = spawnNode('ours', [...profile, ...SERVER_ARGS], env);
+  const child = spawnNode('ours', [...profile, ...SERVER_ARGS], { ...SERVER_ENV, ...env });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   for (;;) {

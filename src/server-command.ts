@@ -13,9 +13,21 @@ export const SERVER_NODE_OPTIONS: string[] = [];
 export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, '--require', './src/register.cjs', 'src/server.ts'];
 
 /**
+ * The server's environment beside the caller's (the caller's own value wins): `npm start` and the bench's
+ * servers run with it (the process tests, which measure no memory, without). MALLOC_ARENA_MAX=2: glibc's
+ * malloc gives each thread that allocates an arena of its own, up to eight per core, and keeps what each
+ * grew to; the server's threads (libuv's pool, V8's helpers, the embedded database's) held 40-50 MiB more
+ * that way, idle, on either database (docs/operations.md, Footprint). GET /agents/me lost nothing to it: 15.2k
+ * requests a second with two against 11.6k with sixteen (glibc's own limit on two cores), one after the
+ * other on the same machine.
+ */
+export const SERVER_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
+
+/**
  * package.json's `start` script. npm runs a script through `sh -c` and forwards SIGTERM and SIGINT to that
  * shell only; the shell (dash) dies of the signal without passing it on, and npm exits while the server
  * keeps serving, orphaned. `exec` makes the server the shell's own process, so the signal npm forwards
- * reaches it: it drains as on a direct signal, and npm exits when it has.
+ * reaches it: it drains as on a direct signal, and npm exits when it has (`env` execs node in turn, in the
+ * same process).
  */
-export const START_SCRIPT = ['exec', 'node', ...SERVER_ARGS].join(' ');
+export const START_SCRIPT = ['exec', 'env', ...Object.entries(SERVER_ENV).map(([k, v]) => `${k}=\${${k}:-${v}}`), 'node', ...SERVER_ARGS].join(' ');

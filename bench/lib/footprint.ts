@@ -4,7 +4,7 @@
 // threads, the embedded database's among them, included). The bench driver calls measureFootprint (or its
 // parts); `tsx bench/footprint.ts` runs it alone on both databases.
 import fs from 'node:fs';
-import { SERVER_ARGS } from '../../src/server-command';
+import { SERVER_ARGS, SERVER_ENV } from '../../src/server-command';
 import { freePort, spawnNode, type Child } from './children';
 import { serverPid } from './proc-cpu';
 
@@ -30,7 +30,7 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<StartedServer
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawnNode('footprint', SERVER_ARGS, { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
+  const child = spawnNode('footprint', SERVER_ARGS, { ...SERVER_ENV, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
   for (;;) {
     if (!child.running) throw new Error(`our server exited during start-up\n${child.recentOutput()}`);
     if (performance.now() - started > STARTUP_TIMEOUT_MS) {
