@@ -76,6 +76,11 @@ import { SubscriptionScheduler } from './domain/subscriptions/scheduler';
 import { purgeOldEvents, SESSION_TOPIC, sessionStore, type StreamEvent } from './domain/streaming/sessions';
 
 export interface AppOptions {
+  /**
+   * The database, already being opened (server.ts opens it while this module's imports load); else it is
+   * opened here from the config, `dumpPath`, `skipMigrations` and `onDatabaseLost`.
+   */
+  database?: Promise<Database>;
   /** An embedded database in memory loaded from this dump instead of DATA_DIR (tests: a migrated template). */
   dumpPath?: string;
   /** Told if the embedded database's thread stops while the app runs (server.ts exits: it cannot go on). */
@@ -114,7 +119,7 @@ const UTO_EVENTS_PURGE_MS = 3_600_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db: Database = await openDatabase({
+  const db: Database = await (opts.database ?? openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     dumpPath: opts.dumpPath,
@@ -125,7 +130,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       log.fatal({ err }, 'the embedded database stopped');
       opts.onDatabaseLost?.(err);
     },
-  });
+  }));
   let events: EventBus<Topics> | undefined;
   let redis: Redis | undefined;
   try {

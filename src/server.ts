@@ -2,8 +2,8 @@
 // (stop accepting, drain, end streams, stop jobs, close the database) within SHUTDOWN_TIMEOUT_MS.
 import './production-mode';
 import { loadConfig } from './config';
-import { createApp } from './app';
-import { DataDirLockedError } from './db/database';
+import type { App } from './app';
+import { DataDirLockedError, openDatabase, type Database } from './db/database';
 import { createLogger } from './platform/logger';
 
 async function main() {
@@ -15,9 +15,26 @@ async function main() {
     process.exit(2);
   }
   const log = createLogger(config.logLevel);
-  let app;
+  let app: App;
+  let database: Promise<Database> | undefined;
   try {
-    app = await createApp(config, { log, onDatabaseLost: () => process.exit(1) });
+    // The database opens while the app's modules load (./app is required after this): the embedded
+    // one's thread starts PGlite on the other core, PostgreSQL's pool connects and the migrations are
+    // checked, where each waited for the modules (about a second) before.
+    database = openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      guardTransactions: config.dbTransactionGuard,
+      log: (m) => log.info(m),
+      onLost: (err) => {
+        log.fatal({ err }, 'the embedded database stopped');
+        process.exit(1);
+      },
+    });
+    // Awaited by createApp; a failure to open is reported below, not as an unhandled rejection.
+    database.catch(() => {});
+    const { createApp } = require('./app') as typeof import('./app');
+    app = await createApp(config, { log, database });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       log.fatal(err.message);
