@@ -156,6 +156,11 @@ if (!Module._extensions['.ts']) {
     tsconfigRaw: { compilerOptions },
   };
   const cacheDir = path.join(root, 'node_modules', '.cache', 'marketplace-ts');
+  // Prisma's generated client loads its query compiler with import(): 4.4 MB of base64 in a CommonJS
+  // module, which the ES module loader read, scanned for exports and kept for good, source and string (9 MiB
+  // of an idle server's heap). Compiled to require() there, it is one CommonJS load like any other.
+  const generatedDir = path.join(root, 'src', 'db', 'generated') + path.sep;
+  const GENERATED_OPTIONS = { supported: { 'dynamic-import': false } };
   // What a compiled module depends on besides its source: the compiler and how it is asked.
   const compilerVersion = require(path.join(path.dirname(require.resolve('esbuild')), '..', 'package.json')).version;
   const fingerprint = JSON.stringify([compilerVersion, options, fs.readFileSync(__filename, 'utf8')]);
@@ -212,7 +217,7 @@ if (!Module._extensions['.ts']) {
       // not compiled yet
     }
     esbuild ??= require('esbuild');
-    const { code } = esbuild.transformSync(source, { ...options, sourcefile: filename });
+    const { code } = esbuild.transformSync(source, { ...options, ...(filename.startsWith(generatedDir) ? GENERATED_OPTIONS : {}), sourcefile: filename });
     keep(entry, prefix, code);
     return code;
   }
