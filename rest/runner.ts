@@ -29,7 +29,7 @@ import { costProblem, measureOperation } from '../src/platform/operation-cost';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, readJsonBody, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
+import { clientAddress, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
@@ -81,6 +81,11 @@ export interface CompiledRoute extends CompiledOperation {
   idempotent: boolean;
   /** `POST /keys/provision/:serviceKey`: for metrics, usage and idempotency records. */
   label: string;
+  /**
+   * A cacheable route none of whose variables comes from a header: its variables are a function of the
+   * request's URL and body text alone, so a kept answer can be found by them before they are read.
+   */
+  keptByRequest: boolean;
 }
 
 /**
@@ -195,6 +200,7 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       bodyType: bodyTypeOf(label, variables),
       idempotent: route.method === 'POST' && op.operation.operation === 'mutation',
       label,
+      keptByRequest: route.cacheable === true && !variables.some((v) => v.source.from === 'header'),
     };
   });
 }
@@ -344,6 +350,12 @@ function clientNames(err: GraphQLError, compiled: CompiledRoute, spelling: Spell
   if (!(original instanceof ValidationFailed)) return err;
   return new ValidationFailed(original.errors.map((e) => ({ ...e, path: spelling.clientPath(e.path, compiled.bodyType) })));
 }
+
+/**
+ * The longest body text that a kept answer is also found by (resolve's are about 100 characters); a
+ * longer one is read and its variables looked up as usual, rather than kept as a key of its size.
+ */
+const ASKED_KEY_MAX = 2048;
 
 /** A request without a query string (read only: nothing adds to it). */
 const NO_QUERY = new URLSearchParams();
@@ -515,67 +527,79 @@ export class RestDispatcher {
       // Idempotency-Key is to be claimed: nothing is claimed for a caller that would be refused.
       if (!compiled.route.authInOperation || (compiled.idempotent && req.headers['idempotency-key'] !== undefined)) await authorize(ctx, compiled.route.auth);
       const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
-      const body = compiled.hasBody ? await readJsonBody(req, res) : undefined;
-      const query = search === '' ? NO_QUERY : new URLSearchParams(search);
-      checkParameters(params, query);
-      const { values: variableValues, spelling } = compiled.variables.length
-        ? readVariables(compiled, {
-            params,
-            query,
-            body,
-            header: (name) => {
-              const v = req.headers[name.toLowerCase()];
-              return Array.isArray(v) ? v.join(', ') : v;
-            },
-          })
-        : { values: {}, spelling: NO_SPELLING };
-      if (compiled.stream) {
-        const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
-        if ('problem' in frames) throw frames.problem;
-        // HEAD learns what GET would answer (the subscription opened, so its checks ran) without a stream.
-        if (req.method === 'HEAD') {
-          frames.stop();
-          res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
-          return;
-        }
-        this.streams!.serveSse(frames, req, res, headers);
-        return;
-      }
-      if (idempotencyKey) {
-        const subject = await rateSubject(ctx);
-        // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
-        const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: compiled.route.issuesCredential === true };
-        const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]), keeping);
-        if (claim.kind === 'replay') {
-          this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
-          return;
-        }
-        claimed = { subject, key: idempotencyKey, keeping };
-      }
-      // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
-      const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
-      let text = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as string | undefined);
+      const bodyText = compiled.hasBody ? await readBodyText(req, res) : undefined;
+      // A cacheable route's answer kept for this very request (URL and body text), found before its body is
+      // parsed and its variables read: what that reading would give (the same variables, the same checks
+      // passed) is what the kept answer was made from. The rate limit and authentication above, and the
+      // usage record below, run as for any request.
+      const asked = compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
+      const askedAs = asked === undefined ? undefined : (services.readCache.peek(asked) as string | undefined);
+      let text = askedAs === undefined ? undefined : (services.readCache.peek(askedAs) as string | undefined);
       let status = compiled.route.status;
       let payload: unknown;
       if (text === undefined) {
-        const since = performance.now();
-        const result = await compiled.execute(undefined, ctx, variableValues);
-        if (result.errors?.length) {
-          const first = result.errors[0];
-          // The operation may have refused its input before looking the caller up: 401/403 come first.
-          if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
-          if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
-          const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
-          status = problem.status;
-          payload = problem;
-        } else {
-          const data = result.data as Record<string, unknown>;
-          status = ctx.httpAnswer?.status ?? compiled.route.status;
-          if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
-          payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
-          if (keptUnder !== undefined && !ctx.httpAnswer) {
-            text = JSON.stringify(payload);
-            services.readCache.keep(keptUnder, text, since);
+        const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
+        const query = search === '' ? NO_QUERY : new URLSearchParams(search);
+        checkParameters(params, query);
+        const { values: variableValues, spelling } = compiled.variables.length
+          ? readVariables(compiled, {
+              params,
+              query,
+              body,
+              header: (name) => {
+                const v = req.headers[name.toLowerCase()];
+                return Array.isArray(v) ? v.join(', ') : v;
+              },
+            })
+          : { values: {}, spelling: NO_SPELLING };
+        if (compiled.stream) {
+          const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
+          if ('problem' in frames) throw frames.problem;
+          // HEAD learns what GET would answer (the subscription opened, so its checks ran) without a stream.
+          if (req.method === 'HEAD') {
+            frames.stop();
+            res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
+            return;
+          }
+          this.streams!.serveSse(frames, req, res, headers);
+          return;
+        }
+        if (idempotencyKey) {
+          const subject = await rateSubject(ctx);
+          // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
+          const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: compiled.route.issuesCredential === true };
+          const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]), keeping);
+          if (claim.kind === 'replay') {
+            this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
+            return;
+          }
+          claimed = { subject, key: idempotencyKey, keeping };
+        }
+        // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
+        const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
+        text = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as string | undefined);
+        if (text !== undefined && asked !== undefined) services.readCache.keep(asked, keptUnder, performance.now());
+        if (text === undefined) {
+          const since = performance.now();
+          const result = await compiled.execute(undefined, ctx, variableValues);
+          if (result.errors?.length) {
+            const first = result.errors[0];
+            // The operation may have refused its input before looking the caller up: 401/403 come first.
+            if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
+            if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
+            const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
+            status = problem.status;
+            payload = problem;
+          } else {
+            const data = result.data as Record<string, unknown>;
+            status = ctx.httpAnswer?.status ?? compiled.route.status;
+            if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
+            payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
+            if (keptUnder !== undefined && !ctx.httpAnswer) {
+              text = JSON.stringify(payload);
+              services.readCache.keep(keptUnder, text, since);
+              if (asked !== undefined) services.readCache.keep(asked, keptUnder, since);
+            }
           }
         }
       }

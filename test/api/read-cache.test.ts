@@ -64,6 +64,25 @@ describe('resolve', () => {
     // The route's authentication still comes first.
     expect((await call('POST', '/resolve', { body: { capability: cap } })).status).toBe(401);
   });
+
+  it('finds a kept answer by the request itself, and still checks the caller and the media type first', async () => {
+    const me = await registerAgent(server);
+    const provider = await registerAgent(server);
+    const cap = uniqueSlug('cached');
+    await registerService(server, provider.key, { capabilities: [cap] });
+    const raw = JSON.stringify({ capability: cap, min_reputation: 0 });
+    const json = { 'content-type': 'application/json' };
+    const first = await call('POST', '/resolve', { key: me.key, raw, headers: json });
+    expect(first.status).toBe(200);
+    expect((await call('POST', '/resolve', { key: me.key, raw, headers: json })).text).toBe(first.text);
+    // The same query written another way is the same variables, so the same answer.
+    const spelled = await call('POST', '/resolve', { key: me.key, raw: JSON.stringify({ capability: cap, minReputation: 0 }), headers: json });
+    expect(spelled.text).toBe(first.text);
+    // The very text kept is still refused without a caller, with an unknown one, and as another media type.
+    expect((await call('POST', '/resolve', { raw, headers: json })).status).toBe(401);
+    expect((await call('POST', '/resolve', { key: 'mk_live_unknown', raw, headers: json })).status).toBe(401);
+    expect((await call('POST', '/resolve', { key: me.key, raw, headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+  });
 });
 
 describe('the skills marketplace', () => {
