@@ -136,8 +136,12 @@ type Variant = 'all' | 'limited' | 'language';
  */
 export const TOTAL_SAMPLE = 200;
 
-/** The ranking statement of one preference and variant; its parameters are listed in rankStatement. */
-function rankSql(prefer: Prefer, variant: Variant): string {
+/**
+ * The ranking statement of one preference and variant; its parameters are listed in rankStatement. Without
+ * its total (`withTotal` false) it reads the matches alone, for a query whose total comes from its
+ * capability's kept heads (the same count and sample).
+ */
+function rankSql(prefer: Prefer, variant: Variant, withTotal = true): string {
   let qualifies = '';
   if (variant !== 'all') qualifies += ' AND o.reputation >= $2 AND o.cost_per_call <= $3';
   // A service that lists languages must list the one asked for. Written as NOT (lists some AND not this
@@ -158,7 +162,7 @@ function rankSql(prefer: Prefer, variant: Variant): string {
                 ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o)`;
   return `
   SELECT json_build_object(
-    ${total},
+    ${withTotal ? `${total},` : ''}
     'matches', COALESCE((SELECT json_agg(top.listing) FROM (SELECT o.listing FROM service_offers o WHERE ${filter}
       ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top), '[]'::json)) AS ranking`;
 }
@@ -199,6 +203,18 @@ export const RANK_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) => VARIANTS.map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}`, text: rankSql(prefer, variant) }])),
 ) as Record<`${Prefer}:${Variant}`, { name: string; text: string }>;
 
+/**
+ * The limited variants' statements without their total, for a query whose capability's heads are kept but
+ * do not hold its ranking: the heads' count and sample are the ones its own statement would read (the first
+ * TOTAL_SAMPLE offers in service id order), so that statement reads the matches alone. On the embedded
+ * database the sample was the costliest part of such a statement: 200 offers from scattered heap pages.
+ */
+const MATCHES_STATEMENTS = Object.fromEntries(
+  PREFERENCES.flatMap((prefer) =>
+    VARIANTS.filter((v) => v !== 'all').map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}_matches`, text: rankSql(prefer, variant, false) }]),
+  ),
+) as Record<`${Prefer}:${Exclude<Variant, 'all'>}`, { name: string; text: string }>;
+
 /** Which statement a query needs: limits that keep every offer are no limits. */
 function variantOf(query: ResolveQuery): Variant {
   if (query.language !== null) return 'language';
@@ -206,7 +222,7 @@ function variantOf(query: ResolveQuery): Variant {
 }
 
 /** The statement and parameters that answer a query. */
-function rankStatement(query: ResolveQuery): { name: string; text: string; params: unknown[] } {
+function rankStatement(query: ResolveQuery, matchesOnly = false): { name: string; text: string; params: unknown[] } {
   const minReputation = query.minReputation ?? 0;
   const maxCost = query.maxCost ?? MAX_COST_CENTS;
   const variant = variantOf(query);
@@ -216,7 +232,7 @@ function rankStatement(query: ResolveQuery): { name: string; text: string; param
       : variant === 'limited'
         ? [query.capability, minReputation, maxCost, query.limit]
         : [query.capability, minReputation, maxCost, query.language, query.limit];
-  return { ...RANK_STATEMENTS[`${query.prefer}:${variant}`], params };
+  return { ...(matchesOnly && variant !== 'all' ? MATCHES_STATEMENTS[`${query.prefer}:${variant}`] : RANK_STATEMENTS[`${query.prefer}:${variant}`]), params };
 }
 
 /** One ranked offer as service_offers.listing holds it, in this order (see marketplace_write_offers). */
@@ -358,9 +374,14 @@ function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRa
     if (matches.push(offer) === query.limit) break;
   }
   if (matches.length < query.limit && !whole) return undefined;
+  return { ...totalFromHeads(heads, qualifies), matches };
+}
+
+/** A limited query's count and sample, as its statement would read them, from its capability's heads. */
+function totalFromHeads(heads: CapabilityHeads, qualifies: NonNullable<ReturnType<typeof qualifierOf>>): Pick<StoredRanking, 'offers' | 'sample'> {
   let qualifying = 0;
   for (const [reputation, costCents, languages] of heads.sample) if (qualifies(reputation, costCents, languages)) qualifying++;
-  return { offers: heads.offers, sample: [heads.sample.length, qualifying], matches };
+  return { offers: heads.offers, sample: [heads.sample.length, qualifying] };
 }
 
 /**
@@ -374,20 +395,24 @@ function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRa
 export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQuery): Promise<{ matches: Match[]; total: number; totalIsEstimate: boolean }> {
   const { readCache, sql } = ctx.services;
   let ranking: StoredRanking | undefined;
+  let heads: CapabilityHeads | undefined;
   // More than a head holds is read by its own statement alone (the heads are not read first).
   if (readCache.enabled && query.limit <= HEAD_DEPTH) {
-    const heads = await readCache.read(`rank_heads\n${query.capability}`, async () => {
+    heads = await readCache.read(`rank_heads\n${query.capability}`, async () => {
       const [row] = await sql.query<{ heads: CapabilityHeads }>(HEADS_SQL, [query.capability], 'rank_heads');
       return row.heads;
     });
     ranking = rankingFromHeads(heads, query);
   }
   if (!ranking) {
-    const statement = rankStatement(query);
+    // A limited query whose heads are kept takes its total from them, and its statement reads the matches alone.
+    const qualifies = heads && qualifierOf(query);
+    const statement = rankStatement(query, qualifies !== undefined);
     ranking = await readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
       const [row] = await sql.query<{ ranking: StoredRanking }>(statement.text, statement.params, statement.name);
       return row.ranking;
     });
+    if (heads && qualifies) ranking = { ...totalFromHeads(heads, qualifies), matches: ranking.matches };
   }
   return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), ...totalOf(ranking, query.limit) };
 }
