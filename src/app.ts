@@ -22,7 +22,7 @@ import { compileTools } from './protocols/tools';
 import { CapabilityTools } from './protocols/capability-tools';
 import { FIRST_PARTY } from './domain/capabilities/first-party';
 import type { Config } from './config';
-import { openDatabase, type Database } from './db/database';
+import { openConfiguredDatabase, type Database } from './db/database';
 import { ensureAdminKey } from './domain/admin/admin-key';
 import { UsageRecorder } from './domain/agents/usage';
 import { ensureCatalog } from './domain/capabilities/catalog';
@@ -119,18 +119,7 @@ const UTO_EVENTS_PURGE_MS = 3_600_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db: Database = await (opts.database ?? openDatabase({
-    dataDir: config.dataDir,
-    databaseUrl: config.databaseUrl,
-    dumpPath: opts.dumpPath,
-    skipMigrations: opts.skipMigrations,
-    guardTransactions: config.dbTransactionGuard,
-    log: (m) => log.info(m),
-    onLost: (err) => {
-      log.fatal({ err }, 'the embedded database stopped');
-      opts.onDatabaseLost?.(err);
-    },
-  }));
+  const db: Database = await (opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost }));
   let events: EventBus<Topics> | undefined;
   let redis: Redis | undefined;
   try {

@@ -3,7 +3,7 @@
 import './production-mode';
 import { loadConfig } from './config';
 import type { App } from './app';
-import { DataDirLockedError, openDatabase, type Database } from './db/database';
+import { DataDirLockedError, openConfiguredDatabase, type Database } from './db/database';
 import { createLogger } from './platform/logger';
 
 async function main() {
@@ -21,16 +21,7 @@ async function main() {
     // The database opens while the app's modules load (./app is required after this): the embedded
     // one's thread starts PGlite on the other core, PostgreSQL's pool connects and the migrations are
     // checked, where each waited for the modules (about a second) before.
-    database = openDatabase({
-      dataDir: config.dataDir,
-      databaseUrl: config.databaseUrl,
-      guardTransactions: config.dbTransactionGuard,
-      log: (m) => log.info(m),
-      onLost: (err) => {
-        log.fatal({ err }, 'the embedded database stopped');
-        process.exit(1);
-      },
-    });
+    database = openConfiguredDatabase(config, log, { onLost: () => process.exit(1) });
     // Awaited by createApp; a failure to open is reported below, not as an unhandled rejection.
     database.catch(() => {});
     const { createApp } = require('./app') as typeof import('./app');

@@ -11,6 +11,8 @@ import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrations, migrationsUpToDate } from './migrate';
 import { startPgliteThread, type PgliteThread } from './pglite-thread';
 import type { CheckpointPolicy } from './pglite-worker';
+import type { Config } from '../config';
+import type { Logger } from '../platform/logger';
 
 export type Db = PrismaClient;
 /** A client usable inside `db.$transaction(async (tx) => …)`. */
@@ -116,8 +118,8 @@ export interface OpenOptions {
   dataDir: string;
   databaseUrl?: string;
   /**
-   * Instead of DATA_DIR, an embedded database in memory loaded from this dump (PGlite's dumpDataDir,
-   * gzipped): the tests' migrated template.
+   * Instead of DATA_DIR, an embedded database in memory loaded from this dump (PGlite's dumpDataDir): the
+   * tests' migrated template.
    */
   dumpPath?: string;
   /** Skip applying migrations (the caller's database is known to be migrated). */
@@ -260,6 +262,29 @@ function isAlive(pid: number): boolean {
 
 /** PGlite runs no checkpoints of its own: its worker issues them, small and often (CheckpointPolicy), and on close. */
 const CHECKPOINTS: CheckpointPolicy = { walBytes: 4 * 1024 * 1024, maxMs: 60_000, checkMs: 1_000 };
+
+/**
+ * The database a server's configuration names, logging to `log`: what createApp opens, or what server.ts
+ * opens ahead of it while the app's modules load. A lost embedded database is logged, then told to `onLost`.
+ */
+export function openConfiguredDatabase(
+  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'dbTransactionGuard'>,
+  log: Pick<Logger, 'info' | 'fatal'>,
+  opts: Pick<OpenOptions, 'dumpPath' | 'skipMigrations' | 'onLost'> = {},
+): Promise<Database> {
+  return openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    dumpPath: opts.dumpPath,
+    skipMigrations: opts.skipMigrations,
+    guardTransactions: config.dbTransactionGuard,
+    log: (m) => log.info(m),
+    onLost: (err) => {
+      log.fatal({ err }, 'the embedded database stopped');
+      opts.onLost?.(err);
+    },
+  });
+}
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const log = opts.log ?? (() => {});
