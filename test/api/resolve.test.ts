@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { HEAD_DEPTH, PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders, readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
 import { ReadCache } from '../../src/platform/read-cache';
-import { api, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+import { api, besideServer, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
 import { FakeClock } from '../support/clock';
 
@@ -26,7 +26,7 @@ afterAll(() => server.close());
 /** A provider at the given reputation. */
 async function providerWith(reputation: number) {
   const agent = await registerAgent(server);
-  await server.app.services.db.agent.update({ where: { id: agent.agentId }, data: { reputation } });
+  await besideServer(server).agent.update({ where: { id: agent.agentId }, data: { reputation } });
   return agent;
 }
 
@@ -47,13 +47,13 @@ async function seedServices(agentId: string, capability: string, costs: number[]
     signingSecret: 'whsec_x',
     createdAt,
   }));
-  await server.app.services.db.service.createMany({ data });
+  await besideServer(server).service.createMany({ data });
   return data;
 }
 
 /** An agent written straight to the database. */
 async function seedAgent(reputation: number) {
-  const agent = await server.app.services.db.agent.create({
+  const agent = await besideServer(server).agent.create({
     data: { agentKey: `ag_${base62(24)}`, name: uniqueName('seed'), description: 'Seeded by a test', ownerEmail: 'seed@example.com', reputation },
   });
   return agent.id;
@@ -249,7 +249,7 @@ describe('POST /resolve', () => {
     const retired = await registerService(server, provider.key, { capabilities: [slug] });
     const live = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await resolve({ capability: slug })).body.total).toBe(4);
-    const db = server.app.services.db;
+    const db = besideServer(server);
     await db.agent.update({ where: { id: suspended.agentId }, data: { status: 'SUSPENDED' } });
     await db.agent.update({ where: { id: banned.agentId }, data: { status: 'BANNED' } });
     await db.service.update({ where: { id: retired.service_id }, data: { status: 'inactive' } });
@@ -301,14 +301,14 @@ describe('POST /resolve after changes', () => {
     const risingService = await registerService(server, rising.key, { capabilities: [slug] });
     const steady = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await resolve({ capability: slug, min_reputation: 50 })).body.total).toBe(0);
-    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { reputation: 90 } });
+    await besideServer(server).agent.update({ where: { id: rising.agentId }, data: { reputation: 90 } });
     const res = await resolve({ capability: slug, min_reputation: 50 });
     expect(ids(res)).toEqual([risingService.service_id]);
     expect(res.body.matches[0].reputation).toBe(90);
     expect(ids(await resolve({ capability: slug, prefer: 'reputation' }))).toEqual([risingService.service_id, steady.service_id]);
-    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { status: 'SUSPENDED' } });
+    await besideServer(server).agent.update({ where: { id: rising.agentId }, data: { status: 'SUSPENDED' } });
     expect(ids(await resolve({ capability: slug }))).toEqual([steady.service_id]);
-    await server.app.services.db.agent.update({ where: { id: rising.agentId }, data: { status: 'ACTIVE' } });
+    await besideServer(server).agent.update({ where: { id: rising.agentId }, data: { status: 'ACTIVE' } });
     expect((await resolve({ capability: slug })).body.total).toBe(2);
   });
 
@@ -429,7 +429,7 @@ describe('properties', () => {
         const slug = uniqueSlug('prop-head');
         const createdAt = new Date();
         for (const o of offers) {
-          await server.app.services.db.service.create({
+          await besideServer(server).service.create({
             data: {
               serviceKey: `svc_${base62(24)}`,
               agentId: await seedAgent(o.reputation),
@@ -529,7 +529,7 @@ describe("a capability's kept heads", () => {
     const languages = [[], ['en'], ['en', 'de'], ['fr'], ['de', 'ja']];
     const createdAt = new Date();
     const offers = TOTAL_SAMPLE + 60;
-    await server.app.services.db.service.createMany({
+    await besideServer(server).service.createMany({
       data: Array.from({ length: offers }, (_, i) => ({
         serviceKey: `svc_${base62(24)}`,
         agentId: agents[(i * 7) % agents.length],
@@ -634,7 +634,7 @@ describe("the ranking's read model", () => {
       expect(c).toEqual({ kept: expected, actual: expected, resolved: expected });
     };
     await expectCounts({ [x]: 2, [y]: 1 });
-    const db = server.app.services.db;
+    const db = besideServer(server);
     // A re-score (statistics, price) changes no count.
     await db.service.update({ where: { id: justX.service_id }, data: { successCount: 5, costPerCall: 9 } });
     await expectCounts({ [x]: 2, [y]: 1 });
@@ -654,7 +654,7 @@ describe("the ranking's read model", () => {
     const slug = uniqueSlug('race');
     const owner = await registerAgent(server);
     const created = await Promise.all(Array.from({ length: 6 }, () => registerService(server, owner.key, { capabilities: [slug, `${slug}.sub`] })));
-    const db = server.app.services.db;
+    const db = besideServer(server);
     const writes: Promise<unknown>[] = [];
     for (let round = 0; round < 8; round++) {
       for (const [i, service] of created.entries()) {

@@ -1,7 +1,7 @@
 // The registry over REST and GraphQL: service registration and its validation (spec §8.3), the owner's
 // changes, pausing, resuming and removing (seen by resolve and execute on their next request, on every
 // instance), the public listing, the capability catalog and its prices, public statistics and the showcase.
-import { api, gql, onPostgres, registerAgent, registerService, serviceBody, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { api, besideServer, gql, onPostgres, registerAgent, registerService, serviceBody, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
 import { clonePostgres } from '../support/databases';
 import { within } from '../support/expect';
@@ -210,7 +210,7 @@ describe('GET /services', () => {
   it("filters by the provider's min_reputation", async () => {
     const slug = uniqueSlug();
     const trusted = await registerAgent(server);
-    await server.app.services.db.agent.update({ where: { id: trusted.agentId }, data: { reputation: 80 } });
+    await besideServer(server).agent.update({ where: { id: trusted.agentId }, data: { reputation: 80 } });
     const good = await registerService(server, trusted.key, { capabilities: [slug] });
     await registerService(server, provider.key, { capabilities: [slug] });
     const res = await call('GET', `/services?capability=${slug}&min_reputation=50`);
@@ -227,7 +227,7 @@ describe('GET /services', () => {
     await registerService(server, doomed.key, { capabilities: [slug] });
     const kept = await registerService(server, provider.key, { capabilities: [slug] });
     expect((await call('GET', `/services?capability=${slug}`)).body.total).toBe(2);
-    await server.app.services.db.agent.update({ where: { id: doomed.agentId }, data: { status: 'SUSPENDED' } });
+    await besideServer(server).agent.update({ where: { id: doomed.agentId }, data: { status: 'SUSPENDED' } });
     const res = await call('GET', `/services?capability=${slug}`);
     expect(res.body.total).toBe(1);
     expect(res.body.services.map((s: any) => s.service_id)).toEqual([kept.service_id]);
@@ -329,7 +329,7 @@ describe('GET /capabilities/pricing', () => {
     expect(await range()).toMatchObject({ service_count: 2, min_cost_cents: 6, max_cost_cents: 20, avg_cost_cents: 13 });
     await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 0 } });
     expect(await range()).toMatchObject({ service_count: 1, min_cost_cents: 6, max_cost_cents: 6, avg_cost_cents: 6 });
-    await server.app.services.db.service.update({ where: { id: a.service_id }, data: { status: 'inactive' } });
+    await besideServer(server).service.update({ where: { id: a.service_id }, data: { status: 'inactive' } });
     await call('POST', `/capabilities/${slug}/pricing`, { key: seller.key, body: { cost_per_call: 50 } });
     expect(await range()).toMatchObject({ service_count: 1, max_cost_cents: 6 });
   });
@@ -445,7 +445,7 @@ describe('GET /stats', () => {
 describe('GET /showcase', () => {
   it('answers stats, recent executions and the best-reputed services first', async () => {
     const star = await registerAgent(server);
-    await server.app.services.db.agent.update({ where: { id: star.agentId }, data: { reputation: 99 } });
+    await besideServer(server).agent.update({ where: { id: star.agentId }, data: { reputation: 99 } });
     const shown = await registerService(server, star.key, { capabilities: [uniqueSlug('show')] });
     const res = await call('GET', '/showcase');
     expect(res.status).toBe(200);

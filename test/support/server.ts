@@ -75,6 +75,25 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   };
 }
 
+/**
+ * The server's database for writes made beside it, as a test sets up what no route can: each operation
+ * empties the server's kept answers once it has run, as a write the server served does. (The database's
+ * change notification empties them too, but on PostgreSQL a moment after the commit, when the test's
+ * next request may already have been answered from them.)
+ */
+export function besideServer(server: TestServer) {
+  const { db, readCache } = server.app.services;
+  return db.$extends({
+    query: {
+      async $allOperations({ args, query }) {
+        const result = await query(args);
+        readCache.flush();
+        return result;
+      },
+    },
+  });
+}
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;

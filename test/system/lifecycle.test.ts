@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { within } from '../support/expect';
 import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 
@@ -228,11 +229,12 @@ describe('SIGTERM under load', () => {
       const clients = [
         ...Array.from({ length: 10 }, () => client(false)),
         ...Array.from({ length: 8 }, () => client(new http.Agent({ keepAlive: true, maxSockets: 1 }))),
-        // Two slow executions in flight when the signal comes: they are answered.
-        send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }),
-        send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }),
       ];
-      await new Promise((r) => setTimeout(r, 700));
+      // The signal comes under load: once a hundred requests are answered (a fixed wait saw 20 on a busy
+      // machine), and with two slow executions at the provider, which are answered.
+      await within(30_000, async () => sent.filter((s) => s.status !== undefined).length >= 100);
+      clients.push(send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }), send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }));
+      await within(10_000, async () => provider.calls.length >= 2);
       const signalAt = performance.now();
       server.child.kill('SIGTERM');
       // Once the process has taken the signal (a few milliseconds), the health check says draining.
