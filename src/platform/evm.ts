@@ -14,8 +14,3 @@ export function evm(): { viem: Viem; accounts: ViemAccounts } {
   loaded ??= { viem: require('viem') as Viem, accounts: require('viem/accounts') as ViemAccounts };
   return loaded;
 }
-
-/** The same, for callers that await it. */
-export async function loadEvm(): Promise<{ viem: Viem; accounts: ViemAccounts }> {
-  return evm();
-}

@@ -19,6 +19,7 @@ import { problemFromError } from '../platform/errors';
 import { clientAddress } from '../platform/http';
 import { inputProblem } from '../platform/input-boundary';
 import { bucket } from '../../rest/route';
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from './json-rpc';
 import { compileTools, runTool, type CompiledTool } from './tools';
 
 type CoreModule = typeof import('@a2a-js/sdk', { with: { 'resolution-mode': 'import' } });
@@ -41,10 +42,6 @@ const CARD_TTL_MS = 60_000;
 const CARD_COMMUNITY_SKILLS = 200;
 const CTX_KEY = 'marketplace.ctx';
 
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
-const INVALID_PARAMS = -32602;
 /** Implementation-defined server errors: the caller's credential (HTTP 401/403 carries the same). */
 const UNAUTHORIZED = -32000;
 
@@ -250,7 +247,7 @@ export class A2aEndpoint {
     }
     void this.serve(req, res, requestId).catch((err) => {
       this.services.log.error({ err, request_id: requestId }, 'a2a request failed');
-      if (!res.headersSent) send(res, 500, envelope(null, -32603, 'Internal error'));
+      if (!res.headersSent) send(res, 500, envelope(null, INTERNAL_ERROR, 'Internal error'));
       else res.end();
     });
     return true;

@@ -13,6 +13,7 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { clientAddress } from '../platform/http';
 import { VERSION } from '../config';
 import { problemFromError, type Problem } from '../platform/errors';
+import { INTERNAL_ERROR, INVALID_PARAMS } from './json-rpc';
 import { runTool, X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, type CompiledTool } from './tools';
 import type { CatalogResources } from './resources';
 import type { CapabilityAnswer, CapabilityTools } from './capability-tools';
@@ -32,9 +33,6 @@ interface Session {
 /** Where a capability tool's answer says which execution produced it. */
 const EXECUTION_META = 'marketplace/execution';
 
-/** JSON-RPC's error codes that these answers use (the SDK's ErrorCode). */
-const INTERNAL_ERROR = -32603;
-const INVALID_PARAMS = -32602;
 
 type Sdk = {
   Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;

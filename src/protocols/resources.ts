@@ -5,13 +5,12 @@ import type { ListResourcesResult, McpError, ReadResourceResult, ResourceTemplat
 import type { GraphQLSchema } from 'graphql';
 import type { CompiledRoute } from '../../rest/runner';
 import type { Ctx } from '../domain/context';
+import { INTERNAL_ERROR, INVALID_PARAMS } from './json-rpc';
 import { compileTools, runTool, type CompiledTool } from './tools';
 
 const PAGE = 100;
 /** MCP's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
 
 export class CatalogResources {
   private readonly page: CompiledTool;

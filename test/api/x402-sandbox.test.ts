@@ -5,7 +5,7 @@ import { decodePaymentResponseHeader, decodePaymentSignatureHeader } from '@x402
 import { authorizationTypes } from '@x402/evm';
 import { api, gql, registerAgent, startServer, type TestServer } from '../support/server';
 import { expectProblem } from '../support/expect';
-import { loadEvm, type Hex } from '../../src/platform/evm';
+import { evm, type Hex } from '../../src/platform/evm';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -111,7 +111,7 @@ describe('POST /x402/sandbox/test-payment', () => {
     expect(sent).toEqual(res.body.payment);
     expect(decodePaymentResponseHeader(res.body.payment_response)).toMatchObject({ success: true, transaction: res.body.settlement.transaction });
     // The signature is a real EIP-712 signature by the wallet's key.
-    const { viem } = await loadEvm();
+    const { viem } = evm();
     const auth = (sent.payload as { authorization: Record<string, string>; signature: Hex });
     const signer = await viem.recoverTypedDataAddress({
       domain: { name: 'USDC', version: '2', chainId: 84532, verifyingContract: res.body.requirements.asset },

@@ -7,14 +7,14 @@ import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { authorizationTypes } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { loadEvm, type EvmAccount, type Hex } from '../../src/platform/evm';
+import { evm, type EvmAccount, type Hex } from '../../src/platform/evm';
 import { api, registerAgent, type HttpResult } from './server';
 
 export const NETWORK = 'eip155:84532';
 
 /** A new key pair nobody else has. */
 export async function throwAwayAccount(): Promise<EvmAccount> {
-  const { accounts } = await loadEvm();
+  const { accounts } = evm();
   return accounts.privateKeyToAccount(accounts.generatePrivateKey());
 }
 
