@@ -32,6 +32,14 @@ const DATABASE_GAUGES = `SELECT pg_database_size(current_database()) AS database
 /** How long one reading of the database's gauges serves scrapes. */
 const DATABASE_READING_MS = 5_000;
 
+/**
+ * The event-loop delay gauges describe the last 10-20 s, the same for every scraper: two monitors, one
+ * emptied every 10 s in turn, and the gauges read the one emptied longer ago. (prom-client empties its one
+ * monitor on each scrape: a read that changed state, and two scrapers each saw only the time since the
+ * other's scrape.) A scraper sampling at most every 10 s sees every stall.
+ */
+const LOOP_WINDOW_MS = 10_000;
+
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
 /** One method and route pattern's requests: plain numbers, counted on every request. */
@@ -65,7 +73,8 @@ export class Metrics {
   readonly openStreams: client.Gauge;
 
   private readonly gcObserver: PerformanceObserver;
-  private readonly loopDelay: IntervalHistogram;
+  private readonly loopDelay: [IntervalHistogram, IntervalHistogram];
+  private readonly loopWindow: NodeJS.Timeout;
 
   constructor(openStreams: () => number) {
     for (const name of client.collectDefaultMetrics.metricsList) {
@@ -84,21 +93,30 @@ export class Metrics {
       for (const entry of list.getEntries()) gc.observe({ kind: GC_KINDS[(entry as unknown as { detail?: { kind: number } }).detail?.kind ?? -1] ?? 'unknown' }, entry.duration / 1000);
     });
     this.gcObserver.observe({ entryTypes: ['gc'] });
-    const loopDelay = (this.loopDelay = monitorEventLoopDelay({ resolution: 10 }));
-    loopDelay.enable();
-    const stat = (suffix: string, help: string, read: () => number) =>
-      new client.Gauge({ name: `nodejs_eventloop_lag_${suffix}seconds`, help, registers: [this.registry], collect() { this.set(read() / 1e9); } });
-    stat('', 'Lag of event loop in seconds (the mean since the last scrape).', () => loopDelay.mean || 0);
-    stat('min_', 'The minimum recorded event loop delay.', () => loopDelay.min);
-    stat('max_', 'The maximum recorded event loop delay.', () => loopDelay.max);
-    stat('stddev_', 'The standard deviation of the recorded event loop delays.', () => loopDelay.stddev || 0);
-    stat('p50_', 'The 50th percentile of the recorded event loop delays.', () => loopDelay.percentile(50));
-    stat('p90_', 'The 90th percentile of the recorded event loop delays.', () => loopDelay.percentile(90));
-    stat('p99_', 'The 99th percentile of the recorded event loop delays.', () => {
-      const p99 = loopDelay.percentile(99);
-      loopDelay.reset();
-      return p99;
-    });
+    const loopDelay = (this.loopDelay = [monitorEventLoopDelay({ resolution: 10 }), monitorEventLoopDelay({ resolution: 10 })]);
+    for (const monitor of loopDelay) monitor.enable();
+    let older = 0;
+    this.loopWindow = setInterval(() => {
+      loopDelay[older].reset();
+      older = 1 - older;
+    }, LOOP_WINDOW_MS).unref();
+    const stat = (suffix: string, help: string, read: (h: IntervalHistogram) => number) =>
+      new client.Gauge({
+        name: `nodejs_eventloop_lag_${suffix}seconds`,
+        help: `${help} over the last 10-20 s.`,
+        registers: [this.registry],
+        collect() {
+          const h = loopDelay[older];
+          this.set(h.count ? read(h) / 1e9 : 0);
+        },
+      });
+    stat('', 'The mean event loop delay in seconds', (h) => h.mean);
+    stat('min_', 'The minimum event loop delay', (h) => h.min);
+    stat('max_', 'The maximum event loop delay', (h) => h.max);
+    stat('stddev_', 'The standard deviation of the event loop delays', (h) => h.stddev);
+    stat('p50_', 'The 50th percentile of the event loop delays', (h) => h.percentile(50));
+    stat('p90_', 'The 90th percentile of the event loop delays', (h) => h.percentile(90));
+    stat('p99_', 'The 99th percentile of the event loop delays', (h) => h.percentile(99));
     const routes = this.routes;
     const exported = (name: string, help: string, type: Exported['type'], values: () => Awaited<ReturnType<Exported['get']>>['values']): Exported => ({
       name,
@@ -196,7 +214,8 @@ export class Metrics {
   /** Stops the process hooks (at shutdown). */
   close(): void {
     this.gcObserver.disconnect();
-    this.loopDelay.disable();
+    clearInterval(this.loopWindow);
+    for (const monitor of this.loopDelay) monitor.disable();
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {

@@ -51,3 +51,25 @@ describe('Metrics.databaseGauges', () => {
     expect(db.statements).toBe(2);
   });
 });
+
+describe("Metrics' event-loop delay", () => {
+  const gauge = (text: string, name: string) => Number(new RegExp(`^nodejs_eventloop_lag_${name}seconds (\\S+)$`, 'm').exec(text)?.[1]);
+
+  it('shows a stall to every scrape that follows it, however many scrapers there are', async () => {
+    const metrics = new Metrics(() => 0);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const stalledAt = Date.now();
+      while (Date.now() - stalledAt < 150);
+      await new Promise((r) => setTimeout(r, 30));
+      const scrapes = [];
+      for (let i = 0; i < 3; i++) scrapes.push(await metrics.registry.metrics());
+      for (const text of scrapes) {
+        expect(gauge(text, 'max_')).toBeGreaterThan(0.14);
+        expect(gauge(text, 'p99_')).toBeGreaterThan(0.14);
+      }
+    } finally {
+      metrics.close();
+    }
+  });
+});
