@@ -29,7 +29,7 @@ import { costProblem, measureOperation } from '../src/platform/operation-cost';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
+import { clientAddress, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
@@ -531,13 +531,12 @@ export class RestDispatcher {
       // A cacheable route's answer kept for this very request (URL and body text), found before its body is
       // parsed and its variables read: what that reading would give (the same variables, the same checks
       // passed) is what the kept answer was made from. The rate limit and authentication above, and the
-      // usage record below, run as for any request.
+      // usage record below, run as for any request. A kept answer is its bytes, as sent (jsonBytes).
       const asked = compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
-      const askedAs = asked === undefined ? undefined : (services.readCache.peek(asked) as string | undefined);
-      let text = askedAs === undefined ? undefined : (services.readCache.peek(askedAs) as string | undefined);
+      let kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
       let status = compiled.route.status;
       let payload: unknown;
-      if (text === undefined) {
+      if (kept === undefined) {
         const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
         const query = search === '' ? NO_QUERY : new URLSearchParams(search);
         checkParameters(params, query);
@@ -577,9 +576,10 @@ export class RestDispatcher {
         }
         // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
         const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
-        text = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as string | undefined);
-        if (text !== undefined && asked !== undefined) services.readCache.keep(asked, keptUnder, performance.now());
-        if (text === undefined) {
+        kept = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as Buffer | undefined);
+        // The same answer for this request's text from now on, until it expires under its variables.
+        if (kept !== undefined && asked !== undefined) services.readCache.alias(asked, keptUnder!);
+        if (kept === undefined) {
           const since = performance.now();
           const result = await compiled.execute(undefined, ctx, variableValues);
           if (result.errors?.length) {
@@ -596,15 +596,15 @@ export class RestDispatcher {
             if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
             payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
             if (keptUnder !== undefined && !ctx.httpAnswer) {
-              text = JSON.stringify(payload);
-              services.readCache.keep(keptUnder, text, since);
-              if (asked !== undefined) services.readCache.keep(asked, keptUnder, since);
+              kept = jsonBytes(payload);
+              services.readCache.keep(keptUnder, kept, since);
+              if (asked !== undefined) services.readCache.keep(asked, kept, since);
             }
           }
         }
       }
       if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers, claimed.keeping);
-      if (text !== undefined) writeText(res, status, text, headers);
+      if (kept !== undefined) writeText(res, status, kept, headers);
       else this.answer(res, status, payload, headers, compiled.route.produces);
       const caller = ctx.resolvedPrincipal;
       if (status < 400 && caller?.kind === 'agent' && req.method !== 'HEAD') services.usage.record(caller.agent.id, compiled.label, services.clock.now());

@@ -84,8 +84,11 @@ export function readBodyText(req: IncomingMessage, res: ServerResponse): Promise
     return Promise.reject(new BadRequest('The request body is larger than 1 MiB', 413));
   }
   return new Promise((resolve, reject) => {
-    // Decoded as it arrives: a large body is never gathered into one more native buffer of its size.
-    const decoder = new StringDecoder('utf8');
+    // Decoded as it arrives: a large body is never gathered into one more native buffer of its size. A
+    // body of one chunk (most are: a resolve query is some 100 bytes) is decoded whole at its end, with
+    // no decoder made for it; a character cut at a chunk's end needs one from the second chunk on.
+    let first: Buffer | undefined;
+    let decoder: StringDecoder | undefined;
     let text = '';
     let size = 0;
     let failed = false;
@@ -99,11 +102,20 @@ export function readBodyText(req: IncomingMessage, res: ServerResponse): Promise
         reject(new BadRequest('The request body is larger than 1 MiB', 413));
         return;
       }
+      if (decoder === undefined && first === undefined) {
+        first = chunk;
+        return;
+      }
+      if (decoder === undefined) {
+        decoder = new StringDecoder('utf8');
+        text = decoder.write(first!);
+        first = undefined;
+      }
       text += decoder.write(chunk);
     });
     req.on('end', () => {
       if (failed) return;
-      resolve(text + decoder.end());
+      resolve(decoder !== undefined ? text + decoder.end() : first !== undefined ? first.toString('utf8') : '');
     });
     req.on('error', (err) => {
       if (!failed) reject(new BadRequest(`The request body could not be read: ${err.message}`));
@@ -130,10 +142,26 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
   writeText(res, status, JSON.stringify(body), headers, contentType);
 }
 
-/** A body already serialized, as `contentType` (JSON unless told); nothing of it for HEAD. */
-export function writeText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
-  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
+/**
+ * A body already serialized, as `contentType` (JSON unless told); nothing of it for HEAD. Bytes (an answer
+ * kept to be sent again: jsonBytes) go out as they are, the header beside them in the same write; a string
+ * is encoded on the way.
+ */
+export function writeText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.length });
   res.end(res.req?.method === 'HEAD' ? undefined : text);
+}
+
+/**
+ * A value's JSON as UTF-8 bytes of their own, for an answer kept to be sent many times: encoded once,
+ * not per answer, and outside the JavaScript heap. Not a slice of Node's shared pool of small buffers,
+ * which a kept answer would hold whole (8 KiB for an answer of a hundred bytes).
+ */
+export function jsonBytes(value: unknown): Buffer {
+  const text = JSON.stringify(value);
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {

@@ -13,9 +13,14 @@ import { BoundedCache, stringBytes } from './bounded-cache';
 /** What the kept answers may weigh together (the least recently used go first). */
 export const READ_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** What an answer weighs, estimated from its JSON (two bytes a character, erring high). */
-function weightOf(key: string, value: unknown): number {
-  return stringBytes(key) + (typeof value === 'string' ? stringBytes(value) : stringBytes(JSON.stringify(value) ?? '')) + 64;
+/**
+ * What an answer weighs: its bytes when it is kept serialized, else as its owner weighs it, else estimated
+ * from its JSON (two bytes a character, erring high).
+ */
+function weightOf(key: string, value: unknown, weight?: number): number {
+  const own =
+    weight ?? (value instanceof Uint8Array ? value.byteLength : typeof value === 'string' ? stringBytes(value) : stringBytes(JSON.stringify(value) ?? ''));
+  return stringBytes(key) + own + 64;
 }
 
 export class ReadCache {
@@ -36,9 +41,10 @@ export class ReadCache {
   /**
    * The answer kept under `key`, or `load`'s, kept from now on when the cache is enabled and nothing was
    * flushed while it ran. Callers asking while `load` runs share it. `key` must name everything the
-   * answer depends on (the statement and its parameters).
+   * answer depends on (the statement and its parameters). `weigh` gives what a value weighs in bytes when
+   * its owner knows it cheaper than serializing it again (the text it was parsed from, say).
    */
-  read<T>(key: string, load: () => Promise<T>): Promise<T> {
+  read<T>(key: string, load: () => Promise<T>, weigh?: (value: T) => number): Promise<T> {
     if (!this.enabled) return load();
     const hit = this.peek(key);
     if (hit !== undefined) return Promise.resolve(hit as T);
@@ -47,7 +53,7 @@ export class ReadCache {
       const since = performance.now();
       const loaded: Promise<T> = load()
         .then((value) => {
-          this.keep(key, value, since);
+          this.keep(key, value, since, weigh?.(value));
           return value;
         })
         .finally(() => {
@@ -69,10 +75,24 @@ export class ReadCache {
     return undefined;
   }
 
-  /** Keeps `value` under `key`, made by work begun at `since` (performance.now()), by read's rules. */
-  keep(key: string, value: unknown, since: number): void {
+  /**
+   * Keeps `value` under `key`, made by work begun at `since` (performance.now()), by read's rules; `weight`
+   * as read's `weigh` gives it.
+   */
+  keep(key: string, value: unknown, since: number, weight?: number): void {
     if (!this.enabled || since < this.flushedAt) return;
-    this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(key, value) });
+    this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(key, value, weight) });
+  }
+
+  /**
+   * Keeps under `key` too what is kept under `of`, until it expires there (not for a TTL from now): another
+   * way of asking for the same answer. Each key weighs the answer, as if it were kept twice.
+   */
+  alias(key: string, of: string): void {
+    if (!this.enabled) return;
+    const entry = this.entries.get(of);
+    if (!entry || entry.expires <= performance.now()) return;
+    this.entries.set(key, { value: entry.value, expires: entry.expires, weight: weightOf(key, entry.value, entry.weight - stringBytes(of) - 64) });
   }
 
   /** What the kept answers weigh, and how many there are (for /metrics). */
