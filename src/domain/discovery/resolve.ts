@@ -323,7 +323,10 @@ export const HEAD_DEPTH = 50;
  * offers in service id order, as rankSql samples them: reputation, price, languages) and each
  * preference's first HEAD_DEPTH offers in ranking order, each with its languages. A listing holds the
  * offer's price and reputation as the offer's own columns do (marketplace_write_offers writes both from
- * the same values), so the limits are tested on the listing.
+ * the same values), so the limits are tested on the listing's (each head offer carries them beside its
+ * listing, taken from it). Read as text and parsed here (what the driver does with a json value), so that
+ * the read cache weighs the heads by that text rather than by serializing some 400 offers again; each
+ * listing is read as its own text, parsed when a query first takes it (keptHeads).
  */
 const HEADS_SQL = `SELECT json_build_object(
   'offers', COALESCE((SELECT active_offers FROM capability_offer_counts WHERE capability = $1), 0),
@@ -331,16 +334,82 @@ const HEADS_SQL = `SELECT json_build_object(
     FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
           ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o),
   ${PREFERENCES.map(
-    (prefer) => `'${prefer}', (SELECT COALESCE(json_agg(json_build_array(top.listing, top.languages)), '[]'::json)
+    (prefer) => `'${prefer}', (SELECT COALESCE(json_agg(json_build_array(top.listing::text, top.languages, top.listing->11, top.listing->5)), '[]'::json)
     FROM (SELECT o.listing, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
           ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${HEAD_DEPTH}) AS top)`,
-  ).join(',\n  ')}) AS heads`;
+  ).join(',\n  ')})::text AS heads`;
 
 /** HEADS_SQL's value. */
-type CapabilityHeads = { offers: number; sample: [reputation: number, costCents: number, languages: string[]][] } & Record<
+type HeadsRead = { offers: number; sample: [reputation: number, costCents: number, languages: string[]][] } & Record<
   Prefer,
-  [offer: RankedOffer, languages: string[]][]
+  [listing: string, languages: string[], reputation: number, costCents: number][]
 >;
+
+/** Offers' reputations, prices and languages, one array each, in the offers' order. */
+interface Limits {
+  reputation: Float64Array;
+  costCents: Float64Array;
+  /** One array per set of languages the offers list (most offers share a few). */
+  languages: string[][];
+}
+
+/** A preference's head as kept: its listings' text, each parsed once a query takes it, and the limits' columns. */
+interface Head extends Limits {
+  listings: string[];
+  offers: (RankedOffer | undefined)[];
+}
+
+/** A capability's heads as kept (keptHeads). */
+interface CapabilityHeads {
+  offers: number;
+  sample: Limits;
+  heads: Record<Prefer, Head>;
+}
+
+/**
+ * The heads as the read cache keeps them, for some 2 s and beside a hundred other capabilities': a few
+ * dozen objects rather than the 4,000 or so of the parsed statement (an array, its strings and numbers per
+ * listing), which the garbage collector would copy out of its young generation, promote and trace until
+ * they expire. A listing is parsed when a query first takes it, and kept parsed: most queries take a
+ * head's first ten.
+ */
+function keptHeads(read: HeadsRead): CapabilityHeads {
+  const sets = new Map<string, string[]>();
+  const shared = (languages: string[]) => {
+    if (languages.length === 0) return NO_LANGUAGES;
+    const key = JSON.stringify(languages);
+    let kept = sets.get(key);
+    if (!kept) sets.set(key, (kept = languages));
+    return kept;
+  };
+  const limits = (rows: { length: number }, at: (i: number) => [reputation: number, costCents: number, languages: string[]]): Limits => {
+    const out: Limits = { reputation: new Float64Array(rows.length), costCents: new Float64Array(rows.length), languages: new Array<string[]>(rows.length) };
+    for (let i = 0; i < rows.length; i++) {
+      const [reputation, costCents, languages] = at(i);
+      out.reputation[i] = reputation;
+      out.costCents[i] = costCents;
+      out.languages[i] = shared(languages);
+    }
+    return out;
+  };
+  const head = (rows: HeadsRead[Prefer]): Head => ({
+    ...limits(rows, (i) => [rows[i][2], rows[i][3], rows[i][1]]),
+    listings: rows.map((row) => row[0]),
+    offers: new Array<RankedOffer | undefined>(rows.length),
+  });
+  return {
+    offers: read.offers,
+    sample: limits(read.sample, (i) => read.sample[i]),
+    heads: Object.fromEntries(PREFERENCES.map((prefer) => [prefer, head(read[prefer])])) as Record<Prefer, Head>,
+  };
+}
+
+const NO_LANGUAGES: string[] = [];
+
+/** The head's i-th offer, parsed from its listing on first use. */
+function offerAt(head: Head, i: number): RankedOffer {
+  return (head.offers[i] ??= JSON.parse(head.listings[i]) as RankedOffer);
+}
 
 /** Whether an offer passes a query's limits, as rankSql's `qualifies` tests them (none for `all`). */
 function qualifierOf(query: ResolveQuery): ((reputation: number, costCents: number, languages: string[]) => boolean) | undefined {
@@ -361,17 +430,19 @@ function qualifierOf(query: ResolveQuery): ((reputation: number, costCents: numb
  * are the first ones the filtered statement reads; the total is made as the statement makes it.
  */
 function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRanking | undefined {
-  const head = heads[query.prefer];
-  const whole = head.length < HEAD_DEPTH;
+  const head = heads.heads[query.prefer];
+  const size = head.listings.length;
+  const whole = size < HEAD_DEPTH;
   const qualifies = qualifierOf(query);
-  if (!qualifies) {
-    if (query.limit > head.length && !whole) return undefined;
-    return { total: heads.offers, matches: head.slice(0, query.limit).map(([offer]) => offer) };
-  }
   const matches: RankedOffer[] = [];
-  for (const [offer, languages] of head) {
-    if (!qualifies(offer[11], offer[5], languages)) continue;
-    if (matches.push(offer) === query.limit) break;
+  if (!qualifies) {
+    if (query.limit > size && !whole) return undefined;
+    for (let i = 0; i < size && i < query.limit; i++) matches.push(offerAt(head, i));
+    return { total: heads.offers, matches };
+  }
+  for (let i = 0; i < size; i++) {
+    if (!qualifies(head.reputation[i], head.costCents[i], head.languages[i])) continue;
+    if (matches.push(offerAt(head, i)) === query.limit) break;
   }
   if (matches.length < query.limit && !whole) return undefined;
   return { ...totalFromHeads(heads, qualifies), matches };
@@ -379,9 +450,10 @@ function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRa
 
 /** A limited query's count and sample, as its statement would read them, from its capability's heads. */
 function totalFromHeads(heads: CapabilityHeads, qualifies: NonNullable<ReturnType<typeof qualifierOf>>): Pick<StoredRanking, 'offers' | 'sample'> {
+  const { reputation, costCents, languages } = heads.sample;
   let qualifying = 0;
-  for (const [reputation, costCents, languages] of heads.sample) if (qualifies(reputation, costCents, languages)) qualifying++;
-  return { offers: heads.offers, sample: [heads.sample.length, qualifying] };
+  for (let i = 0; i < reputation.length; i++) if (qualifies(reputation[i], costCents[i], languages[i])) qualifying++;
+  return { offers: heads.offers, sample: [reputation.length, qualifying] };
 }
 
 /**
@@ -398,10 +470,16 @@ export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQu
   let heads: CapabilityHeads | undefined;
   // More than a head holds is read by its own statement alone (the heads are not read first).
   if (readCache.enabled && query.limit <= HEAD_DEPTH) {
-    heads = await readCache.read(`rank_heads\n${query.capability}`, async () => {
-      const [row] = await sql.query<{ heads: CapabilityHeads }>(HEADS_SQL, [query.capability], 'rank_heads');
-      return row.heads;
-    });
+    let bytes = 0;
+    heads = await readCache.read(
+      `rank_heads\n${query.capability}`,
+      async () => {
+        const [row] = await sql.query<{ heads: string }>(HEADS_SQL, [query.capability], 'rank_heads');
+        bytes = 2 * row.heads.length;
+        return keptHeads(JSON.parse(row.heads) as HeadsRead);
+      },
+      () => bytes,
+    );
     ranking = rankingFromHeads(heads, query);
   }
   if (!ranking) {
