@@ -26,11 +26,23 @@ type CoreModule = typeof import('@a2a-js/sdk', { with: { 'resolution-mode': 'imp
 type ServerModule = typeof import('@a2a-js/sdk/server', { with: { 'resolution-mode': 'import' } });
 type CompatModule = typeof import('@a2a-js/sdk/compat/v0_3', { with: { 'resolution-mode': 'import' } });
 type CompatServerModule = typeof import('@a2a-js/sdk/compat/v0_3/server', { with: { 'resolution-mode': 'import' } });
-// The SDK is published as ES modules with CommonJS builds; its types resolve as ES modules only.
-const core = require('@a2a-js/sdk') as CoreModule;
-const sdk = require('@a2a-js/sdk/server') as ServerModule;
-const compat = require('@a2a-js/sdk/compat/v0_3') as CompatModule;
-const compatServer = require('@a2a-js/sdk/compat/v0_3/server') as CompatServerModule;
+type Sdk = { core: CoreModule; sdk: ServerModule; compat: CompatModule; compatServer: CompatServerModule };
+let loadedSdk: Sdk | undefined;
+
+/**
+ * The SDK, loaded by the first A2A request or agent card: a process no A2A client calls never loads it
+ * (about 9 MiB resident). It is published as ES modules with CommonJS builds; its types resolve as ES
+ * modules only, hence the `typeof import` types and `require`.
+ */
+function a2aSdk(): Sdk {
+  loadedSdk ??= {
+    core: require('@a2a-js/sdk') as CoreModule,
+    sdk: require('@a2a-js/sdk/server') as ServerModule,
+    compat: require('@a2a-js/sdk/compat/v0_3') as CompatModule,
+    compatServer: require('@a2a-js/sdk/compat/v0_3/server') as CompatServerModule,
+  };
+  return loadedSdk;
+}
 
 export const A2A_PATH = '/api/a2a';
 export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
@@ -104,6 +116,7 @@ class DatabaseTaskStore implements TaskStore {
   constructor(private readonly services: Services) {}
 
   async save(task: A2aTask, context?: CallContext): Promise<void> {
+    const { core } = a2aSdk();
     await saveA2aTask(this.services, agentOf(context), {
       id: task.id,
       contextId: task.contextId,
@@ -114,10 +127,12 @@ class DatabaseTaskStore implements TaskStore {
 
   async load(taskId: string, context?: CallContext): Promise<A2aTask | undefined> {
     const body = await loadA2aTask(this.services, agentOf(context), taskId);
+    const { core } = a2aSdk();
     return body === undefined ? undefined : core.Task.fromJSON(body);
   }
 
   async list(params: Parameters<TaskStore['list']>[0], context?: CallContext): ReturnType<TaskStore['list']> {
+    const { core } = a2aSdk();
     const limit = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
     const offset = /^\d+$/.test(params.pageToken ?? '') ? Number(params.pageToken) : 0;
     const state = params.status ? core.TaskState[params.status] : undefined;
@@ -132,6 +147,7 @@ class ExecuteExecutor implements AgentExecutor {
   constructor(private readonly executeTool: CompiledTool) {}
 
   async execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const { core, sdk } = a2aSdk();
     const now = () => new Date().toISOString();
     const ids = { taskId: request.taskId, contextId: request.contextId, metadata: undefined };
     const { TaskState } = core;
@@ -204,9 +220,13 @@ function textPart(value: string): Part {
 }
 
 export class A2aEndpoint {
-  private readonly current: InstanceType<ServerModule['JsonRpcTransportHandler']>;
-  private readonly legacy: InstanceType<CompatServerModule['LegacyJsonRpcTransportHandler']>;
+  private readonly execute: CompiledTool;
   private readonly catalog: CompiledTool;
+  /** The SDK's handlers of either generation, made with the SDK on the first JSON-RPC request. */
+  private handlers?: {
+    current: InstanceType<ServerModule['JsonRpcTransportHandler']>;
+    legacy: InstanceType<CompatServerModule['LegacyJsonRpcTransportHandler']>;
+  };
   private skills?: { at: number; value: Card['skills'] };
 
   constructor(
@@ -223,10 +243,17 @@ export class A2aEndpoint {
       ],
       routes,
     );
+    this.execute = execute;
     this.catalog = catalog;
-    const handler = new sdk.DefaultRequestHandler(this.card([]), new DatabaseTaskStore(services), new ExecuteExecutor(execute));
-    this.current = new sdk.JsonRpcTransportHandler(handler);
-    this.legacy = new compatServer.LegacyJsonRpcTransportHandler(handler);
+  }
+
+  private transportHandlers(): NonNullable<A2aEndpoint['handlers']> {
+    if (!this.handlers) {
+      const { sdk, compatServer } = a2aSdk();
+      const handler = new sdk.DefaultRequestHandler(this.card([]), new DatabaseTaskStore(this.services), new ExecuteExecutor(this.execute));
+      this.handlers = { current: new sdk.JsonRpcTransportHandler(handler), legacy: new compatServer.LegacyJsonRpcTransportHandler(handler) };
+    }
+    return this.handlers;
   }
 
   /** Answers POST /api/a2a and the agent card paths; returns false for other requests. */
@@ -273,6 +300,7 @@ export class A2aEndpoint {
     const outside = inputProblem(request.params, 'params');
     if (outside) return void send(res, 200, { ...envelope(id, INVALID_PARAMS, `Invalid params: ${outside.path}: ${outside.message}`), error: { code: INVALID_PARAMS, message: `Invalid params: ${outside.path}: ${outside.message}`, data: { errors: [outside] } } });
     const method = request.method;
+    const { sdk, compat } = a2aSdk();
     const isLegacy = compat.isLegacyJsonRpcMethod(method);
     if (!isLegacy && !compat.isV1JsonRpcMethod(method)) return void send(res, 200, envelope(id, METHOD_NOT_FOUND, `Method not found: ${method}`));
 
@@ -295,13 +323,15 @@ export class A2aEndpoint {
       requestedVersion: isLegacy ? '0.3' : '1.0',
       state: new Map<string, unknown>([[CTX_KEY, ctx]]),
     });
-    const out = await (isLegacy ? this.legacy : this.current).handle(request as Record<string, unknown>, context);
+    const handlers = this.transportHandlers();
+    const out = await (isLegacy ? handlers.legacy : handlers.current).handle(request as Record<string, unknown>, context);
     if (!isStream(out)) return void send(res, 200, out);
     await this.stream(res, id, out, isLegacy);
   }
 
   /** A streaming answer as Server-Sent Events, one JSON-RPC response each; an error before the first is plain JSON. */
   private async stream(res: ServerResponse, id: RpcId, events: AsyncGenerator<unknown>, isLegacy: boolean): Promise<void> {
+    const { core, sdk, compatServer } = a2aSdk();
     const mapError = (err: unknown) => (isLegacy ? compatServer.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err) : sdk.JsonRpcTransportHandler.mapToJSONRPCError(err));
     let first: IteratorResult<unknown>;
     try {
@@ -331,7 +361,7 @@ export class A2aEndpoint {
       const ctx = createContext(this.services, { authorization: undefined, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
       const card = this.card(await this.catalogSkills(ctx));
       const asked = String(req.headers['a2a-version'] ?? '0.3');
-      const body = asked.startsWith('0.') ? this.legacyCard(card) : core.AgentCard.toJSON(card);
+      const body = asked.startsWith('0.') ? this.legacyCard(card) : a2aSdk().core.AgentCard.toJSON(card);
       send(res, 200, body, { Vary: 'A2A-Version', 'Cache-Control': 'public, max-age=60' });
     } catch (err) {
       this.services.log.error({ err, request_id: requestId }, 'agent card failed');
@@ -346,7 +376,7 @@ export class A2aEndpoint {
       description:
         'A marketplace of agent capabilities. Send a message with a data part {"capability": "<id>", "input": {…}} (or text that starts with a capability id) and the marketplace executes it for your agent: the best-ranked provider is called, with fallback, and the task\'s artifact is the execution.',
       version: VERSION,
-      supportedInterfaces: compat.duplicateInterfacesForLegacy([{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }], ['JSONRPC']),
+      supportedInterfaces: a2aSdk().compat.duplicateInterfacesForLegacy([{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }], ['JSONRPC']),
       provider: { organization: 'Agent Capability Marketplace', url: base },
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
       securitySchemes: { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: "An agent's master key (key_master_…)", scheme: 'bearer', bearerFormat: '' } } } },
@@ -379,7 +409,7 @@ export class A2aEndpoint {
       defaultOutputModes: card.defaultOutputModes,
       skills: card.skills.map((s) => ({ id: s.id, name: s.name, description: s.description, tags: s.tags, examples: s.examples })),
       supportsAuthenticatedExtendedCard: false,
-      supportedInterfaces: (core.AgentCard.toJSON(card) as { supportedInterfaces: unknown }).supportedInterfaces,
+      supportedInterfaces: (a2aSdk().core.AgentCard.toJSON(card) as { supportedInterfaces: unknown }).supportedInterfaces,
     };
   }
 
