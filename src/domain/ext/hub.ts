@@ -2,13 +2,12 @@
 // skill and an Agent Skills SKILL.md — converted through one neutral form (name, title, description, input
 // schema), so any pair converts and a round trip keeps the name, description and input schema. Importing
 // makes one a skill or a service of the caller's.
-import YAML from 'yaml';
 import { ValidationFailed } from '../../platform/errors';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { registerService } from '../services/services';
-import { parseSkillMd } from '../skills/skill-md';
+import { parseSkillMd, yaml } from '../skills/skill-md';
 import { createSkill, RUNTIMES } from '../skills/skills';
 import { checkInputSchema } from './capabilities';
 
@@ -118,7 +117,7 @@ function renderSkillMd(t: NeutralTool): string {
   const metadata: Record<string, string> = { input_schema: JSON.stringify(t.inputSchema) };
   if (skillName !== t.name) metadata.tool_name = t.name;
   if (t.title) metadata.title = t.title;
-  const front = YAML.stringify({ name: skillName, description: t.description, metadata }, { lineWidth: 0 });
+  const front = yaml().stringify({ name: skillName, description: t.description, metadata }, { lineWidth: 0 });
   const args = Object.keys((t.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
   const body = `# ${t.title ?? t.name}\n\n${t.description}\n${args.length ? `\nArguments: ${args.map((a) => `\`${a}\``).join(', ')} (the input schema is in the metadata).\n` : ''}`;
   return `---\n${front}---\n\n${body}`;

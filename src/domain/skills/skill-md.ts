@@ -1,8 +1,15 @@
 // The Agent Skills SKILL.md format, the open format agent tools read: YAML front matter (`name`, 1-64
 // lower-case letters, digits and hyphens; `description`; optional `license`, `allowed-tools`, `metadata`)
 // and a Markdown body of instructions. How a skill runs travels in `metadata` (runtime, entrypoint, …).
-import YAML from 'yaml';
+import type * as Yaml from 'yaml';
 import { Checks } from '../../platform/validate';
+
+let loadedYaml: typeof Yaml | undefined;
+/** The YAML library, loaded by the first SKILL.md read or written (about 7 MiB resident a start never needs). */
+export function yaml(): typeof Yaml {
+  loadedYaml ??= require('yaml') as typeof Yaml;
+  return loadedYaml;
+}
 
 /** The fields of a skill that SKILL.md carries. */
 export interface SkillMdFields {
@@ -47,7 +54,7 @@ export function parseSkillMd(checks: Checks, path: string, text: string): SkillM
   }
   let front: unknown;
   try {
-    front = YAML.parse(match[1], { maxAliasCount: 0, uniqueKeys: true });
+    front = yaml().parse(match[1], { maxAliasCount: 0, uniqueKeys: true });
   } catch (err) {
     checks.fail(path, `has front matter that is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
     return undefined;
@@ -116,6 +123,6 @@ export function renderSkillMd(skill: SkillContent): string {
     ...(skill.bundleUrl ? { bundle_url: skill.bundleUrl } : {}),
     ...(otherMetadata && typeof otherMetadata === 'object' ? (otherMetadata as Record<string, unknown>) : {}),
   };
-  const front = YAML.stringify({ name: skill.name, description: skill.description, ...restKept, metadata }, { lineWidth: 0 });
+  const front = yaml().stringify({ name: skill.name, description: skill.description, ...restKept, metadata }, { lineWidth: 0 });
   return `---\n${front}---\n\n${skill.instructions}${skill.instructions.endsWith('\n') || skill.instructions === '' ? '' : '\n'}`;
 }
