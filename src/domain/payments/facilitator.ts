@@ -5,8 +5,6 @@
 // X402_FACILITATOR_URL a remote facilitator is asked instead, over the standard verify/settle API.
 import { randomBytes } from 'node:crypto';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
-import { eip3009ABI } from '@x402/evm';
-import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import type { DbTx } from '../../db/database';
 import type { OutboundClient } from '../../platform/outbound';
 import { OutboundError } from '../../platform/outbound';
@@ -14,6 +12,17 @@ import { evm, type Hex } from '../../platform/evm';
 import { ACCOUNTS, type PaymentSetup } from './setup';
 import { InsufficientFunds, transfer } from './ledger';
 import type { Eip3009Payload } from './x402';
+
+type ExactEvm = { eip3009ABI: (typeof import('@x402/evm'))['eip3009ABI']; ExactEvmScheme: (typeof import('@x402/evm/exact/facilitator'))['ExactEvmScheme'] };
+let exactEvm: ExactEvm | undefined;
+/** @x402/evm's facilitator, loaded by the first payment verified (it loads viem: about 20 MiB resident). */
+function x402Evm(): ExactEvm {
+  exactEvm ??= {
+    eip3009ABI: (require('@x402/evm') as typeof import('@x402/evm')).eip3009ABI,
+    ExactEvmScheme: (require('@x402/evm/exact/facilitator') as typeof import('@x402/evm/exact/facilitator')).ExactEvmScheme,
+  };
+  return exactEvm;
+}
 
 export interface Facilitator {
   /** `in-process` (sandbox) or the remote facilitator's URL. */
@@ -75,6 +84,7 @@ class SandboxChain {
       for (const call of calls) {
         try {
           const { viem } = evm();
+          const { eip3009ABI } = x402Evm();
           const decoded = viem.decodeFunctionData({ abi: eip3009ABI, data: call.callData });
           const value = await this.read(call.target, decoded.functionName, (decoded.args ?? []) as readonly unknown[]);
           results.push({ success: true, returnData: viem.encodeFunctionResult({ abi: eip3009ABI, functionName: decoded.functionName, result: value } as never) });
@@ -180,8 +190,8 @@ class SandboxChain {
 export function sandboxFacilitator(db: Reader, setup: PaymentSetup, now: () => Date): Facilitator {
   return {
     name: 'in-process',
-    verify: (payload, requirements) => new ExactEvmScheme(new SandboxChain(db, setup, now) as never).verify(payload, requirements),
-    settle: (payload, requirements, tx) => new ExactEvmScheme(new SandboxChain(tx, setup, now) as never).settle(payload, requirements),
+    verify: (payload, requirements) => new (x402Evm().ExactEvmScheme)(new SandboxChain(db, setup, now) as never).verify(payload, requirements),
+    settle: (payload, requirements, tx) => new (x402Evm().ExactEvmScheme)(new SandboxChain(tx, setup, now) as never).settle(payload, requirements),
   };
 }
 

@@ -4,7 +4,7 @@
 // would make them. The test payment pays the marketplace and is credited straight back to the caller.
 import { encodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
+import type { ExactEvmScheme } from '@x402/evm/exact/client';
 import type { Wallet } from '../../db/generated/prisma/client';
 import { Conflict } from '../../platform/errors';
 import { newUuid } from '../../platform/ids';
@@ -155,7 +155,9 @@ export async function testPayment(ctx: Ctx, input: TestPaymentInput): Promise<Te
   const account = keys.decrypt(wallet.address, wallet.encryptedKey!);
   const requirements = requirementsFor(setup, amount);
   const resource = { url: `${ctx.services.config.publicBaseUrl}/api/v1/x402/sandbox/test-payment`, description: 'A sandbox test payment', mimeType: 'application/json' };
-  const signed = await new ExactEvmScheme(account).createPaymentPayload(X402_VERSION, requirements);
+  // @x402/evm (and viem) load with the first test payment, not at start.
+  const { ExactEvmScheme: Scheme } = require('@x402/evm/exact/client') as { ExactEvmScheme: typeof ExactEvmScheme };
+  const signed = await new Scheme(account).createPaymentPayload(X402_VERSION, requirements);
   const payload: PaymentPayload = { x402Version: X402_VERSION, resource, accepted: requirements, payload: signed.payload };
   const paymentSignature = encodePaymentSignatureHeader(payload);
   const read = readPayment(paymentSignature);

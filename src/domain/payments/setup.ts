@@ -1,7 +1,7 @@
 // What payments run on, fixed at start-up: the network, the asset (a USD stablecoin with EIP-3009), where
 // payments go, the marketplace's fee, the sandbox's faucet cap and starting balance, and the ledger's own
 // accounts. Prices are integer cents (CONTRACT §3); on the wire and in the ledger they are base units.
-import { getDefaultAsset } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 
@@ -87,6 +87,36 @@ export function feeOf(setup: Pick<PaymentSetup, 'feeBps'>, units: bigint): bigin
   return (units * BigInt(setup.feeBps)) / 10_000n;
 }
 
+/**
+ * The network's default asset in @x402/evm's table (the first listed), or undefined when it lists none.
+ * Read through the exact scheme's server side, which loads no viem: the package's main entry loads all of
+ * it (about 20 MiB resident) at start for this one table. That side gives the token, its EIP-712 domain and
+ * decimals but not its symbol, which the main entry gives when first read: by a payment's message or a
+ * wallet made, which load viem to sign or make keys anyway.
+ */
+async function defaultAsset(network: `${string}:${string}`): Promise<PaymentAsset | undefined> {
+  const scheme = new ExactEvmScheme();
+  let unit: Awaited<ReturnType<ExactEvmScheme['parsePrice']>>;
+  try {
+    unit = await scheme.parsePrice('1', network);
+  } catch {
+    return undefined;
+  }
+  const extra = unit.extra as { name?: string; version?: string } | undefined;
+  const decimals = scheme.getAssetDecimals(unit.asset, network);
+  if (decimals === undefined || !extra?.name || !extra.version) return undefined;
+  let symbol: string | undefined;
+  return {
+    address: unit.asset,
+    get symbol() {
+      symbol ??= (require('@x402/evm') as typeof import('@x402/evm')).getDefaultAsset(network).symbol;
+      return symbol;
+    },
+    decimals,
+    eip712: { name: extra.name, version: extra.version },
+  };
+}
+
 /** A configured amount in base units; a start-up error naming the variable past the asset's decimals. */
 function units(name: string, value: string, decimals: number): bigint {
   try {
@@ -103,23 +133,12 @@ export async function loadPaymentSetup(config: Config, db: Db): Promise<PaymentS
   if (p.asset) {
     // A configured token is described by the network's default table when it is listed there; otherwise
     // it is taken to be a 6-decimal USD coin with the usual EIP-712 domain.
-    let known: ReturnType<typeof getDefaultAsset> | undefined;
-    try {
-      known = getDefaultAsset(p.network as `${string}:${string}`);
-    } catch {
-      known = undefined;
-    }
-    asset = known && known.asset.toLowerCase() === p.asset
-      ? { address: known.asset, symbol: known.symbol, decimals: known.decimals, eip712: { name: known.name, version: known.version } }
-      : { address: p.asset, symbol: 'USDC', decimals: 6, eip712: { name: 'USD Coin', version: '2' } };
+    const known = await defaultAsset(p.network as `${string}:${string}`);
+    asset = known && known.address.toLowerCase() === p.asset ? known : { address: p.asset, symbol: 'USDC', decimals: 6, eip712: { name: 'USD Coin', version: '2' } };
   } else {
-    let known: ReturnType<typeof getDefaultAsset>;
-    try {
-      known = getDefaultAsset(p.network as `${string}:${string}`);
-    } catch {
-      throw new Error(`X402_NETWORK ${p.network} has no default asset: set X402_ASSET`);
-    }
-    asset = { address: known.asset, symbol: known.symbol, decimals: known.decimals, eip712: { name: known.name, version: known.version } };
+    const known = await defaultAsset(p.network as `${string}:${string}`);
+    if (!known) throw new Error(`X402_NETWORK ${p.network} has no default asset: set X402_ASSET`);
+    asset = known;
   }
   if (asset.decimals < 2) throw new Error(`the payment asset must have at least 2 decimals (cents), not ${asset.decimals}`);
   const settlement = await db.wallet.findUniqueOrThrow({ where: { id: ACCOUNTS.settlement }, select: { address: true } });
