@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { compileRoutes, coordinateOf, RestDispatcher, type CompiledRoute } from '../rest/runner';
 import { StreamBridge } from '../rest/streams';
 import { rootAliases, routes } from '../rest/routes';
@@ -125,6 +125,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   try {
     events = await EventBus.create<Topics>(config.redisUrl);
     if (config.redisUrl) {
+      // Loaded only with REDIS_URL, as the event bus loads it (src/platform/pubsub.ts).
+      const { Redis } = require('ioredis') as typeof import('ioredis');
       redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: false });
       await redis.connect();
     }

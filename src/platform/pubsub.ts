@@ -1,9 +1,9 @@
 // Publish/subscribe for live streams (GraphQL subscriptions over WebSocket and SSE). In memory for one
 // instance; with REDIS_URL every instance sees every event. Open streams are tracked so that health
-// can count them and shutdown can end them.
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+// can count them and shutdown can end them. ioredis and the Redis event target load only with REDIS_URL
+// (ioredis is about 15 MiB resident that a single instance never uses).
 import { createPubSub, type PubSub } from 'graphql-yoga';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 
 type Topics = Record<string, unknown>;
 
@@ -18,6 +18,8 @@ export class EventBus<T extends Topics> {
   /** Connects to Redis (both clients ready before anything subscribes) or stays in memory. */
   static async create<T extends Topics>(redisUrl?: string): Promise<EventBus<T>> {
     if (!redisUrl) return new EventBus<T>([], createPubSub() as never);
+    const { Redis } = require('ioredis') as typeof import('ioredis');
+    const { createRedisEventTarget } = require('@graphql-yoga/redis-event-target') as typeof import('@graphql-yoga/redis-event-target');
     // Publishes issued in one turn of the event loop go out in one write (the outbox relays a turn's events together).
     const publishClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining: true });
     const subscribeClient = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
