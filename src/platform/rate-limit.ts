@@ -1,7 +1,15 @@
 // Fixed-window rate limits per bucket per subject (a credential hash or a client address), kept in
 // memory or, with REDIS_URL, in Redis so that every instance shares the counters.
 import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+
+type Flexible = typeof import('rate-limiter-flexible');
+let loaded: Flexible | undefined;
+/** The limiters' library, loaded when the first bucket is spent (about 6 MiB resident an idle start never needs). */
+function flexible(): Flexible {
+  loaded ??= require('rate-limiter-flexible') as Flexible;
+  return loaded;
+}
 
 export interface Bucket {
   name: string;
@@ -28,6 +36,7 @@ export class RateLimiter {
   private limiter(bucket: Bucket): RateLimiterAbstract {
     let limiter = this.limiters.get(bucket.name);
     if (!limiter) {
+      const { RateLimiterMemory, RateLimiterRedis } = flexible();
       const opts = { keyPrefix: `rl:${bucket.name}`, points: bucket.perMinute, duration: 60 };
       // If Redis is unreachable the instance keeps limiting on its own rather than failing requests.
       limiter = this.redis
@@ -53,7 +62,7 @@ export class RateLimiter {
     try {
       return decide(await this.limiter(bucket).consume(subject, points), true);
     } catch (res) {
-      if (res instanceof RateLimiterRes) return decide(res, false);
+      if (res instanceof flexible().RateLimiterRes) return decide(res, false);
       throw res;
     }
   }
