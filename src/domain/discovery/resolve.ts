@@ -323,8 +323,9 @@ export const HEAD_DEPTH = 50;
  * offers in service id order, as rankSql samples them: reputation, price, languages) and each
  * preference's first HEAD_DEPTH offers in ranking order, each with its languages. A listing holds the
  * offer's price and reputation as the offer's own columns do (marketplace_write_offers writes both from
- * the same values), so the limits are tested on the listing's (each head offer carries them beside its
- * listing, taken from it). Read as text and parsed here (what the driver does with a json value), so that
+ * the same values), so the limits are tested on those columns, read beside the listing as the sample and
+ * the statements read them (taking them out of the listing, `listing->11`, parsed each listing's text again
+ * in the database). Read as text and parsed here (what the driver does with a json value), so that
  * the read cache weighs the heads by that text rather than by serializing some 400 offers again; each
  * listing is read as its own text, parsed when a query first takes it (keptHeads).
  */
@@ -334,8 +335,8 @@ const HEADS_SQL = `SELECT json_build_object(
     FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
           ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o),
   ${PREFERENCES.map(
-    (prefer) => `'${prefer}', (SELECT COALESCE(json_agg(json_build_array(top.listing::text, top.languages, top.listing->11, top.listing->5)), '[]'::json)
-    FROM (SELECT o.listing, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
+    (prefer) => `'${prefer}', (SELECT COALESCE(json_agg(json_build_array(top.listing::text, top.languages, top.reputation, top.cost_per_call)), '[]'::json)
+    FROM (SELECT o.listing, o.languages, o.reputation, o.cost_per_call FROM service_offers o WHERE o.capability = $1 AND o.active
           ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${HEAD_DEPTH}) AS top)`,
   ).join(',\n  ')})::text AS heads`;
 
