@@ -114,4 +114,26 @@ describe('ReadCache', () => {
     await sleep(10);
     expect(short.peek('k')).toBeUndefined();
   });
+
+  it('answers an alias with what its original holds, until the original expires, and forgets both on a flush', async () => {
+    const cache = new ReadCache(40);
+    cache.setListening(true);
+    cache.alias('request text', 'k');
+    expect(cache.peek('request text')).toBeUndefined();
+    cache.keep('k', 'answer', performance.now());
+    await sleep(20);
+    cache.alias('request text', 'k');
+    expect(cache.peek('request text')).toBe('answer');
+    // Its life is the original's, not a TTL from when it was made.
+    await sleep(30);
+    expect(cache.peek('request text')).toBeUndefined();
+    cache.keep('k', 'again', performance.now());
+    cache.alias('request text', 'k');
+    cache.flush();
+    expect(cache.peek('request text')).toBeUndefined();
+    cache.setListening(false);
+    cache.keep('k', 'down', performance.now());
+    cache.alias('request text', 'k');
+    expect(cache.peek('request text')).toBeUndefined();
+  });
 });
