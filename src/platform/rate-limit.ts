@@ -2,14 +2,10 @@
 // memory or, with REDIS_URL, in Redis so that every instance shares the counters.
 import type Redis from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { onFirstUse } from './lazy';
 
-type Flexible = typeof import('rate-limiter-flexible');
-let loaded: Flexible | undefined;
 /** The limiters' library, loaded when the first bucket is spent (about 6 MiB resident an idle start never needs). */
-function flexible(): Flexible {
-  loaded ??= require('rate-limiter-flexible') as Flexible;
-  return loaded;
-}
+const flexible = onFirstUse(() => require('rate-limiter-flexible') as typeof import('rate-limiter-flexible'));
 
 export interface Bucket {
   name: string;

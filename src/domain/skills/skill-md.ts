@@ -2,14 +2,11 @@
 // lower-case letters, digits and hyphens; `description`; optional `license`, `allowed-tools`, `metadata`)
 // and a Markdown body of instructions. How a skill runs travels in `metadata` (runtime, entrypoint, …).
 import type * as Yaml from 'yaml';
+import { onFirstUse } from '../../platform/lazy';
 import { Checks } from '../../platform/validate';
 
-let loadedYaml: typeof Yaml | undefined;
 /** The YAML library, loaded by the first SKILL.md read or written (about 7 MiB resident a start never needs). */
-export function yaml(): typeof Yaml {
-  loadedYaml ??= require('yaml') as typeof Yaml;
-  return loadedYaml;
-}
+export const yaml = onFirstUse(() => require('yaml') as typeof Yaml);
 
 /** The fields of a skill that SKILL.md carries. */
 export interface SkillMdFields {
