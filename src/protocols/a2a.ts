@@ -18,6 +18,7 @@ import { createContext } from '../domain/request-context';
 import { problemFromError } from '../platform/errors';
 import { clientAddress } from '../platform/http';
 import { inputProblem } from '../platform/input-boundary';
+import { onFirstUse } from '../platform/lazy';
 import { bucket } from '../../rest/route';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from './json-rpc';
 import { compileTools, runTool, type CompiledTool } from './tools';
@@ -27,22 +28,20 @@ type ServerModule = typeof import('@a2a-js/sdk/server', { with: { 'resolution-mo
 type CompatModule = typeof import('@a2a-js/sdk/compat/v0_3', { with: { 'resolution-mode': 'import' } });
 type CompatServerModule = typeof import('@a2a-js/sdk/compat/v0_3/server', { with: { 'resolution-mode': 'import' } });
 type Sdk = { core: CoreModule; sdk: ServerModule; compat: CompatModule; compatServer: CompatServerModule };
-let loadedSdk: Sdk | undefined;
 
 /**
  * The SDK, loaded by the first A2A request or agent card: a process no A2A client calls never loads it
  * (about 9 MiB resident). It is published as ES modules with CommonJS builds; its types resolve as ES
  * modules only, hence the `typeof import` types and `require`.
  */
-function a2aSdk(): Sdk {
-  loadedSdk ??= {
+const a2aSdk = onFirstUse(
+  (): Sdk => ({
     core: require('@a2a-js/sdk') as CoreModule,
     sdk: require('@a2a-js/sdk/server') as ServerModule,
     compat: require('@a2a-js/sdk/compat/v0_3') as CompatModule,
     compatServer: require('@a2a-js/sdk/compat/v0_3/server') as CompatServerModule,
-  };
-  return loadedSdk;
-}
+  }),
+);
 
 export const A2A_PATH = '/api/a2a';
 export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentPayload, PaymentRequirements, SettleResponse, VerifyResponse } from '@x402/core/types';
 import type { DbTx } from '../../db/database';
+import { onFirstUse } from '../../platform/lazy';
 import type { OutboundClient } from '../../platform/outbound';
 import { OutboundError } from '../../platform/outbound';
 import { evm, type Hex } from '../../platform/evm';
@@ -14,15 +15,13 @@ import { InsufficientFunds, transfer } from './ledger';
 import type { Eip3009Payload } from './x402';
 
 type ExactEvm = { eip3009ABI: (typeof import('@x402/evm'))['eip3009ABI']; ExactEvmScheme: (typeof import('@x402/evm/exact/facilitator'))['ExactEvmScheme'] };
-let exactEvm: ExactEvm | undefined;
 /** @x402/evm's facilitator, loaded by the first payment verified (it loads viem: about 20 MiB resident). */
-function x402Evm(): ExactEvm {
-  exactEvm ??= {
+const x402Evm = onFirstUse(
+  (): ExactEvm => ({
     eip3009ABI: (require('@x402/evm') as typeof import('@x402/evm')).eip3009ABI,
     ExactEvmScheme: (require('@x402/evm/exact/facilitator') as typeof import('@x402/evm/exact/facilitator')).ExactEvmScheme,
-  };
-  return exactEvm;
-}
+  }),
+);
 
 export interface Facilitator {
   /** `in-process` (sandbox) or the remote facilitator's URL. */
