@@ -152,8 +152,10 @@ describe('the skills marketplace', () => {
           const [a, b] = [await listMarketplace(kept, page, filter), await listMarketplace(alone, page, filter)];
           expect({ what, ...a }).toEqual({ what, ...b });
         }
-    // The pages within the head were cut from it (kept under the statement of its first rows).
-    expect(services.readCache.peek(`skills_marketplace_cp\n${JSON.stringify([MARKETPLACE_HEAD, 0, category])}`)).toHaveLength(MARKETPLACE_HEAD);
+    // The pages within the head were cut from it (kept under the statement of its first rows, as their text).
+    const head = services.readCache.peek(`skills_head_cp\n${JSON.stringify([MARKETPLACE_HEAD, 0, category])}`) as { rows: string[] };
+    expect(head.rows).toHaveLength(MARKETPLACE_HEAD);
+    expect(typeof head.rows[0]).toBe('string');
   });
 
   it('keeps each page\'s answer apart, and never a refusal', async () => {

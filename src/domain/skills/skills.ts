@@ -370,6 +370,55 @@ export interface MarketplaceSkill extends Pick<SkillContent, 'name' | 'descripti
 export const MARKETPLACE_HEAD = 60;
 
 /**
+ * A listing's head as its statement reads it: the total, and each row as its own text, a JSON array of
+ * HeadRow (parsed as the driver would parse a json value, but the rows are not).
+ */
+interface HeadRead {
+  total: number;
+  rows: string[];
+}
+
+/** A head's row: its skill's listed columns, `publishedAt` in milliseconds since the epoch. */
+type HeadRow = [
+  id: string,
+  name: string,
+  description: string,
+  runtime: string,
+  entrypoint: string,
+  category: string | null,
+  version: string,
+  contentHash: string,
+  installCount: number,
+  forkCount: number,
+  agentId: string,
+  publishedAt: number | null,
+];
+
+/**
+ * A listing's head as the read cache keeps it, for some 2 s and beside a few hundred other listings': the
+ * total, each row's text, and the rows a page took, parsed then and kept. Parsed whole, a head was some
+ * 800 objects (a skill, its strings and its date per row) that the garbage collector copied, promoted and
+ * traced until they expired, and the cache weighed it by serializing all of it again; it is weighed by the
+ * text it was read as (two bytes a character) instead.
+ */
+interface KeptHead {
+  total: number;
+  rows: string[];
+  skills: (MarketplaceSkill | undefined)[];
+}
+
+/** The head's i-th skill, parsed from its row on first use. */
+function skillAt(head: KeptHead, i: number): MarketplaceSkill {
+  let skill = head.skills[i];
+  if (!skill) {
+    const [id, name, description, runtime, entrypoint, category, version, contentHash, installCount, forkCount, agentId, publishedAt] = JSON.parse(head.rows[i]) as HeadRow;
+    skill = { id, name, description, runtime, entrypoint, category, version, contentHash, installCount, forkCount, agentId, publishedAt: publishedAt === null ? (null as unknown as Date) : new Date(publishedAt) };
+    head.skills[i] = skill;
+  }
+  return skill;
+}
+
+/**
  * Published skills, most installed first (or newest), filtered by runtime, category and text: one
  * statement on the driver (a listing page is a hot public read), named per filter shape so each shape
  * is planned once. The page reads its rows from an index in that order; `total` is one row of
@@ -382,6 +431,7 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
   const q = checks.text('q', filter.q, { max: 100 }) || undefined;
   const sort = checks.oneOf('sort', filter.sort ?? undefined, MARKETPLACE_SORTS, 'popular');
   checks.done();
+  const { readCache, sql } = ctx.services;
   const params: unknown[] = [page.limit, page.offset];
   const param = (value: unknown) => `$${params.push(value)}`;
   const where = ['published'];
@@ -396,31 +446,55 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
     ? `(SELECT count(*) FROM skills WHERE ${where.join(' AND ')})::int`
     : `COALESCE((SELECT count FROM skill_listing_counts WHERE runtime = ${runtime ? '$3' : `'*'`} AND category = ${category ? (runtime ? '$4' : '$3') : `'*'`}), 0)`;
   const shape = `${runtime ? 'r' : ''}${category ? 'c' : ''}${q ? 'q' : ''}${sort === 'newest' ? 'n' : 'p'}`;
-  // The total and the page's rows in one round trip: one row with the total and no skill when the page is
-  // empty. Kept for a moment in the read cache (src/platform/read-cache.ts): a change of a skill's listing
-  // notifies marketplace_changes, and install counts move within its TTL.
-  const name = `skills_marketplace_${shape}`;
-  const text = `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
-       SELECT id, listed_name AS name, listed_description AS description, listed_runtime AS runtime, listed_entrypoint AS entrypoint,
-         listed_category AS category, published_version AS version, published_hash AS "contentHash", install_count AS "installCount",
-         fork_count AS "forkCount", agent_id AS "agentId", published_at AS "publishedAt"
-       FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2
-     ) AS p ON true
-     ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`;
-  const read = (statementParams: unknown[]) =>
-    ctx.services.readCache.read(`${name}\n${JSON.stringify(statementParams)}`, () =>
-      ctx.services.sql.query<MarketplaceSkill & { total: number }>(text, statementParams, name),
+  // A page within the listing's head is cut from the head, kept once for every page of it (the read cache,
+  // src/platform/read-cache.ts: a change of a skill's listing notifies marketplace_changes, and install
+  // counts move within its TTL): the first MARKETPLACE_HEAD rows, whose order (a sort, then id) is total,
+  // so rows offset..offset+limit of the head are the page's rows. The head is read as text, the total and
+  // each row's array; its rows are parsed when a page first takes them. A text search, a page past the
+  // head, or the cache off reads its own page.
+  if (readCache.enabled && !q && page.offset + page.limit <= MARKETPLACE_HEAD) {
+    const name = `skills_head_${shape}`;
+    const headParams = [MARKETPLACE_HEAD, 0, ...params.slice(2)];
+    let bytes = 0;
+    const head = await readCache.read(
+      `${name}\n${JSON.stringify(headParams)}`,
+      async (): Promise<KeptHead> => {
+        const [row] = await sql.query<{ head: string }>(
+          `SELECT json_build_object('total', ${total}, 'rows', (
+             SELECT COALESCE(json_agg(json_build_array(id, listed_name, listed_description, listed_runtime, listed_entrypoint, listed_category,
+               published_version, published_hash, install_count, fork_count, agent_id, floor(extract(epoch FROM published_at) * 1000))::text ORDER BY ${order}), '[]'::json)
+             FROM (SELECT id, listed_name, listed_description, listed_runtime, listed_entrypoint, listed_category, published_version, published_hash,
+                     install_count, fork_count, agent_id, published_at
+                   FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2) AS p))::text AS head`,
+          headParams,
+          name,
+        );
+        bytes = 2 * row.head.length;
+        const read = JSON.parse(row.head) as HeadRead;
+        return { total: Number(read.total), rows: read.rows, skills: new Array<MarketplaceSkill | undefined>(read.rows.length) };
+      },
+      () => bytes,
     );
-  // A page within the listing's head is cut from the head, kept once for every page of it: the same
-  // statement for the first MARKETPLACE_HEAD rows, whose order (a sort, then id) is total, so rows
-  // offset..offset+limit of the head are the page's rows. A text search, a page past the head, or the cache
-  // off reads its own page.
-  if (ctx.services.readCache.enabled && !q && page.offset + page.limit <= MARKETPLACE_HEAD) {
-    const head = await read([MARKETPLACE_HEAD, 0, ...params.slice(2)]);
-    const items = head[0]?.id ? head.slice(page.offset, page.offset + page.limit).map(({ total: _total, ...skill }) => skill) : [];
-    return { items, total: Number(head[0]?.total ?? 0) };
+    const items: MarketplaceSkill[] = [];
+    for (let i = page.offset; i < head.rows.length && i < page.offset + page.limit; i++) items.push(skillAt(head, i));
+    return { items, total: head.total };
   }
-  const rows = await read(params);
+  // The total and the page's rows in one round trip: one row with the total and no skill when the page is
+  // empty, kept for a moment in the read cache as the head is.
+  const name = `skills_marketplace_${shape}`;
+  const rows = await readCache.read(`${name}\n${JSON.stringify(params)}`, () =>
+    sql.query<MarketplaceSkill & { total: number }>(
+      `SELECT t.total, p.* FROM (SELECT ${total} AS total) AS t LEFT JOIN LATERAL (
+         SELECT id, listed_name AS name, listed_description AS description, listed_runtime AS runtime, listed_entrypoint AS entrypoint,
+           listed_category AS category, published_version AS version, published_hash AS "contentHash", install_count AS "installCount",
+           fork_count AS "forkCount", agent_id AS "agentId", published_at AS "publishedAt"
+         FROM skills WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2
+       ) AS p ON true
+       ORDER BY ${sort === 'newest' ? 'p."publishedAt" DESC' : 'p."installCount" DESC'}, p.id`,
+      params,
+      name,
+    ),
+  );
   const items = rows[0]?.id ? rows.map(({ total: _total, ...skill }) => skill) : [];
   return { items, total: Number(rows[0]?.total ?? 0) };
 }
