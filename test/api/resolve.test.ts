@@ -2,7 +2,7 @@
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
-import { HEAD_DEPTH, PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders, readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { HEAD_DEPTH, MATCHES_STATEMENTS, PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders, readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
 import { ReadCache } from '../../src/platform/read-cache';
 import { api, besideServer, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
@@ -572,34 +572,92 @@ describe("a capability's kept heads", () => {
 
 describe('the ranking statements', () => {
   // What makes resolve cheap whatever the catalog's size: the generic plan of each ranking statement reads
-  // the first `limit` entries of its preference's index, with no sort, and a bounded sample of the primary
-  // key for a limited total. Scans of the table and sorts are priced out, so a plan that still has one has
-  // no index to use instead.
+  // the first `limit` entries of its preference's index, with no sort, and a bounded sample for a limited
+  // total from an index alone; a limited ranking that few offers pass reads those offers from the
+  // reputation and price index instead (FEW_FACTOR). Scans of the table and sorts are priced out, so a plan
+  // that still has one has no index to use instead.
   const ARGS = { all: `'summarize', 10`, limited: `'summarize', 0, 1000, 10`, language: `'summarize', 0, 1000, 'en', 10` } as const;
+  async function planOf(text: string, args: string): Promise<string> {
+    return server.app.services.db.$transaction(async (tx) => {
+      for (const setting of ['plan_cache_mode = force_generic_plan', 'enable_seqscan = off', 'enable_sort = off', 'enable_bitmapscan = off']) {
+        await tx.$executeRawUnsafe(`SET LOCAL ${setting}`);
+      }
+      await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${text}`);
+      try {
+        const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN EXECUTE plan_probe(${args})`);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await tx.$executeRawUnsafe('DEALLOCATE plan_probe');
+      }
+    });
+  }
+  const ranked = (prefer: string) => new RegExp(`Index (Only )?Scan using service_offers_capability_active_score_${prefer}_`);
   it.each(PREFERENCES.flatMap((prefer) => (['all', 'limited', 'language'] as const).map((variant) => [prefer, variant] as const)))(
     'plans prefer=%s (%s offers) on its index, in ranking order, without a sort',
     async (prefer, variant) => {
-      const statement = RANK_STATEMENTS[`${prefer}:${variant}`];
-      const plan = await server.app.services.db.$transaction(async (tx) => {
-        for (const setting of ['plan_cache_mode = force_generic_plan', 'enable_seqscan = off', 'enable_sort = off', 'enable_bitmapscan = off']) {
-          await tx.$executeRawUnsafe(`SET LOCAL ${setting}`);
-        }
-        await tx.$executeRawUnsafe(`PREPARE plan_probe AS ${statement.text}`);
-        try {
-          const rows = await tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN EXECUTE plan_probe(${ARGS[variant]})`);
-          return rows.map((r) => r['QUERY PLAN']).join('\n');
-        } finally {
-          await tx.$executeRawUnsafe('DEALLOCATE plan_probe');
-        }
-      });
-      expect(plan).not.toMatch(/\bSort\b|Seq Scan/);
-      expect(plan).toMatch(new RegExp(`Index (Only )?Scan using service_offers_capability_active_score_${prefer}_`));
-      // The unlimited total is one row of capability_offer_counts, not a count of offers; a limited one
-      // is estimated from the first TOTAL_SAMPLE offers in id order, read from the primary key.
+      const plan = await planOf(RANK_STATEMENTS[`${prefer}:${variant}`].text, ARGS[variant]);
+      expect(plan).not.toMatch(/Seq Scan/);
+      expect(plan).toMatch(ranked(prefer));
+      // The unlimited total is one row of capability_offer_counts, not a count of offers.
       expect(plan).toMatch(/Index Scan using capability_offer_counts_pkey/);
-      if (variant !== 'all') expect(plan).toMatch(/Index Scan using service_offers_pkey/);
+      if (variant === 'all') {
+        expect(plan).not.toMatch(/\bSort\b/);
+        return;
+      }
+      // A limited total is estimated from the first TOTAL_SAMPLE offers in id order, read from an index alone;
+      // its matches are read by walking the preference's index (checked without a sort just below) or,
+      // when the sample says few pass, from the reputation and price index, sorted.
+      expect(plan).toMatch(/Index Only Scan using service_offers_capability_active_service_id_reputation_cost_idx/);
+      expect(plan).toMatch(/Index Scan using service_offers_capability_active_reputation_cost_per_call_idx/);
+      const walk = await planOf(MATCHES_STATEMENTS[`${prefer}:${variant}:walk`].text, ARGS[variant]);
+      expect(walk).toMatch(ranked(prefer));
+      expect(walk).not.toMatch(/\bSort\b|Seq Scan/);
+      const few = await planOf(MATCHES_STATEMENTS[`${prefer}:${variant}:few`].text, ARGS[variant]);
+      expect(few).toMatch(/Index Scan using service_offers_capability_active_reputation_cost_per_call_idx/);
+      expect(few).not.toMatch(/Seq Scan/);
     },
   );
+
+  it('reads the same matches in the same order either way (walking the index or sorting the offers that pass)', async () => {
+    const slug = uniqueSlug('reads');
+    const agents = await Promise.all([15, 55, 95].map((r) => seedAgent(r)));
+    const languages = [[], ['en'], ['fr', 'de']];
+    const createdAt = new Date();
+    // Ties on purpose: prices repeat, so the order falls back to the price and then the id.
+    await besideServer(server).service.createMany({
+      data: Array.from({ length: 60 }, (_, i) => ({
+        serviceKey: `svc_${base62(24)}`,
+        agentId: agents[i % agents.length],
+        name: `seeded ${i}`,
+        description: 'A service seeded by a test',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: [slug],
+        languages: languages[(i * 7) % languages.length],
+        pricingModel: 'per_call' as const,
+        costPerCall: (i * 37) % 5,
+        successCount: (i * 31) % 3,
+        signingSecret: 'whsec_x',
+        createdAt,
+      })),
+    });
+    const sql = server.app.services.sql;
+    const read = async (statement: { name: string; text: string }, params: unknown[]) =>
+      (await sql.query<{ ranking: { matches: unknown[][] } }>(statement.text, params, statement.name))[0].ranking.matches.map((m) => m[0]);
+    let compared = 0;
+    for (const prefer of PREFERENCES) {
+      for (const [minReputation, maxCost] of [[0, 4], [50, 2], [90, 0], [96, 4]]) {
+        for (const limit of [1, 5, 40]) {
+          for (const variant of ['limited', 'language'] as const) {
+            const params = variant === 'limited' ? [slug, minReputation, maxCost, limit] : [slug, minReputation, maxCost, 'fr', limit];
+            const [walk, few] = [await read(MATCHES_STATEMENTS[`${prefer}:${variant}:walk`], params), await read(MATCHES_STATEMENTS[`${prefer}:${variant}:few`], params)];
+            expect({ prefer, variant, minReputation, maxCost, limit, ids: few }).toEqual({ prefer, variant, minReputation, maxCost, limit, ids: walk });
+            compared += walk.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200);
+  });
 
   (onPostgres() ? it : it.skip)('runs named statements with generic plans on PostgreSQL', async () => {
     const [row] = await server.app.services.sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode', [], 'show_plan_cache_mode');

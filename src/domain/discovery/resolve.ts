@@ -137,11 +137,37 @@ type Variant = 'all' | 'limited' | 'language';
 export const TOTAL_SAMPLE = 200;
 
 /**
- * The ranking statement of one preference and variant; its parameters are listed in rankStatement. Without
- * its total (`withTotal` false) it reads the matches alone, for a query whose total comes from its
+ * When a limited ranking reads the offers that pass its limits and sorts them, instead of walking its
+ * preference's index: when its capability's sample says that fewer than FEW_FACTOR × `limit` of its
+ * offers pass. The walk reads index entries until `limit` of them pass, about `limit` over the share that
+ * passes: ten of a hundred offers are cheap to find, but a limit that nothing or almost nothing passes
+ * (a reputation no provider of the capability has) walks the whole capability, ten thousand entries and
+ * their heap rows at the million-service benchmark (2 ms on PostgreSQL, where the ten-thousand-service
+ * one walks its 100). Reading the offers that pass costs about their number instead, through the
+ * (capability, active, reputation, cost) index. Which is cheaper crosses over around a few percent
+ * passing; a sample of 200 tells nothing from 0.5% apart, so the rule takes the read only when the
+ * estimate says few pass, and the walk when many do. A wrong guess costs a slower answer, never a
+ * different one: both read the same offers in the same order.
+ */
+export const FEW_FACTOR = 10;
+
+/** Whether a limited query reads its passing offers rather than walking (FEW_FACTOR), from its sample. */
+export function fewQualify(offers: number, [sampled, qualifying]: [sampled: number, qualifying: number], limit: number): boolean {
+  return sampled > 0 && offers * qualifying < FEW_FACTOR * limit * sampled;
+}
+
+/** How a ranking statement reads its matches: walking its preference's index, or the passing offers sorted. */
+type Read = 'walk' | 'few';
+
+/**
+ * The ranking statement of one preference and variant; its parameters are listed in rankStatement. A
+ * limited variant's statement reads the capability's sample first and then its matches the way
+ * fewQualify chooses, in SQL: of the two subqueries in the CASE, only the chosen one runs (PostgreSQL
+ * evaluates an uncorrelated subquery, an init plan, when its value is first needed). Without its total
+ * (`read` given) it reads the matches alone, in that way, for a query whose total and choice come from its
  * capability's kept heads (the same count and sample).
  */
-function rankSql(prefer: Prefer, variant: Variant, withTotal = true): string {
+function rankSql(prefer: Prefer, variant: Variant, read?: Read): string {
   let qualifies = '';
   if (variant !== 'all') qualifies += ' AND o.reputation >= $2 AND o.cost_per_call <= $3';
   // A service that lists languages must list the one asked for. Written as NOT (lists some AND not this
@@ -153,18 +179,21 @@ function rankSql(prefer: Prefer, variant: Variant, withTotal = true): string {
   if (variant === 'language') qualifies += ' AND NOT (cardinality(o.languages) > 0 AND NOT o.languages @> ARRAY[$4::text])';
   const filter = `o.capability = $1 AND o.active${qualifies}`;
   const limit = { all: '$2', limited: '$4', language: '$5' }[variant];
+  const score = `o.${SCORE_COLUMN[prefer]}`;
+  // `score + 0` orders as the score does, but no index holds it: the plan reads the offers that pass from
+  // the (capability, active, reputation, cost) index and sorts them (see FEW_FACTOR).
+  const matches = (how: Read) => `COALESCE((SELECT json_agg(top.listing) FROM (SELECT o.listing FROM service_offers o WHERE ${filter}
+      ORDER BY ${how === 'walk' ? score : `${score} + 0`} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top), '[]'::json)`;
   const offers = 'COALESCE((SELECT active_offers FROM capability_offer_counts WHERE capability = $1), 0)';
-  const total =
-    variant === 'all'
-      ? `'total', ${offers}`
-      : `'offers', ${offers}, 'sample', (SELECT json_build_array(count(*), count(*) FILTER (WHERE true${qualifies}))
-          FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
-                ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o)`;
+  if (variant === 'all') return `SELECT json_build_object('total', ${offers}, 'matches', ${matches('walk')}) AS ranking`;
+  if (read) return `SELECT json_build_object('matches', ${matches(read)}) AS ranking`;
   return `
-  SELECT json_build_object(
-    ${withTotal ? `${total},` : ''}
-    'matches', COALESCE((SELECT json_agg(top.listing) FROM (SELECT o.listing FROM service_offers o WHERE ${filter}
-      ORDER BY o.${SCORE_COLUMN[prefer]} DESC, o.cost_per_call ASC, o.service_id ASC LIMIT ${limit}) AS top), '[]'::json)) AS ranking`;
+  SELECT json_build_object('offers', c.offers, 'sample', json_build_array(s.sampled, s.qualifying), 'matches',
+    CASE WHEN s.sampled > 0 AND c.offers * s.qualifying < ${FEW_FACTOR} * ${limit} * s.sampled THEN ${matches('few')} ELSE ${matches('walk')} END) AS ranking
+  FROM (SELECT ${offers} AS offers) AS c,
+    (SELECT count(*) AS sampled, count(*) FILTER (WHERE true${qualifies}) AS qualifying
+     FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
+           ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o) AS s`;
 }
 
 /** A ranking statement's value: the exact total (`all`), or the capability's offers and a sample of them. */
@@ -204,16 +233,19 @@ export const RANK_STATEMENTS = Object.fromEntries(
 ) as Record<`${Prefer}:${Variant}`, { name: string; text: string }>;
 
 /**
- * The limited variants' statements without their total, for a query whose capability's heads are kept but
- * do not hold its ranking: the heads' count and sample are the ones its own statement would read (the first
- * TOTAL_SAMPLE offers in service id order), so that statement reads the matches alone. On the embedded
- * database the sample was the costliest part of such a statement: 200 offers from scattered heap pages.
+ * The limited variants' statements without their total, each way of reading (Read), for a query whose
+ * capability's heads are kept but do not hold its ranking: the heads' count and sample are the ones its
+ * own statement would read (the first TOTAL_SAMPLE offers in service id order), so that statement reads
+ * the matches alone, the way the heads' sample chooses (fewQualify). On the embedded database the sample
+ * was the costliest part of such a statement: 200 offers from scattered heap pages.
  */
-const MATCHES_STATEMENTS = Object.fromEntries(
+export const MATCHES_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) =>
-    VARIANTS.filter((v) => v !== 'all').map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}_matches`, text: rankSql(prefer, variant, false) }]),
+    VARIANTS.filter((v) => v !== 'all').flatMap((variant) =>
+      (['walk', 'few'] as const).map((read) => [`${prefer}:${variant}:${read}`, { name: `rank_${prefer}_${variant}_${read}`, text: rankSql(prefer, variant, read) }]),
+    ),
   ),
-) as Record<`${Prefer}:${Exclude<Variant, 'all'>}`, { name: string; text: string }>;
+) as Record<`${Prefer}:${Exclude<Variant, 'all'>}:${Read}`, { name: string; text: string }>;
 
 /** Which statement a query needs: limits that keep every offer are no limits. */
 function variantOf(query: ResolveQuery): Variant {
@@ -221,8 +253,8 @@ function variantOf(query: ResolveQuery): Variant {
   return (query.minReputation ?? 0) > 0 || (query.maxCost ?? MAX_COST_CENTS) < MAX_COST_CENTS ? 'limited' : 'all';
 }
 
-/** The statement and parameters that answer a query. */
-function rankStatement(query: ResolveQuery, matchesOnly = false): { name: string; text: string; params: unknown[] } {
+/** The statement and parameters that answer a query; with `matchesOnly`, its matches alone, read that way. */
+function rankStatement(query: ResolveQuery, matchesOnly?: Read): { name: string; text: string; params: unknown[] } {
   const minReputation = query.minReputation ?? 0;
   const maxCost = query.maxCost ?? MAX_COST_CENTS;
   const variant = variantOf(query);
@@ -232,7 +264,7 @@ function rankStatement(query: ResolveQuery, matchesOnly = false): { name: string
       : variant === 'limited'
         ? [query.capability, minReputation, maxCost, query.limit]
         : [query.capability, minReputation, maxCost, query.language, query.limit];
-  return { ...(matchesOnly && variant !== 'all' ? MATCHES_STATEMENTS[`${query.prefer}:${variant}`] : RANK_STATEMENTS[`${query.prefer}:${variant}`]), params };
+  return { ...(matchesOnly && variant !== 'all' ? MATCHES_STATEMENTS[`${query.prefer}:${variant}:${matchesOnly}`] : RANK_STATEMENTS[`${query.prefer}:${variant}`]), params };
 }
 
 /** One ranked offer as service_offers.listing holds it, in this order (see marketplace_write_offers). */
@@ -484,14 +516,16 @@ export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQu
     ranking = rankingFromHeads(heads, query);
   }
   if (!ranking) {
-    // A limited query whose heads are kept takes its total from them, and its statement reads the matches alone.
+    // A limited query whose heads are kept takes its total from them, and its statement reads the matches
+    // alone, the way the heads' sample chooses.
     const qualifies = heads && qualifierOf(query);
-    const statement = rankStatement(query, qualifies !== undefined);
+    const total = heads && qualifies && totalFromHeads(heads, qualifies);
+    const statement = rankStatement(query, total ? (fewQualify(total.offers!, total.sample!, query.limit) ? 'few' : 'walk') : undefined);
     ranking = await readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
       const [row] = await sql.query<{ ranking: StoredRanking }>(statement.text, statement.params, statement.name);
       return row.ranking;
     });
-    if (heads && qualifies) ranking = { ...totalFromHeads(heads, qualifies), matches: ranking.matches };
+    if (total) ranking = { ...total, matches: ranking.matches };
   }
   return { matches: scoreOffers(ranking.matches, query.prefer, ctx.services.clock.now()), ...totalOf(ranking, query.limit) };
 }
