@@ -2,17 +2,18 @@
 // and GET /graphql, graphql-sse, graphql-ws) is checked at the boundary, parsed with a token limit,
 // measured (aliases, repeated names, complexity with list sizes multiplied, introspection; linear in the
 // document) and validated once, and kept in a cache bounded in bytes; each request then has its variables
-// checked at the input boundary, its cost counted again when a page size comes from a variable, and its
-// root fields' rate buckets (and the introspection bucket) spent. The documents REST routes and MCP tools
-// run are held to the same limits when compiled, and pass the same variable check on every run
-// (rest/runner.ts compileOperation), so no surface reaches a resolver without it.
+// checked at the input boundary, its cost counted with the request's page sizes when one comes from a
+// variable (once for each document and set of sizes, then kept), and its root fields' rate buckets (and
+// the introspection bucket) spent. The documents REST routes and MCP tools run are held to the same
+// limits when compiled, and pass the same variable check on every run (rest/runner.ts compileOperation),
+// so no surface reaches a resolver without it.
 import { getIntrospectionQuery, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Ctx } from '../src/domain/context';
 import { BoundedCache, stringBytes } from '../src/platform/bounded-cache';
 import { AppError, BadRequest, RateLimited, ValidationFailed } from '../src/platform/errors';
 import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
-import { costProblem, measureDocument, measureOperation, type CostLimits, type OperationCost } from '../src/platform/operation-cost';
+import { costProblem, measureDocument, measureOperation, sizesKey, type CostLimits, type OperationCost } from '../src/platform/operation-cost';
 import type { Bucket, RateDecision } from '../src/platform/rate-limit';
 import type { FieldRateLimits } from './rate-limits';
 
@@ -72,9 +73,31 @@ export interface PreparedDocument {
   bytes: number;
 }
 
+/** What the costs measured with requests' page sizes may weigh together (some 8,000 of them). */
+export const SIZED_COST_CACHE_BYTES = 1024 * 1024;
+/**
+ * Per schema, what an operation's cost refuses (or null) at given page sizes: by document, operation name
+ * and sizesKey.
+ */
+const sizedCosts = new WeakMap<GraphQLSchema, BoundedCache<string | null>>();
+/** A number for each parsed document whose operations were measured with variables, naming it in sizedCosts' keys. */
+const documentIds = new WeakMap<DocumentNode, number>();
+let documentCount = 0;
+
+/** How many costs with requests' page sizes are kept for `schema`, and what they weigh. */
+export function sizedCostsKept(schema: GraphQLSchema): { bytes: number; entries: number } {
+  const kept = sizedCosts.get(schema);
+  return { bytes: kept?.bytes ?? 0, entries: kept?.size ?? 0 };
+}
+
 /**
  * The checks an operation's variables pass on every run: the input boundary, then, when a page size comes
  * from a variable, the cost again with the request's values. Returns the refusal, or undefined.
+ *
+ * The cost with a request's values is measured once for each operation and set of page sizes, and kept:
+ * it depends on the variables only through the values of the few that give a page size (sizesKey), and a
+ * route's or a client's requests take a few sizes (resolve's limit, a listing's page), while measuring
+ * walks the whole document again (2% of the main thread under varied resolves).
  */
 export function variablesProblem(
   schema: GraphQLSchema,
@@ -87,8 +110,17 @@ export function variablesProblem(
   if (problem) return new ValidationFailed(problem);
   if (!cost.variableSized) return undefined;
   const limits = costLimitsFor(schema);
-  const refused = costProblem(measureOperation(schema, document, operation, limits, variables ?? {}), limits);
-  return refused ? new BadRequest(refused) : undefined;
+  let kept = sizedCosts.get(schema);
+  if (!kept) sizedCosts.set(schema, (kept = new BoundedCache(SIZED_COST_CACHE_BYTES, (key, refused) => stringBytes(key) + stringBytes(refused ?? '') + 64)));
+  let id = documentIds.get(document);
+  if (id === undefined) documentIds.set(document, (id = ++documentCount));
+  const key = `${id}\n${operation.name?.value ?? ''}\n${sizesKey(cost, variables, limits)}`;
+  let refused = kept.get(key);
+  if (refused === undefined) {
+    refused = costProblem(measureOperation(schema, document, operation, limits, variables ?? {}), limits) ?? null;
+    kept.set(key, refused);
+  }
+  return refused === null ? undefined : new BadRequest(refused);
 }
 
 /** The tokens of a parsed document (they stay linked from its location). */

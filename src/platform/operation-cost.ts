@@ -54,6 +54,11 @@ export interface OperationCost {
   rootFields: Map<string, number>;
   /** Whether a page size comes from a variable: the complexity then depends on the request's variables. */
   variableSized: boolean;
+  /**
+   * The variables that give a page size (directly, or as an input object with a size field): the cost
+   * depends on the request's variables through their values alone (see sizesKey).
+   */
+  sizeVariables: readonly string[];
 }
 
 /** The arguments that say how many items a list answers. */
@@ -71,10 +76,16 @@ interface Measure {
   /** Field names at this level with their counts: only kept for a root type's selection sets. */
   fields?: Map<string, number>;
   variableSized: boolean;
+  /** The variables that give a page size inside (only when there are some). */
+  sizeVariables?: Set<string>;
 }
 
 function emptyMeasure(): Measure {
   return { aliases: 0, complexity: 0, introspectionComplexity: 0, introspection: 0, repeats: 0, keys: new Map(), variableSized: false };
+}
+
+function addSizeVariable(into: Measure, name: string): void {
+  (into.sizeVariables ??= new Set()).add(name);
 }
 
 /** Adds `times` × `part` into `into` (a spread, or a nested selection set whose keys are its own). */
@@ -84,6 +95,7 @@ function addInto(into: Measure, part: Measure, { sameLevel }: { sameLevel: boole
   into.introspectionComplexity += part.introspectionComplexity;
   into.introspection += part.introspection;
   into.variableSized ||= part.variableSized;
+  if (part.sizeVariables) for (const name of part.sizeVariables) addSizeVariable(into, name);
   if (sameLevel) {
     into.repeats = Math.max(into.repeats, part.repeats);
     for (const [key, n] of part.keys) into.keys.set(key, (into.keys.get(key) ?? 0) + n);
@@ -149,6 +161,33 @@ export function costProblem(cost: OperationCost, limits: CostLimits): string | u
   return undefined;
 }
 
+/** A page size as counted: whole, at least 1, at most the largest page (larger ones the field refuses). */
+function pageSize(n: number, limits: CostLimits): number {
+  return Math.min(Math.max(Number.isFinite(n) ? Math.trunc(n) : limits.maxListSize, 1), limits.maxListSize);
+}
+
+/**
+ * What an operation's cost depends on in `variables`: each of its size variables' value as the measure
+ * reads it (a number as the page size it counts as; an input object's first, last and limit; anything
+ * else as absent). Two requests whose keys are equal have the same cost.
+ */
+export function sizesKey(cost: Pick<OperationCost, 'sizeVariables'>, variables: Record<string, unknown> | null | undefined, limits: CostLimits): string {
+  let key = '';
+  for (const name of cost.sizeVariables) {
+    const v = variables?.[name];
+    if (typeof v === 'number') key += `${pageSize(v, limits)},`;
+    else if (v && typeof v === 'object' && !Array.isArray(v)) {
+      key += '{';
+      for (const size of SIZE_ARGUMENTS) {
+        const n = (v as Record<string, unknown>)[size];
+        key += typeof n === 'number' ? `${pageSize(n, limits)},` : '-,';
+      }
+      key += '},';
+    } else key += '-,';
+  }
+  return key;
+}
+
 function count(n: number): string {
   return n > 1e15 ? 'more than 10^15' : String(Math.round(n));
 }
@@ -184,6 +223,7 @@ class Walker {
       introspection: m.introspection,
       rootFields,
       variableSized: m.variableSized,
+      sizeVariables: m.sizeVariables ? [...m.sizeVariables] : [],
     };
   }
 
@@ -237,7 +277,8 @@ class Walker {
       const type = def?.type;
       const named = type ? getNamedType(type) : undefined;
       const size = this.sizeOf(node, def);
-      into.variableSized ||= size.fromVariable;
+      into.variableSized ||= size.fromVariable.length > 0;
+      for (const name of size.fromVariable) addSizeVariable(into, name);
       const isList = type ? isListType(getNullableType(type)) : false;
       const isConnection = !!named && named.name.endsWith('Connection');
       let multiplier = 1;
@@ -267,13 +308,14 @@ class Walker {
   }
 
   /** The page size the field's arguments give (directly, or inside an input object such as `input.limit`). */
-  private sizeOf(node: FieldNode, def: GraphQLField<unknown, unknown> | undefined): { value?: number; fromVariable: boolean } {
-    let fromVariable = false;
+  private sizeOf(node: FieldNode, def: GraphQLField<unknown, unknown> | undefined): { value?: number; fromVariable: string[] } {
+    // The variables this field's size may come from, whatever their values: a size that an earlier one
+    // gave first (`value ??=`) still names its variable, so the set is the document's alone.
+    const fromVariable: string[] = [];
     const read = (value: ValueNode | undefined, variablePath: unknown): number | undefined => {
       if (!value) return undefined;
       if (value.kind === Kind.INT) return Number(value.value);
       if (value.kind === Kind.VARIABLE) {
-        fromVariable = true;
         const given = this.variables ? variablePath : undefined;
         if (typeof given === 'number') return given;
         const fallback = this.variableDefaults.get(value.name.value);
@@ -284,14 +326,17 @@ class Walker {
     let value: number | undefined;
     for (const arg of node.arguments ?? []) {
       if (SIZE_ARGUMENTS.has(arg.name.value)) {
+        if (arg.value.kind === Kind.VARIABLE) fromVariable.push(arg.value.name.value);
         value = read(arg.value, arg.value.kind === Kind.VARIABLE ? this.variables?.[arg.value.name.value] : undefined);
       } else if (arg.value.kind === Kind.OBJECT) {
         for (const f of arg.value.fields) {
-          if (SIZE_ARGUMENTS.has(f.name.value)) value ??= read(f.value, f.value.kind === Kind.VARIABLE ? this.variables?.[f.value.name.value] : undefined);
+          if (!SIZE_ARGUMENTS.has(f.name.value)) continue;
+          if (f.value.kind === Kind.VARIABLE) fromVariable.push(f.value.name.value);
+          value ??= read(f.value, f.value.kind === Kind.VARIABLE ? this.variables?.[f.value.name.value] : undefined);
         }
       } else if (arg.value.kind === Kind.VARIABLE && this.carriesSize(def, arg.name.value)) {
         // An input object from a variable that has a size field: the operation depends on its variables.
-        fromVariable = true;
+        fromVariable.push(arg.value.name.value);
         const given = this.variables?.[arg.value.name.value];
         if (given && typeof given === 'object' && !Array.isArray(given)) {
           for (const sizeName of SIZE_ARGUMENTS) {
@@ -304,7 +349,7 @@ class Walker {
     if (value === undefined && def) {
       for (const a of def.args) if (SIZE_ARGUMENTS.has(a.name) && typeof a.defaultValue === 'number') value = a.defaultValue;
     }
-    if (value !== undefined) value = Math.min(Math.max(Number.isFinite(value) ? Math.trunc(value) : this.limits.maxListSize, 1), this.limits.maxListSize);
+    if (value !== undefined) value = pageSize(value, this.limits);
     return { value, fromVariable };
   }
 

@@ -1,10 +1,10 @@
 // What an operation costs before it runs (src/platform/operation-cost.ts), on the real schema: counts that
 // follow fragments as execution would, found in one visit of each fragment, and the bounded cache the
 // gate keeps parsed documents in.
-import { getIntrospectionQuery, getNamedType, isInputObjectType, parse, typeFromAST } from 'graphql';
+import { getIntrospectionQuery, getNamedType, isInputObjectType, parse, typeFromAST, type OperationDefinitionNode } from 'graphql';
 import { routes } from '../../rest/routes';
 import { schema } from '../../schema/index';
-import { costLimitsFor } from '../../schema/operation-gate';
+import { costLimitsFor, sizedCostsKept, variablesProblem } from '../../schema/operation-gate';
 import { BoundedCache } from '../../src/platform/bounded-cache';
 import { costProblem, measureDocument, type OperationCost } from '../../src/platform/operation-cost';
 
@@ -97,6 +97,57 @@ describe('measuring an operation', () => {
       const cost = [...measureDocument(schema, document, limits, variables).values()][0];
       expect({ route: `${route.method} ${route.path}`, problem: costProblem(cost, limits) }).toEqual({ route: `${route.method} ${route.path}`, problem: undefined });
     }
+  });
+});
+
+describe('the cost with a request’s page sizes (variablesProblem)', () => {
+  // Three spreads of twenty fields under a page of services: a page of 1,000 is over the budget, of 10 not.
+  const fields = 'id serviceId serviceKey name description endpoint status pricingModel costPerCall reputation capabilities languages createdAt updatedAt resumeAt pricingDetails capabilityPrices';
+  const text = `query Q($n: Int, $input: ResolveInput!) { ...Page resolve(input: $input) { matches { name } } }
+    fragment Page on Query { services(first: $n) { edges { node { ...S ...S ...S } } } }
+    fragment S on Service { ${fields} provider { id name } }`;
+
+  it('is measured once for each document and set of page sizes, each answering as a measure with those variables does', () => {
+    const document = parse(text);
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const cost = measureDocument(schema, document, limits).get('Q')!;
+    expect(cost.sizeVariables).toEqual(['n', 'input']);
+    const runs: Record<string, unknown>[] = [
+      { n: 1000, input: { capability: 'x' } },
+      { n: 10, input: { capability: 'x' } },
+      { n: 1000 },
+      { n: '1000' },
+      { n: 999.5 },
+      { n: 5, input: { capability: 'x', limit: 1000 } },
+      { n: 5, input: { capability: 'x', limit: 10 } },
+      // The same page sizes as runs above: a size past the largest page, and the same size again.
+      { n: 1e12 },
+      { n: 1000, input: { capability: 'y' } },
+    ];
+    const problems = new Set<string | undefined>();
+    const before = sizedCostsKept(schema).entries;
+    for (const round of [1, 2]) {
+      for (const variables of runs) {
+        const problem = costProblem(measureDocument(schema, document, limits, variables).get('Q')!, limits);
+        problems.add(problem);
+        expect({ round, variables, problem: variablesProblem(schema, document, operation, cost, variables)?.message }).toEqual({ round, variables, problem });
+      }
+      // One kept for each set of page sizes (the last two repeat earlier ones), none more the second time.
+      expect(sizedCostsKept(schema).entries - before).toBe(7);
+    }
+    // Some runs were refused and some were not, whichever came first.
+    expect(problems.has(undefined)).toBe(true);
+    expect([...problems].some((p) => p?.includes('complexity'))).toBe(true);
+  });
+
+  it('names the size variables of a fragment in every operation that spreads it, and of an input object either way', () => {
+    const costs = measureDocument(
+      schema,
+      parse('query A($n: Int) { ...F } query B($n: Int) { ...F } query C($l: Int) { resolve(input: { capability: "x", limit: $l }) { total } } fragment F on Query { services(first: $n) { edges { node { id } } } }'),
+      limits,
+    );
+    expect(Object.fromEntries([...costs].map(([name, cost]) => [name, cost.sizeVariables]))).toEqual({ A: ['n'], B: ['n'], C: ['l'] });
+    expect(measure('{ me { id } }').sizeVariables).toEqual([]);
   });
 });
 
