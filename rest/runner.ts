@@ -574,11 +574,11 @@ export class RestDispatcher {
           }
           claimed = { subject, key: idempotencyKey, keeping };
         }
-        // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable).
+        // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable), found
+        // in one lookup that also makes it this request's text's answer from now on, until it expires under
+        // its variables.
         const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
-        kept = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder) as Buffer | undefined);
-        // The same answer for this request's text from now on, until it expires under its variables.
-        if (kept !== undefined && asked !== undefined) services.readCache.alias(asked, keptUnder!);
+        kept = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder, asked) as Buffer | undefined);
         if (kept === undefined) {
           const since = performance.now();
           const result = await compiled.execute(undefined, ctx, variableValues);

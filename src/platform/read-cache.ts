@@ -14,17 +14,22 @@ import { BoundedCache, stringBytes } from './bounded-cache';
 export const READ_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
- * What an answer weighs: its bytes when it is kept serialized, else as its owner weighs it, else estimated
- * from its JSON (two bytes a character, erring high).
+ * What an answer weighs without its key: its bytes when it is kept serialized, else as its owner weighs
+ * it, else estimated from its JSON (two bytes a character, erring high).
  */
-function weightOf(key: string, value: unknown, weight?: number): number {
-  const own =
-    weight ?? (value instanceof Uint8Array ? value.byteLength : typeof value === 'string' ? stringBytes(value) : stringBytes(JSON.stringify(value) ?? ''));
-  return stringBytes(key) + own + 64;
+function weightOf(value: unknown, weight?: number): number {
+  return weight ?? (value instanceof Uint8Array ? value.byteLength : typeof value === 'string' ? stringBytes(value) : stringBytes(JSON.stringify(value) ?? ''));
+}
+
+/** A kept answer: `weight` is the value's, so that another key for it (an alias) is weighed without weighing it again. */
+interface Entry {
+  value: unknown;
+  expires: number;
+  weight: number;
 }
 
 export class ReadCache {
-  private entries = new BoundedCache<{ value: unknown; expires: number; weight: number }>(READ_CACHE_BYTES, (_key, entry) => entry.weight);
+  private entries = new BoundedCache<Entry>(READ_CACHE_BYTES, (key, entry) => stringBytes(key) + entry.weight + 64);
   /** Lookups under way, shared by the callers that ask at the same time. */
   private loading = new Map<string, Promise<unknown>>();
   private listening = false;
@@ -65,12 +70,18 @@ export class ReadCache {
     return pending;
   }
 
-  /** The answer kept under `key`, if any (for a caller that makes and keeps its answers itself). */
-  peek(key: string): unknown {
+  /**
+   * The answer kept under `key`, if any (for a caller that makes and keeps its answers itself); when there
+   * is one and `alsoUnder` is given, kept under `alsoUnder` too, as `alias` keeps it, in the same lookup.
+   */
+  peek(key: string, alsoUnder?: string): unknown {
     if (!this.enabled) return undefined;
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.expires > performance.now()) return hit.value;
+    if (hit.expires > performance.now()) {
+      if (alsoUnder !== undefined) this.entries.set(alsoUnder, hit);
+      return hit.value;
+    }
     this.entries.delete(key);
     return undefined;
   }
@@ -81,7 +92,7 @@ export class ReadCache {
    */
   keep(key: string, value: unknown, since: number, weight?: number): void {
     if (!this.enabled || since < this.flushedAt) return;
-    this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(key, value, weight) });
+    this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(value, weight) });
   }
 
   /**
@@ -89,10 +100,7 @@ export class ReadCache {
    * way of asking for the same answer. Each key weighs the answer, as if it were kept twice.
    */
   alias(key: string, of: string): void {
-    if (!this.enabled) return;
-    const entry = this.entries.get(of);
-    if (!entry || entry.expires <= performance.now()) return;
-    this.entries.set(key, { value: entry.value, expires: entry.expires, weight: weightOf(key, entry.value, entry.weight - stringBytes(of) - 64) });
+    this.peek(of, key);
   }
 
   /** What the kept answers weigh, and how many there are (for /metrics). */

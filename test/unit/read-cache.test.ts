@@ -136,4 +136,20 @@ describe('ReadCache', () => {
     cache.alias('request text', 'k');
     expect(cache.peek('request text')).toBeUndefined();
   });
+
+  it('weighs an alias as the value its original weighs, under its own key, and makes one in the lookup that finds it', () => {
+    const cache = new ReadCache(1_000);
+    cache.setListening(true);
+    // A value its owner weighs (1,000 bytes), whatever its JSON would weigh.
+    cache.keep('k', { big: 'x'.repeat(10) }, performance.now(), 1_000);
+    expect(cache.kept.bytes).toBe(2 * 'k'.length + 1_000 + 64);
+    cache.alias('request text', 'k');
+    expect(cache.kept.bytes).toBe(2 * 'k'.length + 1_000 + 64 + 2 * 'request text'.length + 1_000 + 64);
+    expect(cache.peek('k', 'other text')).toEqual({ big: 'x'.repeat(10) });
+    expect(cache.peek('other text')).toBe(cache.peek('k'));
+    expect(cache.kept).toEqual({ entries: 3, bytes: 3 * (1_000 + 64) + 2 * ('k'.length + 'request text'.length + 'other text'.length) });
+    // Nothing kept under the other key when there is no answer.
+    expect(cache.peek('missing', 'third text')).toBeUndefined();
+    expect(cache.peek('third text')).toBeUndefined();
+  });
 });
