@@ -7,7 +7,7 @@ import { Batcher, type Settled } from '../../platform/batcher';
 import { AppError, CapabilityUnavailable, Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { schemaProblems } from '../../platform/json-schema-check';
 import { inputProblem } from '../../platform/input-boundary';
-import { isUuid, newUuid } from '../../platform/ids';
+import { isUuid, newTimeOrderedUuid } from '../../platform/ids';
 import { OutboundError } from '../../platform/outbound';
 import { webhookHeaders } from '../../platform/signing';
 import { Checks } from '../../platform/validate';
@@ -407,8 +407,10 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), pay AS (
     UPDATE wallets w SET balance = w.balance + moves.delta, held = w.held - moves.released FROM moves WHERE w.id = moves.wallet RETURNING w.id, w.balance
   ), entries AS (
+    -- Each entry's id is time-ordered like the transfer's (its first 48 bits, version 7), the rest random:
+    -- the entries' key index grows at its right edge (platform/ids.ts newTimeOrderedUuid).
     INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
-    SELECT gen_random_uuid(), x.wallet_id, x.amount, x.kind, x.reference, r.transfer, r.id, r.at
+    SELECT overlay(gen_random_uuid()::text PLACING left(r.transfer::text, 14) || '7' FROM 1 FOR 15)::uuid, x.wallet_id, x.amount, x.kind, x.reference, r.transfer, r.id, r.at
     FROM r CROSS JOIN LATERAL (VALUES
       (r.caller_wallet, -r.charge, 'charge', r.hold::text),
       (r.earning_wallet, r.charge - r.fee, 'earning', NULL),
@@ -528,7 +530,7 @@ async function writeRecords(sql: SqlRunner, kind: RecordKind, records: BatchReco
 }
 
 async function recordProviderExecution(ctx: Ctx, executionId: string, r: Recorded, at: Date): Promise<ExecutionReceipt> {
-  const transactionId = newUuid();
+  const transactionId = newTimeOrderedUuid();
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
   // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
@@ -597,7 +599,7 @@ function chargeFieldsOf(ctx: Ctx, r: Recorded): ChargeFields {
     hold: hold.id,
     charge: charged.toString(),
     fee: fee.toString(),
-    transfer: newUuid(),
+    transfer: newTimeOrderedUuid(),
   };
 }
 
@@ -708,7 +710,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   const { capability, input, mode, provider, taskId } = readInput(raw);
   assertInScope(me, capability);
   const task = taskId ? await taskForExecution(ctx, me, taskId) : undefined;
-  let executionId = opts.executionId ?? newUuid();
+  let executionId = opts.executionId ?? newTimeOrderedUuid();
   const started = performance.now();
 
   const firstParty = FIRST_PARTY.get(capability);
