@@ -303,7 +303,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let thread: PgliteThread;
   try {
     thread = await start();
-    if (!opts.skipMigrations && (await migratePending(thread.connection, log)) && !opts.dumpPath) {
+    if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.dumpPath) {
       // PGlite's WebAssembly memory grew to what applying them took and never shrinks (a first start held
       // about 900 MiB idle, against 360 after any other): reopened, the database holds what it holds after
       // any other start.
@@ -416,7 +416,7 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
   const endPools = () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
   const factory = new PrismaPg(pool);
   try {
-    if (!opts.skipMigrations) await migratePending(connection, log, pool);
+    if (!opts.skipMigrations) await migratePending(connection, async (sql) => (await pool.query(sql)).rows, log);
   } catch (err) {
     await endPools();
     await flavour.close().catch(() => {});
@@ -451,18 +451,26 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
 }
 
 /**
- * Applies the migrations not yet recorded, in a thread of their own that ends when they are (migrate.ts);
- * answers whether the migration engine ran. A start that finds every one recorded loads no engine.
+ * Applies the migrations not yet recorded (`query` reads the history), in a thread of their own that ends when
+ * they are (migrate.ts); answers whether the migration engine ran. A start that finds every one recorded
+ * loads no engine.
  */
-async function migratePending(connection: pg.PoolConfig, log: (m: string) => void, pool?: pg.Pool): Promise<boolean> {
-  const client = pool ?? new pg.Client(connection);
-  try {
-    if (!pool) await (client as pg.Client).connect();
-    if (await migrationsUpToDate(async (sql) => (await client.query(sql)).rows)) return false;
-  } finally {
-    if (!pool) await (client as pg.Client).end().catch(() => {});
-  }
+async function migratePending(connection: pg.PoolConfig, query: (sql: string) => Promise<unknown[]>, log: (m: string) => void): Promise<boolean> {
+  if (await migrationsUpToDate(query)) return false;
   const applied = await applyMigrationsInThread(connection);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
   return true;
+}
+
+/** Runs each statement on a connection of its own, closed after it: for a check made before any pool exists. */
+function queryOnce(connection: pg.PoolConfig): (sql: string) => Promise<unknown[]> {
+  return async (sql) => {
+    const client = new pg.Client(connection);
+    try {
+      await client.connect();
+      return (await client.query(sql)).rows;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
 }
