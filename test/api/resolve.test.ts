@@ -32,21 +32,24 @@ async function providerWith(reputation: number) {
 
 const resolve = (body: unknown) => call('POST', '/resolve', { key: consumer.key, body });
 
-/** Services written straight to the database, identical but for their price, all created at one instant. */
-async function seedServices(agentId: string, capability: string, costs: number[]) {
-  const createdAt = new Date();
-  const data = costs.map((costPerCall, i) => ({
+/** The i-th service a test writes straight to the database for `capability`, with the fields that vary. */
+function seededService(capability: string, i: number, fields: { agentId: string; costPerCall: number; createdAt: Date } & Record<string, unknown>) {
+  return {
     serviceKey: `svc_${base62(24)}`,
-    agentId,
     name: `seeded ${i}`,
     description: 'A service seeded by a test',
     endpoint: 'https://provider.example.com/run',
     capabilities: [capability],
     pricingModel: 'per_call' as const,
-    costPerCall,
     signingSecret: 'whsec_x',
-    createdAt,
-  }));
+    ...fields,
+  };
+}
+
+/** Services written straight to the database, identical but for their price, all created at one instant. */
+async function seedServices(agentId: string, capability: string, costs: number[]) {
+  const createdAt = new Date();
+  const data = costs.map((costPerCall, i) => seededService(capability, i, { agentId, costPerCall, createdAt }));
   await besideServer(server).service.createMany({ data });
   return data;
 }
@@ -530,22 +533,17 @@ describe("a capability's kept heads", () => {
     const createdAt = new Date();
     const offers = TOTAL_SAMPLE + 60;
     await besideServer(server).service.createMany({
-      data: Array.from({ length: offers }, (_, i) => ({
-        serviceKey: `svc_${base62(24)}`,
-        agentId: agents[(i * 7) % agents.length],
-        name: `seeded ${i}`,
-        description: 'A service seeded by a test',
-        endpoint: 'https://provider.example.com/run',
-        capabilities: [slug],
-        languages: languages[(i * 3) % languages.length],
-        pricingModel: 'per_call' as const,
-        costPerCall: (i * 37) % 200,
-        successCount: (i * 31) % 50,
-        failureCount: (i * 17) % 10,
-        latencyP50Ms: 20 + ((i * 13) % 900),
-        signingSecret: 'whsec_x',
-        createdAt,
-      })),
+      data: Array.from({ length: offers }, (_, i) =>
+        seededService(slug, i, {
+          agentId: agents[(i * 7) % agents.length],
+          languages: languages[(i * 3) % languages.length],
+          costPerCall: (i * 37) % 200,
+          successCount: (i * 31) % 50,
+          failureCount: (i * 17) % 10,
+          latencyP50Ms: 20 + ((i * 13) % 900),
+          createdAt,
+        }),
+      ),
     });
     const services = server.app.services;
     const uncached = { services: { ...services, readCache: new ReadCache(0) } };
@@ -625,20 +623,9 @@ describe('the ranking statements', () => {
     const createdAt = new Date();
     // Ties on purpose: prices repeat, so the order falls back to the price and then the id.
     await besideServer(server).service.createMany({
-      data: Array.from({ length: 60 }, (_, i) => ({
-        serviceKey: `svc_${base62(24)}`,
-        agentId: agents[i % agents.length],
-        name: `seeded ${i}`,
-        description: 'A service seeded by a test',
-        endpoint: 'https://provider.example.com/run',
-        capabilities: [slug],
-        languages: languages[(i * 7) % languages.length],
-        pricingModel: 'per_call' as const,
-        costPerCall: (i * 37) % 5,
-        successCount: (i * 31) % 3,
-        signingSecret: 'whsec_x',
-        createdAt,
-      })),
+      data: Array.from({ length: 60 }, (_, i) =>
+        seededService(slug, i, { agentId: agents[i % agents.length], languages: languages[(i * 7) % languages.length], costPerCall: (i * 37) % 5, successCount: (i * 31) % 3, createdAt }),
+      ),
     });
     const sql = server.app.services.sql;
     const read = async (statement: { name: string; text: string }, params: unknown[]) =>
