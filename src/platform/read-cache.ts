@@ -72,7 +72,9 @@ export class ReadCache {
 
   /**
    * The answer kept under `key`, if any (for a caller that makes and keeps its answers itself); when there
-   * is one and `alsoUnder` is given, kept under `alsoUnder` too, as `alias` keeps it, in the same lookup.
+   * is one and `alsoUnder` is given, kept under `alsoUnder` too (another way of asking for the same answer)
+   * in the same lookup, until it expires there (not for a TTL from now); each key weighs the answer, as if it
+   * were kept twice.
    */
   peek(key: string, alsoUnder?: string): unknown {
     if (!this.enabled) return undefined;
@@ -93,14 +95,6 @@ export class ReadCache {
   keep(key: string, value: unknown, since: number, weight?: number): void {
     if (!this.enabled || since < this.flushedAt) return;
     this.entries.set(key, { value, expires: since + this.ttlMs, weight: weightOf(value, weight) });
-  }
-
-  /**
-   * Keeps under `key` too what is kept under `of`, until it expires there (not for a TTL from now): another
-   * way of asking for the same answer. Each key weighs the answer, as if it were kept twice.
-   */
-  alias(key: string, of: string): void {
-    this.peek(of, key);
   }
 
   /** What the kept answers weigh, and how many there are (for /metrics). */

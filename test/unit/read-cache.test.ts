@@ -118,22 +118,22 @@ describe('ReadCache', () => {
   it('answers an alias with what its original holds, until the original expires, and forgets both on a flush', async () => {
     const cache = new ReadCache(40);
     cache.setListening(true);
-    cache.alias('request text', 'k');
+    cache.peek('k', 'request text');
     expect(cache.peek('request text')).toBeUndefined();
     cache.keep('k', 'answer', performance.now());
     await sleep(20);
-    cache.alias('request text', 'k');
+    cache.peek('k', 'request text');
     expect(cache.peek('request text')).toBe('answer');
     // Its life is the original's, not a TTL from when it was made.
     await sleep(30);
     expect(cache.peek('request text')).toBeUndefined();
     cache.keep('k', 'again', performance.now());
-    cache.alias('request text', 'k');
+    cache.peek('k', 'request text');
     cache.flush();
     expect(cache.peek('request text')).toBeUndefined();
     cache.setListening(false);
     cache.keep('k', 'down', performance.now());
-    cache.alias('request text', 'k');
+    cache.peek('k', 'request text');
     expect(cache.peek('request text')).toBeUndefined();
   });
 
@@ -143,7 +143,7 @@ describe('ReadCache', () => {
     // A value its owner weighs (1,000 bytes), whatever its JSON would weigh.
     cache.keep('k', { big: 'x'.repeat(10) }, performance.now(), 1_000);
     expect(cache.kept.bytes).toBe(2 * 'k'.length + 1_000 + 64);
-    cache.alias('request text', 'k');
+    cache.peek('k', 'request text');
     expect(cache.kept.bytes).toBe(2 * 'k'.length + 1_000 + 64 + 2 * 'request text'.length + 1_000 + 64);
     expect(cache.peek('k', 'other text')).toEqual({ big: 'x'.repeat(10) });
     expect(cache.peek('other text')).toBe(cache.peek('k'));

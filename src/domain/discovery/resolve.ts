@@ -190,7 +190,7 @@ function rankSql(prefer: Prefer, variant: Variant, read?: Read): string {
   return `
   SELECT json_build_object('offers', c.offers, 'sample', json_build_array(s.sampled, s.qualifying), 'matches',
     CASE WHEN s.sampled > 0 AND c.offers * s.qualifying < ${FEW_FACTOR} * ${limit} * s.sampled THEN ${matches('few')} ELSE ${matches('walk')} END) AS ranking
-  FROM (SELECT ${offers} AS offers) AS c,
+  FROM (SELECT ${offers} AS offers OFFSET 0) AS c,
     (SELECT count(*) AS sampled, count(*) FILTER (WHERE true${qualifies}) AS qualifying
      FROM (SELECT o.reputation, o.cost_per_call, o.languages FROM service_offers o WHERE o.capability = $1 AND o.active
            ORDER BY o.service_id LIMIT ${TOTAL_SAMPLE}) AS o) AS s`;
@@ -482,7 +482,7 @@ function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRa
 }
 
 /** A limited query's count and sample, as its statement would read them, from its capability's heads. */
-function totalFromHeads(heads: CapabilityHeads, qualifies: NonNullable<ReturnType<typeof qualifierOf>>): Pick<StoredRanking, 'offers' | 'sample'> {
+function totalFromHeads(heads: CapabilityHeads, qualifies: NonNullable<ReturnType<typeof qualifierOf>>): Required<Pick<StoredRanking, 'offers' | 'sample'>> {
   const { reputation, costCents, languages } = heads.sample;
   let qualifying = 0;
   for (let i = 0; i < reputation.length; i++) if (qualifies(reputation[i], costCents[i], languages[i])) qualifying++;
@@ -520,7 +520,7 @@ export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQu
     // alone, the way the heads' sample chooses.
     const qualifies = heads && qualifierOf(query);
     const total = heads && qualifies && totalFromHeads(heads, qualifies);
-    const statement = rankStatement(query, total ? (fewQualify(total.offers!, total.sample!, query.limit) ? 'few' : 'walk') : undefined);
+    const statement = rankStatement(query, total ? (fewQualify(total.offers, total.sample, query.limit) ? 'few' : 'walk') : undefined);
     ranking = await readCache.read(`${statement.name}\n${JSON.stringify(statement.params)}`, async () => {
       const [row] = await sql.query<{ ranking: StoredRanking }>(statement.text, statement.params, statement.name);
       return row.ranking;
