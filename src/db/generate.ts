@@ -23,3 +23,27 @@ if (stale.length) {
   console.error(`prisma generate wrote nothing to: ${stale.join(', ')}`);
   process.exit(1);
 }
+
+// Prisma's client loads its query compiler (WebAssembly, 3.4 MB) at the first query by importing a module
+// that holds it as a base64 string literal of 4.6 MB: V8 parsed that module in 220-260 ms of the start's
+// main thread (Node's import() keeps no code cache), and the module kept the string for the life of the
+// process. The binary is written once here, beside the client, and the client reads it from the file:
+// 2 ms, and nothing kept but the compiled module (docs/operations.md, Footprint).
+const classFile = path.join(root, 'src/db/generated/prisma/internal/class.ts');
+const WASM_FILE = 'query_compiler.wasm';
+const loader = /getQueryCompilerWasmModule: async \(\) => \{\n\s*const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[a-z_]+\.postgresql\.wasm-base64\.js)"\)\n\s*return await decodeBase64AsWasm\(wasm\)\n\s*\},/;
+const source = fs.readFileSync(classFile, 'utf8');
+const found = loader.exec(source);
+if (!found) {
+  console.error(`prisma generate's client no longer loads its query compiler as ${loader}: see src/db/generate.ts`);
+  process.exit(1);
+}
+const { wasm } = require(found[1]) as { wasm: string };
+fs.writeFileSync(path.join(path.dirname(classFile), WASM_FILE), Buffer.from(wasm, 'base64'));
+fs.writeFileSync(
+  classFile,
+  source.replace(
+    loader,
+    `getQueryCompilerWasmModule: async () =>\n    WebAssembly.compile(await require('node:fs').promises.readFile(require('node:path').join(__dirname, '${WASM_FILE}'))),`,
+  ),
+);
