@@ -449,16 +449,19 @@ async function assertSameAnswers(ours: Target, peer: Target): Promise<void> {
     const ids = (x: Record<string, any>) => ((x.matches ?? x.skills) as { service_id?: string; id?: string }[]).map((m) => m.service_id ?? m.id);
     const sameEntries = a.matches ? [...ids(a)].sort().join() === [...ids(b)].sort().join() : ids(a).join() === ids(b).join();
     let sameTotal = a.total === b.total;
+    let bound = '';
     if (a.total_is_estimate) {
       // The capability's offers, from the same query without limits (its total is counted, never estimated).
       const { capability, prefer } = JSON.parse(request) as ResolveBody;
       const offers = (await ask(ours, i, JSON.stringify({ capability, prefer }))).total as number;
       const share = b.total / offers;
-      sameTotal = Math.abs(a.total - b.total) <= 4 * offers * Math.sqrt((share * (1 - share)) / 200) + 1;
+      const within = 4 * offers * Math.sqrt((share * (1 - share)) / 200) + 1;
+      sameTotal = Math.abs(a.total - b.total) <= within;
+      bound = ` (ours estimated, of ${offers} offers: at most ${within.toFixed(0)} off)`;
       errors.push(Math.abs(a.total - b.total) / Math.max(1, b.total));
     }
     if (!sameEntries || !sameTotal) {
-      throw new Error(`ours and ${peer.name} differ on ${request}: totals ${a.total} / ${b.total}, entries ${ids(a).join(',')} / ${ids(b).join(',')}`);
+      throw new Error(`ours and ${peer.name} differ on ${request}: totals ${a.total} / ${b.total}${bound}, entries ${ids(a).join(',')} / ${ids(b).join(',')}`);
     }
   }
   const estimated = errors.length ? ` (${errors.length} of ours' totals estimated, off by ${((100 * errors.reduce((x, y) => x + y, 0)) / errors.length).toFixed(1)}% on average, ${(100 * Math.max(...errors)).toFixed(0)}% at most)` : '';
