@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import type { App } from './app';
 import { DataDirLockedError, openConfiguredDatabase, type Database } from './db/database';
 import { createLogger } from './platform/logger';
+import { collectAfterStart } from './platform/settle';
 
 /**
  * WebAssembly compiled from now on stays on V8's baseline compiler (Liftoff). V8 fixes a module's tiers when
@@ -50,6 +51,9 @@ async function main() {
     process.exit(1);
   }
   const port = await app.listen();
+  // What the start made and dropped is collected once it is done, here and in the embedded database's thread.
+  collectAfterStart();
+  void database?.then((db) => db.settle());
   log.info({ port, host: config.host, database: app.services.dbKind, redis: Boolean(config.redisUrl) }, `marketplace listening on ${config.publicBaseUrl}`);
 
   let stopping = false;

@@ -53,6 +53,8 @@ export interface Database {
    * they are being received again (PostgreSQL reconnects by itself, with backoff).
    */
   listen(channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): Promise<void>;
+  /** The server has started: what the database's own start left in this process is collected (the embedded one's thread; src/platform/settle.ts). */
+  settle(): void;
   close(): Promise<void>;
 }
 
@@ -332,6 +334,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       listening.push(onState);
       onState(true);
     },
+    settle: () => thread.settle(),
     async close() {
       await thread.close();
       unlock();
@@ -392,6 +395,7 @@ interface Flavour {
   /** What each connection of the named statements' pool runs first (see SqlRunner). */
   preparedSetup: string | undefined;
   listen: Database['listen'];
+  settle?: Database['settle'];
   /** After the pools have ended. */
   close(): Promise<void>;
 }
@@ -439,6 +443,7 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
       await pool.query('SELECT 1');
     },
     listen: flavour.listen,
+    settle: () => flavour.settle?.(),
     close() {
       closed ??= (async () => {
         await prisma.$disconnect().catch(() => {});

@@ -14,17 +14,27 @@ export interface PgliteThread {
   connection: { host: string; port: number; user: string; database: string };
   /** LISTENs on `channel` in the worker; `onNotify` gets each payload. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<void>;
+  /** The server has started: the worker collects what its start left (src/platform/settle.ts). */
+  settle(): void;
   /** Told once if the worker stops other than by close(). */
   onDeath(handler: (err: Error) => void): void;
   /** Checkpoints, closes the database and ends the worker. */
   close(): Promise<void>;
 }
 
+/**
+ * The worker's young generation, in MB (V8 makes its semi-spaces a third of it). The worker's JavaScript is
+ * PGlite's glue and the socket's framing: what it allocates per statement dies at once, and a nursery of
+ * 2 MiB semi-spaces holds it as well as V8's default of 16 MiB, which the start's allocations grew to and
+ * which then stayed resident (12 MiB of an idle server's memory, 4 with this; docs/operations.md, Footprint).
+ */
+const WORKER_YOUNG_GENERATION_MB = 6;
+
 export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; checkpoints: CheckpointPolicy; log(message: string): void }): Promise<PgliteThread> {
   // A directory only this user may enter holds the socket: nobody else can connect to the database.
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-db-'));
   const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpoints: opts.checkpoints };
-  const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data });
+  const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   const handlers = new Map<string, (payload: string) => void>();
   const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
   const deathHandlers: ((err: Error) => void)[] = [];
@@ -58,7 +68,7 @@ export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: str
     worker.on('exit', (code) => die(new Error(`the embedded database's thread exited (code ${code})`)));
   });
 
-  const ask = (message: { op: 'listen'; channel: string } | { op: 'close' }): Promise<void> => {
+  const ask = (message: { op: 'listen'; channel: string } | { op: 'settle' } | { op: 'close' }): Promise<void> => {
     if (dead) return Promise.reject(dead);
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {
@@ -78,6 +88,9 @@ export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: str
     async listen(channel, onNotify) {
       handlers.set(channel, onNotify);
       await ask({ op: 'listen', channel });
+    },
+    settle() {
+      ask({ op: 'settle' }).catch(() => {});
     },
     onDeath(handler) {
       deathHandlers.push(handler);

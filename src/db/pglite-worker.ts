@@ -5,6 +5,7 @@
 // posts each notification to the server's thread.
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectAfterStart } from '../platform/settle';
 import { createPglite } from './pglite';
 import { PgliteMux } from './pglite-mux';
 
@@ -32,7 +33,7 @@ export interface CheckpointPolicy {
   checkMs: number;
 }
 
-export type ToWorker = { id: number; op: 'listen'; channel: string } | { id: number; op: 'close' };
+export type ToWorker = { id: number; op: 'listen'; channel: string } | { id: number; op: 'settle' } | { id: number; op: 'close' };
 
 export type FromWorker =
   | { type: 'ready' }
@@ -81,6 +82,9 @@ async function main(data: WorkerData): Promise<void> {
       // Notifications of the worker's own statements come through PGlite's listener; those of the clients'
       // statements, through the multiplexer.
       void answer(mux.exclusive(() => db.listen(message.channel, (payload) => notify(message.channel, payload))));
+    } else if (message.op === 'settle') {
+      collectAfterStart();
+      void answer(Promise.resolve());
     } else if (message.op === 'close') {
       clearInterval(checkpoints);
       void answer(
