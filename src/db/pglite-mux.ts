@@ -98,6 +98,8 @@ export class PgliteMux {
   private server: net.Server | undefined;
   private connections = new Set<Connection>();
   private connectionIds = 0;
+  /** Closing: the session ends with the database, and its prepared statements with it. */
+  private closing = false;
   /** The worker's own turns. */
   readonly self: Owner = {};
 
@@ -133,7 +135,13 @@ export class PgliteMux {
 
   /** Stops accepting and drops every connection (their open transactions roll back in their turn). */
   async close(): Promise<void> {
-    for (const c of this.connections) c.socket.destroy();
+    this.closing = true;
+    // Detached now rather than on their sockets' 'close' events, which come after the turns the worker
+    // queues next (its last checkpoint, then closing the database): what they leave is ended first.
+    for (const c of [...this.connections]) {
+      c.socket.destroy();
+      this.detach(c);
+    }
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
@@ -301,6 +309,7 @@ export class PgliteMux {
     // One at a time: a name whose Parse failed was never prepared, and its error must not skip the rest.
     const aliases = [...c.statements.values()];
     const forget = async () => {
+      if (this.closing) return;
       for (const alias of aliases) await this.exchange(simpleQuery(`DEALLOCATE ${alias}`));
     };
     if (this.owner !== c) {
