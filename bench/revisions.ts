@@ -63,7 +63,9 @@ async function start(name: string, cwd: string): Promise<{ child: Child; url: st
     env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), `marketplace-bench-${name}-`));
   }
   delete env.REDIS_URL;
-  const child = spawnNode(name, SERVER_ARGS, env, cwd);
+  // A revision from before src/start.cjs ran its TypeScript through src/register.cjs, module by module.
+  const args = fs.existsSync(path.join(cwd, 'src', 'start.cjs')) ? SERVER_ARGS : ['--require', './src/register.cjs', 'src/server.ts'];
+  const child = spawnNode(name, args, env, cwd);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   while ((await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0)) !== 200) {

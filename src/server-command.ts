@@ -9,8 +9,8 @@
  */
 export const SERVER_NODE_OPTIONS: string[] = [];
 
-/** The arguments of `node` that run the server from the repository root (TypeScript through src/register.cjs). */
-export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, '--require', './src/register.cjs', 'src/server.ts'];
+/** The arguments of `node` that run the server from the repository root: src/server.ts, bundled (src/start.cjs). */
+export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, 'src/start.cjs'];
 
 /**
  * The server's environment beside the caller's (the caller's own value wins): `npm start` and the bench's

@@ -10,6 +10,27 @@ import type { SqlRunner } from '../db/database';
  * that builds several apps (the tests build one per file) would otherwise keep every one of them alive.
  */
 const HOOKED = new Set(['gc', 'eventLoopLag']);
+
+type DefaultMetric = (registry: client.Registry, config: object) => void;
+/**
+ * prom-client's other default metrics, each its own module taking (registry, config); prom-client has no
+ * export map. Named here one by one, so the server's bundle (src/start.cjs) holds them: a require built
+ * from a name loaded them from node_modules at every start, uncached. A unit test holds the list to
+ * prom-client's.
+ */
+export const DEFAULT_METRICS: Record<string, () => DefaultMetric> = {
+  processCpuTotal: () => require('prom-client/lib/metrics/processCpuTotal'),
+  processStartTime: () => require('prom-client/lib/metrics/processStartTime'),
+  osMemoryHeap: () => require('prom-client/lib/metrics/osMemoryHeap'),
+  processOpenFileDescriptors: () => require('prom-client/lib/metrics/processOpenFileDescriptors'),
+  processMaxFileDescriptors: () => require('prom-client/lib/metrics/processMaxFileDescriptors'),
+  processResources: () => require('prom-client/lib/metrics/processResources'),
+  processHandles: () => require('prom-client/lib/metrics/processHandles'),
+  processRequests: () => require('prom-client/lib/metrics/processRequests'),
+  heapSizeAndUsed: () => require('prom-client/lib/metrics/heapSizeAndUsed'),
+  heapSpacesSizeAndUsed: () => require('prom-client/lib/metrics/heapSpacesSizeAndUsed'),
+  version: () => require('prom-client/lib/metrics/version'),
+};
 const GC_KINDS: Record<number, string> = {
   [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major',
   [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor',
@@ -79,8 +100,9 @@ export class Metrics {
   constructor(openStreams: () => number) {
     for (const name of client.collectDefaultMetrics.metricsList) {
       if (HOOKED.has(name)) continue;
-      // prom-client has no export map; each default metric is its own module taking (registry, config).
-      (require(`prom-client/lib/metrics/${name}`) as (r: client.Registry, c: object) => void)(this.registry, {});
+      const metric = DEFAULT_METRICS[name];
+      if (!metric) throw new Error(`prom-client has a default metric ${name} that src/platform/metrics.ts does not name`);
+      metric()(this.registry, {});
     }
     const gc = new client.Histogram({
       name: 'nodejs_gc_duration_seconds',

@@ -1,5 +1,6 @@
-// The server as an operator runs it: `src/server.ts` in a process of its own, on an embedded database in
-// `dataDir` (or the environment's), answering once it logs its port.
+// The server as an operator runs it: `npm start`'s command (src/server-command.ts: src/server.ts, bundled by
+// src/start.cjs) in a process of its own, on an embedded database in `dataDir` (or the environment's),
+// answering once it logs its port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { SERVER_ARGS } from '../../src/server-command';

@@ -1,6 +1,7 @@
 // /metrics's database gauges: a scrape reads the database at most once every few seconds, however many come.
 import type { SqlRunner } from '../../src/db/database';
-import { Metrics } from '../../src/platform/metrics';
+import client from 'prom-client';
+import { DEFAULT_METRICS, Metrics } from '../../src/platform/metrics';
 
 /** A database that counts the statements it is asked and answers each with the next numbers. */
 function countingDatabase(opts: { fail?: boolean } = {}) {
@@ -72,4 +73,9 @@ describe("Metrics' event-loop delay", () => {
       metrics.close();
     }
   });
+});
+
+it("names prom-client's default metrics (but the two it makes its own), each a module taking the registry", () => {
+  expect(Object.keys(DEFAULT_METRICS).sort()).toEqual(client.collectDefaultMetrics.metricsList.filter((m) => m !== 'gc' && m !== 'eventLoopLag').sort());
+  for (const load of Object.values(DEFAULT_METRICS)) expect(typeof load()).toBe('function');
 });
