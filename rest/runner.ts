@@ -1,6 +1,6 @@
-// Runs the route tables: each document is parsed, validated and compiled once at start-up, then every
-// request runs it in-process on the same schema, resolvers and context as /graphql. Errors become
-// problem+json (CONTRACT §4) with the request id. The dispatcher sits on node:http in front of Express:
+// Runs the route tables: each document is parsed once at start-up, and validated and compiled once at its
+// first run; every request runs it in-process on the same schema, resolvers and context as /graphql. Errors
+// become problem+json (CONTRACT §4) with the request id. The dispatcher sits on node:http in front of Express:
 // Express alone would cost most of the throughput budget of these routes (see README, Benchmarks).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -25,7 +25,7 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { authorize } from '../schema/auth';
 import { costLimitsFor, MAX_TOKENS, variablesProblem } from '../schema/operation-gate';
-import { costProblem, measureOperation } from '../src/platform/operation-cost';
+import { costProblem, measureOperation, type OperationCost } from '../src/platform/operation-cost';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
@@ -39,7 +39,7 @@ import { Spelling } from './spelling';
 import { StreamBridge } from './streams';
 import type { Duplex } from 'node:stream';
 
-/** A GraphQL document of one operation with one root field, parsed, validated and compiled once. */
+/** A GraphQL document of one operation with one root field, parsed once, validated and compiled once. */
 export interface CompiledOperation {
   document: DocumentNode;
   operation: OperationDefinitionNode;
@@ -60,8 +60,10 @@ export interface CompiledOperation {
    * more than every other part of the request in Node.
    */
   execute: CompiledQuery['query'];
-  /** Compiles the document now (a test's check that every document compiles; runs compile on first use). */
+  /** Validates and compiles the document now (a test's check that every document does; runs do on first use). */
   compile(): void;
+  /** Validates and measures the document now (what its first run does before compiling it). */
+  validate(): void;
   /** For a subscription: its source stream, after the same check of its variables. */
   subscribe(ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterable<unknown> | ExecutionResult>;
 }
@@ -105,8 +107,6 @@ const JIT_OPTIONS = { disableLeafSerialization: true } as const;
 export function compileOperation(schema: GraphQLSchema, label: string, text: string): CompiledOperation {
   // The limits every document from outside is held to (schema/operation-gate.ts) hold for ours too.
   const document = parse(text, { maxTokens: MAX_TOKENS });
-  const errors = validate(schema, document);
-  if (errors.length) throw new Error(`${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
   if (operations.length !== 1) throw new Error(`${label}: the document must hold exactly one operation`);
   const operation = operations[0];
@@ -123,28 +123,38 @@ export function compileOperation(schema: GraphQLSchema, label: string, text: str
     if (!type) throw new Error(`${label}: unknown type for $${name}`);
     return { name, type };
   });
-  const limits = costLimitsFor(schema);
-  const cost = measureOperation(schema, document, operation, limits);
-  const overLimits = costProblem(cost, limits) ?? (cost.introspection ? 'it introspects' : undefined);
-  if (overLimits) throw new Error(`${label}: over the limits of every document: ${overLimits}`);
-  // Compiled on its first run, not here: a server starts with some 200 documents of which a process
-  // serves a few (each start compiled them all, about half a second and their code's memory), and a
-  // document that validated compiles (test/unit/tools.test.ts compiles every one).
+  // Validated, measured and compiled on its first run, not here: a server starts with some 200 documents
+  // of which a process serves a few. Validating them all took a third of a second of every start, and
+  // compiling them all half a second and their code's memory. Every document is ours, and a test checks
+  // that each one validates, keeps within the limits and compiles (test/unit/tools.test.ts).
+  let cost: OperationCost | undefined;
+  const checked = (): OperationCost => {
+    if (cost) return cost;
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
+    const limits = costLimitsFor(schema);
+    const measured = measureOperation(schema, document, operation, limits);
+    const overLimits = costProblem(measured, limits) ?? (measured.introspection ? 'it introspects' : undefined);
+    if (overLimits) throw new Error(`${label}: over the limits of every document: ${overLimits}`);
+    return (cost = measured);
+  };
   let query: CompiledQuery['query'] | undefined;
   const compiled = (): CompiledQuery['query'] => {
     if (query) return query;
+    checked();
     const jit = compileQuery(schema, document, undefined, JIT_OPTIONS);
     if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
     query = jit.query.bind(jit);
     return query;
   };
-  const refusal = (variables: Record<string, unknown> | null | undefined) => variablesProblem(schema, document, operation, cost, variables);
+  const refusal = (variables: Record<string, unknown> | null | undefined) => variablesProblem(schema, document, operation, checked(), variables);
   return {
     execute: (root, ctx, variables) => {
       const refused = refusal(variables);
       return refused ? { errors: [refused] } : compiled()(root, ctx, variables);
     },
     compile: () => void compiled(),
+    validate: () => void checked(),
     subscribe: async (ctx, variables) => {
       const refused = refusal(variables);
       return refused ? { errors: [refused] } : createSourceEventStream({ schema, document, contextValue: ctx, variableValues: variables });

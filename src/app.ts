@@ -119,7 +119,38 @@ const UTO_EVENTS_PURGE_MS = 3_600_000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const db: Database = await (opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost }));
+  const opening = opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
+  // The surfaces' documents are read while the database opens: the embedded database's thread takes about
+  // a second to start, during which this thread had nothing else to do.
+  let compiled: CompiledRoute[];
+  let tools: ReturnType<typeof compileTools>;
+  try {
+    compiled = compileRoutes(schema, routes);
+    tools = compileTools(schema, toolSpecs, compiled);
+  } catch (err) {
+    void opening.then((opened) => opened.close(), () => {});
+    throw err;
+  }
+  // Then, for as long as the database is still opening (the embedded one's thread takes about a second),
+  // the documents are validated one by one, each as its first run would: a start's first requests find
+  // theirs done. Nothing waits for them.
+  let open = false;
+  opening.then(
+    () => (open = true),
+    () => (open = true),
+  );
+  void (async () => {
+    for (const op of [...compiled, ...tools.map((t) => t.op)]) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (open) return;
+      try {
+        op.validate();
+      } catch {
+        // its first run reports it
+      }
+    }
+  })();
+  const db: Database = await opening;
   let events: EventBus<Topics> | undefined;
   let redis: Redis | undefined;
   try {
@@ -139,9 +170,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const scheduler = new Scheduler(log);
   const clock = opts.clock ?? systemClock;
   const outbound = new OutboundClient({ allowPrivate: config.outboundAllowPrivate });
-  const signingKeys = await loadSigningKeys(db.prisma);
-  const paymentSetup = await loadPaymentSetup(config, db.prisma);
-  const walletKeys = await loadWalletKeyring(db.prisma, config.payments.walletEncryptionKey);
+  // What a start reads before it serves is read at once, and is SQL rather than Prisma: Prisma compiles
+  // each query's shape at its first use (tens of milliseconds each in a start's first second), which a start
+  // spent before its first answer.
+  const [signingKeys, paymentSetup, walletKeys, vectorSearch] = await Promise.all([
+    loadSigningKeys(db.prisma, db.sql),
+    loadPaymentSetup(config, db.sql),
+    loadWalletKeyring(db.prisma, db.sql, config.payments.walletEncryptionKey),
+    detectVectorSearch(db.sql),
+  ]);
   const dispatcher = new Dispatcher({
     sql: db.sql,
     clock,
@@ -170,7 +207,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     db: db.prisma,
     sql: db.sql,
     dbKind: db.kind,
-    vectorSearch: await detectVectorSearch(db.sql),
+    vectorSearch,
     pingDb: () => db.ping(),
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
@@ -211,27 +248,29 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     startedAt: new Date(),
     draining: false,
   };
-  // Any change that could make a kept ranking, candidate list or marketplace page wrong (triggers on
-  // credentials, agents, services and skills; prisma/migrations/*_execute_hot_cache, *_read_cache_skills)
-  // empties the read cache of every instance.
-  await db.listen(
-    'marketplace_changes',
-    () => services.readCache.flush(),
-    (listening) => services.readCache.setListening(listening),
-  );
-  // Any change of an agent or a credential forgets that agent's callers on every instance.
-  await db.listen(
-    PRINCIPALS_CHANNEL,
-    (payload) => services.principals.changed(payload),
-    (listening) => services.principals.setListening(listening),
-  );
-  // Radio broadcasts are written by database statements (a trigger on executions among them): the
-  // database tells every instance of each one once committed.
-  await db.listen(
-    RADIO_CHANNEL,
-    (payload) => services.radioStreams.reached(RADIO_STREAM, Number(payload)),
-    () => {},
-  );
+  const listened = Promise.all([
+    // Any change that could make a kept ranking, candidate list or marketplace page wrong (triggers on
+    // credentials, agents, services and skills; prisma/migrations/*_execute_hot_cache, *_read_cache_skills)
+    // empties the read cache of every instance.
+    db.listen(
+      'marketplace_changes',
+      () => services.readCache.flush(),
+      (listening) => services.readCache.setListening(listening),
+    ),
+    // Any change of an agent or a credential forgets that agent's callers on every instance.
+    db.listen(
+      PRINCIPALS_CHANNEL,
+      (payload) => services.principals.changed(payload),
+      (listening) => services.principals.setListening(listening),
+    ),
+    // Radio broadcasts are written by database statements (a trigger on executions among them): the
+    // database tells every instance of each one once committed.
+    db.listen(
+      RADIO_CHANNEL,
+      (payload) => services.radioStreams.reached(RADIO_STREAM, Number(payload)),
+      () => {},
+    ),
+  ]);
   services.providerStats = new ProviderStats(services);
   services.subscriptionScheduler = new SubscriptionScheduler(services);
   services.swarmRunner = new SwarmRunner(services);
@@ -239,11 +278,6 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   services.webmcpIndexer = webmcpIndexer(services);
   services.disputes = new DisputePipeline(services);
   services.payments.leases = new WalletLeases(services);
-  await ensureAdminKey(services);
-  await ensureCatalog(services);
-
-  const compiled = compileRoutes(schema, routes);
-  const tools = compileTools(schema, toolSpecs, compiled);
   const described = (t: (typeof tools)[number]) => ({ name: t.spec.name, description: t.definition.description, category: t.category, inputSchema: t.definition.inputSchema });
   services.ownTools = {
     name: 'Agent Capability Marketplace',
@@ -251,7 +285,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     manifest: tools.filter((t) => t.spec.manifest).map(described),
     all: tools.map(described),
   };
-  await indexOwnTools(services, services.ownTools.all, services.ownTools.name, services.ownTools.description);
+  await Promise.all([
+    listened,
+    ensureAdminKey(services),
+    ensureCatalog(services),
+    indexOwnTools(services, services.ownTools.all, services.ownTools.name, services.ownTools.description),
+  ]);
   // A GraphQL root field spends the bucket of its REST twin (CONTRACT §5), or of its tool when it has none.
   const limits = new FieldRateLimits(
     new Map([
@@ -270,12 +309,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // The first-party capabilities this instance serves: their schemas in the OpenAPI document, their MCP tools.
   const capabilityTools = new CapabilityTools(schema, compiled, FIRST_PARTY.values(), new Set(tools.map((t) => t.spec.name)));
   const offered = capabilityTools.offered(services);
-  const openapi = buildOpenApi(compiled, schema, config.publicBaseUrl, offered.map((t) => t.capability));
+  // Built at its first request rather than at start, where it took about a tenth of a second.
+  let built: ReturnType<typeof buildOpenApi> | undefined;
+  const openapi = () => (built ??= buildOpenApi(compiled, schema, config.publicBaseUrl, offered.map((t) => t.capability)));
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config), capabilityTools);
   const a2a = new A2aEndpoint(services, schema, compiled);
   const streams = new StreamBridge(services);
-  const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': () => openapi }, rootAliases, streams);
+  const rest = new RestDispatcher(compiled, services, '/api/v1', { '/openapi.json': openapi }, rootAliases, streams);
 
   // Express serves what is not REST: GraphQL (yoga), metrics and the problem pages.
   const app = express();
@@ -293,12 +334,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(LOGO_SVG);
   });
   app.get('/llms.txt', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi));
+    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi()));
   });
   // The page of each item /llms.txt lists: a REST operation or an MCP tool, in Markdown.
   app.get(`${LLMS_PAGES}/:kind/:file`, (req, res) => {
     const file = String(req.params.file);
-    const page = file.endsWith('.md') ? llmsPage(config.publicBaseUrl, String(req.params.kind), file.slice(0, -3), compiled, tools, offered, openapi) : undefined;
+    const page = file.endsWith('.md') ? llmsPage(config.publicBaseUrl, String(req.params.kind), file.slice(0, -3), compiled, tools, offered, openapi()) : undefined;
     if (page === undefined) {
       writeError(res, config.publicBaseUrl, new BadRequest(`No page ${req.path}`, 404), requestIdOf(res));
       return;
@@ -412,52 +453,59 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     else if (!rest.handleUpgrade(req, socket, head, requestIdFor(req))) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
-  scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
-  scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
-  scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
-  scheduler.every('wallet-holds', HOLD_LAPSE_MS, async () => {
-    while ((await releaseLapsedHolds(services)) === 500);
-  }, { runNow: false });
-  scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
-  scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
-    while ((await purgeExpiredEntries(services)) === 1000);
-  }, { runNow: false });
-  scheduler.every('services-resume', RESUME_POLL_MS, async () => {
-    while ((await resumeDueServices(services)) === RESUME_BATCH);
-  }, { runNow: false });
-  scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
-    while ((await expireOverdueTasks(services)) === 500);
-  }, { runNow: false });
-  scheduler.every('uto-deadlines', DEADLINES_MS, async () => {
-    while ((await expireOverdueTickets(services)) === 200);
-  }, { runNow: false });
-  scheduler.every('ammc-deadlines', DEADLINES_MS, async () => {
-    while ((await applyDeadlines(services)) === 200);
-  }, { runNow: false });
-  scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-    while ((await purgeOldUtoEvents(services)) === 5000);
-  }, { runNow: false });
-  scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-    while ((await purgeOldRadioEvents(services)) === 5000);
-  }, { runNow: false });
-  scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-    while ((await purgeOldGatewayEvents(services)) === 5000);
-  }, { runNow: false });
-  scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
-  scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
-  dispatcher.start();
-  services.sessionStreams.start();
-  services.runStreams.start();
-  services.swarmStreams.start();
-  services.utoStreams.start();
-  services.radioStreams.start();
-  services.subscriptionScheduler.start();
-  services.swarmRunner.start();
-  services.utoMatcher.start();
-  services.webmcpIndexer.start();
-  services.providerStats.start();
-  services.disputes.start();
-  services.payments.leases.start();
+  // Background work starts once the server listens: its first rounds (a claim of every queue, the first
+  // samples) no longer come before a start's first requests, on the embedded database's one connection.
+  let working = false;
+  const startWork = () => {
+    if (working) return;
+    working = true;
+    scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
+    scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
+    scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
+    scheduler.every('wallet-holds', HOLD_LAPSE_MS, async () => {
+      while ((await releaseLapsedHolds(services)) === 500);
+    }, { runNow: false });
+    scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
+    scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
+      while ((await purgeExpiredEntries(services)) === 1000);
+    }, { runNow: false });
+    scheduler.every('services-resume', RESUME_POLL_MS, async () => {
+      while ((await resumeDueServices(services)) === RESUME_BATCH);
+    }, { runNow: false });
+    scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
+      while ((await expireOverdueTasks(services)) === 500);
+    }, { runNow: false });
+    scheduler.every('uto-deadlines', DEADLINES_MS, async () => {
+      while ((await expireOverdueTickets(services)) === 200);
+    }, { runNow: false });
+    scheduler.every('ammc-deadlines', DEADLINES_MS, async () => {
+      while ((await applyDeadlines(services)) === 200);
+    }, { runNow: false });
+    scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+      while ((await purgeOldUtoEvents(services)) === 5000);
+    }, { runNow: false });
+    scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+      while ((await purgeOldRadioEvents(services)) === 5000);
+    }, { runNow: false });
+    scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, async () => {
+      while ((await purgeOldGatewayEvents(services)) === 5000);
+    }, { runNow: false });
+    scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
+    scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
+    dispatcher.start();
+    services.sessionStreams.start();
+    services.runStreams.start();
+    services.swarmStreams.start();
+    services.utoStreams.start();
+    services.radioStreams.start();
+    services.subscriptionScheduler!.start();
+    services.swarmRunner!.start();
+    services.utoMatcher!.start();
+    services.webmcpIndexer!.start();
+    services.providerStats.start();
+    services.disputes.start();
+    services.payments.leases.start();
+  };
 
   let closing: Promise<void> | undefined;
   return {
@@ -470,6 +518,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
+          startWork();
           resolve((server.address() as AddressInfo).port);
         });
       }),

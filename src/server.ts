@@ -3,7 +3,8 @@
 import './production-mode';
 import { loadConfig } from './config';
 import type { App } from './app';
-import { DataDirLockedError, openConfiguredDatabase, type Database } from './db/database';
+import type { Database } from './db/database';
+import { DataDirLockedError, startEmbedded } from './db/embedded';
 import { createLogger } from './platform/logger';
 import { collectAfterStart } from './platform/settle';
 
@@ -33,10 +34,12 @@ async function main() {
   let app: App;
   let database: Promise<Database> | undefined;
   try {
-    // The database opens while the app's modules load (./app is required after this): the embedded
-    // one's thread starts PGlite on the other core, PostgreSQL's pool connects and the migrations are
-    // checked, where each waited for the modules (about a second) before.
-    database = openConfiguredDatabase(config, log, { onLost: () => process.exit(1) });
+    // The database opens while the server's modules load (./db/database, with Prisma's client, and ./app are
+    // required after this): the embedded one's thread starts PGlite on the other core, PostgreSQL's pool
+    // connects and the migrations are checked, where each waited for the modules before.
+    const embedded = config.databaseUrl ? undefined : startEmbedded({ dataDir: config.dataDir, log: (m) => log.info(m) });
+    const { openConfiguredDatabase } = require('./db/database') as typeof import('./db/database');
+    database = openConfiguredDatabase(config, log, { onLost: () => process.exit(1), embedded });
     // Awaited by createApp; a failure to open is reported below, not as an unhandled rejection.
     database.catch(() => {});
     database.then(baselineWebAssemblyFromNow, () => {});

@@ -24,10 +24,11 @@ export interface StartedServer {
 
 /**
  * Starts our server as `npm start` does (src/server-command.ts) with `env` (DATA_DIR or DATABASE_URL,
- * and whatever else the caller runs it with) on a free loopback port, and times it to healthy.
+ * and whatever else the caller runs it with) on `port` (a free loopback port by default), and times it to
+ * healthy.
  */
-export async function startServer(env: NodeJS.ProcessEnv): Promise<StartedServer> {
-  const port = await freePort();
+export async function startServer(env: NodeJS.ProcessEnv, port?: number): Promise<StartedServer> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawnNode('footprint', SERVER_ARGS, { ...SERVER_ENV, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'warn' });
@@ -112,9 +113,9 @@ export const FOOTPRINT_TARGETS = { idleMiB: { pglite: 300, postgres: 200 }, afte
 
 /**
  * All three measurements on one database. `env` names it (DATA_DIR, or DATABASE_URL); a first start
- * creates and migrates it if it is new (and fills the loader's compile cache), and is not timed: start to
- * healthy is measured on the second start, on an existing database, as the target states. `load` gets the
- * second server's URL; its memory is read a minute after the load ends.
+ * creates and migrates it if it is new (and writes V8's code cache of the server's bundle), and is not
+ * timed: start to healthy is measured on the second start, on an existing database, as the target states.
+ * `load` gets the second server's URL; its memory is read a minute after the load ends.
  */
 export async function measureFootprint(opts: {
   env: NodeJS.ProcessEnv;
@@ -123,9 +124,11 @@ export async function measureFootprint(opts: {
   afterMs?: number;
 }): Promise<Footprint> {
   const database = opts.env.DATABASE_URL ? 'postgres' : 'pglite';
+  // A restart: the same database, and the same port (so the same public URL, which the start indexes its
+  // own tools under).
   const first = await startServer(opts.env);
   await first.child.stop(15_000);
-  const server = await startServer(opts.env);
+  const server = await startServer(opts.env, Number(new URL(first.url).port));
   try {
     const idleMiB = await idleResidentMiB(server.pid, opts.settleMs);
     const after = await residentAfterLoad(server.pid, () => opts.load(server.url), { afterMs: opts.afterMs });

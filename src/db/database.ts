@@ -2,15 +2,13 @@
 // PostgreSQL at DATABASE_URL; both through `pg` and Prisma 7's PrismaPg driver adapter (no Rust engine).
 // Applies pending migrations (in a thread of their own, migrate.ts), and closes cleanly.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import fs from 'node:fs';
-import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrationsInThread, migrationsUpToDate } from './migrate';
-import { startPgliteThread, type PgliteThread } from './pglite-thread';
-import type { CheckpointPolicy } from './pglite-worker';
+import { startEmbedded, type EmbeddedStart } from './embedded';
+import type { PgliteThread } from './pglite-thread';
 import type { Config } from '../config';
 import type { Logger } from '../platform/logger';
 
@@ -133,9 +131,11 @@ export interface OpenOptions {
   log?: (message: string) => void;
   /** Told if the embedded database's thread stops while open (the process cannot go on without it). */
   onLost?: (err: Error) => void;
+  /** The embedded database's thread, already starting (src/server.ts starts it first). */
+  embedded?: EmbeddedStart;
 }
 
-export class DataDirLockedError extends Error {}
+export { DataDirLockedError } from './embedded';
 
 /** A write refused by a unique constraint (two creations racing, or a duplicate). */
 export function isUniqueViolation(err: unknown): boolean {
@@ -172,111 +172,18 @@ export async function retryTransient<T>(write: () => Promise<T>, tries = 3): Pro
 }
 
 /**
- * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a file
- * naming its owner: pid and process start time (from /proc), so that a lock left by a crashed process whose
- * pid now belongs to another program is recognised as stale and taken over. Where /proc is missing, a live
- * pid holds the lock.
- */
-export function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'marketplace.lock');
-  const mine = JSON.stringify({ pid: process.pid, started: processStartTime(process.pid) ?? null });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, mine, { flag: 'wx' });
-      return () => {
-        try {
-          if (fs.readFileSync(lockPath, 'utf8') === mine) fs.unlinkSync(lockPath);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = readLockOwner(fs.readFileSync(lockPath, 'utf8'));
-      if (owner && owner.pid !== process.pid && holdsLock(owner)) {
-        throw new DataDirLockedError(
-          `DATA_DIR ${dataDir} is in use by another marketplace process (pid ${owner.pid}). ` +
-            'Stop it, or give this instance its own DATA_DIR, or use DATABASE_URL to share one PostgreSQL.',
-        );
-      }
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new DataDirLockedError(`could not take the lock on DATA_DIR ${dataDir}`);
-}
-
-interface LockOwner {
-  pid: number;
-  /** The owner's start time in clock ticks since boot (/proc/<pid>/stat), when known. */
-  started: string | null;
-}
-
-/** The lock's owner: `{"pid":…,"started":…}`, or a bare pid (written by earlier versions). */
-function readLockOwner(text: string): LockOwner | undefined {
-  try {
-    const parsed = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof parsed === 'object' && parsed && Number.isInteger(parsed.pid)) return { pid: parsed.pid!, started: typeof parsed.started === 'string' ? parsed.started : null };
-  } catch {
-    // a bare pid
-  }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 0 ? { pid, started: null } : undefined;
-}
-
-/** Whether the process named by a lock still holds it: alive, and the same process that wrote it. */
-function holdsLock(owner: LockOwner): boolean {
-  if (!isAlive(owner.pid)) return false;
-  const started = processStartTime(owner.pid);
-  if (started === undefined) return true; // no /proc: a live pid is all there is to go by
-  if (owner.started !== null) return owner.started === started;
-  // A bare pid from an earlier version: held only by a process that is a marketplace server.
-  return isMarketplaceServer(owner.pid);
-}
-
-/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat); undefined without /proc. */
-function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start at field 3.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function isMarketplaceServer(pid: number): boolean {
-  try {
-    return /src\/server\.ts|agent-capability-marketplace/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
-  } catch {
-    return true;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** PGlite runs no checkpoints of its own: its worker issues them, small and often (CheckpointPolicy), and on close. */
-const CHECKPOINTS: CheckpointPolicy = { walBytes: 4 * 1024 * 1024, maxMs: 60_000, checkMs: 1_000 };
-
-/**
  * The database a server's configuration names, logging to `log`: what createApp opens, or what server.ts
  * opens ahead of it while the app's modules load. A lost embedded database is logged, then told to `onLost`.
  */
 export function openConfiguredDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'dbTransactionGuard'>,
   log: Pick<Logger, 'info' | 'fatal'>,
-  opts: Pick<OpenOptions, 'dumpPath' | 'skipMigrations' | 'onLost'> = {},
+  opts: Pick<OpenOptions, 'dumpPath' | 'skipMigrations' | 'onLost' | 'embedded'> = {},
 ): Promise<Database> {
   return openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
+    embedded: opts.embedded,
     dumpPath: opts.dumpPath,
     skipMigrations: opts.skipMigrations,
     guardTransactions: config.dbTransactionGuard,
@@ -293,26 +200,26 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts, log);
 
   // The embedded database runs in a worker thread behind a private socket (pglite-thread.ts), so that its
-  // statements never take the server's event loop, and the server speaks to it as to PostgreSQL.
-  const unlock = opts.dumpPath ? () => {} : lockDataDir(opts.dataDir);
-  const start = () =>
-    startPgliteThread({
-      dataDir: opts.dumpPath ? undefined : path.join(opts.dataDir, 'pgdata'),
-      dumpPath: opts.dumpPath,
-      checkpoints: CHECKPOINTS,
-      log,
-    });
+  // statements never take the server's event loop, and the server speaks to it as to PostgreSQL. The server
+  // starts it before loading the rest of its modules (src/server.ts); anything else starts it here.
+  const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, dumpPath: opts.dumpPath, log });
+  // One session behind the socket: its settings are every connection's, so named statements keep the
+  // default plan mode (the mux keeps each connection's statement names apart).
+  let over = overPg(connection, opts, log, undefined);
   let thread: PgliteThread;
   try {
-    thread = await start();
+    thread = await first;
     if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.dumpPath) {
       // PGlite's WebAssembly memory grew to what applying them took and never shrinks (a first start held
       // about 900 MiB idle, against 360 after any other): reopened, the database holds what it holds after
-      // any other start.
+      // any other start (on a socket of its own).
       await thread.close();
       thread = await start();
+      await over.end();
+      over = overPg(thread.connection, opts, log, undefined);
     }
   } catch (err) {
+    await over.end();
     await thread!?.close().catch(() => {});
     unlock();
     throw err;
@@ -324,10 +231,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     listening = [];
     opts.onLost?.(err);
   });
-  return openOverPg('pglite', thread.connection, { ...opts, skipMigrations: true }, log, {
-    // One session behind the socket: its settings are every connection's, so named statements keep the
-    // default plan mode (the mux keeps each connection's statement names apart).
-    preparedSetup: undefined,
+  return openOverPg('pglite', over, { ...opts, skipMigrations: true }, log, {
     async listen(channel, onNotify, onState) {
       // One process owns the data directory, so every change is made here and none can be missed.
       await thread.listen(channel, onNotify);
@@ -345,8 +249,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
   const listeners = new Set<pg.Client>();
   let closing = false;
-  return openOverPg('postgres', { connectionString: url }, opts, log, {
-    preparedSetup: 'SET plan_cache_mode = force_generic_plan',
+  return openOverPg('postgres', overPg({ connectionString: url }, opts, log, 'SET plan_cache_mode = force_generic_plan'), opts, log, {
     async listen(channel, onNotify, onState) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
       let delayMs = 100;
@@ -392,33 +295,50 @@ function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void):
 }
 
 interface Flavour {
-  /** What each connection of the named statements' pool runs first (see SqlRunner). */
-  preparedSetup: string | undefined;
   listen: Database['listen'];
   settle?: Database['settle'];
   /** After the pools have ended. */
   close(): Promise<void>;
 }
 
-/** The database over `pg` pools and PrismaPg: PostgreSQL, or the embedded database behind its socket. */
-async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, flavour: Flavour): Promise<Database> {
+/** The pools and Prisma's client over a connection, before anything is asked of the database. */
+interface OverPg {
+  connection: pg.PoolConfig;
+  pool: pg.Pool;
+  prepared: pg.Pool;
+  prisma: PrismaClient;
+  end(): Promise<unknown>;
+}
+
+/**
+ * Made before the database answers: constructing Prisma's client takes about a tenth of a second of this
+ * thread, which the embedded database's start (a second, in its own thread) then hides. `preparedSetup` is
+ * what each connection of the named statements' pool runs first (see SqlRunner).
+ */
+function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined): OverPg {
   const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
-  const setup = flavour.preparedSetup;
   const prepared = new pg.Pool({
     ...connection,
     max: opts.poolSize ?? 10,
     // Awaited before the connection serves its first statement; a failure fails that checkout.
-    onConnect: setup
+    onConnect: preparedSetup
       ? async (client) => {
-          await client.query(setup);
+          await client.query(preparedSetup);
         }
       : undefined,
   });
   prepared.on('error', (err) => log(`idle database connection failed: ${err.message}`));
-  const endPools = () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]);
   const factory = new PrismaPg(pool);
+  const prisma = opts.guardTransactions ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
+  return { connection, pool, prepared, prisma, end: () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]) };
+}
+
+/** The database over `pg` pools and PrismaPg: PostgreSQL, or the embedded database behind its socket. */
+async function openOverPg(kind: Database['kind'], over: OverPg, opts: OpenOptions, log: (m: string) => void, flavour: Flavour): Promise<Database> {
+  const { connection, pool, prepared, prisma } = over;
+  const endPools = over.end;
   try {
     if (!opts.skipMigrations) await migratePending(connection, async (sql) => (await pool.query(sql)).rows, log);
   } catch (err) {
@@ -427,7 +347,6 @@ async function openOverPg(kind: Database['kind'], connection: pg.PoolConfig, opt
     throw err;
   }
   const guarded = !!opts.guardTransactions;
-  const prisma = guarded ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
   let closed: Promise<void> | undefined;
   return {
     kind,

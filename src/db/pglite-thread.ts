@@ -30,9 +30,19 @@ export interface PgliteThread {
  */
 const WORKER_YOUNG_GENERATION_MB = 6;
 
-export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; checkpoints: CheckpointPolicy; log(message: string): void }): Promise<PgliteThread> {
-  // A directory only this user may enter holds the socket: nobody else can connect to the database.
-  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-db-'));
+/** A new directory for a thread's socket: only this user may enter it, so nobody else can connect to the database. */
+export function newSocketDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-db-'));
+}
+
+/** What `pg` connects with to the thread whose socket is in `socketDir`. */
+export function connectionOf(socketDir: string): PgliteThread['connection'] {
+  return { host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
+}
+
+/** Starts the thread, its socket in `socketDir` (a new one by default; it is removed when the thread ends). */
+export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; socketDir?: string; checkpoints: CheckpointPolicy; log(message: string): void }): Promise<PgliteThread> {
+  const socketDir = opts.socketDir ?? newSocketDir();
   const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpoints: opts.checkpoints };
   const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
   const handlers = new Map<string, (payload: string) => void>();
@@ -84,7 +94,7 @@ export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: str
     throw err;
   }
   return {
-    connection: { host: socketDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' },
+    connection: connectionOf(socketDir),
     async listen(channel, onNotify) {
       handlers.set(channel, onNotify);
       await ask({ op: 'listen', channel });

@@ -15,11 +15,13 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-const words = new Intl.Segmenter(undefined, { granularity: 'word' });
+/** Made at the first use: making one loads ICU's word rules, about 40 ms of a start that may never rank. */
+let words: Intl.Segmenter | undefined;
 
 /** The words of a text as BM25 reads them: word-like segments, NFKC and lower case, function words left out. */
 export function bm25Tokens(text: string): string[] {
   const out: string[] = [];
+  words ??= new Intl.Segmenter(undefined, { granularity: 'word' });
   for (const s of words.segment(text.normalize('NFKC').toLowerCase())) {
     if (s.isWordLike && !STOP_WORDS.has(s.segment)) out.push(s.segment);
   }

@@ -151,6 +151,8 @@ function objectSchema(type: GraphQLObjectType, set: SelectionSetNode, fragments:
           properties[key] = { type: 'string' };
         } else {
           const field = type.getFields()[sel.name.value];
+          // Documents are validated at their first run (rest/runner.ts), so a drifted one is caught here first.
+          if (!field) throw new Error(`invalid document: ${type.name} has no field ${sel.name.value}`);
           const schema = outputSchema(field.type, sel.selectionSet, fragments);
           properties[key] = field.description ? { ...schema, description: field.description } : schema;
         }

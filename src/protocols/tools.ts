@@ -220,9 +220,16 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     }
 
     const argPaths = argumentPaths(op, placements);
-    const answer = answerSchema(op, schema);
+    const answerOf = (o: CompiledOperation) => {
+      try {
+        return answerSchema(o, schema);
+      } catch (err) {
+        throw new Error(`${label}: ${(err as Error).message}`);
+      }
+    };
+    const answer = answerOf(op);
     // Every structuredContent the tool can answer: its answer, the instructions without a key, the x402 requirements.
-    const answers = [answer, ...(withoutKey ? [answerSchema(withoutKey.op, schema)] : []), ...(paymentVariable ? [PAYMENT_REQUIRED_SCHEMA] : [])];
+    const answers = [answer, ...(withoutKey ? [answerOf(withoutKey.op)] : []), ...(paymentVariable ? [PAYMENT_REQUIRED_SCHEMA] : [])];
     const outputSchema = answers.length > 1 ? { type: 'object', anyOf: answers } : answer;
     const field = fieldOf(schema, op);
     const needs = auth === 'agent' ? ' Needs the caller\'s key (`Authorization: Bearer key_master_…` on the MCP connection).' : '';

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { eventually, errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted, startCanary, startHttpsServer, type HttpsTestServer } from '../support/https';
+import { indexOwnTools } from '../../src/domain/webmcp/index-sites';
 import { api, http, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -70,6 +71,29 @@ describe('the marketplace manifest', () => {
     const memory = await call('GET', '/webmcp/tools?category=memory');
     expect(memory.body.total).toBeGreaterThanOrEqual(3);
     expect(memory.body.tools.every((t: { category: string }) => t.category === 'memory')).toBe(true);
+  });
+
+  it('indexes its own tools again at a start only when they changed', async () => {
+    const services = server.app.services;
+    const own = services.ownTools!;
+    const written = async () =>
+      (
+        await services.sql.query<{ indexed_at: Date; ids: string }>(
+          `SELECT s.indexed_at, (SELECT string_agg(t.id::text, ',' ORDER BY t.name) FROM webmcp_tools t WHERE t.site_id = s.id) AS ids FROM webmcp_sites s WHERE s.own`,
+          [],
+        )
+      )[0];
+    // Under the origin the server has now (its port was chosen after the start indexed them), then again.
+    await indexOwnTools(services, own.all, own.name, own.description);
+    const before = await written();
+    await indexOwnTools(services, own.all, own.name, own.description);
+    expect(await written()).toEqual(before);
+    const changed = own.all.map((t, i) => (i === 0 ? { ...t, description: `${t.description} (changed)` } : t));
+    await indexOwnTools(services, changed, own.name, own.description);
+    expect((await written()).ids).not.toEqual(before.ids);
+    expect((await call('GET', '/webmcp/tools?q=changed')).body.tools.map((t: { name: string }) => t.name)).toEqual([changed[0].name]);
+    await indexOwnTools(services, own.all, own.name, own.description);
+    expect((await call('GET', '/webmcp/tools?q=changed')).body.total).toBe(0);
   });
 });
 

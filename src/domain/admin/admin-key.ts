@@ -3,8 +3,8 @@
 import { newAdminKey, secretHint, sha256Hex } from '../../platform/ids';
 import type { Services } from '../context';
 
-export async function ensureAdminKey(services: Pick<Services, 'db' | 'config' | 'log'>): Promise<void> {
-  const { db, config, log } = services;
+export async function ensureAdminKey(services: Pick<Services, 'db' | 'sql' | 'config' | 'log'>): Promise<void> {
+  const { db, sql, config, log } = services;
   if (config.adminKey) {
     const hash = sha256Hex(config.adminKey);
     await db.$transaction([
@@ -17,7 +17,7 @@ export async function ensureAdminKey(services: Pick<Services, 'db' | 'config' | 
     ]);
     return;
   }
-  const existing = await db.credential.count({ where: { kind: 'admin', revokedAt: null } });
+  const [{ existing }] = await sql.query<{ existing: number }>(`SELECT count(*)::int AS existing FROM credentials WHERE kind = 'admin' AND revoked_at IS NULL`, []);
   if (existing > 0) return;
   const key = newAdminKey();
   await db.credential.create({ data: { kind: 'admin', hash: sha256Hex(key), hint: secretHint(key) } });

@@ -73,10 +73,13 @@ function titleOf(slug: string): string {
 }
 
 /** Writes the built-in catalog (idempotent; run at start-up). */
-export async function ensureCatalog(services: Pick<Services, 'db'>): Promise<void> {
+export async function ensureCatalog(services: Pick<Services, 'db' | 'sql'>): Promise<void> {
   const rows: Prisma.CapabilityCreateManyInput[] = Object.entries(CATALOG).flatMap(([group, items]) =>
     items.map(([slug, description]) => ({ slug, name: titleOf(slug), group, description, builtin: true })),
   );
+  // Every start but the first finds them all: one read rather than an insert of every row that skips them.
+  const [{ n }] = await services.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM capabilities WHERE slug = ANY($1::text[])', [rows.map((r) => r.slug)]);
+  if (n === rows.length) return;
   await services.db.capability.createMany({ data: rows, skipDuplicates: true });
 }
 

@@ -9,7 +9,8 @@ export type VectorSearchMode = 'pgvector' | 'exact';
 /** pgvector is in use when the migration could enable it and add the `embedding_vec` column. */
 export async function detectVectorSearch(sql: SqlRunner): Promise<VectorSearchMode> {
   const [row] = await sql.query<{ has: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'memory_entries' AND column_name = 'embedding_vec') AS has`,
+    // From the catalog itself: information_schema's view of it took 50 ms of a start on the embedded database.
+    `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('memory_entries') AND attname = 'embedding_vec' AND NOT attisdropped) AS has`,
     [],
   );
   return row?.has ? 'pgvector' : 'exact';

@@ -3,7 +3,7 @@
 // accounts. Prices are integer cents (CONTRACT §3); on the wire and in the ledger they are base units.
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import type { Config } from '../../config';
-import type { Db } from '../../db/database';
+import type { SqlRunner } from '../../db/database';
 
 /** The marketplace's ledger accounts, created with fixed ids by the payments migration. */
 export const ACCOUNTS = {
@@ -126,7 +126,7 @@ function units(name: string, value: string, decimals: number): bigint {
   }
 }
 
-export async function loadPaymentSetup(config: Config, db: Db): Promise<PaymentSetup> {
+export async function loadPaymentSetup(config: Config, sql: SqlRunner): Promise<PaymentSetup> {
   const p = config.payments;
   const chainId = Number(p.network.split(':')[1]);
   let asset: PaymentAsset;
@@ -141,7 +141,8 @@ export async function loadPaymentSetup(config: Config, db: Db): Promise<PaymentS
     asset = known;
   }
   if (asset.decimals < 2) throw new Error(`the payment asset must have at least 2 decimals (cents), not ${asset.decimals}`);
-  const settlement = await db.wallet.findUniqueOrThrow({ where: { id: ACCOUNTS.settlement }, select: { address: true } });
+  const [settlement] = await sql.query<{ address: string }>('SELECT address FROM wallets WHERE id = $1::uuid', [ACCOUNTS.settlement]);
+  if (!settlement) throw new Error('the settlement account has no wallet: the database was not migrated');
   return {
     sandbox: !p.facilitatorUrl,
     network: p.network as `${string}:${string}`,

@@ -3,7 +3,7 @@
 // The KEK is WALLET_ENCRYPTION_KEY, or else one generated on first start and kept in the database; each
 // ciphertext names its KEK, so setting the variable later leaves older keys readable.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/database';
+import type { Db, SqlRunner } from '../../db/database';
 import { evm, type EvmAccount, type Hex } from '../../platform/evm';
 
 /** An arbitrary constant naming the advisory lock that serialises KEK generation across instances. */
@@ -56,8 +56,8 @@ export class WalletKeyring {
 }
 
 /** The keyring: the configured KEK (if any) first, and the stored one, generated on first start without it. */
-export async function loadWalletKeyring(db: Db, configured?: Buffer): Promise<WalletKeyring> {
-  let stored = await db.platformSecret.findUnique({ where: { name: STORED_KEK } });
+export async function loadWalletKeyring(db: Db, sql: SqlRunner, configured?: Buffer): Promise<WalletKeyring> {
+  let [stored] = await sql.query<{ value: string } | undefined>('SELECT value FROM platform_secrets WHERE name = $1', [STORED_KEK]);
   if (!stored && !configured) {
     stored = await db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEK_LOCK})`;

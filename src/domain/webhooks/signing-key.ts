@@ -1,7 +1,7 @@
 // The marketplace's Ed25519 event-signing key: generated once (the first instance to start wins, under an
 // advisory lock) and shared by every instance through the database; its public half is the JWKS.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { Db } from '../../db/database';
+import type { Db, SqlRunner } from '../../db/database';
 import { base62 } from '../../platform/ids';
 import { generateSigningKeyPair, publicJwk, type Ed25519Jwk } from '../../platform/signing';
 
@@ -15,8 +15,12 @@ export interface SigningKeys {
 /** An arbitrary constant naming the advisory lock that serialises key generation across instances. */
 const SIGNING_KEY_LOCK = 7_135_201;
 
-export async function loadSigningKeys(db: Db): Promise<SigningKeys> {
-  let rows = await db.signingKey.findMany({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } });
+/** The keys in use; generated when there are none (the read is SQL: see createApp). */
+export async function loadSigningKeys(db: Db, sql: SqlRunner): Promise<SigningKeys> {
+  let rows = await sql.query<{ id: string; privateKey: string; publicKey: string }>(
+    'SELECT id, private_key AS "privateKey", public_key AS "publicKey" FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC',
+    [],
+  );
   if (!rows.length) {
     rows = await db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SIGNING_KEY_LOCK})`;

@@ -187,9 +187,24 @@ function splitName(name: string): string {
  */
 export async function indexOwnTools(services: Services, tools: ManifestTool[], name: string, description: string): Promise<void> {
   const base = new URL(services.config.publicBaseUrl);
+  const manifestUrl = `${base.origin}${WELL_KNOWN_MANIFEST}`;
+  // A start whose tools are the ones indexed already writes nothing: rewriting them (and their search
+  // vectors) took a tenth of a second of every start on the embedded database. jsonb compares the input
+  // schemas by value, whatever the order of their keys.
+  const listed = tools.map((t) => ({ name: t.name, description: t.description, category: t.category, inputSchema: t.inputSchema }));
+  const [current] = await services.sql.query<{ same: boolean }>(
+    `SELECT s.manifest_url = $2 AND s.name IS NOT DISTINCT FROM $3 AND s.description IS NOT DISTINCT FROM $4
+            AND NOT EXISTS (SELECT 1 FROM webmcp_sites o WHERE o.own AND o.origin <> $1)
+            AND (SELECT coalesce(jsonb_agg(jsonb_build_object('name', t.name, 'description', t.description, 'category', t.category, 'inputSchema', t.input_schema) ORDER BY t.name), '[]')
+                 FROM webmcp_tools t WHERE t.site_id = s.id)
+              = (SELECT coalesce(jsonb_agg(x ORDER BY x->>'name'), '[]') FROM jsonb_array_elements($5::jsonb) x) AS same
+     FROM webmcp_sites s WHERE s.origin = $1 AND s.own`,
+    [base.origin, manifestUrl, name, description, JSON.stringify(listed)],
+  );
+  if (current?.same) return;
   await services.db.$transaction(async (tx) => {
     await tx.$executeRaw`DELETE FROM webmcp_sites WHERE own AND origin <> ${base.origin}`;
-    await writeSite(tx, base.origin, `${base.origin}${WELL_KNOWN_MANIFEST}`, { name, description, tools }, services.clock.now(), true);
+    await writeSite(tx, base.origin, manifestUrl, { name, description, tools }, services.clock.now(), true);
   });
 }
 
