@@ -1,8 +1,8 @@
-// How the server's TypeScript runs under Node: `node --require ./src/register.cjs src/server.ts` (the
-// command in src/server-command.ts), and the embedded database's worker thread, which registers it again
-// (a thread does not inherit it). Every `.ts` module that require() loads is compiled to CommonJS by esbuild
-// as it loads, with the compiler options of tsconfig.json and an inline source map, so stack traces name
-// the TypeScript lines.
+// How TypeScript runs under Node outside the server's bundle (src/start.cjs): in the worker threads (the
+// embedded database's and the others', each registering it: a thread does not inherit it), and in tools run
+// with `node --require ./src/register.cjs`. Every `.ts` module that require() loads is compiled to
+// CommonJS by esbuild as it loads, with the compiler options of tsconfig.json and an inline source map, so
+// stack traces name the TypeScript lines.
 //
 // Not tsx, which the scripts still use: tsx always compiles with esbuild's `keepNames`, which wraps every
 // function whose name JavaScript infers (`const f = () => …`, `{ key: () => … }`) in a `__name(fn, 'f')`
