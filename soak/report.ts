@@ -1,7 +1,7 @@
 // What a soak run reports, as pure functions of its samples: the rows of the CSV, the windows a run's
 // checks compare, and the verdict. No I/O here, so test/system/soak-report.test.ts can hold it to its word.
 
-/** One 10-second sample: the server's state at its end, and each operation's requests during it. */
+/** One sample (every 10 s, or SOAK_SAMPLE_S): the server's state at its end, and each operation's requests during it. */
 export interface Sample {
   /** Seconds since the load started (the end of the interval). */
   t: number;
@@ -37,11 +37,11 @@ export interface Window {
 /**
  * The two windows a run's flatness is judged by, in seconds from the start of the load: a sixth of the run
  * each, the second sixth (the reference, after the warm-up) and the last (minutes 5–10 and 25–30 of a
- * 30-minute run). A window holds at least four 10-second samples (40 s), so a 2-minute run compares
- * 20–60 s with 80–120 s.
+ * 30-minute run). A window lasts at least 40 s, so a 2-minute run compares 20–60 s with 80–120 s (four
+ * 10-second samples each, or eight of 5 s as CI takes them).
  */
-export function windows(durationS: number, sampleS = 10): { reference: Window; last: Window } {
-  const length = Math.max(durationS / 6, 4 * sampleS);
+export function windows(durationS: number): { reference: Window; last: Window } {
+  const length = Math.max(durationS / 6, 40);
   const start = Math.min(durationS / 6, durationS - 2 * length);
   return { reference: { from: start, to: start + length }, last: { from: durationS - length, to: durationS } };
 }
@@ -84,6 +84,8 @@ export const DEFAULT_LIMITS: Limits = {
 
 export interface RunFacts {
   durationS: number;
+  /** The length of a sample's interval, in seconds (10 unless SOAK_SAMPLE_S says otherwise). */
+  sampleS: number;
   samples: Sample[];
   /** Failures seen by the clients (wrong status, gap in a stream, a delivery missing), with examples. */
   errors: { count: number; examples: string[] };
@@ -101,7 +103,7 @@ export interface RunFacts {
   webhooks: { expected: number; received: number };
 }
 
-/** Requests of an operation in a 10-s interval (the median interval) below which its p99 is not judged. */
+/** Requests of an operation in a sample's interval (the median interval) below which its p99 is not judged. */
 export const MIN_PER_INTERVAL = 10;
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -114,6 +116,7 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
   const fin = within(facts.samples, last);
   const checks: Check[] = [];
   const span = `${reference.from}–${reference.to} s vs ${last.from}–${last.to} s`;
+  const each = `${facts.sampleS}-s`;
 
   const rssRef = median(ref.map((s) => s.rssBytes));
   const rssLast = median(fin.map((s) => s.rssBytes));
@@ -134,7 +137,7 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
       checks.push({
         name: `${op} p99 flat`,
         ok: Number.isNaN(a) || Number.isNaN(b) || b <= a * (1 + limits.growth) || b - a <= limits.p99SlackMs,
-        detail: `median of 10-s p99s ${ms(b)} against ${ms(a)}, ${span}; ${perInterval} requests an interval, too few for a p99 (not judged)`,
+        detail: `median of ${each} p99s ${ms(b)} against ${ms(a)}, ${span}; ${perInterval} requests an interval, too few for a p99 (not judged)`,
         informational: true,
       });
       continue;
@@ -142,7 +145,7 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
     checks.push({
       name: `${op} p99 flat`,
       ok: b <= a * (1 + limits.growth) || b - a <= limits.p99SlackMs,
-      detail: `median of 10-s p99s ${ms(b)} against ${ms(a)} (${ratio(b, a)}; ≤ ${(1 + limits.growth).toFixed(2)} or within ${limits.p99SlackMs} ms), ${span}`,
+      detail: `median of ${each} p99s ${ms(b)} against ${ms(a)} (${ratio(b, a)}; ≤ ${(1 + limits.growth).toFixed(2)} or within ${limits.p99SlackMs} ms), ${span}`,
     });
   }
 

@@ -5,10 +5,10 @@ import { csv, passed, percentile, verdict, windows, type RunFacts, type Sample }
 
 const MiB = 1024 * 1024;
 
-/** A run of `durationS` whose samples `shape` may change (a leak, a slowdown, a stall). */
-function run(durationS: number, shape: (s: Sample) => void = () => {}): RunFacts {
+/** A run of `durationS`, sampled every `sampleS`, whose samples `shape` may change (a leak, a slowdown, a stall). */
+function run(durationS: number, shape: (s: Sample) => void = () => {}, sampleS = 10): RunFacts {
   const samples: Sample[] = [];
-  for (let t = 10; t <= durationS; t += 10) {
+  for (let t = sampleS; t <= durationS; t += sampleS) {
     const s: Sample = {
       t,
       rssBytes: 300 * MiB + (t % 20 === 0 ? MiB : 0),
@@ -26,6 +26,7 @@ function run(durationS: number, shape: (s: Sample) => void = () => {}): RunFacts
   }
   return {
     durationS,
+    sampleS,
     samples,
     errors: { count: 0, examples: [] },
     databaseAtStart: 20 * MiB,
@@ -46,7 +47,7 @@ describe('soak windows', () => {
     expect(windows(1800)).toEqual({ reference: { from: 300, to: 600 }, last: { from: 1500, to: 1800 } });
   });
 
-  it('keeps four samples a window on a 2-minute run: 20-60 s against 80-120 s', () => {
+  it('keeps 40 s a window on a 2-minute run: 20-60 s against 80-120 s', () => {
     expect(windows(120)).toEqual({ reference: { from: 20, to: 60 }, last: { from: 80, to: 120 } });
   });
 
@@ -72,6 +73,16 @@ describe('soak verdict', () => {
     expect(failed(run(1800, (s) => (s.ops.execute.p99Ms = 38 + s.t / 60)))).toEqual(['execute p99 flat']);
     // A p99 of a few ms may move by a few ms: scheduling noise, not a trend.
     expect(failed(run(1800, (s) => (s.ops.execute.p99Ms = s.t > 1500 ? 6 : 3)))).toEqual([]);
+  });
+
+  it("judges a 2-minute run's 5-s samples: three disturbed intervals of eight move nothing, a p99 that grows fails", () => {
+    const disturbed = (s: Sample) => (s.ops.execute.p99Ms = [85, 95, 110].includes(s.t) ? 120 : 60);
+    expect(failed(run(120, disturbed, 5))).toEqual([]);
+    // Three disturbed 10-s intervals are most of a window of four, and move its median.
+    expect(failed(run(120, (s) => (s.ops.execute.p99Ms = [90, 100, 110].includes(s.t) ? 120 : 60)))).toEqual(['execute p99 flat']);
+    expect(failed(run(120, (s) => (s.ops.execute.p99Ms = 40 + s.t / 2), 5))).toEqual(['execute p99 flat']);
+    const check = verdict(run(120, disturbed, 5)).find((c) => c.name === 'execute p99 flat');
+    expect(check?.detail).toContain('median of 5-s p99s 60.0 ms against 60.0 ms');
   });
 
   it('shows but does not judge the p99 of an operation with a few requests an interval', () => {
