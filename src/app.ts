@@ -23,6 +23,7 @@ import { CapabilityTools } from './protocols/capability-tools';
 import { FIRST_PARTY } from './domain/capabilities/first-party';
 import type { Config } from './config';
 import { openConfiguredDatabase, type Database } from './db/database';
+import { maintain } from './db/maintenance';
 import { ensureAdminKey } from './domain/admin/admin-key';
 import { UsageRecorder } from './domain/agents/usage';
 import { ensureCatalog } from './domain/capabilities/catalog';
@@ -469,6 +470,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
       while ((await purgeExpiredEntries(services)) === 1000);
     }, { runNow: false });
+    if (config.dbMaintenanceMs > 0) {
+      scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db.sql, log, db.kind === 'pglite')), { runNow: false });
+    }
     scheduler.every('services-resume', RESUME_POLL_MS, async () => {
       while ((await resumeDueServices(services)) === RESUME_BATCH);
     }, { runNow: false });

@@ -49,6 +49,8 @@ export interface Config {
   deliveryPollMs: number;
   /** How often expired memory entries are purged (they vanish from reads at once regardless). */
   memoryPurgeMs: number;
+  /** How often to vacuum and analyse the tables due, where the database runs no autovacuum (0: never). */
+  dbMaintenanceMs: number;
   /** How often each instance looks for due subscription runs. */
   schedulerPollMs: number;
   /** A subscription tick later than this is a missed one (downtime): missed ticks collapse into one run. */
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryTimeoutMs: integer('DELIVERY_TIMEOUT_MS', env.DELIVERY_TIMEOUT_MS, 15_000, 100, 120_000),
     deliveryPollMs: integer('DELIVERY_POLL_MS', env.DELIVERY_POLL_MS, 1_000, 10, 60_000),
     memoryPurgeMs: integer('MEMORY_PURGE_MS', env.MEMORY_PURGE_MS, 60_000, 100),
+    dbMaintenanceMs: integer('DB_MAINTENANCE_MS', env.DB_MAINTENANCE_MS, 30_000, 0, 86_400_000),
     schedulerPollMs: integer('SCHEDULER_POLL_MS', env.SCHEDULER_POLL_MS, 250, 10, 60_000),
     missedTickGraceMs: integer('MISSED_TICK_GRACE_MS', env.MISSED_TICK_GRACE_MS, 5_000, 1_000, 3_600_000),
     streamsPerAgent: integer('STREAMS_PER_AGENT', env.STREAMS_PER_AGENT, 20, 1, 100_000),
