@@ -457,43 +457,29 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // Background work starts once the server listens: its first rounds (a claim of every queue, the first
   // samples) no longer come before a start's first requests, on the embedded database's one connection.
   let working = false;
+  // A job that works in batches runs batch after batch while each comes back full.
+  const drain = (batch: () => Promise<number>, size: number) => async () => {
+    while ((await batch()) === size);
+  };
   const startWork = () => {
     if (working) return;
     working = true;
     scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
     scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
     scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
-    scheduler.every('wallet-holds', HOLD_LAPSE_MS, async () => {
-      while ((await releaseLapsedHolds(services)) === 500);
-    }, { runNow: false });
+    scheduler.every('wallet-holds', HOLD_LAPSE_MS, drain(() => releaseLapsedHolds(services), 500), { runNow: false });
     scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
-    scheduler.every('memory-purge', config.memoryPurgeMs, async () => {
-      while ((await purgeExpiredEntries(services)) === 1000);
-    }, { runNow: false });
+    scheduler.every('memory-purge', config.memoryPurgeMs, drain(() => purgeExpiredEntries(services), 1000), { runNow: false });
     if (config.dbMaintenanceMs > 0) {
       scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db.sql, log, db.kind === 'pglite')), { runNow: false });
     }
-    scheduler.every('services-resume', RESUME_POLL_MS, async () => {
-      while ((await resumeDueServices(services)) === RESUME_BATCH);
-    }, { runNow: false });
-    scheduler.every('tasks-expiry', TASK_EXPIRY_MS, async () => {
-      while ((await expireOverdueTasks(services)) === 500);
-    }, { runNow: false });
-    scheduler.every('uto-deadlines', DEADLINES_MS, async () => {
-      while ((await expireOverdueTickets(services)) === 200);
-    }, { runNow: false });
-    scheduler.every('ammc-deadlines', DEADLINES_MS, async () => {
-      while ((await applyDeadlines(services)) === 200);
-    }, { runNow: false });
-    scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-      while ((await purgeOldUtoEvents(services)) === 5000);
-    }, { runNow: false });
-    scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-      while ((await purgeOldRadioEvents(services)) === 5000);
-    }, { runNow: false });
-    scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, async () => {
-      while ((await purgeOldGatewayEvents(services)) === 5000);
-    }, { runNow: false });
+    scheduler.every('services-resume', RESUME_POLL_MS, drain(() => resumeDueServices(services), RESUME_BATCH), { runNow: false });
+    scheduler.every('tasks-expiry', TASK_EXPIRY_MS, drain(() => expireOverdueTasks(services), 500), { runNow: false });
+    scheduler.every('uto-deadlines', DEADLINES_MS, drain(() => expireOverdueTickets(services), 200), { runNow: false });
+    scheduler.every('ammc-deadlines', DEADLINES_MS, drain(() => applyDeadlines(services), 200), { runNow: false });
+    scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldUtoEvents(services), 5000), { runNow: false });
+    scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldRadioEvents(services), 5000), { runNow: false });
+    scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldGatewayEvents(services), 5000), { runNow: false });
     scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
     scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
     dispatcher.start();

@@ -360,4 +360,4 @@ if (require.main === module) {
 }
 
 // For the tests (test/unit/start.test.ts).
-module.exports = { positionsOf, Positions, mapStackTraces, freshStamp };
+module.exports = { positionsOf, Positions, mapStackTraces };
