@@ -27,10 +27,37 @@ const STAMP = path.join(DIR, 'stamp.json');
 /** npm's record of what node_modules holds, rewritten by every install. */
 const PACKAGES = path.join(ROOT, 'node_modules', '.package-lock.json');
 /**
- * Packages left out of the bundle: they load files beside their code at run time (PGlite its WebAssembly and
- * data, the schema engine its WebAssembly), and only worker threads use them (loaded there as they are).
+ * Packages our code requires at their first use (src/platform/lazy.ts, and `require` inside the functions
+ * that need them): MCP's and A2A's SDKs, undici, viem, Redis's client, YAML, the web reader's and the text
+ * capabilities' libraries. Left out of the bundle, they cost nothing until then, as they did before it: a
+ * bundle holds every module's source from the start (V8 keeps a script's source for what it compiles later),
+ * and with them it was 13.3 MB of source string on the main thread's heap, 7.8 without. Idle 265-280 MiB
+ * against 266-305 on the embedded database, start to healthy 1.3-1.8 s against 1.6-1.95, five starts each in
+ * one sitting (docs/operations.md, Start). A build fails if one of them does not resolve from the bundle's
+ * directory; test/system/lazy-packages.test.ts holds that none loads at start, and that they load when used.
  */
-const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@prisma/schema-engine-wasm', '@prisma/schema-engine-wasm/*', 'esbuild'];
+const LAZY = [
+  '@a2a-js/sdk',
+  '@a2a-js/sdk/*',
+  '@graphql-yoga/redis-event-target',
+  '@modelcontextprotocol/sdk/*',
+  '@mozilla/readability',
+  'ioredis',
+  'linkedom',
+  'openai',
+  'undici',
+  'viem',
+  'viem/*',
+  'wink-eng-lite-web-model',
+  'wink-nlp',
+  'wink-nlp/*',
+  'yaml',
+];
+/**
+ * And the packages that load files beside their code at run time (PGlite its WebAssembly and data, the schema
+ * engine its WebAssembly), which only worker threads use (loaded there as they are).
+ */
+const EXTERNAL = ['@electric-sql/pglite', '@electric-sql/pglite/*', '@prisma/schema-engine-wasm', '@prisma/schema-engine-wasm/*', 'esbuild', ...LAZY];
 
 /** What a bundle's files are called: the stamp names the build, and each file carries its id. */
 const fileOf = (id, ext) => path.join(DIR, `server-${id}${ext}`);
@@ -127,6 +154,20 @@ async function build() {
   // ASCII throughout, so a start reads it as latin1 (a third of the time of decoding UTF-8): esbuild escapes
   // every other character of the code itself, and what remains is in comments, where each UTF-16 unit
   // becomes a '?' (no column moves).
+  // What we left out must load from where the bundle runs (node_modules/.cache/marketplace-server). (esbuild
+  // leaves out on its own what it cannot find, such as pg's optional pg-native, required inside a try.)
+  const from = Module.createRequire(outfile);
+  const ours = (p) => EXTERNAL.some((e) => (e.endsWith('/*') ? p.startsWith(e.slice(0, -1)) : p === e));
+  for (const input of Object.values(result.metafile.inputs)) {
+    for (const imported of input.imports) {
+      if (!imported.external || !ours(imported.path)) continue;
+      try {
+        from.resolve(imported.path);
+      } catch {
+        throw new Error(`${imported.path} is left out of the bundle but does not resolve from ${DIR}`);
+      }
+    }
+  }
   const code = result.outputFiles.find((f) => f.path === outfile).text.replace(/[^\x00-\x7f]/g, '?');
   const map = JSON.parse(result.outputFiles.find((f) => f.path === `${outfile}.map`).text);
   const files = {};
@@ -360,4 +401,4 @@ if (require.main === module) {
 }
 
 // For the tests (test/unit/start.test.ts).
-module.exports = { positionsOf, Positions, mapStackTraces };
+module.exports = { positionsOf, Positions, mapStackTraces, LAZY };
