@@ -471,7 +471,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
     scheduler.every('memory-purge', config.memoryPurgeMs, drain(() => purgeExpiredEntries(services), 1000), { runNow: false });
     if (config.dbMaintenanceMs > 0) {
-      scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db.sql, log, db.kind === 'pglite')), { runNow: false });
+      scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db, log, db.kind === 'pglite')), { runNow: false });
     }
     scheduler.every('services-resume', RESUME_POLL_MS, drain(() => resumeDueServices(services), RESUME_BATCH), { runNow: false });
     scheduler.every('tasks-expiry', TASK_EXPIRY_MS, drain(() => expireOverdueTasks(services), 500), { runNow: false });

@@ -53,6 +53,12 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void, onState: (listening: boolean) => void): Promise<void>;
   /** The server has started: what the database's own start left in this process is collected (the embedded one's thread; src/platform/settle.ts). */
   settle(): void;
+  /**
+   * Runs `run` on one connection of its own, held until it ends: for settings that must hold across its
+   * statements (the database's maintenance sets vacuum's cost limits for its session). `run` must leave the
+   * connection as it found it (RESET what it SET): it goes back to the pool.
+   */
+  session<T>(run: (sql: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -363,6 +369,19 @@ async function openOverPg(kind: Database['kind'], over: OverPg, opts: OpenOption
     },
     listen: flavour.listen,
     settle: () => flavour.settle?.(),
+    async session(run) {
+      const client = await pool.connect();
+      let failed: Error | undefined;
+      try {
+        return await run({ soleWriter: kind === 'pglite', query: async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[] });
+      } catch (err) {
+        failed = err as Error;
+        throw err;
+      } finally {
+        // A connection whose run failed may hold what the run set: it is closed rather than reused.
+        client.release(failed);
+      }
+    },
     close() {
       closed ??= (async () => {
         await prisma.$disconnect().catch(() => {});

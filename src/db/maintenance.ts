@@ -6,9 +6,10 @@
 // transaction ids are never frozen, which PostgreSQL answers, after two billion transactions, by refusing
 // writes. Each round applies autovacuum's own rules, read from the database's settings, to every table of
 // the schema and vacuums or analyses those due, one statement at a time: on PGlite a statement holds the
-// one session, and a vacuum of what a few seconds of traffic left is milliseconds.
+// one session, and a vacuum of what a few seconds of traffic left is milliseconds. On PostgreSQL, where other
+// sessions run beside it, the vacuums are paced as autovacuum paces its own (its cost delay and limit).
 import type { Logger } from '../platform/logger';
-import type { SqlRunner } from './database';
+import type { Database, SqlRunner } from './database';
 
 /**
  * The tables due, by autovacuum's rules (the database's `autovacuum_*` settings): a vacuum when dead rows
@@ -46,12 +47,45 @@ export interface Maintained {
 }
 
 /**
- * One round: vacuums or analyses each table due, one after the other; answers what it did. A table another
- * session holds a conflicting lock on (another instance's vacuum, a migration) is skipped (SKIP_LOCKED) and
- * comes up again next round; a statement that fails is logged and the round goes on.
+ * autovacuum's pacing, for this session's VACUUM and ANALYZE: after each `vacuum_cost_limit` of page costs
+ * a vacuum sleeps `vacuum_cost_delay`. A manual VACUUM runs unpaced by default (a delay of 0), and on a
+ * machine of two cores an unpaced vacuum of what a busy half-minute inserted takes the database's CPU from
+ * the calls it serves (docs/operations.md, Maintenance).
  */
-export async function maintain(sql: SqlRunner, log: Logger, embedded: boolean): Promise<Maintained[]> {
-  const due = await sql.query<{ name: string; dead: number; vacuum: boolean; analyze: boolean }>(DUE, [embedded]);
+const PACED = `SELECT set_config('vacuum_cost_delay', CASE WHEN current_setting('autovacuum_vacuum_cost_delay') LIKE '-1%' THEN current_setting('vacuum_cost_delay') ELSE current_setting('autovacuum_vacuum_cost_delay') END, false),
+  set_config('vacuum_cost_limit', CASE WHEN current_setting('autovacuum_vacuum_cost_limit')::int > 0 THEN current_setting('autovacuum_vacuum_cost_limit') ELSE current_setting('vacuum_cost_limit') END, false)`;
+
+/**
+ * One round: vacuums or analyses each table due, one after the other; answers what it did. On the embedded
+ * database it runs on the one session as it is (a paced vacuum would hold it while it sleeps); on PostgreSQL
+ * on a connection of its own (`db.session`), paced as autovacuum is, and its settings reset before the
+ * connection goes back. A table another session holds a conflicting lock on (another instance's vacuum, a
+ * migration) is skipped (SKIP_LOCKED) and comes up again next round; a statement that fails is logged and
+ * the round goes on.
+ */
+export async function maintain(db: { sql: SqlRunner; session?: Database['session'] }, log: Logger, embedded: boolean): Promise<Maintained[]> {
+  const due = await db.sql.query<Due>(DUE, [embedded]);
+  if (!due.length) return [];
+  if (embedded || !db.session) return maintainOn(db.sql, due, log);
+  return db.session(async (sql) => {
+    await sql.query(PACED, []);
+    try {
+      return await maintainOn(sql, due, log);
+    } finally {
+      await sql.query('RESET vacuum_cost_delay', []);
+      await sql.query('RESET vacuum_cost_limit', []);
+    }
+  });
+}
+
+interface Due {
+  name: string;
+  dead: number;
+  vacuum: boolean;
+  analyze: boolean;
+}
+
+async function maintainOn(sql: SqlRunner, due: Due[], log: Logger): Promise<Maintained[]> {
   const done: Maintained[] = [];
   for (const t of due) {
     const started = performance.now();

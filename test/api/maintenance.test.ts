@@ -3,6 +3,7 @@
 // autovacuum's rules, and leaves a PostgreSQL that runs its own autovacuum alone.
 import { maintain } from '../../src/db/maintenance';
 import { createLogger } from '../../src/platform/logger';
+import pg from 'pg';
 import { onPostgres, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -48,7 +49,7 @@ describe('database maintenance, every 200 ms', () => {
     expect(seen).toMatchObject({ vacuumed: true, analysed: true });
     // The statistics the vacuum left: no dead rows, so the next rounds leave the table alone.
     expect((await stats('maintenance_probe')).dead).toBe(0);
-    const again = await maintain(server.app.services.sql, createLogger('silent'), server.app.services.dbKind === 'pglite');
+    const again = await maintain({ sql: server.app.services.sql }, createLogger('silent'), server.app.services.dbKind === 'pglite');
     expect(again.map((m) => m.table)).not.toContain('public.maintenance_probe');
   });
 });
@@ -70,12 +71,51 @@ describe('database maintenance, one round at a time (DB_MAINTENANCE_MS=0: no rou
     const silent = createLogger('silent');
     // Told it is not the embedded database, it defers to the database's own autovacuum setting. PGlite says
     // `on` (it has the setting, not the launcher), as a PostgreSQL with autovacuum running does.
-    const asIfServer = await maintain(sql, silent, false);
+    const asIfServer = await maintain({ sql }, silent, false);
     const serverRunsIt = onPostgres() ? autovacuum === 'on' : true;
     expect(asIfServer.some((m) => m.table === 'public.maintenance_gate')).toBe(!serverRunsIt);
     if (serverRunsIt) {
-      const done = await maintain(sql, silent, true);
+      const done = await maintain({ sql }, silent, true);
       expect(done.find((m) => m.table === 'public.maintenance_gate')).toMatchObject({ did: 'vacuum', dead: expect.any(Number) });
     }
+  });
+});
+
+(onPostgres() ? describe : describe.skip)('database maintenance on PostgreSQL, beside other sessions', () => {
+  beforeAll(async () => {
+    server = await startServer({ env: { DB_MAINTENANCE_MS: '0' } });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("paces its vacuums as autovacuum does, on a connection of its own, and leaves that connection's settings as they were", async () => {
+    await churned('maintenance_paced', 500);
+    const { sql } = server.app.services;
+    for (const until = Date.now() + 5_000; Date.now() < until && (await stats('maintenance_paced')).dead < 500; ) await new Promise((r) => setTimeout(r, 100));
+    const [{ expected }] = await sql.query<{ expected: string }>(`SELECT current_setting('autovacuum_vacuum_cost_delay') AS expected`, []);
+    const during: string[] = [];
+    let after: string | undefined;
+    const session = async <T>(run: (s: typeof sql) => Promise<T>): Promise<T> => {
+      const client = new pg.Client({ connectionString: server.config.databaseUrl });
+      await client.connect();
+      const delay = async () => (await client.query<{ d: string }>(`SELECT current_setting('vacuum_cost_delay') AS d`)).rows[0].d;
+      try {
+        return await run({
+          query: async <R>(text: string, params: unknown[]) => {
+            if (text.startsWith('VACUUM')) during.push(await delay());
+            return (await client.query(text, params)).rows as R[];
+          },
+        });
+      } finally {
+        after = await delay();
+        await client.end();
+      }
+    };
+    const done = await maintain({ sql, session }, createLogger('silent'), false);
+    expect(done.map((m) => m.table)).toContain('public.maintenance_paced');
+    expect(new Set(during)).toEqual(new Set([expected]));
+    expect(after).toBe('0');
+    expect((await stats('maintenance_paced')).vacuumed).toBe(true);
   });
 });
