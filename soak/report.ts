@@ -118,12 +118,17 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
   const span = `${reference.from}–${reference.to} s vs ${last.from}–${last.to} s`;
   const each = `${facts.sampleS}-s`;
 
-  const rssRef = median(ref.map((s) => s.rssBytes));
+  // A process's resident memory is a sawtooth: V8 grows its heap, then a compacting collection and glibc's
+  // trim give back 30-40 MiB at a moment that varies from run to run. A window's median can land on either
+  // side of a tooth (a 2-minute run's reference window held one drop, 173 -> 139 MiB, and read 154 against
+  // the last window's 170), so the last window's median is held to the highest the reference window held:
+  // memory that keeps growing passes every earlier peak; a tooth does not.
+  const rssRef = Math.max(...ref.map((s) => s.rssBytes));
   const rssLast = median(fin.map((s) => s.rssBytes));
   checks.push({
     name: 'resident memory flat',
     ok: rssLast <= rssRef * (1 + limits.growth),
-    detail: `median ${mib(rssLast)} over ${last.from}–${last.to} s against ${mib(rssRef)} over ${reference.from}–${reference.to} s (${ratio(rssLast, rssRef)}; ≤ ${(1 + limits.growth).toFixed(2)})`,
+    detail: `median ${mib(rssLast)} over ${last.from}–${last.to} s against the highest ${mib(rssRef)} over ${reference.from}–${reference.to} s (${ratio(rssLast, rssRef)}; ≤ ${(1 + limits.growth).toFixed(2)})`,
   });
 
   const operations = [...new Set(facts.samples.flatMap((s) => Object.keys(s.ops)))].sort();

@@ -67,6 +67,13 @@ describe('soak verdict', () => {
 
   it('fails resident memory that keeps growing', () => {
     expect(failed(run(1800, (s) => (s.rssBytes = 300 * MiB + s.t * 40_000)))).toEqual(['resident memory flat']);
+    expect(failed(run(120, (s) => (s.rssBytes = 150 * MiB + s.t * 600_000), 5))).toEqual(['resident memory flat']);
+  });
+
+  it("passes resident memory's sawtooth: a drop in the reference window, then back to where it was", () => {
+    // CI's run at bbb716d on PostgreSQL: 173 MiB, 139 at 35 s, back to 170-173 by 65 s.
+    const tooth = (s: Sample) => (s.rssBytes = (s.t < 35 ? 173 : Math.min(173, 139 + (s.t - 35))) * MiB);
+    expect(failed(run(120, tooth, 5))).toEqual([]);
   });
 
   it('fails a p99 that grows by more than 10% and 5 ms, and only that one', () => {
