@@ -14,6 +14,8 @@ const projects = [
   { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
   // Whole processes (npm start) and the migration tooling, on the embedded database.
   { ...base, displayName: 'system', testMatch: ['<rootDir>/test/system/**/*.test.ts'] },
+  // The web console in Debian's Chromium (CHROMIUM_PATH), against the server's own process.
+  { ...base, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.test.ts'] },
   {
     ...base,
     displayName: 'api',

@@ -3,7 +3,7 @@
 import * as account from '../src/domain/agents/account';
 import type { Ctx } from '../src/domain/context';
 import { TIERS, tierOf, type TierDefinition } from '../src/domain/reputation/reputation';
-import { TierEnum } from './agents';
+import { Agent, TierEnum } from './agents';
 import { builder, ownedByCaller } from './builder';
 import { pagedField } from './paging';
 
@@ -164,6 +164,14 @@ builder.queryField('myReputation', (t) =>
       reputation: c.int({ description: 'The score now, 0-100', resolve: (r: { reputation: number }) => r.reputation }),
       tier: c.field({ type: TierEnum, resolve: (r: { reputation: number }) => tierOf(r.reputation) }),
     }),
+  }),
+);
+
+builder.queryField('mySubAgents', (t) =>
+  pagedField(t, Agent, {
+    description: "The caller's sub-agents at any depth, newest first (each names its parent); a tree of more than 10,000 is refused",
+    auth: 'agent',
+    resolve: (ctx, _a, page) => account.mySubAgents(ctx, page),
   }),
 );
 

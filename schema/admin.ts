@@ -2,6 +2,8 @@
 import * as admin from '../src/domain/admin/admin';
 import { AgentStatusEnum, Agent } from './agents';
 import { builder } from './builder';
+import { maxLength } from './json-schema';
+import { pagedField } from './paging';
 
 const StatusUpdate = builder.objectRef<Awaited<ReturnType<typeof admin.setAgentStatus>>>('AgentStatusUpdate').implement({
   fields: (t) => ({
@@ -52,4 +54,42 @@ const AdminStats = builder.objectRef<Stats>('AdminStats').implement({
 
 builder.queryField('adminStats', (t) =>
   t.field({ type: AdminStats, description: 'Platform-wide statistics', auth: 'admin', resolve: (_r, _a, ctx) => admin.adminStats(ctx) }),
+);
+
+builder.queryField('adminAgents', (t) =>
+  pagedField(t, Agent, {
+    description: 'Agents, newest first: all, or those in one status (in force), or whose name starts with `name` (any case)',
+    auth: 'admin',
+    args: {
+      status: t.arg({ type: AgentStatusEnum, description: 'Only agents whose status in force is this' }),
+      name: t.arg.string({ description: 'Only agents whose name starts with this (any case)', extensions: maxLength(100) }),
+    },
+    resolve: (ctx, args, page) => admin.listAgents(ctx, page, args),
+  }),
+);
+
+const OutboxKind = builder.objectRef<admin.OutboxKind>('OutboxKind').implement({
+  description: 'One kind of delivery (webhook, ticket_forward, ticket_callback, …) by state',
+  fields: (t) => ({
+    kind: t.exposeString('kind'),
+    pending: t.exposeInt('pending', { description: 'Waiting for their next attempt' }),
+    due: t.exposeInt('due', { description: 'Of those, due now' }),
+    sending: t.exposeInt('sending', { description: 'Claimed by a dispatcher' }),
+    failed: t.exposeInt('failed', { description: 'Given up after the last attempt' }),
+    oldestDueSeconds: t.exposeInt('oldestDueSeconds', { description: 'How long the longest-waiting due delivery is past its time (0: none due)' }),
+  }),
+});
+
+const OutboxState = builder.objectRef<admin.OutboxState>('OutboxState').implement({
+  description: "The outbox: events waiting to be relayed to live streams, and the deliveries waiting or given up (delivered ones are not counted)",
+  fields: (t) => ({
+    unrelayed: t.exposeInt('unrelayed', { description: 'Events committed and not yet relayed to live streams' }),
+    oldestUnrelayedSeconds: t.exposeInt('oldestUnrelayedSeconds'),
+    kinds: t.field({ type: [OutboxKind], resolve: (s) => s.kinds }),
+    checkedAt: t.expose('checkedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('adminOutbox', (t) =>
+  t.field({ type: OutboxState, description: "The outbox's state", auth: 'admin', resolve: (_r, _a, ctx) => admin.outboxState(ctx) }),
 );

@@ -5,7 +5,7 @@ import { tierOf } from '../src/domain/reputation/reputation';
 import * as trust from '../src/domain/reputation/trust';
 import type { MarketplaceEvent } from '../src/domain/events';
 import { builder } from './builder';
-import { length, listOf, maxLength, uuid } from './json-schema';
+import { length, listOf, maxLength, range, uuid } from './json-schema';
 
 export const TierEnum = builder.enumType('Tier', {
   description: 'Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100',
@@ -120,6 +120,16 @@ builder.queryField('me', (t) =>
 
 type Record = Awaited<ReturnType<typeof trust.agentReputation>>;
 
+const ReputationDay = builder.objectRef<trust.ReputationDay>('ReputationDay').implement({
+  description: "One day of an agent's reputation (UTC)",
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'YYYY-MM-DD' }),
+    score: t.exposeInt('score', { description: 'The score at the end of the day, 0-100' }),
+    net: t.exposeInt('net', { description: "The day's net change" }),
+    events: t.exposeInt('events', { description: 'How many changes' }),
+  }),
+});
+
 const AgentRecord = builder.objectRef<Record>('AgentReputation').implement({
   description: "An agent's public record: reputation, tier, and the trust score built from how its services answered and the disputes against it",
   fields: (t) => ({
@@ -136,6 +146,12 @@ const AgentRecord = builder.objectRef<Record>('AgentReputation').implement({
     disputesOpen: t.int({ resolve: (r) => r.disputes.open }),
     reputationEvents30d: t.int({ description: 'Reputation changes in the last 30 days', resolve: (r) => r.reputation_events.count }),
     reputationNet30d: t.int({ description: 'Their net effect', resolve: (r) => r.reputation_events.net_last_30_days }),
+    history: t.field({
+      type: [ReputationDay],
+      description: 'The days its score moved over the last `days` (default 30, at most 365), oldest first: the score at each day\'s end and the net change',
+      args: { days: t.arg.int({ description: '1-365, default 30', extensions: range(1, 365) }) },
+      resolve: (r, { days }, ctx) => trust.reputationHistory(ctx.db, r.agent_id, days ?? 30, ctx.services.clock.now()),
+    }),
   }),
 });
 

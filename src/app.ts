@@ -56,6 +56,7 @@ import { WalletLeases } from './domain/payments/leases';
 import { loadWalletKeyring } from './domain/payments/wallet-keys';
 import { InFlight } from './platform/in-flight';
 import { systemClock, type Clock } from './platform/clock';
+import { ConsoleFiles, CONSOLE_PATH } from './console';
 import { BadRequest, problem, problemDescription, problemTitle, type ProblemCode } from './platform/errors';
 import { answerClientError, attachFacts, clientAddress, factsOf, requestIdFor, requestIdOf, writeError, writeProblem, type ResponseFacts } from './platform/http';
 import { createContext, rateSubject } from './domain/request-context';
@@ -385,6 +386,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     });
   });
   app.use(GRAPHQL_PATH, graphql.yoga as unknown as express.RequestHandler);
+  // The web console (src/console.ts): a GET or HEAD of any path under /console.
+  const consoleFiles = new ConsoleFiles();
+  app.use(CONSOLE_PATH, (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const pathname = new URL(req.originalUrl, 'http://console').pathname;
+    if (pathname !== CONSOLE_PATH && !pathname.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (consoleFiles.serve(req, res, pathname)) return;
+    writeProblem(res, problem(config.publicBaseUrl, 'service_unavailable', 'The console is not built on this instance: run `npm run console:build`', requestIdOf(res)));
+  });
   app.use((req: Request, res: Response) => {
     writeProblem(res, problem(config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.path}`, requestIdOf(res)));
   });

@@ -378,11 +378,33 @@ function v8Flags() {
   return hash(JSON.stringify(v8Options)).slice(0, 8);
 }
 
+/**
+ * The web console's build (console/build.cjs: Vite, docs/console.md), made again when its sources changed
+ * since the last: in a process of its own, so that Vite never loads into the server's. A failed build is
+ * said and left: /console answers 503 until it is built, and the API starts regardless.
+ */
+function ensureConsole() {
+  const builder = path.join(ROOT, 'console', 'build.cjs');
+  let fresh;
+  try {
+    fresh = require(builder).fresh();
+  } catch {
+    // No console in this tree.
+    return;
+  }
+  if (fresh) return;
+  process.stderr.write('building the console (its sources changed since the last build)\n');
+  const run = require('node:child_process').spawnSync(process.execPath, [builder], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (run.status !== 0) process.stderr.write('the console could not be built: /console answers 503 until `npm run console:build` succeeds\n');
+}
+
 async function main() {
   if (process.argv.includes('--build')) {
     if (!freshStamp()) await build();
+    ensureConsole();
     return;
   }
+  ensureConsole();
   let stamp = freshStamp();
   if (!stamp) {
     const started = Date.now();

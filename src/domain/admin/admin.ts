@@ -8,6 +8,7 @@ import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
 import { setOwnStatus } from '../agents/status';
 import { recordAudit } from '../audit/audit';
+import { page, type Page } from '../agents/account';
 import type { Ctx } from '../context';
 import { transact } from '../events';
 
@@ -94,5 +95,73 @@ export async function adminStats(ctx: Ctx): Promise<PlatformStats> {
     disputes: { total: n('disputes'), open: n('disputes_open') },
     revenueCents: n('revenue'),
     capabilities: n('capabilities'),
+  };
+}
+
+/**
+ * Agents for the administrator, newest first: all, or those whose status in force is `status`, or whose
+ * name starts with `name` (case-insensitive).
+ */
+export async function listAgents(ctx: Ctx, p: Page, filter: { status?: unknown; name?: unknown }) {
+  await requireAdmin(ctx);
+  const checks = new Checks();
+  const status = filter.status === undefined || filter.status === null ? undefined : String(filter.status);
+  if (status !== undefined && !(AGENT_STATUSES as readonly string[]).includes(status)) checks.fail('status', `must be one of ${AGENT_STATUSES.join(', ')}`);
+  const name = filter.name === undefined || filter.name === null ? undefined : String(filter.name);
+  if (name !== undefined && name.length > 100) checks.fail('name', 'must be at most 100 characters');
+  checks.done();
+  const where = { ...(status ? { status: status as Agent['status'] } : {}), ...(name ? { name: { startsWith: name, mode: 'insensitive' as const } } : {}) };
+  return page(p, (q) => ctx.db.agent.findMany({ where, ...q }), () => ctx.db.agent.count({ where }));
+}
+
+/** The state of one kind of delivery in the outbox. */
+export interface OutboxKind {
+  kind: string;
+  /** Waiting for their next attempt, and how many of those are due now. */
+  pending: number;
+  due: number;
+  /** Claimed by a dispatcher and being sent. */
+  sending: number;
+  /** Given up after the last attempt. */
+  failed: number;
+  /** The longest a due delivery has waited past its attempt time, in seconds (0: none due). */
+  oldestDueSeconds: number;
+}
+
+export interface OutboxState {
+  /** Events committed but not yet relayed to the live streams, and the oldest one's age in seconds. */
+  unrelayed: number;
+  oldestUnrelayedSeconds: number;
+  kinds: OutboxKind[];
+  checkedAt: Date;
+}
+
+/**
+ * The outbox as the administrator watches it: what waits to be relayed to live streams, and each kind of
+ * delivery by state. Read from the status index (delivered ones are never counted: their history grows
+ * without bound), so it costs what is waiting, not what was ever sent.
+ */
+export async function outboxState(ctx: Ctx): Promise<OutboxState> {
+  await requireAdmin(ctx);
+  const now = ctx.services.clock.now();
+  const [[relay], kinds] = await Promise.all([
+    ctx.services.sql.query<{ unrelayed: string | number; oldest: Date | null }>('SELECT count(*) AS unrelayed, min(created_at) AS oldest FROM outbox_unpublished', []),
+    ctx.services.sql.query<{ kind: string; pending: string | number; due: string | number; sending: string | number; failed: string | number; oldest_due: Date | null }>(
+      `SELECT kind,
+         count(*) FILTER (WHERE status = 'pending') AS pending,
+         count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
+         count(*) FILTER (WHERE status = 'sending') AS sending,
+         count(*) FILTER (WHERE status = 'failed') AS failed,
+         min(next_attempt_at) FILTER (WHERE status = 'pending' AND next_attempt_at <= $1) AS oldest_due
+       FROM deliveries WHERE status IN ('pending', 'sending', 'failed') GROUP BY kind ORDER BY kind`,
+      [now],
+    ),
+  ]);
+  const age = (at: Date | null) => (at ? Math.max(0, Math.round((now.getTime() - new Date(at).getTime()) / 1000)) : 0);
+  return {
+    unrelayed: Number(relay.unrelayed),
+    oldestUnrelayedSeconds: age(relay.oldest),
+    kinds: kinds.map((k) => ({ kind: k.kind, pending: Number(k.pending), due: Number(k.due), sending: Number(k.sending), failed: Number(k.failed), oldestDueSeconds: age(k.oldest_due) })),
+    checkedAt: now,
   };
 }

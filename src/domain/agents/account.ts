@@ -2,6 +2,7 @@
 // log and sparks (the /agents/me/* and /my/* listings).
 import type { ExecutionAttempt } from '../../db/generated/prisma/client';
 import { allEach, perRequest } from '../../platform/loaders';
+import { ValidationFailed } from '../../platform/errors';
 import { requireAgent } from './principal';
 import type { Ctx } from '../context';
 import { tierOf } from '../reputation/reputation';
@@ -145,4 +146,30 @@ const attempts = perRequest(async (ctx: Ctx, executionIds: readonly string[]) =>
  */
 export function executionAttempts(ctx: Ctx, executionId: string): Promise<ExecutionAttempt[]> {
   return attempts(ctx).load(executionId);
+}
+
+/** The most agents a tree of sub-agents is read to: a page of one larger says so rather than reading it all. */
+export const SUB_AGENT_TREE_LIMIT = 10_000;
+
+/**
+ * The caller's sub-agents at any depth, newest first, each with its parent: the tree read from the parent
+ * index level by level, at most SUB_AGENT_TREE_LIMIT agents (a tree larger than that is refused, by name,
+ * rather than read whole).
+ */
+export async function mySubAgents(ctx: Ctx, p: Page) {
+  const me = await requireAgent(ctx);
+  const rows = await ctx.services.sql.query<{ id: string }>(
+    `WITH RECURSIVE tree(id, created_at) AS (
+       SELECT id, created_at FROM agents WHERE parent_id = $1::uuid
+       UNION ALL
+       SELECT a.id, a.created_at FROM agents a JOIN tree t ON a.parent_id = t.id
+     )
+     SELECT id FROM tree ORDER BY created_at DESC, id ASC LIMIT $2`,
+    [me.id, SUB_AGENT_TREE_LIMIT + 1],
+  );
+  if (rows.length > SUB_AGENT_TREE_LIMIT) throw new ValidationFailed([{ path: 'mySubAgents', message: `the tree holds more than ${SUB_AGENT_TREE_LIMIT} sub-agents: list each sub-agent's own from its key` }]);
+  const ids = rows.slice(p.offset, p.offset + p.limit).map((r) => r.id);
+  const found = ids.length ? await ctx.db.agent.findMany({ where: { id: { in: ids } } }) : [];
+  const byId = new Map(found.map((a) => [a.id, a]));
+  return { items: ids.map((id) => byId.get(id)).filter((a) => a !== undefined), total: rows.length };
 }

@@ -69,3 +69,35 @@ async function trustRecord(db: DbTx, agentId: string, now: Date): Promise<TrustS
     weights: TRUST_WEIGHTS,
   };
 }
+
+/** One day of an agent's reputation: its score at the day's end, and the changes that day. */
+export interface ReputationDay {
+  day: string;
+  score: number;
+  net: number;
+  events: number;
+}
+
+/**
+ * An agent's public reputation history: for each UTC day of the last `days` (1-365) on which its score
+ * moved, the score it ended the day at and the day's net change and number of changes. What moved it (the
+ * calls and disputes) stays the agent's own (`myReputation`); the series is what anyone may see.
+ */
+export async function reputationHistory(db: DbTx, agentId: string, days: number, now: Date): Promise<ReputationDay[]> {
+  const checks = new Checks();
+  if (!Number.isInteger(days) || days < 1 || days > 365) checks.fail('days', 'must be an integer from 1 to 365');
+  checks.done();
+  const since = new Date(now.getTime() - days * 86_400_000);
+  const rows = await db.$queryRaw<{ day: Date | string; score: number; net: bigint | number; events: bigint | number }[]>`
+    SELECT d.day, d.net, d.events,
+      (SELECT e.score_after FROM reputation_events e
+        WHERE e.agent_id = ${agentId}::uuid AND e.created_at >= d.day AND e.created_at < d.day + interval '1 day'
+        ORDER BY e.created_at DESC, e.id DESC LIMIT 1) AS score
+    FROM (
+      SELECT date_trunc('day', created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS day, sum(delta) AS net, count(*) AS events
+      FROM reputation_events WHERE agent_id = ${agentId}::uuid AND created_at >= ${since}
+      GROUP BY 1
+    ) d
+    ORDER BY d.day`;
+  return rows.map((r) => ({ day: (r.day instanceof Date ? r.day.toISOString() : String(r.day)).slice(0, 10), score: Number(r.score), net: Number(r.net), events: Number(r.events) }));
+}

@@ -1,0 +1,151 @@
+// The console's frame: a skip link, the header with the navigation (a menu button on narrow screens), and
+// the page the address names.
+import { useState, type ReactElement, type ReactNode } from 'react';
+import { AgentOnly, ExecutePage, ExecutionPage, ExecutionsPage, KeysPage, MePage, RegisterPage, ServicesPage, SignInPage, WalletPage } from './pages/account';
+import { AdminAgentsPage, AdminDisputesPage, AdminOnly, AdminPage } from './pages/admin';
+import { LivePage } from './pages/live';
+import { MemoryPage, MemoryStorePage, SwarmPage, SwarmsPage, TaskPage, TasksPage, UtoPage, UtoTicketPage } from './pages/work';
+import { DisputesPage, OpenDisputePage, TicketPage, TicketsPage, WebhookPage, WebhooksPage } from './pages/support';
+import { AgentPage, CapabilitiesPage, CapabilityPage, HealthPage, MarketHomePage, ServicePage, SkillPage, SkillsPage, WebmcpPage } from './pages/market';
+import { Link, match, navigate, useLocation, type Route } from './router';
+import { signOut, useSession } from './session';
+import { Page } from './ui';
+
+const agent = (page: ReactNode) => <AgentOnly>{page as ReactElement}</AgentOnly>;
+const admin = (page: ReactNode) => <AdminOnly>{page as ReactElement}</AdminOnly>;
+
+const ROUTES: Route[] = [
+  { pattern: '/', render: () => <MarketHomePage /> },
+  { pattern: '/capabilities', render: () => <CapabilitiesPage /> },
+  { pattern: '/capabilities/:slug', render: (p) => <CapabilityPage slug={p.slug} /> },
+  { pattern: '/services/:key', render: (p) => <ServicePage serviceKey={p.key} /> },
+  { pattern: '/agents/:id', render: (p) => <AgentPage agentId={p.id} /> },
+  { pattern: '/skills', render: () => <SkillsPage /> },
+  { pattern: '/skills/:id', render: (p) => <SkillPage id={p.id} /> },
+  { pattern: '/webmcp', render: () => <WebmcpPage /> },
+  { pattern: '/health', render: () => <HealthPage /> },
+  { pattern: '/sign-in', render: () => <SignInPage /> },
+  { pattern: '/register', render: () => <RegisterPage /> },
+  { pattern: '/me', render: () => agent(<MePage />) },
+  { pattern: '/live', render: () => agent(<LivePage />) },
+  { pattern: '/executions', render: () => agent(<ExecutionsPage />) },
+  { pattern: '/executions/new', render: () => agent(<ExecutePage />) },
+  { pattern: '/executions/:id', render: (p) => agent(<ExecutionPage id={p.id} />) },
+  { pattern: '/services', render: () => agent(<ServicesPage />) },
+  { pattern: '/keys', render: () => agent(<KeysPage />) },
+  { pattern: '/wallet', render: () => agent(<WalletPage />) },
+  { pattern: '/webhooks', render: () => agent(<WebhooksPage />) },
+  { pattern: '/webhooks/:id', render: (p) => agent(<WebhookPage id={p.id} />) },
+  { pattern: '/disputes', render: () => agent(<DisputesPage />) },
+  { pattern: '/disputes/new', render: () => agent(<OpenDisputePage />) },
+  { pattern: '/tickets', render: () => agent(<TicketsPage />) },
+  { pattern: '/tickets/:key', render: (p) => agent(<TicketPage ticketKey={p.key} />) },
+  { pattern: '/tasks', render: () => agent(<TasksPage />) },
+  { pattern: '/tasks/:id', render: (p) => agent(<TaskPage id={p.id} />) },
+  { pattern: '/swarms', render: () => agent(<SwarmsPage />) },
+  { pattern: '/swarms/:id', render: (p) => agent(<SwarmPage id={p.id} />) },
+  { pattern: '/uto', render: () => agent(<UtoPage />) },
+  { pattern: '/uto/:id', render: (p) => agent(<UtoTicketPage id={p.id} />) },
+  { pattern: '/memory', render: () => agent(<MemoryPage />) },
+  { pattern: '/memory/:id', render: (p) => agent(<MemoryStorePage id={p.id} />) },
+  { pattern: '/admin', render: () => admin(<AdminPage />) },
+  { pattern: '/admin/disputes', render: () => admin(<AdminDisputesPage />) },
+  { pattern: '/admin/agents', render: () => admin(<AdminAgentsPage />) },
+];
+
+const MARKET: [string, string][] = [
+  ['/', 'Market'],
+  ['/capabilities', 'Capabilities'],
+  ['/skills', 'Skills'],
+  ['/webmcp', 'WebMCP'],
+  ['/health', 'Health'],
+];
+
+const AGENT: [string, string][] = [
+  ['/me', 'Your agent'],
+  ['/live', 'Live'],
+  ['/executions', 'Executions'],
+  ['/services', 'Services'],
+  ['/keys', 'Keys'],
+  ['/wallet', 'Wallet'],
+  ['/webhooks', 'Webhooks'],
+  ['/disputes', 'Disputes'],
+  ['/tickets', 'Tickets'],
+  ['/tasks', 'Tasks'],
+  ['/swarms', 'Swarms'],
+  ['/uto', 'UTO'],
+  ['/memory', 'Memory'],
+];
+
+const ADMIN: [string, string][] = [
+  ['/admin', 'Administration'],
+  ['/admin/disputes', 'Disputes to decide'],
+  ['/admin/agents', 'Agents'],
+];
+
+export function App() {
+  const { path } = useLocation();
+  const session = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const found = match(ROUTES, path);
+  const navLink = ([to, label]: [string, string]) => {
+    const current = to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`);
+    return (
+      <li key={to}>
+        <Link to={to} aria-current={current ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+          {label}
+        </Link>
+      </li>
+    );
+  };
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to the page
+      </a>
+      <header className="top">
+        <Link to="/" className="brand">
+          Agent Capability Marketplace
+        </Link>
+        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <nav id="nav" aria-label="Console" className={menuOpen ? 'open' : undefined}>
+          <ul>{MARKET.map(navLink)}</ul>
+          {session?.kind === 'agent' && <ul aria-label="Your agent">{AGENT.map(navLink)}</ul>}
+          {session?.kind === 'admin' && <ul aria-label="Administration">{ADMIN.map(navLink)}</ul>}
+          <div className="session">
+            {session ? (
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  signOut();
+                  setMenuOpen(false);
+                  navigate('/');
+                }}
+              >
+                Sign out
+              </button>
+            ) : (
+              <Link to="/sign-in" className="button" onClick={() => setMenuOpen(false)}>
+                Sign in
+              </Link>
+            )}
+          </div>
+        </nav>
+      </header>
+      <main id="main">
+        {found ? (
+          found.route.render(found.params)
+        ) : (
+          <Page title="Not found">
+            <p>
+              There is no page at this address. <Link to="/">Back to the market</Link>.
+            </p>
+          </Page>
+        )}
+      </main>
+    </>
+  );
+}

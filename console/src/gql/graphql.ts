@@ -1,0 +1,1597 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AgentStatus =
+  | 'ACTIVE'
+  | 'BANNED'
+  | 'SUSPENDED';
+
+export type AutonomyLevel =
+  | 'CREATE'
+  | 'DELEGATE'
+  | 'EXECUTE_ONLY'
+  | 'GOVERN';
+
+export type ComponentStatus =
+  | 'degraded'
+  | 'down'
+  | 'ok';
+
+/** Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description. */
+export type CreateDisputeInput = {
+  /** Required in form A */
+  description?: string | null | undefined;
+  /** Form A: any JSON object (at most 64 KiB) */
+  evidence?: unknown;
+  /** Form B: provider_error, billing_error, service_failure or other */
+  reason?: string | null | undefined;
+  /** Form A: the service disputed */
+  serviceId?: string | null | undefined;
+  /** Form B: one of the caller's charges */
+  transactionId?: string | null | undefined;
+  /** Form A: billing, quality or availability */
+  type?: string | null | undefined;
+};
+
+export type ExecuteInput = {
+  /** The capability identifier, such as "summarize" */
+  capability: string;
+  /** Free-form, capability-specific object */
+  input: unknown;
+  /** Default auto */
+  mode?: ExecuteMode | null | undefined;
+  /** A service key (svc_…) or service id; required with mode chosen */
+  provider?: string | null | undefined;
+  /** A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price) */
+  taskId?: string | null | undefined;
+};
+
+/** `auto`: the best-ranked providers, up to 3, skipping cooling ones; `chosen`: exactly `provider` */
+export type ExecuteMode =
+  | 'auto'
+  | 'chosen';
+
+export type ExecutionStatus =
+  | 'error'
+  | 'success';
+
+/** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
+export type HealthStatus =
+  | 'degraded'
+  | 'down'
+  | 'draining'
+  | 'ok';
+
+export type Prefer =
+  | 'balanced'
+  | 'cost'
+  | 'latency'
+  | 'reputation';
+
+export type PricingModel =
+  | 'free'
+  | 'freemium'
+  | 'monthly'
+  | 'per_call';
+
+export type RegisterAgentInput = {
+  /** What the agent does (at most 2000 characters) */
+  description: string;
+  /** 3-50 characters, unique */
+  name: string;
+  /** The owner's email address */
+  ownerEmail: string;
+};
+
+export type RegisterServiceInput = {
+  /** Capability identifiers (1-50); unknown ones join the catalog */
+  capabilities: Array<string>;
+  /** Integer US cents per call (default 0; 0 for a free service) */
+  costPerCall?: number | null | undefined;
+  /** 10-2000 characters */
+  description: string;
+  /** An absolute https:// URL the marketplace calls */
+  endpoint: string;
+  /** Language codes such as "en"; none means any language */
+  languages?: Array<string> | null | undefined;
+  /** Display name, at most 100 characters */
+  name: string;
+  /** Free-form pricing notes (an object, at most 4096 characters) */
+  pricingDetails?: unknown;
+  pricingModel: PricingModel;
+  /** What sub-keys of the service may hold (default: read only, at most 60 requests a minute) */
+  subKeyPolicy?: SubKeyPolicyInput | null | undefined;
+};
+
+export type ResolveDisputeInput = {
+  /** Refund part or all of a disputed charge (default 0) */
+  refundCents?: number | null | undefined;
+  resolution: string;
+};
+
+export type ServiceStatus =
+  | 'active'
+  | 'inactive'
+  | 'paused'
+  | 'removed'
+  | 'suspended';
+
+/** `popular`: most installed first; `newest`: latest published first */
+export type SkillMarketplaceSort =
+  | 'newest'
+  | 'popular';
+
+export type SkillRuntime =
+  | 'deno'
+  | 'docker'
+  | 'nodejs'
+  | 'python'
+  | 'wasm';
+
+/** On registration a field left out takes its default; on update it keeps its value. Null restores the default. */
+export type SubKeyPolicyInput = {
+  /** The highest rate a day a sub-key is given, 1-10000000 (default none) */
+  maxRequestsPerDay?: number | null | undefined;
+  /** The highest rate a minute a sub-key is given, 1-10000000 (default 60) */
+  maxRequestsPerMinute?: number | null | undefined;
+  /** The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"]) */
+  permissions?: Array<string> | null | undefined;
+};
+
+/** `grace`: replaced by a rotation and valid until `gracePeriodEnds` */
+export type SubKeyStatus =
+  | 'active'
+  | 'expired'
+  | 'grace'
+  | 'revoked';
+
+/** Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100 */
+export type Tier =
+  | 'contributor'
+  | 'newcomer'
+  | 'star'
+  | 'trusted';
+
+export type UpdateAgentStatusInput = {
+  /** Recorded in the agent's audit log */
+  reason?: string | null | undefined;
+  status: AgentStatus;
+};
+
+/** Each field given replaces the service's, each left out keeps its value; null restores an optional field's default (and is refused for name, description, endpoint, capabilities and pricingModel) */
+export type UpdateServiceInput = {
+  /** 1-50 capability identifiers; prices set for capabilities left out go with them */
+  capabilities?: Array<string> | null | undefined;
+  /** Integer US cents per call, 0-1000000 (null: 0); 0 for a free service */
+  costPerCall?: number | null | undefined;
+  /** 10-2000 characters */
+  description?: string | null | undefined;
+  /** An https:// URL the marketplace may call */
+  endpoint?: string | null | undefined;
+  /** Language codes (null: none, so any) */
+  languages?: Array<string> | null | undefined;
+  /** At most 100 characters */
+  name?: string | null | undefined;
+  /** An object of at most 4096 characters of JSON (null: none) */
+  pricingDetails?: unknown;
+  pricingModel?: PricingModel | null | undefined;
+  /** Fields given replace the policy's, fields left out keep theirs; null restores the default policy */
+  subKeyPolicy?: SubKeyPolicyInput | null | undefined;
+};
+
+export type WebhookInput = {
+  /** Default true */
+  active?: boolean | null | undefined;
+  /** Event names of CONTRACT §7, or ["*"] */
+  events?: Array<string> | null | undefined;
+  /** An https:// URL */
+  url?: string | null | undefined;
+};
+
+export type ConsoleRegisterMutationVariables = Exact<{
+  input: RegisterAgentInput;
+}>;
+
+
+export type ConsoleRegisterMutation = { registerAgent: { agentId: string, name: string, masterKey: string } };
+
+export type ConsoleMeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMeQuery = { me: { agentId: string, agentKey: string, name: string, description: string, ownerEmail: string | null, reputation: number, tier: Tier, status: AgentStatus, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, parentId: string | null, createdAt: string }, myUsage: { totalRequests: number, totalExecutions: number, days: number } };
+
+export type ConsoleKeysQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleKeysQuery = { myKeys: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ subKeyId: string, hint: string, serviceKey: string, serviceName: string, status: SubKeyStatus, permissions: Array<string>, expiresAt: string, gracePeriodEnds: string | null, createdAt: string }> } };
+
+export type ConsoleProvisionKeyMutationVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ConsoleProvisionKeyMutation = { provisionSubKey: { subKeyId: string, subKey: string } };
+
+export type ConsoleRotateKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleRotateKeyMutation = { rotateSubKey: { subKeyId: string, newSubKey: string, gracePeriodEnds: string } };
+
+export type ConsoleRevokeKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleRevokeKeyMutation = { revokeSubKey: { subKeyId: string, revoked: boolean } };
+
+export type ConsoleMyServicesQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleMyServicesQuery = { myServices: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ serviceId: string, serviceKey: string, name: string, description: string, endpoint: string, status: ServiceStatus, capabilities: Array<string>, pricingModel: PricingModel, costPerCall: number, resumeAt: string | null, stats: { totalCalls: number, successRate: number } }> } };
+
+export type ConsoleRegisterServiceMutationVariables = Exact<{
+  input: RegisterServiceInput;
+}>;
+
+
+export type ConsoleRegisterServiceMutation = { registerService: { serviceKey: string, name: string, signingSecret: string } };
+
+export type ConsoleUpdateServiceMutationVariables = Exact<{
+  serviceKey: string;
+  input: UpdateServiceInput;
+}>;
+
+
+export type ConsoleUpdateServiceMutation = { updateService: { serviceKey: string, name: string, description: string, endpoint: string, capabilities: Array<string>, costPerCall: number, pricingModel: PricingModel } };
+
+export type ConsolePauseServiceMutationVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ConsolePauseServiceMutation = { pauseService: { serviceKey: string, status: ServiceStatus } };
+
+export type ConsoleResumeServiceMutationVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ConsoleResumeServiceMutation = { resumeService: { serviceKey: string, status: ServiceStatus } };
+
+export type ConsoleExecutionsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleExecutionsQuery = { myExecutions: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, createdAt: string, attempts: Array<{ ordinal: number }> }> } };
+
+export type ConsoleExecutionQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleExecutionQuery = { node:
+    | { executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, error: string | null, result: unknown, createdAt: string, serviceId: string | null, attempts: Array<{ ordinal: number, serviceKey: string, outcome: string, reason: string | null, statusCode: number | null, score: number | null, priceCents: number, latencyMs: number }> }
+    | Record<PropertyKey, never>
+   | null };
+
+export type ConsoleRankingNowQueryVariables = Exact<{
+  capability: string;
+}>;
+
+
+export type ConsoleRankingNowQuery = { providers: { matches: Array<{ serviceKey: string, name: string, score: number | null, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+
+export type ConsoleExecuteMutationVariables = Exact<{
+  input: ExecuteInput;
+}>;
+
+
+export type ConsoleExecuteMutation = { execute: { executionId: string, status: string } };
+
+export type ConsoleWalletQueryVariables = Exact<{
+  agentId: string;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleWalletQuery = { wallet: { walletAddress: string, network: string, asset: string, balance: string, held: string, available: string, keyCustody: string, createdAt: string }, walletEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, kind: string, amount: string, reference: string | null, executionId: string | null, createdAt: string }> } };
+
+export type ConsoleMyIdQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMyIdQuery = { me: { agentId: string } };
+
+export type ConsoleFaucetMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleFaucetMutation = { sandboxFaucet: { credited: boolean, amount: string, balance: string } };
+
+export type ConsoleAdminOverviewQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleAdminOverviewQuery = { adminStats: { capabilities: number, agents: { total: number, active: number, suspended: number, banned: number, subAgents: number }, services: { total: number, active: number }, executions: { total: number, succeeded: number, failed: number, last30d: number }, disputes: { total: number, open: number }, subKeys: { total: number, live: number } }, adminRevenue: { days: number, totals: { executions: number, paidExecutions: number, grossCents: number, refundsCents: number, netCents: number }, fees: { asset: string, feeBps: number, fees: string, refunded: string, net: string }, byDay: Array<{ day: string, grossCents: number, refundsCents: number, netCents: number, fees: string }>, byCapability: Array<{ capability: string, executions: number, grossCents: number, netCents: number }> } };
+
+export type ConsoleAdminDisputesQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAdminDisputesQuery = { adminDisputes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, agentId: string, providerAgentId: string | null, serviceId: string | null, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, priorityResolution: boolean, createdAt: string }> } };
+
+export type ConsoleResolveDisputeMutationVariables = Exact<{
+  id: string;
+  input: ResolveDisputeInput;
+}>;
+
+
+export type ConsoleResolveDisputeMutation = { resolveDispute: { disputeId: string, status: string, resolved: boolean, resolution: string | null, refundCents: number } };
+
+export type ConsoleAgentStatusMutationVariables = Exact<{
+  agentId: string;
+  input: UpdateAgentStatusInput;
+}>;
+
+
+export type ConsoleAgentStatusMutation = { updateAgentStatus: { agentId: string, status: AgentStatus, ownStatus: AgentStatus, updated: boolean } };
+
+export type ConsoleAgentEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAgentEventsSubscription = { agentEvents: { id: string, type: string, createdAt: string, data: unknown } };
+
+export type ConsoleRadioSubscriptionVariables = Exact<{
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleRadioSubscription = { radioEvents: { sequence: number, eventId: string, channel: string, type: string, createdAt: string, data: unknown } };
+
+export type ConsoleUtoSubscriptionVariables = Exact<{
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleUtoSubscription = { utoEvents: { sequence: number, eventId: string, ticketId: string, domain: string, type: string, createdAt: string, data: unknown } };
+
+export type ConsoleMarketHomeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMarketHomeQuery = { showcase: { stats: { totalAgents: number, totalServices: number, totalCapabilities: number, totalTransactions: number, totalTransactions30d: number }, topServices: Array<{ serviceId: string, serviceKey: string, name: string, providerName: string, reputation: number, successes: number, capabilities: Array<string> }>, recentExecutions: Array<{ executionId: string, capability: string, serviceName: string | null, status: string, latencyMs: number, createdAt: string }> } };
+
+export type ConsoleCatalogQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCatalogQuery = { capabilities: { total: number, hierarchy: Array<{ group: string, name: string, capabilities: Array<string> }>, capabilities: Array<{ slug: string, name: string, description: string | null, group: string, serviceCount: number, builtin: boolean }> } };
+
+export type ConsoleCapabilityQueryVariables = Exact<{
+  slug: string;
+  prefer?: Prefer | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type ConsoleCapabilityQuery = { capability: { slug: string, name: string, description: string | null, category: string, parent: string | null, providers: number, bestReputation: number | null, minPriceCents: number | null, maxPriceCents: number | null }, providers: { total: number, totalIsEstimate: boolean, resolutionTimeMs: number, matches: Array<{ serviceId: string | null, serviceKey: string, name: string, providerId: string | null, providerName: string, reputation: number, costCents: number, pricingModel: string, latencyP50Ms: number | null, successRate: number | null, score: number | null, firstParty: boolean, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+
+export type ConsoleServiceQueryVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type ConsoleServiceQuery = { service: { serviceId: string, serviceKey: string, name: string, description: string, status: ServiceStatus, capabilities: Array<string>, languages: Array<string>, pricingModel: PricingModel, costPerCall: number, createdAt: string, provider: { agentId: string, name: string, reputation: number, tier: Tier }, stats: { totalCalls: number, successes: number, failures: number, successRate: number, latencyP50Ms: number | null, latencyP95Ms: number | null, lastSuccessAt: string | null } } };
+
+export type ConsoleAgentProfileQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type ConsoleAgentProfileQuery = { agentReputation: { agentId: string, name: string, reputation: number, tier: Tier, trustScore: number, calls: number, successes: number, successRate: number, disputes: number, disputesOpen: number, disputesLost: number, reputationEvents30d: number, reputationNet30d: number } };
+
+export type ConsoleSkillsQueryVariables = Exact<{
+  q?: string | null | undefined;
+  runtime?: SkillRuntime | null | undefined;
+  category?: string | null | undefined;
+  sort?: SkillMarketplaceSort | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSkillsQuery = { skillMarketplace: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, version: string, installCount: number, forkCount: number, publishedAt: string }> } };
+
+export type ConsoleSkillQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleSkillQuery = { skill: { skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, entrypoint: string, publishedVersion: string | null, publishedAt: string | null, installCount: number, forkCount: number, ownerAgentId: string, instructions: string } };
+
+export type ConsoleWebmcpQueryVariables = Exact<{
+  q?: string | null | undefined;
+  category?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleWebmcpQuery = { webmcpStats: { sites: number, totalTools: number, byCategory: Array<{ category: string, tools: number }> }, webmcpTools: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ name: string, description: string, category: string, siteName: string | null, siteOrigin: string, manifestUrl: string }> } };
+
+export type ConsoleHealthQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleHealthQuery = { health: { status: HealthStatus, version: string, uptimeSeconds: number, checkedAt: string, components: { database: { status: ComponentStatus, kind: string, latencyMs: number | null }, scheduler: { status: ComponentStatus, jobs: number, lastRunAt: string | null }, sse: { status: ComponentStatus, openStreams: number, redis: string }, memory: { status: ComponentStatus, rssBytes: number, heapUsedBytes: number, vectorSearch: string } } }, uptime: { days: number, uptimePercent: number, minutesObserved: number, minutesUp: number, since: string | null } };
+
+export type ConsoleWebhooksQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleWebhooksQuery = { webhooks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ webhookId: string, url: string, events: Array<string>, active: boolean, disabledReason: string | null, createdAt: string }> } };
+
+export type ConsoleCreateWebhookMutationVariables = Exact<{
+  input: WebhookInput;
+}>;
+
+
+export type ConsoleCreateWebhookMutation = { createWebhook: { webhookId: string, secret: string } };
+
+export type ConsoleDeliveriesQueryVariables = Exact<{
+  webhookId: string;
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleDeliveriesQuery = { webhook: { webhookId: string, url: string, events: Array<string>, active: boolean }, webhookDeliveries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ deliveryId: string, eventId: string, eventType: string, status: string, attempts: number, lastStatus: number | null, lastError: string | null, nextAttemptAt: string | null, deliveredAt: string | null, createdAt: string }> } };
+
+export type ConsoleRedeliverMutationVariables = Exact<{
+  webhookId: string;
+  deliveryId: string;
+}>;
+
+
+export type ConsoleRedeliverMutation = { redeliverWebhookDelivery: { deliveryId: string, status: string } };
+
+export type ConsoleDisputesQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleDisputesQuery = { myDisputes: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, serviceId: string | null, executionId: string | null, createdAt: string, resolvedAt: string | null }> } };
+
+export type ConsoleOpenDisputeMutationVariables = Exact<{
+  input: CreateDisputeInput;
+}>;
+
+
+export type ConsoleOpenDisputeMutation = { createDispute: { disputeId: string, status: string } };
+
+export type ConsoleTicketsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleTicketsQuery = { tickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketKey: string, subject: string, type: string, priority: string, status: string, targetService: string | null, createdAt: string, updatedAt: string }> } };
+
+export type ConsoleTicketQueryVariables = Exact<{
+  ticketKey: string;
+}>;
+
+
+export type ConsoleTicketQuery = { ticket: { ticketKey: string, subject: string, description: string, type: string, priority: string, status: string, resolution: string | null, targetService: string | null, agentName: string, createdAt: string, comments: Array<{ commentId: string, author: string, content: string, createdAt: string }>, history: Array<{ from: string | null, to: string, at: string, actorKind: string, note: string | null }> } };
+
+export type ConsoleTasksQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleTasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ taskId: string, intent: string, status: string, budget: number | null, spent: number, deadline: string | null, delegateId: string | null, createdAt: string, executions: Array<{ taskExecutionId: string }> }> } };
+
+export type ConsoleTaskQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleTaskQuery = { task: { taskId: string, intent: string, status: string, successCriteria: Array<string>, budget: number | null, budgetRemaining: number | null, spent: number, deadline: string | null, result: unknown, createdAt: string, completedAt: string | null, delegations: Array<{ delegationId: string, subAgentId: string, status: string, createdAt: string, endedAt: string | null }>, executions: Array<{ taskExecutionId: string, executionId: string, capability: string, status: string, criteriaMet: boolean, executorDelta: number, createdAt: string }> } };
+
+export type ConsoleSwarmsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSwarmsQuery = { swarmSessions: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string }> } };
+
+export type ConsoleSwarmQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleSwarmQuery = { swarmSession: { sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string, finishedAt: string | null, steps: Array<{ stepId: string, ordinal: number, capability: string, status: string, provider: string | null, attempts: number, costCents: number | null, error: string | null, executionId: string, finishedAt: string | null }> } };
+
+export type ConsoleSwarmEventsSubscriptionVariables = Exact<{
+  sessionId: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleSwarmEventsSubscription = { swarmEvents: { sequence: number, event: string, status: string } };
+
+export type ConsoleUtoTicketsQueryVariables = Exact<{
+  state?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleUtoTicketsQuery = { utoTickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, updatedAt: string }> } };
+
+export type ConsoleUtoTicketQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleUtoTicketQuery = { utoTicket: { ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, context: unknown, matches: unknown, stateHistory: Array<{ from: string | null, to: string, at: string, by: string, triggeredBy: string, note: string | null }> } };
+
+export type ConsoleMemoryStoresQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleMemoryStoresQuery = { memoryStores: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ storeId: string, name: string, description: string | null, storeType: string, accessLevel: string, dimensions: number | null, defaultTtlSeconds: number | null, createdAt: string }> } };
+
+export type ConsoleMemoryEntriesQueryVariables = Exact<{
+  storeId: string;
+  prefix?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleMemoryEntriesQuery = { memoryStore: { storeId: string, name: string, storeType: string, accessLevel: string }, memoryEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ key: string, version: number, value: unknown, updatedAt: string, expiresAt: string | null }> } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const ConsoleRegisterDocument = new TypedDocumentString(`
+    mutation ConsoleRegister($input: RegisterAgentInput!) {
+  registerAgent(input: $input) {
+    agentId
+    name
+    masterKey
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRegisterMutation, ConsoleRegisterMutationVariables>;
+export const ConsoleMeDocument = new TypedDocumentString(`
+    query ConsoleMe {
+  me {
+    agentId
+    agentKey
+    name
+    description
+    ownerEmail
+    reputation
+    tier
+    status
+    autonomyLevel
+    authorityScope
+    parentId
+    createdAt
+  }
+  myUsage {
+    totalRequests
+    totalExecutions
+    days
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMeQuery, ConsoleMeQueryVariables>;
+export const ConsoleKeysDocument = new TypedDocumentString(`
+    query ConsoleKeys($after: String) {
+  myKeys(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      subKeyId
+      hint
+      serviceKey
+      serviceName
+      status
+      permissions
+      expiresAt
+      gracePeriodEnds
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
+export const ConsoleProvisionKeyDocument = new TypedDocumentString(`
+    mutation ConsoleProvisionKey($serviceKey: String!) {
+  provisionSubKey(serviceKey: $serviceKey) {
+    subKeyId
+    subKey
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleProvisionKeyMutation, ConsoleProvisionKeyMutationVariables>;
+export const ConsoleRotateKeyDocument = new TypedDocumentString(`
+    mutation ConsoleRotateKey($id: ID!) {
+  rotateSubKey(id: $id) {
+    subKeyId
+    newSubKey
+    gracePeriodEnds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRotateKeyMutation, ConsoleRotateKeyMutationVariables>;
+export const ConsoleRevokeKeyDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeKey($id: ID!) {
+  revokeSubKey(id: $id) {
+    subKeyId
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeKeyMutation, ConsoleRevokeKeyMutationVariables>;
+export const ConsoleMyServicesDocument = new TypedDocumentString(`
+    query ConsoleMyServices($after: String) {
+  myServices(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      serviceId
+      serviceKey
+      name
+      description
+      endpoint
+      status
+      capabilities
+      pricingModel
+      costPerCall
+      resumeAt
+      stats {
+        totalCalls
+        successRate
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMyServicesQuery, ConsoleMyServicesQueryVariables>;
+export const ConsoleRegisterServiceDocument = new TypedDocumentString(`
+    mutation ConsoleRegisterService($input: RegisterServiceInput!) {
+  registerService(input: $input) {
+    serviceKey
+    name
+    signingSecret
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRegisterServiceMutation, ConsoleRegisterServiceMutationVariables>;
+export const ConsoleUpdateServiceDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateService($serviceKey: String!, $input: UpdateServiceInput!) {
+  updateService(serviceKey: $serviceKey, input: $input) {
+    serviceKey
+    name
+    description
+    endpoint
+    capabilities
+    costPerCall
+    pricingModel
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateServiceMutation, ConsoleUpdateServiceMutationVariables>;
+export const ConsolePauseServiceDocument = new TypedDocumentString(`
+    mutation ConsolePauseService($serviceKey: String!) {
+  pauseService(serviceKey: $serviceKey) {
+    serviceKey
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePauseServiceMutation, ConsolePauseServiceMutationVariables>;
+export const ConsoleResumeServiceDocument = new TypedDocumentString(`
+    mutation ConsoleResumeService($serviceKey: String!) {
+  resumeService(serviceKey: $serviceKey) {
+    serviceKey
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResumeServiceMutation, ConsoleResumeServiceMutationVariables>;
+export const ConsoleExecutionsDocument = new TypedDocumentString(`
+    query ConsoleExecutions($after: String) {
+  myExecutions(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      executionId
+      capability
+      status
+      mode
+      costCents
+      latencyMs
+      createdAt
+      attempts {
+        ordinal
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExecutionsQuery, ConsoleExecutionsQueryVariables>;
+export const ConsoleExecutionDocument = new TypedDocumentString(`
+    query ConsoleExecution($id: ID!) {
+  node(id: $id) {
+    ... on Execution {
+      executionId
+      capability
+      status
+      mode
+      costCents
+      latencyMs
+      error
+      result
+      createdAt
+      serviceId
+      attempts {
+        ordinal
+        serviceKey
+        outcome
+        reason
+        statusCode
+        score
+        priceCents
+        latencyMs
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExecutionQuery, ConsoleExecutionQueryVariables>;
+export const ConsoleRankingNowDocument = new TypedDocumentString(`
+    query ConsoleRankingNow($capability: String!) {
+  providers(capability: $capability, limit: 100) {
+    matches {
+      serviceKey
+      name
+      score
+      scoreBreakdown {
+        reputation
+        cost
+        reliability
+        latency
+        freshness
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRankingNowQuery, ConsoleRankingNowQueryVariables>;
+export const ConsoleExecuteDocument = new TypedDocumentString(`
+    mutation ConsoleExecute($input: ExecuteInput!) {
+  execute(input: $input) {
+    executionId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExecuteMutation, ConsoleExecuteMutationVariables>;
+export const ConsoleWalletDocument = new TypedDocumentString(`
+    query ConsoleWallet($agentId: ID!, $after: String) {
+  wallet(agentId: $agentId) {
+    walletAddress
+    network
+    asset
+    balance
+    held
+    available
+    keyCustody
+    createdAt
+  }
+  walletEntries(agentId: $agentId, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      id
+      kind
+      amount
+      reference
+      executionId
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWalletQuery, ConsoleWalletQueryVariables>;
+export const ConsoleMyIdDocument = new TypedDocumentString(`
+    query ConsoleMyId {
+  me {
+    agentId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMyIdQuery, ConsoleMyIdQueryVariables>;
+export const ConsoleFaucetDocument = new TypedDocumentString(`
+    mutation ConsoleFaucet {
+  sandboxFaucet {
+    credited
+    amount
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFaucetMutation, ConsoleFaucetMutationVariables>;
+export const ConsoleAdminOverviewDocument = new TypedDocumentString(`
+    query ConsoleAdminOverview($days: Int) {
+  adminStats {
+    agents {
+      total
+      active
+      suspended
+      banned
+      subAgents
+    }
+    services {
+      total
+      active
+    }
+    executions {
+      total
+      succeeded
+      failed
+      last30d
+    }
+    disputes {
+      total
+      open
+    }
+    subKeys {
+      total
+      live
+    }
+    capabilities
+  }
+  adminRevenue(days: $days) {
+    days
+    totals {
+      executions
+      paidExecutions
+      grossCents
+      refundsCents
+      netCents
+    }
+    fees {
+      asset
+      feeBps
+      fees
+      refunded
+      net
+    }
+    byDay {
+      day
+      grossCents
+      refundsCents
+      netCents
+      fees
+    }
+    byCapability {
+      capability
+      executions
+      grossCents
+      netCents
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdminOverviewQuery, ConsoleAdminOverviewQueryVariables>;
+export const ConsoleAdminDisputesDocument = new TypedDocumentString(`
+    query ConsoleAdminDisputes($status: String, $after: String) {
+  adminDisputes(status: $status, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      disputeId
+      agentId
+      providerAgentId
+      serviceId
+      form
+      type
+      reason
+      description
+      status
+      resolved
+      resolution
+      refundCents
+      priorityResolution
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdminDisputesQuery, ConsoleAdminDisputesQueryVariables>;
+export const ConsoleResolveDisputeDocument = new TypedDocumentString(`
+    mutation ConsoleResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
+  resolveDispute(id: $id, input: $input) {
+    disputeId
+    status
+    resolved
+    resolution
+    refundCents
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResolveDisputeMutation, ConsoleResolveDisputeMutationVariables>;
+export const ConsoleAgentStatusDocument = new TypedDocumentString(`
+    mutation ConsoleAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
+  updateAgentStatus(agentId: $agentId, input: $input) {
+    agentId
+    status
+    ownStatus
+    updated
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAgentStatusMutation, ConsoleAgentStatusMutationVariables>;
+export const ConsoleAgentEventsDocument = new TypedDocumentString(`
+    subscription ConsoleAgentEvents {
+  agentEvents {
+    id
+    type
+    createdAt
+    data
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAgentEventsSubscription, ConsoleAgentEventsSubscriptionVariables>;
+export const ConsoleRadioDocument = new TypedDocumentString(`
+    subscription ConsoleRadio($after: Int) {
+  radioEvents(after: $after) {
+    sequence
+    eventId
+    channel
+    type
+    createdAt
+    data
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRadioSubscription, ConsoleRadioSubscriptionVariables>;
+export const ConsoleUtoDocument = new TypedDocumentString(`
+    subscription ConsoleUto($after: Int) {
+  utoEvents(after: $after) {
+    sequence
+    eventId
+    ticketId
+    domain
+    type
+    createdAt
+    data
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUtoSubscription, ConsoleUtoSubscriptionVariables>;
+export const ConsoleMarketHomeDocument = new TypedDocumentString(`
+    query ConsoleMarketHome {
+  showcase {
+    stats {
+      totalAgents
+      totalServices
+      totalCapabilities
+      totalTransactions
+      totalTransactions30d
+    }
+    topServices {
+      serviceId
+      serviceKey
+      name
+      providerName
+      reputation
+      successes
+      capabilities
+    }
+    recentExecutions {
+      executionId
+      capability
+      serviceName
+      status
+      latencyMs
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarketHomeQuery, ConsoleMarketHomeQueryVariables>;
+export const ConsoleCatalogDocument = new TypedDocumentString(`
+    query ConsoleCatalog {
+  capabilities {
+    total
+    hierarchy {
+      group
+      name
+      capabilities
+    }
+    capabilities {
+      slug
+      name
+      description
+      group
+      serviceCount
+      builtin
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCatalogQuery, ConsoleCatalogQueryVariables>;
+export const ConsoleCapabilityDocument = new TypedDocumentString(`
+    query ConsoleCapability($slug: String!, $prefer: Prefer, $limit: Int) {
+  capability(slug: $slug) {
+    slug
+    name
+    description
+    category
+    parent
+    providers
+    bestReputation
+    minPriceCents
+    maxPriceCents
+  }
+  providers(capability: $slug, prefer: $prefer, limit: $limit) {
+    total
+    totalIsEstimate
+    resolutionTimeMs
+    matches {
+      serviceId
+      serviceKey
+      name
+      providerId
+      providerName
+      reputation
+      costCents
+      pricingModel
+      latencyP50Ms
+      successRate
+      score
+      firstParty
+      scoreBreakdown {
+        reputation
+        cost
+        reliability
+        latency
+        freshness
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCapabilityQuery, ConsoleCapabilityQueryVariables>;
+export const ConsoleServiceDocument = new TypedDocumentString(`
+    query ConsoleService($serviceKey: String!) {
+  service(serviceKey: $serviceKey) {
+    serviceId
+    serviceKey
+    name
+    description
+    status
+    capabilities
+    languages
+    pricingModel
+    costPerCall
+    createdAt
+    provider {
+      agentId
+      name
+      reputation
+      tier
+    }
+    stats {
+      totalCalls
+      successes
+      failures
+      successRate
+      latencyP50Ms
+      latencyP95Ms
+      lastSuccessAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleServiceQuery, ConsoleServiceQueryVariables>;
+export const ConsoleAgentProfileDocument = new TypedDocumentString(`
+    query ConsoleAgentProfile($agentId: ID!) {
+  agentReputation(agentId: $agentId) {
+    agentId
+    name
+    reputation
+    tier
+    trustScore
+    calls
+    successes
+    successRate
+    disputes
+    disputesOpen
+    disputesLost
+    reputationEvents30d
+    reputationNet30d
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAgentProfileQuery, ConsoleAgentProfileQueryVariables>;
+export const ConsoleSkillsDocument = new TypedDocumentString(`
+    query ConsoleSkills($q: String, $runtime: SkillRuntime, $category: String, $sort: SkillMarketplaceSort, $after: String) {
+  skillMarketplace(
+    q: $q
+    runtime: $runtime
+    category: $category
+    sort: $sort
+    first: 20
+    after: $after
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      skillId
+      name
+      description
+      runtime
+      category
+      version
+      installCount
+      forkCount
+      publishedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
+export const ConsoleSkillDocument = new TypedDocumentString(`
+    query ConsoleSkill($id: ID!) {
+  skill(id: $id) {
+    skillId
+    name
+    description
+    runtime
+    category
+    entrypoint
+    publishedVersion
+    publishedAt
+    installCount
+    forkCount
+    ownerAgentId
+    instructions
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSkillQuery, ConsoleSkillQueryVariables>;
+export const ConsoleWebmcpDocument = new TypedDocumentString(`
+    query ConsoleWebmcp($q: String, $category: String, $after: String) {
+  webmcpStats {
+    sites
+    totalTools
+    byCategory {
+      category
+      tools
+    }
+  }
+  webmcpTools(q: $q, category: $category, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      name
+      description
+      category
+      siteName
+      siteOrigin
+      manifestUrl
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
+export const ConsoleHealthDocument = new TypedDocumentString(`
+    query ConsoleHealth($days: Int) {
+  health {
+    status
+    version
+    uptimeSeconds
+    checkedAt
+    components {
+      database {
+        status
+        kind
+        latencyMs
+      }
+      scheduler {
+        status
+        jobs
+        lastRunAt
+      }
+      sse {
+        status
+        openStreams
+        redis
+      }
+      memory {
+        status
+        rssBytes
+        heapUsedBytes
+        vectorSearch
+      }
+    }
+  }
+  uptime(days: $days) {
+    days
+    uptimePercent
+    minutesObserved
+    minutesUp
+    since
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleHealthQuery, ConsoleHealthQueryVariables>;
+export const ConsoleWebhooksDocument = new TypedDocumentString(`
+    query ConsoleWebhooks($after: String) {
+  webhooks(first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      webhookId
+      url
+      events
+      active
+      disabledReason
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWebhooksQuery, ConsoleWebhooksQueryVariables>;
+export const ConsoleCreateWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleCreateWebhook($input: WebhookInput!) {
+  createWebhook(input: $input) {
+    webhookId
+    secret
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateWebhookMutation, ConsoleCreateWebhookMutationVariables>;
+export const ConsoleDeliveriesDocument = new TypedDocumentString(`
+    query ConsoleDeliveries($webhookId: ID!, $status: String, $after: String) {
+  webhook(id: $webhookId) {
+    webhookId
+    url
+    events
+    active
+  }
+  webhookDeliveries(
+    webhookId: $webhookId
+    status: $status
+    first: 25
+    after: $after
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      deliveryId
+      eventId
+      eventType
+      status
+      attempts
+      lastStatus
+      lastError
+      nextAttemptAt
+      deliveredAt
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeliveriesQuery, ConsoleDeliveriesQueryVariables>;
+export const ConsoleRedeliverDocument = new TypedDocumentString(`
+    mutation ConsoleRedeliver($webhookId: ID!, $deliveryId: ID!) {
+  redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) {
+    deliveryId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRedeliverMutation, ConsoleRedeliverMutationVariables>;
+export const ConsoleDisputesDocument = new TypedDocumentString(`
+    query ConsoleDisputes($after: String) {
+  myDisputes(first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      disputeId
+      form
+      type
+      reason
+      description
+      status
+      resolved
+      resolution
+      refundCents
+      serviceId
+      executionId
+      createdAt
+      resolvedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDisputesQuery, ConsoleDisputesQueryVariables>;
+export const ConsoleOpenDisputeDocument = new TypedDocumentString(`
+    mutation ConsoleOpenDispute($input: CreateDisputeInput!) {
+  createDispute(input: $input) {
+    disputeId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleOpenDisputeMutation, ConsoleOpenDisputeMutationVariables>;
+export const ConsoleTicketsDocument = new TypedDocumentString(`
+    query ConsoleTickets($status: String, $after: String) {
+  tickets(status: $status, first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      ticketKey
+      subject
+      type
+      priority
+      status
+      targetService
+      createdAt
+      updatedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTicketsQuery, ConsoleTicketsQueryVariables>;
+export const ConsoleTicketDocument = new TypedDocumentString(`
+    query ConsoleTicket($ticketKey: String!) {
+  ticket(ticketKey: $ticketKey) {
+    ticketKey
+    subject
+    description
+    type
+    priority
+    status
+    resolution
+    targetService
+    agentName
+    createdAt
+    comments {
+      commentId
+      author
+      content
+      createdAt
+    }
+    history {
+      from
+      to
+      at
+      actorKind
+      note
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTicketQuery, ConsoleTicketQueryVariables>;
+export const ConsoleTasksDocument = new TypedDocumentString(`
+    query ConsoleTasks($status: String, $after: String) {
+  tasks(status: $status, first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      taskId
+      intent
+      status
+      budget
+      spent
+      deadline
+      delegateId
+      createdAt
+      executions {
+        taskExecutionId
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTasksQuery, ConsoleTasksQueryVariables>;
+export const ConsoleTaskDocument = new TypedDocumentString(`
+    query ConsoleTask($id: String!) {
+  task(id: $id) {
+    taskId
+    intent
+    status
+    successCriteria
+    budget
+    budgetRemaining
+    spent
+    deadline
+    result
+    createdAt
+    completedAt
+    delegations {
+      delegationId
+      subAgentId
+      status
+      createdAt
+      endedAt
+    }
+    executions {
+      taskExecutionId
+      executionId
+      capability
+      status
+      criteriaMet
+      executorDelta
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTaskQuery, ConsoleTaskQueryVariables>;
+export const ConsoleSwarmsDocument = new TypedDocumentString(`
+    query ConsoleSwarms($after: String) {
+  swarmSessions(first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      sessionId
+      goal
+      strategy
+      status
+      stepCount
+      completedSteps
+      failedSteps
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSwarmsQuery, ConsoleSwarmsQueryVariables>;
+export const ConsoleSwarmDocument = new TypedDocumentString(`
+    query ConsoleSwarm($id: String!) {
+  swarmSession(id: $id) {
+    sessionId
+    goal
+    strategy
+    status
+    stepCount
+    completedSteps
+    failedSteps
+    createdAt
+    finishedAt
+    steps {
+      stepId
+      ordinal
+      capability
+      status
+      provider
+      attempts
+      costCents
+      error
+      executionId
+      finishedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSwarmQuery, ConsoleSwarmQueryVariables>;
+export const ConsoleSwarmEventsDocument = new TypedDocumentString(`
+    subscription ConsoleSwarmEvents($sessionId: String!, $after: Int) {
+  swarmEvents(sessionId: $sessionId, after: $after) {
+    sequence
+    event
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSwarmEventsSubscription, ConsoleSwarmEventsSubscriptionVariables>;
+export const ConsoleUtoTicketsDocument = new TypedDocumentString(`
+    query ConsoleUtoTickets($state: String, $after: String) {
+  utoTickets(state: $state, first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      ticketId
+      intent
+      domain
+      state
+      requiredCapabilities
+      maxBudgetUsd
+      deadline
+      updatedAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUtoTicketsQuery, ConsoleUtoTicketsQueryVariables>;
+export const ConsoleUtoTicketDocument = new TypedDocumentString(`
+    query ConsoleUtoTicket($id: String!) {
+  utoTicket(id: $id) {
+    ticketId
+    intent
+    domain
+    state
+    requiredCapabilities
+    maxBudgetUsd
+    deadline
+    context
+    matches
+    stateHistory {
+      from
+      to
+      at
+      by
+      triggeredBy
+      note
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUtoTicketQuery, ConsoleUtoTicketQueryVariables>;
+export const ConsoleMemoryStoresDocument = new TypedDocumentString(`
+    query ConsoleMemoryStores($after: String) {
+  memoryStores(first: 25, after: $after) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      storeId
+      name
+      description
+      storeType
+      accessLevel
+      dimensions
+      defaultTtlSeconds
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMemoryStoresQuery, ConsoleMemoryStoresQueryVariables>;
+export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
+    query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {
+  memoryStore(id: $storeId) {
+    storeId
+    name
+    storeType
+    accessLevel
+  }
+  memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      key
+      version
+      value
+      updatedAt
+      expiresAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMemoryEntriesQuery, ConsoleMemoryEntriesQueryVariables>;

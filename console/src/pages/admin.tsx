@@ -1,0 +1,329 @@
+// The administrator's pages, signed in with the admin key: the marketplace's figures and revenue, disputes
+// to decide, and agents to suspend or restore.
+import { useState, type ReactElement } from 'react';
+import { useMutation, useQuery } from '../data';
+import { graphql } from '../gql';
+import type { AgentStatus } from '../gql/graphql';
+import { Link, seg } from '../router';
+import { useSession } from '../session';
+import { ErrorNote, Facts, Loaded, Money, Page, Pager, Section, SelectField, Status, Table, TextField, Time, usePages } from '../ui';
+import { SignInPage } from './account';
+
+/** A page for the administrator: the sign-in form until the admin key is given. */
+export function AdminOnly({ children }: { children: ReactElement }) {
+  const session = useSession();
+  if (!session) return <SignInPage />;
+  if (session.kind !== 'admin')
+    return (
+      <Page title="The administrator's page">
+        <p>This page needs the administrator&apos;s key: sign out and sign in with it.</p>
+      </Page>
+    );
+  return children;
+}
+
+const Overview = graphql(`
+  query ConsoleAdminOverview($days: Int) {
+    adminStats {
+      agents {
+        total
+        active
+        suspended
+        banned
+        subAgents
+      }
+      services {
+        total
+        active
+      }
+      executions {
+        total
+        succeeded
+        failed
+        last30d
+      }
+      disputes {
+        total
+        open
+      }
+      subKeys {
+        total
+        live
+      }
+      capabilities
+    }
+    adminRevenue(days: $days) {
+      days
+      totals {
+        executions
+        paidExecutions
+        grossCents
+        refundsCents
+        netCents
+      }
+      fees {
+        asset
+        feeBps
+        fees
+        refunded
+        net
+      }
+      byDay {
+        day
+        grossCents
+        refundsCents
+        netCents
+        fees
+      }
+      byCapability {
+        capability
+        executions
+        grossCents
+        netCents
+      }
+    }
+  }
+`);
+
+export function AdminPage() {
+  const [days, setDays] = useState('30');
+  const [result] = useQuery({ query: Overview, variables: { days: Number(days) } });
+  return (
+    <Page title="Administration">
+      <Loaded result={result}>
+        {({ adminStats: s, adminRevenue: r }) => (
+          <>
+            <Facts
+              items={[
+                ['Agents', `${s.agents.total.toLocaleString()} (${s.agents.active} active, ${s.agents.suspended} suspended, ${s.agents.banned} banned)`],
+                ['Services', `${s.services.total.toLocaleString()} (${s.services.active} active)`],
+                ['Executions', `${s.executions.total.toLocaleString()} (${s.executions.last30d.toLocaleString()} in 30 days)`],
+                ['Disputes', `${s.disputes.total} (${s.disputes.open} open)`],
+                ['Sub-keys', `${s.subKeys.live} live of ${s.subKeys.total}`],
+                ['Capabilities', s.capabilities],
+              ]}
+            />
+            <Section title="Revenue">
+              <SelectField
+                label="Over"
+                value={days}
+                options={[
+                  ['7', 'The last 7 days'],
+                  ['30', 'The last 30 days'],
+                  ['90', 'The last 90 days'],
+                ]}
+                onChange={(e) => setDays(e.target.value)}
+              />
+              <Facts
+                items={[
+                  ['Gross', <Money key="g" cents={r.totals.grossCents} />],
+                  ['Refunds', <Money key="r" cents={r.totals.refundsCents} />],
+                  ['Net', <Money key="n" cents={r.totals.netCents} />],
+                  ['Paid executions', `${r.totals.paidExecutions.toLocaleString()} of ${r.totals.executions.toLocaleString()}`],
+                  ['Fees', `${r.fees.fees} ${r.fees.asset} at ${(r.fees.feeBps / 100).toFixed(2)}%`],
+                ]}
+              />
+              <Table
+                caption="Revenue by day"
+                rows={r.byDay}
+                rowKey={(d) => d.day}
+                columns={[
+                  { label: 'Day', cell: (d) => d.day },
+                  { label: 'Gross', cell: (d) => <Money cents={d.grossCents} />, numeric: true },
+                  { label: 'Refunds', cell: (d) => <Money cents={d.refundsCents} />, numeric: true },
+                  { label: 'Net', cell: (d) => <Money cents={d.netCents} />, numeric: true },
+                  { label: 'Fees', cell: (d) => d.fees, numeric: true },
+                ]}
+              />
+            </Section>
+            <Section title="Revenue by capability">
+              <Table
+                caption="Revenue by capability"
+                rows={r.byCapability}
+                rowKey={(c) => c.capability}
+                columns={[
+                  { label: 'Capability', cell: (c) => <Link to={`/capabilities/${seg(c.capability)}`}>{c.capability}</Link> },
+                  { label: 'Executions', cell: (c) => c.executions.toLocaleString(), numeric: true },
+                  { label: 'Gross', cell: (c) => <Money cents={c.grossCents} />, numeric: true },
+                  { label: 'Net', cell: (c) => <Money cents={c.netCents} />, numeric: true },
+                ]}
+              />
+            </Section>
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+const AdminDisputes = graphql(`
+  query ConsoleAdminDisputes($status: String, $after: String) {
+    adminDisputes(status: $status, first: 25, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        disputeId
+        agentId
+        providerAgentId
+        serviceId
+        form
+        type
+        reason
+        description
+        status
+        resolved
+        resolution
+        refundCents
+        priorityResolution
+        createdAt
+      }
+    }
+  }
+`);
+
+const Decide = graphql(`
+  mutation ConsoleResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
+    resolveDispute(id: $id, input: $input) {
+      disputeId
+      status
+      resolved
+      resolution
+      refundCents
+    }
+  }
+`);
+
+export function AdminDisputesPage() {
+  const pages = usePages();
+  const [status, setStatus] = useState('open');
+  const [result, refetch] = useQuery({ query: AdminDisputes, variables: { status: status || null, after: pages.after } });
+  const [decided, decide] = useMutation(Decide);
+  const [deciding, setDeciding] = useState<{ id: string; resolution: string; refund: string } | null>(null);
+  return (
+    <Page title="Disputes to decide">
+      <SelectField
+        label="Show"
+        value={status}
+        options={[
+          ['open', 'Open'],
+          ['', 'Every dispute'],
+        ]}
+        onChange={(e) => {
+          pages.reset();
+          setStatus(e.target.value);
+        }}
+      />
+      {deciding && (
+        <Section title="Decide">
+          <form
+            className="form"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              const refund = deciding.refund.trim() ? Math.round(Number(deciding.refund) * 100) : undefined;
+              const answer = await decide({ id: deciding.id, input: { resolution: deciding.resolution.trim(), ...(refund !== undefined ? { refundCents: refund } : {}) } });
+              if (answer.data) {
+                setDeciding(null);
+                refetch({ requestPolicy: 'network-only' });
+              }
+            }}
+          >
+            <TextField label="Decision" value={deciding.resolution} onChange={(e) => setDeciding({ ...deciding, resolution: e.target.value })} required />
+            <TextField label="Refund (dollars)" inputMode="decimal" value={deciding.refund} onChange={(e) => setDeciding({ ...deciding, refund: e.target.value })} hint="Empty for none" />
+            {decided.error && <ErrorNote error={decided.error} />}
+            <div className="actions">
+              <button type="submit" disabled={decided.fetching}>
+                Resolve
+              </button>
+              <button type="button" className="secondary" onClick={() => setDeciding(null)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </Section>
+      )}
+      <Loaded result={result}>
+        {({ adminDisputes }) => (
+          <>
+            <Table
+              caption="Disputes"
+              rows={adminDisputes.nodes}
+              rowKey={(d) => d.disputeId}
+              columns={[
+                { label: 'Opened', cell: (d) => <Time at={d.createdAt} /> },
+                { label: 'By', cell: (d) => <Link to={`/agents/${seg(d.agentId)}`}>agent</Link> },
+                { label: 'About', cell: (d) => d.type ?? d.reason ?? '—' },
+                { label: 'Description', cell: (d) => d.description ?? '' },
+                { label: 'Status', cell: (d) => <Status value={d.status} /> },
+                { label: 'Priority', cell: (d) => (d.priorityResolution ? 'yes' : 'no') },
+                {
+                  label: 'Actions',
+                  cell: (d) =>
+                    d.resolved ? (
+                      (d.resolution ?? 'resolved')
+                    ) : (
+                      <button type="button" className="secondary" aria-label={`Decide the dispute opened ${new Date(d.createdAt).toLocaleString()}`} onClick={() => setDeciding({ id: d.disputeId, resolution: '', refund: '' })}>
+                        Decide
+                      </button>
+                    ),
+                },
+              ]}
+            />
+            <Pager pageInfo={adminDisputes.pageInfo} pages={pages} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+const SetStatus = graphql(`
+  mutation ConsoleAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
+    updateAgentStatus(agentId: $agentId, input: $input) {
+      agentId
+      status
+      ownStatus
+      updated
+    }
+  }
+`);
+
+export function AdminAgentsPage() {
+  const [changed, change] = useMutation(SetStatus);
+  const [form, setForm] = useState<{ agentId: string; status: AgentStatus; reason: string }>({ agentId: '', status: 'SUSPENDED', reason: '' });
+  return (
+    <Page title="Suspend or restore an agent" intro="A suspension or ban reaches the agent's whole tree of sub-agents; restoring lifts what was set on it.">
+      <form
+        className="form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          await change({ agentId: form.agentId.trim(), input: { status: form.status, ...(form.reason.trim() ? { reason: form.reason.trim() } : {}) } });
+        }}
+      >
+        <TextField label="Agent id" value={form.agentId} onChange={(e) => setForm({ ...form, agentId: e.target.value })} required />
+        <SelectField
+          label="Status"
+          value={form.status}
+          options={[
+            ['SUSPENDED', 'Suspended'],
+            ['BANNED', 'Banned'],
+            ['ACTIVE', 'Active (restore)'],
+          ]}
+          onChange={(e) => setForm({ ...form, status: e.target.value as AgentStatus })}
+        />
+        <TextField label="Reason" value={form.reason} onChange={(e) => setForm({ ...form, reason: e.target.value })} />
+        {changed.error && <ErrorNote error={changed.error} />}
+        <button type="submit" disabled={changed.fetching}>
+          Set the status
+        </button>
+      </form>
+      {changed.data && (
+        <p role="status" className="note">
+          The agent is now <Status value={changed.data.updateAgentStatus.status} /> (its own status {changed.data.updateAgentStatus.ownStatus}).
+        </p>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,247 @@
+// The web console in a real browser: Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium), driven by
+// Playwright, against the server as `npm start` runs it (its own process, on an embedded database) and a
+// provider on loopback HTTPS. The flows a person would do, each checked by what the page shows and by
+// axe-core finding nothing serious on the main pages; at a phone's width; and the build's size.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { launchServer, type Running } from '../support/process';
+import { startProvider, type Provider } from '../support/provider';
+
+const root = path.resolve(__dirname, '../..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// The build's own freshness rule (console/build.cjs) decides whether globalSetup-less runs need a build.
+const { fresh, OUT } = require(path.join(root, 'console/build.cjs')) as { fresh: () => boolean; OUT: string };
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: Running;
+let provider: Provider;
+let browser: Browser;
+let base: string;
+let dataDir: string;
+
+beforeAll(async () => {
+  if (!fresh()) throw new Error('the console build is stale or missing: run `npm run console:build` (npm start and the postinstall build it)');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
+  [server, provider] = await Promise.all([launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1' }), startProvider('console-provider')]);
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.child.kill('SIGTERM');
+  await server?.exited;
+  await provider?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A new tab in a context of its own (its own session storage), failing the test on any page error. */
+async function newPage(options: { width?: number } = {}): Promise<{ page: Page; context: BrowserContext; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  return { page, context, errors };
+}
+
+/** axe-core's serious and critical findings on the page as it is. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the page's CSP (scripts from its origin only) refuses an
+  // injected script tag, and stays in force for everything else.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 3).join(', ')}`);
+}
+
+/** Registers an agent through the console and signs in with its key; answers the key. */
+async function registerAndSignIn(page: Page, name: string): Promise<string> {
+  await page.goto(`${base}/console/register`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Description').fill('An agent registered from the console test');
+  await page.getByLabel("Owner's email").fill('console@example.com');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await page.getByRole('heading', { name: 'Registered' }).waitFor();
+  const key = (await page.locator('.secret-value').textContent())!;
+  expect(key).toMatch(/^key_master_/);
+  await page.getByRole('button', { name: `Sign in as ${name}` }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  return key;
+}
+
+async function registerService(page: Page, name: string, capability: string): Promise<string> {
+  await page.goto(`${base}/console/services`);
+  await page.getByRole('button', { name: 'Register a service' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Description').fill('A loopback provider for the console test');
+  await page.getByLabel('Endpoint').fill(provider.url);
+  await page.getByLabel('Capabilities').fill(capability);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await textMatching(page.locator('.secret-value'), /^whsec_/);
+  const row = page.getByRole('row', { name: new RegExp(name) });
+  await row.waitFor();
+  return (await row.locator('code').first().textContent())!;
+}
+
+/** Waits (up to 10 s) until the first element of `locator` has text matching `re`; answers the text. */
+async function textMatching(locator: Locator, re: RegExp): Promise<string> {
+  await locator.first().waitFor();
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = (await locator.first().textContent()) ?? '';
+    if (re.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`expected ${re} in ${JSON.stringify(text)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the console', () => {
+  it('serves the page at /console with its headers, any path under it, and its hashed assets for good', async () => {
+    const page = await fetch(`${base}/console/capabilities/summarize`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const html = await page.text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const asset = await fetch(`${base}${script}`, { method: 'HEAD' });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${base}/console/assets/gone.js`)).status).toBe(404);
+  });
+
+  it('is under 300 KB gzipped, scripts and styles together', () => {
+    let gzipped = 0;
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (/\.(js|css|html)$/.test(e.name)) gzipped += zlib.gzipSync(fs.readFileSync(full), { level: 9 }).length;
+      }
+    };
+    walk(OUT);
+    expect(gzipped).toBeLessThan(300 * 1024);
+  });
+
+  it('browses the market without a key: capabilities, a ranking with its breakdown, health; first paint under a second', async () => {
+    const { page, context, errors } = await newPage();
+    await page.goto(`${base}/console/`);
+    await page.getByRole('heading', { level: 1, name: 'Market' }).waitFor();
+    const paint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null);
+    expect(paint).not.toBeNull();
+    expect(paint!).toBeLessThan(1000);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Capabilities' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Capabilities' }).waitFor();
+    await page.getByLabel('Filter').fill('summar');
+    await page.getByRole('link', { name: /summar/i }).first().click();
+    await page.getByRole('heading', { name: 'Providers, as resolve ranks them' }).waitFor();
+    // The marketplace serves summarize itself: at least that provider is ranked.
+    await page.getByRole('table', { name: /Providers of/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`${base}/console/health`);
+    await page.getByText('Components').first().waitFor();
+    await page.getByRole('table', { name: 'Components' }).getByText('Database').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('registers, signs in, registers a service, executes and reads the receipt, and sees it arrive live', async () => {
+    const { page, context, errors } = await newPage();
+    const key = await registerAndSignIn(page, `console-agent-${Date.now()}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    // The key is in the tab's session storage, never in the address.
+    expect(page.url()).not.toContain(key);
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain(key);
+
+    const capability = `console-echo-${Date.now()}`;
+    await registerService(page, 'Console echo', capability);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A second tab: the key lives in each tab's own session storage, so it signs in there too.
+    const live = await context.newPage();
+    live.on('pageerror', (err) => errors.push(err.message));
+    await live.goto(`${base}/console/live`);
+    await live.getByLabel('Key').fill(key);
+    await live.getByRole('button', { name: 'Sign in' }).click();
+    await live.getByRole('link', { name: 'Live', exact: true }).click();
+    await live.getByRole('heading', { level: 1, name: 'Live' }).waitFor();
+    // All three feeds connected.
+    await live.locator('.live-live').nth(2).waitFor();
+    expect(await seriousViolations(live)).toEqual([]);
+
+    await page.goto(`${base}/console/executions/new`);
+    await page.getByLabel('Capability').fill(capability);
+    await page.getByLabel('Input (JSON)').fill('{"text": "hello from the console"}');
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Execution receipt' }).waitFor();
+    const attempts = page.getByRole('table', { name: 'Attempts, in order' });
+    await attempts.getByText('success').waitFor();
+    await page.getByText('hello from the console').waitFor();
+    expect(provider.calls.length).toBeGreaterThan(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The live tab got the execution's event without a reload.
+    await live.getByText(/^execution\./).first().waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('provisions and rotates a sub-key, showing each new key once', async () => {
+    const { page, context, errors } = await newPage();
+    await registerAndSignIn(page, `console-keys-${Date.now()}`);
+    const serviceKey = await registerService(page, 'Console keyed', `console-keyed-${Date.now()}`);
+    await page.goto(`${base}/console/keys`);
+    await page.getByLabel('Service key').fill(serviceKey);
+    await page.getByRole('button', { name: 'Provision' }).click();
+    const first = await textMatching(page.locator('.secret-value'), /^key_service_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: /^Rotate the key ending/ }).click();
+    expect(await textMatching(page.locator('.secret-value'), /^key_service_/)).not.toBe(first);
+    await page.getByRole('table', { name: 'Your sub-keys' }).getByText('grace').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("fits a phone's width: no sideways scroll, and the menu opens from its button", async () => {
+    const { page, context, errors } = await newPage({ width: 375 });
+    await page.goto(`${base}/console/capabilities`);
+    await page.getByRole('heading', { level: 1, name: 'Capabilities' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByRole('link', { name: 'Health' }).isVisible()).toBe(false);
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('link', { name: 'Health' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Health' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('is usable from the keyboard: the skip link, then the navigation', async () => {
+    const { page, context } = await newPage();
+    await page.goto(`${base}/console/`);
+    await page.getByRole('heading', { level: 1, name: 'Market' }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the page');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('A');
+    await context.close();
+  });
+});
