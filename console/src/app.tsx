@@ -2,7 +2,7 @@
 // the page the address names.
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { AgentOnly, ExecutePage, ExecutionPage, ExecutionsPage, KeysPage, MePage, RegisterPage, ServicesPage, SignInPage, WalletPage } from './pages/account';
-import { AdminAgentsPage, AdminDisputesPage, AdminOnly, AdminPage } from './pages/admin';
+import { AdminAgentsPage, AdminDisputesPage, AdminOnly, AdminOutboxPage, AdminPage } from './pages/admin';
 import { LivePage } from './pages/live';
 import { MemoryPage, MemoryStorePage, SwarmPage, SwarmsPage, TaskPage, TasksPage, UtoPage, UtoTicketPage } from './pages/work';
 import { DisputesPage, OpenDisputePage, TicketPage, TicketsPage, WebhookPage, WebhooksPage } from './pages/support';
@@ -51,6 +51,7 @@ const ROUTES: Route[] = [
   { pattern: '/admin', render: () => admin(<AdminPage />) },
   { pattern: '/admin/disputes', render: () => admin(<AdminDisputesPage />) },
   { pattern: '/admin/agents', render: () => admin(<AdminAgentsPage />) },
+  { pattern: '/admin/outbox', render: () => admin(<AdminOutboxPage />) },
 ];
 
 const MARKET: [string, string][] = [
@@ -81,6 +82,7 @@ const ADMIN: [string, string][] = [
   ['/admin', 'Administration'],
   ['/admin/disputes', 'Disputes to decide'],
   ['/admin/agents', 'Agents'],
+  ['/admin/outbox', 'Outbox'],
 ];
 
 export function App() {

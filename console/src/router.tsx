@@ -7,7 +7,14 @@ export const BASE = '/console';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
-window.addEventListener('popstate', notify);
+/** Whether the page changed since the console loaded (see Page: a first load leaves the focus alone). */
+let moved = false;
+window.addEventListener('popstate', () => {
+  moved = true;
+  notify();
+});
+
+export const hasNavigated = () => moved;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
@@ -28,6 +35,7 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   const href = BASE + (to.startsWith('/') ? to : `/${to}`);
   if (options.replace) window.history.replaceState(null, '', href);
   else window.history.pushState(null, '', href);
+  moved = true;
   notify();
   // A new page starts at its top, and its heading is announced (see Page in ui.tsx).
   window.scrollTo(0, 0);

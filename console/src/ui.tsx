@@ -2,16 +2,18 @@
 // states of a query (loading, failed, empty), money, times and statuses as people read them.
 import { useEffect, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import type { CombinedError } from 'urql';
+import { hasNavigated } from './router';
 
 /**
- * A page: its title in the tab and as the one h1, which takes the focus when the page changes (so a screen
- * reader announces where a link led, and the keyboard starts from the top of the new page).
+ * A page: its title in the tab and as the one h1, which takes the focus when the console moves to it (so a
+ * screen reader announces where a link led, and the keyboard starts from the top of the new page). On the
+ * console's first load the focus stays where the browser puts it: the skip link comes first.
  */
 export function Page({ title, intro, actions, children }: { title: string; intro?: ReactNode; actions?: ReactNode; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     document.title = `${title} · Marketplace console`;
-    heading.current?.focus({ preventScroll: true });
+    if (hasNavigated()) heading.current?.focus({ preventScroll: true });
   }, [title]);
   return (
     <>

@@ -2,6 +2,7 @@
 // Playwright, against the server as `npm start` runs it (its own process, on an embedded database) and a
 // provider on loopback HTTPS. The flows a person would do, each checked by what the page shows and by
 // axe-core finding nothing serious on the main pages; at a phone's width; and the build's size.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,10 +10,14 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
+import { startTcpProxy } from '../support/tcp-proxy';
 
 const root = path.resolve(__dirname, '../..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The build's own freshness rule (console/build.cjs) decides whether globalSetup-less runs need a build.
+const ADMIN_KEY = `key_admin_${'Cn'.repeat(20)}`;
+/** CONSOLE_SCREENSHOTS=dir: the main pages are saved there as PNGs (docs/console.md shows them). */
+const SHOTS = process.env.CONSOLE_SCREENSHOTS;
+// The build's own freshness rule (console/build.cjs) decides whether the tests build it first.
 const { fresh, OUT } = require(path.join(root, 'console/build.cjs')) as { fresh: () => boolean; OUT: string };
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -23,9 +28,13 @@ let base: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  if (!fresh()) throw new Error('the console build is stale or missing: run `npm run console:build` (npm start and the postinstall build it)');
+  // As npm start would: the build made again when its sources changed since.
+  if (!fresh()) {
+    const built = spawnSync(process.execPath, [path.join(root, 'console/build.cjs')], { cwd: root, encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`the console could not be built: ${built.stderr}`);
+  }
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
-  [server, provider] = await Promise.all([launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1' }), startProvider('console-provider')]);
+  [server, provider] = await Promise.all([launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY }), startProvider('console-provider')]);
   base = `http://127.0.0.1:${server.port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }, 60_000);
@@ -48,6 +57,13 @@ async function newPage(options: { width?: number } = {}): Promise<{ page: Page; 
     if (msg.type() === 'error') errors.push(msg.text());
   });
   return { page, context, errors };
+}
+
+/** Saves the page as `name`.png when CONSOLE_SCREENSHOTS names a directory. */
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** axe-core's serious and critical findings on the page as it is. */
@@ -141,6 +157,7 @@ describe('the console', () => {
     expect(paint).not.toBeNull();
     expect(paint!).toBeLessThan(1000);
     expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'market');
 
     await page.getByRole('link', { name: 'Capabilities' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Capabilities' }).waitFor();
@@ -150,6 +167,7 @@ describe('the console', () => {
     // The marketplace serves summarize itself: at least that provider is ranked.
     await page.getByRole('table', { name: /Providers of/ }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'capability');
 
     await page.goto(`${base}/console/health`);
     await page.getByText('Components').first().waitFor();
@@ -194,10 +212,124 @@ describe('the console', () => {
     expect(provider.calls.length).toBeGreaterThan(0);
     expect(await seriousViolations(page)).toEqual([]);
 
+    await shot(page, 'receipt');
+
     // The live tab got the execution's event without a reload.
     await live.getByText(/^execution\./).first().waitFor({ timeout: 10_000 });
+    await shot(live, 'live');
+
+    // A dispute about the call, from its receipt.
+    await page.getByRole('link', { name: 'Open a dispute' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Open a dispute' }).waitFor();
+    await page.getByLabel('Type').selectOption('quality');
+    await page.getByLabel('What happened').fill('The echo came back in the wrong case');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Open the dispute' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Disputes' }).waitFor();
+    await page.getByRole('table', { name: 'Your disputes' }).getByText('The echo came back in the wrong case').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The agent's own page, and its public record with its reputation history.
+    await page.getByRole('link', { name: 'Your agent' }).click();
+    await page.getByRole('heading', { name: 'Sub-agents' }).waitFor();
+    await page.getByRole('link', { name: 'Your public record' }).click();
+    await page.getByRole('heading', { name: 'Reputation history' }).waitFor();
+    await page.getByRole('table', { name: 'The days its score moved' }).getByRole('row').nth(1).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
+  }, 120_000);
+
+  it('lets the administrator decide a dispute, suspend and restore an agent, and read the outbox', async () => {
+    const { page, context, errors } = await newPage();
+    const name = `console-suspect-${Date.now()}`;
+    const agentKey = await registerAndSignIn(page, name);
+    const service = await registerService(page, 'Console disputed', `console-disputed-${Date.now()}`);
+    const serviceId = (await (await fetch(`${base}/api/v1/services/${service}`)).json()) as { service_id?: string; id?: string };
+    await page.goto(`${base}/console/disputes/new?serviceId=${serviceId.service_id ?? serviceId.id}`);
+    await page.getByLabel('What happened').fill('Disputed for the administrator to decide');
+    await page.getByRole('button', { name: 'Open the dispute' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Disputes' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    await page.goto(`${base}/console/sign-in`);
+    await page.getByLabel('Key').fill(ADMIN_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Administration' }).waitFor();
+    await page.getByRole('table', { name: 'Revenue by day' }).or(page.getByText('Nothing here yet.').first()).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'admin');
+
+    await page.getByRole('link', { name: 'Disputes to decide' }).click();
+    const row = page.getByRole('row', { name: /Disputed for the administrator to decide/ });
+    await row.getByRole('button', { name: /^Decide/ }).click();
+    await page.getByLabel('Decision').fill('Refunded in part');
+    await page.getByLabel('Refund (dollars)').fill('0');
+    await page.getByRole('button', { name: 'Resolve' }).click();
+    await page.getByLabel('Show').selectOption('');
+    await page.getByRole('row', { name: /Disputed for the administrator to decide/ }).getByText('Refunded in part').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
+    await page.getByLabel('Name starts with').fill(name);
+    await page.getByRole('button', { name: `Suspend ${name}` }).click();
+    await page.getByRole('button', { name: `Restore ${name}` }).waitFor();
+    // Suspended at once: its key is refused.
+    expect((await fetch(`${base}/api/v1/agents/me`, { headers: { authorization: `Bearer ${agentKey}` } })).status).toBe(403);
+    await page.getByRole('button', { name: `Restore ${name}` }).click();
+    await page.getByRole('button', { name: `Suspend ${name}` }).waitFor();
+    expect((await fetch(`${base}/api/v1/agents/me`, { headers: { authorization: `Bearer ${agentKey}` } })).status).toBe(200);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Outbox' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Outbox' }).waitFor();
+    await page.getByText('Events waiting to be relayed').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'outbox');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it('resumes a live feed after the connection drops, missing nothing and repeating nothing', async () => {
+    // The browser reaches the server through a proxy the test can cut, as a network does.
+    const proxy = await startTcpProxy('127.0.0.1', server.port);
+    const { page, context, errors } = await newPage();
+    try {
+      const via = `http://127.0.0.1:${proxy.port}`;
+      await page.goto(`${via}/console/sign-in`);
+      const agent = await (await fetch(`${base}/api/v1/agents/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `console-resume-${Date.now()}`, description: 'Resumes its feeds', ownerEmail: 'resume@example.com' }),
+      })).json() as { master_key: string };
+      await page.getByLabel('Key').fill(agent.master_key);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('link', { name: 'Live', exact: true }).click();
+      await page.locator('.live-live').nth(2).waitFor();
+      const radio = page.getByRole('region', { name: 'Radio' });
+      const announce = async (message: string) => {
+        const res = await fetch(`${base}/api/v1/admin/radio/announcements`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` }, body: JSON.stringify({ message }) });
+        expect(res.status).toBe(201);
+      };
+      const tag = Date.now();
+      await announce(`before the drop ${tag}`);
+      await radio.locator('li', { hasText: `before the drop ${tag}` }).waitFor({ state: 'attached' });
+
+      proxy.cut();
+      await radio.getByText('Reconnecting…').waitFor();
+      await announce(`during the drop ${tag}`);
+      proxy.restore();
+
+      await radio.locator('li', { hasText: `during the drop ${tag}` }).waitFor({ state: 'attached', timeout: 20_000 });
+      await radio.getByText('Live', { exact: true }).waitFor();
+      expect(await radio.locator('li', { hasText: `before the drop ${tag}` }).count()).toBe(1);
+      expect(await radio.locator('li', { hasText: `during the drop ${tag}` }).count()).toBe(1);
+      // The page's own errors: the dropped socket is expected, nothing else.
+      expect(errors.filter((e) => !/WebSocket|ERR_CONNECTION|net::/i.test(e))).toEqual([]);
+    } finally {
+      await context.close();
+      await proxy.close();
+    }
   }, 90_000);
 
   it('provisions and rotates a sub-key, showing each new key once', async () => {
@@ -227,6 +359,7 @@ describe('the console', () => {
     expect(await page.getByRole('link', { name: 'Health' }).isVisible()).toBe(false);
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    await shot(page, 'phone-menu');
     await page.getByRole('link', { name: 'Health' }).click();
     await page.getByRole('heading', { level: 1, name: 'Health' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

@@ -203,6 +203,13 @@ export type ConsoleMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleMeQuery = { me: { agentId: string, agentKey: string, name: string, description: string, ownerEmail: string | null, reputation: number, tier: Tier, status: AgentStatus, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, parentId: string | null, createdAt: string }, myUsage: { totalRequests: number, totalExecutions: number, days: number } };
 
+export type ConsoleSubAgentsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, reputation: number, createdAt: string }> } };
+
 export type ConsoleKeysQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
@@ -347,6 +354,20 @@ export type ConsoleAgentStatusMutationVariables = Exact<{
 
 export type ConsoleAgentStatusMutation = { updateAgentStatus: { agentId: string, status: AgentStatus, ownStatus: AgentStatus, updated: boolean } };
 
+export type ConsoleAdminAgentsQueryVariables = Exact<{
+  status?: AgentStatus | null | undefined;
+  name?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAdminAgentsQuery = { adminAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, status: AgentStatus, ownStatus: AgentStatus, parentId: string | null, reputation: number, createdAt: string }> } };
+
+export type ConsoleAdminOutboxQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAdminOutboxQuery = { adminOutbox: { unrelayed: number, oldestUnrelayedSeconds: number, checkedAt: string, kinds: Array<{ kind: string, pending: number, due: number, sending: number, failed: number, oldestDueSeconds: number }> } };
+
 export type ConsoleAgentEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -394,10 +415,11 @@ export type ConsoleServiceQuery = { service: { serviceId: string, serviceKey: st
 
 export type ConsoleAgentProfileQueryVariables = Exact<{
   agentId: string;
+  days?: number | null | undefined;
 }>;
 
 
-export type ConsoleAgentProfileQuery = { agentReputation: { agentId: string, name: string, reputation: number, tier: Tier, trustScore: number, calls: number, successes: number, successRate: number, disputes: number, disputesOpen: number, disputesLost: number, reputationEvents30d: number, reputationNet30d: number } };
+export type ConsoleAgentProfileQuery = { agentReputation: { agentId: string, name: string, reputation: number, tier: Tier, trustScore: number, calls: number, successes: number, successRate: number, disputes: number, disputesOpen: number, disputesLost: number, reputationEvents30d: number, reputationNet30d: number, history: Array<{ day: string, score: number, net: number, events: number }> } };
 
 export type ConsoleSkillsQueryVariables = Exact<{
   q?: string | null | undefined;
@@ -612,6 +634,27 @@ export const ConsoleMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMeQuery, ConsoleMeQueryVariables>;
+export const ConsoleSubAgentsDocument = new TypedDocumentString(`
+    query ConsoleSubAgents($after: String) {
+  mySubAgents(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      agentId
+      name
+      parentId
+      autonomyLevel
+      authorityScope
+      status
+      reputation
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSubAgentsQuery, ConsoleSubAgentsQueryVariables>;
 export const ConsoleKeysDocument = new TypedDocumentString(`
     query ConsoleKeys($after: String) {
   myKeys(first: 25, after: $after) {
@@ -956,6 +999,43 @@ export const ConsoleAgentStatusDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAgentStatusMutation, ConsoleAgentStatusMutationVariables>;
+export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
+    query ConsoleAdminAgents($status: AgentStatus, $name: String, $after: String) {
+  adminAgents(status: $status, name: $name, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    nodes {
+      agentId
+      name
+      status
+      ownStatus
+      parentId
+      reputation
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdminAgentsQuery, ConsoleAdminAgentsQueryVariables>;
+export const ConsoleAdminOutboxDocument = new TypedDocumentString(`
+    query ConsoleAdminOutbox {
+  adminOutbox {
+    unrelayed
+    oldestUnrelayedSeconds
+    checkedAt
+    kinds {
+      kind
+      pending
+      due
+      sending
+      failed
+      oldestDueSeconds
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdminOutboxQuery, ConsoleAdminOutboxQueryVariables>;
 export const ConsoleAgentEventsDocument = new TypedDocumentString(`
     subscription ConsoleAgentEvents {
   agentEvents {
@@ -1114,7 +1194,7 @@ export const ConsoleServiceDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleServiceQuery, ConsoleServiceQueryVariables>;
 export const ConsoleAgentProfileDocument = new TypedDocumentString(`
-    query ConsoleAgentProfile($agentId: ID!) {
+    query ConsoleAgentProfile($agentId: ID!, $days: Int) {
   agentReputation(agentId: $agentId) {
     agentId
     name
@@ -1129,6 +1209,12 @@ export const ConsoleAgentProfileDocument = new TypedDocumentString(`
     disputesLost
     reputationEvents30d
     reputationNet30d
+    history(days: $days) {
+      day
+      score
+      net
+      events
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAgentProfileQuery, ConsoleAgentProfileQueryVariables>;

@@ -120,6 +120,58 @@ const Me = graphql(`
   }
 `);
 
+const SubAgents = graphql(`
+  query ConsoleSubAgents($after: String) {
+    mySubAgents(first: 25, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        agentId
+        name
+        parentId
+        autonomyLevel
+        authorityScope
+        status
+        reputation
+        createdAt
+      }
+    }
+  }
+`);
+
+function SubAgentsSection({ me }: { me: string }) {
+  const pages = usePages();
+  const [result] = useQuery({ query: SubAgents, variables: { after: pages.after } });
+  return (
+    <Section title="Sub-agents">
+      <Loaded result={result}>
+        {({ mySubAgents }) => (
+          <>
+            <Table
+              caption="Your sub-agents, at any depth"
+              rows={mySubAgents.nodes}
+              rowKey={(a) => a.agentId}
+              columns={[
+                { label: 'Name', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
+                { label: 'Under', cell: (a) => (a.parentId === me ? 'you' : <code>{a.parentId}</code>) },
+                { label: 'Autonomy', cell: (a) => a.autonomyLevel },
+                { label: 'Authority', cell: (a) => a.authorityScope.join(', ') || 'everything' },
+                { label: 'Status', cell: (a) => <Status value={a.status} /> },
+                { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
+                { label: 'Created', cell: (a) => <Time at={a.createdAt} /> },
+              ]}
+            />
+            <Pager pageInfo={mySubAgents.pageInfo} pages={pages} />
+          </>
+        )}
+      </Loaded>
+    </Section>
+  );
+}
+
 export function MePage() {
   const [result] = useQuery({ query: Me });
   return (
@@ -146,6 +198,7 @@ export function MePage() {
             <p>
               <Link to={`/agents/${seg(me.agentId)}`}>Your public record</Link>
             </p>
+            <SubAgentsSection me={me.agentId} />
           </>
         )}
       </Loaded>

@@ -198,7 +198,7 @@ const Decide = graphql(`
 
 export function AdminDisputesPage() {
   const pages = usePages();
-  const [status, setStatus] = useState('open');
+  const [status, setStatus] = useState('');
   const [result, refetch] = useQuery({ query: AdminDisputes, variables: { status: status || null, after: pages.after } });
   const [decided, decide] = useMutation(Decide);
   const [deciding, setDeciding] = useState<{ id: string; resolution: string; refund: string } | null>(null);
@@ -208,8 +208,10 @@ export function AdminDisputesPage() {
         label="Show"
         value={status}
         options={[
-          ['open', 'Open'],
-          ['', 'Every dispute'],
+          ['', 'Every dispute, newest first'],
+          ['under_review', 'Waiting for a decision (priority first, then oldest)'],
+          ['open', 'Not yet reviewed'],
+          ['resolved', 'Resolved'],
         ]}
         onChange={(e) => {
           pages.reset();
@@ -290,40 +292,161 @@ const SetStatus = graphql(`
   }
 `);
 
+const AdminAgents = graphql(`
+  query ConsoleAdminAgents($status: AgentStatus, $name: String, $after: String) {
+    adminAgents(status: $status, name: $name, first: 25, after: $after) {
+      totalCount
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        agentId
+        name
+        status
+        ownStatus
+        parentId
+        reputation
+        createdAt
+      }
+    }
+  }
+`);
+
 export function AdminAgentsPage() {
+  const pages = usePages();
+  const [status, setStatus] = useState('');
+  const [name, setName] = useState('');
+  const [result, refetch] = useQuery({ query: AdminAgents, variables: { status: (status || null) as AgentStatus | null, name: name.trim() || null, after: pages.after } });
   const [changed, change] = useMutation(SetStatus);
-  const [form, setForm] = useState<{ agentId: string; status: AgentStatus; reason: string }>({ agentId: '', status: 'SUSPENDED', reason: '' });
+  const set = async (agentId: string, to: AgentStatus) => {
+    const answer = await change({ agentId, input: { status: to } });
+    if (answer.data) refetch({ requestPolicy: 'network-only' });
+  };
   return (
-    <Page title="Suspend or restore an agent" intro="A suspension or ban reaches the agent's whole tree of sub-agents; restoring lifts what was set on it.">
-      <form
-        className="form"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          await change({ agentId: form.agentId.trim(), input: { status: form.status, ...(form.reason.trim() ? { reason: form.reason.trim() } : {}) } });
-        }}
-      >
-        <TextField label="Agent id" value={form.agentId} onChange={(e) => setForm({ ...form, agentId: e.target.value })} required />
+    <Page title="Agents" intro="A suspension or ban reaches the agent's whole tree of sub-agents at once; restoring lifts what was set on it.">
+      <div className="filters">
+        <TextField
+          label="Name starts with"
+          type="search"
+          value={name}
+          onChange={(e) => {
+            pages.reset();
+            setName(e.target.value);
+          }}
+        />
         <SelectField
           label="Status"
-          value={form.status}
+          value={status}
           options={[
+            ['', 'Any status'],
+            ['ACTIVE', 'Active'],
             ['SUSPENDED', 'Suspended'],
             ['BANNED', 'Banned'],
-            ['ACTIVE', 'Active (restore)'],
           ]}
-          onChange={(e) => setForm({ ...form, status: e.target.value as AgentStatus })}
+          onChange={(e) => {
+            pages.reset();
+            setStatus(e.target.value);
+          }}
         />
-        <TextField label="Reason" value={form.reason} onChange={(e) => setForm({ ...form, reason: e.target.value })} />
-        {changed.error && <ErrorNote error={changed.error} />}
-        <button type="submit" disabled={changed.fetching}>
-          Set the status
+      </div>
+      {changed.error && <ErrorNote error={changed.error} />}
+      <Loaded result={result}>
+        {({ adminAgents }) => (
+          <>
+            <p className="muted" role="status">
+              {adminAgents.totalCount.toLocaleString()} agents
+            </p>
+            <Table
+              caption="Agents, newest first"
+              rows={adminAgents.nodes}
+              rowKey={(a) => a.agentId}
+              columns={[
+                { label: 'Agent', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
+                { label: 'Status', cell: (a) => <Status value={a.status} /> },
+                { label: 'Set on it', cell: (a) => a.ownStatus },
+                { label: 'Sub-agent of', cell: (a) => (a.parentId ? <code>{a.parentId}</code> : '—') },
+                { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
+                { label: 'Registered', cell: (a) => <Time at={a.createdAt} /> },
+                {
+                  label: 'Actions',
+                  cell: (a) =>
+                    a.ownStatus === 'ACTIVE' ? (
+                      <button type="button" className="danger" aria-label={`Suspend ${a.name}`} disabled={changed.fetching} onClick={() => void set(a.agentId, 'SUSPENDED')}>
+                        Suspend
+                      </button>
+                    ) : (
+                      <button type="button" className="secondary" aria-label={`Restore ${a.name}`} disabled={changed.fetching} onClick={() => void set(a.agentId, 'ACTIVE')}>
+                        Restore
+                      </button>
+                    ),
+                },
+              ]}
+            />
+            <Pager pageInfo={adminAgents.pageInfo} pages={pages} />
+          </>
+        )}
+      </Loaded>
+    </Page>
+  );
+}
+
+const Outbox = graphql(`
+  query ConsoleAdminOutbox {
+    adminOutbox {
+      unrelayed
+      oldestUnrelayedSeconds
+      checkedAt
+      kinds {
+        kind
+        pending
+        due
+        sending
+        failed
+        oldestDueSeconds
+      }
+    }
+  }
+`);
+
+export function AdminOutboxPage() {
+  const [result, refetch] = useQuery({ query: Outbox });
+  return (
+    <Page
+      title="Outbox"
+      intro="What waits to leave: events not yet relayed to live streams, and deliveries (webhooks, ticket forwards and callbacks, subscription runs) by state."
+      actions={
+        <button type="button" className="secondary" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+          Read again
         </button>
-      </form>
-      {changed.data && (
-        <p role="status" className="note">
-          The agent is now <Status value={changed.data.updateAgentStatus.status} /> (its own status {changed.data.updateAgentStatus.ownStatus}).
-        </p>
-      )}
+      }
+    >
+      <Loaded result={result}>
+        {({ adminOutbox: o }) => (
+          <>
+            <Facts
+              items={[
+                ['Events waiting to be relayed', o.unrelayed.toLocaleString()],
+                ['The oldest of them', o.unrelayed ? `${o.oldestUnrelayedSeconds} s` : '—'],
+                ['Read', <Time key="t" at={o.checkedAt} />],
+              ]}
+            />
+            <Table
+              caption="Deliveries by kind"
+              rows={o.kinds}
+              rowKey={(k) => k.kind}
+              columns={[
+                { label: 'Kind', cell: (k) => k.kind },
+                { label: 'Waiting', cell: (k) => k.pending.toLocaleString(), numeric: true },
+                { label: 'Due now', cell: (k) => k.due.toLocaleString(), numeric: true },
+                { label: 'Late by', cell: (k) => (k.due ? `${k.oldestDueSeconds} s` : '—'), numeric: true },
+                { label: 'Sending', cell: (k) => k.sending.toLocaleString(), numeric: true },
+                { label: 'Given up', cell: (k) => k.failed.toLocaleString(), numeric: true },
+              ]}
+            />
+          </>
+        )}
+      </Loaded>
     </Page>
   );
 }
