@@ -43,6 +43,7 @@ const FIXED_LISTS: Record<string, string> = {
   'Instructions.steps': 'the onboarding steps, a constant script',
   'CapabilityCatalog.hierarchy': "the catalog's groups, a constant table",
   'WebmcpManifest.tools': "the marketplace's own tool table",
+  'OutboxState.kinds': 'one row per kind of delivery, a handful fixed by the code',
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -818,6 +819,41 @@ const asking = (make: () => Fixture, extra: (s: Seeded) => Seeded) => (): Fixtur
   return async (n) => extra(await f(n));
 };
 
+/** n sub-agents under one agent (copies of one, under the same parent). */
+const subAgents = () => fixture(async () => {
+  const me = await agent();
+  await must(
+    'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
+    { p: me.agentId, i: { name: uniqueName('sub'), description: 'A sub-agent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } },
+    me.key,
+  );
+  return async (n) => {
+    await topUp('agents', 'parent_id = $1', [me.agentId], n);
+    return { key: me.key };
+  };
+});
+
+/** n agents whose names start alike, for the administrator's list filtered by that start. */
+const namedAgents = () => fixture(async () => {
+  // Long enough that topUp's fresh names keep the start and replace the tail.
+  const start = uniqueName('adm');
+  await registerAgent(server, { name: `${start}-${'x'.repeat(12)}` });
+  return async (n) => {
+    await topUp('agents', 'name LIKE $1', [`${start}%`], n);
+    return { key: ADMIN_KEY, args: { name: start } };
+  };
+});
+
+/** Reputation changes of one agent on n different days. */
+const reputationDays = () => fixture(async () => {
+  const me = await agent();
+  await sql(`INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, created_at) VALUES (gen_random_uuid(), $1, 1, 21, 'A good answer', now() - interval '1 day')`, [me.agentId]);
+  return async (n) => {
+    await topUp('reputation_events', 'agent_id = $1', [me.agentId], n, { created_at: `now() - (g + (SELECT count(*) FROM reputation_events WHERE agent_id = src.agent_id)) * interval '1 day'` });
+    return { parentArgs: { agentId: me.agentId }, args: { days: 365 } };
+  };
+});
+
 /** For each list field: a fresh fixture of its own (lists of one kind do not share rows). */
 const FIXTURES: Record<string, () => Fixture> = {
   'Query.acpOfferings': pricedCatalog,
@@ -847,6 +883,9 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.myExecutions': executions,
   'Query.myKeys': subKeys,
   'Query.myReputation': reputationEvents,
+  'Query.mySubAgents': subAgents,
+  'Query.adminAgents': namedAgents,
+  'AgentReputation.history': reputationDays,
   'Query.mySkills': asking(() => skills(false), (s) => ({ key: s.key })),
   'Query.mySparks': asking(sparks, (s) => ({ key: s.key, first: 50 })),
   'Query.myTransactions': () => transactions(),
