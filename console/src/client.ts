@@ -7,6 +7,8 @@ import type { Session } from './session';
 export interface Clients {
   urql: Client;
   ws: WsClient;
+  /** Whether the socket is open now (a subscription made on it is live at once). */
+  wsOpen: () => boolean;
 }
 
 const graphqlUrl = () => new URL('/graphql', window.location.href).toString();
@@ -29,5 +31,8 @@ export function createClients(session: Session | null): Clients {
     // Reconnecting is the live hooks' (src/live.ts): each resumes after the last event it saw.
     retryAttempts: 0,
   });
-  return { urql, ws };
+  let open = false;
+  ws.on('connected', () => (open = true));
+  ws.on('closed', () => (open = false));
+  return { urql, ws, wsOpen: () => open };
 }

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TypedDocumentString } from './gql/graphql';
 import { useClients } from './clients-context';
+import { graphql } from './gql';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
@@ -28,7 +29,7 @@ export function useLive<T, V extends Record<string, unknown>>(
   pick: (data: T) => unknown,
   options: LiveOptions<unknown> = {},
 ): { events: unknown[]; status: LiveStatus; error: string | null } {
-  const { ws } = useClients();
+  const { ws, wsOpen } = useClients();
   const [events, setEvents] = useState<unknown[]>([]);
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
@@ -92,8 +93,10 @@ export function useLive<T, V extends Record<string, unknown>>(
           },
         },
       );
-      // graphql-ws connects lazily: the socket opens with the first subscription.
-      if (attempt === 0 && !resumed) setStatus((s) => (s === 'live' ? s : 'connecting'));
+      // graphql-ws connects lazily: the socket opens with the first subscription ('connected' below); one
+      // made on a socket already open is live at once.
+      if (wsOpen()) setStatus('live');
+      else if (attempt === 0 && !resumed) setStatus((s) => (s === 'live' ? s : 'connecting'));
     };
     const retry = () => {
       if (stopped) return;
@@ -116,7 +119,34 @@ export function useLive<T, V extends Record<string, unknown>>(
     };
     // The document and variables (by value) name the feed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ws, document, key, enabled]);
+  }, [ws, wsOpen, document, key, enabled]);
 
   return { events, status, error };
+}
+
+const AgentEventTypes = graphql(`
+  subscription ConsoleAgentEventTypes {
+    agentEvents {
+      id
+      type
+    }
+  }
+`);
+
+/**
+ * Reads a page's list again whenever one of the agent's events whose type starts with one of `prefixes`
+ * happens (an execution recorded, an event that made deliveries), and after a reconnection (what happened
+ * meanwhile); answers the feed's status for the page to show.
+ */
+export function useRefetchOnEvents(prefixes: string[], refetch: () => void): LiveStatus {
+  const { status } = useLive(
+    AgentEventTypes,
+    {},
+    (d) => {
+      if (prefixes.some((p) => d.agentEvents.type.startsWith(p))) refetch();
+      return d.agentEvents;
+    },
+    { keep: 1, onResumed: refetch },
+  );
+  return status;
 }

@@ -218,6 +218,21 @@ describe('the console', () => {
     await live.getByText(/^execution\./).first().waitFor({ timeout: 10_000 });
     await shot(live, 'live');
 
+    // The executions page takes new ones as they are recorded, here one made through the API.
+    await live.getByRole('link', { name: 'Executions' }).click();
+    const rows = live.getByRole('table', { name: 'Your executions' }).getByRole('row');
+    await rows.nth(1).waitFor();
+    const before = await rows.count();
+    await live.locator('.live-live').first().waitFor();
+    const again = await fetch(`${base}/api/v1/execute`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ capability, input: { text: 'once more' } }),
+    });
+    expect(again.status).toBe(200);
+    // One more body row than before (the header row is not one), without a reload.
+    await live.waitForFunction((n) => document.querySelectorAll('.table-wrap table tbody tr').length > n, before - 1, { timeout: 10_000 });
+
     // A dispute about the call, from its receipt.
     await page.getByRole('link', { name: 'Open a dispute' }).click();
     await page.getByRole('heading', { level: 1, name: 'Open a dispute' }).waitFor();

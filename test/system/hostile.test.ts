@@ -1,8 +1,9 @@
 // An anonymous attacker against the server as operators run it (its own process, the embedded database):
 // a corpus of hostile GraphQL documents, generated here, sent to every entry that takes a document (POST
 // and GET /graphql, graphql-sse, graphql-ws), huge and many documents, a huge WebSocket frame, floods of
-// anonymous connections and clients that send a request slowly. Each document is refused in under 50 ms,
-// the server's resident memory grows less than 50 MB over the whole corpus, and /health answers throughout.
+// anonymous connections and clients that send a request slowly. Each document is refused for under 50 ms of
+// the server's CPU and in under a second, the server's resident memory grows less than 50 MB over the whole
+// corpus, and /health answers throughout.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { getIntrospectionQuery } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { cpuSeconds } from '../../bench/lib/proc-cpu';
 import { launchServer, type Running } from '../support/process';
 
 jest.setTimeout(180_000);
@@ -173,24 +175,29 @@ async function sendCorpus(): Promise<void> {
   for (const [name, make] of Object.entries(corpus)) {
     for (const [entryName, entry] of Object.entries(entries)) {
       if (!entry.fits(make())) continue;
-      // Timing on a shared machine is noisy: each of five fresh variants may try; one must be fast.
+      // What a refusal costs is the server's CPU for it: on a shared machine the wall-clock time also holds
+      // whatever else runs meanwhile (the browser suite, another server). Each of five fresh variants may
+      // try; one must cost under 50 ms, and none may take a second.
       let best = Infinity;
       for (let attempt = 0; attempt < 5 && best >= 50; attempt++) {
+        const cpuBefore = cpuSeconds(server.child.pid!);
         const { ms, codes, status } = await entry.send(fresh(make()));
+        const cpuMs = (cpuSeconds(server.child.pid!) - cpuBefore) * 1000;
+        expect({ document: name, entry: entryName, underASecond: ms < 1000 }).toEqual({ document: name, entry: entryName, underASecond: true });
         expect({ document: name, entry: entryName, codes, status: status === undefined || status === 400 ? 'ok' : status }).toEqual({
           document: name,
           entry: entryName,
           codes: [expect.stringMatching(/^(BAD_REQUEST|VALIDATION_FAILED)$/)],
           status: 'ok',
         });
-        best = Math.min(best, ms);
+        best = Math.min(best, cpuMs);
       }
-      expect({ document: name, entry: entryName, fast: best < 50 }).toEqual({ document: name, entry: entryName, fast: true });
+      expect({ document: name, entry: entryName, cheap: best < 50 }).toEqual({ document: name, entry: entryName, cheap: true });
     }
   }
 }
 
-it('refuses every hostile document on every entry in under 50 ms, with a code, holding memory and /health', async () => {
+it('refuses every hostile document on every entry for under 50 ms of CPU, with a code, holding memory and /health', async () => {
   ws = createClient({ url: `ws://127.0.0.1:${server.port}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false });
   try {
     // Warm every entry up (the first requests of each kind compile their code paths).

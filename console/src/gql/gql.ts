@@ -15,6 +15,7 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  subscription ConsoleAgentEventTypes {\n    agentEvents {\n      id\n      type\n    }\n  }\n": typeof types.ConsoleAgentEventTypesDocument,
     "\n  mutation ConsoleRegister($input: RegisterAgentInput!) {\n    registerAgent(input: $input) {\n      agentId\n      name\n      masterKey\n    }\n  }\n": typeof types.ConsoleRegisterDocument,
     "\n  query ConsoleMe {\n    me {\n      agentId\n      agentKey\n      name\n      description\n      ownerEmail\n      reputation\n      tier\n      status\n      autonomyLevel\n      authorityScope\n      parentId\n      createdAt\n    }\n    myUsage {\n      totalRequests\n      totalExecutions\n      days\n    }\n  }\n": typeof types.ConsoleMeDocument,
     "\n  query ConsoleSubAgents($after: String) {\n    mySubAgents(first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        agentId\n        name\n        parentId\n        autonomyLevel\n        authorityScope\n        status\n        reputation\n        createdAt\n      }\n    }\n  }\n": typeof types.ConsoleSubAgentsDocument,
@@ -71,6 +72,7 @@ type Documents = {
     "\n  query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {\n    memoryStore(id: $storeId) {\n      storeId\n      name\n      storeType\n      accessLevel\n    }\n    memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        key\n        version\n        value\n        updatedAt\n        expiresAt\n      }\n    }\n  }\n": typeof types.ConsoleMemoryEntriesDocument,
 };
 const documents: Documents = {
+    "\n  subscription ConsoleAgentEventTypes {\n    agentEvents {\n      id\n      type\n    }\n  }\n": types.ConsoleAgentEventTypesDocument,
     "\n  mutation ConsoleRegister($input: RegisterAgentInput!) {\n    registerAgent(input: $input) {\n      agentId\n      name\n      masterKey\n    }\n  }\n": types.ConsoleRegisterDocument,
     "\n  query ConsoleMe {\n    me {\n      agentId\n      agentKey\n      name\n      description\n      ownerEmail\n      reputation\n      tier\n      status\n      autonomyLevel\n      authorityScope\n      parentId\n      createdAt\n    }\n    myUsage {\n      totalRequests\n      totalExecutions\n      days\n    }\n  }\n": types.ConsoleMeDocument,
     "\n  query ConsoleSubAgents($after: String) {\n    mySubAgents(first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        agentId\n        name\n        parentId\n        autonomyLevel\n        authorityScope\n        status\n        reputation\n        createdAt\n      }\n    }\n  }\n": types.ConsoleSubAgentsDocument,
@@ -127,6 +129,10 @@ const documents: Documents = {
     "\n  query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {\n    memoryStore(id: $storeId) {\n      storeId\n      name\n      storeType\n      accessLevel\n    }\n    memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      nodes {\n        key\n        version\n        value\n        updatedAt\n        expiresAt\n      }\n    }\n  }\n": types.ConsoleMemoryEntriesDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleAgentEventTypes {\n    agentEvents {\n      id\n      type\n    }\n  }\n"): typeof import('./graphql').ConsoleAgentEventTypesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

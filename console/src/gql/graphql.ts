@@ -191,6 +191,11 @@ export type WebhookInput = {
   url?: string | null | undefined;
 };
 
+export type ConsoleAgentEventTypesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAgentEventTypesSubscription = { agentEvents: { id: string, type: string } };
+
 export type ConsoleRegisterMutationVariables = Exact<{
   input: RegisterAgentInput;
 }>;
@@ -602,6 +607,14 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const ConsoleAgentEventTypesDocument = new TypedDocumentString(`
+    subscription ConsoleAgentEventTypes {
+  agentEvents {
+    id
+    type
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAgentEventTypesSubscription, ConsoleAgentEventTypesSubscriptionVariables>;
 export const ConsoleRegisterDocument = new TypedDocumentString(`
     mutation ConsoleRegister($input: RegisterAgentInput!) {
   registerAgent(input: $input) {

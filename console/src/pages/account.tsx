@@ -5,9 +5,10 @@ import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import type { PricingModel } from '../gql/graphql';
 import { Link, navigate, seg } from '../router';
-import { Breakdown } from './market';
 import { kindOf, signIn, useSession } from '../session';
-import { ErrorNote, Facts, Json, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
+import { useRefetchOnEvents } from '../live';
+import { Breakdown } from './market';
+import { ErrorNote, Facts, Json, LiveBadge, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
 
 export function SignInPage() {
   const [key, setKey] = useState('');
@@ -619,9 +620,20 @@ const Executions = graphql(`
 
 export function ExecutionsPage() {
   const pages = usePages();
-  const [result] = useQuery({ query: Executions, variables: { after: pages.after } });
+  const [result, refetch] = useQuery({ query: Executions, variables: { after: pages.after } });
+  // New executions appear as they are recorded.
+  const live = useRefetchOnEvents(['execution.'], () => refetch({ requestPolicy: 'network-only' }));
   return (
-    <Page title="Executions" intro="Every capability your agent executed, newest first; open one for its receipt." actions={<Link to="/executions/new">Execute a capability</Link>}>
+    <Page
+      title="Executions"
+      intro="Every capability your agent executed, newest first; open one for its receipt."
+      actions={
+        <>
+          <LiveBadge status={live} />
+          <Link to="/executions/new">Execute a capability</Link>
+        </>
+      }
+    >
       <Loaded result={result}>
         {({ myExecutions }) => (
           <>

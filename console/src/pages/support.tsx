@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import { Link, navigate, seg, useLocation } from '../router';
-import { ErrorNote, Facts, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
+import { useRefetchOnEvents } from '../live';
+import { ErrorNote, Facts, LiveBadge, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
 
 const Webhooks = graphql(`
   query ConsoleWebhooks($after: String) {
@@ -137,8 +138,10 @@ export function WebhookPage({ id }: { id: string }) {
   const [status, setStatus] = useState(query.get('status') ?? '');
   const [result, refetch] = useQuery({ query: Deliveries, variables: { webhookId: id, status: status || null, after: pages.after } });
   const [redelivered, redeliver] = useMutation(Redeliver);
+  // Every event of the agent may make a delivery: the list is read again as they happen.
+  const live = useRefetchOnEvents([''], () => refetch({ requestPolicy: 'network-only' }));
   return (
-    <Page title="Webhook deliveries">
+    <Page title="Webhook deliveries" actions={<LiveBadge status={live} />}>
       {redelivered.error && <ErrorNote error={redelivered.error} />}
       <Loaded result={result}>
         {({ webhook, webhookDeliveries }) => (
