@@ -45,9 +45,9 @@ export class ConsoleFiles {
 
   constructor(private readonly dir = CONSOLE_BUILD_DIR) {}
 
-  /** Whether a build is there to serve. */
+  /** Whether a build is there to serve (looked for until one is found and read). */
   get built(): boolean {
-    return fs.existsSync(path.join(this.dir, 'index.html'));
+    return this.files !== null || fs.existsSync(path.join(this.dir, 'index.html'));
   }
 
   private load(): Map<string, ConsoleFile> {

@@ -1,8 +1,8 @@
 // The console's frame: a skip link, the header with the navigation (a menu button on narrow screens), and
 // the page the address names.
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { AgentOnly, ExecutePage, ExecutionPage, ExecutionsPage, KeysPage, MePage, RegisterPage, ServicesPage, SignInPage, WalletPage } from './pages/account';
-import { AdminAgentsPage, AdminDisputesPage, AdminOnly, AdminOutboxPage, AdminPage } from './pages/admin';
+import { ExecutePage, ExecutionPage, ExecutionsPage, KeyOnly, KeysPage, MePage, RegisterPage, ServicesPage, SignInPage, WalletPage } from './pages/account';
+import { AdminAgentsPage, AdminDisputesPage, AdminOutboxPage, AdminPage } from './pages/admin';
 import { LivePage } from './pages/live';
 import { MemoryPage, MemoryStorePage, SwarmPage, SwarmsPage, TaskPage, TasksPage, UtoPage, UtoTicketPage } from './pages/work';
 import { DisputesPage, OpenDisputePage, TicketPage, TicketsPage, WebhookPage, WebhooksPage } from './pages/support';
@@ -11,8 +11,8 @@ import { Link, match, navigate, useLocation, type Route } from './router';
 import { signOut, useSession } from './session';
 import { Page } from './ui';
 
-const agent = (page: ReactNode) => <AgentOnly>{page as ReactElement}</AgentOnly>;
-const admin = (page: ReactNode) => <AdminOnly>{page as ReactElement}</AdminOnly>;
+const agent = (page: ReactNode) => <KeyOnly kind="agent">{page as ReactElement}</KeyOnly>;
+const admin = (page: ReactNode) => <KeyOnly kind="admin">{page as ReactElement}</KeyOnly>;
 
 const ROUTES: Route[] = [
   { pattern: '/', render: () => <MarketHomePage /> },

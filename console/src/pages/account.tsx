@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import type { PricingModel } from '../gql/graphql';
 import { Link, navigate, seg } from '../router';
-import { kindOf, signIn, useSession } from '../session';
+import { kindOf, signIn, useSession, type KeyKind } from '../session';
 import { useRefetchOnEvents } from '../live';
 import { Breakdown } from './market';
 import { ErrorNote, Facts, Json, LiveBadge, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
@@ -84,14 +84,21 @@ export function RegisterPage() {
   );
 }
 
-/** A page that needs an agent's key: the sign-in form until there is one. */
-export function AgentOnly({ children }: { children: ReactElement }) {
+/**
+ * A page that needs a kind of key (an agent's master key, or the administrator's): the sign-in form until
+ * there is one, and a word on which key it needs when the session holds the other kind.
+ */
+export function KeyOnly({ kind, children }: { kind: KeyKind; children: ReactElement }) {
   const session = useSession();
   if (!session) return <SignInPage />;
-  if (session.kind !== 'agent')
-    return (
+  if (session.kind !== kind)
+    return kind === 'agent' ? (
       <Page title="An agent's page">
         <p>This page belongs to an agent: sign in with its master key.</p>
+      </Page>
+    ) : (
+      <Page title="The administrator's page">
+        <p>This page needs the administrator&apos;s key: sign out and sign in with it.</p>
       </Page>
     );
   return children;

@@ -1,26 +1,11 @@
 // The administrator's pages, signed in with the admin key: the marketplace's figures and revenue, disputes
 // to decide, and agents to suspend or restore.
-import { useState, type ReactElement } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import type { AgentStatus } from '../gql/graphql';
 import { Link, seg } from '../router';
-import { useSession } from '../session';
 import { ErrorNote, Facts, Loaded, Money, Page, Pager, Section, SelectField, Status, Table, TextField, Time, usePages } from '../ui';
-import { SignInPage } from './account';
-
-/** A page for the administrator: the sign-in form until the admin key is given. */
-export function AdminOnly({ children }: { children: ReactElement }) {
-  const session = useSession();
-  if (!session) return <SignInPage />;
-  if (session.kind !== 'admin')
-    return (
-      <Page title="The administrator's page">
-        <p>This page needs the administrator&apos;s key: sign out and sign in with it.</p>
-      </Page>
-    );
-  return children;
-}
 
 const Overview = graphql(`
   query ConsoleAdminOverview($days: Int) {
