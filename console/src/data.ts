@@ -2,6 +2,7 @@
 // string (TypedDocumentString), which urql takes as a query string but cannot read the result's type from:
 // these pass the string on and carry the document's result and variable types.
 import { useMutation as useUrqlMutation, useQuery as useUrqlQuery, type AnyVariables, type UseMutationResponse, type UseQueryArgs, type UseQueryResponse } from 'urql';
+import { graphql } from './gql';
 import type { TypedDocumentString } from './gql/graphql';
 
 type QueryArgs<R, V extends AnyVariables> = Omit<UseQueryArgs<V, R>, 'query'> & { query: TypedDocumentString<R, V> };
@@ -13,3 +14,11 @@ export function useQuery<R, V extends AnyVariables>(args: QueryArgs<R, V>): UseQ
 export function useMutation<R, V extends AnyVariables>(document: TypedDocumentString<R, V>): UseMutationResponse<R, V> {
   return useUrqlMutation<R, V>(document.toString());
 }
+
+// What every paged list reads of its connection's page (the documents spread it: `pageInfo { ...ConsolePageInfo }`).
+graphql(`
+  fragment ConsolePageInfo on PageInfo {
+    hasNextPage
+    endCursor
+  }
+`);

@@ -122,31 +122,45 @@ export function Facts({ items }: { items: [label: string, value: ReactNode][] })
 
 type FieldProps = { label: string; hint?: ReactNode; error?: string | null };
 
+/** The ids of what describes a field: its hint, and what is wrong with its value. */
+function describedBy(id: string, hint: ReactNode, error: string | null | undefined): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
 export function TextField({ label, hint, error, ...input }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} aria-invalid={error ? true : undefined} {...input} />
+      <input id={id} aria-describedby={describedBy(id, hint, error)} aria-invalid={error ? true : undefined} {...input} />
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
         </small>
       )}
-      {error && <small className="field-error">{error}</small>}
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      )}
     </div>
   );
 }
 
-export function TextArea({ label, hint, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({ label, hint, error, ...input }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <textarea id={id} aria-describedby={describedBy(id, hint, error)} aria-invalid={error ? true : undefined} {...input} />
       {hint && (
         <small id={`${id}-hint`} className="hint">
           {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
         </small>
       )}
     </div>
@@ -269,6 +283,62 @@ export function Pager({ pageInfo, pages }: { pageInfo: { hasNextPage: boolean; e
       </button>
     </nav>
   );
+}
+
+type Pages = ReturnType<typeof usePages>;
+
+/**
+ * A filter over a paged list: its value, and a setter that also takes the list back to its first page (a
+ * cursor from one filter's pages means nothing in another's).
+ */
+export function useFilter(pages: Pages, initial = ''): [value: string, set: (value: string) => void] {
+  const [value, setValue] = useState(initial);
+  return [
+    value,
+    (next) => {
+      pages.reset();
+      setValue(next);
+    },
+  ];
+}
+
+/** One page of a connection as a table, and the pager under it. */
+export function Paged<T>({ connection, pages, ...table }: { connection: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }; pages: Pages; caption: string; columns: Column<T>[]; rowKey: (row: T) => string }) {
+  return (
+    <>
+      <Table {...table} rows={connection.nodes} />
+      <Pager pageInfo={connection.pageInfo} pages={pages} />
+    </>
+  );
+}
+
+/** A comma-separated field as its items, trimmed, the empty ones dropped. */
+export function listOf(text: string): string[] {
+  return text
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+/** A JSON field's value, or why it is not JSON (named by the field's label, as the person reads it). */
+export function parseJson(label: string, text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, error: `${label} is not JSON: ${(err as Error).message}` };
+  }
+}
+
+/** Dollars as a person types them ("2.50") in US cents; null when empty, NaN when not a sum. */
+export function centsOf(dollars: string): number | null {
+  const text = dollars.trim().replace(/^\$/, '');
+  if (!text) return null;
+  return /^\d+(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : Number.NaN;
+}
+
+/** A datetime-local field's value as an ISO instant in the person's time zone; null when empty. */
+export function instantOf(local: string): string | null {
+  return local ? new Date(local).toISOString() : null;
 }
 
 /** JSON, readable. */

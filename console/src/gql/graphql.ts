@@ -4,6 +4,15 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AdvanceUtoTicketInput = {
+  /** Kept in the history (at most 500 characters) */
+  note?: string | null | undefined;
+  /** `submitted`, `validated`, `matched`, `in_progress`, `completed`, `failed`, `cancelled`, `expired` */
+  targetState: string;
+  /** `external`: the owner acting. `system` and `timer` moves are the marketplace's alone (403) */
+  triggeredBy: string;
+};
+
 export type AgentStatus =
   | 'ACTIVE'
   | 'BANNED'
@@ -36,6 +45,65 @@ export type CreateDisputeInput = {
   type?: string | null | undefined;
 };
 
+export type CreateMemoryStoreInput = {
+  /** `private` (default), `shared` or `public` */
+  accessLevel?: string | null | undefined;
+  /** TTL of entries written without one */
+  defaultTtlSeconds?: number | null | undefined;
+  description?: string | null | undefined;
+  /** Vector stores: embedding length, 1-2000 (else fixed by the first write) */
+  dimensions?: number | null | undefined;
+  /** Unique among the caller's stores, 1-100 characters */
+  name: string;
+  /** `kv`, `vector` or `structured` */
+  storeType: string;
+};
+
+export type CreateSubAgentInput = {
+  /** Capability prefixes the sub-agent may act on; inside the parent's scope */
+  authorityScope: Array<string>;
+  /** At most the parent agent's own level */
+  autonomyLevel: AutonomyLevel;
+  description: string;
+  /** 3-50 characters, unique */
+  name: string;
+};
+
+export type CreateSwarmSessionInput = {
+  /** At most 2000 characters */
+  goal: string;
+  /** 1 to 20 steps */
+  steps: Array<SwarmStepInput>;
+  /** `sequential` or `parallel` */
+  strategy: string;
+};
+
+export type CreateTaskInput = {
+  /** Integer cents that calls under the task may cost in all (default: no limit) */
+  budget?: number | null | undefined;
+  /** In the future, within a year; past it the task expires */
+  deadline?: string | null | undefined;
+  /** What is to be done, at most 2000 characters */
+  intent: string;
+  /** At most 20; each judged against the result (see docs/collaboration.md) */
+  successCriteria?: Array<string> | null | undefined;
+};
+
+export type CreateUtoTicketInput = {
+  /** A JSON object (at most 64 KiB) */
+  context: unknown;
+  /** Past it, an open ticket expires (default 7 days; at most 90) */
+  deadline?: string | null | undefined;
+  /** Lower-case letters, digits and dashes: `defi`, `commerce`, `research`… */
+  domain: string;
+  /** At most 2000 characters */
+  intent: string;
+  /** US dollars, at most two decimals */
+  maxBudgetUsd?: number | null | undefined;
+  /** Capabilities the work needs (at most 20) */
+  requiredCapabilities?: Array<string> | null | undefined;
+};
+
 export type ExecuteInput = {
   /** The capability identifier, such as "summarize" */
   capability: string;
@@ -64,6 +132,17 @@ export type HealthStatus =
   | 'down'
   | 'draining'
   | 'ok';
+
+export type MemoryEntryInput = {
+  /** Vector stores: the embedding, of the store's dimensions */
+  embedding?: Array<number> | null | undefined;
+  /** Required: 1-512 characters */
+  key?: string | null | undefined;
+  /** Expires this long after the write (else the store's default; else never) */
+  ttlSeconds?: number | null | undefined;
+  /** Any JSON (a JSON object in structured stores) */
+  value?: unknown;
+};
 
 export type Prefer =
   | 'balanced'
@@ -148,6 +227,25 @@ export type SubKeyStatus =
   | 'grace'
   | 'revoked';
 
+export type SwarmStepInput = {
+  capability: string;
+  /** The capability’s input (default {}). In a sequential swarm a string `$previous` (or `$previous.path`, `$steps.N`, `$steps.N.path`) is replaced by an earlier step’s result */
+  input?: unknown;
+  /** A service key or id: exactly that provider (else the best-ranked, with fallback) */
+  provider?: string | null | undefined;
+};
+
+export type TicketCommentInput = {
+  content: string;
+};
+
+export type TicketStatusInput = {
+  /** Notes on how it was resolved */
+  resolution?: string | null | undefined;
+  /** open, in_progress, waiting, resolved or closed */
+  status: string;
+};
+
 /** Reputation tier: newcomer 0-30, contributor 31-60, trusted 61-85, star 86-100 */
 export type Tier =
   | 'contributor'
@@ -191,6 +289,13 @@ export type WebhookInput = {
   url?: string | null | undefined;
 };
 
+export type WriteMemoryEntriesInput = {
+  /** At most the tier's batch size (see Query.tiers) */
+  entries: Array<MemoryEntryInput>;
+};
+
+export type ConsolePageInfoFragment = { hasNextPage: boolean, endCursor: string | null };
+
 export type ConsoleAgentEventTypesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -214,6 +319,14 @@ export type ConsoleSubAgentsQueryVariables = Exact<{
 
 
 export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, reputation: number, createdAt: string }> } };
+
+export type ConsoleCreateSubAgentMutationVariables = Exact<{
+  parentId: string;
+  input: CreateSubAgentInput;
+}>;
+
+
+export type ConsoleCreateSubAgentMutation = { createSubAgent: { agentId: string, name: string, masterKey: string } };
 
 export type ConsoleKeysQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -491,6 +604,21 @@ export type ConsoleRedeliverMutationVariables = Exact<{
 
 export type ConsoleRedeliverMutation = { redeliverWebhookDelivery: { deliveryId: string, status: string } };
 
+export type ConsoleUpdateWebhookMutationVariables = Exact<{
+  id: string;
+  input: WebhookInput;
+}>;
+
+
+export type ConsoleUpdateWebhookMutation = { updateWebhook: { webhookId: string, url: string, events: Array<string>, active: boolean } };
+
+export type ConsoleDeleteWebhookMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleDeleteWebhookMutation = { deleteWebhook: { deleted: boolean } };
+
 export type ConsoleDisputesQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
@@ -513,12 +641,40 @@ export type ConsoleTicketsQueryVariables = Exact<{
 
 export type ConsoleTicketsQuery = { tickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketKey: string, subject: string, type: string, priority: string, status: string, targetService: string | null, createdAt: string, updatedAt: string }> } };
 
+export type ConsoleFileTicketMutationVariables = Exact<{
+  input: ExecuteInput;
+}>;
+
+
+export type ConsoleFileTicketMutation = { execute: { executionId: string, status: string, error: string | null, result: unknown } };
+
+export type ConsoleSessionNameQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSessionNameQuery = { me: { name: string } };
+
 export type ConsoleTicketQueryVariables = Exact<{
   ticketKey: string;
 }>;
 
 
 export type ConsoleTicketQuery = { ticket: { ticketKey: string, subject: string, description: string, type: string, priority: string, status: string, resolution: string | null, targetService: string | null, agentName: string, createdAt: string, comments: Array<{ commentId: string, author: string, content: string, createdAt: string }>, history: Array<{ from: string | null, to: string, at: string, actorKind: string, note: string | null }> } };
+
+export type ConsoleAddTicketCommentMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketCommentInput;
+}>;
+
+
+export type ConsoleAddTicketCommentMutation = { addTicketComment: { commentId: string } };
+
+export type ConsoleMoveTicketMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketStatusInput;
+}>;
+
+
+export type ConsoleMoveTicketMutation = { updateTicketStatus: { ticketKey: string, status: string } };
 
 export type ConsoleTasksQueryVariables = Exact<{
   status?: string | null | undefined;
@@ -528,6 +684,13 @@ export type ConsoleTasksQueryVariables = Exact<{
 
 export type ConsoleTasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ taskId: string, intent: string, status: string, budget: number | null, spent: number, deadline: string | null, delegateId: string | null, createdAt: string, executions: Array<{ taskExecutionId: string }> }> } };
 
+export type ConsoleCreateTaskMutationVariables = Exact<{
+  input: CreateTaskInput;
+}>;
+
+
+export type ConsoleCreateTaskMutation = { createTask: { taskId: string } };
+
 export type ConsoleTaskQueryVariables = Exact<{
   id: string;
 }>;
@@ -535,12 +698,26 @@ export type ConsoleTaskQueryVariables = Exact<{
 
 export type ConsoleTaskQuery = { task: { taskId: string, intent: string, status: string, successCriteria: Array<string>, budget: number | null, budgetRemaining: number | null, spent: number, deadline: string | null, result: unknown, createdAt: string, completedAt: string | null, delegations: Array<{ delegationId: string, subAgentId: string, status: string, createdAt: string, endedAt: string | null }>, executions: Array<{ taskExecutionId: string, executionId: string, capability: string, status: string, criteriaMet: boolean, executorDelta: number, createdAt: string }> } };
 
+export type ConsoleCancelTaskMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleCancelTaskMutation = { cancelTask: { taskId: string, status: string } };
+
 export type ConsoleSwarmsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
 export type ConsoleSwarmsQuery = { swarmSessions: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string }> } };
+
+export type ConsoleCreateSwarmMutationVariables = Exact<{
+  input: CreateSwarmSessionInput;
+}>;
+
+
+export type ConsoleCreateSwarmMutation = { createSwarmSession: { sessionId: string } };
 
 export type ConsoleSwarmQueryVariables = Exact<{
   id: string;
@@ -557,6 +734,13 @@ export type ConsoleSwarmEventsSubscriptionVariables = Exact<{
 
 export type ConsoleSwarmEventsSubscription = { swarmEvents: { sequence: number, event: string, status: string } };
 
+export type ConsoleCancelSwarmMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleCancelSwarmMutation = { cancelSwarmSession: { sessionId: string, status: string } };
+
 export type ConsoleUtoTicketsQueryVariables = Exact<{
   state?: string | null | undefined;
   after?: string | null | undefined;
@@ -565,6 +749,13 @@ export type ConsoleUtoTicketsQueryVariables = Exact<{
 
 export type ConsoleUtoTicketsQuery = { utoTickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, updatedAt: string }> } };
 
+export type ConsoleCreateUtoTicketMutationVariables = Exact<{
+  input: CreateUtoTicketInput;
+}>;
+
+
+export type ConsoleCreateUtoTicketMutation = { createUtoTicket: { ticketId: string } };
+
 export type ConsoleUtoTicketQueryVariables = Exact<{
   id: string;
 }>;
@@ -572,12 +763,27 @@ export type ConsoleUtoTicketQueryVariables = Exact<{
 
 export type ConsoleUtoTicketQuery = { utoTicket: { ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, context: unknown, matches: unknown, stateHistory: Array<{ from: string | null, to: string, at: string, by: string, triggeredBy: string, note: string | null }> } };
 
+export type ConsoleAdvanceUtoTicketMutationVariables = Exact<{
+  id: string;
+  input: AdvanceUtoTicketInput;
+}>;
+
+
+export type ConsoleAdvanceUtoTicketMutation = { advanceUtoTicket: { ticketId: string, state: string } };
+
 export type ConsoleMemoryStoresQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
 export type ConsoleMemoryStoresQuery = { memoryStores: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ storeId: string, name: string, description: string | null, storeType: string, accessLevel: string, dimensions: number | null, defaultTtlSeconds: number | null, createdAt: string }> } };
+
+export type ConsoleCreateMemoryStoreMutationVariables = Exact<{
+  input: CreateMemoryStoreInput;
+}>;
+
+
+export type ConsoleCreateMemoryStoreMutation = { createMemoryStore: { storeId: string } };
 
 export type ConsoleMemoryEntriesQueryVariables = Exact<{
   storeId: string;
@@ -587,6 +793,22 @@ export type ConsoleMemoryEntriesQueryVariables = Exact<{
 
 
 export type ConsoleMemoryEntriesQuery = { memoryStore: { storeId: string, name: string, storeType: string, accessLevel: string }, memoryEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ key: string, version: number, value: unknown, updatedAt: string, expiresAt: string | null }> } };
+
+export type ConsoleWriteMemoryEntryMutationVariables = Exact<{
+  storeId: string;
+  input: WriteMemoryEntriesInput;
+}>;
+
+
+export type ConsoleWriteMemoryEntryMutation = { writeMemoryEntries: { written: number } };
+
+export type ConsoleDeleteMemoryEntryMutationVariables = Exact<{
+  storeId: string;
+  key: string;
+}>;
+
+
+export type ConsoleDeleteMemoryEntryMutation = { deleteMemoryEntry: { deleted: boolean } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -606,7 +828,12 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const ConsolePageInfoFragmentDoc = new TypedDocumentString(`
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}
+    `, {"fragmentName":"ConsolePageInfo"}) as unknown as TypedDocumentString<ConsolePageInfoFragment, unknown>;
 export const ConsoleAgentEventTypesDocument = new TypedDocumentString(`
     subscription ConsoleAgentEventTypes {
   agentEvents {
@@ -652,8 +879,7 @@ export const ConsoleSubAgentsDocument = new TypedDocumentString(`
   mySubAgents(first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       agentId
@@ -667,14 +893,25 @@ export const ConsoleSubAgentsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleSubAgentsQuery, ConsoleSubAgentsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleSubAgentsQuery, ConsoleSubAgentsQueryVariables>;
+export const ConsoleCreateSubAgentDocument = new TypedDocumentString(`
+    mutation ConsoleCreateSubAgent($parentId: ID!, $input: CreateSubAgentInput!) {
+  createSubAgent(parentId: $parentId, input: $input) {
+    agentId
+    name
+    masterKey
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateSubAgentMutation, ConsoleCreateSubAgentMutationVariables>;
 export const ConsoleKeysDocument = new TypedDocumentString(`
     query ConsoleKeys($after: String) {
   myKeys(first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       subKeyId
@@ -689,7 +926,10 @@ export const ConsoleKeysDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
 export const ConsoleProvisionKeyDocument = new TypedDocumentString(`
     mutation ConsoleProvisionKey($serviceKey: String!) {
   provisionSubKey(serviceKey: $serviceKey) {
@@ -720,8 +960,7 @@ export const ConsoleMyServicesDocument = new TypedDocumentString(`
   myServices(first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       serviceId
@@ -741,7 +980,10 @@ export const ConsoleMyServicesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleMyServicesQuery, ConsoleMyServicesQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleMyServicesQuery, ConsoleMyServicesQueryVariables>;
 export const ConsoleRegisterServiceDocument = new TypedDocumentString(`
     mutation ConsoleRegisterService($input: RegisterServiceInput!) {
   registerService(input: $input) {
@@ -785,8 +1027,7 @@ export const ConsoleExecutionsDocument = new TypedDocumentString(`
   myExecutions(first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       executionId
@@ -802,7 +1043,10 @@ export const ConsoleExecutionsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleExecutionsQuery, ConsoleExecutionsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleExecutionsQuery, ConsoleExecutionsQueryVariables>;
 export const ConsoleExecutionDocument = new TypedDocumentString(`
     query ConsoleExecution($id: ID!) {
   node(id: $id) {
@@ -872,8 +1116,7 @@ export const ConsoleWalletDocument = new TypedDocumentString(`
   walletEntries(agentId: $agentId, first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       id
@@ -885,7 +1128,10 @@ export const ConsoleWalletDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleWalletQuery, ConsoleWalletQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleWalletQuery, ConsoleWalletQueryVariables>;
 export const ConsoleMyIdDocument = new TypedDocumentString(`
     query ConsoleMyId {
   me {
@@ -969,8 +1215,7 @@ export const ConsoleAdminDisputesDocument = new TypedDocumentString(`
   adminDisputes(status: $status, first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       disputeId
@@ -990,7 +1235,10 @@ export const ConsoleAdminDisputesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAdminDisputesQuery, ConsoleAdminDisputesQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleAdminDisputesQuery, ConsoleAdminDisputesQueryVariables>;
 export const ConsoleResolveDisputeDocument = new TypedDocumentString(`
     mutation ConsoleResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
   resolveDispute(id: $id, input: $input) {
@@ -1017,8 +1265,7 @@ export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
   adminAgents(status: $status, name: $name, first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       agentId
@@ -1031,7 +1278,10 @@ export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAdminAgentsQuery, ConsoleAdminAgentsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleAdminAgentsQuery, ConsoleAdminAgentsQueryVariables>;
 export const ConsoleAdminOutboxDocument = new TypedDocumentString(`
     query ConsoleAdminOutbox {
   adminOutbox {
@@ -1243,8 +1493,7 @@ export const ConsoleSkillsDocument = new TypedDocumentString(`
   ) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       skillId
@@ -1259,7 +1508,10 @@ export const ConsoleSkillsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
 export const ConsoleSkillDocument = new TypedDocumentString(`
     query ConsoleSkill($id: ID!) {
   skill(id: $id) {
@@ -1291,8 +1543,7 @@ export const ConsoleWebmcpDocument = new TypedDocumentString(`
   webmcpTools(q: $q, category: $category, first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       name
@@ -1304,7 +1555,10 @@ export const ConsoleWebmcpDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
 export const ConsoleHealthDocument = new TypedDocumentString(`
     query ConsoleHealth($days: Int) {
   health {
@@ -1349,8 +1603,7 @@ export const ConsoleWebhooksDocument = new TypedDocumentString(`
     query ConsoleWebhooks($after: String) {
   webhooks(first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       webhookId
@@ -1362,7 +1615,10 @@ export const ConsoleWebhooksDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleWebhooksQuery, ConsoleWebhooksQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleWebhooksQuery, ConsoleWebhooksQueryVariables>;
 export const ConsoleCreateWebhookDocument = new TypedDocumentString(`
     mutation ConsoleCreateWebhook($input: WebhookInput!) {
   createWebhook(input: $input) {
@@ -1387,8 +1643,7 @@ export const ConsoleDeliveriesDocument = new TypedDocumentString(`
   ) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       deliveryId
@@ -1404,7 +1659,10 @@ export const ConsoleDeliveriesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleDeliveriesQuery, ConsoleDeliveriesQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleDeliveriesQuery, ConsoleDeliveriesQueryVariables>;
 export const ConsoleRedeliverDocument = new TypedDocumentString(`
     mutation ConsoleRedeliver($webhookId: ID!, $deliveryId: ID!) {
   redeliverWebhookDelivery(webhookId: $webhookId, deliveryId: $deliveryId) {
@@ -1413,12 +1671,28 @@ export const ConsoleRedeliverDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRedeliverMutation, ConsoleRedeliverMutationVariables>;
+export const ConsoleUpdateWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateWebhook($id: ID!, $input: WebhookInput!) {
+  updateWebhook(id: $id, input: $input) {
+    webhookId
+    url
+    events
+    active
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateWebhookMutation, ConsoleUpdateWebhookMutationVariables>;
+export const ConsoleDeleteWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteWebhook($id: ID!) {
+  deleteWebhook(id: $id) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteWebhookMutation, ConsoleDeleteWebhookMutationVariables>;
 export const ConsoleDisputesDocument = new TypedDocumentString(`
     query ConsoleDisputes($after: String) {
   myDisputes(first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       disputeId
@@ -1437,7 +1711,10 @@ export const ConsoleDisputesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleDisputesQuery, ConsoleDisputesQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleDisputesQuery, ConsoleDisputesQueryVariables>;
 export const ConsoleOpenDisputeDocument = new TypedDocumentString(`
     mutation ConsoleOpenDispute($input: CreateDisputeInput!) {
   createDispute(input: $input) {
@@ -1450,8 +1727,7 @@ export const ConsoleTicketsDocument = new TypedDocumentString(`
     query ConsoleTickets($status: String, $after: String) {
   tickets(status: $status, first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       ticketKey
@@ -1465,7 +1741,27 @@ export const ConsoleTicketsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleTicketsQuery, ConsoleTicketsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleTicketsQuery, ConsoleTicketsQueryVariables>;
+export const ConsoleFileTicketDocument = new TypedDocumentString(`
+    mutation ConsoleFileTicket($input: ExecuteInput!) {
+  execute(input: $input) {
+    executionId
+    status
+    error
+    result
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFileTicketMutation, ConsoleFileTicketMutationVariables>;
+export const ConsoleSessionNameDocument = new TypedDocumentString(`
+    query ConsoleSessionName {
+  me {
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSessionNameQuery, ConsoleSessionNameQueryVariables>;
 export const ConsoleTicketDocument = new TypedDocumentString(`
     query ConsoleTicket($ticketKey: String!) {
   ticket(ticketKey: $ticketKey) {
@@ -1495,12 +1791,26 @@ export const ConsoleTicketDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleTicketQuery, ConsoleTicketQueryVariables>;
+export const ConsoleAddTicketCommentDocument = new TypedDocumentString(`
+    mutation ConsoleAddTicketComment($ticketKey: String!, $input: TicketCommentInput!) {
+  addTicketComment(ticketKey: $ticketKey, input: $input) {
+    commentId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddTicketCommentMutation, ConsoleAddTicketCommentMutationVariables>;
+export const ConsoleMoveTicketDocument = new TypedDocumentString(`
+    mutation ConsoleMoveTicket($ticketKey: String!, $input: TicketStatusInput!) {
+  updateTicketStatus(ticketKey: $ticketKey, input: $input) {
+    ticketKey
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMoveTicketMutation, ConsoleMoveTicketMutationVariables>;
 export const ConsoleTasksDocument = new TypedDocumentString(`
     query ConsoleTasks($status: String, $after: String) {
   tasks(status: $status, first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       taskId
@@ -1517,7 +1827,17 @@ export const ConsoleTasksDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleTasksQuery, ConsoleTasksQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleTasksQuery, ConsoleTasksQueryVariables>;
+export const ConsoleCreateTaskDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTask($input: CreateTaskInput!) {
+  createTask(input: $input) {
+    taskId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTaskMutation, ConsoleCreateTaskMutationVariables>;
 export const ConsoleTaskDocument = new TypedDocumentString(`
     query ConsoleTask($id: String!) {
   task(id: $id) {
@@ -1551,12 +1871,19 @@ export const ConsoleTaskDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleTaskQuery, ConsoleTaskQueryVariables>;
+export const ConsoleCancelTaskDocument = new TypedDocumentString(`
+    mutation ConsoleCancelTask($id: String!) {
+  cancelTask(id: $id) {
+    taskId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelTaskMutation, ConsoleCancelTaskMutationVariables>;
 export const ConsoleSwarmsDocument = new TypedDocumentString(`
     query ConsoleSwarms($after: String) {
   swarmSessions(first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       sessionId
@@ -1570,7 +1897,17 @@ export const ConsoleSwarmsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleSwarmsQuery, ConsoleSwarmsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleSwarmsQuery, ConsoleSwarmsQueryVariables>;
+export const ConsoleCreateSwarmDocument = new TypedDocumentString(`
+    mutation ConsoleCreateSwarm($input: CreateSwarmSessionInput!) {
+  createSwarmSession(input: $input) {
+    sessionId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateSwarmMutation, ConsoleCreateSwarmMutationVariables>;
 export const ConsoleSwarmDocument = new TypedDocumentString(`
     query ConsoleSwarm($id: String!) {
   swarmSession(id: $id) {
@@ -1607,12 +1944,19 @@ export const ConsoleSwarmEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSwarmEventsSubscription, ConsoleSwarmEventsSubscriptionVariables>;
+export const ConsoleCancelSwarmDocument = new TypedDocumentString(`
+    mutation ConsoleCancelSwarm($id: String!) {
+  cancelSwarmSession(id: $id) {
+    sessionId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelSwarmMutation, ConsoleCancelSwarmMutationVariables>;
 export const ConsoleUtoTicketsDocument = new TypedDocumentString(`
     query ConsoleUtoTickets($state: String, $after: String) {
   utoTickets(state: $state, first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       ticketId
@@ -1626,7 +1970,17 @@ export const ConsoleUtoTicketsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleUtoTicketsQuery, ConsoleUtoTicketsQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleUtoTicketsQuery, ConsoleUtoTicketsQueryVariables>;
+export const ConsoleCreateUtoTicketDocument = new TypedDocumentString(`
+    mutation ConsoleCreateUtoTicket($input: CreateUtoTicketInput!) {
+  createUtoTicket(input: $input) {
+    ticketId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateUtoTicketMutation, ConsoleCreateUtoTicketMutationVariables>;
 export const ConsoleUtoTicketDocument = new TypedDocumentString(`
     query ConsoleUtoTicket($id: String!) {
   utoTicket(id: $id) {
@@ -1650,12 +2004,19 @@ export const ConsoleUtoTicketDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUtoTicketQuery, ConsoleUtoTicketQueryVariables>;
+export const ConsoleAdvanceUtoTicketDocument = new TypedDocumentString(`
+    mutation ConsoleAdvanceUtoTicket($id: String!, $input: AdvanceUtoTicketInput!) {
+  advanceUtoTicket(id: $id, input: $input) {
+    ticketId
+    state
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdvanceUtoTicketMutation, ConsoleAdvanceUtoTicketMutationVariables>;
 export const ConsoleMemoryStoresDocument = new TypedDocumentString(`
     query ConsoleMemoryStores($after: String) {
   memoryStores(first: 25, after: $after) {
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       storeId
@@ -1669,7 +2030,17 @@ export const ConsoleMemoryStoresDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleMemoryStoresQuery, ConsoleMemoryStoresQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleMemoryStoresQuery, ConsoleMemoryStoresQueryVariables>;
+export const ConsoleCreateMemoryStoreDocument = new TypedDocumentString(`
+    mutation ConsoleCreateMemoryStore($input: CreateMemoryStoreInput!) {
+  createMemoryStore(input: $input) {
+    storeId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateMemoryStoreMutation, ConsoleCreateMemoryStoreMutationVariables>;
 export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
     query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {
   memoryStore(id: $storeId) {
@@ -1681,8 +2052,7 @@ export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
   memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {
     totalCount
     pageInfo {
-      hasNextPage
-      endCursor
+      ...ConsolePageInfo
     }
     nodes {
       key
@@ -1693,4 +2063,21 @@ export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleMemoryEntriesQuery, ConsoleMemoryEntriesQueryVariables>;
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleMemoryEntriesQuery, ConsoleMemoryEntriesQueryVariables>;
+export const ConsoleWriteMemoryEntryDocument = new TypedDocumentString(`
+    mutation ConsoleWriteMemoryEntry($storeId: ID!, $input: WriteMemoryEntriesInput!) {
+  writeMemoryEntries(storeId: $storeId, input: $input) {
+    written
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWriteMemoryEntryMutation, ConsoleWriteMemoryEntryMutationVariables>;
+export const ConsoleDeleteMemoryEntryDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteMemoryEntry($storeId: ID!, $key: String!) {
+  deleteMemoryEntry(storeId: $storeId, key: $key) {
+    deleted
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteMemoryEntryMutation, ConsoleDeleteMemoryEntryMutationVariables>;

@@ -3,12 +3,12 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
-import type { PricingModel } from '../gql/graphql';
+import type { AutonomyLevel, PricingModel } from '../gql/graphql';
 import { Link, navigate, seg } from '../router';
 import { kindOf, signIn, useSession, type KeyKind } from '../session';
 import { useRefetchOnEvents } from '../live';
 import { Breakdown } from './market';
-import { ErrorNote, Facts, Json, LiveBadge, Loaded, Money, Page, Pager, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
+import { ErrorNote, Facts, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
 
 export function SignInPage() {
   const [key, setKey] = useState('');
@@ -133,8 +133,7 @@ const SubAgents = graphql(`
     mySubAgents(first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         agentId
@@ -150,30 +149,90 @@ const SubAgents = graphql(`
   }
 `);
 
+const CreateSubAgent = graphql(`
+  mutation ConsoleCreateSubAgent($parentId: ID!, $input: CreateSubAgentInput!) {
+    createSubAgent(parentId: $parentId, input: $input) {
+      agentId
+      name
+      masterKey
+    }
+  }
+`);
+
+// In order, least first; a sub-agent's may not exceed its parent's (403 otherwise).
+const AUTONOMY: [AutonomyLevel, string][] = [
+  ['EXECUTE_ONLY', 'Execute only'],
+  ['DELEGATE', 'Delegate'],
+  ['CREATE', 'Create (may have sub-agents)'],
+  ['GOVERN', 'Govern (as a registered agent; may have sub-agents)'],
+];
+
+function NewSubAgent({ me, onCreated }: { me: string; onCreated: () => void }) {
+  const [created, create] = useMutation(CreateSubAgent);
+  const [form, setForm] = useState<{ name: string; description: string; autonomyLevel: AutonomyLevel; authority: string }>({ name: '', description: '', autonomyLevel: 'EXECUTE_ONLY', authority: '' });
+  const [key, setKey] = useState<{ name: string; value: string } | null>(null);
+  return (
+    <>
+      {key && <SecretOnce label={`Master key of ${key.name}`} value={key.value} onDone={() => setKey(null)} />}
+      <form
+        className="form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const answer = await create({
+            parentId: me,
+            input: { name: form.name.trim(), description: form.description.trim(), autonomyLevel: form.autonomyLevel, authorityScope: listOf(form.authority) },
+          });
+          if (answer.data) {
+            setKey({ name: answer.data.createSubAgent.name, value: answer.data.createSubAgent.masterKey });
+            setForm({ ...form, name: '', description: '' });
+            onCreated();
+          }
+        }}
+      >
+        <TextField label="Sub-agent's name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
+        <TextField label="What it does" value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} required />
+        <SelectField label="Autonomy" value={form.autonomyLevel} options={AUTONOMY} onChange={(e) => setForm({ ...form, autonomyLevel: e.target.value as AutonomyLevel })} />
+        <TextField label="Authority" value={form.authority} onChange={(e) => setForm({ ...form, authority: e.target.value })} hint="Comma-separated capability prefixes, inside your own; empty for the same as yours" />
+        {created.error && <ErrorNote error={created.error} />}
+        <button type="submit" disabled={created.fetching}>
+          Create the sub-agent
+        </button>
+      </form>
+    </>
+  );
+}
+
 function SubAgentsSection({ me }: { me: string }) {
   const pages = usePages();
-  const [result] = useQuery({ query: SubAgents, variables: { after: pages.after } });
+  const [result, refetch] = useQuery({ query: SubAgents, variables: { after: pages.after } });
+  const [adding, setAdding] = useState(false);
   return (
-    <Section title="Sub-agents">
+    <Section
+      title="Sub-agents"
+      actions={
+        <button type="button" className="secondary" aria-expanded={adding} onClick={() => setAdding(!adding)}>
+          {adding ? 'Close the form' : 'Create a sub-agent'}
+        </button>
+      }
+    >
+      {adding && <NewSubAgent me={me} onCreated={() => refetch({ requestPolicy: 'network-only' })} />}
       <Loaded result={result}>
         {({ mySubAgents }) => (
-          <>
-            <Table
-              caption="Your sub-agents, at any depth"
-              rows={mySubAgents.nodes}
-              rowKey={(a) => a.agentId}
-              columns={[
-                { label: 'Name', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
-                { label: 'Under', cell: (a) => (a.parentId === me ? 'you' : <code>{a.parentId}</code>) },
-                { label: 'Autonomy', cell: (a) => a.autonomyLevel },
-                { label: 'Authority', cell: (a) => a.authorityScope.join(', ') || 'everything' },
-                { label: 'Status', cell: (a) => <Status value={a.status} /> },
-                { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
-                { label: 'Created', cell: (a) => <Time at={a.createdAt} /> },
-              ]}
-            />
-            <Pager pageInfo={mySubAgents.pageInfo} pages={pages} />
-          </>
+          <Paged
+            connection={mySubAgents}
+            pages={pages}
+            caption="Your sub-agents, at any depth"
+            rowKey={(a) => a.agentId}
+            columns={[
+              { label: 'Name', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
+              { label: 'Under', cell: (a) => (a.parentId === me ? 'you' : <code>{a.parentId}</code>) },
+              { label: 'Autonomy', cell: (a) => a.autonomyLevel },
+              { label: 'Authority', cell: (a) => a.authorityScope.join(', ') || 'everything' },
+              { label: 'Status', cell: (a) => <Status value={a.status} /> },
+              { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
+              { label: 'Created', cell: (a) => <Time at={a.createdAt} /> },
+            ]}
+          />
         )}
       </Loaded>
     </Section>
@@ -219,8 +278,7 @@ const Keys = graphql(`
     myKeys(first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         subKeyId
@@ -301,9 +359,10 @@ export function KeysPage() {
       <Loaded result={result}>
         {({ myKeys }) => (
           <>
-            <Table
+            <Paged
+              connection={myKeys}
+              pages={pages}
               caption="Your sub-keys"
-              rows={myKeys.nodes}
               rowKey={(k) => k.subKeyId}
               columns={[
                 { label: 'Key', cell: (k) => <code>…{k.hint}</code> },
@@ -347,7 +406,6 @@ export function KeysPage() {
                 },
               ]}
             />
-            <Pager pageInfo={myKeys.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
@@ -360,8 +418,7 @@ const Services = graphql(`
     myServices(first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         serviceId
@@ -460,10 +517,7 @@ const serviceInput = (f: ServiceForm) => ({
   name: f.name.trim(),
   description: f.description.trim(),
   endpoint: f.endpoint.trim(),
-  capabilities: f.capabilities
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean),
+  capabilities: listOf(f.capabilities),
   pricingModel: f.pricingModel,
   costPerCall: Number(f.costPerCall) || 0,
 });
@@ -550,9 +604,10 @@ export function ServicesPage() {
       <Loaded result={result}>
         {({ myServices }) => (
           <>
-            <Table
+            <Paged
+              connection={myServices}
+              pages={pages}
               caption="Your services"
-              rows={myServices.nodes}
               rowKey={(s) => s.serviceKey}
               columns={[
                 { label: 'Service', cell: (s) => <Link to={`/services/${seg(s.serviceKey)}`}>{s.name}</Link> },
@@ -593,7 +648,6 @@ export function ServicesPage() {
                 },
               ]}
             />
-            <Pager pageInfo={myServices.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
@@ -606,8 +660,7 @@ const Executions = graphql(`
     myExecutions(first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         executionId
@@ -644,9 +697,10 @@ export function ExecutionsPage() {
       <Loaded result={result}>
         {({ myExecutions }) => (
           <>
-            <Table
+            <Paged
+              connection={myExecutions}
+              pages={pages}
               caption="Your executions"
-              rows={myExecutions.nodes}
               rowKey={(x) => x.executionId}
               columns={[
                 { label: 'When', cell: (x) => <Link to={`/executions/${seg(x.executionId)}`}>{<Time at={x.createdAt} />}</Link> },
@@ -657,7 +711,6 @@ export function ExecutionsPage() {
                 { label: 'Latency', cell: (x) => `${x.latencyMs} ms`, numeric: true },
               ]}
             />
-            <Pager pageInfo={myExecutions.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
@@ -819,21 +872,15 @@ export function ExecutePage() {
         className="form"
         onSubmit={async (e) => {
           e.preventDefault();
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(input);
-          } catch (err) {
-            setInputError(`Not JSON: ${(err as Error).message}`);
-            return;
-          }
-          setInputError(null);
-          const answer = await execute({ input: { capability: capability.trim(), input: parsed } });
+          const parsed = parseJson('Input', input);
+          setInputError(parsed.ok ? null : parsed.error);
+          if (!parsed.ok) return;
+          const answer = await execute({ input: { capability: capability.trim(), input: parsed.value } });
           if (answer.data) navigate(`/executions/${seg(answer.data.execute.executionId)}`);
         }}
       >
         <TextField label="Capability" value={capability} onChange={(e) => setCapability(e.target.value)} required hint="An identifier such as summarize" />
-        <TextArea label="Input (JSON)" rows={6} value={input} onChange={(e) => setInput(e.target.value)} spellCheck={false} />
-        {inputError && <ErrorNote error={inputError} />}
+        <TextArea label="Input (JSON)" rows={6} value={input} onChange={(e) => setInput(e.target.value)} spellCheck={false} error={inputError} />
         {result.error && <ErrorNote error={result.error} />}
         <button type="submit" disabled={result.fetching}>
           {result.fetching ? 'Executing…' : 'Execute'}
@@ -858,8 +905,7 @@ const WalletQuery = graphql(`
     walletEntries(agentId: $agentId, first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         id
@@ -937,9 +983,10 @@ export function WalletPage() {
                 ]}
               />
               <Section title="Ledger">
-                <Table
+                <Paged
+                  connection={walletEntries}
+                  pages={pages}
                   caption="Ledger entries, newest first"
-                  rows={walletEntries.nodes}
                   rowKey={(e) => e.id}
                   columns={[
                     { label: 'When', cell: (e) => <Time at={e.createdAt} /> },
@@ -948,7 +995,6 @@ export function WalletPage() {
                     { label: 'For', cell: (e) => (e.executionId ? <Link to={`/executions/${seg(e.executionId)}`}>an execution</Link> : (e.reference ?? '—')) },
                   ]}
                 />
-                <Pager pageInfo={walletEntries.pageInfo} pages={pages} />
               </Section>
             </>
           )}

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import type { AgentStatus } from '../gql/graphql';
 import { Link, seg } from '../router';
-import { ErrorNote, Facts, Loaded, Money, Page, Pager, Section, SelectField, Status, Table, TextField, Time, usePages } from '../ui';
+import { ErrorNote, Facts, Loaded, Money, Page, Paged, Section, SelectField, Status, Table, TextField, Time, useFilter, usePages } from '../ui';
 
 const Overview = graphql(`
   query ConsoleAdminOverview($days: Int) {
@@ -146,8 +146,7 @@ const AdminDisputes = graphql(`
     adminDisputes(status: $status, first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         disputeId
@@ -183,7 +182,7 @@ const Decide = graphql(`
 
 export function AdminDisputesPage() {
   const pages = usePages();
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useFilter(pages);
   const [result, refetch] = useQuery({ query: AdminDisputes, variables: { status: status || null, after: pages.after } });
   const [decided, decide] = useMutation(Decide);
   const [deciding, setDeciding] = useState<{ id: string; resolution: string; refund: string } | null>(null);
@@ -198,10 +197,7 @@ export function AdminDisputesPage() {
           ['open', 'Not yet reviewed'],
           ['resolved', 'Resolved'],
         ]}
-        onChange={(e) => {
-          pages.reset();
-          setStatus(e.target.value);
-        }}
+        onChange={(e) => setStatus(e.target.value)}
       />
       {deciding && (
         <Section title="Decide">
@@ -234,9 +230,10 @@ export function AdminDisputesPage() {
       <Loaded result={result}>
         {({ adminDisputes }) => (
           <>
-            <Table
+            <Paged
+              connection={adminDisputes}
+              pages={pages}
               caption="Disputes"
-              rows={adminDisputes.nodes}
               rowKey={(d) => d.disputeId}
               columns={[
                 { label: 'Opened', cell: (d) => <Time at={d.createdAt} /> },
@@ -258,7 +255,6 @@ export function AdminDisputesPage() {
                 },
               ]}
             />
-            <Pager pageInfo={adminDisputes.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
@@ -282,8 +278,7 @@ const AdminAgents = graphql(`
     adminAgents(status: $status, name: $name, first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         agentId
@@ -300,8 +295,8 @@ const AdminAgents = graphql(`
 
 export function AdminAgentsPage() {
   const pages = usePages();
-  const [status, setStatus] = useState('');
-  const [name, setName] = useState('');
+  const [status, setStatus] = useFilter(pages);
+  const [name, setName] = useFilter(pages);
   const [result, refetch] = useQuery({ query: AdminAgents, variables: { status: (status || null) as AgentStatus | null, name: name.trim() || null, after: pages.after } });
   const [changed, change] = useMutation(SetStatus);
   const set = async (agentId: string, to: AgentStatus) => {
@@ -315,10 +310,7 @@ export function AdminAgentsPage() {
           label="Name starts with"
           type="search"
           value={name}
-          onChange={(e) => {
-            pages.reset();
-            setName(e.target.value);
-          }}
+          onChange={(e) => setName(e.target.value)}
         />
         <SelectField
           label="Status"
@@ -329,10 +321,7 @@ export function AdminAgentsPage() {
             ['SUSPENDED', 'Suspended'],
             ['BANNED', 'Banned'],
           ]}
-          onChange={(e) => {
-            pages.reset();
-            setStatus(e.target.value);
-          }}
+          onChange={(e) => setStatus(e.target.value)}
         />
       </div>
       {changed.error && <ErrorNote error={changed.error} />}
@@ -342,9 +331,10 @@ export function AdminAgentsPage() {
             <p className="muted" role="status">
               {adminAgents.totalCount.toLocaleString()} agents
             </p>
-            <Table
+            <Paged
+              connection={adminAgents}
+              pages={pages}
               caption="Agents, newest first"
-              rows={adminAgents.nodes}
               rowKey={(a) => a.agentId}
               columns={[
                 { label: 'Agent', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
@@ -368,7 +358,6 @@ export function AdminAgentsPage() {
                 },
               ]}
             />
-            <Pager pageInfo={adminAgents.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>

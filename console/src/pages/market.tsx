@@ -5,7 +5,7 @@ import { useQuery } from '../data';
 import { graphql } from '../gql';
 import type { Prefer, SkillMarketplaceSort, SkillRuntime } from '../gql/graphql';
 import { Link, seg, setQuery, useLocation } from '../router';
-import { Facts, Loaded, Money, Page, Pager, Section, SelectField, Status, Table, TextField, Time, usePages } from '../ui';
+import { Facts, Loaded, Money, Page, Paged, Section, SelectField, Status, Table, TextField, Time, usePages } from '../ui';
 
 const MarketHome = graphql(`
   query ConsoleMarketHome {
@@ -430,8 +430,7 @@ const SkillsMarket = graphql(`
     skillMarketplace(q: $q, runtime: $runtime, category: $category, sort: $sort, first: 20, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         skillId
@@ -495,9 +494,10 @@ export function SkillsPage() {
             <p className="muted" role="status">
               {page.totalCount.toLocaleString()} skills
             </p>
-            <Table
+            <Paged
+              connection={page}
+              pages={pages}
               caption="Published skills"
-              rows={page.nodes}
               rowKey={(s) => s.skillId}
               columns={[
                 { label: 'Skill', cell: (s) => <Link to={`/skills/${seg(s.skillId)}`}>{s.name}</Link> },
@@ -509,7 +509,6 @@ export function SkillsPage() {
                 { label: 'Published', cell: (s) => <Time at={s.publishedAt} /> },
               ]}
             />
-            <Pager pageInfo={page.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
@@ -581,8 +580,7 @@ const WebmcpIndex = graphql(`
     webmcpTools(q: $q, category: $category, first: 25, after: $after) {
       totalCount
       pageInfo {
-        hasNextPage
-        endCursor
+        ...ConsolePageInfo
       }
       nodes {
         name
@@ -634,9 +632,10 @@ export function WebmcpPage() {
               />
               <button type="submit">Search</button>
             </form>
-            <Table
+            <Paged
+              connection={webmcpTools}
+              pages={pages}
               caption="WebMCP tools"
-              rows={webmcpTools.nodes}
               rowKey={(t) => `${t.siteOrigin} ${t.name}`}
               columns={[
                 { label: 'Tool', cell: (t) => <code>{t.name}</code> },
@@ -645,7 +644,6 @@ export function WebmcpPage() {
                 { label: 'Site', cell: (t) => t.siteName ?? t.siteOrigin },
               ]}
             />
-            <Pager pageInfo={webmcpTools.pageInfo} pages={pages} />
           </>
         )}
       </Loaded>
