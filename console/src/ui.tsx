@@ -232,6 +232,33 @@ export function Status({ value }: { value: string | null | undefined }) {
   return <span className={`status status-${TONES[value] ?? 'neutral'}`}>{value}</span>;
 }
 
+/**
+ * A button for what cannot be undone (cancel, delete, revoke): it asks `question` first, and is disabled
+ * while the action runs.
+ */
+export function ConfirmButton({ question, action, label, children }: { question: string; action: () => Promise<unknown>; label?: string; children: ReactNode }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="danger"
+      aria-label={label}
+      disabled={busy}
+      onClick={async () => {
+        if (!window.confirm(question)) return;
+        setBusy(true);
+        try {
+          await action();
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
 /** A secret the server shows once: in full, with a copy button, until dismissed. */
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState(false);

@@ -8,7 +8,7 @@ import { Link, navigate, seg } from '../router';
 import { kindOf, signIn, useSession, type KeyKind } from '../session';
 import { useRefetchOnEvents } from '../live';
 import { Breakdown } from './market';
-import { ErrorNote, Facts, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
+import { ConfirmButton, ErrorNote, Facts, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
 
 export function SignInPage() {
   const [key, setKey] = useState('');
@@ -389,18 +389,16 @@ export function KeysPage() {
                         >
                           Rotate
                         </button>
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={`Revoke the key ending ${k.hint}`}
-                          onClick={async () => {
-                            if (!window.confirm(`Revoke the key ending ${k.hint}? Calls with it fail at once.`)) return;
+                        <ConfirmButton
+                          question={`Revoke the key ending ${k.hint}? Calls with it fail at once.`}
+                          label={`Revoke the key ending ${k.hint}`}
+                          action={async () => {
                             await revoke({ id: k.subKeyId });
                             reload();
                           }}
                         >
                           Revoke
-                        </button>
+                        </ConfirmButton>
                       </span>
                     ) : null,
                 },

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import { Link, navigate, seg, useLocation } from '../router';
 import { useRefetchOnEvents } from '../live';
-import { ErrorNote, Facts, listOf, LiveBadge, Loaded, Money, Page, Paged, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, useFilter, usePages } from '../ui';
+import { ConfirmButton, ErrorNote, Facts, listOf, LiveBadge, Loaded, Money, Page, Paged, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, useFilter, usePages } from '../ui';
 
 const Webhooks = graphql(`
   query ConsoleWebhooks($after: String) {
@@ -207,18 +207,15 @@ export function WebhookPage({ id }: { id: string }) {
       <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
         {editing ? 'Close the editor' : 'Edit'}
       </button>
-      <button
-        type="button"
-        className="danger"
-        disabled={deleted.fetching}
-        onClick={async () => {
-          if (!window.confirm('Delete this webhook? Nothing more is delivered to it, and its deliveries and their log go with it.')) return;
+      <ConfirmButton
+        question="Delete this webhook? Nothing more is delivered to it, and its deliveries and their log go with it."
+        action={async () => {
           const answer = await remove({ id });
           if (answer.data) navigate('/webhooks');
         }}
       >
         Delete
-      </button>
+      </ConfirmButton>
     </>
   );
   return (

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '../data';
 import { graphql } from '../gql';
 import { useLive } from '../live';
 import { Link, navigate, seg } from '../router';
-import { centsOf, ErrorNote, Facts, instantOf, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, Section, SelectField, Status, Table, TextArea, TextField, Time, useFilter, usePages } from '../ui';
+import { centsOf, ConfirmButton, ErrorNote, Facts, instantOf, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, Section, SelectField, Status, Table, TextArea, TextField, Time, useFilter, usePages } from '../ui';
 
 const Tasks = graphql(`
   query ConsoleTasks($status: String, $after: String) {
@@ -161,18 +161,15 @@ export function TaskPage({ id }: { id: string }) {
   const [cancelled, cancel] = useMutation(CancelTask);
   const open = !!result.data && ['pending', 'delegated'].includes(result.data.task.status);
   const actions = open ? (
-    <button
-      type="button"
-      className="danger"
-      disabled={cancelled.fetching}
-      onClick={async () => {
-        if (!window.confirm('Cancel this task? Its delegations end, and no more calls are made under it.')) return;
+    <ConfirmButton
+      question="Cancel this task? Its delegations end, and no more calls are made under it."
+      action={async () => {
         await cancel({ id });
         refetch({ requestPolicy: 'network-only' });
       }}
     >
       Cancel the task
-    </button>
+    </ConfirmButton>
   ) : undefined;
   return (
     <Page title={result.data?.task.intent ?? id} actions={actions}>
@@ -413,18 +410,15 @@ export function SwarmPage({ id }: { id: string }) {
         running ? (
           <>
             <LiveBadge status={live.status} />
-            <button
-              type="button"
-              className="danger"
-              disabled={cancelled.fetching}
-              onClick={async () => {
-                if (!window.confirm('Cancel this swarm? Steps not yet started are not run.')) return;
+            <ConfirmButton
+              question="Cancel this swarm? Steps not yet started are not run."
+              action={async () => {
                 await cancel({ id });
                 refetch({ requestPolicy: 'network-only' });
               }}
             >
               Cancel the swarm
-            </button>
+            </ConfirmButton>
           </>
         ) : undefined
       }
@@ -612,18 +606,15 @@ export function UtoTicketPage({ id }: { id: string }) {
   const [advanced, advance] = useMutation(AdvanceUto);
   const open = !!result.data && !UTO_FINISHED.includes(result.data.utoTicket.state);
   const actions = open ? (
-    <button
-      type="button"
-      className="danger"
-      disabled={advanced.fetching}
-      onClick={async () => {
-        if (!window.confirm('Cancel this ticket?')) return;
+    <ConfirmButton
+      question="Cancel this ticket?"
+      action={async () => {
         await advance({ id, input: { targetState: 'cancelled', triggeredBy: 'external', note: 'cancelled from the console' } });
         refetch({ requestPolicy: 'network-only' });
       }}
     >
       Cancel the ticket
-    </button>
+    </ConfirmButton>
   ) : undefined;
   return (
     <Page title={result.data?.utoTicket.intent ?? id} actions={actions}>
@@ -891,19 +882,16 @@ export function MemoryStorePage({ id }: { id: string }) {
                       >
                         Edit
                       </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        aria-label={`Delete ${e.key}`}
-                        disabled={deleted.fetching}
-                        onClick={async () => {
-                          if (!window.confirm(`Delete ${e.key}, every version of it?`)) return;
+                      <ConfirmButton
+                        question={`Delete ${e.key}, every version of it?`}
+                        label={`Delete ${e.key}`}
+                        action={async () => {
                           await remove({ storeId: id, key: e.key });
                           reload();
                         }}
                       >
                         Delete
-                      </button>
+                      </ConfirmButton>
                     </span>
                   ),
                 },
