@@ -31,7 +31,7 @@ export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, 'src/start.cjs'];
  *
  * MALLOC_MMAP_THRESHOLD_=32768: a block of 32 KiB or more is mapped on its own and unmapped when freed,
  * where glibc would carve it from an arena and keep the hole. V8's compilers and parser allocate their
- * zones in segments of up to 32 KiB; the start's compiles freed thousands of them between blocks still in
+ * zones in segments of up to 32 KiB; the start's compiles freed many of them between blocks still in
  * use, and the arenas kept those holes resident: idle 10 s after start on the embedded database 220-224 MiB
  * against 264-275 without (a copy of the bench's database, starts alternating), 225 against 287 in the
  * bench's footprint, a minute after its load 203 against 266. Start to healthy took 0.2 s more (a mapping
