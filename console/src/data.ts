@@ -22,3 +22,18 @@ graphql(`
     endCursor
   }
 `);
+
+const SignedIn = graphql(`
+  query ConsoleSignedIn {
+    me {
+      agentId
+      name
+    }
+  }
+`);
+
+/** The signed-in agent's id and name (one query, cached, for every page that needs them). */
+export function useSignedInAgent(): { agentId: string; name: string } | undefined {
+  const [result] = useQuery({ query: SignedIn });
+  return result.data?.me;
+}

@@ -16,6 +16,7 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  fragment ConsolePageInfo on PageInfo {\n    hasNextPage\n    endCursor\n  }\n": typeof types.ConsolePageInfoFragmentDoc,
+    "\n  query ConsoleSignedIn {\n    me {\n      agentId\n      name\n    }\n  }\n": typeof types.ConsoleSignedInDocument,
     "\n  subscription ConsoleAgentEventTypes {\n    agentEvents {\n      id\n      type\n    }\n  }\n": typeof types.ConsoleAgentEventTypesDocument,
     "\n  mutation ConsoleRegister($input: RegisterAgentInput!) {\n    registerAgent(input: $input) {\n      agentId\n      name\n      masterKey\n    }\n  }\n": typeof types.ConsoleRegisterDocument,
     "\n  query ConsoleMe {\n    me {\n      agentId\n      agentKey\n      name\n      description\n      ownerEmail\n      reputation\n      tier\n      status\n      autonomyLevel\n      authorityScope\n      parentId\n      createdAt\n    }\n    myUsage {\n      totalRequests\n      totalExecutions\n      days\n    }\n  }\n": typeof types.ConsoleMeDocument,
@@ -35,7 +36,6 @@ type Documents = {
     "\n  query ConsoleRankingNow($capability: String!) {\n    providers(capability: $capability, limit: 100) {\n      matches {\n        serviceKey\n        name\n        score\n        scoreBreakdown {\n          reputation\n          cost\n          reliability\n          latency\n          freshness\n        }\n      }\n    }\n  }\n": typeof types.ConsoleRankingNowDocument,
     "\n  mutation ConsoleExecute($input: ExecuteInput!) {\n    execute(input: $input) {\n      executionId\n      status\n    }\n  }\n": typeof types.ConsoleExecuteDocument,
     "\n  query ConsoleWallet($agentId: ID!, $after: String) {\n    wallet(agentId: $agentId) {\n      walletAddress\n      network\n      asset\n      balance\n      held\n      available\n      keyCustody\n      createdAt\n    }\n    walletEntries(agentId: $agentId, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        id\n        kind\n        amount\n        reference\n        executionId\n        createdAt\n      }\n    }\n  }\n": typeof types.ConsoleWalletDocument,
-    "\n  query ConsoleMyId {\n    me {\n      agentId\n    }\n  }\n": typeof types.ConsoleMyIdDocument,
     "\n  mutation ConsoleFaucet {\n    sandboxFaucet {\n      credited\n      amount\n      balance\n    }\n  }\n": typeof types.ConsoleFaucetDocument,
     "\n  query ConsoleAdminOverview($days: Int) {\n    adminStats {\n      agents {\n        total\n        active\n        suspended\n        banned\n        subAgents\n      }\n      services {\n        total\n        active\n      }\n      executions {\n        total\n        succeeded\n        failed\n        last30d\n      }\n      disputes {\n        total\n        open\n      }\n      subKeys {\n        total\n        live\n      }\n      capabilities\n    }\n    adminRevenue(days: $days) {\n      days\n      totals {\n        executions\n        paidExecutions\n        grossCents\n        refundsCents\n        netCents\n      }\n      fees {\n        asset\n        feeBps\n        fees\n        refunded\n        net\n      }\n      byDay {\n        day\n        grossCents\n        refundsCents\n        netCents\n        fees\n      }\n      byCapability {\n        capability\n        executions\n        grossCents\n        netCents\n      }\n    }\n  }\n": typeof types.ConsoleAdminOverviewDocument,
     "\n  query ConsoleAdminDisputes($status: String, $after: String) {\n    adminDisputes(status: $status, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        disputeId\n        agentId\n        providerAgentId\n        serviceId\n        form\n        type\n        reason\n        description\n        status\n        resolved\n        resolution\n        refundCents\n        priorityResolution\n        createdAt\n      }\n    }\n  }\n": typeof types.ConsoleAdminDisputesDocument,
@@ -65,7 +65,6 @@ type Documents = {
     "\n  mutation ConsoleOpenDispute($input: CreateDisputeInput!) {\n    createDispute(input: $input) {\n      disputeId\n      status\n    }\n  }\n": typeof types.ConsoleOpenDisputeDocument,
     "\n  query ConsoleTickets($status: String, $after: String) {\n    tickets(status: $status, first: 25, after: $after) {\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        ticketKey\n        subject\n        type\n        priority\n        status\n        targetService\n        createdAt\n        updatedAt\n      }\n    }\n  }\n": typeof types.ConsoleTicketsDocument,
     "\n  mutation ConsoleFileTicket($input: ExecuteInput!) {\n    execute(input: $input) {\n      executionId\n      status\n      error\n      result\n    }\n  }\n": typeof types.ConsoleFileTicketDocument,
-    "\n  query ConsoleSessionName {\n    me {\n      name\n    }\n  }\n": typeof types.ConsoleSessionNameDocument,
     "\n  query ConsoleTicket($ticketKey: String!) {\n    ticket(ticketKey: $ticketKey) {\n      ticketKey\n      subject\n      description\n      type\n      priority\n      status\n      resolution\n      targetService\n      agentName\n      createdAt\n      comments {\n        commentId\n        author\n        content\n        createdAt\n      }\n      history {\n        from\n        to\n        at\n        actorKind\n        note\n      }\n    }\n  }\n": typeof types.ConsoleTicketDocument,
     "\n  mutation ConsoleAddTicketComment($ticketKey: String!, $input: TicketCommentInput!) {\n    addTicketComment(ticketKey: $ticketKey, input: $input) {\n      commentId\n    }\n  }\n": typeof types.ConsoleAddTicketCommentDocument,
     "\n  mutation ConsoleMoveTicket($ticketKey: String!, $input: TicketStatusInput!) {\n    updateTicketStatus(ticketKey: $ticketKey, input: $input) {\n      ticketKey\n      status\n    }\n  }\n": typeof types.ConsoleMoveTicketDocument,
@@ -90,6 +89,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment ConsolePageInfo on PageInfo {\n    hasNextPage\n    endCursor\n  }\n": types.ConsolePageInfoFragmentDoc,
+    "\n  query ConsoleSignedIn {\n    me {\n      agentId\n      name\n    }\n  }\n": types.ConsoleSignedInDocument,
     "\n  subscription ConsoleAgentEventTypes {\n    agentEvents {\n      id\n      type\n    }\n  }\n": types.ConsoleAgentEventTypesDocument,
     "\n  mutation ConsoleRegister($input: RegisterAgentInput!) {\n    registerAgent(input: $input) {\n      agentId\n      name\n      masterKey\n    }\n  }\n": types.ConsoleRegisterDocument,
     "\n  query ConsoleMe {\n    me {\n      agentId\n      agentKey\n      name\n      description\n      ownerEmail\n      reputation\n      tier\n      status\n      autonomyLevel\n      authorityScope\n      parentId\n      createdAt\n    }\n    myUsage {\n      totalRequests\n      totalExecutions\n      days\n    }\n  }\n": types.ConsoleMeDocument,
@@ -109,7 +109,6 @@ const documents: Documents = {
     "\n  query ConsoleRankingNow($capability: String!) {\n    providers(capability: $capability, limit: 100) {\n      matches {\n        serviceKey\n        name\n        score\n        scoreBreakdown {\n          reputation\n          cost\n          reliability\n          latency\n          freshness\n        }\n      }\n    }\n  }\n": types.ConsoleRankingNowDocument,
     "\n  mutation ConsoleExecute($input: ExecuteInput!) {\n    execute(input: $input) {\n      executionId\n      status\n    }\n  }\n": types.ConsoleExecuteDocument,
     "\n  query ConsoleWallet($agentId: ID!, $after: String) {\n    wallet(agentId: $agentId) {\n      walletAddress\n      network\n      asset\n      balance\n      held\n      available\n      keyCustody\n      createdAt\n    }\n    walletEntries(agentId: $agentId, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        id\n        kind\n        amount\n        reference\n        executionId\n        createdAt\n      }\n    }\n  }\n": types.ConsoleWalletDocument,
-    "\n  query ConsoleMyId {\n    me {\n      agentId\n    }\n  }\n": types.ConsoleMyIdDocument,
     "\n  mutation ConsoleFaucet {\n    sandboxFaucet {\n      credited\n      amount\n      balance\n    }\n  }\n": types.ConsoleFaucetDocument,
     "\n  query ConsoleAdminOverview($days: Int) {\n    adminStats {\n      agents {\n        total\n        active\n        suspended\n        banned\n        subAgents\n      }\n      services {\n        total\n        active\n      }\n      executions {\n        total\n        succeeded\n        failed\n        last30d\n      }\n      disputes {\n        total\n        open\n      }\n      subKeys {\n        total\n        live\n      }\n      capabilities\n    }\n    adminRevenue(days: $days) {\n      days\n      totals {\n        executions\n        paidExecutions\n        grossCents\n        refundsCents\n        netCents\n      }\n      fees {\n        asset\n        feeBps\n        fees\n        refunded\n        net\n      }\n      byDay {\n        day\n        grossCents\n        refundsCents\n        netCents\n        fees\n      }\n      byCapability {\n        capability\n        executions\n        grossCents\n        netCents\n      }\n    }\n  }\n": types.ConsoleAdminOverviewDocument,
     "\n  query ConsoleAdminDisputes($status: String, $after: String) {\n    adminDisputes(status: $status, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        disputeId\n        agentId\n        providerAgentId\n        serviceId\n        form\n        type\n        reason\n        description\n        status\n        resolved\n        resolution\n        refundCents\n        priorityResolution\n        createdAt\n      }\n    }\n  }\n": types.ConsoleAdminDisputesDocument,
@@ -139,7 +138,6 @@ const documents: Documents = {
     "\n  mutation ConsoleOpenDispute($input: CreateDisputeInput!) {\n    createDispute(input: $input) {\n      disputeId\n      status\n    }\n  }\n": types.ConsoleOpenDisputeDocument,
     "\n  query ConsoleTickets($status: String, $after: String) {\n    tickets(status: $status, first: 25, after: $after) {\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        ticketKey\n        subject\n        type\n        priority\n        status\n        targetService\n        createdAt\n        updatedAt\n      }\n    }\n  }\n": types.ConsoleTicketsDocument,
     "\n  mutation ConsoleFileTicket($input: ExecuteInput!) {\n    execute(input: $input) {\n      executionId\n      status\n      error\n      result\n    }\n  }\n": types.ConsoleFileTicketDocument,
-    "\n  query ConsoleSessionName {\n    me {\n      name\n    }\n  }\n": types.ConsoleSessionNameDocument,
     "\n  query ConsoleTicket($ticketKey: String!) {\n    ticket(ticketKey: $ticketKey) {\n      ticketKey\n      subject\n      description\n      type\n      priority\n      status\n      resolution\n      targetService\n      agentName\n      createdAt\n      comments {\n        commentId\n        author\n        content\n        createdAt\n      }\n      history {\n        from\n        to\n        at\n        actorKind\n        note\n      }\n    }\n  }\n": types.ConsoleTicketDocument,
     "\n  mutation ConsoleAddTicketComment($ticketKey: String!, $input: TicketCommentInput!) {\n    addTicketComment(ticketKey: $ticketKey, input: $input) {\n      commentId\n    }\n  }\n": types.ConsoleAddTicketCommentDocument,
     "\n  mutation ConsoleMoveTicket($ticketKey: String!, $input: TicketStatusInput!) {\n    updateTicketStatus(ticketKey: $ticketKey, input: $input) {\n      ticketKey\n      status\n    }\n  }\n": types.ConsoleMoveTicketDocument,
@@ -167,6 +165,10 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment ConsolePageInfo on PageInfo {\n    hasNextPage\n    endCursor\n  }\n"): typeof import('./graphql').ConsolePageInfoFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSignedIn {\n    me {\n      agentId\n      name\n    }\n  }\n"): typeof import('./graphql').ConsoleSignedInDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -243,10 +245,6 @@ export function graphql(source: "\n  mutation ConsoleExecute($input: ExecuteInpu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleWallet($agentId: ID!, $after: String) {\n    wallet(agentId: $agentId) {\n      walletAddress\n      network\n      asset\n      balance\n      held\n      available\n      keyCustody\n      createdAt\n    }\n    walletEntries(agentId: $agentId, first: 25, after: $after) {\n      totalCount\n      pageInfo {\n        ...ConsolePageInfo\n      }\n      nodes {\n        id\n        kind\n        amount\n        reference\n        executionId\n        createdAt\n      }\n    }\n  }\n"): typeof import('./graphql').ConsoleWalletDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleMyId {\n    me {\n      agentId\n    }\n  }\n"): typeof import('./graphql').ConsoleMyIdDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -363,10 +361,6 @@ export function graphql(source: "\n  query ConsoleTickets($status: String, $afte
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleFileTicket($input: ExecuteInput!) {\n    execute(input: $input) {\n      executionId\n      status\n      error\n      result\n    }\n  }\n"): typeof import('./graphql').ConsoleFileTicketDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleSessionName {\n    me {\n      name\n    }\n  }\n"): typeof import('./graphql').ConsoleSessionNameDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

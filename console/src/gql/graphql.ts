@@ -296,6 +296,11 @@ export type WriteMemoryEntriesInput = {
 
 export type ConsolePageInfoFragment = { hasNextPage: boolean, endCursor: string | null };
 
+export type ConsoleSignedInQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleSignedInQuery = { me: { agentId: string, name: string } };
+
 export type ConsoleAgentEventTypesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -430,11 +435,6 @@ export type ConsoleWalletQueryVariables = Exact<{
 
 
 export type ConsoleWalletQuery = { wallet: { walletAddress: string, network: string, asset: string, balance: string, held: string, available: string, keyCustody: string, createdAt: string }, walletEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, kind: string, amount: string, reference: string | null, executionId: string | null, createdAt: string }> } };
-
-export type ConsoleMyIdQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleMyIdQuery = { me: { agentId: string } };
 
 export type ConsoleFaucetMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -648,11 +648,6 @@ export type ConsoleFileTicketMutationVariables = Exact<{
 
 export type ConsoleFileTicketMutation = { execute: { executionId: string, status: string, error: string | null, result: unknown } };
 
-export type ConsoleSessionNameQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleSessionNameQuery = { me: { name: string } };
-
 export type ConsoleTicketQueryVariables = Exact<{
   ticketKey: string;
 }>;
@@ -834,6 +829,14 @@ export const ConsolePageInfoFragmentDoc = new TypedDocumentString(`
   endCursor
 }
     `, {"fragmentName":"ConsolePageInfo"}) as unknown as TypedDocumentString<ConsolePageInfoFragment, unknown>;
+export const ConsoleSignedInDocument = new TypedDocumentString(`
+    query ConsoleSignedIn {
+  me {
+    agentId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSignedInQuery, ConsoleSignedInQueryVariables>;
 export const ConsoleAgentEventTypesDocument = new TypedDocumentString(`
     subscription ConsoleAgentEventTypes {
   agentEvents {
@@ -1132,13 +1135,6 @@ export const ConsoleWalletDocument = new TypedDocumentString(`
   hasNextPage
   endCursor
 }`) as unknown as TypedDocumentString<ConsoleWalletQuery, ConsoleWalletQueryVariables>;
-export const ConsoleMyIdDocument = new TypedDocumentString(`
-    query ConsoleMyId {
-  me {
-    agentId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleMyIdQuery, ConsoleMyIdQueryVariables>;
 export const ConsoleFaucetDocument = new TypedDocumentString(`
     mutation ConsoleFaucet {
   sandboxFaucet {
@@ -1755,13 +1751,6 @@ export const ConsoleFileTicketDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleFileTicketMutation, ConsoleFileTicketMutationVariables>;
-export const ConsoleSessionNameDocument = new TypedDocumentString(`
-    query ConsoleSessionName {
-  me {
-    name
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSessionNameQuery, ConsoleSessionNameQueryVariables>;
 export const ConsoleTicketDocument = new TypedDocumentString(`
     query ConsoleTicket($ticketKey: String!) {
   ticket(ticketKey: $ticketKey) {

@@ -1,7 +1,7 @@
 // Signing in, registering, and the signed-in agent's own pages: its profile, sub-keys, services,
 // executions with their receipts, and its wallet.
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { useMutation, useQuery } from '../data';
+import { useMutation, useQuery, useSignedInAgent } from '../data';
 import { graphql } from '../gql';
 import type { AutonomyLevel, PricingModel } from '../gql/graphql';
 import { Link, navigate, seg } from '../router';
@@ -917,14 +917,6 @@ const WalletQuery = graphql(`
   }
 `);
 
-const MyId = graphql(`
-  query ConsoleMyId {
-    me {
-      agentId
-    }
-  }
-`);
-
 const Faucet = graphql(`
   mutation ConsoleFaucet {
     sandboxFaucet {
@@ -936,8 +928,7 @@ const Faucet = graphql(`
 `);
 
 export function WalletPage() {
-  const [me] = useQuery({ query: MyId });
-  const agentId = me.data?.me.agentId;
+  const agentId = useSignedInAgent()?.agentId;
   const pages = usePages();
   const [result, refetch] = useQuery({ query: WalletQuery, variables: { agentId: agentId ?? '', after: pages.after }, pause: !agentId });
   const [credited, faucet] = useMutation(Faucet);

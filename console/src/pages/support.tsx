@@ -1,7 +1,7 @@
 // Where the signed-in agent's events go and what it disputes: webhooks (added, edited, removed) with their
 // deliveries (and redelivery), disputes, and support tickets (filed, commented on, moved along).
 import { useState } from 'react';
-import { useMutation, useQuery } from '../data';
+import { useMutation, useQuery, useSignedInAgent } from '../data';
 import { graphql } from '../gql';
 import { Link, navigate, seg, useLocation } from '../router';
 import { useRefetchOnEvents } from '../live';
@@ -445,17 +445,9 @@ const FileTicketCall = graphql(`
   }
 `);
 
-const SessionName = graphql(`
-  query ConsoleSessionName {
-    me {
-      name
-    }
-  }
-`);
-
 function FileTicket() {
   const [filed, file] = useMutation(FileTicketCall);
-  const [me] = useQuery({ query: SessionName });
+  const me = useSignedInAgent();
   const [form, setForm] = useState({ type: 'question', priority: 'medium', subject: '', description: '', targetService: '' });
   const [failure, setFailure] = useState<string | null>(null);
   return (
@@ -469,7 +461,7 @@ function FileTicket() {
             priority: form.priority,
             subject: form.subject.trim(),
             description: form.description.trim(),
-            agent_name: me.data?.me.name ?? 'console',
+            agent_name: me?.name ?? 'console',
             ...(form.targetService.trim() ? { target_service: form.targetService.trim() } : {}),
           };
           const answer = await file({ input: { capability: 'support-ticket', input } });

@@ -524,8 +524,10 @@ function NewUtoTicket() {
   const [created, create] = useMutation(CreateUto);
   const [form, setForm] = useState({ intent: '', domain: '', capabilities: '', context: '{}', budget: '', deadline: '' });
   const [contextError, setContextError] = useState<string | null>(null);
-  const budget = form.budget.trim() ? Number(form.budget.trim().replace(/^\$/, '')) : null;
-  const budgetError = budget !== null && !(budget >= 0) ? 'A sum in dollars, such as 25' : null;
+  // Typed as any sum is (centsOf), sent in dollars as the ticket keeps it.
+  const cents = centsOf(form.budget);
+  const budget = cents === null ? null : cents / 100;
+  const budgetError = Number.isNaN(cents) ? 'A sum in dollars, such as 25' : null;
   return (
     <Section title="Submit a ticket">
       <form
