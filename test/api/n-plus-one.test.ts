@@ -942,16 +942,20 @@ interface Measured {
 }
 
 /**
- * The statements of one request, asked twice and counted the second time: what a first request does once
- * (a cache filled, the caller looked up) is not the list's doing.
+ * The statements of one request in its steady state: asked four times, the first not counted, the cheapest of
+ * the other three kept. What a first request does once (a cache filled, the caller looked up) is not the
+ * list's doing, and neither is a kept answer emptied between two runs by a change notification that arrived
+ * late (on PostgreSQL, the fixture's own copied rows are reported a moment after their commit). A statement
+ * per item runs in every run, so the cheapest still shows it.
  */
 async function measure(target: Target, seeded: Seeded, variables?: Record<string, unknown>, query?: string): Promise<Measured> {
   const doc = query ? { query, variables: variables ?? {} } : documentFor(target, seeded);
   let counted: Counted<any> | undefined;
-  for (let run = 0; run < 2; run++) {
-    counted = await watch.gql<any>(doc.query, doc.variables, seeded.key);
-    const { res } = counted;
+  for (let run = 0; run < 4; run++) {
+    const next = await watch.gql<any>(doc.query, doc.variables, seeded.key);
+    const { res } = next;
     if (res.body.errors?.length || !res.body.data) throw new Error(`${target.coordinate}: ${res.status} ${res.text.slice(0, 800)}\n${doc.query}`);
+    if (run === 1 || (run > 1 && next.statements.length < counted!.statements.length)) counted = next;
   }
   const data = target.nested && !query ? counted!.res.body.data.parent.list : counted!.res.body.data.list;
   const items = Array.isArray(data) ? data : data.edges.map((e: { node: unknown }) => e.node);
