@@ -31,6 +31,16 @@ export function cpuSeconds(pid: number): number {
 }
 
 /**
+ * utime + stime of one thread of a process, in seconds: the main thread's (`tid` = `pid`, the default) is
+ * the event loop's, without the helper threads beside it (V8's collector and compiler, an embedded
+ * database's worker) that a window of wall time on a busy machine also holds.
+ */
+export function threadCpuSeconds(pid: number, tid: number = pid): number {
+  const { fields } = readStat(`${pid}/task/${tid}`);
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
+}
+
+/**
  * CPU of every process named `postgres` on this machine (utime + stime, and cutime + cstime for the
  * backends its postmaster has already reaped), in seconds; null when none runs here (a remote database).
  * Deltas of it charge the database server for a window's work when it shares the machine.

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { getIntrospectionQuery } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { cpuSeconds } from '../../bench/lib/proc-cpu';
+import { threadCpuSeconds } from '../../bench/lib/proc-cpu';
 import { launchServer, type Running } from '../support/process';
 
 jest.setTimeout(180_000);
@@ -175,14 +175,16 @@ async function sendCorpus(): Promise<void> {
   for (const [name, make] of Object.entries(corpus)) {
     for (const [entryName, entry] of Object.entries(entries)) {
       if (!entry.fits(make())) continue;
-      // What a refusal costs is the server's CPU for it: on a shared machine the wall-clock time also holds
-      // whatever else runs meanwhile (the browser suite, another server). Each of five fresh variants may
+      // What a refusal costs is the server's event loop for it: its main thread's CPU. On a shared machine
+      // the wall-clock time also holds whatever else runs meanwhile (the browser suite, another server), and
+      // the whole process's CPU holds its helper threads' work of that window (V8's collector and compiler,
+      // the embedded database's worker), which a slow machine stretches. Each of five fresh variants may
       // try; one must cost under 50 ms, and none may take a second.
       let best = Infinity;
       for (let attempt = 0; attempt < 5 && best >= 50; attempt++) {
-        const cpuBefore = cpuSeconds(server.child.pid!);
+        const cpuBefore = threadCpuSeconds(server.child.pid!);
         const { ms, codes, status } = await entry.send(fresh(make()));
-        const cpuMs = (cpuSeconds(server.child.pid!) - cpuBefore) * 1000;
+        const cpuMs = (threadCpuSeconds(server.child.pid!) - cpuBefore) * 1000;
         expect({ document: name, entry: entryName, underASecond: ms < 1000 }).toEqual({ document: name, entry: entryName, underASecond: true });
         expect({ document: name, entry: entryName, codes, status: status === undefined || status === 400 ? 'ok' : status }).toEqual({
           document: name,
