@@ -118,11 +118,44 @@ function expectSound(op: Operation, res: { status: number; contentType: string; 
 /** Broken requests per operation. */
 const RUNS = 40;
 
+/** A broken request to send: where, how and with what. */
+interface Broken {
+  method: string;
+  url: string;
+  authorization?: string;
+  body?: string;
+}
+
+/**
+ * Sends one request and reads its answer (a stream's headers only: a stream that opened stays open), with
+ * how long that took from the first byte sent to the last read.
+ */
+async function send(request: Broken): Promise<{ res: Response; contentType: string; text: string; ms: number }> {
+  const started = performance.now();
+  const aborter = new AbortController();
+  const res = await fetch(request.url, {
+    method: request.method,
+    headers: { ...(request.authorization ? { authorization: request.authorization } : {}), ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
+    signal: aborter.signal,
+  });
+  const contentType = res.headers.get('content-type') ?? '';
+  let text = '';
+  if (contentType.startsWith('text/event-stream')) aborter.abort();
+  else text = await res.text();
+  return { res, contentType, text, ms: performance.now() - started };
+}
+
+/** What a broken request may take: its operation's typical one, and any one. */
+const TYPICAL_MS = 100;
+const WORST_MS = 1000;
+
 it('answers every operation of the OpenAPI document, however broken the request, without a 5xx', async () => {
   const ops = operations();
   expect(ops.length).toBeGreaterThan(80);
-  const started = Date.now();
   for (const [index, op] of ops.entries()) {
+    const times: number[] = [];
+    const slow: { request: Broken; ms: number }[] = [];
     await fc.assert(
       fc.asyncProperty(
         credential,
@@ -134,29 +167,27 @@ it('answers every operation of the OpenAPI document, however broken the request,
           const path = op.path.replace(/\{(\w+)\}/g, () => pathValues[i++ % pathValues.length]);
           const qs = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
           const authorization = cred === 'agent' ? `Bearer ${agentKey}` : cred === 'admin' ? `Bearer ${ADMIN_KEY}` : cred;
-          const aborter = new AbortController();
-          const res = await fetch(`${server.url}/api/v1${path}${qs ? `?${qs}` : ''}`, {
-            method: op.method,
-            headers: { ...(authorization ? { authorization } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-            body: op.method === 'GET' || op.method === 'HEAD' ? undefined : body,
-            signal: aborter.signal,
-          });
-          const contentType = res.headers.get('content-type') ?? '';
+          const request: Broken = { method: op.method, url: `${server.url}/api/v1${path}${qs ? `?${qs}` : ''}`, authorization: authorization || undefined, body };
+          const { res, contentType, text, ms } = await send(request);
+          times.push(ms);
+          if (ms >= WORST_MS) slow.push({ request, ms });
           // Every answer, streams included, carries one request id.
           expect(res.headers.get('x-request-id')).toMatch(/^req_[0-9A-Za-z]{20}$/);
-          // A stream that opened answers its headers, then stays open: its headers are the answer here.
-          if (contentType.startsWith('text/event-stream')) {
-            aborter.abort();
-            expectSound(op, { status: res.status, contentType, text: '' });
-            return;
-          }
-          expectSound(op, { status: res.status, contentType, text: await res.text() });
+          expectSound(op, { status: res.status, contentType, text });
         },
       ),
       { numRuns: RUNS, seed: 20261123 + index, endOnFailure: true },
     );
+    // Bounded: no broken request costs the server more than a moment. Wall-clock time on a machine shared
+    // with the rest of the suite also holds whatever ran meanwhile, so an operation is judged by its median
+    // (on this machine 2-20 ms alone, about twice that beside the suite), and a request that took a second
+    // is sent again: what it costs again, alone, is its own.
+    const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+    expect({ op: `${op.method} ${op.path}`, typical: median < TYPICAL_MS }).toEqual({ op: `${op.method} ${op.path}`, typical: true });
+    for (const { request, ms } of slow) {
+      const again = (await send(request)).ms;
+      const what = `${request.method} ${request.url} (${request.body?.length ?? 0} bytes of body): ${Math.round(ms)} ms, then ${Math.round(again)} ms`;
+      expect({ what, underASecond: again < WORST_MS }).toEqual({ what, underASecond: true });
+    }
   }
-  // Bounded: no broken request costs the server more than a moment — on average well under 15 ms each on the
-  // embedded database, on a machine shared with the rest of the suite (the document grows with every route).
-  expect((Date.now() - started) / (ops.length * RUNS)).toBeLessThan(15);
 }, 240_000);
