@@ -17,32 +17,52 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+/** A value waiting to be checked: where it sits is its parent's place and its key, spelled out only for a problem. */
+interface Pending {
+  value: unknown;
+  parent: Pending | null;
+  key: string | number;
+  depth: number;
+}
+
+/** Where a pending value sits, dot-separated from `base` (the caller's path, '' at the top). */
+function pathOf(item: Pending, base: string): string {
+  const keys: (string | number)[] = [];
+  for (let at: Pending | null = item; at?.parent; at = at.parent) keys.push(at.key);
+  let path = base;
+  for (let i = keys.length - 1; i >= 0; i--) path = path === '' ? String(keys[i]) : `${path}.${keys[i]}`;
+  return path;
+}
+
 /**
  * The first problem of a JSON value from outside, found without recursion: nested deeper than
- * MAX_JSON_DEPTH, or a string (or key) the database cannot store. `path` names where it sits.
+ * MAX_JSON_DEPTH, or a string (or key) the database cannot store. `path` names where it sits. Paths are
+ * spelled only for the problem found (a clean input, the usual case, allocates none).
  */
 export function inputProblem(value: unknown, path = ''): FieldError | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path, depth: 0 }];
-  const at = (base: string, key: string | number) => (base === '' ? String(key) : `${base}.${key}`);
+  const stack: Pending[] = [{ value, parent: null, key: '', depth: 0 }];
   while (stack.length) {
     const item = stack.pop()!;
     const v = item.value;
     if (typeof v === 'string') {
       const problem = textProblem(v);
-      if (problem) return { path: item.path, message: problem };
+      if (problem) return { path: pathOf(item, path), message: problem };
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
-    if (item.depth >= MAX_JSON_DEPTH) return { path: item.path, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    if (item.depth >= MAX_JSON_DEPTH) return { path: pathOf(item, path), message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: at(item.path, i), depth: item.depth + 1 });
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: item, key: i, depth: item.depth + 1 });
       continue;
     }
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const problem = textProblem(keys[i]);
-      if (problem) return { path: at(item.path, keys[i].replace(/[\u0000\ud800-\udfff]/g, '?')), message: `has a key that ${problem}` };
-      stack.push({ value: (v as Record<string, unknown>)[keys[i]], path: at(item.path, keys[i]), depth: item.depth + 1 });
+      if (problem) {
+        const named: Pending = { value: undefined, parent: item, key: keys[i].replace(/[\u0000\ud800-\udfff]/g, '?'), depth: item.depth + 1 };
+        return { path: pathOf(named, path), message: `has a key that ${problem}` };
+      }
+      stack.push({ value: (v as Record<string, unknown>)[keys[i]], parent: item, key: keys[i], depth: item.depth + 1 });
     }
   }
   return undefined;

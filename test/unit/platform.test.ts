@@ -119,5 +119,9 @@ describe('the input boundary', () => {
     expect(inputProblem({ a: [{ b: 'ok' }, { c: 'no\u0000' }] }, 'body')).toEqual({ path: 'body.a.1.c', message: expect.stringMatching(/NUL/) });
     expect(inputProblem({ ['\ud800']: 1 })?.message).toMatch(/key that must not contain a lone UTF-16 surrogate/);
     expect(inputProblem({ emoji: '😀', fine: ['x', 1, null, true] })).toBeUndefined();
+    // Paths are spelled from the caller's base, with the bad key's characters shown as '?'.
+    expect(inputProblem({ a: [{ ['b\u0000']: 1 }] }, 'body')).toEqual({ path: 'body.a.0.b?', message: expect.stringMatching(/^has a key that .*NUL/) });
+    expect(inputProblem('no\u0000', 'q')?.path).toBe('q');
+    expect(inputProblem(['no\u0000'])?.path).toBe('0');
   });
 });
