@@ -1,5 +1,6 @@
 // Pure platform pieces: secrets and ids, bearer parsing, problem mapping, log redaction.
 import { documentDepth, inputProblem } from '../../src/platform/input-boundary';
+import { inLanes } from '../../src/platform/lanes';
 import { loadConfig } from '../../src/config';
 import { Writable } from 'node:stream';
 import { GraphQLError } from 'graphql';
@@ -123,5 +124,39 @@ describe('the input boundary', () => {
     expect(inputProblem({ a: [{ ['b\u0000']: 1 }] }, 'body')).toEqual({ path: 'body.a.0.b?', message: expect.stringMatching(/^has a key that .*NUL/) });
     expect(inputProblem('no\u0000', 'q')?.path).toBe('q');
     expect(inputProblem(['no\u0000'])?.path).toBe('0');
+  });
+});
+
+describe('inLanes', () => {
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('works every item, never more than its lanes at once, a slow item holding up one lane only', async () => {
+    let running = 0;
+    let most = 0;
+    const done: number[] = [];
+    // Item 0 takes 300 ms; the other nine 20 ms each: the two lanes beside it finish them all first (in waves
+    // of three, items 3 to 9 would have waited for it).
+    await inLanes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 3, async (item) => {
+      running++;
+      most = Math.max(most, running);
+      await pause(item === 0 ? 300 : 20);
+      running--;
+      done.push(item);
+    });
+    expect(most).toBe(3);
+    expect(done).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
+  });
+
+  it('stops taking items after a failure and throws it once the started ones are done', async () => {
+    const finished: number[] = [];
+    await expect(
+      inLanes([1, 2, 3, 4, 5, 6], 2, async (item) => {
+        if (item === 2) throw new Error('two failed');
+        await pause(item === 1 ? 50 : 5);
+        finished.push(item);
+      }),
+    ).rejects.toThrow('two failed');
+    expect(finished).toEqual([1]);
+    await expect(inLanes([], 4, async () => {})).resolves.toBeUndefined();
   });
 });

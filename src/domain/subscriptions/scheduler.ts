@@ -6,6 +6,7 @@
 // execution) and delivers its output; a run cut off by a crash is taken over once its lease passes.
 import type { Agent, CapabilitySubscription, SubscriptionRun } from '../../db/generated/prisma/client';
 import { newRequestId } from '../../platform/ids';
+import { inLanes } from '../../platform/lanes';
 import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Services } from '../context';
 import { transact, type ExtraDelivery } from '../events';
@@ -80,9 +81,7 @@ export class SubscriptionScheduler {
     const stale = now - this.lastReclaim >= RECLAIM_EVERY_MS ? await this.reclaimStale() : [];
     if (stale.length || now - this.lastReclaim >= RECLAIM_EVERY_MS) this.lastReclaim = now;
     const claimed = [...(await this.claimDue()), ...stale];
-    for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-      await Promise.all(claimed.slice(i, i + CONCURRENCY).map((c) => this.perform(c)));
-    }
+    await inLanes(claimed, CONCURRENCY, (c) => this.perform(c));
     return claimed.length;
   }
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { bm25Tokens } from '../../../platform/bm25';
 import { ValidationFailed, type FieldError } from '../../../platform/errors';
+import { inLanes } from '../../../platform/lanes';
 import { Checks } from '../../../platform/validate';
 import type { Agent } from '../../../db/generated/prisma/client';
 import type { Ctx } from '../../context';
@@ -344,7 +345,6 @@ async function readSources(ctx: Ctx, urls: string[], signal: AbortSignal, deadli
   let fetched = 0;
   const sources: Source[] = new Array(urls.length);
   const passages: Passage[][] = urls.map(() => []);
-  let next = 0;
   const timeLeft = () => Math.floor(deadline - performance.now());
   const readOne = async (i: number): Promise<Source> => {
     const url = urls[i];
@@ -377,13 +377,9 @@ async function readSources(ctx: Ctx, urls: string[], signal: AbortSignal, deadli
     passages[i] = read.passages.map((text) => ({ url: page.finalUrl, title: read.title, text, kind: 'page' as const, words: text }));
     return { url, final_url: page.finalUrl, title: read.title, outcome: 'read', error: null, passages: passages[i].length };
   };
-  const worker = async () => {
-    while (next < urls.length) {
-      const i = next++;
-      sources[i] = await readOne(i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(RESEARCH.concurrency, urls.length) }, worker));
+  await inLanes(urls, RESEARCH.concurrency, async (_, i) => {
+    sources[i] = await readOne(i);
+  });
   return { sources, passages: passages.flat(), fetched };
 }
 
