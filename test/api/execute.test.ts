@@ -20,7 +20,8 @@ const clock = new FakeClock(new Date());
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '1500', SANDBOX_FAUCET_CAP: '100' } });
+  // A provider has 3 s: fifteen calls at once, beside the rest of the suite on a slow machine, have taken over 1.5.
+  server = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '3000', SANDBOX_FAUCET_CAP: '100' } });
   call = api(server);
 });
 afterAll(async () => {
@@ -129,7 +130,7 @@ describe('POST /execute, auto mode', () => {
     const me = await registerPayingAgent(server);
     const started = Date.now();
     const res = await run(me.key, { capability: cap, input: {} });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(6000);
     expect(res.body.attempts.map((a: any) => a.reason)).toEqual(['timeout', null]);
     expect(res.body.status).toBe('success');
   });
@@ -340,11 +341,13 @@ describe('provider statistics and reputation', () => {
     const rep = await call('GET', '/my/reputation', { key: svc.agent.key });
     expect(rep.body.reputation).toBe(21);
     // Folded as the executions committed: the tenth success is worth a point.
-    expect(rep.body.events[0]).toMatchObject({ delta: 1, reason: expect.stringMatching(/^provider calls paid from outside its family: \d+ succeeded, 0 failed$/), source_type: 'provider_stats' });
+    // (Found by its source: the fake clock stands still, so it and the registration's event share an instant.)
+    const folded = rep.body.events.filter((e: { source_type: string | null }) => e.source_type === 'provider_stats');
+    expect(folded).toEqual([expect.objectContaining({ delta: 1, reason: expect.stringMatching(/^provider calls paid from outside its family: \d+ succeeded, 0 failed$/) })]);
     // With the event applyReputation writes, for the provider's streams and webhooks.
     const event = await server.app.services.db.outboxEvent.findFirstOrThrow({ where: { agentId: svc.agent.agentId, type: 'reputation.changed' } });
     expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
-    expect(event.data).toEqual({ agent_id: svc.agent.agentId, delta: 1, reputation: 21, previous: 20, tier: 'newcomer', previous_tier: 'newcomer', reason: rep.body.events[0].reason });
+    expect(event.data).toEqual({ agent_id: svc.agent.agentId, delta: 1, reputation: 21, previous: 20, tier: 'newcomer', previous_tier: 'newcomer', reason: folded[0].reason });
     // The ranking sees the statistics.
     const resolved = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
     expect(resolved.body.matches[0]).toMatchObject({ success_rate: 0.92, latency_p50_ms: service.latencyP50Ms, reputation: 21 });
@@ -482,12 +485,12 @@ describe('provider statistics and reputation', () => {
     const cap = uniqueSlug('busy');
     const p = await provider();
     const svc = await offer(cap, p, 0);
-    const statuses: number[] = [];
+    const failed: unknown[] = [];
     for (let wave = 0; wave < 4; wave++) {
       const answers = await Promise.all(Array.from({ length: 15 }, (_, i) => run(svc.agent.key, { capability: cap, input: { wave, i } })));
-      statuses.push(...answers.map((a) => (a.body.status === 'success' ? a.status : -a.status)));
+      failed.push(...answers.filter((a) => a.status !== 200 || a.body.status !== 'success').map((a) => ({ status: a.status, body: a.body })));
     }
-    expect(statuses).toEqual(Array(60).fill(200));
+    expect(failed).toEqual([]);
     await server.app.services.providerStats.settled();
     await server.app.services.providerStats.foldOnce();
     const service = await server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
