@@ -130,8 +130,16 @@ describe('POST /swarm/sessions', () => {
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push((await call('POST', '/swarm/sessions', { key: me.key, body: { goal: `slow ${i}`, strategy: 'parallel', steps: [{ capability }] } })).body.session_id);
     expectProblem(await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'one too many', strategy: 'parallel', steps: [{ capability }] } }), 409, 'conflict');
-    for (const id of ids) await call('POST', `/swarm/sessions/${id}/cancel`, { key: me.key });
-    expect((await call('GET', '/swarm/sessions?status=cancelled', { key: me.key })).body.total).toBe(10);
+    // Each swarm's one step waits on a provider that never answers, until its 2 s timeout fails the swarm: on
+    // a slow machine some of the ten end that way before their cancel comes (409). The others are cancelled.
+    const cancelled: string[] = [];
+    for (const id of ids) {
+      const res = await call('POST', `/swarm/sessions/${id}/cancel`, { key: me.key });
+      if (res.status === 200) cancelled.push(id);
+      else expect([res.status, (await call('GET', `/swarm/sessions/${id}`, { key: me.key })).body.status]).toEqual([409, 'failed']);
+    }
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect((await call('GET', '/swarm/sessions?status=cancelled', { key: me.key })).body.total).toBe(cancelled.length);
   });
 });
 
