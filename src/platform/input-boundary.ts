@@ -25,14 +25,11 @@ interface Pending {
   depth: number;
 }
 
-/** Where a pending value sits, dot-separated from `base` (the caller's path, '' at the top). */
-function pathOf(item: Pending, base: string): string {
-  const keys: (string | number)[] = [];
-  for (let at: Pending | null = item; at?.parent; at = at.parent) keys.push(at.key);
-  let path = base;
-  for (let i = keys.length - 1; i >= 0; i--) path = path === '' ? String(keys[i]) : `${path}.${keys[i]}`;
-  return path;
-}
+/** `key` under `base`, dot-separated ('' is the top). */
+const under = (base: string, key: string | number) => (base === '' ? String(key) : `${base}.${key}`);
+
+/** Where a pending value sits, from `base` (the caller's path); its parents are at most MAX_JSON_DEPTH deep. */
+const pathOf = (item: Pending, base: string): string => (item.parent ? under(pathOf(item.parent, base), item.key) : base);
 
 /**
  * The first problem of a JSON value from outside, found without recursion: nested deeper than
@@ -58,10 +55,7 @@ export function inputProblem(value: unknown, path = ''): FieldError | undefined 
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const problem = textProblem(keys[i]);
-      if (problem) {
-        const named: Pending = { value: undefined, parent: item, key: keys[i].replace(/[\u0000\ud800-\udfff]/g, '?'), depth: item.depth + 1 };
-        return { path: pathOf(named, path), message: `has a key that ${problem}` };
-      }
+      if (problem) return { path: under(pathOf(item, path), keys[i].replace(/[\u0000\ud800-\udfff]/g, '?')), message: `has a key that ${problem}` };
       stack.push({ value: (v as Record<string, unknown>)[keys[i]], parent: item, key: keys[i], depth: item.depth + 1 });
     }
   }

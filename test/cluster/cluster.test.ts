@@ -371,12 +371,12 @@ it('finishes on the other instance a swarm whose instance was killed mid-step', 
   try {
     // Only the third instance may claim at first: the in-process ones are stopped until it is killed.
     await Promise.all([a.app.services.swarmRunner!.stop(), b.app.services.swarmRunner!.stop()]);
-    const cApi = (route: string, key: string, body?: unknown) =>
-      fetch(`http://127.0.0.1:${c.port}/api/v1${route}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined }).then((r) => r.json());
+    const cPost = (route: string, key: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${c.port}/api/v1${route}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     const me = await registerAgent(a);
     const capability = `cluster-crash-${Date.now().toString(36)}`;
     await api(a)('POST', '/services/register', { key: me.key, body: { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' } });
-    const created = await cApi('/swarm/sessions', me.key, { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3].map((n) => ({ capability, input: { n } })) });
+    const created = await cPost('/swarm/sessions', me.key, { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3].map((n) => ({ capability, input: { n } })) });
     const id = created.session_id;
     expect(id).toEqual(expect.any(String));
     // Killed while the second step's call is in flight: once the provider holds it (it answers 0.6 s later).
