@@ -10,6 +10,10 @@ const base = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 
+// The api suite and the spec's own sentences (test/spec: one file per spec area, each test named by its
+// section), both run on each database.
+const API_SUITES = ['<rootDir>/test/api/**/*.test.ts', '<rootDir>/test/spec/**/*.test.ts'];
+
 const projects = [
   { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
   // Whole processes (npm start) and the migration tooling, on the embedded database.
@@ -19,7 +23,7 @@ const projects = [
   {
     ...base,
     displayName: 'api',
-    testMatch: ['<rootDir>/test/api/**/*.test.ts'],
+    testMatch: API_SUITES,
     globalSetup: '<rootDir>/test/support/global-setup.ts',
   },
 ];
@@ -28,7 +32,7 @@ if (process.env.DATABASE_URL) {
   projects.push({
     ...base,
     displayName: 'postgres',
-    testMatch: ['<rootDir>/test/api/**/*.test.ts'],
+    testMatch: API_SUITES,
     globalSetup: '<rootDir>/test/support/global-setup.ts',
     setupFiles: ['<rootDir>/test/support/use-postgres.ts'],
   });
