@@ -6,13 +6,14 @@
 //   npx tsx examples/echo-provider.ts        # https://localhost:8443/run (PROVIDER_PORT to change it)
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 
 const tls = path.resolve(__dirname, '../test/fixtures/tls');
 
 /** The v1 (HMAC-SHA256) signature of `id.timestamp.body`, as the marketplace signs each call. */
-function verified(secret: string | undefined, headers: https.IncomingMessage['headers'], body: string): boolean {
+function verified(secret: string | undefined, headers: IncomingHttpHeaders, body: string): boolean {
   if (!secret) return true;
   const id = String(headers['webhook-id'] ?? '');
   const timestamp = String(headers['webhook-timestamp'] ?? '');
