@@ -130,7 +130,7 @@ const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('Executio
 const ExecuteInput = builder.inputType('ExecuteInput', {
   fields: (t) => ({
     capability: t.string({ required: true, description: 'The capability identifier, such as "summarize"' }),
-    input: t.field({ type: 'JSON', required: true, description: 'Free-form, capability-specific object', extensions: { jsonSchema: { type: 'object' } } }),
+    input: t.field({ type: 'JSON', required: true, description: "Free-form, capability-specific object: a registered provider gets it exactly as sent; the marketplace's own attempt reads it by the capability's input schema (GET /capabilities)", extensions: { jsonSchema: { type: 'object' } } }),
     provider: t.string({ description: 'A service key (svc_…) or service id; required with mode chosen' }),
     mode: t.field({ type: ExecuteModeEnum, description: 'Default auto' }),
     taskId: t.string({ description: "A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price)" }),

@@ -1,7 +1,8 @@
 // The marketplace as a provider (issue 35): every identifier of spec §1 is in its table with documented
 // input and output schemas; its own systems' capabilities are always answered by it and by nobody else;
 // generic ones are served as the last resort after registered providers, listed after them by resolve,
-// reached by name in chosen mode, and not offered at all when this instance cannot serve them.
+// reached by name in chosen mode, and not offered at all when this instance cannot serve them. Their input
+// schemas are the marketplace's own: a registered seller gets the caller's input as sent.
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
@@ -175,6 +176,38 @@ describe('generic capabilities: the provider of last resort', () => {
     expect(res.body.status).toBe('error');
     expect(res.body.attempts.map((a: any) => a.reason)).toEqual(['http_500', 'invalid_input']);
     expect(res.body.error).toMatch(/marketplace invalid_input \(input\.labels/);
+  });
+
+  it("gives a registered seller the caller's input as sent, whatever its own schema says, in chosen and auto mode", async () => {
+    const p = await provider();
+    const svc = await offer('code-review', p);
+    const me = await registerAgent(server);
+    const input = { repository: 'acme/app', pull: 42 };
+    const chosen = await run(me.key, { capability: 'code-review', mode: 'chosen', provider: svc.service_key, input });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toMatchObject({ status: 'success', result: { echo: input }, attempts: [{ service_key: svc.service_key, outcome: 'success' }] });
+    const auto = await run(me.key, { capability: 'code-review', input });
+    expect(auto.body).toMatchObject({ status: 'success', result: { echo: input } });
+    expect(p.calls.map((c) => c.json.input)).toEqual([input, input]);
+  });
+
+  it('answers 400 naming the field, and why it is alone, when the only seller is cooling down and its own schema refuses the input', async () => {
+    const p = await provider();
+    p.setDefault({ status: 500 });
+    const svc = await offer('code-explain', p);
+    const me = await registerAgent(server);
+    const input = { repository: 'acme/app' };
+    for (let i = 0; i < 3; i++) {
+      const res = await run(me.key, { capability: 'code-explain', mode: 'chosen', provider: svc.service_key, input });
+      expect(res.body.attempts[0].reason).toBe('http_500');
+    }
+    await server.app.services.providerStats.settled();
+    await server.app.services.providerStats.foldOnce();
+    const res = await run(me.key, { capability: 'code-explain', input });
+    expectProblem(res, 400, 'validation_failed');
+    expect(errorPaths(res)).toEqual(expect.arrayContaining(['input', 'input.repository']));
+    expect(res.body.errors.find((e: any) => e.path === 'input').message).toMatch(/its one registered provider is cooling down after repeated failures, so the marketplace is the only provider to try now/);
+    expect(p.calls).toHaveLength(3);
   });
 
   it('does not offer what it cannot serve here: 503 capability_unavailable naming the configuration, unless a seller offers it', async () => {

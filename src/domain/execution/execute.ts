@@ -148,10 +148,35 @@ function underInput(err: unknown): unknown {
   return err;
 }
 
+/** Why the marketplace's own schema refuses `input` (field errors under `input.`), or null when it takes it. */
+function marketplaceMisfit(local: GenericCapability, input: Record<string, unknown>): ValidationFailed | null {
+  try {
+    firstPartyInput(local, input);
+    return null;
+  } catch (err) {
+    const under = underInput(err);
+    if (under instanceof ValidationFailed) return under;
+    throw err;
+  }
+}
+
+/**
+ * The 400 of input the marketplace refuses when it is left alone only because the registered providers are
+ * cooling down: one more error on `input` says why its schema applies.
+ */
+function misfitWhileCooling(misfit: ValidationFailed, capability: string, cooling: number): ValidationFailed {
+  const providers = cooling === 1 ? 'its one registered provider is' : `its ${cooling} registered providers are`;
+  const why = `is read by the marketplace's own schema for ${capability}: ${providers} cooling down after repeated failures, so the marketplace is the only provider to try now`;
+  return new ValidationFailed([...misfit.errors, { path: 'input', message: why }]);
+}
+
+const isCooling = (m: CallableMatch, now: number) => m.cooldownUntil !== null && m.cooldownUntil.getTime() > now;
+
+/** The ranked providers not cooling down, at most MAX_ATTEMPTS of them. */
 function candidatesOf(ctx: Ctx, ranked: CallableMatch[]): Candidate[] {
   const now = ctx.services.clock.now().getTime();
   return ranked
-    .filter((m) => m.cooldownUntil === null || m.cooldownUntil.getTime() <= now)
+    .filter((m) => !isCooling(m, now))
     .slice(0, MAX_ATTEMPTS)
     .map((m) => ({
       serviceId: m.serviceId,
@@ -725,26 +750,30 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   // A generic capability the marketplace serves is tried last, after the registered providers.
   const local = firstParty?.kind === 'generic' && servedHere(firstParty, ctx.services) ? firstParty : undefined;
   let candidates: Candidate[];
+  /** Registered providers ranked but skipped, cooling down after repeated failures. */
+  let cooling = 0;
   if (mode === 'chosen' && provider === MARKETPLACE_PROVIDER.serviceKey) {
     if (!local) throw unservedByMarketplace(capability, firstParty);
     candidates = [marketplaceCandidate(local)];
   } else if (mode === 'chosen') {
     candidates = [await chosenCandidate(ctx, capability, provider!)];
   } else {
-    candidates = candidatesOf(ctx, callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES)));
+    const ranked = callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES));
+    const now = ctx.services.clock.now().getTime();
+    cooling = ranked.filter((m) => isCooling(m, now)).length;
+    candidates = candidatesOf(ctx, ranked);
     if (local) candidates.push(marketplaceCandidate(local));
   }
   if (!candidates.length) {
     if (firstParty) throw unservedByMarketplace(capability, firstParty);
     throw new NotFound('active provider of capability', capability);
   }
-  // The marketplace alone: its input is checked before anything else happens (a 400, not a failed call).
-  if (candidates.length === 1 && local) {
-    try {
-      firstPartyInput(local, input);
-    } catch (err) {
-      throw underInput(err);
-    }
+  // The marketplace's input schema is its own attempt's, never a registered provider's: the marketplace
+  // alone (chosen by name, or nobody else to try) checks it before anything else happens, a 400 rather
+  // than a failed call.
+  if (candidates.length === 1 && candidates[0].local) {
+    const misfit = marketplaceMisfit(candidates[0].local, input);
+    if (misfit) throw cooling ? misfitWhileCooling(misfit, capability, cooling) : misfit;
   }
 
   // A paid call is paid before any provider is called: its price is held on the caller's wallet.
@@ -854,7 +883,12 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
   /** What the marketplace's failed attempt said, for the execution's error. */
   const details = new Map<number, string>();
   let success: { candidate: Candidate; result: unknown } | undefined;
+  /** Under a task, what the marketplace's own schema refuses of the input, when every provider before it was over budget. */
+  let refusedAlone: ValidationFailed | null = null;
   for (const candidate of candidates) {
+    // Every registered provider was over the task's budget, and the marketplace does not take this input:
+    // nothing is called, and the answer is the budget's 402 (saying so), as when nothing else is left.
+    if (task && candidate.local && !attempts.length && (refusedAlone = marketplaceMisfit(candidate.local, input))) break;
     // Under a task, a provider is called only once its price is held from the task's budget.
     if (task && task.budgetCents !== null) {
       const hold = await holdBudget(ctx.services, task.id, candidate.priceCents, new Date(ctx.services.clock.now().getTime() + 2 * ctx.services.config.providerTimeoutMs + 30_000));
@@ -874,8 +908,10 @@ async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<E
   }
   if (!attempts.length) {
     const left = await remainingBudget(ctx.services, task!.id);
+    const priced = candidates.filter((c) => !c.local);
     throw new BudgetExceeded(
-      `Task ${task!.id} has ${left ?? 0} cents of its budget left; the ${candidates.length === 1 ? "provider's price" : "providers' prices"} (${candidates.map((c) => `${c.serviceKey} ${c.priceCents}`).join(', ')}) ${candidates.length === 1 ? 'is' : 'are'} more`,
+      `Task ${task!.id} has ${left ?? 0} cents of its budget left; the ${priced.length === 1 ? "provider's price" : "providers' prices"} (${priced.map((c) => `${c.serviceKey} ${c.priceCents}`).join(', ')}) ${priced.length === 1 ? 'is' : 'are'} more` +
+        (refusedAlone ? `, and the marketplace, which charges nothing, does not take this input by its own schema (${refusedAlone.message})` : ''),
     );
   }
   const latencyMs = Math.round(performance.now() - started);
