@@ -3,7 +3,9 @@ import { providerMatch } from './discovery';
 import { bucket, from, type Route } from './route';
 
 export const subKeyPolicyFields = /* GraphQL */ `
-  fragment SubKeyPolicyFields on SubKeyPolicy { permissions max_requests_per_minute: maxRequestsPerMinute max_requests_per_day: maxRequestsPerDay }
+  fragment SubKeyPolicyFields on SubKeyPolicy {
+    permissions max_requests_per_minute: maxRequestsPerMinute max_requests_per_day: maxRequestsPerDay set_by_owner: setByOwner
+  }
 `;
 
 export const serviceFields = /* GraphQL */ `
@@ -43,7 +45,7 @@ export const serviceRoutes: Route[] = [
     tag: 'Services',
     summary: 'Register a service',
     description:
-      'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it. `sub_key_policy` (`permissions`, `max_requests_per_minute`, `max_requests_per_day`) says what sub-keys of the service may hold; without it, read only at most 60 requests a minute.',
+      'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it. `sub_key_policy` (`permissions`, `max_requests_per_minute`, `max_requests_per_day`) says what sub-keys of the service may hold; without it the owner has set none (`set_by_owner` false) and the default applies: read and write, at most 60 requests a minute.',
     document: /* GraphQL */ `mutation RegisterService($input: RegisterServiceInput!) {
       registerService(input: $input) {
         service_id: serviceId service_key: serviceKey status signing_secret: signingSecret name endpoint capabilities
@@ -94,7 +96,7 @@ export const serviceRoutes: Route[] = [
     tag: 'Services',
     summary: 'Change a service',
     description:
-      "The owner alone, paused or not (another agent's service, and a removed one, answers 404). `name`, `description`, `endpoint`, `capabilities`, `languages`, `pricing_model`, `pricing_details`, `cost_per_call`: each given replaces the service's, with the rules of registration; left out keeps its value; null restores an optional field's default (no languages, no details, a price of 0). Prices set per capability go with the capabilities left out. The next `resolve` and `execute`, on every instance, see the change. `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read only; 60 a minute; no daily maximum). Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given.",
+      "The owner alone, paused or not (another agent's service, and a removed one, answers 404). `name`, `description`, `endpoint`, `capabilities`, `languages`, `pricing_model`, `pricing_details`, `cost_per_call`: each given replaces the service's, with the rules of registration; left out keeps its value; null restores an optional field's default (no languages, no details, a price of 0). Prices set per capability go with the capabilities left out. The next `resolve` and `execute`, on every instance, see the change. `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read and write; 60 a minute; no daily maximum), and `sub_key_policy: null` takes the policy back to none set. Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given until rotated, when the new key gets what the policy then allows.",
     errors: [404],
     document: /* GraphQL */ `mutation UpdateService($serviceKey: String!, $input: UpdateServiceInput!) {
       updateService(serviceKey: $serviceKey, input: $input) { ...ServiceListing }

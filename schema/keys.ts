@@ -44,6 +44,17 @@ export const SubKey = builder.prismaNode('SubKey', {
   }),
 });
 
+const SubKeyBound = builder.objectRef<keys.SubKeyBound>('SubKeyBound').implement({
+  description:
+    "A bound that applied to a grant: a rate lowered to the service's sub-key policy maximum, a daily limit the policy sets, or (on rotation) a permission the policy no longer allows",
+  fields: (t) => ({
+    field: t.exposeString('field', { description: 'The answer field it bounded, as REST spells it: `rate_limits.requests_per_minute`, `rate_limits.requests_per_day` or `permissions`' }),
+    asked: t.field({ type: 'JSON', nullable: true, description: 'What was asked (on rotation: what the old key held); null for a daily limit not asked for', resolve: (b) => b.asked }),
+    granted: t.field({ type: 'JSON', description: 'What the key holds', resolve: (b) => b.granted }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
 const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSubKey').implement({
   fields: (t) => ({
     subKey: t.string({ description: 'The secret, `key_service_…`: shown only here', resolve: (p) => p.secret }),
@@ -53,13 +64,17 @@ const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSub
     rateLimits: t.field({ type: RateLimits, resolve: (p) => keys.rateLimitsOf(p.key.rateLimits) }),
     expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.key.expiresAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => p.key.createdAt }),
+    bounds: t.field({ type: [SubKeyBound], description: 'Where the grant is less than was asked, and why (empty when it is all that was asked)', resolve: (p) => p.bounds }),
     key: t.field({ type: SubKey, resolve: (p) => p.key }),
   }),
 });
 
 const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
   fields: (t) => ({
-    permissions: t.stringList({ description: 'Default ["read"]. Each must be allowed by the service\'s sub-key policy (403 naming those that are not)' }),
+    permissions: t.stringList({
+      description:
+        'Default ["read"]. Each must be allowed by the service\'s sub-key policy (403 naming those that are not); a service whose owner has set none allows read and write',
+    }),
     rateLimits: t.field({
       type: RateLimitsInput,
       description: "Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any",
@@ -72,7 +87,7 @@ builder.mutationField('provisionSubKey', (t) =>
   t.field({
     type: ProvisionedSubKey,
     description:
-      "Provision a sub-key for an active service, within the tier's allowance (403 beyond it) and the service's sub-key policy (403 for a permission it does not allow; rates capped to its maxima). The answer's permissions and rate limits are what was granted.",
+      "Provision a sub-key for an active service, within the tier's allowance (403 beyond it) and the service's sub-key policy (403 for a permission it does not allow; without a policy of its owner's, read and write are allowed and any other permission needs one; rates capped to its maxima). The answer's permissions and rate limits are what was granted, and `bounds` says where that is less than was asked, and why.",
     auth: 'agent',
     args: { serviceKey: t.arg.string({ required: true }), input: t.arg({ type: ProvisionSubKeyInput }) },
     resolve: (_r, { serviceKey, input }, ctx) => keys.provisionSubKey(ctx, serviceKey, input ?? {}),
@@ -110,7 +125,9 @@ const Rotation = builder.objectRef<keys.Rotation>('SubKeyRotation').implement({
     previousSubKeyId: t.id({ resolve: (r) => r.previous.id }),
     gracePeriodEnds: t.field({ type: 'DateTime', description: 'Until then the old key stays valid', resolve: (r) => r.previous.graceEndsAt! }),
     expiresAt: t.field({ type: 'DateTime', resolve: (r) => r.key.expiresAt }),
-    permissions: t.stringList({ resolve: (r) => r.key.permissions }),
+    permissions: t.stringList({ description: "The old key's, less those the service's sub-key policy no longer allows", resolve: (r) => r.key.permissions }),
+    rateLimits: t.field({ type: RateLimits, description: "The old key's, lowered to the policy's maxima", resolve: (r) => keys.rateLimitsOf(r.key.rateLimits) }),
+    bounds: t.field({ type: [SubKeyBound], description: 'What the new key holds less than the old one did, and why (empty when nothing)', resolve: (r) => r.bounds }),
     key: t.field({ type: SubKey, resolve: (r) => r.key }),
   }),
 });
@@ -124,7 +141,8 @@ const RotateSubKeyInput = builder.inputType('RotateSubKeyInput', {
 builder.mutationField('rotateSubKey', (t) =>
   t.field({
     type: Rotation,
-    description: 'Replace a key; the old one stays valid for the grace period. Rotating again ends the earlier grace.',
+    description:
+      "Replace a key; the old one stays valid for the grace period. Rotating again ends the earlier grace. The new key holds the old one's grant re-checked against the service's sub-key policy now: a permission it no longer allows is dropped and a rate above its maxima lowered, each said in `bounds` (403 when none of the key's permissions is allowed any more).",
     auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: RotateSubKeyInput }) },
     resolve: (_r, { id, input }, ctx) => keys.rotateSubKey(ctx, String(id), input ?? {}),

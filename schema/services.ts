@@ -28,7 +28,7 @@ const ProviderStats = builder.objectRef<services.RegisteredService>('ProviderSta
 
 const SubKeyPolicy = builder.objectRef<SubKeyPolicyColumns>('SubKeyPolicy').implement({
   description:
-    "What the service's owner lets its sub-keys hold, public so that a consumer knows what it may ask for. Provisioning (the owner's own included) is refused with 403 for a permission not listed, and a rate above a maximum is lowered to it; keys provisioned before a change keep what they were given. Default: read only, at most 60 requests a minute, no daily maximum.",
+    "What the service's owner lets its sub-keys hold, public so that a consumer knows what it may ask for. Provisioning (the owner's own included) is refused with 403 for a permission not listed, and a rate above a maximum is lowered to it; keys provisioned before a change keep what they were given until rotated. Until the owner sets one (`setByOwner` false), the default: read and write, at most 60 requests a minute, no daily maximum.",
   fields: (t) => ({
     permissions: t.exposeStringList('subKeyPermissions', { description: 'The permissions a sub-key may be given' }),
     maxRequestsPerMinute: t.exposeInt('subKeyMaxPerMinute', { description: 'The highest `requests_per_minute` a sub-key is given' }),
@@ -36,13 +36,14 @@ const SubKeyPolicy = builder.objectRef<SubKeyPolicyColumns>('SubKeyPolicy').impl
       nullable: true,
       description: 'The highest `requests_per_day` a sub-key is given (and what one asked without a daily limit gets); no daily maximum when null',
     }),
+    setByOwner: t.boolean({ description: 'Whether the owner has set this policy; false: it has set none, and the default applies', resolve: (s) => s.subKeyPolicySetAt !== null }),
   }),
 });
 
 const SubKeyPolicyInput = builder.inputType('SubKeyPolicyInput', {
   description: 'On registration a field left out takes its default; on update it keeps its value. Null restores the default.',
   fields: (t) => ({
-    permissions: t.stringList({ description: 'The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"])' }),
+    permissions: t.stringList({ description: 'The permissions a sub-key may be given: 1-20 names such as "read", "write" or "admin" (default ["read", "write"])' }),
     maxRequestsPerMinute: t.int({ description: 'The highest rate a minute a sub-key is given, 1-10000000 (default 60)' }),
     maxRequestsPerDay: t.int({ description: 'The highest rate a day a sub-key is given, 1-10000000 (default none)' }),
   }),
@@ -105,7 +106,7 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
     languages: t.stringList({ description: 'Language codes such as "en"; none means any language' }),
     pricingDetails: t.field({ type: 'JSON', description: 'Free-form pricing notes (an object, at most 4096 characters)' }),
     costPerCall: t.int({ description: 'Integer US cents per call (default 0; 0 for a free service)' }),
-    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'What sub-keys of the service may hold (default: read only, at most 60 requests a minute)' }),
+    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute)' }),
   }),
 });
 
@@ -129,7 +130,7 @@ const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
     pricingModel: t.field({ type: PricingModelEnum }),
     pricingDetails: t.field({ type: 'JSON', description: 'An object of at most 4096 characters of JSON (null: none)' }),
     costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service', extensions: range(0, services.MAX_COST_CENTS) }),
-    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null restores the default policy' }),
+    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null takes it back to none set (the default applies)' }),
   }),
 });
 

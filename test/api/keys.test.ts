@@ -28,7 +28,8 @@ afterAll(() => server.close());
 
 /**
  * An agent with a registered service: returns the agent and the service's `svc_` key. `policy` is the
- * service's sub-key policy (`sub_key_policy`); none leaves the default (read only, at most 60 a minute).
+ * service's sub-key policy (`sub_key_policy`); none leaves it unset (the default: read and write, at most
+ * 60 a minute).
  */
 async function provider(policy?: Record<string, unknown>) {
   const agent = await registerAgent(server);
@@ -49,6 +50,8 @@ async function provider(policy?: Record<string, unknown>) {
 
 /** A policy that lets sub-keys write as well as read, at up to 100 a minute and 10,000 a day. */
 const READ_WRITE = { permissions: ['read', 'write'], max_requests_per_minute: 100, max_requests_per_day: 10_000 };
+/** The policy of a service whose owner has set none. */
+const UNSET = { permissions: ['read', 'write'], max_requests_per_minute: 60, max_requests_per_day: null, set_by_owner: false };
 
 /** A consumer agent and a service (of another agent, with the sub-key policy given) to provision keys for. */
 async function consumerAndService(policy?: Record<string, unknown>) {
@@ -105,6 +108,7 @@ describe('POST /keys/provision/:serviceKey', () => {
       rate_limits: { requests_per_minute: 60, requests_per_day: null },
       expires_at: new Date(clock.now().getTime() + 365 * DAY).toISOString(),
       created_at: expect.any(String),
+      bounds: [],
     });
     expect(Number.isNaN(Date.parse(res.body.created_at))).toBe(false);
     expect(server.logs.join('\n')).not.toContain(res.body.sub_key);
@@ -247,15 +251,29 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
   const updatePolicy = (key: string | undefined, serviceKey: string, policy: Record<string, unknown>) =>
     call('PATCH', `/services/${serviceKey}`, { key, body: { sub_key_policy: policy } });
 
-  it('refuses with 403, naming them, permissions the policy does not allow: by default a sub-key may only read', async () => {
+  it('grants read and write as asked on a service whose owner set no policy, and refuses anything else with 403 naming it: admin needs the owner\'s allowance', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const res = await call('POST', `/keys/provision/${serviceKey}`, {
       key: consumer.key,
       body: { permissions: ['admin', 'write', 'delete'], rate_limits: { requests_per_minute: 1_000_000 } },
     });
     expectProblem(res, 403, 'forbidden');
+    const unset = `is not allowed on ${serviceKey} without its owner's allowance: its owner has set no sub-key policy, and without one a sub-key may hold "read", "write"`;
+    expect(res.body.errors).toEqual([
+      { path: 'permissions.0', message: `"admin" ${unset}` },
+      { path: 'permissions.2', message: `"delete" ${unset}` },
+    ]);
+    expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(0);
+    // What the default allows is granted as asked.
+    expect((await provision(consumer.key, serviceKey, { permissions: ['read', 'write'] })).body.permissions).toEqual(['read', 'write']);
+  });
+
+  it('refuses with 403, naming them, permissions an owner\'s policy does not allow', async () => {
+    const { consumer, serviceKey } = await consumerAndService({ permissions: ['read'] });
+    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['admin', 'write', 'read'] } });
+    expectProblem(res, 403, 'forbidden');
     expect(res.body.errors).toEqual(
-      ['admin', 'write', 'delete'].map((p, i) => ({ path: `permissions.${i}`, message: `"${p}" is not allowed by the sub-key policy of ${serviceKey}, which allows "read"` })),
+      ['admin', 'write'].map((p, i) => ({ path: `permissions.${i}`, message: `"${p}" is not allowed by the sub-key policy of ${serviceKey}, which allows "read"` })),
     );
     expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(0);
     // Only the permissions not allowed are named.
@@ -266,32 +284,56 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     expect((await provision(consumer.key, serviceKey, { permissions: ['read'] })).body.permissions).toEqual(['read']);
   });
 
-  it('caps rates above the policy’s maxima to them, and provisioning and verify say what was granted', async () => {
+  it('grants admin once the owner\'s policy lists it, at rates within the policy', async () => {
+    const { consumer, serviceKey } = await consumerAndService({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 30 });
+    const res = await provision(consumer.key, serviceKey, { permissions: ['admin'], rate_limits: { requests_per_minute: 1_000_000 } });
+    expect(res.body).toMatchObject({ permissions: ['admin'], rate_limits: { requests_per_minute: 30, requests_per_day: null } });
+  });
+
+  it('caps rates above the policy’s maxima to them, and provisioning and verify say what was granted, the answer why', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const capped = await provision(consumer.key, serviceKey, { rate_limits: { requests_per_minute: 1_000_000, requests_per_day: 5 } });
     expect(capped.body.rate_limits).toEqual({ requests_per_minute: 60, requests_per_day: 5 });
+    expect(capped.body.bounds).toEqual([
+      {
+        field: 'rate_limits.requests_per_minute',
+        asked: 1_000_000,
+        granted: 60,
+        reason: `the default sub-key policy of ${serviceKey} (its owner has set none) allows at most 60 requests a minute`,
+      },
+    ]);
     expect((await verify(capped.subKey)).body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 60, requests_per_day: 5 } });
 
     const limited = await consumerAndService(READ_WRITE);
     // Nothing asked: the default 60 a minute, and the policy's daily maximum (no daily limit would exceed it).
     const plain = await provision(limited.consumer.key, limited.serviceKey);
     expect(plain.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 60, requests_per_day: 10_000 } });
+    const policy = `the sub-key policy of ${limited.serviceKey}`;
+    expect(plain.body.bounds).toEqual([
+      { field: 'rate_limits.requests_per_day', asked: null, granted: 10_000, reason: `${policy} allows at most 10000 requests a day, so every key has a daily limit` },
+    ]);
     const above = await provision(limited.consumer.key, limited.serviceKey, { permissions: ['write'], rate_limits: { requests_per_minute: 500, requests_per_day: 20_000 } });
     expect(above.body).toMatchObject({ permissions: ['write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
+    expect(above.body.bounds).toEqual([
+      { field: 'rate_limits.requests_per_minute', asked: 500, granted: 100, reason: `${policy} allows at most 100 requests a minute` },
+      { field: 'rate_limits.requests_per_day', asked: 20_000, granted: 10_000, reason: `${policy} allows at most 10000 requests a day` },
+    ]);
     expect((await verify(above.subKey)).body).toMatchObject({ permissions: ['write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
     const below = await provision(limited.consumer.key, limited.serviceKey, { rate_limits: { requests_per_minute: 7, requests_per_day: 70 } });
     expect(below.body.rate_limits).toEqual({ requests_per_minute: 7, requests_per_day: 70 });
+    expect(below.body.bounds).toEqual([]);
   });
 
-  it('is set at registration, shown to the owner and to anyone who reads the service, read only at 60 a minute by default', async () => {
+  it('is set at registration, shown to the owner and to anyone who reads the service; unset, the default: read and write at 60 a minute', async () => {
     const plain = await provider();
-    expect(plain.registration.sub_key_policy).toEqual({ permissions: ['read'], max_requests_per_minute: 60, max_requests_per_day: null });
-    expect(await policyOf(plain.serviceKey)).toEqual({ permissions: ['read'], max_requests_per_minute: 60, max_requests_per_day: null });
+    expect(plain.registration.sub_key_policy).toEqual(UNSET);
+    expect(await policyOf(plain.serviceKey)).toEqual(UNSET);
     const set = await provider(READ_WRITE);
-    expect(set.registration.sub_key_policy).toEqual(READ_WRITE);
-    expect(await policyOf(set.serviceKey)).toEqual(READ_WRITE);
+    const setByOwner = { ...READ_WRITE, set_by_owner: true };
+    expect(set.registration.sub_key_policy).toEqual(setByOwner);
+    expect(await policyOf(set.serviceKey)).toEqual(setByOwner);
     const listed = await call('GET', '/services?limit=100');
-    expect(listed.body.services.find((s: any) => s.service_key === set.serviceKey).sub_key_policy).toEqual(READ_WRITE);
+    expect(listed.body.services.find((s: any) => s.service_key === set.serviceKey).sub_key_policy).toEqual(setByOwner);
   });
 
   it('is changed by the owner alone (another agent gets 404), field by field, null restoring a default', async () => {
@@ -299,14 +341,18 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     const other = await registerAgent(server);
     expectProblem(await updatePolicy(other.key, svc.serviceKey, { permissions: ['read', 'admin'] }), 404, 'not_found');
     expectProblem(await updatePolicy(undefined, svc.serviceKey, { permissions: ['read', 'admin'] }), 401, 'unauthorized');
-    expect(await policyOf(svc.serviceKey)).toEqual(READ_WRITE);
+    expect(await policyOf(svc.serviceKey)).toEqual({ ...READ_WRITE, set_by_owner: true });
 
     const widened = await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write', 'admin'] });
     expect(widened.status).toBe(200);
     expect(widened.body).toMatchObject({ service_key: svc.serviceKey, sub_key_policy: { permissions: ['read', 'write', 'admin'], max_requests_per_minute: 100, max_requests_per_day: 10_000 } });
     const cleared = await call('PATCH', `/services/${svc.serviceKey}`, { key: svc.key, body: { subKeyPolicy: { maxRequestsPerDay: null, maxRequestsPerMinute: null } } });
-    expect(cleared.body.sub_key_policy).toEqual({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 60, max_requests_per_day: null });
+    expect(cleared.body.sub_key_policy).toEqual({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 60, max_requests_per_day: null, set_by_owner: true });
     expect(await policyOf(svc.serviceKey)).toEqual(cleared.body.sub_key_policy);
+    // A null policy takes it back to none set: the default applies again.
+    const unset = await call('PATCH', `/services/${svc.serviceKey}`, { key: svc.key, body: { sub_key_policy: null } });
+    expect(unset.body.sub_key_policy).toEqual(UNSET);
+    expectProblem(await call('POST', `/keys/provision/${svc.serviceKey}`, { key: other.key, body: { permissions: ['admin'] } }), 403, 'forbidden');
   });
 
   it.each([
@@ -328,15 +374,15 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
 
   it('holds the owner to its own policy on its own service, until it widens it', async () => {
     const svc = await provider();
-    expectProblem(await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: { permissions: ['read', 'write'] } }), 403, 'forbidden');
+    expectProblem(await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: { permissions: ['read', 'admin'] } }), 403, 'forbidden');
     // A policy without read refuses a key asked without permissions (the default, read), naming the field.
     expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['write'] })).status).toBe(200);
     const byDefault = await call('POST', `/keys/provision/${svc.serviceKey}`, { key: svc.key, body: {} });
     expectProblem(byDefault, 403, 'forbidden');
     expect(errorPaths(byDefault)).toEqual(['permissions']);
-    expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write'], max_requests_per_minute: 1000 })).status).toBe(200);
-    const own = await provision(svc.key, svc.serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000 } });
-    expect(own.body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 1000, requests_per_day: null } });
+    expect((await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'admin'], max_requests_per_minute: 1000 })).status).toBe(200);
+    const own = await provision(svc.key, svc.serviceKey, { permissions: ['read', 'admin'], rate_limits: { requests_per_minute: 1000 } });
+    expect(own.body).toMatchObject({ permissions: ['read', 'admin'], rate_limits: { requests_per_minute: 1000, requests_per_day: null } });
   });
 
   it('leaves keys provisioned earlier as they were when the policy narrows; later ones follow the new policy', async () => {
@@ -347,6 +393,40 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['write'] } }), 403, 'forbidden');
     const after = await provision(consumer.key, serviceKey);
     expect(after.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: null } });
+  });
+
+  it('re-checks a key against the policy when it is rotated: the new key gets what the policy now allows, and the answer says what was dropped or lowered', async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService(READ_WRITE);
+    const before = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100 } });
+    expect((await updatePolicy(svc.key, serviceKey, { permissions: ['read'], max_requests_per_minute: 10, max_requests_per_day: null })).status).toBe(200);
+    const rotated = await rotate(consumer.key, before.id);
+    expect(rotated.status).toBe(201);
+    const policy = `the sub-key policy of ${serviceKey}`;
+    expect(rotated.body).toMatchObject({
+      permissions: ['read'],
+      rate_limits: { requests_per_minute: 10, requests_per_day: 10_000 },
+      bounds: [
+        { field: 'permissions', asked: ['read', 'write'], granted: ['read'], reason: `"write" is no longer allowed by ${policy}, which allows "read"` },
+        { field: 'rate_limits.requests_per_minute', asked: 100, granted: 10, reason: `${policy} allows at most 10 requests a minute` },
+      ],
+    });
+    expect((await verify(rotated.body.new_sub_key)).body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: 10_000 } });
+    // The old key keeps its grant for its grace period, as it was.
+    expect((await verify(before.subKey)).body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100 } });
+    // Within the policy, a rotation carries the grant over unchanged.
+    const again = await rotate(consumer.key, rotated.body.sub_key_id);
+    expect(again.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: 10_000 }, bounds: [] });
+  });
+
+  it('refuses (403) to rotate a key none of whose permissions the policy allows any more, and leaves it as it was', async () => {
+    const { consumer, serviceKey, provider: svc } = await consumerAndService({ permissions: ['read', 'admin'] });
+    const admin = await provision(consumer.key, serviceKey, { permissions: ['admin'] });
+    expect((await call('PATCH', `/services/${serviceKey}`, { key: svc.key, body: { sub_key_policy: null } })).status).toBe(200);
+    const refused = await rotate(consumer.key, admin.id);
+    expectProblem(refused, 403, 'forbidden');
+    expect(refused.body.detail).toContain('revoke it');
+    expect((await verify(admin.subKey)).status).toBe(200);
+    expect((await rotate(consumer.key, admin.id, { grace_period_seconds: 0 })).status).toBe(403);
   });
 
   it('is the GraphQL field Service.subKeyPolicy, set by registerService and updateService', async () => {

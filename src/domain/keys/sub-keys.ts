@@ -1,7 +1,7 @@
 // Sub-keys: a consumer's credential for one provider's service (CONTRACT §3). Provisioned within the
 // tier's allowance and the service's sub-key policy, checked by providers with verify, rotated with a grace
-// period, revoked.
-import type { SubKey } from '../../db/generated/prisma/client';
+// period (the new key re-checked against the policy), revoked.
+import type { Prisma, SubKey } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, Unauthorized } from '../../platform/errors';
 import { isUuid, newSubKey, secretHint, sha256Hex } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { transact } from '../events';
 import { tierDefinition, tierOf } from '../reputation/reputation';
-import { RATE_LIMIT_MAX, readPermissions, type SubKeyPolicy } from './sub-key-policy';
+import { policyName, RATE_LIMIT_MAX, readPermissions, type SubKeyPolicy } from './sub-key-policy';
 
 export const DEFAULT_PERMISSIONS = ['read'];
 export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
@@ -53,15 +53,63 @@ function readRateLimits(checks: Checks, value: ProvisionInput['rateLimits']): St
 const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
 
 /**
+ * Where a grant is less than was asked (a rate lowered to the policy's maximum, a daily limit the policy
+ * sets, a permission a rotation drops), the answer says so: the field in the answer's spelling, what was
+ * asked (on rotation: what the old key held), what was granted, and why.
+ */
+export interface SubKeyBound {
+  field: string;
+  asked: unknown;
+  granted: unknown;
+  reason: string;
+}
+
+export interface Grant {
+  permissions: string[];
+  rateLimits: StoredRateLimits;
+  bounds: SubKeyBound[];
+}
+
+/** The bounds that applied, for an audit entry's details (nothing when none did). */
+const boundsDetail = (bounds: SubKeyBound[]) => (bounds.length ? { bounds: bounds.map((b) => ({ ...b })) as Prisma.InputJsonArray } : {});
+
+/**
+ * Rates within a policy: one above the policy's maximum is lowered to it, and a key without a daily limit
+ * gets the policy's daily maximum when it has one; each such bound is noted.
+ */
+function ratesWithinPolicy(serviceKey: string, policy: SubKeyPolicy, asked: StoredRateLimits, bounds: SubKeyBound[]): StoredRateLimits {
+  const who = policyName(serviceKey, policy);
+  const askedPerMinute = asked.requests_per_minute ?? DEFAULT_RATE_LIMITS.requests_per_minute;
+  const perMinute = Math.min(askedPerMinute, policy.subKeyMaxPerMinute);
+  if (perMinute < askedPerMinute) {
+    bounds.push({ field: 'rate_limits.requests_per_minute', asked: askedPerMinute, granted: perMinute, reason: `${who} allows at most ${perMinute} requests a minute` });
+  }
+  const maxPerDay = policy.subKeyMaxPerDay;
+  let perDay = asked.requests_per_day;
+  if (maxPerDay !== null && (perDay === undefined || perDay > maxPerDay)) {
+    bounds.push({
+      field: 'rate_limits.requests_per_day',
+      asked: perDay ?? null,
+      granted: maxPerDay,
+      reason: `${who} allows at most ${maxPerDay} requests a day${perDay === undefined ? ', so every key has a daily limit' : ''}`,
+    });
+    perDay = maxPerDay;
+  }
+  return { requests_per_minute: perMinute, ...(perDay !== undefined ? { requests_per_day: perDay } : {}) };
+}
+
+/**
  * What a provisioning is granted under a service's policy, given the permissions it named (undefined for
  * the default, read) and the rates it asked for. A permission the policy does not allow refuses the
- * request, 403 naming each such field (a wider grant is the owner's to give, by widening the policy); a
- * rate above the policy's maximum is lowered to it, and a key asked without a daily limit gets the
- * policy's daily maximum when it has one. The answer shows what was granted.
+ * request, 403 naming each such field (a wider grant is the owner's to give: without a policy of the
+ * owner's, read and write are allowed, and anything else needs one that lists it); rates are bounded by
+ * ratesWithinPolicy, and the answer shows what was granted and each bound that applied.
  */
-export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, named: string[] | undefined, asked: StoredRateLimits): { permissions: string[]; rateLimits: StoredRateLimits } {
+export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, named: string[] | undefined, asked: StoredRateLimits): Grant {
   const allowed = policy.subKeyPermissions;
-  const notAllowed = `not allowed by the sub-key policy of ${serviceKey}, which allows ${quoted(allowed)}`;
+  const notAllowed = policy.subKeyPolicySetAt
+    ? `not allowed by the sub-key policy of ${serviceKey}, which allows ${quoted(allowed)}`
+    : `not allowed on ${serviceKey} without its owner's allowance: its owner has set no sub-key policy, and without one a sub-key may hold ${quoted(allowed)}`;
   const refusals = new Checks();
   if (named) {
     named.forEach((p, i) => {
@@ -72,15 +120,42 @@ export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, name
   }
   refusals.done();
   const permissions = named ? [...new Set(named)] : DEFAULT_PERMISSIONS;
-  const perMinute = Math.min(asked.requests_per_minute ?? DEFAULT_RATE_LIMITS.requests_per_minute, policy.subKeyMaxPerMinute);
-  const maxPerDay = policy.subKeyMaxPerDay;
-  const perDay = asked.requests_per_day === undefined ? (maxPerDay ?? undefined) : maxPerDay === null ? asked.requests_per_day : Math.min(asked.requests_per_day, maxPerDay);
-  return { permissions, rateLimits: { requests_per_minute: perMinute, ...(perDay !== undefined ? { requests_per_day: perDay } : {}) } };
+  const bounds: SubKeyBound[] = [];
+  const rateLimits = ratesWithinPolicy(serviceKey, policy, asked, bounds);
+  return { permissions, rateLimits, bounds };
+}
+
+/**
+ * What a rotation's new key is granted: the old key's grant, re-checked against the service's policy now.
+ * A permission the policy no longer allows is dropped and a rate above its maximum lowered, each noted in
+ * the answer; a key none of whose permissions is allowed any more is not rotated (403: revoke it and
+ * provision a key the policy allows).
+ */
+export function regrantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, held: Pick<SubKey, 'permissions' | 'rateLimits'>): Grant {
+  const allowed = policy.subKeyPermissions;
+  const permissions = held.permissions.filter((p) => allowed.includes(p));
+  const dropped = held.permissions.filter((p) => !allowed.includes(p));
+  const who = policyName(serviceKey, policy);
+  if (!permissions.length) {
+    throw new Forbidden(`None of this key's permissions (${quoted(held.permissions)}) is allowed by ${who}, which allows ${quoted(allowed)}: revoke it and provision a key within the policy`);
+  }
+  const bounds: SubKeyBound[] = [];
+  if (dropped.length) {
+    bounds.push({
+      field: 'permissions',
+      asked: held.permissions,
+      granted: permissions,
+      reason: `${quoted(dropped)} ${dropped.length > 1 ? 'are' : 'is'} no longer allowed by ${who}, which allows ${quoted(allowed)}`,
+    });
+  }
+  const rateLimits = ratesWithinPolicy(serviceKey, policy, rateLimitsOf(held.rateLimits), bounds);
+  return { permissions, rateLimits, bounds };
 }
 
 export interface ProvisionedKey {
   key: SubKey & { service: { serviceKey: string; name: string } };
   secret: string;
+  bounds: SubKeyBound[];
 }
 
 export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: ProvisionInput): Promise<ProvisionedKey> {
@@ -108,10 +183,10 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
   // available, as an inactive one is not.
   const service = await ctx.db.service.findFirst({
     where: { serviceKey, status: 'active', agent: { status: 'ACTIVE' } },
-    select: { id: true, serviceKey: true, name: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true },
+    select: { id: true, serviceKey: true, name: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true, subKeyPolicySetAt: true },
   });
   if (!service) throw new NotFound('active service', serviceKey);
-  const { permissions, rateLimits } = grantWithinPolicy(service.serviceKey, service, named, askedRates);
+  const { permissions, rateLimits, bounds } = grantWithinPolicy(service.serviceKey, service, named, askedRates);
 
   const secret = newSubKey();
   const key = await transact(ctx, async (tx, emit) => {
@@ -130,11 +205,11 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
       data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits: { ...rateLimits }, expiresAt },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions, rate_limits: { ...rateLimits } } });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions, rate_limits: { ...rateLimits }, ...boundsDetail(bounds) } });
     await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, rate_limits: rateLimits, expires_at: created.expiresAt.toISOString() });
     return created;
   });
-  return { key, secret };
+  return { key, secret, bounds };
 }
 
 export interface Verification {
@@ -207,7 +282,9 @@ export interface Rotation {
   key: SubKey & { service: { serviceKey: string; name: string } };
   secret: string;
   previous: SubKey;
+  bounds: SubKeyBound[];
 }
+
 
 export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriodSeconds?: unknown }): Promise<Rotation> {
   const { me, key } = await ownKey(ctx, keyId);
@@ -218,6 +295,13 @@ export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriod
   const now = ctx.services.clock.now();
   const status = subKeyStatus(key, now);
   if (status !== 'active') throw new Conflict(`Only an active key can be rotated; this one is ${status === 'grace' ? 'already rotated' : status}`);
+
+  // The new key holds what the service's policy allows now, which its owner may have narrowed since.
+  const service = await ctx.db.service.findUniqueOrThrow({
+    where: { id: key.serviceId },
+    select: { serviceKey: true, subKeyPermissions: true, subKeyMaxPerMinute: true, subKeyMaxPerDay: true, subKeyPolicySetAt: true },
+  });
+  const { permissions, rateLimits, bounds } = regrantWithinPolicy(service.serviceKey, service, key);
 
   const secret = newSubKey();
   const graceEnds = new Date(now.getTime() + grace * 1000);
@@ -238,17 +322,17 @@ export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriod
         hint: secretHint(secret),
         agentId: me.id,
         serviceId: key.serviceId,
-        permissions: key.permissions,
-        rateLimits: key.rateLimits ?? undefined,
+        permissions,
+        rateLimits: { ...rateLimits },
         expiresAt: key.expiresAt,
         rotatedFromId: key.id,
       },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.rotated', targetType: 'sub_key', targetId: created.id, details: { previous_sub_key_id: key.id, grace_period_ends: graceEnds.toISOString() } });
+    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.rotated', targetType: 'sub_key', targetId: created.id, details: { previous_sub_key_id: key.id, grace_period_ends: graceEnds.toISOString(), permissions, rate_limits: { ...rateLimits }, ...boundsDetail(bounds) } });
     const previous = await tx.subKey.findUniqueOrThrow({ where: { id: key.id } });
     await emit(me.id, 'key.rotated', { sub_key_id: created.id, previous_sub_key_id: key.id, service_key: created.service.serviceKey, grace_period_ends: graceEnds.toISOString() });
-    return { key: created, secret, previous };
+    return { key: created, secret, previous, bounds };
   });
 }
 

@@ -120,7 +120,8 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
   const checks = new Checks();
   const fields = readServiceFields(ctx, checks, input, false);
   if (fields.pricingModel === 'free' && (fields.costPerCall ?? 0) > 0) checks.fail('costPerCall', 'must be 0 for a free service');
-  const subKeyPolicy = { ...DEFAULT_SUB_KEY_POLICY, ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {}) };
+  // Without `subKeyPolicy` the owner has set none, and the default applies (sub-key-policy.ts).
+  const subKeyPolicy = { ...DEFAULT_SUB_KEY_POLICY, ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {}) };
   checks.done();
   const { name, endpoint, description, capabilities, pricingModel, languages, pricingDetails, costPerCall } = fields as ServiceFields;
 
@@ -159,8 +160,8 @@ type ServiceQuery = { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSe
  * what it says of itself (name, description, endpoint, capabilities, languages, pricing model and details,
  * price) and its sub-key policy, field by field. Only the fields given are written, so two changes of
  * different fields made at once both stand. A field left out keeps its value; null restores an optional
- * field's default (the whole default policy for a null `subKeyPolicy`). Keys provisioned before keep what
- * they were given; the policy applies to provisioning from then on. Prices set per capability stay for the
+ * field's default (for a null `subKeyPolicy`, no policy set: the default applies). Keys provisioned before
+ * keep what they were given; the policy applies to provisioning and rotation from then on. Prices set per capability stay for the
  * capabilities the service still offers and go with the others. The database's change notification
  * empties every instance's rankings and execute's providers (services_changed), so the next `resolve` and
  * `execute` anywhere see the change.
@@ -169,7 +170,8 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const fields = readServiceFields(ctx, checks, input, true);
-  const policy = input.subKeyPolicy === null ? DEFAULT_SUB_KEY_POLICY : input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy) : {};
+  // Null takes the policy back to none set, so the default applies again.
+  const policy = input.subKeyPolicy === null ? DEFAULT_SUB_KEY_POLICY : input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {};
   checks.done();
   return ctx.db.$transaction(async (tx) => {
     // Locked, so that the price and pricing model checked together below are the ones written over.
@@ -208,7 +210,14 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
         service_key: service.serviceKey,
         changed,
         ...(Object.keys(policy).length
-          ? { sub_key_policy: { permissions: policy.subKeyPermissions, max_requests_per_minute: policy.subKeyMaxPerMinute, max_requests_per_day: policy.subKeyMaxPerDay } }
+          ? {
+              sub_key_policy: {
+                permissions: policy.subKeyPermissions,
+                max_requests_per_minute: policy.subKeyMaxPerMinute,
+                max_requests_per_day: policy.subKeyMaxPerDay,
+                set_by_owner: policy.subKeyPolicySetAt !== null,
+              },
+            }
           : {}),
       },
     });
