@@ -59,7 +59,7 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     usage: t.field({
       type: ModelUsage,
       nullable: true,
-      description: "The model backend's usage, when the marketplace answered with a model",
+      description: "The model backend's usage, when the marketplace's attempt called a model: a failed attempt's too (what the backend reported spending on it)",
       resolve: (a) => a.usage ?? null,
     }),
   }),

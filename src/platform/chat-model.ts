@@ -72,6 +72,8 @@ export class ChatModelError extends Error {
     readonly status?: number,
     /** The backend's own error message (for the operator's log; may echo the request). */
     readonly backendMessage?: string,
+    /** What the backend reported spending on the failed call, when its answer said (an error or a malformed completion with `usage`). */
+    readonly usage?: ChatUsage,
   ) {
     super(message);
     this.name = 'ChatModelError';
@@ -139,18 +141,24 @@ export class ChatModel {
     }
     if (status < 200 || status > 299) {
       const backendMessage = errorMessageOf(json) ?? text.slice(0, 500);
-      throw new ChatModelError('status', `the model backend (${this.origin}) answered HTTP ${status}`, status, backendMessage);
+      throw new ChatModelError('status', `the model backend (${this.origin}) answered HTTP ${status}`, status, backendMessage, isObject(json) ? usageOf(json.usage, this.modelOf(json)) : undefined);
     }
     return this.answerOf(json, latencyMs);
   }
 
+  /** The model an answer names, else the configured one. */
+  private modelOf(json: Record<string, unknown>): string {
+    return typeof json.model === 'string' && json.model ? json.model : this.model;
+  }
+
   private answerOf(json: unknown, latencyMs: number): ChatAnswer {
-    const malformed = (what: string) => new ChatModelError('malformed', `the model backend (${this.origin}) answered ${what}`);
-    if (!isObject(json)) throw malformed('something other than a chat completion (not a JSON object)');
+    if (!isObject(json)) throw new ChatModelError('malformed', `the model backend (${this.origin}) answered something other than a chat completion (not a JSON object)`);
+    const model = this.modelOf(json);
     const choice = Array.isArray(json.choices) ? json.choices[0] : undefined;
-    if (!isObject(choice) || !isObject(choice.message)) throw malformed('a chat completion without a message');
+    if (!isObject(choice) || !isObject(choice.message)) {
+      throw new ChatModelError('malformed', `the model backend (${this.origin}) answered a chat completion without a message`, undefined, undefined, usageOf(json.usage, model));
+    }
     const { content, refusal } = choice.message;
-    const model = typeof json.model === 'string' && json.model ? json.model : this.model;
     return {
       content: typeof content === 'string' ? content : null,
       refusal: typeof refusal === 'string' && refusal ? refusal : null,

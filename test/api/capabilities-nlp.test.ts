@@ -288,6 +288,15 @@ describe('with a model backend', () => {
     expect(res.body).toMatchObject({ status: 'error', result: null, attempts: [{ service_key: 'marketplace', outcome: 'failure', reason: 'service_unavailable' }] });
     expect(res.body.error).toMatch(/did not follow the output schema twice \(summary must be a string\)/);
     expect(m.calls.length).toBe(before + 2);
+    // What the two calls spent is recorded on the failed attempt, as a success's is.
+    const tokens = (c: ChatCall) => c.body.messages.reduce((n: number, x: any) => n + x.content.split(/\s+/).filter(Boolean).length, 0);
+    const [first, second] = m.calls.slice(before);
+    expect(res.body.attempts[0].usage).toEqual({ model: m.model, prompt_tokens: tokens(first) + tokens(second), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(res.body.attempts[0].usage.completion_tokens).toBeGreaterThan(0);
+    const recorded = await api(withModel)('GET', '/agents/me/executions', { key });
+    expect(recorded.status).toBe(200);
+    const attempt = await withModel.app.services.db.executionAttempt.findFirstOrThrow({ where: { executionId: res.body.execution_id } });
+    expect(attempt.usage).toEqual(res.body.attempts[0].usage);
   });
 
   it('holds the model to rules the schema cannot state: a finding must cite a line the source has', async () => {
@@ -301,14 +310,15 @@ describe('with a model backend', () => {
   });
 
   it.each([
-    ['an HTTP error', { status: 500, error: 'CUDA out of memory' }, /answered HTTP 500/],
-    ['an answer cut at its token budget', { content: '{"summary": "It', finishReason: 'length' }, /cut at its budget of \d+ tokens/],
-    ['a refusal', { content: null, refusal: 'I cannot help with that.' }, /declined to answer: I cannot help with that/],
-  ])('reports %s as the attempt’s failure without asking again', async (_what, answer, message) => {
+    ['an HTTP error', { status: 500, error: 'CUDA out of memory' }, /answered HTTP 500/, false],
+    ['an answer cut at its token budget', { content: '{"summary": "It', finishReason: 'length' }, /cut at its budget of \d+ tokens/, true],
+    ['a refusal', { content: null, refusal: 'I cannot help with that.' }, /declined to answer: I cannot help with that/, true],
+  ])('reports %s as the attempt’s failure without asking again, with the tokens the backend reported', async (_what, answer, message, spent) => {
     const before = m.calls.length;
     m.script(answer);
     const res = await execute(withModel, key, 'summarize', { text: 'Some text.' });
     expect(res.body).toMatchObject({ status: 'error', attempts: [{ outcome: 'failure' }] });
+    expect(res.body.attempts[0].usage).toEqual(spent ? { model: m.model, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) } : null);
     expect(res.body.error).toMatch(message);
     // The backend's own message is the operator's (logged), not the caller's.
     expect(res.body.error).not.toMatch(/CUDA/);
@@ -322,6 +332,13 @@ describe('with a model backend', () => {
     expect(Date.now() - started).toBeLessThan(5_500);
     expect(res.body).toMatchObject({ status: 'error', attempts: [{ outcome: 'failure' }] });
     expect(res.body.attempts[0].reason === 'timeout' || /no complete answer within \d+ ms/.test(res.body.error)).toBe(true);
+  }, 15_000);
+
+  it('records what the first call spent when the second runs out of time', async () => {
+    m.script({ content: 'not JSON at all' }, { content: { summary: 'too late' }, delayMs: 6_000 }); // four tokens, as the fixture counts them
+    const res = await execute(withModel, key, 'summarize', { text: 'Some text.' });
+    expect(res.body).toMatchObject({ status: 'error', attempts: [{ outcome: 'failure' }] });
+    expect(res.body.attempts[0].usage).toEqual({ model: m.model, prompt_tokens: expect.any(Number), completion_tokens: 4, total_tokens: expect.any(Number) });
   }, 15_000);
 
   it('is the last resort: a registered seller is called first, and the model only when the seller fails', async () => {

@@ -1,6 +1,7 @@
 // The chat-completions client (src/platform/chat-model.ts) against a real HTTP server on loopback: what it
 // sends, what it reads back, and how it fails — a redirect not followed, an answer too large, a slow or
-// cancelled call, a malformed or usage-less answer — with messages that name the origin and nothing else.
+// cancelled call, a malformed or usage-less answer — with messages that name the origin and nothing else,
+// and what a failed call spent when the backend said.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatModel, ChatModelError } from '../../src/platform/chat-model';
@@ -49,6 +50,10 @@ beforeAll(async () => {
           return json(200, { hello: 'world' });
         case 'error':
           return json(429, { error: { message: 'Rate limit reached for sk-secret-key on /v1/chat/completions' } });
+        case 'error-with-usage':
+          return json(500, { error: { message: 'generation failed' }, model: 'served-model', usage: { prompt_tokens: 40, completion_tokens: 7 } });
+        case 'no-message':
+          return json(200, completion({ choices: [] }));
         default:
           return json(404, { error: 'no such scenario' });
       }
@@ -127,6 +132,12 @@ it('keeps the backend’s error message for the operator, out of the caller’s 
   const e = await failure(client('error').complete(request()));
   expect(e).toMatchObject({ reason: 'status', status: 429, message: `the model backend (${origin}) answered HTTP 429` });
   expect(e.backendMessage).toMatch(/Rate limit reached/);
+});
+
+it('keeps what a failed call spent when the backend reported it', async () => {
+  expect(await failure(client('error-with-usage').complete(request()))).toMatchObject({ reason: 'status', status: 500, usage: { model: 'served-model', prompt_tokens: 40, completion_tokens: 7, total_tokens: 47 } });
+  expect(await failure(client('no-message').complete(request()))).toMatchObject({ reason: 'malformed', usage: { model: 'served-model', prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } });
+  expect((await failure(client('error').complete(request()))).usage).toBeUndefined();
 });
 
 it('refuses an answer larger than 4 MiB', async () => {

@@ -21,6 +21,7 @@ import { releaseHold } from '../payments/ledger';
 import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../payments/payments';
 import { ACCOUNTS, centsToUnits, feeOf } from '../payments/setup';
 import { requestHash } from '../../platform/idempotency';
+import { ModelFailed } from '../capabilities/first-party/nlp-model';
 import { FIRST_PARTY, firstPartyInput, MARKETPLACE_PROVIDER, servedHere, type GenericCapability, type ModelUsage, type OwnCapability } from '../capabilities/first-party';
 
 export const MODES = ['auto', 'chosen'] as const;
@@ -710,19 +711,22 @@ async function callMarketplace(
   const latency = () => Math.round(performance.now() - started);
   try {
     const served = await local.run(ctx, me, firstPartyInput(local, input), controller.signal);
+    const usage = served.usage ?? null;
     const problems = schemaProblems(local.outputSchema, served.output);
     if (problems.length) {
       ctx.services.log.warn({ capability: local.slug, problems }, 'a first-party capability answered outside its output schema');
-      return { ...base, outcome: 'failure', reason: 'invalid_output', latencyMs: latency(), detail: 'its answer did not match the output schema' };
+      return { ...base, outcome: 'failure', reason: 'invalid_output', latencyMs: latency(), detail: 'its answer did not match the output schema', usage };
     }
-    return { ...base, outcome: 'success', reason: null, latencyMs: latency(), result: served.output, usage: served.usage ?? null };
+    return { ...base, outcome: 'success', reason: null, latencyMs: latency(), result: served.output, usage };
   } catch (err) {
-    if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time' };
+    // What a model spent on an attempt that failed is recorded on it too.
+    const usage = err instanceof ModelFailed ? (err.usage ?? null) : null;
+    if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time', usage };
     if (err instanceof ValidationFailed) {
       const detail = err.errors.map((e) => `${e.path ? `input.${e.path}` : 'input'} ${e.message}`).join('; ');
       return { ...base, outcome: 'failure', reason: 'invalid_input', latencyMs: latency(), detail };
     }
-    if (err instanceof AppError) return { ...base, outcome: 'failure', reason: err.code, latencyMs: latency(), detail: err.message };
+    if (err instanceof AppError) return { ...base, outcome: 'failure', reason: err.code, latencyMs: latency(), detail: err.message, usage };
     ctx.services.log.warn({ err, capability: local.slug }, 'a first-party capability failed unexpectedly');
     return { ...base, outcome: 'failure', reason: 'internal', latencyMs: latency() };
   } finally {

@@ -102,7 +102,7 @@ export async function askModel<T>(ctx: Ctx, task: ModelTask<T>, signal: AbortSig
     } catch (err) {
       if (!(err instanceof ChatModelError)) throw err;
       if (err.reason === 'status') ctx.services.log.warn({ status: err.status, backend_message: err.backendMessage, capability: task.name }, 'the model backend refused a completion');
-      throw new ModelFailed(err.message, usage);
+      throw new ModelFailed(err.message, addUsage(usage, err.usage));
     }
     usage = addUsage(usage, answer.usage);
     model = answer.model;
