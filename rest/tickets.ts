@@ -88,8 +88,8 @@ export const ticketRoutes: Route[] = [
     tag: 'Tickets',
     summary: 'Move a ticket',
     description:
-      'open → in_progress ⇄ waiting → resolved → closed; anything unfinished may be resolved or closed, and a resolved or closed ticket reopened. Another move, or the status it already has, is 409. `resolution` is stored. The creator\'s `callback_url` receives the change.',
-    errors: [404, 409],
+      'From any of the five statuses (`open`, `in_progress`, `waiting`, `resolved`, `closed`) to the given one: work may go back and forth, and a resolved or closed ticket may be reopened. `resolution` is stored. Each move is recorded in the ticket\'s `history` (with the resolution as its note) and sent as `ticket.updated` to the creator\'s `callback_url`, the service\'s ticket endpoint and webhooks. The status the ticket already has answers 200 and changes nothing (no event, no history entry), unless it comes with a new `resolution`, which is stored and recorded like a move.',
+    errors: [404],
     document: /* GraphQL */ `mutation UpdateTicketStatus($ticketKey: String!, $input: TicketStatusInput!) {
       updateTicketStatus(ticketKey: $ticketKey, input: $input) { ticket_key: ticketKey status resolution updated_at: updatedAt }
     }`,

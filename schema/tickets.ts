@@ -90,7 +90,7 @@ const TicketStatusInput = builder.inputType('TicketStatusInput', {
 builder.mutationField('updateTicketStatus', (t) =>
   t.prismaField({
     type: 'Ticket',
-    description: 'Move a ticket (open → in_progress ⇄ waiting → resolved → closed; reopening allowed; 409 otherwise)',
+    description: 'Move a ticket from any status to the given one, recorded in its history; the status it already has changes nothing (a new resolution with it is stored)',
     auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: TicketStatusInput, required: true }) },
     resolve: (_q, _r, { ticketKey, input }, ctx) => tickets.updateTicketStatus(ctx, ticketKey, input),

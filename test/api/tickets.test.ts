@@ -1,6 +1,6 @@
 // Support tickets (spec §4.3 support-ticket, §4.5, §6.5): created through execute with ST-<n> keys from
-// 1001, read and moved by the creator and the target service's owner only, moves outside the lifecycle
-// refused with 409, comments, forwarding to a service's registered endpoint, callbacks on every change,
+// 1001, read and moved by the creator and the target service's owner only, from any status to any other,
+// comments, forwarding to a service's registered endpoint, callbacks on every change,
 // the other ticketing built-ins and trust-score, and a ticket's live events over WebSocket.
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -127,25 +127,47 @@ describe('GET /tickets/:ticketKey and its moves', () => {
     expectProblem(await call('GET', '/tickets/not-a-key', { key: me.key }), 404, 'not_found');
   });
 
-  it('moves along the lifecycle, keeps the resolution and history, and refuses other moves with 409', async () => {
+  it('moves from any status to any other, keeps the resolution and history; the status it has changes nothing', async () => {
+    const cb = await receiver();
     const me = await registerAgent(server);
-    const { result } = await openTicket(me.key);
+    const { result } = await openTicket(me.key, { callback_url: cb.url });
     const move = (body: unknown) => call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body });
     const working = await move({ status: 'in_progress' });
     expect(working.status).toBe(200);
     expect(working.body).toEqual({ ticket_key: result.ticket_key, status: 'in_progress', resolution: null, updated_at: expect.any(String) });
-    expectProblem(await move({ status: 'in_progress' }), 409, 'conflict');
+    // The status it already has: 200, the ticket as it is, nothing recorded or sent.
+    const same = await move({ status: 'in_progress' });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(working.body);
     expect((await move({ status: 'resolved', resolution: 'Fixed the tokenizer' })).body).toMatchObject({ status: 'resolved', resolution: 'Fixed the tokenizer' });
+    // Back from resolved to waiting, closed, and reopened straight to in_progress: the moves the lifecycle's order used to refuse.
+    expect((await move({ status: 'waiting' })).body.status).toBe('waiting');
     expect((await move({ status: 'closed' })).body.status).toBe('closed');
-    const refused = await move({ status: 'waiting' });
-    expectProblem(refused, 409, 'conflict');
-    expect(refused.body.detail).toContain('may move to open');
-    expect((await move({ status: 'open' })).body.status).toBe('open');
+    expect((await move({ status: 'in_progress' })).body.status).toBe('in_progress');
+    // The same status with a new resolution stores it, recorded and sent like a move.
+    expect((await move({ status: 'in_progress', resolution: 'Reopened: it came back' })).body).toMatchObject({ status: 'in_progress', resolution: 'Reopened: it came back' });
+    expect((await move({ status: 'in_progress', resolution: 'Reopened: it came back' })).status).toBe(200);
     expect(errorPaths(await move({ status: 'done' }))).toEqual(['status']);
     expect(errorPaths(await move({}))).toEqual(['status']);
     const ticket = await call('GET', `/tickets/${result.ticket_key}`, { key: me.key });
-    expect(ticket.body.history.map((h: any) => `${h.from}>${h.to}`)).toEqual(['null>open', 'open>in_progress', 'in_progress>resolved', 'resolved>closed', 'closed>open']);
-    expect(ticket.body.resolution).toBe('Fixed the tokenizer');
+    expect(ticket.body.history.map((h: any) => `${h.from}>${h.to}`)).toEqual([
+      'null>open',
+      'open>in_progress',
+      'in_progress>resolved',
+      'resolved>waiting',
+      'waiting>closed',
+      'closed>in_progress',
+      'in_progress>in_progress',
+    ]);
+    expect(ticket.body.history.map((h: any) => h.note)).toEqual([null, null, 'Fixed the tokenizer', null, null, null, 'Reopened: it came back']);
+    expect(ticket.body.resolution).toBe('Reopened: it came back');
+    // The creation and six changes reached the callback; the two that changed nothing sent nothing.
+    const got = await cb.waitFor(7);
+    await server.app.services.dispatcher.settled();
+    expect(cb.received.map((g) => `${g.json.data.previous_status ?? null}>${g.json.data.status}`).sort()).toEqual(
+      ['null>open', 'open>in_progress', 'in_progress>resolved', 'resolved>waiting', 'waiting>closed', 'closed>in_progress', 'in_progress>in_progress'].sort(),
+    );
+    expect(got).toHaveLength(7);
   });
 
   it('takes comments from the creator and the target service owner', async () => {

@@ -24,17 +24,14 @@ export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'c
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /**
- * The lifecycle open → in_progress → waiting → resolved → closed, where work may go back and forth
- * between in_progress and waiting, anything unfinished may be resolved or closed, and a resolved or
- * closed ticket may be reopened.
+ * Spec §3: a support ticket moves from any of the five statuses to the given one. The stated order
+ * (open → in_progress → waiting → resolved → closed) is the usual course, not a fence: work goes back and
+ * forth, and a resolved or closed ticket is reopened to any status. Every move is recorded in the ticket's
+ * history; the status it already has is no move (updateTicketStatus answers it unchanged).
  */
-export const TICKET_MOVES: Moves<TicketStatus> = {
-  open: ['in_progress', 'waiting', 'resolved', 'closed'],
-  in_progress: ['waiting', 'resolved', 'closed', 'open'],
-  waiting: ['in_progress', 'resolved', 'closed', 'open'],
-  resolved: ['closed', 'open', 'in_progress'],
-  closed: ['open'],
-};
+export const TICKET_MOVES: Moves<TicketStatus> = Object.fromEntries(
+  TICKET_STATUSES.map((from) => [from, TICKET_STATUSES.filter((to) => to !== from)]),
+) as unknown as Moves<TicketStatus>;
 
 const TICKET_KEY = /^ST-\d{1,12}$/;
 
@@ -169,7 +166,11 @@ export interface TicketStatusInput {
   resolution?: unknown;
 }
 
-/** Moves a ticket along its lifecycle (TICKET_MOVES; 409 otherwise), with an optional resolution note. */
+/**
+ * Moves a ticket to the given status (TICKET_MOVES), recorded in its history with the resolution as the
+ * move's note, and announced. The status it already has changes nothing unless a new resolution comes with
+ * it: that is stored, recorded (from and to the same status) and announced like a move.
+ */
 export async function updateTicketStatus(ctx: Ctx, key: string, input: TicketStatusInput, within?: { tx: DbTx; emit: Emit }): Promise<TicketWithComments> {
   const checks = new Checks();
   const status = checks.oneOf('status', input.status, TICKET_STATUSES);
@@ -177,17 +178,19 @@ export async function updateTicketStatus(ctx: Ctx, key: string, input: TicketSta
   checks.done();
   const run = async (tx: DbTx, emit: Emit) => {
     const ticket = await ticketInReach(ctx, key, tx);
-    // Locked, so two moves of one ticket cannot both pass the check against the same status.
+    // Locked, so two moves of one ticket cannot both read the same status as where they start.
     await tx.$executeRaw`SELECT 1 FROM tickets WHERE id = ${ticket.id}::uuid FOR NO KEY UPDATE`;
-    const current = (await tx.ticket.findUniqueOrThrow({ where: { id: ticket.id }, select: { status: true } })).status as TicketStatus;
-    assertMove(TICKET_MOVES, current, status!, 'ticket');
+    const current = await tx.ticket.findUniqueOrThrow({ where: { id: ticket.id }, include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } });
+    const from = current.status as TicketStatus;
+    if (from === status && (resolution === undefined || resolution === current.resolution)) return current;
+    if (from !== status) assertMove(TICKET_MOVES, from, status!, 'ticket');
     const updated = await tx.ticket.update({
       where: { id: ticket.id },
       data: { status: status!, ...(resolution !== undefined && { resolution }) },
       include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
     });
-    await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: current, to: status!, note: resolution ?? null });
-    await emitTicketEvent(tx, emit, updated, 'ticket.updated', { previous_status: current, resolution: updated.resolution });
+    await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from, to: status!, note: resolution ?? null });
+    await emitTicketEvent(tx, emit, updated, 'ticket.updated', { previous_status: from, resolution: updated.resolution });
     return updated;
   };
   return within ? run(within.tx, within.emit) : transact(ctx, run);
