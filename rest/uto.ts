@@ -22,8 +22,8 @@ const eventFields = /* GraphQL */ `
 
 /** The table of moves as the OpenAPI description shows it. */
 const MOVES = Object.entries(UTO_MOVES)
-  .filter(([, to]) => Object.keys(to).length)
-  .map(([from, to]) => `${from} → ${Object.entries(to).map(([state, triggers]) => `${state} (${triggers!.join('/')})`).join(', ')}`)
+  .filter(([, to]) => to.length)
+  .map(([from, to]) => `${from} → ${to.join(', ')}`)
   .join('; ');
 
 export const utoRoutes: Route[] = [
@@ -79,8 +79,8 @@ export const utoRoutes: Route[] = [
     status: 200,
     tag: 'Orchestration',
     summary: 'Move a ticket',
-    description: `\`target_state\` and \`triggered_by\` required; \`note\` optional. An owner's move is triggered by \`external\`: \`system\` and \`timer\` moves are the marketplace's alone, and naming one is 403 \`forbidden\` (\`errors\` names \`triggered_by\`). An unknown state or trigger is 400; a move outside the table, or by a trigger the table does not list for it, is 409; neither changes anything. The moves, with the triggers that may make each: ${MOVES}. The marketplace makes its own moves: a validated ticket is matched (system) once a specialist of its domain covers its required capabilities, or a provider offers each of them; an open ticket past its deadline expires (timer). Each move is appended to \`state_history\` and announced as \`uto.ticket.state_changed\`.`,
-    errors: [403, 404, 409],
+    description: `\`target_state\` and \`triggered_by\` (\`system\`, \`external\` or \`timer\`) required; \`note\` optional. The owner makes any move of the table with any of the three triggers: the ticket holds no money and no other agent's state. Each move is appended to \`state_history\` as \`{ from, to, triggered_by, by, at, note }\`: \`triggered_by\` is what the caller says triggered it, \`by\` who made it (the owner's agent id; \`marketplace\` only for the marketplace's own moves), so a \`timer\` move an owner claimed shows as the owner's. An unknown state or trigger is 400; a move outside the table is 409 and changes nothing. The moves: ${MOVES}. The marketplace makes its own moves: a validated ticket is matched (system) once a specialist of its domain covers its required capabilities, or a provider offers each of them; an open ticket past its deadline expires (timer). Each move is announced as \`uto.ticket.state_changed\`.`,
+    errors: [404, 409],
     document: /* GraphQL */ `mutation AdvanceUtoTicket($id: String!, $input: AdvanceUtoTicketInput!) { advanceUtoTicket(id: $id, input: $input) { ...UtoTicketFields } } ${ticketFields}`,
     variables: { id: from.path('id'), input: from.body },
   },

@@ -19,8 +19,8 @@ const HistoryEntry = builder.objectRef<tickets.HistoryEntry>('UtoStateChange').i
   fields: (t) => ({
     from: t.string({ nullable: true, description: 'null for the creation', resolve: (e) => e.from }),
     to: t.exposeString('to'),
-    triggeredBy: t.string({ description: TRIGGERS, resolve: (e) => e.triggered_by }),
-    by: t.exposeString('by', { description: 'The agent that made the move, or `marketplace`' }),
+    triggeredBy: t.string({ description: `${TRIGGERS}: what the move's maker says triggered it`, resolve: (e) => e.triggered_by }),
+    by: t.exposeString('by', { description: "Who made the move: the owner's agent id (whatever trigger it named), or `marketplace` for the marketplace's own matching and expiry" }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     note: t.string({ nullable: true, resolve: (e) => e.note ?? null }),
   }),
@@ -130,7 +130,7 @@ const AdvanceTicketInput = builder.inputType('AdvanceUtoTicketInput', {
     targetState: t.string({ required: true, description: STATES }),
     triggeredBy: t.string({
       required: true,
-      description: `${tickets.OWNER_TRIGGERS.map((s) => `\`${s}\``).join(', ')}: the owner acting. \`system\` and \`timer\` moves are the marketplace's alone (403)`,
+      description: `${TRIGGERS}: what the caller says triggered the move, kept in the history beside who made it (\`by\`)`,
     }),
     note: t.string({ description: 'Kept in the history (at most 500 characters)' }),
   }),

@@ -1,4 +1,5 @@
-// Orchestration tickets (UTO, spec §4.11): tickets moving along one table of moves and triggers, matched by
+// Orchestration tickets (UTO, spec §4.11): tickets moving along one table of moves, with the trigger the
+// caller gives recorded beside who made the move, matched by
 // the marketplace to specialists and providers, expired past their deadline; specialists; notification
 // subscriptions by webhook (signed), polling (after a cursor, each event once) and SSE (resumable), and
 // the same events over GraphQL subscriptions.
@@ -6,7 +7,7 @@ import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import WebSocket from 'ws';
-import { expireOverdueTickets, OWNER_TRIGGERS, UTO_MOVES, UTO_STATES, UTO_TRIGGERS, type UtoState } from '../../src/domain/uto/tickets';
+import { expireOverdueTickets, UTO_MOVES, UTO_STATES, UTO_TRIGGERS, type UtoState } from '../../src/domain/uto/tickets';
 import { matchDueTickets } from '../../src/domain/uto/matcher';
 import { FakeClock } from '../support/clock';
 import { assertTestCaTrusted } from '../support/https';
@@ -134,7 +135,7 @@ describe('the table of moves', () => {
   }
 
   it.each(UTO_STATES.map((s) => [s]))(
-    'from %s: the listed moves by the owner’s trigger succeed; the marketplace’s triggers answer 403, other moves 409, and change nothing',
+    'from %s: every listed move succeeds with each trigger, recorded with the owner as its maker; other moves answer 409 and change nothing',
     async (from) => {
       const me = await registerAgent(server);
       const stuck = await ticketIn(me.key, from);
@@ -142,18 +143,12 @@ describe('the table of moves', () => {
       expect(before.state).toBe(from);
       for (const to of UTO_STATES) {
         for (const trigger of UTO_TRIGGERS) {
-          const allowed = OWNER_TRIGGERS.includes(trigger) && (UTO_MOVES[from][to]?.includes(trigger) ?? false);
-          if (allowed) {
+          if (UTO_MOVES[from].includes(to)) {
             const id = await ticketIn(me.key, from);
             const res = await advance(me.key, id, to, trigger);
             expect({ from, to, trigger, status: res.status, state: res.body.state }).toEqual({ from, to, trigger, status: 200, state: to });
             expect(res.body.state_history.at(-1)).toMatchObject({ from, to, triggered_by: trigger, by: me.agentId });
             expect(res.body.state_history).toHaveLength(PATHS[from].length + 2);
-          } else if (!OWNER_TRIGGERS.includes(trigger)) {
-            const res = await advance(me.key, stuck, to, trigger);
-            expect({ from, to, trigger, status: res.status }).toEqual({ from, to, trigger, status: 403 });
-            expectProblem(res, 403, 'forbidden');
-            expect(errorPaths(res)).toEqual(['triggered_by']);
           } else {
             const res = await advance(me.key, stuck, to, trigger);
             expect({ from, to, trigger, status: res.status }).toEqual({ from, to, trigger, status: 409 });
@@ -171,39 +166,44 @@ describe('the table of moves', () => {
     const t = await newTicket(me.key);
     expect(errorPaths(await advance(me.key, t.id, 'somewhere', 'someone'))).toEqual(['target_state', 'triggered_by']);
     expect(errorPaths(await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: {} }))).toEqual(['target_state', 'triggered_by']);
-    // A malformed field with a refused trigger is a 400 that names both.
-    const both = await advance(me.key, t.id, 'somewhere', 'timer');
-    expectProblem(both, 400, 'validation_failed');
-    expect(errorPaths(both)).toEqual(['target_state', 'triggered_by']);
     // camelCase is read too.
     expect((await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'external' } })).body.state).toBe('validated');
     expectProblem(await advance((await registerAgent(server)).key, t.id, 'cancelled'), 404, 'not_found');
   });
 
-  it('refuses the marketplace’s triggers from the owner on every surface, naming the field as the client spelled it', async () => {
+  it('takes the trigger the owner gives on every surface, and the history tells the owner’s moves from the marketplace’s', async () => {
     const me = await registerAgent(server);
+    const inbox = await call('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'polling' } });
+    // An owner expiring its own ticket "by the deadline": taken, and shown as the owner's move.
     const t = await newTicket(me.key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() });
-    // The finding: an owner expiring its own ticket by `timer`, or claiming a `system` move.
     const byTimer = await advance(me.key, t.id, 'expired', 'timer');
-    expectProblem(byTimer, 403, 'forbidden');
-    expect(byTimer.body.errors).toEqual([{ path: 'triggered_by', message: expect.stringMatching(/marketplace's alone.*`external`/) }]);
-    const camel = await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'system' } });
-    expectProblem(camel, 403, 'forbidden');
-    expect(errorPaths(camel)).toEqual(['triggeredBy']);
+    expect(byTimer.status).toBe(200);
+    expect(byTimer.body.state_history.at(-1)).toMatchObject({ from: 'submitted', to: 'expired', triggered_by: 'timer', by: me.agentId });
+    // camelCase, and GraphQL, take `system` too.
+    const u = await newTicket(me.key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() });
+    const camel = await call('POST', `/uto/tickets/${u.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'system' } });
+    expect(camel.body).toMatchObject({ state: 'validated', state_history: [{}, { triggered_by: 'system', by: me.agentId }] });
+    const v = await newTicket(me.key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() });
     const viaGraphql = await gql(
       server,
-      'mutation($id: String!, $i: AdvanceUtoTicketInput!) { advanceUtoTicket(id: $id, input: $i) { state } }',
-      { id: t.id, i: { targetState: 'expired', triggeredBy: 'timer' } },
+      'mutation($id: String!, $i: AdvanceUtoTicketInput!) { advanceUtoTicket(id: $id, input: $i) { state stateHistory { triggeredBy by } } }',
+      { id: v.id, i: { targetState: 'cancelled', triggeredBy: 'timer' } },
       me.key,
     );
-    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', errors: [{ path: 'triggeredBy' }] });
-    const ticket = (await call('GET', `/uto/tickets/${t.id}`, { key: me.key })).body;
-    expect(ticket).toMatchObject({ state: 'submitted', state_history: [{ from: null, to: 'submitted' }] });
-    expect(ticket.state_history).toHaveLength(1);
-    // The marketplace's own timer move still happens once the deadline has passed.
+    expect(viaGraphql.body.data.advanceUtoTicket).toEqual({ state: 'cancelled', stateHistory: [{ triggeredBy: 'external', by: me.agentId }, { triggeredBy: 'timer', by: me.agentId }] });
+    // The marketplace's own timer move, once the deadline has passed, is the marketplace's.
+    await server.app.services.utoMatcher!.settled();
     await expireAfter(120_000);
-    const expired = (await call('GET', `/uto/tickets/${t.id}`, { key: me.key })).body;
-    expect(expired.state_history.at(-1)).toMatchObject({ from: 'submitted', to: 'expired', triggered_by: 'timer', by: 'marketplace' });
+    const expired = (await call('GET', `/uto/tickets/${u.id}`, { key: me.key })).body;
+    expect(expired.state_history.at(-1)).toMatchObject({ from: 'validated', to: 'expired', triggered_by: 'timer', by: 'marketplace' });
+    // The events carry both, as the history does.
+    const events = (await call('GET', `/uto/notifications/${inbox.body.subscriptionId}/events`, { key: me.key })).body.events.map((e: any) => e.data);
+    expect(events.map((d: any) => [d.ticket_id, d.to, d.triggered_by, d.by])).toEqual([
+      [t.id, 'expired', 'timer', me.agentId],
+      [u.id, 'validated', 'system', me.agentId],
+      [v.id, 'cancelled', 'timer', me.agentId],
+      [u.id, 'expired', 'timer', 'marketplace'],
+    ]);
   });
 });
 

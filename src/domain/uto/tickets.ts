@@ -1,8 +1,8 @@
 // Orchestration tickets (spec §2 UTO ticket, §3, §4.11): an agent's intent in a domain that moves along
-// UTO_MOVES, where each move names what triggered it (`system`, `external` or `timer`) and the table says
-// which triggers may make it. Every move is appended to the ticket's state_history and announced as
-// `uto.ticket.state_changed`. The marketplace makes its own moves: it matches validated tickets to
-// specialists and providers (matcher.ts) and expires tickets past their deadline.
+// UTO_MOVES. Each move carries what its maker says triggered it (`system`, `external` or `timer`, spec §3: the
+// caller gives it) and who made it (`by`: the owner's agent id, or `marketplace`), appended to the ticket's
+// state_history and announced as `uto.ticket.state_changed`. The marketplace makes its own moves: it matches
+// validated tickets to specialists and providers (matcher.ts) and expires tickets past their deadline.
 import type { DbTx } from '../../db/database';
 import type { Prisma, UtoTicket } from '../../db/generated/prisma/client';
 import { Conflict, NotFound } from '../../platform/errors';
@@ -21,29 +21,23 @@ export const UTO_STATES = ['submitted', 'validated', 'matched', 'in_progress', '
 export type UtoState = (typeof UTO_STATES)[number];
 export const UTO_TRIGGERS = ['system', 'external', 'timer'] as const;
 export type UtoTrigger = (typeof UTO_TRIGGERS)[number];
-/**
- * The triggers an agent's request may name: the owner acting. `system` and `timer` moves are the
- * marketplace's alone (matching, the deadline); a caller naming them is refused (403), since history
- * that says the marketplace moved a ticket must be true.
- */
-export const OWNER_TRIGGERS: readonly UtoTrigger[] = ['external'];
 
 /**
- * The moves a ticket may make and what may trigger each: `external` is the owner acting, `system` the
- * marketplace's checks and matching, `timer` the deadline.
+ * The moves a ticket may make, whoever makes them and whatever the caller says triggered them. A ticket
+ * holds no money and no other agent's state (its matches are a reading of the market), so its owner may
+ * make every move of the table with any of the three triggers; the history's `by` says who did.
  */
-export const UTO_MOVES: Readonly<Record<UtoState, Partial<Record<UtoState, readonly UtoTrigger[]>>>> = {
-  submitted: { validated: ['system', 'external'], cancelled: ['external'], expired: ['timer'] },
-  validated: { matched: ['system', 'external'], cancelled: ['external'], expired: ['timer'] },
-  matched: { in_progress: ['system', 'external'], cancelled: ['external'], expired: ['timer'] },
-  in_progress: { completed: ['system', 'external'], failed: ['system', 'external'], cancelled: ['external'], expired: ['timer'] },
-  completed: {},
-  failed: {},
-  cancelled: {},
-  expired: {},
+export const UTO_MOVES: Moves<UtoState> = {
+  submitted: ['validated', 'cancelled', 'expired'],
+  validated: ['matched', 'cancelled', 'expired'],
+  matched: ['in_progress', 'cancelled', 'expired'],
+  in_progress: ['completed', 'failed', 'cancelled', 'expired'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+  expired: [],
 };
-const STATE_MOVES = Object.fromEntries(Object.entries(UTO_MOVES).map(([from, to]) => [from, Object.keys(to)])) as unknown as Moves<UtoState>;
-export const OPEN_STATES: readonly UtoState[] = UTO_STATES.filter((s) => Object.keys(UTO_MOVES[s]).length > 0);
+export const OPEN_STATES: readonly UtoState[] = UTO_STATES.filter((s) => UTO_MOVES[s].length > 0);
 
 const UTO_ID = /^uto_[0-9A-Za-z]{24}$/;
 export const DOMAIN = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -56,7 +50,10 @@ export const DEADLINE_MAX_DAYS = 90;
 /** Tickets one agent may have open (not completed, failed, cancelled or expired) at once. */
 export const OPEN_TICKETS_PER_AGENT = 500;
 
-/** One move of a ticket: from where to where, what triggered it, who made it (an agent id, or `marketplace`), and when. */
+/**
+ * One move of a ticket: from where to where, what its maker says triggered it, who made it (the owner's
+ * agent id, or `marketplace` for the marketplace's own matching and expiry), and when.
+ */
 export interface HistoryEntry {
   from: UtoState | null;
   to: UtoState;
@@ -167,13 +164,6 @@ export async function listTickets(ctx: Ctx, page: Page, filter: { domain?: strin
   return pageOf(page, (q) => ctx.db.utoTicket.findMany({ where, ...q }), () => ctx.db.utoTicket.count({ where }));
 }
 
-/** Checks a move against the table: 409 for a move outside it, or a trigger that may not make it. */
-export function assertTicketMove(from: UtoState, to: UtoState, trigger: UtoTrigger): void {
-  assertMove(STATE_MOVES, from, to, 'UTO ticket');
-  const triggers = UTO_MOVES[from][to]!;
-  if (!triggers.includes(trigger)) throw new Conflict(`A UTO ticket moves from ${from} to ${to} only when triggered by ${triggers.join(' or ')}`);
-}
-
 export interface Move {
   to: UtoState;
   trigger: UtoTrigger;
@@ -190,7 +180,7 @@ export interface Move {
  */
 export async function moveTicket(tx: DbTx, emitUto: EmitUto, ticket: UtoTicket, move: Move, now: Date): Promise<UtoTicket> {
   const from = ticket.state as UtoState;
-  assertTicketMove(from, move.to, move.trigger);
+  assertMove(UTO_MOVES, from, move.to, 'UTO ticket');
   const entry: HistoryEntry = { from, to: move.to, triggered_by: move.trigger, by: move.by, at: now.toISOString(), ...(move.note && { note: move.note }) };
   const [moved] = await tx.$queryRaw<{ id: string }[]>`
     UPDATE uto_tickets SET state = ${move.to}, state_history = state_history || ${JSON.stringify([entry])}::jsonb, updated_at = ${now},
@@ -220,20 +210,17 @@ export interface AdvanceInput {
 }
 
 /**
- * The owner moves its ticket: 400 for an unknown state or trigger, 403 for a trigger that is the
- * marketplace's (OWNER_TRIGGERS), 409 for a move outside the table.
+ * The owner moves its ticket, with the trigger it gives (any of the three) recorded beside its own id:
+ * 400 for an unknown state or trigger, 409 for a move outside the table.
  */
 export async function advanceTicket(ctx: Ctx, id: string, input: AdvanceInput): Promise<UtoTicket> {
   const ticket = await ownTicket(ctx, id);
   const checks = new Checks();
   const to = checks.oneOf('targetState', input.targetState, UTO_STATES);
   const trigger = checks.oneOf('triggeredBy', input.triggeredBy, UTO_TRIGGERS);
-  if (trigger && !OWNER_TRIGGERS.includes(trigger)) {
-    checks.refuse('triggeredBy', `\`${trigger}\` moves are the marketplace's alone; an owner's move is triggered by ${OWNER_TRIGGERS.map((t) => `\`${t}\``).join(' or ')}`);
-  }
   const note = checks.text('note', input.note, { max: 500 });
   checks.done();
-  assertTicketMove(ticket.state as UtoState, to!, trigger!);
+  assertMove(UTO_MOVES, ticket.state as UtoState, to!, 'UTO ticket');
   // A ticket the owner moves to matched itself keeps what covers it at that moment, as the marketplace's would.
   const now = ctx.services.clock.now();
   const matches = to === 'matched' ? { ...(await findMatches(ctx.services, ticket)), matched_at: now.toISOString() } : undefined;
