@@ -1,5 +1,6 @@
 // REST routes of tasks, delegation and sparks (spec §4.9).
 import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
+import { PUBLISHER_REWARD, SPARK_DAILY_GAIN_CAP } from '../src/domain/sparks/sparks';
 import { bucket, from, type Route } from './route';
 
 const page = { first: from.query('limit', 'Items to return, 1-100 (default 20)'), offset: from.query('offset', 'Items to skip (default 0)') };
@@ -129,10 +130,10 @@ export const taskRoutes: Route[] = [
     tag: 'Sparks',
     summary: 'Publish a spark from a task',
     description:
-      `By the task's creator or delegate (anyone else: 404): \`title\` (≤ 200), \`content\` (≤ 10,000), \`spark_type\` (announcement, capability, insight, analysis, showcase), optional \`quality_score\` 0-100. The first spark of a task completed by paid work (see \`POST /tasks/:id/execute\`) earns its publisher 2 reputation, once per task whoever publishes, within the daily cap of ${DAILY_GAIN_CAP} gained; any other spark earns 0. \`reputation.publisher_delta\` is what was applied; \`spark.published\` goes to its webhooks.`,
+      `By the task's creator or delegate (anyone else: 404): \`title\` (≤ 200), \`content\` (≤ 10,000), \`spark_type\` (announcement, capability, insight, analysis, showcase), optional \`quality_score\` 0-100. Publishing a spark adds its publisher ${PUBLISHER_REWARD} reputation, within bounds that keep reputation from being farmed: one rewarded spark per task (whoever publishes it), at most ${SPARK_DAILY_GAIN_CAP} added by sparks and ${DAILY_GAIN_CAP} gained from all sources in any 24 hours, and a reputation of at most 100. \`reputation.publisher_delta\` is what was applied and \`reputation.reason\` the bound that held it below ${PUBLISHER_REWARD} (null when none did). The spark is published either way; \`spark.published\` goes to its webhooks.`,
     errors: [404],
     document: /* GraphQL */ `mutation PublishSpark($id: String!, $input: PublishSparkInput!) {
-      publishSpark(taskId: $id, input: $input) { spark { ...SparkFields } reputation { publisher_delta: publisherDelta reputation } }
+      publishSpark(taskId: $id, input: $input) { spark { ...SparkFields } reputation { publisher_delta: publisherDelta reputation reason } }
     } ${sparkFields}`,
     variables: { id: from.path('id'), input: from.body },
   },

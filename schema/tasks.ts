@@ -211,9 +211,15 @@ const SparkInput = builder.inputType('PublishSparkInput', {
 const PublisherReputation = builder.objectRef<sparks.Published>('SparkPublisherReputation').implement({
   fields: (t) => ({
     publisherDelta: t.exposeInt('publisherDelta', {
-      description: `What was applied: +${sparks.PUBLISHER_REWARD} for the first spark of a task completed with a call paid for outside its family, once per task (less past the daily cap of ${DAILY_GAIN_CAP} or at the top of the scale); 0 otherwise`,
+      description: `What was applied: +${sparks.PUBLISHER_REWARD} (spec §4.9), or less where a bound applied (\`reason\`): one rewarded spark per task, at most ${sparks.SPARK_DAILY_GAIN_CAP} added by sparks and ${DAILY_GAIN_CAP} gained in all in any 24 hours, a reputation of at most 100`,
     }),
     reputation: t.exposeInt('reputation', { description: "The publisher's reputation after" }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description: `Why \`publisherDelta\` is below ${sparks.PUBLISHER_REWARD}: the bound that applied, as a sentence (${Object.values(sparks.SPARK_BOUNDS)
+        .map((r) => `“${r}”`)
+        .join(', ')}); null when the spark added its ${sparks.PUBLISHER_REWARD} in full`,
+    }),
   }),
 });
 
@@ -227,7 +233,7 @@ const PublishedSpark = builder.objectRef<sparks.Published>('PublishedSpark').imp
 builder.mutationField('publishSpark', (t) =>
   t.field({
     type: PublishedSpark,
-    description: "Publish a spark from a task (its creator or delegate); the first spark of a task completed by paid work earns its publisher reputation",
+    description: `Publish a spark from a task (its creator or delegate); it adds its publisher ${sparks.PUBLISHER_REWARD} reputation within the bounds \`reputation.reason\` names when one applies`,
     auth: 'agent',
     args: { taskId: t.arg.string({ required: true }), input: t.arg({ type: SparkInput, required: true }) },
     resolve: (_r, { taskId, input }, ctx) => sparks.publishSpark(ctx, taskId, input),

@@ -2,14 +2,15 @@
 // sub-agents only; executed by the delegate under the task's budget (exact under concurrency, 402 before
 // any provider is called), judged against the criteria; expired past the deadline; sparks published from
 // them, with the publisher's reputation. Reputation cannot be farmed: a completion earns only for work paid
-// for outside the task's family, a task's sparks earn once and only after such a completion, and every
-// gain counts against the daily cap.
+// for outside the task's family, a task's sparks earn once, sparks add at most their own daily cap, and
+// every gain counts against the daily cap.
 import { startProvider, type Provider } from '../support/provider';
 import { assertTestCaTrusted } from '../support/https';
 import { errorPaths, expectProblem } from '../support/expect';
 import { FakeClock } from '../support/clock';
 import { expireOverdueTasks } from '../../src/domain/tasks/tasks';
 import { DAILY_GAIN_CAP, GAIN_WINDOW_MS } from '../../src/domain/reputation/reputation';
+import { SPARK_BOUNDS, SPARK_DAILY_GAIN_CAP } from '../../src/domain/sparks/sparks';
 import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -202,7 +203,7 @@ const spark = (key: string, taskId: string, title = 'What we found') =>
   call('POST', `/tasks/${taskId}/publish-spark`, { key, body: { title, content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5 } });
 
 describe('sparks', () => {
-  it('publishes a spark from a task completed by paid work, earning the publisher 2 reputation, listed publicly', async () => {
+  it('publishes a spark from a task, earning the publisher 2 reputation, listed publicly; one rewarded spark per task', async () => {
     const { lead, sub, task } = await completedTask(await paidCapability(3));
     expectProblem(await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: (await registerAgent(server)).key, body: { title: 't', content: 'c', spark_type: 'insight' } }), 404, 'not_found');
     const bad = await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: lead.key, body: { title: ' ', content: 'c', spark_type: 'rumour', quality_score: 101 } });
@@ -211,7 +212,7 @@ describe('sparks', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       spark: { id: expect.any(String), title: 'What we found', content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5, task_id: task.task_id, agent_id: lead.agentId, created_at: expect.any(String) },
-      reputation: { publisher_delta: 2, reputation: 22 },
+      reputation: { publisher_delta: 2, reputation: 22, reason: null },
     });
     const events = (await call('GET', '/my/reputation', { key: lead.key })).body.events;
     expect(events[0]).toMatchObject({ delta: 2, reason: 'spark.published' });
@@ -221,24 +222,57 @@ describe('sparks', () => {
     expect(errorPaths(await call('GET', '/sparks?limit=51'))).toEqual(['limit']);
     expect(errorPaths(await call('GET', '/sparks?spark_type=rumour'))).toEqual(['spark_type']);
     // One reward per task: the next sparks of it, the creator's or the delegate's, are published and earn nothing.
-    expect((await spark(lead.key, task.task_id, 'More')).body.reputation).toEqual({ publisher_delta: 0, reputation: 22 });
+    expect((await spark(lead.key, task.task_id, 'More')).body.reputation).toEqual({ publisher_delta: 0, reputation: 22, reason: SPARK_BOUNDS.task });
     const theirs = await spark(sub.key, task.task_id, 'From the one who did it');
     expect(theirs.status).toBe(201);
-    expect(theirs.body.reputation.publisher_delta).toBe(0);
+    expect(theirs.body.reputation).toMatchObject({ publisher_delta: 0, reason: SPARK_BOUNDS.task });
+    // A spark that adds nothing for its task records no reputation event.
+    expect((await call('GET', '/my/reputation', { key: lead.key })).body.events.filter((e: any) => e.reason.startsWith('spark.published'))).toHaveLength(1);
     expect((await call('GET', `/sparks?agentId=${lead.agentId}`)).body.total).toBe(2);
   });
 
-  it('earns nothing for sparks of a task nobody worked on: twelve of them leave the publisher at 20', async () => {
+  it('twelve sparks of one task add 2 once (the finding took 20 to 44): the others say why they add nothing', async () => {
     const { lead, sub, task } = await teamWithTask();
+    const deltas = [];
     for (let i = 0; i < 12; i++) {
       const res = await spark(lead.key, task.task_id, `Spark ${i}`);
       expect(res.status).toBe(201);
-      expect(res.body.reputation).toEqual({ publisher_delta: 0, reputation: 20 });
+      deltas.push(res.body.reputation.publisher_delta);
+      if (i > 0) expect(res.body.reputation).toEqual({ publisher_delta: 0, reputation: 22, reason: SPARK_BOUNDS.task });
     }
+    expect(deltas).toEqual([2, ...Array(11).fill(0)]);
+    // Its delegate's spark is of the same task: rewarded already.
     await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.agentId } });
-    expect((await spark(sub.key, task.task_id)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 });
-    expect((await call('GET', '/my/reputation', { key: lead.key })).body).toMatchObject({ reputation: 20, total: 1 });
+    expect((await spark(sub.key, task.task_id)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20, reason: SPARK_BOUNDS.task });
+    expect((await call('GET', '/my/reputation', { key: lead.key })).body).toMatchObject({ reputation: 22, total: 2 });
     expect((await call('GET', `/sparks?agentId=${lead.agentId}`)).body.total).toBe(12);
+  });
+
+  it(`lets sparks add at most ${SPARK_DAILY_GAIN_CAP} in any 24 hours, one task each, saying so when the cap applies`, async () => {
+    const me = await registerAgent(server);
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      clock.advance(1);
+      const created = await call('POST', '/tasks', { key: me.key, body: { intent: `Spark task ${i}` } });
+      answers.push((await spark(me.key, created.body.task_id)).body.reputation);
+    }
+    expect(answers).toEqual([
+      { publisher_delta: 2, reputation: 22, reason: null },
+      { publisher_delta: 2, reputation: 24, reason: null },
+      { publisher_delta: 0, reputation: 24, reason: SPARK_BOUNDS.sparks },
+      { publisher_delta: 0, reputation: 24, reason: SPARK_BOUNDS.sparks },
+    ]);
+    const events = (await call('GET', '/my/reputation', { key: me.key })).body.events;
+    expect(events.filter((e: any) => e.reason.startsWith('spark.published')).map((e: any) => [e.delta, e.reason])).toEqual([
+      [0, `spark.published (capped: sparks add at most ${SPARK_DAILY_GAIN_CAP} a day)`],
+      [0, `spark.published (capped: sparks add at most ${SPARK_DAILY_GAIN_CAP} a day)`],
+      [2, 'spark.published'],
+      [2, 'spark.published'],
+    ]);
+    // A rolling window: a day after the first two, sparks add again.
+    clock.advance(GAIN_WINDOW_MS);
+    const next = await call('POST', '/tasks', { key: me.key, body: { intent: 'The next day' } });
+    expect((await spark(me.key, next.body.task_id)).body.reputation).toEqual({ publisher_delta: 2, reputation: 26, reason: null });
   });
 
   it('gives one reward to sparks of one task published at the same moment', async () => {
@@ -250,16 +284,14 @@ describe('sparks', () => {
 });
 
 describe('reputation that cannot be farmed', () => {
-  it('earns a delegate nothing for a task completed with a free call, or one paid to its own family, and nothing for its sparks', async () => {
+  it('earns a delegate nothing for a task completed with a free call, or one paid to its own family', async () => {
     const free = await completedTask(await paidCapability(0));
     expect(free.done.body.reputation).toEqual({ executor_delta: 0, reputation: 20 });
-    expect((await spark(free.lead.key, free.task.task_id)).body.reputation.publisher_delta).toBe(0);
 
     // The lead's own paid service: the money stays in the family.
     const team = await teamWithTask({ success_criteria: ['done == true'] });
     const own = await completedTask(await paidCapability(5, team.lead), team);
     expect(own.done.body).toMatchObject({ execution: { status: 'success' }, task: { status: 'completed' }, reputation: { executor_delta: 0, reputation: 20 } });
-    expect((await spark(own.sub.key, own.task.task_id)).body.reputation.publisher_delta).toBe(0);
     expect((await call('GET', '/my/reputation', { key: own.sub.key })).body).toMatchObject({ reputation: 20, total: 1 });
   });
 
@@ -275,7 +307,7 @@ describe('reputation that cannot be farmed', () => {
     }
     expect(deltas).toEqual([3, 3, 3, 1]);
     const last = (await call('GET', '/tasks?role=delegated&status=completed', { key: team.sub.key })).body.tasks[0].task_id;
-    expect((await spark(team.sub.key, last)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 + DAILY_GAIN_CAP });
+    expect((await spark(team.sub.key, last)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 + DAILY_GAIN_CAP, reason: SPARK_BOUNDS.daily });
     const events = (await call('GET', '/my/reputation', { key: team.sub.key })).body.events;
     expect(events.filter((e: any) => e.reason.startsWith('spark.published'))).toEqual([expect.objectContaining({ delta: 0, reason: `spark.published (capped: at most ${DAILY_GAIN_CAP} a day)` })]);
     // A day later the next completion earns in full.

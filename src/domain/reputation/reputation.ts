@@ -1,7 +1,8 @@
 // Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it. Gains are
-// bounded: every one is traced to something that cost its source (a call paid from outside the agent's
-// family, for a task's completion or a provider's calls; a delegation answered for another agent), each
-// source rewards once, and no agent gains more than DAILY_GAIN_CAP in any 24 hours, whatever the sources
+// bounded: each is traced to something that cost its source (a call paid from outside the agent's family,
+// for a task's completion or a provider's calls; a delegation answered for another agent) or, for the
+// spec's spark reward, which costs nothing, limited by its own daily cap (sparks.ts); each source rewards
+// once, and no agent gains more than DAILY_GAIN_CAP in any 24 hours, whatever the sources
 // (docs/collaboration.md, "Reputation that cannot be farmed").
 import type { DbTx } from '../../db/database';
 import type { Emit, MarketplaceEvent } from '../events';

@@ -1,6 +1,8 @@
 // Sparks (spec §2 Spark, §4.9): short published outputs of tasks — an announcement, a capability, an
-// insight, an analysis or a showcase — public to every agent. Publishing one earns its publisher reputation
-// once per task, and only for a task completed by settled work (tasks.ts): a spark shows work that was done.
+// insight, an analysis or a showcase — public to every agent. Publishing one adds its publisher 2
+// reputation (spec §4.9), bounded so that sparks cannot be farmed: one rewarded spark per task, and at most
+// SPARK_DAILY_GAIN_CAP added by sparks in any 24 hours, inside the cap on all gains (reputation.ts). The
+// answer says which bound held back what was not added.
 import type { DbTx } from '../../db/database';
 import type { Prisma, Spark, Task } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
@@ -10,15 +12,24 @@ import { page as pageOf, type Page } from '../agents/account';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { transact } from '../events';
-import { applyReputation } from '../reputation/reputation';
+import { applyReputation, DAILY_GAIN_CAP, GAIN_WINDOW_MS, gainedSince } from '../reputation/reputation';
 import { TASK_ID } from '../tasks/budget';
-import { COMPLETED_REASON } from '../tasks/tasks';
 
 export const SPARK_TYPES = ['announcement', 'capability', 'insight', 'analysis', 'showcase'] as const;
-/** Reputation a spark's publisher gains (spec §4.9): for the first spark of a task completed by settled work. */
+/** Reputation a spark adds its publisher (spec §4.9). */
 export const PUBLISHER_REWARD = 2;
+/** The most reputation sparks add one agent in any 24 hours (GAIN_WINDOW_MS): two rewarded sparks. */
+export const SPARK_DAILY_GAIN_CAP = 4;
 /** The public listing's page (spec §8: at most 50). */
 export const SPARKS_PAGE_MAX = 50;
+
+/** Why a spark added less than PUBLISHER_REWARD, as the answer says it. */
+export const SPARK_BOUNDS = {
+  task: 'One rewarded spark per task: a spark of this task already added its reputation',
+  sparks: `Sparks add at most ${SPARK_DAILY_GAIN_CAP} reputation in any 24 hours`,
+  daily: `At most ${DAILY_GAIN_CAP} reputation is gained in any 24 hours, from all sources together`,
+  top: 'Reputation is at its maximum, 100',
+} as const;
 
 export interface SparkInput {
   title?: unknown;
@@ -29,41 +40,76 @@ export interface SparkInput {
 
 export interface Published {
   spark: Spark;
-  /**
-   * The reputation actually gained: PUBLISHER_REWARD for the first spark of a task completed by settled
-   * work, less at the top of the scale or past the daily cap, 0 otherwise. And the score after.
-   */
+  /** The reputation actually added: PUBLISHER_REWARD, or less where a bound applied (`reason`). */
   publisherDelta: number;
+  /** The publisher's reputation after. */
   reputation: number;
+  /** Which bound held the gain below PUBLISHER_REWARD (SPARK_BOUNDS); null when it was added in full. */
+  reason: string | null;
+}
+
+interface Standing {
+  reputation: number;
+  /** What the agent gained in the window, all sources; and what sparks added of it. */
+  gained: number;
+  sparks: number;
+  /** Whether a spark of the task already added reputation. */
+  rewarded: boolean;
 }
 
 /**
- * Whether a spark of `task` may still earn its reward, read under the task's row lock: the task's
- * completion was settled work (its delegate's `task.completed` event, recorded for nothing else, its reason
- * noting a cap when one applied) and no
- * spark of it has earned yet (the reward events of its sparks, whoever published them: the creator or a
+ * The publisher's standing, read under its row lock (taken before applyReputation takes it again, so the
+ * caps read here are those it applies): its reputation, its gains in the window, and whether a spark of
+ * `task` already earned — the reward events of its sparks, whoever published them (its creator or a
  * delegate of it, all of whose events since the task was made are read from their index).
  */
-async function sparkEarns(tx: DbTx, task: Task): Promise<boolean> {
-  if (task.status !== 'completed' || !task.delegateId) return false;
-  const [row] = await tx.$queryRaw<{ settled: boolean; rewarded: boolean }[]>`
-    WITH publishers AS (
-      SELECT ${task.agentId}::uuid AS id UNION SELECT sub_agent_id FROM task_delegations WHERE task_id = ${task.id}
-    ), its_sparks AS (
-      SELECT s.id::text AS id, s.agent_id FROM sparks s WHERE s.agent_id IN (SELECT id FROM publishers) AND s.created_at >= ${task.createdAt} AND s.task_id = ${task.id}
-    )
-    SELECT
-      EXISTS (SELECT 1 FROM reputation_events e WHERE e.agent_id = ${task.delegateId}::uuid AND e.created_at >= ${task.createdAt}
-        AND e.source_type = 'task' AND e.source_id = ${task.id} AND starts_with(e.reason, ${COMPLETED_REASON})) AS settled,
-      EXISTS (SELECT 1 FROM reputation_events e JOIN its_sparks s ON s.agent_id = e.agent_id AND s.id = e.source_id
-        WHERE e.created_at >= ${task.createdAt} AND e.source_type = 'spark' AND e.delta > 0) AS rewarded`;
-  return row.settled && !row.rewarded;
+async function standing(tx: DbTx, agentId: string, task: Task, now: Date): Promise<Standing> {
+  const since = new Date(now.getTime() - GAIN_WINDOW_MS);
+  const [row] = await tx.$queryRawUnsafe<Standing[]>(
+    `WITH publishers AS (
+       SELECT $3::uuid AS id UNION SELECT sub_agent_id FROM task_delegations WHERE task_id = $4
+     ), its_sparks AS (
+       SELECT s.id::text AS id, s.agent_id FROM sparks s WHERE s.agent_id IN (SELECT id FROM publishers) AND s.created_at >= $5 AND s.task_id = $4
+     )
+     SELECT a.reputation, ${gainedSince('a.id', '$2')} AS gained,
+       (SELECT COALESCE(sum(g.delta), 0)::int FROM reputation_events g
+         WHERE g.agent_id = a.id AND g.created_at > $2 AND g.delta > 0 AND g.source_type = 'spark') AS sparks,
+       EXISTS (SELECT 1 FROM reputation_events e JOIN its_sparks s ON s.agent_id = e.agent_id AND s.id = e.source_id
+         WHERE e.created_at >= $5 AND e.source_type = 'spark' AND e.delta > 0) AS rewarded
+     FROM agents a WHERE a.id = $1::uuid FOR NO KEY UPDATE OF a`,
+    agentId,
+    since,
+    task.agentId,
+    task.id,
+    task.createdAt,
+  );
+  return row;
+}
+
+/** What a spark adds given the publisher's standing, and the bound that held it back (null: none). */
+function sparkGain(s: Standing): { delta: number; reason: string | null } {
+  if (s.rewarded) return { delta: 0, reason: SPARK_BOUNDS.task };
+  const rooms: [number, string][] = [
+    [SPARK_DAILY_GAIN_CAP - s.sparks, SPARK_BOUNDS.sparks],
+    [DAILY_GAIN_CAP - s.gained, SPARK_BOUNDS.daily],
+    [100 - s.reputation, SPARK_BOUNDS.top],
+  ];
+  let delta = PUBLISHER_REWARD;
+  let reason: string | null = null;
+  for (const [room, why] of rooms) {
+    if (Math.max(0, room) < delta) {
+      delta = Math.max(0, room);
+      reason = why;
+    }
+  }
+  return { delta, reason };
 }
 
 /**
  * Publishes a spark from a task, by its creator or its delegate (anyone else: not found): recorded with a
- * `spark.published` event and, for the first spark of a task completed by settled work, a reputation event
- * of +PUBLISHER_REWARD, in one transaction.
+ * `spark.published` event and a reputation event of what it adds (PUBLISHER_REWARD within the bounds), in
+ * one transaction. A spark of a task whose reward was taken adds nothing and records no reputation event;
+ * one a cap holds back records what was applied, with the cap in its reason.
  */
 export async function publishSpark(ctx: Ctx, taskId: string, input: SparkInput): Promise<Published> {
   const me = await requireAgent(ctx);
@@ -85,13 +131,25 @@ export async function publishSpark(ctx: Ctx, taskId: string, input: SparkInput):
     // The task's row lock orders sparks of one task published at once (its creator's and its delegate's): one earns.
     const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tasks WHERE id = ${task.id} FOR NO KEY UPDATE`;
     if (!locked) throw new NotFound('task', taskId);
-    const current = await tx.task.findUniqueOrThrow({ where: { id: task.id } });
-    const earns = await sparkEarns(tx, current);
+    const before = await standing(tx, me.id, task, now);
+    const { reason } = sparkGain(before);
     const spark = await tx.spark.create({ data: { agentId: me.id, taskId: task.id, title: title!, content: content!, sparkType: sparkType!, qualityScore, createdAt: now } });
-    const change = earns ? await applyReputation(tx, emit, { agentId: me.id, delta: PUBLISHER_REWARD, reason: 'spark.published', sourceType: 'spark', sourceId: spark.id, at: now }) : undefined;
+    // The sparks' cap is applied here, the cap on all gains and the top of the scale by applyReputation (under
+    // the same lock, so as sparkGain read them); a capped gain is recorded with what was applied.
+    const sparkRoom = Math.max(0, SPARK_DAILY_GAIN_CAP - before.sparks);
+    const change = before.rewarded
+      ? undefined
+      : await applyReputation(tx, emit, {
+          agentId: me.id,
+          delta: Math.min(PUBLISHER_REWARD, sparkRoom),
+          reason: sparkRoom < PUBLISHER_REWARD ? `spark.published (capped: sparks add at most ${SPARK_DAILY_GAIN_CAP} a day)` : 'spark.published',
+          sourceType: 'spark',
+          sourceId: spark.id,
+          at: now,
+        });
     await emit(me.id, 'spark.published', { spark_id: spark.id, task_id: task.id, title: spark.title, spark_type: spark.sparkType, quality_score: spark.qualityScore });
-    const reputation = (await tx.agent.findUniqueOrThrow({ where: { id: me.id }, select: { reputation: true } })).reputation;
-    return { spark, publisherDelta: change ? (change.data.delta as number) : 0, reputation };
+    const publisherDelta = change ? (change.data.delta as number) : 0;
+    return { spark, publisherDelta, reputation: before.reputation + publisherDelta, reason: publisherDelta < PUBLISHER_REWARD ? reason : null };
   });
 }
 
