@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { WEB_CAPABILITIES } from '../../src/domain/capabilities/first-party/web';
-import { errorPaths, eventually } from '../support/expect';
+import { errorPaths, eventually, within } from '../support/expect';
 import { assertTestCaTrusted, startCanary, startHttpsServer, type HttpsTestServer } from '../support/https';
 import { api, http, registerAgent, startServer, type TestServer } from '../support/server';
 
@@ -17,6 +17,8 @@ let call: ReturnType<typeof api>;
 let site: HttpsTestServer;
 /** Every request the site saw: its path and headers. */
 const seen: { path: string; headers: IncomingMessage['headers'] }[] = [];
+/** When each call of the hanging page saw its connection closed. */
+const hangsClosed: number[] = [];
 /** The page that changes: its version (text and title), status, and whether it sends an ETag. */
 const changing = { version: 1, status: 200 };
 
@@ -121,6 +123,7 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
       return void res.end();
     }
     case '/hang':
+      res.on('close', () => hangsClosed.push(Date.now()));
       return; // never answers
     case '/missing':
       return html('<html><body><p>Not here.</p></body></html>', 404);
@@ -246,9 +249,14 @@ describe('web-browse', () => {
   it('gives up when the execution runs out of time, honouring its signal rather than the page budget', async () => {
     const me = await registerAgent(server);
     const started = Date.now();
+    const before = hangsClosed.length;
     await failed(me.key, 'web-browse', { url: `${site.url}/hang` }, 'timeout', /marketplace timeout/);
+    const answered = Date.now();
     // The execution's budget here is 4 s; the page's own budget (10 s) never came into play.
-    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(answered - started).toBeLessThan(8_000);
+    // The abandoned call's connection is closed as the execution gives up, not kept to the page's own deadline.
+    await within(2_000, async () => hangsClosed.length > before);
+    expect(hangsClosed.at(-1)! - started).toBeLessThan(8_000);
   });
 });
 

@@ -1,6 +1,7 @@
 // The one outbound client against real HTTPS servers on loopback: what a call answers, what it refuses
-// and how it fails (timeout, size, connection, TLS), that it never follows a redirect, and that a call
-// given up while it waited for a connection is never written.
+// and how it fails (timeout, size, connection, TLS), that it never follows a redirect, that a call given
+// up while it waited for a connection is never written, and that one its caller abandons closes at once.
+import { getEventListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OutboundClient, OutboundError } from '../../src/platform/outbound';
 import { within } from '../support/expect';
@@ -156,6 +157,69 @@ describe('OutboundClient', () => {
     } finally {
       await one.close();
     }
+  });
+
+  it("abandons a call at once when its caller's signal aborts, closing its connection then rather than at the deadline", async () => {
+    let closedAt: number | undefined;
+    routes['/slow'] = (_req, res) => {
+      res.on('close', () => {
+        closedAt = performance.now();
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('the start of an answer that never ends');
+    };
+    const controller = new AbortController();
+    const pending = failureOf(client.get(`${server.url}/slow`, { headers: {}, timeoutMs: 10_000, signal: controller.signal }));
+    await within(2000, async () => seen.length === 1);
+    const abortedAt = performance.now();
+    controller.abort();
+    const failure = await pending;
+    expect(failure).toMatchObject({ reason: 'aborted', message: `GET ${server.url}: the call was abandoned by its caller` });
+    expect(performance.now() - abortedAt).toBeLessThan(500);
+    // The slow server sees its connection closed now, not at the call's 10 s deadline.
+    await within(1000, async () => closedAt !== undefined);
+    expect(closedAt! - abortedAt).toBeLessThan(1000);
+  });
+
+  it('never opens a connection for a call whose signal has already aborted, and never writes one abandoned while it waited', async () => {
+    const before = server.connections();
+    const gone = new AbortController();
+    gone.abort();
+    expect(await failureOf(client.post(`${server.url}/never`, { headers: {}, body: '{}', timeoutMs: 5000, signal: gone.signal }))).toMatchObject({ reason: 'aborted' });
+    expect(server.connections()).toBe(before);
+
+    const one = new OutboundClient({ allowPrivate: true, connectionsPerOrigin: 1 });
+    try {
+      let release: (() => void) | undefined;
+      routes['/hold'] = (_req, res) => {
+        release = () => res.writeHead(200).end('held');
+      };
+      const first = one.post(`${server.url}/hold`, { headers: {}, body: 'first', timeoutMs: 5000 });
+      await within(2000, async () => release !== undefined);
+      // The only connection is busy: this call waits for it, and its caller goes away first.
+      const controller = new AbortController();
+      const waiting = failureOf(one.post(`${server.url}/abandoned`, { headers: {}, body: 'second', timeoutMs: 5000, signal: controller.signal }));
+      controller.abort();
+      expect(await waiting).toMatchObject({ reason: 'aborted' });
+      release!();
+      expect((await first).body).toBe('held');
+      expect((await one.post(`${server.url}/after`, { headers: {}, body: 'third', timeoutMs: 5000 })).status).toBe(200);
+      expect(seen.map((s) => s.url)).toEqual(['/hold', '/after']);
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('stops listening to a signal once the call is settled', async () => {
+    const controller = new AbortController();
+    const res = await client.get(`${server.url}/done`, { headers: {}, timeoutMs: 5000, signal: controller.signal });
+    expect(res.status).toBe(200);
+    // A settled call is no longer a listener (a signal outliving many calls does not gather them), a failed one neither.
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const other = new AbortController();
+    routes['/gone'] = (_req, res) => res.destroy();
+    expect(await failureOf(client.get(`${server.url}/gone`, { headers: {}, timeoutMs: 5000, signal: other.signal }))).toMatchObject({ reason: 'connection' });
+    expect(getEventListeners(other.signal, 'abort')).toHaveLength(0);
   });
 
   it('reuses its keep-alive connection for calls in turn', async () => {

@@ -74,25 +74,6 @@ export function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled');
 }
 
-/** `promise`, or the signal's abort if that comes first (the outbound call itself ends by its own deadline). */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 function failureOf(err: OutboundError, url: string, hop: number): PageFailure {
   const where = hop > 0 ? `its redirect to ${new URL(url).origin}` : new URL(url).origin;
   const what = err.message.replace(/^(GET|POST) \S+: /, '').replace(/^URL /, '');
@@ -123,8 +104,10 @@ export async function fetchPage(services: Services, rawUrl: string, opts: FetchO
     if (left <= 0) throw new PageFailure('timeout', `${new URL(current).origin}: no complete answer within ${opts.timeoutMs} ms`);
     let res;
     try {
-      res = await unlessAborted(services.outbound.get(current, { headers, timeoutMs: left, maxResponseBytes: opts.maxBytes }), opts.signal);
+      // The signal goes to the client: an abandoned call's connection is closed at once.
+      res = await services.outbound.get(current, { headers, timeoutMs: left, maxResponseBytes: opts.maxBytes, signal: opts.signal });
     } catch (err) {
+      if (opts.signal.aborted) throw abortReason(opts.signal);
       if (err instanceof OutboundError) throw failureOf(err, current, hop);
       throw err;
     }
