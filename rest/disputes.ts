@@ -19,7 +19,7 @@ export const disputeRoutes: Route[] = [
     tag: 'Disputes',
     summary: 'Open a dispute',
     description:
-      "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
+      "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. A body with `transaction_id`, or with `reason` and neither `serviceId` nor `type`, is form B (a missing `transaction_id` is named as such); any other is form A. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
     errors: [404, 409],
     document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
       createDispute(input: $input) { dispute_id: disputeId status form priority_resolution: priorityResolution created_at: createdAt }

@@ -68,10 +68,13 @@ async function emitDisputeEvent(emit: Emit, d: Dispute, type: 'dispute.created' 
 export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Dispute> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
-  const byTransaction = input.transactionId !== undefined && input.transactionId !== null;
+  const given = (v: unknown) => v !== undefined && v !== null;
+  // Form B's own word (reason) without either form's id is form B missing its transaction_id.
+  const byTransaction = given(input.transactionId) || (given(input.reason) && !given(input.serviceId) && !given(input.type));
   let data: Prisma.DisputeUncheckedCreateInput;
   if (byTransaction) {
-    if (!isUuid(input.transactionId)) checks.fail('transactionId', 'must be a transaction id (UUID)');
+    if (!given(input.transactionId)) checks.fail('transactionId', 'is required (or serviceId, to dispute a service)');
+    else if (!isUuid(input.transactionId)) checks.fail('transactionId', 'must be a transaction id (UUID)');
     const reason = checks.oneOf('reason', input.reason, DISPUTE_REASONS);
     const description = checks.text('description', input.description, { max: 5000, multiline: true });
     checks.done();
