@@ -11,10 +11,12 @@ export const adminRoutes: Route[] = [
     tag: 'Administration',
     summary: "Set an agent's status",
     description:
-      "Sets the agent's own status. SUSPENDED and BANNED reach its whole subtree of sub-agents: they and it get 403 on every agent operation from the next request on, their sub-keys fail verification and their services leave listings and rankings. Each agent's `status` is the worst of its own and its ancestors', so lifting a suspension restores the sub-agents not suspended on their own, and a sub-agent set ACTIVE under a suspended ancestor stays suspended (`status` answers the status in force, `own_status` the one set).",
+      "The agent takes the status given (spec §3), stored and answered as `status`. SUSPENDED and BANNED reach its whole subtree of sub-agents as a bound: they and it get 403 on every agent operation from the next request on, their sub-keys fail verification and their services become `suspended` (out of listings and rankings) until the status is lifted. Each agent's status in force, `effective_status`, is the worst of the status given and its ancestors', so lifting a suspension restores the sub-agents not suspended on their own; a sub-agent given ACTIVE under a suspended ancestor answers `status` ACTIVE, `effective_status` SUSPENDED and `effective_status_imposed_by` the ancestor (the nearest whose own status it is), and acts once that ancestor is restored.",
     errors: [404],
     document: /* GraphQL */ `mutation UpdateAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
-      updateAgentStatus(agentId: $agentId, input: $input) { updated agent_id: agentId status own_status: ownStatus }
+      updateAgentStatus(agentId: $agentId, input: $input) {
+        updated agent_id: agentId status effective_status: effectiveStatus effective_status_imposed_by: effectiveStatusImposedBy
+      }
     }`,
     variables: { agentId: from.path('agentId'), input: from.body },
   },

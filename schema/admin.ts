@@ -1,5 +1,6 @@
 // Administration: agent status and platform statistics (the administrator key only).
 import * as admin from '../src/domain/admin/admin';
+import { effectiveStatusImposedBy } from '../src/domain/agents/status';
 import { AgentStatusEnum, Agent } from './agents';
 import { builder } from './builder';
 import { maxLength } from './json-schema';
@@ -9,8 +10,17 @@ const StatusUpdate = builder.objectRef<Awaited<ReturnType<typeof admin.setAgentS
   fields: (t) => ({
     updated: t.boolean({ resolve: () => true }),
     agentId: t.exposeID('id'),
-    status: t.expose('status', { type: AgentStatusEnum, description: "The status in force: the worst of the one set and the agent's ancestors'" }),
-    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, description: 'The status set' }),
+    status: t.expose('ownStatus', { type: AgentStatusEnum, description: 'The status given: the agent takes it (spec §3)' }),
+    effectiveStatus: t.expose('status', {
+      type: AgentStatusEnum,
+      description: "The status in force: the worst of the status given and the agent's ancestors'. A suspended or banned ancestor's subtree cannot act",
+    }),
+    effectiveStatusImposedBy: t.id({
+      nullable: true,
+      description: 'The ancestor whose own status imposes `effectiveStatus`; null when it is the status given',
+      resolve: (a, _args, ctx) => effectiveStatusImposedBy(ctx, a),
+    }),
+    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, deprecationReason: 'The same as `status`, the status given', description: 'The status given' }),
     agent: t.field({ type: Agent, resolve: (a) => a }),
   }),
 });
@@ -26,7 +36,7 @@ builder.mutationField('updateAgentStatus', (t) =>
   t.field({
     type: StatusUpdate,
     description:
-      "Set an agent's own status ACTIVE, SUSPENDED or BANNED. Its status in force, and that of every sub-agent below it, is the worst of its own and its ancestors': suspended and banned agents and their whole subtree get 403 on every agent operation at once; lifting it restores the sub-agents not suspended on their own.",
+      "Give an agent the status ACTIVE, SUSPENDED or BANNED: it takes the status given (`status`). Its status in force (`effectiveStatus`), and that of every sub-agent below it, is the worst of the status given and its ancestors': suspended and banned agents and their whole subtree get 403 on every agent operation at once, their services are `suspended`; lifting it restores the sub-agents not suspended on their own. Under a suspended or banned ancestor, the answer names it (`effectiveStatusImposedBy`).",
     auth: 'admin',
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: UpdateAgentStatusInput, required: true }) },
     resolve: (_r, { agentId, input }, ctx) => admin.setAgentStatus(ctx, String(agentId), input),
@@ -58,10 +68,11 @@ builder.queryField('adminStats', (t) =>
 
 builder.queryField('adminAgents', (t) =>
   pagedField(t, Agent, {
-    description: 'Agents, newest first: all, or those in one status (in force), or whose name starts with `name` (any case)',
+    description: 'Agents, newest first: all, or those given one status, or in one status in force, or whose name starts with `name` (any case)',
     auth: 'admin',
     args: {
-      status: t.arg({ type: AgentStatusEnum, description: 'Only agents whose status in force is this' }),
+      status: t.arg({ type: AgentStatusEnum, description: 'Only agents given this status' }),
+      effectiveStatus: t.arg({ type: AgentStatusEnum, description: 'Only agents whose status in force is this' }),
       name: t.arg.string({ description: 'Only agents whose name starts with this (any case)', extensions: maxLength(100) }),
     },
     resolve: (ctx, args, page) => admin.listAgents(ctx, page, args),

@@ -1,6 +1,7 @@
 // Agents: the Agent node, registration, the caller's profile, and the caller's live event stream.
 import * as agents from '../src/domain/agents/agents';
 import { requireAgent } from '../src/domain/agents/principal';
+import { effectiveStatusImposedBy } from '../src/domain/agents/status';
 import { tierOf } from '../src/domain/reputation/reputation';
 import * as trust from '../src/domain/reputation/trust';
 import type { MarketplaceEvent } from '../src/domain/events';
@@ -33,11 +34,22 @@ export const Agent = builder.prismaNode('Agent', {
     }),
     reputation: t.exposeInt('reputation', { description: 'Reputation score, 0-100' }),
     tier: t.field({ type: TierEnum, resolve: (agent) => tierOf(agent.reputation) }),
-    status: t.expose('status', {
+    status: t.expose('ownStatus', {
       type: AgentStatusEnum,
-      description: "The status in force: the worst of the agent's own status and its ancestors' (a suspension or ban reaches every sub-agent below)",
+      description:
+        "The status the administrator gave this agent (ACTIVE until one is given). Whether it may act is `effectiveStatus`: a suspended or banned ancestor bounds it. An agent's own reads (`me`) answer only while it may act, so there it is ACTIVE",
     }),
-    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, description: 'The status the administrator set on this agent itself' }),
+    effectiveStatus: t.expose('status', {
+      type: AgentStatusEnum,
+      description: "The status in force: the worst of the status given and its ancestors' (a suspension or ban reaches every sub-agent below). Only an ACTIVE agent may act",
+    }),
+    effectiveStatusImposedBy: t.id({
+      nullable: true,
+      description: 'The ancestor whose own status imposes `effectiveStatus` (the nearest, when several have it); null when it is the status given',
+      select: { status: true, ownStatus: true },
+      resolve: (agent, _args, ctx) => effectiveStatusImposedBy(ctx, agent),
+    }),
+    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, deprecationReason: 'The same as `status`, the status given', description: 'The status the administrator gave this agent' }),
     autonomyLevel: t.expose('autonomyLevel', { type: AutonomyLevelEnum }),
     capabilities: t.exposeStringList('capabilities'),
     authorityScope: t.exposeStringList('authorityScope', { description: 'Capability prefixes a sub-agent may act on' }),

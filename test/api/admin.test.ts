@@ -45,7 +45,7 @@ describe('PATCH /admin/agents/:agentId/status', () => {
     const serviceKey = await registerService(agent.key);
     const res = await setStatus(agent.agentId, { status });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ updated: true, agent_id: agent.agentId, status, own_status: status });
+    expect(res.body).toEqual({ updated: true, agent_id: agent.agentId, status, effective_status: status, effective_status_imposed_by: null });
 
     expectProblem(await call('GET', '/agents/me', { key: agent.key }), 403, 'forbidden');
     expectProblem(await call('PATCH', '/agents/me', { key: agent.key, body: { description: 'Still here' } }), 403, 'forbidden');
@@ -54,7 +54,7 @@ describe('PATCH /admin/agents/:agentId/status', () => {
     expectProblem(await call('GET', '/my/keys', { key: agent.key }), 403, 'forbidden');
 
     const back = await setStatus(agent.agentId, { status: 'ACTIVE' });
-    expect(back.body).toEqual({ updated: true, agent_id: agent.agentId, status: 'ACTIVE', own_status: 'ACTIVE' });
+    expect(back.body).toEqual({ updated: true, agent_id: agent.agentId, status: 'ACTIVE', effective_status: 'ACTIVE', effective_status_imposed_by: null });
     const me = await call('GET', '/agents/me', { key: agent.key });
     expect(me.status).toBe(200);
     expect(me.body.status).toBe('ACTIVE');
@@ -169,7 +169,7 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     const t = await tree();
     const res = await setStatus(t.root.agentId, { status });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ updated: true, agent_id: t.root.agentId, status, own_status: status });
+    expect(res.body).toEqual({ updated: true, agent_id: t.root.agentId, status, effective_status: status, effective_status_imposed_by: null });
 
     for (const a of [t.root, t.child, t.grandchild]) {
       const refused = await me(a.key);
@@ -186,7 +186,7 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: t.grandchild.agentId } });
     expect({ status: row.status, ownStatus: row.ownStatus }).toEqual({ status, ownStatus: 'ACTIVE' });
 
-    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).body).toEqual({ updated: true, agent_id: t.root.agentId, status: 'ACTIVE', own_status: 'ACTIVE' });
+    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).body).toEqual({ updated: true, agent_id: t.root.agentId, status: 'ACTIVE', effective_status: 'ACTIVE', effective_status_imposed_by: null });
     for (const a of [t.root, t.child, t.grandchild]) expect((await me(a.key)).body.status).toBe('ACTIVE');
     expect((await verify(t.subKey)).status).toBe(200);
     expect((await call('GET', `/services/${t.serviceKey}`)).status).toBe(200);
@@ -201,9 +201,9 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
 
     expect((await setStatus(t.root.agentId, { status: 'BANNED' })).status).toBe(200);
     for (const a of [t.child, t.grandchild]) expect((await me(a.key)).body.detail).toContain('banned');
-    // Setting a sub-agent ACTIVE under a banned ancestor records its own status; the ban still applies.
+    // A sub-agent given ACTIVE under a banned ancestor takes it; the ban still applies, and the answer names who imposes it.
     const under = await setStatus(t.grandchild.agentId, { status: 'ACTIVE' });
-    expect(under.body).toEqual({ updated: true, agent_id: t.grandchild.agentId, status: 'BANNED', own_status: 'ACTIVE' });
+    expect(under.body).toEqual({ updated: true, agent_id: t.grandchild.agentId, status: 'ACTIVE', effective_status: 'BANNED', effective_status_imposed_by: t.root.agentId });
 
     expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).status).toBe(200);
     expect((await me(t.root.key)).status).toBe(200);
@@ -213,6 +213,34 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     expect((await setStatus(t.child.agentId, { status: 'ACTIVE' })).status).toBe(200);
     for (const a of [t.root, t.child, t.grandchild]) expect((await me(a.key)).status).toBe(200);
     expect((await verify(t.subKey)).status).toBe(200);
+  });
+
+  it('shows the status given beside the status in force and the ancestor imposing it, to the admin and to an active ancestor', async () => {
+    const t = await tree();
+    expect((await setStatus(t.child.agentId, { status: 'SUSPENDED' })).status).toBe(200);
+    const fields = 'agentId status effectiveStatus effectiveStatusImposedBy';
+    const mine = await gql(server, `{ mySubAgents(first: 10) { nodes { ${fields} } } }`, undefined, t.root.key);
+    expect(mine.body.errors).toBeUndefined();
+    expect(new Map(mine.body.data.mySubAgents.nodes.map((n: any) => [n.agentId, n]))).toEqual(
+      new Map([
+        [t.child.agentId, { agentId: t.child.agentId, status: 'SUSPENDED', effectiveStatus: 'SUSPENDED', effectiveStatusImposedBy: null }],
+        [t.grandchild.agentId, { agentId: t.grandchild.agentId, status: 'ACTIVE', effectiveStatus: 'SUSPENDED', effectiveStatusImposedBy: t.child.agentId }],
+      ]),
+    );
+    // The nearest ancestor with the status in force imposes it: banning the root moves it there.
+    expect((await setStatus(t.root.agentId, { status: 'BANNED' })).status).toBe(200);
+    const listed = await gql(server, `{ adminAgents(effectiveStatus: BANNED, first: 100) { nodes { ${fields} } } }`, undefined, ADMIN_KEY);
+    const byId = new Map(listed.body.data.adminAgents.nodes.map((n: any) => [n.agentId, n]));
+    expect(byId.get(t.root.agentId)).toEqual({ agentId: t.root.agentId, status: 'BANNED', effectiveStatus: 'BANNED', effectiveStatusImposedBy: null });
+    expect(byId.get(t.child.agentId)).toEqual({ agentId: t.child.agentId, status: 'SUSPENDED', effectiveStatus: 'BANNED', effectiveStatusImposedBy: t.root.agentId });
+    expect(byId.get(t.grandchild.agentId)).toEqual({ agentId: t.grandchild.agentId, status: 'ACTIVE', effectiveStatus: 'BANNED', effectiveStatusImposedBy: t.root.agentId });
+    // `status` filters by the status given.
+    const given = await gql(server, `{ adminAgents(status: SUSPENDED, first: 100) { nodes { agentId } } }`, undefined, ADMIN_KEY);
+    const ids = given.body.data.adminAgents.nodes.map((n: any) => n.agentId);
+    expect(ids).toContain(t.child.agentId);
+    expect(ids).not.toContain(t.grandchild.agentId);
+    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).status).toBe(200);
+    expect((await setStatus(t.child.agentId, { status: 'ACTIVE' })).status).toBe(200);
   });
 
   it('starts a sub-agent created under a suspended agent suspended, and restores it with its parent', async () => {
@@ -247,7 +275,26 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     await setStatus(t.root.agentId, { status: 'SUSPENDED', reason: 'Abuse report 7' });
     const events = await server.app.services.db.outboxEvent.findMany({ where: { agentId: t.grandchild.agentId, type: 'agent.updated' } });
     expect(events.map((e) => e.data)).toEqual([
-      { agent_id: t.grandchild.agentId, changed: ['status'], status: 'SUSPENDED', previous_status: 'ACTIVE', inherited_from: t.root.agentId },
+      {
+        agent_id: t.grandchild.agentId,
+        changed: ['effective_status'],
+        status: 'ACTIVE',
+        effective_status: 'SUSPENDED',
+        previous_effective_status: 'ACTIVE',
+        effective_status_imposed_by: t.root.agentId,
+      },
+    ]);
+    const own = await server.app.services.db.outboxEvent.findMany({ where: { agentId: t.root.agentId, type: 'agent.updated' } });
+    expect(own.map((e) => e.data)).toEqual([
+      {
+        agent_id: t.root.agentId,
+        changed: ['status', 'effective_status'],
+        status: 'SUSPENDED',
+        previous_status: 'ACTIVE',
+        effective_status: 'SUSPENDED',
+        previous_effective_status: 'ACTIVE',
+        effective_status_imposed_by: null,
+      },
     ]);
     await setStatus(t.root.agentId, { status: 'ACTIVE' });
     const log = await call('GET', '/my/audit-log', { key: t.root.key });

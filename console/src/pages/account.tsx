@@ -142,6 +142,8 @@ const SubAgents = graphql(`
         autonomyLevel
         authorityScope
         status
+        effectiveStatus
+        effectiveStatusImposedBy
         reputation
         createdAt
       }
@@ -229,6 +231,7 @@ function SubAgentsSection({ me }: { me: string }) {
               { label: 'Autonomy', cell: (a) => a.autonomyLevel },
               { label: 'Authority', cell: (a) => a.authorityScope.join(', ') || 'everything' },
               { label: 'Status', cell: (a) => <Status value={a.status} /> },
+              { label: 'In force', cell: (a) => (a.effectiveStatusImposedBy ? <>{a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)</> : a.effectiveStatus) },
               { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
               { label: 'Created', cell: (a) => <Time at={a.createdAt} /> },
             ]}

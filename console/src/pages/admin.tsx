@@ -267,7 +267,7 @@ const SetStatus = graphql(`
     updateAgentStatus(agentId: $agentId, input: $input) {
       agentId
       status
-      ownStatus
+      effectiveStatus
       updated
     }
   }
@@ -284,7 +284,8 @@ const AdminAgents = graphql(`
         agentId
         name
         status
-        ownStatus
+        effectiveStatus
+        effectiveStatusImposedBy
         parentId
         reputation
         createdAt
@@ -339,14 +340,14 @@ export function AdminAgentsPage() {
               columns={[
                 { label: 'Agent', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
                 { label: 'Status', cell: (a) => <Status value={a.status} /> },
-                { label: 'Set on it', cell: (a) => a.ownStatus },
+                { label: 'In force', cell: (a) => (a.effectiveStatusImposedBy ? <>{a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)</> : a.effectiveStatus) },
                 { label: 'Sub-agent of', cell: (a) => (a.parentId ? <code>{a.parentId}</code> : '—') },
                 { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
                 { label: 'Registered', cell: (a) => <Time at={a.createdAt} /> },
                 {
                   label: 'Actions',
                   cell: (a) =>
-                    a.ownStatus === 'ACTIVE' ? (
+                    a.status === 'ACTIVE' ? (
                       <button type="button" className="danger" aria-label={`Suspend ${a.name}`} disabled={changed.fetching} onClick={() => void set(a.agentId, 'SUSPENDED')}>
                         Suspend
                       </button>

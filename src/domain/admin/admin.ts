@@ -1,12 +1,12 @@
-// Administration: an agent's status (suspended and banned agents, and every sub-agent below them, are
-// refused on every B endpoint at once, since every request reads the status in force) and platform-wide
+// Administration: the status an agent is given (suspended and banned agents, and every sub-agent below them,
+// are refused on every B endpoint at once, since every request reads the status in force) and platform-wide
 // statistics.
 import type { Agent } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
-import { setOwnStatus } from '../agents/status';
+import { setOwnStatus, statusImposers } from '../agents/status';
 import { recordAudit } from '../audit/audit';
 import { page, type Page } from '../agents/account';
 import type { Ctx } from '../context';
@@ -15,9 +15,11 @@ import { transact } from '../events';
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
 
 /**
- * Sets an agent's own status. The status in force of the agent and of its whole subtree of sub-agents
- * follows (agents/status.ts): each agent whose status in force moved gets an `agent.updated` event, and
- * the change is audited on the agent set.
+ * Sets the status the administrator gives an agent (spec §3: the agent takes the given status), stored as
+ * its own. Its status in force, and that of its whole subtree of sub-agents, follows (agents/status.ts): a
+ * suspended or banned ancestor still bounds what it may do, and the answer shows that beside the status
+ * given (`effectiveStatus`, `effectiveStatusImposedBy`). Each agent whose status given or in force moved gets
+ * an `agent.updated` event, and the change is audited on the agent set.
  */
 export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?: unknown; reason?: unknown }): Promise<Agent> {
   await requireAdmin(ctx);
@@ -39,13 +41,33 @@ export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?
       targetId: agentId,
       details: { from: previous, to: ownStatus, reason: reason ?? null, sub_agents_changed: below.length },
     });
-    for (const m of [...moves.filter((m) => m.agentId === agentId), ...below]) {
+    const ids = [agentId, ...below.map((m) => m.agentId)];
+    const [rows, imposed] = await Promise.all([
+      tx.agent.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, ownStatus: true } }),
+      statusImposers(tx, ids),
+    ]);
+    const now = new Map(rows.map((r) => [r.id, r]));
+    const self = moves.find((m) => m.agentId === agentId);
+    const changed = [...(previous !== ownStatus ? ['status'] : []), ...(self ? ['effective_status'] : [])];
+    if (changed.length) {
+      await emit(agentId, 'agent.updated', {
+        agent_id: agentId,
+        changed,
+        status: ownStatus,
+        previous_status: previous,
+        effective_status: now.get(agentId)!.status,
+        ...(self ? { previous_effective_status: self.from } : {}),
+        effective_status_imposed_by: imposed.get(agentId) ?? null,
+      });
+    }
+    for (const m of below) {
       await emit(m.agentId, 'agent.updated', {
         agent_id: m.agentId,
-        changed: ['status'],
-        status: m.to,
-        previous_status: m.from,
-        ...(m.agentId === agentId ? {} : { inherited_from: agentId }),
+        changed: ['effective_status'],
+        status: now.get(m.agentId)!.ownStatus,
+        effective_status: m.to,
+        previous_effective_status: m.from,
+        effective_status_imposed_by: imposed.get(m.agentId) ?? null,
       });
     }
     return tx.agent.findUniqueOrThrow({ where: { id: agentId } });
@@ -99,18 +121,27 @@ export async function adminStats(ctx: Ctx): Promise<PlatformStats> {
 }
 
 /**
- * Agents for the administrator, newest first: all, or those whose status in force is `status`, or whose
- * name starts with `name` (case-insensitive).
+ * Agents for the administrator, newest first: all, or those given the status `status`, or whose status in
+ * force is `effectiveStatus`, or whose name starts with `name` (case-insensitive).
  */
-export async function listAgents(ctx: Ctx, p: Page, filter: { status?: unknown; name?: unknown }) {
+export async function listAgents(ctx: Ctx, p: Page, filter: { status?: unknown; effectiveStatus?: unknown; name?: unknown }) {
   await requireAdmin(ctx);
   const checks = new Checks();
-  const status = filter.status === undefined || filter.status === null ? undefined : String(filter.status);
-  if (status !== undefined && !(AGENT_STATUSES as readonly string[]).includes(status)) checks.fail('status', `must be one of ${AGENT_STATUSES.join(', ')}`);
+  const statusOf = (path: string, value: unknown) => {
+    if (value === undefined || value === null) return undefined;
+    if (!(AGENT_STATUSES as readonly unknown[]).includes(value)) checks.fail(path, `must be one of ${AGENT_STATUSES.join(', ')}`);
+    return value as Agent['status'];
+  };
+  const status = statusOf('status', filter.status);
+  const effective = statusOf('effectiveStatus', filter.effectiveStatus);
   const name = filter.name === undefined || filter.name === null ? undefined : String(filter.name);
   if (name !== undefined && name.length > 100) checks.fail('name', 'must be at most 100 characters');
   checks.done();
-  const where = { ...(status ? { status: status as Agent['status'] } : {}), ...(name ? { name: { startsWith: name, mode: 'insensitive' as const } } : {}) };
+  const where = {
+    ...(status ? { ownStatus: status } : {}),
+    ...(effective ? { status: effective } : {}),
+    ...(name ? { name: { startsWith: name, mode: 'insensitive' as const } } : {}),
+  };
   return page(p, (q) => ctx.db.agent.findMany({ where, ...q }), () => ctx.db.agent.count({ where }));
 }
 

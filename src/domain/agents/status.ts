@@ -1,11 +1,14 @@
 // An agent's status in force across its tree of sub-agents. Each agent keeps the status the administrator
-// set on it (`own_status`); `status`, which everything that checks whether an agent may act reads (the
-// principal lookup, sub-key verification, the offers that resolve and execute rank, listings), is the
-// worst of its own and its parent's, so a suspension or ban reaches the whole subtree at once and lifting
-// it restores exactly the sub-agents that are not suspended on their own. The enum's order (ACTIVE <
-// SUSPENDED < BANNED) makes the worst the greatest.
+// gave it (`own_status`, shown as its `status`); the column `status`, which everything that checks whether
+// an agent may act reads (the principal lookup, sub-key verification, the offers that resolve and execute
+// rank, listings), is the status in force (shown as `effective_status`): the worst of its own and its
+// parent's, so a suspension or ban reaches the whole subtree at once and lifting it restores exactly the
+// sub-agents that are not suspended on their own. The enum's order (ACTIVE < SUSPENDED < BANNED) makes the
+// worst the greatest. A provider's services follow its status in force: `suspended` while it is not ACTIVE.
 import type { DbTx } from '../../db/database';
 import type { Agent } from '../../db/generated/prisma/client';
+import { perRequest } from '../../platform/loaders';
+import type { Ctx } from '../context';
 
 type Status = Agent['status'];
 
@@ -53,7 +56,63 @@ export async function setOwnStatus(tx: DbTx, agentId: string, ownStatus: Status)
     if (!rows.length) break;
     for (const r of rows) moved.set(r.id, { agentId: r.id, from: moved.get(r.id)?.from ?? r.from, to: r.to });
   }
-  return { previous: was.ownStatus, moves: [...moved.values()].filter((m) => m.from !== m.to) };
+  const moves = [...moved.values()].filter((m) => m.from !== m.to);
+  await servicesFollow(tx, moves);
+  return { previous: was.ownStatus, moves };
+}
+
+/**
+ * A provider's services follow its status in force, in the transaction that moved it: those it offers
+ * (active, paused, inactive) become `suspended` when it stops being ACTIVE, keeping the status each had,
+ * and get that status back when it is ACTIVE again. SUSPENDED to BANNED and back moves none.
+ */
+async function servicesFollow(tx: DbTx, moves: StatusMove[]): Promise<void> {
+  const stopped = moves.filter((m) => m.from === 'ACTIVE').map((m) => m.agentId);
+  const restored = moves.filter((m) => m.to === 'ACTIVE').map((m) => m.agentId);
+  if (stopped.length) {
+    await tx.$executeRaw`UPDATE services SET suspended_from = status, status = 'suspended', updated_at = now()
+      WHERE agent_id = ANY(${stopped}::uuid[]) AND status IN ('active', 'paused', 'inactive')`;
+  }
+  if (restored.length) {
+    await tx.$executeRaw`UPDATE services SET status = suspended_from, suspended_from = NULL, updated_at = now()
+      WHERE agent_id = ANY(${restored}::uuid[]) AND status = 'suspended' AND suspended_from IS NOT NULL`;
+  }
+}
+
+/**
+ * For each agent whose status in force is worse than its own, the nearest ancestor whose own status is that
+ * status in force: the one that imposes it (lifting it is what restores the agent, unless another ancestor
+ * above has the same). Walks up only from such agents, so a list of agents that all act as given reads
+ * nothing.
+ */
+const IMPOSERS_SQL = `
+  WITH RECURSIVE up AS (
+    SELECT a.id AS start, a.status AS effective, a.parent_id AS candidate FROM agents a
+    WHERE a.id = ANY($1::uuid[]) AND a.status <> a.own_status
+    UNION ALL
+    SELECT up.start, up.effective, p.parent_id FROM up JOIN agents p ON p.id = up.candidate WHERE p.own_status <> up.effective
+  )
+  SELECT up.start::text AS id, up.candidate::text AS "imposedBy" FROM up JOIN agents p ON p.id = up.candidate WHERE p.own_status = up.effective`;
+
+/** statusImposers for `ids` inside a transaction (or on any client): agent id → the ancestor imposing its status in force. */
+export async function statusImposers(db: Pick<DbTx, '$queryRawUnsafe'>, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.$queryRawUnsafe<{ id: string; imposedBy: string }[]>(IMPOSERS_SQL, [...new Set(ids)]);
+  return new Map(rows.map((r) => [r.id, r.imposedBy]));
+}
+
+const imposers = perRequest(async (ctx: Ctx, ids: readonly string[]) => {
+  const found = await statusImposers(ctx.db, ids);
+  return ids.map((id) => found.get(id) ?? null);
+});
+
+/**
+ * The ancestor that imposes `agent`'s status in force, or null when that status is the agent's own (the
+ * agents a request resolves at once are read together, and only those under an ancestor's status are read).
+ */
+export async function effectiveStatusImposedBy(ctx: Ctx, agent: Pick<Agent, 'id' | 'status' | 'ownStatus'>): Promise<string | null> {
+  if (agent.status === agent.ownStatus) return null;
+  return imposers(ctx).load(agent.id);
 }
 
 /**
