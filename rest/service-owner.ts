@@ -4,7 +4,7 @@ import { bucket, from, type Route } from './route';
 import { serviceFields } from './services';
 
 const ownService = /* GraphQL */ `
-  fragment OwnService on Service { ...ServiceListing resume_at: resumeAt updated_at: updatedAt }
+  fragment OwnService on Service { ...ServiceListing resume_at: resumeAt status_reason: statusReason updated_at: updatedAt }
   ${serviceFields}
 `;
 
@@ -34,8 +34,9 @@ export const serviceOwnerRoutes: Route[] = [
     auth: 'agent',
     status: 200,
     tag: 'Services',
-    summary: 'Resume a paused service',
-    description: "The owner alone. Offered again from the next request on, on every instance. `paused` (or `inactive`) → `active`; 409 otherwise.",
+    summary: 'Resume a paused service, or reactivate an inactive one',
+    description:
+      "The owner alone. Offered again from the next request on, on every instance. `paused` → `active`, and `inactive` (taken out of service by the marketplace after a long run of failed calls) → `active`, its run of failures forgotten; 409 otherwise (a `suspended` service follows its provider's status: it comes back when the provider is restored).",
     errors: [404, 409],
     document: /* GraphQL */ `mutation ResumeService($serviceKey: String!) { resumeService(serviceKey: $serviceKey) { ...OwnService } } ${ownService}`,
     variables: { serviceKey: from.path('serviceKey') },
@@ -64,7 +65,8 @@ export const serviceOwnerRoutes: Route[] = [
     status: 200,
     tag: 'Services',
     summary: "The caller's own services",
-    description: 'Newest first, in every state but `removed` (paused ones with their `resume_at`); `status` narrows to one state, `removed` included.',
+    description:
+      'Newest first, in every state but `removed` (paused ones with their `resume_at`); `status` narrows to one state, `removed` included. `status_reason` says why an `inactive` service (taken out of service by the marketplace after a long run of failed calls) or a `suspended` one (its provider is suspended or banned) is out of service, and what brings it back.',
     document: /* GraphQL */ `query MyServices($status: String, $first: Int, $offset: Int) {
       myServices(status: $status, first: $first, offset: $offset) { total: totalCount services: nodes { ...OwnService } }
     } ${ownService}`,

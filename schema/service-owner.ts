@@ -17,6 +17,16 @@ builder.prismaObjectField(Service, 'resumeAt', (t) =>
   }),
 );
 
+builder.prismaObjectField(Service, 'statusReason', (t) =>
+  t.string({
+    nullable: true,
+    description:
+      'Why the marketplace keeps the service out of service, and what lifts it: `suspended` (its provider is suspended or banned) and `inactive` (a long run of failures); null in the other states',
+    select: { status: true, suspendedFrom: true, consecutiveFailures: true, lastSuccessAt: true },
+    resolve: (s) => lifecycle.statusReason(s),
+  }),
+);
+
 const SERVICE_KEY = 'The service key, `svc_…`';
 
 const PauseServiceInput = builder.inputType('PauseServiceInput', {
@@ -43,7 +53,8 @@ builder.mutationField('pauseService', (t) =>
 builder.mutationField('resumeService', (t) =>
   t.prismaField({
     type: 'Service',
-    description: "Resume a paused service of the caller's: offered again from the next request on, on every instance. paused (or inactive) → active; 409 otherwise.",
+    description:
+      "Resume a paused service of the caller's, or reactivate one the marketplace took out of service (inactive): offered again from the next request on, on every instance. paused or inactive → active; 409 otherwise (a suspended service follows its provider's status).",
     auth: 'agent',
     args: { serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }) },
     resolve: (query, _r, { serviceKey }, ctx) => lifecycle.resumeService(ctx, serviceKey, query),
@@ -63,7 +74,7 @@ builder.mutationField('removeService', (t) =>
 
 builder.queryField('myServices', (t) =>
   pagedField(t, Service, {
-    description: "The caller's services, newest first, in every state but removed (status narrows to one, removed included)",
+    description: "The caller's services, newest first, in every state but removed (status narrows to one, removed included); `statusReason` says why an inactive or suspended one is out of service",
     auth: 'agent',
     args: { status: t.arg.string({ description: services.SERVICE_STATUSES.join(', '), extensions: oneOf(services.SERVICE_STATUSES) }) },
     resolve: (ctx, args, page) => services.myServices(ctx, args.status, page),

@@ -3,6 +3,8 @@
 // instance), the public listing, the capability catalog and its prices, public statistics and the showcase.
 import { api, besideServer, gql, onPostgres, registerAgent, registerService, serviceBody, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';
+import { deactivateFailingServices } from '../../src/domain/services/lifecycle';
+import { FakeClock } from '../support/clock';
 import { clonePostgres } from '../support/databases';
 import { within } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
@@ -823,5 +825,139 @@ describe('resolve and execute see a service change on their next request', () =>
     await within(2_000, async () => (await resolve(other!, caller.key, cap)).body.total === 0);
     expect((await execute(other!, caller.key, cap)).status).toBeGreaterThanOrEqual(400);
     expect(b.calls.length).toBe(calls);
+  });
+});
+
+describe("the marketplace's states: suspended with its provider, inactive after a long run of failures (issue 46)", () => {
+  const ADMIN_KEY = `key_admin_${'V'.repeat(40)}`;
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const clock = new FakeClock(new Date());
+  let states: TestServer;
+  let at: ReturnType<typeof api>;
+  const closing: { close(): Promise<void> }[] = [];
+
+  beforeAll(async () => {
+    assertTestCaTrusted();
+    states = await startServer({ clock, env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' } });
+    at = api(states);
+  });
+  afterAll(async () => {
+    for (const c of closing) await c.close();
+    await states.close();
+  });
+
+  const setStatus = async (agentId: string, status: string) => expect((await at('PATCH', `/admin/agents/${agentId}/status`, { key: ADMIN_KEY, body: { status } })).status).toBe(200);
+  const rows = async (keys: string[]) =>
+    Object.fromEntries(
+      (await states.app.services.db.service.findMany({ where: { serviceKey: { in: keys } }, select: { serviceKey: true, status: true, suspendedFrom: true } })).map((r) => [
+        r.serviceKey,
+        [r.status, r.suspendedFrom],
+      ]),
+    );
+
+  it("suspends a provider's services with it, its sub-agents' too, in the same change, and gives each its status back when it is restored", async () => {
+    const root = await registerAgent(states);
+    const sub = await at('POST', `/agents/${root.agentId}/sub-agents`, {
+      key: root.key,
+      body: { name: `sub-${uniqueSlug('p')}`.slice(0, 50), description: 'Provides for its parent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    });
+    expect(sub.status).toBe(201);
+    const cap = uniqueSlug('held');
+    const own = (await registerService(states, root.key, { capabilities: [cap] })).service_key;
+    const [active, paused, removed] = [
+      (await registerService(states, sub.body.master_key, { capabilities: [cap] })).service_key,
+      (await registerService(states, sub.body.master_key, { capabilities: [cap] })).service_key,
+      (await registerService(states, sub.body.master_key, { capabilities: [cap] })).service_key,
+    ];
+    expect((await at('POST', `/services/${paused}/pause`, { key: sub.body.master_key, body: {} })).status).toBe(200);
+    expect((await at('DELETE', `/services/${removed}`, { key: sub.body.master_key })).status).toBe(200);
+    const all = [own, active, paused, removed];
+
+    await setStatus(root.agentId, 'SUSPENDED');
+    expect(await rows(all)).toEqual({
+      [own]: ['suspended', 'active'],
+      [active]: ['suspended', 'active'],
+      [paused]: ['suspended', 'paused'],
+      [removed]: ['removed', null],
+    });
+    expect((await at('GET', `/services?capability=${cap}`)).body.total).toBe(0);
+    // A ban after the suspension changes nothing more; each keeps the status it had.
+    await setStatus(root.agentId, 'BANNED');
+    expect((await rows(all))[paused]).toEqual(['suspended', 'paused']);
+    // Only the marketplace moves a suspended service (its owner cannot act meanwhile, and the table has no move).
+    const moves = await states.app.services.db.stateChange.count({ where: { subjectType: 'service', subjectId: active } });
+    expect(moves).toBe(0);
+
+    await setStatus(root.agentId, 'ACTIVE');
+    expect(await rows(all)).toEqual({
+      [own]: ['active', null],
+      [active]: ['active', null],
+      [paused]: ['paused', null],
+      [removed]: ['removed', null],
+    });
+    const mine = await at('GET', '/my/services', { key: sub.body.master_key });
+    expect(mine.body.services.map((s: any) => [s.service_key, s.status, s.status_reason])).toEqual(
+      expect.arrayContaining([
+        [active, 'active', null],
+        [paused, 'paused', null],
+      ]),
+    );
+    expect((await at('GET', `/services?capability=${cap}`)).body.total).toBe(2);
+
+    // A sub-agent's own suspension suspends its services alone; its parent's stay.
+    await setStatus(sub.body.agent_id, 'SUSPENDED');
+    expect(await rows([own, active])).toEqual({ [own]: ['active', null], [active]: ['suspended', 'active'] });
+    await setStatus(sub.body.agent_id, 'ACTIVE');
+    expect(await rows([active])).toEqual({ [active]: ['active', null] });
+  });
+
+  it('takes a service out of service after 25 failed calls in a row and 3 days without a success, out of resolve and execute until its owner reactivates it', async () => {
+    const failing = await startProvider('failing');
+    closing.push(failing);
+    failing.setDefault({ status: 500 });
+    const owner = await registerAgent(states);
+    const cap = uniqueSlug('failing');
+    const svc = await registerService(states, owner.key, { endpoint: failing.url, capabilities: [cap], pricing_model: 'free', cost_per_call: 0 });
+    const caller = await registerAgent(states);
+    const call = () => at('POST', '/execute', { key: caller.key, body: { capability: cap, input: {}, mode: 'chosen', provider: svc.service_key } });
+    const fold = async () => {
+      await states.app.services.providerStats.settled();
+      await states.app.services.providerStats.foldOnce();
+    };
+    const status = async () => (await at('GET', `/my/services`, { key: owner.key })).body.services.find((s: any) => s.service_key === svc.service_key);
+    const deactivate = () => deactivateFailingServices(states.app.services);
+
+    for (let i = 0; i < 25; i++) expect((await call()).body.status).toBe('error');
+    await fold();
+    // 25 failures in a row, but not yet 3 days without a success.
+    expect(await deactivate()).toBe(0);
+    clock.advance(3 * DAY + HOUR);
+    expect(await deactivate()).toBe(1);
+    expect(await status()).toMatchObject({ status: 'inactive', status_reason: expect.stringContaining('25 in a row') });
+    expect((await at('POST', '/resolve', { key: caller.key, body: { capability: cap } })).body.total).toBe(0);
+    expect((await call()).status).toBe(404);
+    const move = await states.app.services.db.stateChange.findFirstOrThrow({ where: { subjectType: 'service', subjectId: svc.service_key, toState: 'inactive' } });
+    expect(move).toMatchObject({ fromState: 'active', actorKind: 'system', note: expect.stringContaining('25 failed calls in a row') });
+
+    // Its owner reactivates it; the run that took it out counts no more.
+    const back = await at('POST', `/services/${svc.service_key}/resume`, { key: owner.key });
+    expect(back.status).toBe(200);
+    expect(back.body).toMatchObject({ status: 'active', status_reason: null });
+    expect(await deactivate()).toBe(0);
+    expect((await at('POST', '/resolve', { key: caller.key, body: { capability: cap } })).body.total).toBe(1);
+    // A success ends a run: failures before it do not count towards the next.
+    failing.behave({ status: 200 });
+    expect((await call()).body.status).toBe('success');
+    for (let i = 0; i < 24; i++) await call();
+    await fold();
+    clock.advance(3 * DAY + HOUR);
+    // 24 failures since the success are not yet a long run.
+    expect(await deactivate()).toBe(0);
+    await call();
+    await fold();
+    expect(await deactivate()).toBe(1);
+    // A service that fails but succeeded lately, or one nobody calls, stays.
+    expect(await deactivate()).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
-// A service's lifecycle in its owner's hands: pause it (until resumed, or until a time: a beta feature),
-// resume it, remove it for good. A table of allowed moves; each move is recorded with who made it and when.
+// A service's lifecycle: in its owner's hands, pause it (until resumed, or until a time: a beta feature),
+// resume it, remove it for good; in the marketplace's, take out of service (`inactive`) one that has failed
+// for long with no success, and resume the scheduled ones (`suspended` follows the provider's status:
+// agents/status.ts). A table of allowed moves; each move is recorded with who made it and when.
 // Only an active service of an active provider is offered: its offers follow its status (the services
 // trigger), and the database's change notification empties every instance's rankings and execute's
 // providers, so the next `resolve` and `execute` anywhere see the move (docs/discovery.md).
@@ -16,8 +18,10 @@ import type { SERVICE_STATUSES } from './services';
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 
 /**
- * The owner's moves. `inactive` (a service taken out of service in the database itself) may be resumed,
- * paused or removed; `suspended` is an administrator's, and its owner may only remove it. A removed service
+ * The owner's moves. `inactive` (taken out of service by the marketplace after a long run of failures) is
+ * reactivated by its owner (resumed), or paused or removed. `suspended` follows its provider's status in
+ * force and is the marketplace's alone: set when the provider is suspended or banned, lifted back to the
+ * status it had when the provider is restored (a suspended owner cannot act at all). A removed service
  * stays removed: its row is kept for the records that name it (executions, transactions, disputes,
  * tickets), and for nothing else.
  */
@@ -25,9 +29,21 @@ export const SERVICE_MOVES: Moves<ServiceStatus> = {
   active: ['paused', 'removed'],
   paused: ['active', 'removed'],
   inactive: ['active', 'paused', 'removed'],
-  suspended: ['removed'],
+  suspended: [],
   removed: [],
 };
+
+/**
+ * A service is taken out of service (`inactive`) when its last INACTIVE_AFTER_FAILURES calls or more all
+ * failed and none has succeeded for INACTIVE_AFTER_DAYS (since its last success, its registration, or its
+ * owner reactivating it, whichever is latest; the failures since a reactivation are what count then).
+ */
+export const INACTIVE_AFTER_FAILURES = 25;
+export const INACTIVE_AFTER_DAYS = 3;
+/** How often each instance looks for services to take out of service. */
+export const INACTIVE_POLL_MS = 10 * 60_000;
+/** Services taken out of service by one statement at most (the job repeats it while it fills). */
+export const INACTIVE_BATCH = 100;
 
 /** The furthest ahead a scheduled resume may be set. */
 export const RESUME_AT_MAX_DAYS = 90;
@@ -60,14 +76,16 @@ async function moveService(
 ): Promise<Service> {
   const me = await requireAgent(ctx);
   return ctx.db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ id: string; status: ServiceStatus }[]>`
-      SELECT id, status::text AS status FROM services
+    const [row] = await tx.$queryRaw<{ id: string; status: ServiceStatus; failureCount: number }[]>`
+      SELECT id, status::text AS status, failure_count AS "failureCount" FROM services
       WHERE service_key = ${serviceKey} AND agent_id = ${me.id}::uuid AND status <> 'removed' FOR NO KEY UPDATE`;
     if (!row) throw new NotFound('service', serviceKey);
     opts.prepare?.();
     assertMove(SERVICE_MOVES, row.status, to, 'service');
     const now = ctx.services.clock.now();
-    const updated = await tx.service.update({ ...opts.query, where: { id: row.id }, data: { status: to, resumeAt: opts.resumeAt ?? null } });
+    // Reactivated: the run of failures that took it out of service counts no more (deactivateFailingServices).
+    const reactivated = row.status === 'inactive' ? { reactivatedAt: now, failuresAtReactivation: row.failureCount } : {};
+    const updated = await tx.service.update({ ...opts.query, where: { id: row.id }, data: { status: to, resumeAt: opts.resumeAt ?? null, ...reactivated } });
     let revoked = 0;
     if (to === 'removed') {
       // Its keys can no longer be verified, and no longer count against their holders' allowances; its
@@ -120,7 +138,10 @@ export async function pauseService(ctx: Ctx, serviceKey: string, input: PauseSer
   });
 }
 
-/** Resumes a paused service: offered again from the next request on, on every instance. */
+/**
+ * Resumes a paused service, or reactivates an inactive one: offered again from the next request on, on every
+ * instance.
+ */
 export function resumeService(ctx: Ctx, serviceKey: string, query: ServiceQuery = {}): Promise<Service> {
   return moveService(ctx, serviceKey, 'active', { query });
 }
@@ -161,4 +182,63 @@ export async function resumeDueServices(services: Pick<Services, 'db' | 'clock'>
     }
     return resumed.length;
   });
+}
+
+/**
+ * Takes out of service (`inactive`) the active services that have failed for long with no success
+ * (INACTIVE_AFTER_FAILURES, INACTIVE_AFTER_DAYS), from the statistics the execution engine keeps: out of
+ * the listings, resolve, execute and sub-key verification until their owner reactivates them (resume). A
+ * scheduled job on every instance: each service is moved once, whichever instance gets it. Answers how many
+ * it moved.
+ */
+export async function deactivateFailingServices(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+  const now = services.clock.now();
+  const since = new Date(now.getTime() - INACTIVE_AFTER_DAYS * 86_400_000);
+  return services.db.$transaction(async (tx) => {
+    const moved = await tx.$queryRaw<{ service_key: string; failures: number; since: Date }[]>`
+      UPDATE services s SET status = 'inactive', updated_at = ${now}
+      FROM (
+        SELECT id, LEAST(consecutive_failures, failure_count - failures_at_reactivation) AS failures,
+          COALESCE(GREATEST(last_success_at, reactivated_at), created_at) AS since
+        FROM services
+        WHERE status = 'active' AND consecutive_failures >= ${INACTIVE_AFTER_FAILURES}
+          AND failure_count - failures_at_reactivation >= ${INACTIVE_AFTER_FAILURES}
+          AND COALESCE(GREATEST(last_success_at, reactivated_at), created_at) <= ${since}
+        ORDER BY id LIMIT ${INACTIVE_BATCH} FOR UPDATE SKIP LOCKED
+      ) due
+      WHERE s.id = due.id AND s.status = 'active'
+      RETURNING s.service_key, due.failures, due.since`;
+    if (moved.length) {
+      await tx.stateChange.createMany({
+        data: moved.map((m) => ({
+          subjectType: 'service',
+          subjectId: m.service_key,
+          fromState: 'active',
+          toState: 'inactive',
+          note: inactiveNote(m.failures, new Date(m.since)),
+          actorKind: 'system',
+          actorId: null,
+        })),
+      });
+    }
+    return moved.length;
+  });
+}
+
+const inactiveNote = (failures: number, since: Date) =>
+  `taken out of service by the marketplace: ${failures} failed calls in a row and no success since ${since.toISOString()}; its owner reactivates it with resume`;
+
+/**
+ * Why a service is not offered, for its owner's view: the marketplace's states say what set them and what
+ * lifts them; the owner's own (paused, removed) and `active` need no reason.
+ */
+export function statusReason(s: Pick<Service, 'status' | 'suspendedFrom' | 'consecutiveFailures' | 'lastSuccessAt'>): string | null {
+  if (s.status === 'suspended') {
+    return `its provider is suspended or banned (by its own status or an ancestor's); it returns to ${s.suspendedFrom ?? 'active'} when the provider is restored`;
+  }
+  if (s.status === 'inactive') {
+    const since = s.lastSuccessAt ? `its last success at ${s.lastSuccessAt.toISOString()}` : 'registration with no success';
+    return `taken out of service by the marketplace after a long run of failed calls (${s.consecutiveFailures} in a row since ${since}); resume it to offer it again`;
+  }
+  return null;
 }
