@@ -46,7 +46,6 @@ export const Agent = builder.prismaNode('Agent', {
     effectiveStatusImposedBy: t.id({
       nullable: true,
       description: 'The ancestor whose own status imposes `effectiveStatus` (the nearest, when several have it); null when it is the status given',
-      select: { status: true, ownStatus: true },
       resolve: (agent, _args, ctx) => effectiveStatusImposedBy(ctx, agent),
     }),
     ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, deprecationReason: 'The same as `status`, the status given', description: 'The status the administrator gave this agent' }),

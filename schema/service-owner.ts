@@ -22,7 +22,6 @@ builder.prismaObjectField(Service, 'statusReason', (t) =>
     nullable: true,
     description:
       'Why the marketplace keeps the service out of service, and what lifts it: `suspended` (its provider is suspended or banned) and `inactive` (a long run of failures); null in the other states',
-    select: { status: true, suspendedFrom: true, consecutiveFailures: true, lastSuccessAt: true },
     resolve: (s) => lifecycle.statusReason(s),
   }),
 );
