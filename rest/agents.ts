@@ -62,6 +62,8 @@ export const agentRoutes: Route[] = [
     status: 200,
     tag: 'Agents',
     summary: "The calling agent's profile",
+    description:
+      "`status` is the status the administrator gave the agent (ACTIVE until one is given). Only an agent whose status in force is ACTIVE is answered: a suspended or banned one, by its own status or an ancestor's, gets 403 as on every B endpoint, so here it reads ACTIVE.",
     document: /* GraphQL */ `query Me { me { ...AgentProfile } } ${agentProfile}`,
   },
   {
