@@ -39,7 +39,7 @@ import { purgeOldGatewayEvents } from './domain/ext/gateway-events';
 import { recordUptimeSample } from './domain/health/health';
 import { purgeExpiredEntries } from './domain/memory/memory';
 import { expireOverdueTasks } from './domain/tasks/tasks';
-import { deactivateFailingServices, INACTIVE_BATCH, INACTIVE_POLL_MS, RESUME_BATCH, RESUME_POLL_MS, resumeDueServices } from './domain/services/lifecycle';
+import { inactiveSweep, INACTIVE_POLL_MS, RESUME_BATCH, RESUME_POLL_MS, resumeDueServices } from './domain/services/lifecycle';
 import { SwarmRunner } from './domain/swarms/runner';
 import { SWARM_TOPIC, swarmStore, type SwarmEvent } from './domain/swarms/swarms';
 import { purgeOldRadioEvents, RADIO_CHANNEL, RADIO_STREAM, RADIO_TOPIC, radioStore, type RadioEvent } from './domain/ext/radio';
@@ -336,7 +336,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(LOGO_SVG);
   });
   app.get('/llms.txt', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi()));
+    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi(), mcp.toolsets));
   });
   // The page of each item /llms.txt lists: a REST operation or an MCP tool, in Markdown.
   app.get(`${LLMS_PAGES}/:kind/:file`, (req, res) => {
@@ -484,7 +484,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db, log, db.kind === 'pglite')), { runNow: false });
     }
     scheduler.every('services-resume', RESUME_POLL_MS, drain(() => resumeDueServices(services), RESUME_BATCH), { runNow: false });
-    scheduler.every('services-inactive', INACTIVE_POLL_MS, drain(() => deactivateFailingServices(services), INACTIVE_BATCH), { runNow: false });
+    scheduler.every('services-inactive', INACTIVE_POLL_MS, inactiveSweep(services), { runNow: false });
     scheduler.every('tasks-expiry', TASK_EXPIRY_MS, drain(() => expireOverdueTasks(services), 500), { runNow: false });
     scheduler.every('uto-deadlines', DEADLINES_MS, drain(() => expireOverdueTickets(services), 200), { runNow: false });
     scheduler.every('ammc-deadlines', DEADLINES_MS, drain(() => applyDeadlines(services), 200), { runNow: false });

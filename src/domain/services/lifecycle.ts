@@ -40,10 +40,10 @@ export const SERVICE_MOVES: Moves<ServiceStatus> = {
  */
 export const INACTIVE_AFTER_FAILURES = 25;
 export const INACTIVE_AFTER_DAYS = 3;
-/** How often each instance looks for services to take out of service. */
-export const INACTIVE_POLL_MS = 10 * 60_000;
-/** Services taken out of service by one statement at most (the job repeats it while it fills). */
-export const INACTIVE_BATCH = 100;
+/** How often each instance looks at the next span of services to take out of service. */
+export const INACTIVE_POLL_MS = 60_000;
+/** Services looked at a tick: a million are swept in under four hours, well within INACTIVE_AFTER_DAYS. */
+export const INACTIVE_SWEEP_ROWS = 5_000;
 
 /** The furthest ahead a scheduled resume may be set. */
 export const RESUME_AT_MAX_DAYS = 90;
@@ -187,27 +187,38 @@ export async function resumeDueServices(services: Pick<Services, 'db' | 'clock'>
 /**
  * Takes out of service (`inactive`) the active services that have failed for long with no success
  * (INACTIVE_AFTER_FAILURES, INACTIVE_AFTER_DAYS), from the statistics the execution engine keeps: out of
- * the listings, resolve, execute and sub-key verification until their owner reactivates them (resume). A
- * scheduled job on every instance: each service is moved once, whichever instance gets it. Answers how many
- * it moved.
+ * the listings, resolve, execute and sub-key verification until their owner reactivates them (resume).
+ * It looks at the `rows` services after `after` in id order (a sweep, a span a tick: the statistics it reads
+ * have no index, since execute rewrites them on every call), so a tick costs the same at a million services
+ * as at ten. Each service is moved once, whichever instance gets it. Answers how many it moved and the last
+ * id it looked at (null when none was left: the sweep starts over).
  */
-export async function deactivateFailingServices(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+export async function deactivateFailingServices(
+  services: Pick<Services, 'db' | 'clock'>,
+  after = '00000000-0000-0000-0000-000000000000',
+  rows = INACTIVE_SWEEP_ROWS,
+): Promise<{ moved: number; last: string | null }> {
   const now = services.clock.now();
   const since = new Date(now.getTime() - INACTIVE_AFTER_DAYS * 86_400_000);
   return services.db.$transaction(async (tx) => {
-    const moved = await tx.$queryRaw<{ service_key: string; failures: number; since: Date }[]>`
-      UPDATE services s SET status = 'inactive', updated_at = ${now}
-      FROM (
-        SELECT id, LEAST(consecutive_failures, failure_count - failures_at_reactivation) AS failures,
-          COALESCE(GREATEST(last_success_at, reactivated_at), created_at) AS since
-        FROM services
-        WHERE status = 'active' AND consecutive_failures >= ${INACTIVE_AFTER_FAILURES}
-          AND failure_count - failures_at_reactivation >= ${INACTIVE_AFTER_FAILURES}
-          AND COALESCE(GREATEST(last_success_at, reactivated_at), created_at) <= ${since}
-        ORDER BY id LIMIT ${INACTIVE_BATCH} FOR UPDATE SKIP LOCKED
-      ) due
-      WHERE s.id = due.id AND s.status = 'active'
-      RETURNING s.service_key, due.failures, due.since`;
+    const [swept] = await tx.$queryRaw<{ last: string | null; moved: { service_key: string; failures: number; since: string }[] | null }[]>`
+      WITH span AS (SELECT id FROM services WHERE id > ${after}::uuid ORDER BY id LIMIT ${rows}),
+      moved AS (
+        UPDATE services s SET status = 'inactive', updated_at = ${now}
+        FROM (
+          SELECT f.id, LEAST(f.consecutive_failures, f.failure_count - f.failures_at_reactivation) AS failures,
+            COALESCE(GREATEST(f.last_success_at, f.reactivated_at), f.created_at) AS since
+          FROM services f JOIN span USING (id)
+          WHERE f.status = 'active' AND f.consecutive_failures >= ${INACTIVE_AFTER_FAILURES}
+            AND f.failure_count - f.failures_at_reactivation >= ${INACTIVE_AFTER_FAILURES}
+            AND COALESCE(GREATEST(f.last_success_at, f.reactivated_at), f.created_at) <= ${since}
+          FOR UPDATE OF f SKIP LOCKED
+        ) due
+        WHERE s.id = due.id AND s.status = 'active'
+        RETURNING s.service_key, due.failures, due.since
+      )
+      SELECT (SELECT id::text FROM span ORDER BY id DESC LIMIT 1) AS last, (SELECT json_agg(moved) FROM moved) AS moved`;
+    const moved = swept.moved ?? [];
     if (moved.length) {
       await tx.stateChange.createMany({
         data: moved.map((m) => ({
@@ -221,8 +232,17 @@ export async function deactivateFailingServices(services: Pick<Services, 'db' | 
         })),
       });
     }
-    return moved.length;
+    return { moved: moved.length, last: swept.last };
   });
+}
+
+/** The scheduled sweep: one span a tick, from where the last tick stopped, starting over at the end. */
+export function inactiveSweep(services: Pick<Services, 'db' | 'clock'>) {
+  let after: string | undefined;
+  return async () => {
+    const { last } = await deactivateFailingServices(services, after);
+    after = last ?? undefined;
+  };
 }
 
 const inactiveNote = (failures: number, since: Date) =>
