@@ -211,7 +211,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, dumpPath: opts.dumpPath, log });
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).
-  let over = overPg(connection, opts, log, undefined);
+  let over = overPg(connection, opts, log, undefined, EMBEDDED_TRANSACTION_MAX_WAIT_MS);
   let thread: PgliteThread;
   try {
     thread = await first;
@@ -222,7 +222,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await thread.close();
       thread = await start();
       await over.end();
-      over = overPg(thread.connection, opts, log, undefined);
+      over = overPg(thread.connection, opts, log, undefined, EMBEDDED_TRANSACTION_MAX_WAIT_MS);
     }
   } catch (err) {
     await over.end();
@@ -307,6 +307,14 @@ interface Flavour {
   close(): Promise<void>;
 }
 
+/**
+ * How long a transaction may wait to start on the embedded database. Its one session runs one transaction at
+ * a time, so a burst the rate limits allow (a hundred executions of one agent at once) queues behind itself:
+ * Prisma's default 2 s failed a third of such a burst on a busy machine. Past this the answer is 503 with
+ * Retry-After (isUnavailable), never a 500.
+ */
+export const EMBEDDED_TRANSACTION_MAX_WAIT_MS = 10_000;
+
 /** The pools and Prisma's client over a connection, before anything is asked of the database. */
 interface OverPg {
   connection: pg.PoolConfig;
@@ -321,7 +329,7 @@ interface OverPg {
  * thread, which the embedded database's start (a second, in its own thread) then hides. `preparedSetup` is
  * what each connection of the named statements' pool runs first (see SqlRunner).
  */
-function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined): OverPg {
+function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined, transactionMaxWaitMs?: number): OverPg {
   const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
@@ -337,7 +345,10 @@ function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) =
   });
   prepared.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   const factory = new PrismaPg(pool);
-  const prisma = opts.guardTransactions ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory) })) : new PrismaClient({ adapter: factory });
+  const transactionOptions = transactionMaxWaitMs ? { maxWait: transactionMaxWaitMs } : undefined;
+  const prisma = opts.guardTransactions
+    ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory), transactionOptions }))
+    : new PrismaClient({ adapter: factory, transactionOptions });
   return { connection, pool, prepared, prisma, end: () => Promise.all([pool.end().catch(() => {}), prepared.end().catch(() => {})]) };
 }
 

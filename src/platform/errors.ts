@@ -154,9 +154,10 @@ export class CapabilityUnavailable extends AppError {
 }
 
 // What a lost or refused connection to a required component looks like from the drivers: socket errors,
-// PostgreSQL's connection-exception class (08…) and shutdown codes, and Prisma's connection errors.
+// PostgreSQL's connection-exception class (08…) and shutdown codes, Prisma's connection errors, and a
+// transaction that could not start in time (the database too busy to take it).
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
+const UNAVAILABLE_MESSAGES = /Unable to start a transaction in the given time|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 /** Whether an error (or one it wraps) says a required component could not be reached, not that the request was wrong. */

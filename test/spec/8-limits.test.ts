@@ -90,18 +90,12 @@ describe('§8.1 and §8.2 rate limits', () => {
 
   it('§8.1 execute has 100 a minute: the 101st answers 429', async () => {
     const me = await registerAgent(server);
-    const execute = (input: Record<string, unknown> = { agent_id: me.agentId }) => call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input } });
-    const first = await execute();
-    expect(first.status).toBe(200);
-    expect(rateOf(first)).toMatchObject({ limit: 100, remaining: 99 });
-    // The bucket counts requests, refused ones too: 98 calls whose input is refused spend it as calls that run would.
-    const refusedInput: HttpResult[] = [];
-    for (let i = 0; i < 98; i += 14) refusedInput.push(...(await Promise.all(Array.from({ length: 14 }, () => execute({})))));
-    expect(refusedInput.map((r) => r.status)).toEqual(Array(98).fill(400));
-    expect(refusedInput.map((r) => rateOf(r).remaining).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 98 }, (_, i) => i + 1));
-    const hundredth = await execute();
-    expect(hundredth.status).toBe(200);
-    expect(rateOf(hundredth)).toMatchObject({ limit: 100, remaining: 0 });
+    const execute = () => call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: me.agentId } } });
+    // All at once, as a client may send them: the embedded database queues their transactions, none fails.
+    const answers = await Promise.all(Array.from({ length: 100 }, execute));
+    expect(answers.map((r) => r.status)).toEqual(Array(100).fill(200));
+    expect(answers.map((r) => rateOf(r).remaining).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(answers.every((r) => r.body.status === 'success')).toBe(true);
     const refused = await execute();
     expectProblem(refused, 429, 'rate_limited');
     expect(rateOf(refused)).toMatchObject({ limit: 100, remaining: 0 });

@@ -4,6 +4,7 @@ import { inLanes } from '../../src/platform/lanes';
 import { loadConfig } from '../../src/config';
 import { Writable } from 'node:stream';
 import { GraphQLError } from 'graphql';
+import { Prisma } from '../../src/db/generated/prisma/client';
 import { parseBearer } from '../../src/platform/auth';
 import { AppError, codeOf, Conflict, NotFound, problemFromError, RateLimited, ValidationFailed } from '../../src/platform/errors';
 import { base62, newAdminKey, newAgentKey, newMasterKey, secretHint, sha256Hex } from '../../src/platform/ids';
@@ -64,6 +65,16 @@ describe('problems', () => {
     const coercion = new GraphQLError('Variable "$i" got invalid value', { originalError: new GraphQLError('Field "x" is not defined') });
     expect(codeOf(coercion)).toBe('bad_request');
     expect(problemFromError(base, coercion, 'r').status).toBe(400);
+  });
+
+  it('answers 503 with Retry-After, not 500, when the database could not start a transaction in time', () => {
+    const busy = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: Prisma.prismaVersion.client });
+    const located = new GraphQLError('x', { originalError: busy });
+    expect(codeOf(located)).toBe('service_unavailable');
+    expect(problemFromError(base, located, 'r').status).toBe(503);
+    // Another transaction error is not the database's unavailability.
+    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction already closed', { code: 'P2028', clientVersion: Prisma.prismaVersion.client });
+    expect(codeOf(new GraphQLError('x', { originalError: closed }))).toBe('internal');
   });
 
   it('never shows the message of an unexpected error', () => {
