@@ -35,9 +35,9 @@ const radioEventFields = /* GraphQL */ `
 `;
 
 const CHECKOUT_URL_DESCRIPTION =
-  "The checkout URL (no key: knowing it is enough to pay). GET reads it and pays nothing: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt (and PAYMENT-RESPONSE) once paid, 409 once expired; a PAYMENT-SIGNATURE sent with a GET is not read. POST pays: without PAYMENT-SIGNATURE it answers as GET does (an x402 client POSTs, is refused with 402, and POSTs again with the payment); with PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements) the payment is verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction, and answered with the receipt and PAYMENT-RESPONSE. A replay of the same payment answers the same receipt; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409.";
+  "The checkout URL (no key: knowing it is enough to pay). An x402 client retries it with the method it was given, carrying its payment, so GET and POST answer alike. Without PAYMENT-SIGNATURE it only reads: 402 with the offer's x402 requirements (`accepts`, also base64-encoded in PAYMENT-REQUIRED; `resource.url` is this URL) while open, the receipt (and PAYMENT-RESPONSE) once paid, 409 once expired. With PAYMENT-SIGNATURE (an x402 v2 exact payment for those requirements) the payment is verified and settled through the payments engine, credited to the buyer's wallet and paid on to the payee less the marketplace's fee in one transaction, and answered with the receipt and PAYMENT-RESPONSE: a GET carrying it runs the POST's `Mutation.payCheckout` (and its rate bucket). A HEAD never pays: it answers as a GET without payment. A replay of the same payment answers the same receipt and moves nothing; a payment used for anything else is 402 `payment_already_used`; a payment sent after another paid the checkout is 409 and nothing moves (one settled at the very same moment stays credited to the buyer's wallet). An expired open checkout is 409.";
 
-/** The checkout URL: GET reads it, POST pays it (an x402 client retries with the method it was refused, so it POSTs). */
+/** The checkout URL: GET (and HEAD) read it, POST pays it, and a GET carrying a payment pays it as POST does. */
 function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: string, variables: Route['variables']): Route {
   return {
     method,
@@ -49,6 +49,7 @@ function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: str
     summary,
     description: CHECKOUT_URL_DESCRIPTION,
     errors: [402, 404, 409],
+    ...(method === 'GET' ? { paidWith: 'PAYMENT-SIGNATURE' } : {}),
     responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
     document,
     variables,
@@ -343,7 +344,7 @@ export const extRoutes: Route[] = [
   },
   checkoutUrlRoute(
     'GET',
-    'A checkout URL: its x402 requirements, or its receipt',
+    'A checkout URL: its x402 requirements or its receipt; with PAYMENT-SIGNATURE, pays it',
     /* GraphQL */ `query CheckoutReceipt($id: ID!) {
       checkoutReceipt(id: $id) { paid checkout { ...CheckoutFields } settlement { success transaction network payer amount } }
     } ${checkoutFields}`,

@@ -68,6 +68,12 @@ export interface Route {
    * it replayed for an Idempotency-Key (sealed with that credential); a caller without one does not.
    */
   issuesCredential?: true;
+  /**
+   * A GET that carries this request header is answered by the path's POST route, which reads the header: an
+   * x402 client retries a paywalled URL with the method it was given, carrying its payment (PAYMENT-SIGNATURE).
+   * A GET without it runs this route's query, and a HEAD always does: a read moves nothing.
+   */
+  paidWith?: string;
   /** Headers a success may carry (set by the operation through ctx.httpAnswer), for the OpenAPI document. */
   responseHeaders?: Record<string, string>;
   /**

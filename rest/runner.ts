@@ -463,6 +463,13 @@ export class RestDispatcher {
         entry.methods.set(c.route.method, c);
       }
     }
+    for (const entry of [...this.staticPaths.values(), ...this.paramPaths]) {
+      const header = entry.methods.get('GET')?.route.paidWith;
+      const post = entry.methods.get('POST');
+      if (header && !post?.variables.some((v) => v.source.from === 'header' && v.source.name.toLowerCase() === header.toLowerCase())) {
+        throw new Error(`route GET ${entry.pattern}: paid with ${header}, but no POST route of the path reads it`);
+      }
+    }
   }
 
   private match(path: string): { entry: PathEntry; params: Record<string, string> } | undefined {
@@ -512,7 +519,9 @@ export class RestDispatcher {
       writeProblem(res, problem(base, 'not_found', `No route ${req.method} ${pathname}`, requestId));
       return { route: 'unmatched' };
     }
-    const compiled = found.entry.methods.get(method);
+    let compiled = found.entry.methods.get(method);
+    const paidWith = req.method === 'GET' ? compiled?.route.paidWith : undefined;
+    if (paidWith && req.headers[paidWith.toLowerCase()] !== undefined) compiled = found.entry.methods.get('POST');
     const route = found.entry.route;
     if (!compiled) {
       const allowed = [...found.entry.methods.keys()];

@@ -567,7 +567,7 @@ builder.queryField('checkoutReceipt', (t) =>
   t.field({
     type: CheckoutReceiptRef,
     description:
-      "A checkout URL's answer to a read (no key needed): the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions` (CONFLICT once expired). It never pays: a payment goes to payCheckout",
+      "A checkout URL's answer to a read (no key needed; its REST GET or HEAD without a payment): the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions` (CONFLICT once expired). It never pays: a payment goes to payCheckout",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => withPaymentResponse(ctx, await offers.checkoutReceipt(ctx, String(id))),
   }),
@@ -577,7 +577,7 @@ builder.mutationField('payCheckout', (t) =>
   t.field({
     type: CheckoutReceiptRef,
     description:
-      "Pays a checkout URL (no key needed). With `payment`: settled once and paid on to the payee. Without: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`",
+      "Pays a checkout URL (no key needed; its REST POST, and its GET carrying PAYMENT-SIGNATURE). With `payment`: settled once and paid on to the payee; a replay answers the same receipt. Without: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`",
     args: {
       id: t.arg.id({ required: true }),
       payment: t.arg.string({ description: 'An x402 v2 PaymentPayload (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it' }),

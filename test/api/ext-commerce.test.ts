@@ -164,12 +164,12 @@ describe('checkout', () => {
     ]);
   });
 
-  it('settles 20 concurrent copies of one payment once', async () => {
+  it('settles 20 concurrent copies of one payment once, half of them sent with GET and half with POST', async () => {
     const { seller, checkout } = await openCheckout(7);
     const url = `${server.url}/api/v1/ext/payments/checkout/${checkout.checkout_id}`;
     const payer = await payingAccount('1');
     const headers = await payFor(await atUrl(url), payer);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => atUrl(url, 'POST', headers)));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => atUrl(url, i % 2 ? 'GET' : 'POST', headers)));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => settlementOf(a).transaction)).size).toBe(1);
     expect(await balanceOf(payer.agentId)).toBe(930_000n);
@@ -208,7 +208,11 @@ describe('checkout', () => {
     const mismatch = await atUrl(url, 'POST', { 'PAYMENT-SIGNATURE': elsewhere.header });
     expectProblem(mismatch, 402, 'payment_required');
     expect(mismatch.body.error).toBe('payment_requirements_mismatch');
-    expectProblem(await atUrl(url, 'POST', { 'PAYMENT-SIGNATURE': 'not a payment' }), 400, 'validation_failed');
+    for (const method of ['GET', 'POST'] as const) {
+      const notAPayment = await atUrl(url, method, { 'PAYMENT-SIGNATURE': 'not a payment' });
+      expectProblem(notAPayment, 400, 'validation_failed');
+      expect(errorPaths(notAPayment)).toEqual(['PAYMENT-SIGNATURE']);
+    }
     expect(await balanceOf(payer.agentId)).toBe(1_000_000n);
 
     const good = await signAuthorization(payer, required);

@@ -1,7 +1,7 @@
 // No read changes state (issue 34): every GET route runs a GraphQL query. Gateway events are polled after
 // a cursor the owner passes back (a poll only reads; its `after` acknowledges what the owner has seen) and
 // purged after their retention; a checkout URL's GET answers its x402 requirements or its receipt and pays
-// nothing, whatever headers it carries.
+// nothing, unless it carries a payment (x402 clients retry the method they were given); a HEAD never pays.
 import { OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import { routes } from '../../rest/routes';
 import { GATEWAY_EVENT_RETENTION_DAYS, purgeOldGatewayEvents } from '../../src/domain/ext/gateway-events';
@@ -28,6 +28,8 @@ it('runs a query (or, for an event stream, a subscription) for every GET route, 
     return `${r.method} ${String(r.path)} → ${op.operation}`;
   });
   expect(operations.filter((o) => o.endsWith(`→ ${OperationTypeNode.MUTATION}`))).toEqual([]);
+  // The one exception, by the x402 convention: a GET carrying a payment pays, as its POST does.
+  expect(gets.filter((r) => r.paidWith).map((r) => `${String(r.path)} ${r.paidWith}`)).toEqual(['/ext/payments/checkout/:id PAYMENT-SIGNATURE']);
 });
 
 describe('GET /ext/gateway/events', () => {
@@ -134,7 +136,7 @@ describe('GET /ext/payments/checkout/:id', () => {
     return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
   }
 
-  it('pays nothing: a payment sent with a GET or a HEAD leaves the checkout open and every balance as it was; POSTed, the same payment pays it', async () => {
+  it('pays nothing without a payment, nor with a payment sent with a HEAD; a GET carrying the same payment pays it, as a POST does', async () => {
     const seller = await registerAgent(server);
     const offer = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'Read, not paid', price_cents: 10 } });
     const buyer = await registerAgent(server);
@@ -151,18 +153,17 @@ describe('GET /ext/payments/checkout/:id', () => {
 
     const asked = await atUrl(url);
     expectProblem(asked, 402, 'payment_required');
-    expect(asked.body.detail).toContain('POST');
+    expect(asked.body.detail).toContain('PAYMENT-SIGNATURE');
+    expect(paymentRequiredOf(await atUrl(url)).accepts).toEqual(paymentRequiredOf(asked).accepts);
     const headers = await payFor(asked, account);
-    const read = await atUrl(url, 'GET', headers);
-    expectProblem(read, 402, 'payment_required');
-    expect(paymentRequiredOf(read).accepts).toEqual(paymentRequiredOf(asked).accepts);
-    expect(read.headers.get('payment-response')).toBeNull();
-    expect((await atUrl(url, 'HEAD', headers)).status).toBe(402);
+    const head = await atUrl(url, 'HEAD', headers);
+    expect(head.status).toBe(402);
+    expect(head.headers.get('payment-response')).toBeNull();
     expect(await db.checkoutSession.findUniqueOrThrow({ where: { id: checkout.body.checkout_id } })).toMatchObject({ status: 'open', paymentId: null });
     expect(await db.x402Payment.count({ where: { payer: account.address.toLowerCase() } })).toBe(0);
     expect(await balances()).toEqual(before);
 
-    const paid = await atUrl(url, 'POST', headers);
+    const paid = await atUrl(url, 'GET', headers);
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ paid: true, checkout: { status: 'paid' } });
     // Once paid, a GET reads the receipt, with the settlement in PAYMENT-RESPONSE.

@@ -1,12 +1,16 @@
 // X402_FACILITATOR_URL: payments verified and settled by a remote facilitator over the standard API (a real
 // HTTPS one on loopback, reached through the SSRF-guarded client), the settled amount credited to the
-// caller's wallet from the marketplace's inflow account; the sandbox's own endpoints step aside.
+// caller's wallet from the marketplace's inflow account; the sandbox's own endpoints step aside. A checkout
+// URL is paid the same way, by the official x402 client.
+import { decodePaymentResponseHeader } from '@x402/core/http';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { startFacilitator, type TestFacilitator } from '../support/facilitator';
-import { payFor, settlementOf, throwAwayAccount } from '../support/payments';
+import { NETWORK, payFor, settlementOf, throwAwayAccount } from '../support/payments';
 import { ACCOUNTS } from '../../src/domain/payments/setup';
 
 const PAY_TO = `0x${'7a'.repeat(20)}`;
@@ -94,4 +98,46 @@ it('answers 402 with the reason when the facilitator refuses, and 503 when it is
   }
   expect(facilitator.balances.get(payer.address.toLowerCase())).toBe(100_000n);
   expect(p.calls.filter((c) => c.json?.capability === cap)).toHaveLength(0);
+});
+
+it('pays a checkout URL through the remote facilitator when the official client (@x402/fetch) GETs it: settled once on its chain, the payee paid once, a replay moving nothing', async () => {
+  const seller = await registerAgent(server);
+  const offer = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'A remote report', price_cents: 30 } });
+  const buyer = await registerAgent(server);
+  const checkout = await call('POST', '/ext/payments/checkout', { key: buyer.key, body: { offer_id: offer.body.offer_id } });
+  const url: string = checkout.body.checkout_url;
+  const payer = await throwAwayAccount();
+  facilitator.balances.set(payer.address.toLowerCase(), 1_000_000n);
+  const sent: Request[] = [];
+  const recorded = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    sent.push(request.clone());
+    return fetch(request);
+  };
+  const res = await wrapFetchWithPayment(recorded, new x402Client().register(NETWORK, new ExactEvmScheme(payer)))(url);
+  expect(res.status).toBe(200);
+  expect(sent.map((r) => [r.method, r.headers.has('payment-signature')])).toEqual([
+    ['GET', false],
+    ['GET', true],
+  ]);
+  const body = await res.json();
+  expect(body).toMatchObject({ paid: true, checkout: { status: 'paid', payer: payer.address.toLowerCase() } });
+  const transaction = decodePaymentResponseHeader(res.headers.get('payment-response')!).transaction;
+  // On the facilitator's chain the payer paid the marketplace's address; in the ledger the inflow credited
+  // the buyer, who paid the payee less the fee.
+  expect(facilitator.balances.get(payer.address.toLowerCase())).toBe(700_000n);
+  const db = server.app.services.db;
+  const entries = await db.walletEntry.findMany({ where: { reference: `checkout ${checkout.body.checkout_id}` } });
+  expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', 30_000n], ['purchase', -300_000n], ['sale', 270_000n]]);
+  expect((await db.wallet.findUniqueOrThrow({ where: { agentId: seller.agentId } })).balance).toBe(270_000n);
+  expect((await db.wallet.findUniqueOrThrow({ where: { agentId: buyer.agentId } })).balance).toBe(0n);
+  // The same payment again: the same receipt, no second settlement.
+  const settles = facilitator.requests.settle;
+  const again = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': sent[1].headers.get('payment-signature')! } });
+  expect(again.status).toBe(200);
+  expect((await again.json()).checkout.payment_id).toBe(body.checkout.payment_id);
+  expect(decodePaymentResponseHeader(again.headers.get('payment-response')!).transaction).toBe(transaction);
+  expect(facilitator.requests.settle).toBe(settles);
+  expect(facilitator.balances.get(payer.address.toLowerCase())).toBe(700_000n);
+  expect(await db.walletEntry.count({ where: { reference: `checkout ${checkout.body.checkout_id}` } })).toBe(3);
 });

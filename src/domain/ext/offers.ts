@@ -1,8 +1,9 @@
 // Payment offers and checkout (spec §4.13): an agent offers something for a price, paid to itself, one of
 // its sub-agents or one of its external agents (through its owner's wallet). A buyer opens a checkout of an
 // offer and gets a URL under PUBLIC_BASE_URL: that URL (no key needed: knowing it is the capability)
-// answers a GET with the offer's x402 payment requirements (or the receipt), and a PAYMENT-SIGNATURE POSTed
-// to it is verified and settled through the payments engine: a read never pays. The settled payment is
+// answers with the offer's x402 payment requirements (or the receipt), and a PAYMENT-SIGNATURE sent to it
+// (with the GET or POST an x402 client retries) is verified and settled through the payments engine; a
+// request without one, and a HEAD, only read. The settled payment is
 // credited to the buyer's wallet and, in the same transaction, paid on to the payee less the marketplace's
 // fee; the checkout is paid once, whatever is replayed or sent at the same time.
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
@@ -161,8 +162,8 @@ export interface CheckoutReceipt {
 const fingerprintOf = (checkoutId: string) => `checkout:${checkoutId}`;
 
 /**
- * The checkout URL's answer to a read (GET): the receipt once the checkout is paid, else 402 with the
- * offer's x402 requirements (409 once it expired). It reads only: a payment is taken by payCheckout (POST).
+ * The checkout URL's answer to a read (a GET or HEAD without a payment): the receipt once the checkout is
+ * paid, else 402 with the offer's x402 requirements (409 once it expired). A payment is taken by payCheckout.
  */
 export async function checkoutReceipt(ctx: Ctx, id: string): Promise<CheckoutReceipt> {
   const { session, offer } = await sessionWithOffer(ctx, id);
@@ -171,11 +172,12 @@ export async function checkoutReceipt(ctx: Ctx, id: string): Promise<CheckoutRec
 
 function unpaidOrReceipt(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer, required: PaymentRequirements): Promise<CheckoutReceipt> {
   if (session.status === 'paid') return receiptOf(ctx, session.id);
-  throw checkoutRequired(ctx, session, offer, required, `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": POST a PAYMENT-SIGNATURE for one of \`accepts\` to this URL`);
+  throw checkoutRequired(ctx, session, offer, required, `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": send this URL a PAYMENT-SIGNATURE for one of \`accepts\` (GET or POST)`);
 }
 
 /**
- * The checkout URL's answer to a POST. Without `payment`: as a read (checkoutReceipt). With one: it is
+ * The checkout URL's answer to a POST, and to a GET carrying a payment (an x402 client retries the method it
+ * was given). Without `payment`: as a read (checkoutReceipt). With one: it is
  * verified and settled once (a replay answers the receipt; a payment already used for something else, or
  * sent to a checkout another payment has paid, is refused before anything moves).
  */
