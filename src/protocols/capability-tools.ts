@@ -2,24 +2,43 @@
 // instance can serve, named by its identifier, whose input and output schemas are the capability's. A call
 // runs the execute operation with that capability and the marketplace as the chosen provider (so the answer
 // is the capability's own, valid against its output schema), with the same bucket, authentication,
-// recording as every execute. Built from the first-party table: an entry added there is a tool.
+// recording as every execute. Built from the first-party table: an entry added there is a tool, in the
+// MCP toolset of its catalog group (toolsets.ts).
 import type { GraphQLSchema } from 'graphql';
 import { executionReceipt } from '../../rest/execution';
 import { compileOperation, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
 import { authorize } from '../../schema/auth';
+import { CATALOG } from '../domain/capabilities/catalog';
 import type { FirstPartyCapability } from '../domain/capabilities/first-party';
 import type { Ctx, Services } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
 import { inputProblem } from '../platform/input-boundary';
 import type { Bucket } from '../platform/rate-limit';
 import type { ToolDefinition } from './tools';
+import { DEFAULT_TOOLSET, TOOLSET_META } from './toolsets';
 
 const DOCUMENT = /* GraphQL */ `mutation CapabilityTool($capability: String!, $input: JSON!) {
   execute(input: { capability: $capability, input: $input, provider: "marketplace", mode: chosen }) { ...ExecutionReceiptFields }
 } ${executionReceipt}`;
 
+/** The MCP toolset of each catalog group's capability tools (spec §1's groups). */
+const GROUP_TOOLSETS: Record<string, string> = { nlp: 'nlp', web_automation: 'web', radio: 'radio', security: 'security', books: 'books', ticketing: 'tickets' };
+/** Capability tools served in the default toolset: opening a support ticket is one of an agent's main journeys. */
+const IN_DEFAULT = new Set(['support-ticket']);
+const GROUP_OF = new Map(Object.entries(CATALOG).flatMap(([group, items]) => items.map(([slug]) => [slug, group] as const)));
+
+/** The MCP toolset a first-party capability's tool is served in. */
+export function capabilityToolset(slug: string): string {
+  if (IN_DEFAULT.has(slug)) return DEFAULT_TOOLSET;
+  const toolset = GROUP_TOOLSETS[GROUP_OF.get(slug) ?? ''];
+  if (!toolset) throw new Error(`capability tools: ${slug} is in no catalog group with a toolset (src/protocols/capability-tools.ts)`);
+  return toolset;
+}
+
 export interface CapabilityTool {
   capability: FirstPartyCapability;
+  /** Its MCP toolset (toolsets.ts). */
+  toolset: string;
   definition: ToolDefinition;
 }
 
@@ -52,7 +71,8 @@ export class CapabilityTools {
     this.tools = new Map();
     for (const capability of capabilities) {
       if (taken.has(capability.slug)) throw new Error(`capability tools: ${capability.slug} is already the name of a tool`);
-      this.tools.set(capability.slug, { capability, definition: definitionOf(capability) });
+      const toolset = capabilityToolset(capability.slug);
+      this.tools.set(capability.slug, { capability, toolset, definition: definitionOf(capability, toolset) });
     }
   }
 
@@ -112,7 +132,7 @@ function argumentPath(e: FieldError): string {
   return e.path;
 }
 
-function definitionOf(c: FirstPartyCapability): CapabilityTool['definition'] {
+function definitionOf(c: FirstPartyCapability, toolset: string): CapabilityTool['definition'] {
   const served = c.kind === 'own' ? "on the marketplace's own data" : 'by the marketplace itself (the execute tool also reaches registered providers)';
   return {
     name: c.slug,
@@ -121,5 +141,6 @@ function definitionOf(c: FirstPartyCapability): CapabilityTool['definition'] {
     inputSchema: { ...c.inputSchema, type: 'object' },
     outputSchema: { ...c.outputSchema, type: 'object' },
     annotations: { title: c.slug, readOnlyHint: false, destructiveHint: false, openWorldHint: c.kind === 'generic' },
+    _meta: { [TOOLSET_META]: toolset },
   };
 }

@@ -1,12 +1,13 @@
 // The documents that tell agents where the marketplace's surfaces are: /.well-known/ai-plugin.json (the
 // plugin manifest, pointing at the OpenAPI document) and /llms.txt (llmstxt.org: what the marketplace is
-// and where each surface lives, with the REST operations and MCP tools listed from their tables, each a
-// link to a Markdown page of its own under /llms/). Built when asked, so that absolute URLs follow
-// PUBLIC_BASE_URL.
+// and where each surface lives, with the REST operations, MCP toolsets and MCP tools listed from their
+// tables, each a link to a Markdown page of its own under /llms/). Built when asked, so that absolute URLs
+// follow PUBLIC_BASE_URL.
 import type { CompiledRoute } from '../../rest/runner';
 import { VERSION } from '../config';
 import type { CapabilityTool } from './capability-tools';
 import type { CompiledTool } from './tools';
+import { ALL_TOOLSETS, DEFAULT_TOOLSET, TOOLSETS } from './toolsets';
 
 const NAME = 'Agent Capability Marketplace';
 const SUMMARY =
@@ -48,7 +49,17 @@ function operationOf(openapi: OpenApiDocument, route: CompiledRoute): { path: st
 
 const auth = (r: CompiledRoute) => (r.route.auth === 'none' ? '' : r.route.auth === 'admin' ? ' (admin)' : ' (key)');
 
-export function llmsTxt(base: string, routes: CompiledRoute[], tools: CompiledTool[], capabilities: CapabilityTool[], openapi: OpenApiDocument): string {
+/** Where a toolset is served: /mcp for the default, /mcp/x/<name> for the others. */
+const toolsetUrl = (base: string, name: string) => (name === DEFAULT_TOOLSET ? `${base}/mcp` : `${base}/mcp/x/${name}`);
+
+export function llmsTxt(
+  base: string,
+  routes: CompiledRoute[],
+  tools: CompiledTool[],
+  capabilities: CapabilityTool[],
+  openapi: OpenApiDocument,
+  toolsets: ReadonlyMap<string, string[]>,
+): string {
   const api = `${base}/api/v1`;
   const page = (kind: 'rest' | 'mcp', name: string) => `${base}${LLMS_PAGES}/${kind}/${encodeURIComponent(name)}.md`;
   const restPage = (method: string, path: string) => {
@@ -74,20 +85,26 @@ export function llmsTxt(base: string, routes: CompiledRoute[], tools: CompiledTo
     '',
     `- [OpenAPI document](${api}/openapi.json): every REST operation at ${api}`,
     `- [GraphQL](${base}/graphql): the native API (POST and GET; subscriptions over WebSocket on the same path and over SSE at ${base}/graphql/stream)`,
-    `- [MCP server](${base}/mcp): Streamable HTTP, ${tools.length + capabilities.length} tools; send your key as a bearer token on the connection`,
+    `- [MCP server](${base}/mcp): Streamable HTTP, the ${toolsets.get(DEFAULT_TOOLSET)?.length ?? 0} tools of the default toolset; the other toolsets (below) at ${base}/mcp?toolsets=<name>,<name> or ${base}/mcp/x/<name>, all ${tools.length + capabilities.length} tools at ${base}/mcp/x/${ALL_TOOLSETS}; send your key as a bearer token on the connection`,
     `- [A2A](${base}/api/a2a): JSON-RPC 2.0 (message/send and SendMessage generations); a message \`{"capability", "input"}\` runs execute`,
     `- [Agent card](${base}/.well-known/agent-card.json): also at ${base}/.well-known/agent.json`,
     `- [WebMCP manifest](${base}/.well-known/webmcp.json): the tool manifest; the tool index is at ${api}/webmcp/tools`,
     `- [Plugin manifest](${base}/.well-known/ai-plugin.json)`,
     `- [Signing keys](${base}/.well-known/jwks.json): verify webhook signatures (Ed25519)`,
     '',
+    '## MCP toolsets',
+    '',
+    ...[...toolsets]
+      .filter(([, names]) => names.length > 0)
+      .map(([name, names]) => `- [${name}](${toolsetUrl(base, name)}): ${TOOLSETS[name]}. ${names.length} tools: ${names.join(', ')}`),
+    '',
     '## MCP tools',
     '',
-    ...tools.map((t) => `- [${t.spec.name}](${page('mcp', t.spec.name)})${t.auth === 'none' ? '' : ' (key)'}: ${firstSentence(t.definition.description)}`),
+    ...tools.map((t) => `- [${t.spec.name}](${page('mcp', t.spec.name)}) (${t.auth === 'none' ? '' : 'key, '}toolset ${t.spec.toolset}): ${firstSentence(t.definition.description)}`),
   ];
   if (capabilities.length) {
     lines.push('', "## The marketplace's own capabilities (MCP tools)", '');
-    for (const c of capabilities) lines.push(`- [${c.definition.name}](${page('mcp', c.definition.name)}) (key): ${firstSentence(c.capability.summary)}`);
+    for (const c of capabilities) lines.push(`- [${c.definition.name}](${page('mcp', c.definition.name)}) (key, toolset ${c.toolset}): ${firstSentence(c.capability.summary)}`);
   }
   const byTag = new Map<string, CompiledRoute[]>();
   for (const r of routes) byTag.set(r.route.tag, [...(byTag.get(r.route.tag) ?? []), r]);
@@ -130,8 +147,11 @@ export function llmsPage(base: string, kind: string, name: string, routes: Compi
     return `${lines.join('\n')}\n`;
   }
   if (kind === 'mcp') {
-    const definition = tools.find((t) => t.spec.name === name)?.definition ?? capabilities.find((c) => c.definition.name === name)?.definition;
-    if (!definition) return undefined;
+    const tool = tools.find((t) => t.spec.name === name);
+    const capability = tool ? undefined : capabilities.find((c) => c.definition.name === name);
+    const definition = tool?.definition ?? capability?.definition;
+    const toolset = tool?.spec.toolset ?? capability?.toolset;
+    if (!definition || !toolset) return undefined;
     return `${[
       `# MCP tool ${definition.name}`,
       '',
@@ -139,7 +159,7 @@ export function llmsPage(base: string, kind: string, name: string, routes: Compi
       '',
       definition.description,
       '',
-      `Call it on the MCP server at ${base}/mcp (Streamable HTTP) with \`tools/call\`, name \`${definition.name}\`.`,
+      `Call it on the MCP server with \`tools/call\`, name \`${definition.name}\`. It is in the toolset \`${toolset}\`: served at ${toolsetUrl(base, toolset)} (Streamable HTTP)${toolset === DEFAULT_TOOLSET ? ' and every other toolset' : ` and ${base}/mcp?toolsets=${toolset}`}.`,
       '',
       '## Input schema',
       '',

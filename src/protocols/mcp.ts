@@ -1,7 +1,8 @@
 // The MCP server at /mcp: the official SDK's low-level Server on its Streamable HTTP transport (POST,
 // the GET event stream, DELETE), one session per client. Tools are tools.ts projections of GraphQL
-// operations; the capability catalog is offered as resources. The bearer key on each HTTP request is the
-// credential of the calls that request carries.
+// operations, served by toolset (toolsets.ts: the default 25 at /mcp, more by name); the capability
+// catalog is offered as resources. The bearer key on each HTTP request is the credential of the calls
+// that request carries.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,6 +18,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS } from './json-rpc';
 import { runTool, X402_PAYMENT_META, X402_PAYMENT_RESPONSE_META, type CompiledTool } from './tools';
 import type { CatalogResources } from './resources';
 import type { CapabilityAnswer, CapabilityTools } from './capability-tools';
+import { askedToolsets, groupTools, isMcpPath, serves, toolsetInstructions, UnknownToolset, type ToolsetSelection } from './toolsets';
 
 export const MCP_PATH = '/mcp';
 /** A client's session ends after this long without a request (it re-initializes, as the protocol asks). */
@@ -28,6 +30,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastSeen: number;
+  /** The toolsets it was opened with: its later requests keep them, whatever their URL says. */
+  toolsets: ToolsetSelection;
 }
 
 /** Where a capability tool's answer says which execution produced it. */
@@ -73,6 +77,8 @@ export class McpEndpoint {
   private readonly sessions = new Map<string, Session>();
   private readonly byName: Map<string, CompiledTool>;
   private readonly sweep: NodeJS.Timeout;
+  /** Each toolset's tools, by name (every tool checked to name a known toolset, the default 25). */
+  readonly toolsets: Map<string, string[]>;
 
   constructor(
     private readonly services: Services,
@@ -82,14 +88,18 @@ export class McpEndpoint {
     private readonly capabilityTools?: CapabilityTools,
   ) {
     this.byName = new Map(tools.map((t) => [t.spec.name, t]));
+    this.toolsets = groupTools([
+      ...tools.map((t) => ({ name: t.spec.name, toolset: t.spec.toolset })),
+      ...(capabilityTools?.offered(services).map((t) => ({ name: t.definition.name, toolset: t.toolset })) ?? []),
+    ]);
     this.sweep = setInterval(() => this.closeIdle(), 60_000).unref();
   }
 
-  /** Answers the request when it is for /mcp; returns false otherwise. */
+  /** Answers the request when it is for /mcp (or a toolset's /mcp/x/…); returns false otherwise. */
   handle(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
     const url = req.url ?? '/';
     const pathname = url.split('?')[0];
-    if (pathname !== MCP_PATH && pathname !== `${MCP_PATH}/`) return false;
+    if (!isMcpPath(pathname, MCP_PATH)) return false;
     void this.serve(req, res, requestId).catch((err) => {
       this.services.log.error({ err, request_id: requestId }, 'mcp request failed');
       if (!res.headersSent) jsonRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
@@ -137,6 +147,14 @@ export class McpEndpoint {
       jsonRpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       return;
     } else {
+      let toolsets: ToolsetSelection;
+      try {
+        toolsets = askedToolsets(req.url ?? MCP_PATH, MCP_PATH);
+      } catch (err) {
+        if (!(err instanceof UnknownToolset)) throw err;
+        jsonRpcError(res, 400, -32000, err.message);
+        return;
+      }
       if (this.sessions.size >= MAX_SESSIONS) this.closeIdle(true);
       // A session is held until it ends or idles out: it takes a connection slot of its caller.
       const caller = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
@@ -149,7 +167,7 @@ export class McpEndpoint {
         jsonRpcError(res, problem.status, -32000, problem.detail);
         return;
       }
-      session = await this.open(requestId, release);
+      session = await this.open(requestId, release, toolsets);
     }
     session.lastSeen = Date.now();
     // What the messages of this request run as: its credential, its address, its request id. The SDK hands
@@ -175,12 +193,13 @@ export class McpEndpoint {
     }
   }
 
-  private async open(requestId: string, release: () => void): Promise<Session> {
+  private async open(requestId: string, release: () => void, toolsets: ToolsetSelection): Promise<Session> {
     const { Server, StreamableHTTPServerTransport, Protocol, types, lenientCallTool } = sdk();
     const { ListToolsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } = types;
+    const instructions = `${INSTRUCTIONS} ${toolsetInstructions(`${this.services.config.publicBaseUrl}${MCP_PATH}`, this.toolsets, toolsets)}`;
     const server = new Server(
       { name: 'agent-capability-marketplace', title: 'Agent Capability Marketplace', version: VERSION },
-      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS },
+      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions },
     );
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -191,7 +210,7 @@ export class McpEndpoint {
         release();
       },
     });
-    const session: Session = { transport, server, lastSeen: Date.now() };
+    const session: Session = { transport, server, lastSeen: Date.now(), toolsets };
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
       release();
@@ -199,7 +218,10 @@ export class McpEndpoint {
     transport.onerror = (err) => this.services.log.debug({ err, request_id: requestId }, 'mcp transport');
 
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [...this.tools.map((t) => t.definition), ...(this.capabilityTools?.offered(this.services).map((t) => t.definition) ?? [])],
+      tools: [
+        ...this.tools.filter((t) => serves(toolsets, t.spec.toolset!)).map((t) => t.definition),
+        ...(this.capabilityTools?.offered(this.services).filter((t) => serves(toolsets, t.toolset)).map((t) => t.definition) ?? []),
+      ],
     }));
     // Registered past the SDK's Server, whose own check of tools/call answers arguments of the wrong shape
     // with a dump of its schema validator's findings: the arguments are ours to check, and a refusal says
@@ -208,8 +230,12 @@ export class McpEndpoint {
       const name = request.params.name;
       const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
       const capability = tool === undefined && typeof name === 'string' ? this.capabilityTools?.find(name, this.services) : undefined;
-      if (capability) return capabilityResult(await this.capabilityTools!.run(capability, this.context(extra.authInfo), request.params.arguments ?? {}));
-      if (!tool) throw invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'Invalid params: name must be a tool name');
+      const toolset = tool ? tool.spec.toolset! : capability?.toolset;
+      if (toolset === undefined) throw invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'Invalid params: name must be a tool name');
+      if (!serves(toolsets, toolset)) {
+        throw invalidParams(`Tool ${String(name)} is in the toolset ${toolset}, which this session did not ask for: connect to ${MCP_PATH}?toolsets=${toolset} (or ${MCP_PATH}/x/${toolset})`);
+      }
+      if (!tool) return capabilityResult(await this.capabilityTools!.run(capability!, this.context(extra.authInfo), request.params.arguments ?? {}));
       // x402's MCP transport: a payment rides in the call's `_meta`.
       const meta = request.params._meta;
       const payment = typeof meta === 'object' && meta !== null && X402_PAYMENT_META in meta ? { payment: (meta as Record<string, unknown>)[X402_PAYMENT_META] } : undefined;

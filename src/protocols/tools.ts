@@ -14,6 +14,7 @@ import { inputProblem } from '../platform/input-boundary';
 import { camelCase } from '../platform/naming';
 import type { Bucket } from '../platform/rate-limit';
 import { answerSchema, inputSchema, refineSchema, variableUses } from './openapi';
+import { TOOLSET_META } from './toolsets';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -25,6 +26,8 @@ export interface ToolDefinition {
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+  /** Its toolset (`marketplace/toolset`), for clients that group tools. */
+  _meta?: Record<string, unknown>;
 }
 
 export interface ToolSpec {
@@ -55,6 +58,11 @@ export interface ToolSpec {
   manifest?: true;
   /** Its category in the tool index (default: its route's tag). */
   category?: string;
+  /**
+   * The MCP toolset it is served in (toolsets.ts): `default` for the 25 of /mcp, else the one a client
+   * names to get it (`/mcp?toolsets=memory`). Every tool of the MCP server names one.
+   */
+  toolset?: string;
   /**
    * A variable of the tool's own document that takes an x402 payment (as PAYMENT-SIGNATURE carries it) from
    * the call's `_meta["x402/payment"]` alone, not from an argument (x402's MCP transport). A route's
@@ -262,6 +270,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
           // Execute calls providers outside the marketplace.
           openWorldHint: op.rootField === 'execute' || op.rootField === 'executeTask',
         },
+        ...(spec.toolset ? { _meta: { [TOOLSET_META]: spec.toolset } } : {}),
       },
     };
   });

@@ -65,10 +65,11 @@ function sample(name: string, schema: Schema | undefined): unknown {
 
 it('refuses the boundary’s bad inputs in every argument of every MCP tool as invalid params naming it, calling no provider', async () => {
   const client = new Client({ name: 'fuzz', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  // Every tool: the default toolset's and every other one's.
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/x/all`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
   try {
     const { tools } = await client.listTools();
-    expect(tools.length).toBeGreaterThan(25);
+    expect(tools.length).toBeGreaterThan(128);
     let calls = 0;
     for (const tool of tools) {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;

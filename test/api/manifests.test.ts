@@ -35,6 +35,17 @@ it('serves /llms.txt: what the marketplace is, where each surface lives, every M
   for (const c of server.app.compiled) expect(titles).toContain(`${c.route.method} ${c.paths[0]}`);
   // The marketplace's own capabilities are listed as the tools they are.
   for (const c of FIRST_PARTY.values()) if (!c.available || c.available(server.app.services)) expect(titles).toContain(c.slug);
+  // Each MCP toolset with where it is served and its tools; every tool says its toolset.
+  const toolsets = parsed.sections['MCP toolsets'];
+  expect(toolsets.map((t) => t.title)).toEqual([...server.app.mcp.toolsets].filter(([, tools]) => tools.length).map(([name]) => name));
+  for (const t of toolsets) {
+    expect(t.url).toBe(t.title === 'default' ? `${server.url}/mcp` : `${server.url}/mcp/x/${t.title}`);
+    expect(t.desc).toContain(`${server.app.mcp.toolsets.get(t.title)!.length} tools: ${server.app.mcp.toolsets.get(t.title)!.join(', ')}`);
+  }
+  expect(text).toContain(`${server.url}/mcp?toolsets=<name>,<name>`);
+  expect(text).toContain(`${server.url}/mcp/x/all`);
+  expect(text).toMatch(/- \[createUtoTicket\]\([^)]+\) \(key, toolset uto\): /);
+  expect(text).toMatch(/- \[searchCapabilities\]\([^)]+\) \(toolset default\): /);
 });
 
 /**
@@ -67,13 +78,14 @@ it('makes every item of every /llms.txt section a [name](url) link, as the refer
   const parsed = parseLlmsTxt(text);
   expect(parsed.title).toBe('Agent Capability Marketplace');
   expect(parsed.summary).toMatch(/^A marketplace where software agents/);
-  expect(Object.keys(parsed.sections)).toEqual(expect.arrayContaining(['Start here', 'Surfaces', 'MCP tools', 'REST: Agents']));
+  expect(Object.keys(parsed.sections)).toEqual(expect.arrayContaining(['Start here', 'Surfaces', 'MCP toolsets', 'MCP tools', 'REST: Agents']));
   const links = Object.values(parsed.sections).flat();
   expect(links.length).toBeGreaterThan(server.app.compiled.length + 90);
   // Every link answers (the JSON-RPC and MCP endpoints take POST); each item's page is Markdown about it.
   for (const url of new Set(links.map((l) => l.url))) {
-    const answer = await fetch(url, url.endsWith('/mcp') ? { headers: { accept: 'text/event-stream' } } : {});
-    if (url.endsWith('/mcp') || url.endsWith('/api/a2a')) expect([400, 405]).toContain(answer.status);
+    const mcp = /\/mcp(\/x\/[a-z]+)?$/.test(url);
+    const answer = await fetch(url, mcp ? { headers: { accept: 'text/event-stream' } } : {});
+    if (mcp || url.endsWith('/api/a2a')) expect([400, 405]).toContain(answer.status);
     else expect([url, answer.status]).toEqual([url, 200]);
     if (url.includes('/llms/')) {
       expect(answer.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
@@ -94,6 +106,9 @@ it("serves each item's page: a REST operation's method, URL, schemas and statuse
   expect(tool).toContain('# MCP tool searchCapabilities');
   expect(tool).toContain('## Input schema');
   expect(tool).toContain('"minReputation"');
+  expect(tool).toContain(`It is in the toolset \`default\`: served at ${server.url}/mcp`);
+  const uto = await (await fetch(`${server.url}/llms/mcp/createUtoTicket.md`)).text();
+  expect(uto).toContain(`It is in the toolset \`uto\`: served at ${server.url}/mcp/x/uto (Streamable HTTP) and ${server.url}/mcp?toolsets=uto`);
   const missing = await fetch(`${server.url}/llms/rest/noSuchOperation.md`);
   expect(missing.status).toBe(404);
   expect(missing.headers.get('content-type')).toContain('application/problem+json');

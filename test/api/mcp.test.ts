@@ -1,6 +1,7 @@
 // The MCP server at /mcp (spec §4.14) through the official SDK client over Streamable HTTP: the tool
-// list and the spec's eight manifest tools, a tool of every area with and without a key, errors as
-// isError results with the problem, the catalog as resources, sessions and the transport's rules.
+// list and the spec's eight manifest tools, toolsets (the default 25, more by name, all), a tool of every
+// area with and without a key, errors as isError results with the problem, the catalog as resources,
+// sessions and the transport's rules.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +15,7 @@ import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
 import { capabilitySchemaName } from '../../src/protocols/openapi';
+import { toolSpecs } from '../../src/protocols/mcp-tools';
 import type { EvmAccount } from '../../src/platform/evm';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;
@@ -34,9 +36,10 @@ afterAll(async () => {
   await Promise.all(providers.map((p) => p.close()));
 });
 
-async function connect(key?: string, on: { url: string } = server): Promise<Client> {
+/** A client of the MCP server at `path` (`/mcp`: the default toolset; `/mcp/x/all`: every tool). */
+async function connect(key?: string, on: { url: string } = server, path = '/mcp'): Promise<Client> {
   const client = new Client({ name: 'marketplace-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${on.url}/mcp`), {
+  const transport = new StreamableHTTPClientTransport(new URL(`${on.url}${path}`), {
     requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : undefined,
   });
   await client.connect(transport);
@@ -80,13 +83,13 @@ async function echoCapability() {
 }
 
 describe('MCP at /mcp', () => {
-  it('negotiates the current protocol version and lists at least 25 tools with input and output schemas', async () => {
+  it('negotiates the current protocol version and lists tools with input and output schemas, 25 by default', async () => {
     const client = await connect();
     expect(client.getServerVersion()?.name).toBe('agent-capability-marketplace');
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getServerCapabilities()?.resources).toBeDefined();
-    const { tools } = await client.listTools();
-    expect(tools.length).toBeGreaterThanOrEqual(25);
+    expect((await client.listTools()).tools).toHaveLength(25);
+    const { tools } = await (await connect(undefined, server, '/mcp/x/all')).listTools();
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
@@ -129,6 +132,91 @@ describe('MCP at /mcp', () => {
     expect(shape('getMarketplaceStats')).toEqual({ properties: {}, required: [] });
     expect(shape('listSparks')).toEqual({ properties: { limit: 'integer', agentId: 'string' }, required: [] });
     expect(schema('listSparks').properties.limit.maximum).toBe(50);
+  });
+
+  describe('toolsets', () => {
+    const TOOLSET = 'marketplace/toolset';
+    const inToolset = (toolset: string) => toolSpecs.filter((t) => t.toolset === toolset).map((t) => t.name);
+    const offered = () => server.app.mcp.toolsets;
+    const names = async (client: Client) => (await client.listTools()).tools.map((t) => t.name).sort();
+    /** A raw JSON-RPC message of a Streamable HTTP answer (JSON, or the first SSE event's data). */
+    const message = (text: string) => JSON.parse(text.replace(/^[\s\S]*?data: /, ''));
+
+    it('serves the 25 tools of the default toolset at /mcp, the eight of the manifest and support-ticket among them, each naming its toolset', async () => {
+      const client = await connect();
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(25);
+      expect(tools.map((t) => t.name).sort()).toEqual([...inToolset('default'), 'support-ticket'].sort());
+      for (const tool of tools) expect(tool._meta?.[TOOLSET]).toBe('default');
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['searchCapabilities', 'getCapabilityDetails', 'browseProviders', 'executeCapability', 'registerAgent', 'getReputation', 'getMarketplaceStats', 'listSparks']));
+    });
+
+    it('adds the toolsets a client names, in the query or the path, to the default ones', async () => {
+      const base = [...offered().get('default')!];
+      const byQuery = await names(await connect(undefined, server, '/mcp?toolsets=memory,uto'));
+      expect(byQuery).toEqual([...base, ...offered().get('memory')!, ...offered().get('uto')!].sort());
+      expect(byQuery).toEqual(expect.arrayContaining(['memoryStores', 'createUtoTicket', 'advanceUtoTicket']));
+      expect(await names(await connect(undefined, server, '/mcp/x/memory'))).toEqual([...base, ...inToolset('memory')].sort());
+      // A toolset of capability tools, and one that mixes both kinds.
+      expect(await names(await connect(undefined, server, '/mcp/x/web'))).toEqual([...base, 'web-browse', 'web-extract', 'web-monitor', 'web-research'].sort());
+      const tickets = await names(await connect(undefined, server, '/mcp?toolsets=tickets'));
+      expect(tickets).toEqual(expect.arrayContaining(['tickets', 'updateTicketStatus', 'addTicketComment', 'ticket-status', 'ticket-list']));
+      // Naming the default, or a toolset twice, changes nothing.
+      expect(await names(await connect(undefined, server, '/mcp/x/default?toolsets=memory,memory'))).toEqual([...base, ...inToolset('memory')].sort());
+    });
+
+    it('serves every tool with all, more than one list of some clients holds', async () => {
+      const all = await names(await connect(undefined, server, '/mcp/x/all'));
+      const every = [...offered().values()].flat();
+      expect(all).toEqual([...every].sort());
+      expect(new Set(all).size).toBe(all.length);
+      expect(all.length).toBe(toolSpecs.length + [...FIRST_PARTY.values()].filter((c) => !c.available || c.available(server.app.services)).length);
+      expect(all.length).toBeGreaterThan(128);
+      expect(await names(await connect(undefined, server, '/mcp?toolsets=all'))).toEqual(all);
+    });
+
+    it('refuses an unknown toolset with a clear error naming it and the toolsets there are, opening no session', async () => {
+      const before = server.app.mcp.sessionCount;
+      await expect(connect(undefined, server, '/mcp?toolsets=memory,nope')).rejects.toThrow(/Unknown toolset 'nope': the toolsets are default, account, .*, or all for every tool/);
+      await expect(connect(undefined, server, '/mcp/x/nope')).rejects.toThrow(/Unknown toolset 'nope'/);
+      const raw = await http(server.url, 'POST', '/mcp/x/Memory', {
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      });
+      expect(raw.status).toBe(400);
+      expect(raw.body.error.message).toMatch(/^Unknown toolset 'Memory': the toolsets are default, account/);
+      expect(server.app.mcp.sessionCount).toBe(before);
+    });
+
+    it("keeps a session's toolsets: a tool outside them is refused naming its toolset, and later requests at another URL list the same tools", async () => {
+      const client = await connect();
+      await expect(client.callTool({ name: 'createUtoTicket', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/createUtoTicket is in the toolset uto, which this session did not ask for: connect to \/mcp\?toolsets=uto/),
+      });
+      await expect(client.callTool({ name: 'web-browse', arguments: { url: 'https://example.com' } })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/toolset web/) });
+      const accept = { accept: 'application/json, text/event-stream' };
+      const init = await http(server.url, 'POST', '/mcp/x/memory', {
+        headers: accept,
+        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      });
+      const session = { ...accept, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+      await http(server.url, 'POST', '/mcp', { headers: session, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+      for (const path of ['/mcp', '/mcp/x/uto']) {
+        const listed = message((await http(server.url, 'POST', path, { headers: session, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).text);
+        expect(listed.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([...offered().get('default')!, ...inToolset('memory')].sort());
+      }
+    });
+
+    it('says in its instructions which toolsets it serves, and each other one with its count and how to ask for it', async () => {
+      const instructions = (await connect()).getInstructions()!;
+      expect(instructions).toContain('This session serves the toolset default (25 tools).');
+      expect(instructions).toContain(`${server.url}/mcp?toolsets=<name>,<name>`);
+      expect(instructions).toContain(`${server.url}/mcp/x/<name>`);
+      for (const [name, tools] of offered()) if (name !== 'default' && tools.length) expect(instructions).toContain(`${name} (${tools.length}): `);
+      expect((await connect(undefined, server, '/mcp?toolsets=memory')).getInstructions()).toContain(`the toolsets default (25 tools), memory (${offered().get('memory')!.length} tools)`);
+      expect((await connect(undefined, server, '/mcp/x/all')).getInstructions()).toContain('This session serves every toolset');
+    });
   });
 
   it('answers the discovery tools without a key, with answers that match their output schemas', async () => {
@@ -208,7 +296,7 @@ describe('MCP at /mcp', () => {
   it('runs a tool of every area for the key on the connection', async () => {
     const { capability, service } = await echoCapability();
     const me = await registerPayingAgent(server);
-    const client = await connect(me.key);
+    const client = await connect(me.key, server, '/mcp/x/all');
     expect((await ok(client, 'me')).agent_id).toBe(me.agentId);
     expect((await ok(client, 'resolve', { capability })).matches[0].service_key).toBe(service.service_key);
     const key = await ok(client, 'provisionSubKey', { serviceKey: service.service_key });
@@ -371,7 +459,7 @@ describe('MCP at /mcp', () => {
     const offered = () => [...FIRST_PARTY.values()].filter((c) => !c.available || c.available(server.app.services));
 
     it('offers one tool per capability this instance serves, with the capability\'s own input and output schemas', async () => {
-      const client = await connect();
+      const client = await connect(undefined, server, '/mcp/x/all');
       const { tools } = await client.listTools();
       for (const c of offered()) {
         const tool = tools.find((t) => t.name === c.slug);
@@ -393,7 +481,7 @@ describe('MCP at /mcp', () => {
       try {
         const needsModel = [...FIRST_PARTY.values()].filter((c) => c.available && !c.available(server.app.services) && c.available(withModel.app.services));
         expect(needsModel.length).toBeGreaterThan(0);
-        const { tools } = await (await connect(undefined, withModel)).listTools();
+        const { tools } = await (await connect(undefined, withModel, '/mcp/x/all')).listTools();
         const doc = (await api(withModel)('GET', '/openapi.json')).body;
         for (const c of needsModel) {
           expect(tools.find((t) => t.name === c.slug)?.inputSchema).toEqual({ ...c.inputSchema, type: 'object' });
@@ -408,7 +496,7 @@ describe('MCP at /mcp', () => {
 
     it('runs a capability through execute with the marketplace as the provider, recorded like any execution', async () => {
       const me = await registerAgent(server);
-      const client = await connect(me.key);
+      const client = await connect(me.key, server, '/mcp?toolsets=security');
       const result = (await client.callTool({
         name: 'support-ticket',
         arguments: { type: 'question', subject: 'Via a capability tool', description: 'Opened by the support-ticket tool', agentName: 'mcp' },
@@ -428,12 +516,12 @@ describe('MCP at /mcp', () => {
 
     it("refuses arguments the capability's schema refuses as invalid params naming each argument, and a call without a key", async () => {
       const me = await registerAgent(server);
-      const client = await connect(me.key);
+      const client = await connect(me.key, server, '/mcp/x/security');
       const bad = await invalid(client, 'trust-score', { agent_id: 'not-a-uuid', extra: 1 });
       expect(bad).toMatchObject({ status: 400, code: 'validation_failed' });
       expect(bad.errors.map((e: { path: string }) => e.path).sort()).toEqual(expect.arrayContaining(['agent_id']));
       expect(bad.errors.every((e: { path: string }) => !e.path.startsWith('input'))).toBe(true);
-      const anonymous = await connect();
+      const anonymous = await connect(undefined, server, '/mcp/x/security');
       expect(await refused(anonymous, 'trust-score', { agent_id: me.agentId })).toMatchObject({ status: 401, code: 'unauthorized' });
     });
   });
@@ -495,7 +583,7 @@ describe('MCP at /mcp', () => {
       const offer = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'A page, translated', price_cents: 20 } });
       const checkout = await call('POST', '/ext/payments/checkout', { key: buyer.key, body: { offer_id: offer.body.offer_id } });
       expect(checkout.status).toBe(200);
-      const client = await connect(buyer.key);
+      const client = await connect(buyer.key, server, '/mcp/x/ext');
       const { first, paid, required } = await callPaying(client, await payerAccount(), 'payCheckout', { id: checkout.body.checkout_id });
       expect(first.isError).toBe(true);
       expect(required!.resource.url).toBe('mcp://tool/payCheckout');
@@ -534,7 +622,7 @@ describe('MCP at /mcp', () => {
     });
 
     it("states the requirements in every paid tool's output schema, and none in a free tool's", async () => {
-      const client = await connect();
+      const client = await connect(undefined, server, '/mcp?toolsets=ext');
       const { tools } = await client.listTools();
       const schemaOf = (name: string) => tools.find((t) => t.name === name)!.outputSchema as { anyOf?: { title?: string }[] };
       for (const name of ['execute', 'executeCapability', 'payCheckout']) expect(schemaOf(name).anyOf?.map((s) => s.title)).toContain('x402 PaymentRequired');
