@@ -129,6 +129,14 @@ export interface CompiledTool extends Runnable {
    * refusal from the operation names the field's argument; the tool's caller knows the tool's.
    */
   argPaths: Map<string, string>;
+  /**
+   * The root field's one input-object argument, when it has one (`execute(input: …)`): the operation
+   * names a refusal of its fields relative to it, as REST reads them in the body (`input` is the field
+   * `input.input`, the tool's argument `input`, not the whole input).
+   */
+  inputRoot?: string;
+  /** The root field's other arguments: a refusal naming one of them names it (`first` → `limit`). */
+  otherRoots: ReadonlySet<string>;
   withoutKey?: Runnable;
   /** The operation's variable that takes an x402 payment (from `_meta["x402/payment"]`, or its argument). */
   paymentVariable?: string;
@@ -228,6 +236,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     }
 
     const argPaths = argumentPaths(op, placements);
+    const { inputRoot, otherRoots } = rootArguments(schema, op);
     const answerOf = (o: CompiledOperation) => {
       try {
         return answerSchema(o, schema);
@@ -253,6 +262,8 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       bucket,
       argsType,
       argPaths,
+      inputRoot,
+      otherRoots,
       withoutKey,
       paymentVariable,
       paymentArg,
@@ -312,7 +323,7 @@ export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?
       if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
       const original = first instanceof ValidationFailed ? first : first.originalError;
       const pathOf = (path: string) => {
-        const arg = argumentPath(runnable === tool ? tool.argPaths : NO_PATHS, path);
+        const arg = runnable === tool ? operationPath(tool, path) : path;
         // A refused payment is named where it came from.
         if (fromMeta && (arg === tool.paymentArg || path === tool.paymentVariable)) return META_PAYMENT_PATH;
         return spelling.clientPath(arg, tool.argsType);
@@ -417,7 +428,6 @@ function narrowed(tool: CompiledTool, runnable: Runnable): GraphQLInputObjectTyp
   return type;
 }
 
-const NO_PATHS = new Map<string, string>();
 
 /** The root field's arguments fed by variables, as argument paths of the tool (see CompiledTool.argPaths). */
 function argumentPaths(op: CompiledOperation, placements: Placement[]): Map<string, string> {
@@ -435,6 +445,37 @@ function argumentPaths(op: CompiledOperation, placements: Placement[]): Map<stri
   const root = op.operation.selectionSet.selections[0];
   if (root.kind === Kind.FIELD) for (const a of root.arguments ?? []) visit(a.value, a.name.value);
   return paths;
+}
+
+/**
+ * The root field's arguments the operation gives: its one input-object argument, if it has exactly one,
+ * and the others.
+ */
+function rootArguments(schema: GraphQLSchema, op: CompiledOperation): { inputRoot?: string; otherRoots: Set<string> } {
+  const root = op.operation.selectionSet.selections[0];
+  const defined = new Map(fieldOf(schema, op).args.map((a) => [a.name, a.type]));
+  const objects: string[] = [];
+  const otherRoots = new Set<string>();
+  if (root.kind === Kind.FIELD) {
+    for (const a of root.arguments ?? []) {
+      const type = defined.get(a.name.value);
+      if (type && isInputObjectType(getNamedType(type))) objects.push(a.name.value);
+      else otherRoots.add(a.name.value);
+    }
+  }
+  if (objects.length !== 1) for (const o of objects) otherRoots.add(o);
+  return { inputRoot: objects.length === 1 ? objects[0] : undefined, otherRoots };
+}
+
+/**
+ * A path the operation's refusal named, as the tool's argument path: a root argument by the argument that
+ * feeds it, a field of the input-object argument by the argument its field comes from. Every refusal of
+ * every tool is named here.
+ */
+function operationPath(tool: Pick<CompiledTool, 'argPaths' | 'inputRoot' | 'otherRoots'>, path: string): string {
+  const first = path.split('.', 1)[0];
+  if (tool.inputRoot === undefined || tool.otherRoots.has(first)) return argumentPath(tool.argPaths, path);
+  return argumentPath(tool.argPaths, path === '' ? tool.inputRoot : `${tool.inputRoot}.${path}`);
 }
 
 /** A path the operation named (its root field's argument, or inside it) as the tool's argument path. */

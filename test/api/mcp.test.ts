@@ -358,6 +358,21 @@ describe('MCP at /mcp', () => {
     expect(message.error).toMatchObject({ code: -32602, message: 'Invalid params: arguments: must be an object', data: { code: 'validation_failed' } });
   });
 
+  it("names the operation's refusal of an argument as the tool spells it, a field named like the input itself included", async () => {
+    const me = await registerPayingAgent(server);
+    const client = await connect(me.key);
+    // execute's arguments are the fields of its whole input: the field `input` is the argument `input`.
+    for (const input of ['x', [1], 3]) {
+      const err = await client.callTool({ name: 'execute', arguments: { capability: 'summarize', input } }).then(
+        () => undefined,
+        (e: { code?: number; message?: string; data?: any }) => e,
+      );
+      expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid params: input: must be a JSON object$/), data: { errors: [{ path: 'input', message: 'must be a JSON object' }] } });
+    }
+    expect((await invalid(client, 'execute', { capability: 'Not A Slug', input: {} })).errors).toEqual([{ path: 'capability', message: expect.any(String) }]);
+    expect((await invalid(client, 'executeCapability', { capability: 'summarize', input: 'x' })).errors).toEqual([{ path: 'input', message: expect.any(String) }]);
+  });
+
   it("refuses a suspended agent's key with 403, like every surface", async () => {
     const me = await registerPayingAgent(server);
     const client = await connect(me.key);
