@@ -150,9 +150,10 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
           const request = ctx.extra.request;
           const probe = createContext(services, { authorization, requestId: newRequestId(), clientAddress: httpClientAddress(request, services.config.trustProxy) });
           const principal = await probe.principal();
-          // A credential that is sent must be live, as on HTTP: 4401 Unauthorized otherwise.
+          // A credential that is sent must be live, as on HTTP. The protocol's close for a refused
+          // connection_init is 4403 Forbidden (4401 is for a subscribe before connection_init was acknowledged).
           if (principal.kind !== 'agent' && principal.kind !== 'admin') {
-            ctx.extra.socket.close(CloseCode.Unauthorized, 'Unauthorized: the credential is unknown or revoked');
+            ctx.extra.socket.close(CloseCode.Forbidden, 'Forbidden: the credential is unknown or revoked');
             return false;
           }
           // From now on the socket counts against its credential, not its address.

@@ -217,10 +217,10 @@ describe('Subscription.agentEvents', () => {
     expect(result.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHORIZED' }) })]);
   });
 
-  it('closes the socket for a credential that is not live with 4401 Unauthorized, as HTTP answers 401', async () => {
+  it('closes the socket for a credential that is not live with 4403 Forbidden, as the protocol has a refused connection_init', async () => {
     ws = wsClient(`key_master_${'Z'.repeat(40)}`);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
-    await expect(sub.done).rejects.toMatchObject({ code: 4401 });
+    await expect(sub.done).rejects.toMatchObject({ code: 4403, reason: 'Forbidden: the credential is unknown or revoked' });
   });
 
   it('delivers agent.updated over SSE (graphql-sse, distinct connections)', async () => {
