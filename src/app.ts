@@ -62,7 +62,7 @@ import { answerClientError, attachFacts, clientAddress, factsOf, requestIdFor, r
 import { createContext, rateSubject } from './domain/request-context';
 import { createLogger, type Logger } from './platform/logger';
 import { IdempotencyStore } from './platform/idempotency';
-import { Metrics } from './platform/metrics';
+import { Metrics, serveMetrics } from './platform/metrics';
 import { ReadCache } from './platform/read-cache';
 import { PRINCIPALS_CHANNEL, PrincipalCache } from './domain/agents/principal-cache';
 import { ChatModel } from './platform/chat-model';
@@ -349,8 +349,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     res.set('Cache-Control', 'public, max-age=300').type('text/markdown; charset=utf-8').send(page);
   });
 
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  app.get('/metrics', (req, res, next) => {
+    serveMetrics(metrics, { limiter: services.limiter, token: config.metricsToken, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl }, req, res).catch(next);
   });
 
   app.get('/problems/:slug', (req, res) => {

@@ -43,6 +43,8 @@ export interface Config {
   connectionsPerCaller: number;
   /** Whether GraphQL introspection (`__schema`, `__type`) is answered (GRAPHQL_INTROSPECTION=0 turns it off). */
   graphqlIntrospection: boolean;
+  /** METRICS_TOKEN: when set, GET /metrics answers only a request bearing it (`Authorization: Bearer …`). */
+  metricsToken?: string;
   /** Budget of one event delivery. */
   deliveryTimeoutMs: number;
   /** How often each instance looks for due deliveries when nothing wakes it. */
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCacheMs: integer('READ_CACHE_MS', env.READ_CACHE_MS, 2_000, 0, 60_000),
     principalCache: env.PRINCIPAL_CACHE !== '0',
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, 10_000, 100, 300_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 30_000, 100, 300_000),
     connectionsPerCaller: integer('CONNECTIONS_PER_CALLER', env.CONNECTIONS_PER_CALLER, 32, 1, 100_000),
@@ -242,6 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliverySeconds: integer('ACP_DELIVERY_SECONDS', env.ACP_DELIVERY_SECONDS, 3_600, 10, 30 * 86_400),
     },
   };
+}
+
+/** A bearer token a Prometheus scrape config can carry: 16-256 visible ASCII characters, no spaces. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) throw new Error('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no spaces)');
+  return raw;
 }
 
 function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {

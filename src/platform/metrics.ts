@@ -1,8 +1,14 @@
 // Prometheus metrics: process defaults plus request counts and latencies per route pattern, and what the
-// database holds that should stay flat (its size, the durable queues' depths).
+// database holds that should stay flat (its size, the durable queues' depths); and GET /metrics, a read
+// that changes nothing, charged to its address's bucket and, with METRICS_TOKEN, for its bearer alone.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { monitorEventLoopDelay, PerformanceObserver, constants as perf, type IntervalHistogram } from 'node:perf_hooks';
 import client from 'prom-client';
 import type { SqlRunner } from '../db/database';
+import { RateLimited, Unauthorized } from './errors';
+import { clientAddress, requestIdOf, writeError } from './http';
+import type { Bucket, RateLimiter } from './rate-limit';
 
 /**
  * prom-client's default metrics, but for the two that hook into the process for good (a GC observer and an
@@ -254,4 +260,53 @@ export class Metrics {
     series.count++;
     series.byStatus.set(status, (series.byStatus.get(status) ?? 0) + 1);
   }
+}
+
+/**
+ * GET /metrics's rate bucket, per client address whatever credential comes: a scraper every second at
+ * most, or a few every 15 s (Prometheus's default interval is 60 s).
+ */
+export const METRICS_BUCKET: Bucket = { name: 'metrics', perMinute: 60 };
+
+export interface MetricsReadOptions {
+  limiter: Pick<RateLimiter, 'consume'>;
+  /** METRICS_TOKEN: when set, a scrape must bear it. */
+  token?: string;
+  trustProxy: boolean;
+  publicBaseUrl: string;
+}
+
+/**
+ * Answers GET /metrics. Reading changes nothing another reader sees (the event-loop gauges describe a
+ * rolling window, the database's gauges a reading shared for a few seconds), and costs no more than the
+ * in-memory counters to shape: its bucket is spent first (a flood, a wrong token included, is 429), then
+ * the token checked (401 with `WWW-Authenticate: Bearer`).
+ */
+export async function serveMetrics(metrics: Metrics, opts: MetricsReadOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const decision = await opts.limiter.consume(METRICS_BUCKET, `ip:${clientAddress(req, opts.trustProxy)}`);
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.reset),
+  };
+  if (!decision.allowed) {
+    writeError(res, opts.publicBaseUrl, new RateLimited(decision.retryAfterSeconds), requestIdOf(res), { ...headers, 'Retry-After': String(decision.retryAfterSeconds) });
+    return;
+  }
+  if (opts.token !== undefined && !bearerIs(req.headers.authorization, opts.token)) {
+    const refusal = new Unauthorized('GET /metrics needs the metrics token (METRICS_TOKEN) as "Authorization: Bearer <token>"');
+    writeError(res, opts.publicBaseUrl, refusal, requestIdOf(res), { ...headers, 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    return;
+  }
+  const text = await metrics.registry.metrics();
+  res.writeHead(200, { ...headers, 'Content-Type': metrics.registry.contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
+  res.end(text);
+}
+
+/** Whether the Authorization header bears `token`, compared in constant time. */
+function bearerIs(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!m) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(m[1]), digest(token));
 }

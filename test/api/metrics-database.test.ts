@@ -49,3 +49,47 @@ describe('GET /metrics: the database', () => {
     for (const queue of ['outbox_unpublished', 'attempts_to_fold']) expect(Number.isFinite(gauge(text, `queue_depth\\{queue="${queue}"\\}`))).toBe(true);
   });
 });
+
+describe('GET /metrics: a bounded read', () => {
+  it("charges each scrape to its address's bucket, 60 a minute, then answers 429 with Retry-After", async () => {
+    const limited = await startServer();
+    try {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 61; i++) {
+        last = await fetch(`${limited.url}/metrics`);
+        statuses.push(last.status);
+        if (last.status === 200) await last.arrayBuffer();
+      }
+      expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      expect(last!.headers.get('content-type')).toContain('application/problem+json');
+      expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(last!.headers.get('x-ratelimit-limit')).toBe('60');
+      expect((await last!.json()).code).toBe('rate_limited');
+      // A credential does not buy another bucket: the address's is spent.
+      expect((await fetch(`${limited.url}/metrics`, { headers: { authorization: 'Bearer anything-at-all-here' } })).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answers only a bearer of METRICS_TOKEN when one is set: 401 with WWW-Authenticate otherwise', async () => {
+    const token = 'scrape-token-0123456789abcdef';
+    const guarded = await startServer({ env: { METRICS_TOKEN: token } });
+    try {
+      for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Basic ${token}`, `Bearer ${token}x`]) {
+        const res = await fetch(`${guarded.url}/metrics`, { headers: authorization ? { authorization } : {} });
+        expect([authorization, res.status]).toEqual([authorization, 401]);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+        expect(await res.json()).toMatchObject({ code: 'unauthorized', detail: expect.stringContaining('METRICS_TOKEN') });
+      }
+      const ok = await fetch(`${guarded.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-ratelimit-remaining')).toBe('55');
+      expect(await ok.text()).toContain('# TYPE database_size_bytes gauge');
+    } finally {
+      await guarded.close();
+    }
+  });
+});

@@ -79,3 +79,11 @@ it("names prom-client's default metrics (but the two it makes its own), each a m
   expect(Object.keys(DEFAULT_METRICS).sort()).toEqual(client.collectDefaultMetrics.metricsList.filter((m) => m !== 'gc' && m !== 'eventLoopLag').sort());
   for (const load of Object.values(DEFAULT_METRICS)) expect(typeof load()).toBe('function');
 });
+
+it('takes METRICS_TOKEN as 16 to 256 visible characters, and refuses a shorter or spaced one at start', () => {
+  const { loadConfig } = require('../../src/config') as typeof import('../../src/config');
+  expect(loadConfig({ METRICS_TOKEN: 'a-scrape-token-0123' }).metricsToken).toBe('a-scrape-token-0123');
+  expect(loadConfig({}).metricsToken).toBeUndefined();
+  expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 to 256 visible ASCII characters/);
+  expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(/METRICS_TOKEN/);
+});
