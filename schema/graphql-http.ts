@@ -98,13 +98,16 @@ export class GraphQLHttp {
         return { errors: [this.maskError(new RateLimited(decision.retryAfterSeconds))] };
       }
     }
-    const result = await execute({
-      schema: this.schema,
-      document,
-      variableValues: (variables as Record<string, unknown> | null) ?? undefined,
-      operationName: operationName as string | undefined,
-      contextValue: ctx,
-    });
+    // An operation that only introspects is answered from what the gate keeps, once admitted.
+    const result = await this.gate.run(document, operation, variables as Record<string, unknown> | null | undefined, () =>
+      execute({
+        schema: this.schema,
+        document,
+        variableValues: (variables as Record<string, unknown> | null) ?? undefined,
+        operationName: operationName as string | undefined,
+        contextValue: ctx,
+      }),
+    );
     return result.errors ? { data: result.data, errors: result.errors.map((e) => this.maskError(e)) } : { data: result.data };
   }
 

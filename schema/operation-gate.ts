@@ -6,8 +6,20 @@
 // variable (once for each document and set of sizes, then kept), and its root fields' rate buckets (and
 // the introspection bucket) spent. The documents REST routes and MCP tools run are held to the same
 // limits when compiled, and pass the same variable check on every run (rest/runner.ts compileOperation),
-// so no surface reaches a resolver without it.
-import { getIntrospectionQuery, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+// so no surface reaches a resolver without it. An operation that only introspects answers the same for
+// every caller of the schema: admitted like any other, it is computed once and its answer kept.
+import {
+  getIntrospectionQuery,
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Ctx } from '../src/domain/context';
 import { BoundedCache, stringBytes } from '../src/platform/bounded-cache';
@@ -25,6 +37,8 @@ export const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 const BYTES_PER_TOKEN = 400;
 /** Every operation that introspects spends one request of this bucket too. */
 export const INTROSPECTION_BUCKET: Bucket = { name: 'introspection', perMinute: 30 };
+/** What the kept answers of introspection operations may weigh together (a full one of this schema is some hundreds of KiB). */
+export const INTROSPECTION_CACHE_BYTES = 16 * 1024 * 1024;
 
 const LIMITS: Omit<CostLimits, 'maxIntrospectionComplexity'> = {
   // The longest REST or MCP document has 24 aliases (the spec's keys are aliases of the schema's fields).
@@ -134,6 +148,10 @@ export class OperationGate {
   private readonly documents: BoundedCache<PreparedDocument>;
   /** The prepared form of each document this gate parsed, for yoga's later hooks. */
   private readonly byDocument = new WeakMap<DocumentNode, PreparedDocument>();
+  /** The answers of operations that only introspect, by document, operation and variables (introspectionKey). */
+  private readonly introspections = new BoundedCache<ExecutionResult>(INTROSPECTION_CACHE_BYTES, (key, answer) => stringBytes(key) + 2 * JSON.stringify(answer).length);
+  /** Those being computed, shared by the runs that ask meanwhile. */
+  private readonly introspecting = new Map<string, Promise<ExecutionResult>>();
   readonly limits: CostLimits;
 
   constructor(
@@ -200,6 +218,62 @@ export class OperationGate {
     return this.fieldLimits.charge(ctx, cost.rootFields, cost.introspection > 0 ? INTROSPECTION_BUCKET : undefined);
   }
 
+  /** How many introspection answers are kept, and what they weigh. */
+  get introspectionsKept(): { bytes: number; entries: number } {
+    return { bytes: this.introspections.bytes, entries: this.introspections.size };
+  }
+
+  /**
+   * Where the answer of `operation` is kept when it only introspects (`__schema`, `__type`, `__typename`,
+   * no field of the schema's own): its answer depends on nothing but the schema, the document, the
+   * operation and the variables. Undefined for any other operation. The introspection setting is the
+   * gate's: with it off, no such document gets this far.
+   */
+  introspectionKey(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): string | undefined {
+    if (operation.operation !== 'query') return undefined;
+    const cost = this.costOf(document, operation);
+    if (cost.introspection === 0 || cost.rootFields.size > 0) return undefined;
+    let id = documentIds.get(document);
+    if (id === undefined) documentIds.set(document, (id = ++documentCount));
+    return `${id}\n${operation.name?.value ?? ''}\n${JSON.stringify(variables ?? {})}`;
+  }
+
+  /** The kept answer under `key`, if any. */
+  keptIntrospection(key: string): ExecutionResult | undefined {
+    return this.introspections.get(key);
+  }
+
+  /** Keeps an introspection's answer (one with errors is not kept: it is computed again). */
+  keepIntrospection(key: string, answer: ExecutionResult): void {
+    if (!answer.errors?.length) this.introspections.set(key, answer);
+  }
+
+  /**
+   * Runs an admitted operation, or answers from what is kept when it only introspects: computed once for
+   * each document, operation and variables, concurrent runs sharing one computation. Call after admit,
+   * so the cost, rate and auth checks stand before every answer, kept or not.
+   */
+  async run(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | null | undefined,
+    execute: () => ExecutionResult | Promise<ExecutionResult>,
+  ): Promise<ExecutionResult> {
+    const key = this.introspectionKey(document, operation, variables);
+    if (key === undefined) return execute();
+    const kept = this.introspections.get(key) ?? this.introspecting.get(key);
+    if (kept) return kept;
+    const computing = Promise.resolve()
+      .then(execute)
+      .then((answer) => {
+        this.keepIntrospection(key, answer);
+        return answer;
+      })
+      .finally(() => this.introspecting.delete(key));
+    this.introspecting.set(key, computing);
+    return computing;
+  }
+
   private costOf(document: DocumentNode, operation: OperationDefinitionNode): OperationCost {
     const known = this.byDocument.get(document)?.costs.get(operation.name?.value ?? '');
     if (known) return known;
@@ -242,9 +316,19 @@ export class OperationGate {
         const prepared = params.schema === this.schema ? this.byDocument.get(params.documentAST) : undefined;
         if (prepared) setResult(prepared.refused ? [prepared.refused] : prepared.validationErrors);
       },
-      async onExecute({ args, setResultAndStopExecution }) {
+      onExecute: async ({ args, setResultAndStopExecution }) => {
         const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);
-        if (refused) setResultAndStopExecution({ errors: [refused] });
+        if (refused) return void setResultAndStopExecution({ errors: [refused] });
+        const operation = getOperationAST(args.document, args.operationName);
+        const key = operation ? this.introspectionKey(args.document, operation, args.variableValues) : undefined;
+        if (key === undefined) return undefined;
+        const kept = this.keptIntrospection(key);
+        if (kept) return void setResultAndStopExecution({ ...kept });
+        return {
+          onExecuteDone: ({ result }) => {
+            if (!(Symbol.asyncIterator in Object(result))) this.keepIntrospection(key, result as ExecutionResult);
+          },
+        };
       },
       async onSubscribe({ args, setResultAndStopExecution }) {
         const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);

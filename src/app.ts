@@ -306,6 +306,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = new Metrics(() => services.events.openStreams);
   metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
   metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
+  metrics.gauge('graphql_introspection_cache_entries', 'Answers of introspection operations kept, each computed once (bounded)', () => gate.introspectionsKept.entries);
   metrics.gauge('read_cache_bytes', 'What the answers kept in the read cache weigh (bounded)', () => services.readCache.kept.bytes);
   metrics.databaseGauges(services.sql);
   // The first-party capabilities this instance serves: their schemas in the OpenAPI document, their MCP tools.

@@ -1,7 +1,10 @@
 // GraphQL over HTTP at the edges the GraphQL-over-HTTP spec and the gate decide: methods (405 with Allow),
 // graphql-sse refusing as POST /graphql does, the cost limits with a code, introspection counted in a
-// bucket and switchable off, and a client's error logged once, not as a server error.
+// bucket, computed once and switchable off, and a client's error logged once, not as a server error.
 import { getIntrospectionQuery } from 'graphql';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { http, registerAgent, startServer, type TestServer } from '../support/server';
 import { newMasterKey } from '../../src/platform/ids';
 
@@ -127,6 +130,44 @@ describe('introspection', () => {
       await other.close();
     }
   }, 120_000);
+
+  it('computes an introspection once and answers it on every surface, each run admitted by the gate', async () => {
+    const other = await startServer();
+    try {
+      const kept = async () => Number(/^graphql_introspection_cache_entries (\S+)$/m.exec(await (await fetch(`${other.url}/metrics`)).text())?.[1]);
+      expect(await kept()).toBe(0);
+      const query = getIntrospectionQuery();
+      const first = await http(other.url, 'POST', '/graphql', { body: { query } });
+      expect(first.status).toBe(200);
+      expect(first.body.data.__schema.queryType.name).toBe('Query');
+      const again = await http(other.url, 'POST', '/graphql', { body: { query } });
+      const get = await http(other.url, 'GET', `/graphql?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } });
+      const subscribeOnce = (client: { subscribe: (p: { query: string }, sink: { next: (v: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void }) =>
+        new Promise<any>((resolve, reject) => client.subscribe({ query }, { next: resolve, error: reject, complete: () => {} }));
+      const ws = createWsClient({ url: `${other.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+      const sse = createSseClient({ url: `${other.url}/graphql/stream`, retryAttempts: 0 });
+      try {
+        for (const answer of [again.body, get.body, await subscribeOnce(ws), await subscribeOnce(sse)]) expect(answer).toEqual(first.body);
+      } finally {
+        await ws.dispose();
+        sse.dispose();
+      }
+      // One answer kept for the document, whichever surface asked.
+      expect(await kept()).toBe(1);
+      // Each run spent the introspection bucket all the same (30 a minute): five so far.
+      const sixth = await http(other.url, 'POST', '/graphql', { body: { query } });
+      expect(sixth.headers.get('x-ratelimit-remaining')).toBe('24');
+      // Other variables are another answer; an operation that reads the schema's own fields is never kept.
+      const named = 'query($n: String!) { __type(name: $n) { name kind } }';
+      for (const n of ['Agent', 'Service', 'Agent']) {
+        expect((await http(other.url, 'POST', '/graphql', { body: { query: named, variables: { n } } })).body).toEqual({ data: { __type: { name: n, kind: 'OBJECT' } } });
+      }
+      expect((await http(other.url, 'POST', '/graphql', { body: { query: '{ __schema { queryType { name } } stats { totalAgents } }' } })).status).toBe(200);
+      expect(await kept()).toBe(3);
+    } finally {
+      await other.close();
+    }
+  });
 
   it('is refused with GRAPHQL_INTROSPECTION=0, while __typename still answers', async () => {
     const closed = await startServer({ env: { GRAPHQL_INTROSPECTION: '0' } });
