@@ -15,7 +15,7 @@ export type AdvanceUtoTicketInput = {
   note?: string | null | undefined;
   /** `submitted`, `validated`, `matched`, `in_progress`, `completed`, `failed`, `cancelled`, `expired` */
   targetState: string;
-  /** `external`: the owner acting. `system` and `timer` moves are the marketplace's alone (403) */
+  /** `system`, `external`, `timer`: what the caller says triggered the move, kept in the history beside who made it (`by`) */
   triggeredBy: string;
 };
 
@@ -228,7 +228,7 @@ export type DelegateToExternalInput = {
 export type ExecuteInput = {
   /** The capability identifier, such as "summarize" */
   capability: string;
-  /** Free-form, capability-specific object */
+  /** Free-form, capability-specific object: a registered provider gets it exactly as sent; the marketplace's own attempt reads it by the capability's input schema (GET /capabilities) */
   input: unknown;
   /** Default auto */
   mode?: ExecuteMode | null | undefined;
@@ -338,7 +338,7 @@ export type PricingModel =
 export type ProvisionSubKeyInput = {
   /** When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS) */
   expiresAt?: string | null | undefined;
-  /** Default ["read"]. Each must be allowed by the service's sub-key policy (403 naming those that are not) */
+  /** Default ["read"]. Each must be allowed by the service's sub-key policy (403 naming those that are not); a service whose owner has set none allows read and write */
   permissions?: Array<string> | null | undefined;
   /** Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any */
   rateLimits?: SubKeyRateLimitsInput | null | undefined;
@@ -426,7 +426,7 @@ export type RegisterServiceInput = {
   /** Free-form pricing notes (an object, at most 4096 characters) */
   pricingDetails?: unknown;
   pricingModel: PricingModel;
-  /** What sub-keys of the service may hold (default: read only, at most 60 requests a minute) */
+  /** What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute) */
   subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
@@ -528,7 +528,7 @@ export type SubKeyPolicyInput = {
   maxRequestsPerDay?: number | null | undefined;
   /** The highest rate a minute a sub-key is given, 1-10000000 (default 60) */
   maxRequestsPerMinute?: number | null | undefined;
-  /** The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"]) */
+  /** The permissions a sub-key may be given: 1-20 names such as "read", "write" or "admin" (default ["read", "write"]) */
   permissions?: Array<string> | null | undefined;
 };
 
@@ -668,7 +668,7 @@ export type UpdateServiceInput = {
   /** An object of at most 4096 characters of JSON (null: none) */
   pricingDetails?: unknown;
   pricingModel?: PricingModel | null | undefined;
-  /** Fields given replace the policy's, fields left out keep theirs; null restores the default policy */
+  /** Fields given replace the policy's, fields left out keep theirs; null takes it back to none set (the default applies) */
   subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
@@ -764,7 +764,7 @@ export type UpdateAgentStatusMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean, status: AgentStatus, agent_id: string, own_status: AgentStatus } };
+export type UpdateAgentStatusMutation = { updateAgentStatus: { updated: boolean, status: AgentStatus, agent_id: string, effective_status: AgentStatus, effective_status_imposed_by: string | null } };
 
 export type AdminStatsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1224,7 +1224,7 @@ export type ProvisionSubKeyMutationVariables = Exact<{
 }>;
 
 
-export type ProvisionSubKeyMutation = { provisionSubKey: { service: string, permissions: Array<string>, sub_key: string, sub_key_id: string, expires_at: string, created_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null } } };
+export type ProvisionSubKeyMutation = { provisionSubKey: { service: string, permissions: Array<string>, sub_key: string, sub_key_id: string, expires_at: string, created_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null }, bounds: Array<{ field: string, asked: unknown, granted: unknown, reason: string }> } };
 
 export type VerifySubKeyQueryVariables = Exact<{
   key: string;
@@ -1239,7 +1239,7 @@ export type RotateSubKeyMutationVariables = Exact<{
 }>;
 
 
-export type RotateSubKeyMutation = { rotateSubKey: { permissions: Array<string>, new_sub_key: string, sub_key_id: string, previous_sub_key_id: string, grace_period_ends: string, expires_at: string } };
+export type RotateSubKeyMutation = { rotateSubKey: { permissions: Array<string>, new_sub_key: string, sub_key_id: string, previous_sub_key_id: string, grace_period_ends: string, expires_at: string, rate_limits: { requests_per_minute: number, requests_per_day: number | null }, bounds: Array<{ field: string, asked: unknown, granted: unknown, reason: string }> } };
 
 export type RevokeSubKeyMutationVariables = Exact<{
   id: string;
@@ -1390,7 +1390,7 @@ export type SetCapabilityPricingMutationVariables = Exact<{
 
 export type SetCapabilityPricingMutation = { setCapabilityPricing: { capability: string, costPerCall: number, price: string, pricing_set: boolean, price_base_units: string, pricing_model: string | null, services_updated: number, services: Array<{ name: string, service_id: string, service_key: string }> } };
 
-export type OwnServiceFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } };
+export type OwnServiceFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, status_reason: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } };
 
 export type PauseServiceMutationVariables = Exact<{
   serviceKey: string;
@@ -1398,14 +1398,14 @@ export type PauseServiceMutationVariables = Exact<{
 }>;
 
 
-export type PauseServiceMutation = { pauseService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type PauseServiceMutation = { pauseService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, status_reason: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type ResumeServiceMutationVariables = Exact<{
   serviceKey: string;
 }>;
 
 
-export type ResumeServiceMutation = { resumeService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type ResumeServiceMutation = { resumeService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, status_reason: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type RemoveServiceMutationVariables = Exact<{
   serviceKey: string;
@@ -1421,7 +1421,7 @@ export type MyServicesQueryVariables = Exact<{
 }>;
 
 
-export type MyServicesQuery = { myServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
+export type MyServicesQuery = { myServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, resume_at: string | null, status_reason: string | null, updated_at: string, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } }> } };
 
 export type ServiceAnalyticsQueryVariables = Exact<{
   serviceKey: string;
@@ -1431,9 +1431,9 @@ export type ServiceAnalyticsQueryVariables = Exact<{
 
 export type ServiceAnalyticsQuery = { serviceAnalytics: { days: number, since: string, service_key: string, totals: { callers: number, latency_p50_ms: number | null, latency_p95_ms: number | null, failure_reasons: Array<{ reason: string, count: number }> }, by_day: Array<{ day: string }>, by_capability: Array<{ capability: string }> } };
 
-export type SubKeyPolicyFieldsFragment = { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null };
+export type SubKeyPolicyFieldsFragment = { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean };
 
-export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } };
+export type ServiceListingFragment = { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } };
 
 export type CapabilitySummaryFieldsFragment = { slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null };
 
@@ -1444,7 +1444,7 @@ export type RegisterServiceMutationVariables = Exact<{
 }>;
 
 
-export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, costPerCall: number, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, created_at: string, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type RegisterServiceMutation = { registerService: { status: ServiceStatus, name: string, endpoint: string, capabilities: Array<string>, costPerCall: number, service_id: string, service_key: string, signing_secret: string, pricing_model: PricingModel, created_at: string, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type ServicesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1454,14 +1454,14 @@ export type ServicesQueryVariables = Exact<{
 }>;
 
 
-export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
+export type ServicesQuery = { services: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } }> } };
 
 export type ServiceQueryVariables = Exact<{
   serviceKey: string;
 }>;
 
 
-export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type ServiceQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type UpdateServiceMutationVariables = Exact<{
   serviceKey: string;
@@ -1469,7 +1469,7 @@ export type UpdateServiceMutationVariables = Exact<{
 }>;
 
 
-export type UpdateServiceMutation = { updateService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type UpdateServiceMutation = { updateService: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type CapabilitiesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1526,7 +1526,7 @@ export type ShowcaseServicesQueryVariables = Exact<{
 }>;
 
 
-export type ShowcaseServicesQuery = { showcaseServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } }> } };
+export type ShowcaseServicesQuery = { showcaseServices: { total: number, services: Array<{ name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } }> } };
 
 export type SkillFieldsFragment = { name: string, description: string, runtime: SkillRuntime, entrypoint: string, category: string | null, version: string, source: string | null, instructions: string, status: SkillStatus, published: boolean, id: string, bundle_url: string | null, published_version: string | null, published_hash: string | null, content_hash: string, has_unpublished_changes: boolean, install_count: number, fork_count: number, forked_from_id: string | null, forked_from_version: string | null, owner_agent_id: string, published_at: string | null, created_at: string, updated_at: string };
 
@@ -1851,7 +1851,7 @@ export type PublishSparkMutationVariables = Exact<{
 }>;
 
 
-export type PublishSparkMutation = { publishSpark: { spark: { title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }, reputation: { reputation: number, publisher_delta: number } } };
+export type PublishSparkMutation = { publishSpark: { spark: { title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }, reputation: { reputation: number, reason: string | null, publisher_delta: number } } };
 
 export type SparksQueryVariables = Exact<{
   agentId?: string | null | undefined;
@@ -2147,7 +2147,7 @@ export type GetCapabilityDetailsQueryVariables = Exact<{
 }>;
 
 
-export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null } } };
+export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
 
 export type BrowseProvidersQueryVariables = Exact<{
   capability: string;

@@ -9,7 +9,7 @@ export type AdvanceUtoTicketInput = {
   note?: string | null | undefined;
   /** `submitted`, `validated`, `matched`, `in_progress`, `completed`, `failed`, `cancelled`, `expired` */
   targetState: string;
-  /** `external`: the owner acting. `system` and `timer` moves are the marketplace's alone (403) */
+  /** `system`, `external`, `timer`: what the caller says triggered the move, kept in the history beside who made it (`by`) */
   triggeredBy: string;
 };
 
@@ -107,7 +107,7 @@ export type CreateUtoTicketInput = {
 export type ExecuteInput = {
   /** The capability identifier, such as "summarize" */
   capability: string;
-  /** Free-form, capability-specific object */
+  /** Free-form, capability-specific object: a registered provider gets it exactly as sent; the marketplace's own attempt reads it by the capability's input schema (GET /capabilities) */
   input: unknown;
   /** Default auto */
   mode?: ExecuteMode | null | undefined;
@@ -181,7 +181,7 @@ export type RegisterServiceInput = {
   /** Free-form pricing notes (an object, at most 4096 characters) */
   pricingDetails?: unknown;
   pricingModel: PricingModel;
-  /** What sub-keys of the service may hold (default: read only, at most 60 requests a minute) */
+  /** What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute) */
   subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
@@ -216,7 +216,7 @@ export type SubKeyPolicyInput = {
   maxRequestsPerDay?: number | null | undefined;
   /** The highest rate a minute a sub-key is given, 1-10000000 (default 60) */
   maxRequestsPerMinute?: number | null | undefined;
-  /** The permissions a sub-key may be given: 1-20 names such as "read" or "write" (default ["read"]) */
+  /** The permissions a sub-key may be given: 1-20 names such as "read", "write" or "admin" (default ["read", "write"]) */
   permissions?: Array<string> | null | undefined;
 };
 
@@ -276,7 +276,7 @@ export type UpdateServiceInput = {
   /** An object of at most 4096 characters of JSON (null: none) */
   pricingDetails?: unknown;
   pricingModel?: PricingModel | null | undefined;
-  /** Fields given replace the policy's, fields left out keep theirs; null restores the default policy */
+  /** Fields given replace the policy's, fields left out keep theirs; null takes it back to none set (the default applies) */
   subKeyPolicy?: SubKeyPolicyInput | null | undefined;
 };
 
@@ -323,7 +323,7 @@ export type ConsoleSubAgentsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, reputation: number, createdAt: string }> } };
+export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, effectiveStatus: AgentStatus, effectiveStatusImposedBy: string | null, reputation: number, createdAt: string }> } };
 
 export type ConsoleCreateSubAgentMutationVariables = Exact<{
   parentId: string;
@@ -470,7 +470,7 @@ export type ConsoleAgentStatusMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleAgentStatusMutation = { updateAgentStatus: { agentId: string, status: AgentStatus, ownStatus: AgentStatus, updated: boolean } };
+export type ConsoleAgentStatusMutation = { updateAgentStatus: { agentId: string, status: AgentStatus, effectiveStatus: AgentStatus, updated: boolean } };
 
 export type ConsoleAdminAgentsQueryVariables = Exact<{
   status?: AgentStatus | null | undefined;
@@ -479,7 +479,7 @@ export type ConsoleAdminAgentsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAdminAgentsQuery = { adminAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, status: AgentStatus, ownStatus: AgentStatus, parentId: string | null, reputation: number, createdAt: string }> } };
+export type ConsoleAdminAgentsQuery = { adminAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, status: AgentStatus, effectiveStatus: AgentStatus, effectiveStatusImposedBy: string | null, parentId: string | null, reputation: number, createdAt: string }> } };
 
 export type ConsoleAdminOutboxQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -891,6 +891,8 @@ export const ConsoleSubAgentsDocument = new TypedDocumentString(`
       autonomyLevel
       authorityScope
       status
+      effectiveStatus
+      effectiveStatusImposedBy
       reputation
       createdAt
     }
@@ -1251,7 +1253,7 @@ export const ConsoleAgentStatusDocument = new TypedDocumentString(`
   updateAgentStatus(agentId: $agentId, input: $input) {
     agentId
     status
-    ownStatus
+    effectiveStatus
     updated
   }
 }
@@ -1267,7 +1269,8 @@ export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
       agentId
       name
       status
-      ownStatus
+      effectiveStatus
+      effectiveStatusImposedBy
       parentId
       reputation
       createdAt
