@@ -397,6 +397,15 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
         ...(description ? { description } : {}),
       });
     }
+    if (route.paidWith) {
+      parameters.push({
+        name: route.paidWith,
+        in: 'header',
+        required: false,
+        schema: { type: 'string' },
+        description: 'An x402 payment (base64-encoded JSON) for one of the requirements a 402 answered: the request then pays, exactly once, as the POST on this path does (HEAD never pays)',
+      });
+    }
     if (c.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
     parameters.push({ $ref: '#/components/parameters/X-Request-Id' });
 

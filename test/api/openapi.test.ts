@@ -251,6 +251,8 @@ describe('what the server enforces, the document says', () => {
     expect(doc.components.parameters['Idempotency-Key']).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
     // A read takes no Idempotency-Key.
     expect(doc.paths['/agents/me'].get.parameters).toEqual([{ $ref: '#/components/parameters/X-Request-Id' }]);
+    // The checkout link's GET takes the payment the x402 client retries it with.
+    expect(doc.paths['/ext/payments/checkout/{id}'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PAYMENT-SIGNATURE', in: 'header', required: false })]));
     // What the document says is what the server does: a replay says so, every answer carries its id.
     const me = await registerAgent(server);
     const key = `replay-${Date.now()}`;
