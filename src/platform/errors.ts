@@ -63,8 +63,8 @@ export interface FieldError {
   path: string;
   message: string;
   /**
-   * `forbidden`: the value is well-formed but not the caller's to give (a UTO trigger that is the
-   * marketplace's alone). Carried on the field, not the error, so that a surface renaming the fields to the
+   * `forbidden`: the value is well-formed but not the caller's to give (a sub-key permission its service's
+   * policy does not allow). Carried on the field, not the error, so that a surface renaming the fields to the
    * client's spelling (which builds a new ValidationFailed from them) keeps the refusal's status.
    */
   refusal?: 'forbidden';
