@@ -211,7 +211,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, dumpPath: opts.dumpPath, log });
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).
-  let over = overPg(connection, opts, log, undefined, EMBEDDED_TRANSACTION_MAX_WAIT_MS);
+  let over = overPg(connection, opts, log, undefined);
   let thread: PgliteThread;
   try {
     thread = await first;
@@ -222,7 +222,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       await thread.close();
       thread = await start();
       await over.end();
-      over = overPg(thread.connection, opts, log, undefined, EMBEDDED_TRANSACTION_MAX_WAIT_MS);
+      over = overPg(thread.connection, opts, log, undefined);
     }
   } catch (err) {
     await over.end();
@@ -308,12 +308,12 @@ interface Flavour {
 }
 
 /**
- * How long a transaction may wait to start on the embedded database. Its one session runs one transaction at
- * a time, so a burst the rate limits allow (a hundred executions of one agent at once) queues behind itself:
- * Prisma's default 2 s failed a third of such a burst on a busy machine. Past this the answer is 503 with
- * Retry-After (isUnavailable), never a 500.
+ * How long a transaction may wait to start. A burst the rate limits allow (a hundred executions of one agent
+ * at once) queues behind itself, on the embedded database's one session or PostgreSQL's pool of ten: Prisma's
+ * default 2 s failed a third of such a burst on the embedded database, and a few on PostgreSQL, on a busy
+ * machine. Past this the answer is 503 with Retry-After (isUnavailable), never a 500.
  */
-export const EMBEDDED_TRANSACTION_MAX_WAIT_MS = 10_000;
+export const TRANSACTION_MAX_WAIT_MS = 10_000;
 
 /** The pools and Prisma's client over a connection, before anything is asked of the database. */
 interface OverPg {
@@ -329,7 +329,7 @@ interface OverPg {
  * thread, which the embedded database's start (a second, in its own thread) then hides. `preparedSetup` is
  * what each connection of the named statements' pool runs first (see SqlRunner).
  */
-function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined, transactionMaxWaitMs?: number): OverPg {
+function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined): OverPg {
   const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });
   pool.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   // Named (prepared) statements: their own connections, planned once and generically (see SqlRunner).
@@ -345,7 +345,7 @@ function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) =
   });
   prepared.on('error', (err) => log(`idle database connection failed: ${err.message}`));
   const factory = new PrismaPg(pool);
-  const transactionOptions = transactionMaxWaitMs ? { maxWait: transactionMaxWaitMs } : undefined;
+  const transactionOptions = { maxWait: TRANSACTION_MAX_WAIT_MS };
   const prisma = opts.guardTransactions
     ? guardTransactions(new PrismaClient({ adapter: guardAdapter(factory), transactionOptions }))
     : new PrismaClient({ adapter: factory, transactionOptions });
