@@ -48,6 +48,5 @@ if (process.env.DATABASE_URL) {
 }
 
 // Three workers on the CI machine's two cores: much of a test file is waiting (a server starting, a database,
-// a provider), and with two the cores stood idle a quarter of the time (the suite took 15.7 minutes here,
-// 12.3 with three, every test passing).
+// a provider), and two workers left the cores idle about a quarter of the time.
 module.exports = { projects, testTimeout: 30_000, maxWorkers: 3 };
