@@ -15,7 +15,7 @@ import { assertAllowance } from '../agents/agents';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx, Services } from '../context';
 import { transactUto, type EmitUto } from './events';
-import { findMatches, type Matches } from './matcher';
+import { findMatches, type Matches } from './matches';
 
 export const UTO_STATES = ['submitted', 'validated', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'] as const;
 export type UtoState = (typeof UTO_STATES)[number];
