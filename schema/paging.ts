@@ -4,6 +4,7 @@ import { cursorToOffset, offsetToCursor } from '@pothos/plugin-relay';
 import type { Ctx } from '../src/domain/context';
 import type { FieldAuth } from './caller-auth';
 import { ValidationFailed, type FieldError } from '../src/platform/errors';
+import type { Page } from '../src/platform/page';
 
 export interface PageArgs {
   first?: number | null;
@@ -11,11 +12,6 @@ export interface PageArgs {
   last?: number | null;
   before?: string | null;
   offset?: number | null;
-}
-
-export interface Page {
-  offset: number;
-  limit: number;
 }
 
 export const DEFAULT_PAGE = 20;

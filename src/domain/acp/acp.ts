@@ -4,7 +4,7 @@
 // is one paid, active offer (a service and one of its capabilities); it is bought by executing the
 // capability with that service chosen, paid as any paid call is (payments/payments.ts).
 import { NotFound } from '../../platform/errors';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import type { Ctx } from '../context';
 import { centsToUnits, formatUnits } from '../payments/setup';
 import { requirementsFor } from '../payments/x402';

@@ -8,7 +8,7 @@ import { Checks } from '../../platform/validate';
 import { requireAdmin } from '../agents/principal';
 import { setOwnStatus, statusImposers } from '../agents/status';
 import { recordAudit } from '../audit/audit';
-import { page, type Page } from '../agents/account';
+import { page, type Page } from '../../platform/page';
 import type { Ctx } from '../context';
 import { transact } from '../events';
 

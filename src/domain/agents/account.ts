@@ -3,14 +3,10 @@
 import type { ExecutionAttempt } from '../../db/generated/prisma/client';
 import { allEach, perRequest } from '../../platform/loaders';
 import { ValidationFailed } from '../../platform/errors';
+import { page, type Page } from '../../platform/page';
 import { requireAgent } from './principal';
 import type { Ctx } from '../context';
 import { tierOf } from '../reputation/reputation';
-
-export interface Page {
-  offset: number;
-  limit: number;
-}
 
 export async function myUsage(ctx: Ctx, days = 30) {
   const me = await requireAgent(ctx);
@@ -38,15 +34,6 @@ export async function myUsage(ctx: Ctx, days = 30) {
     endpoints,
     byDay: [...byDay].map(([day, requests]) => ({ day, requests })).sort((a, b) => a.day.localeCompare(b.day)),
   };
-}
-
-/** Newest first, ties broken by id so pages never overlap. */
-const newestFirst = () => [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
-
-/** One page of a list, newest first, and the size of the whole list. */
-export async function page<T>(page: Page, find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>, count: () => Promise<number>) {
-  const [items, total] = await Promise.all([find({ orderBy: newestFirst(), skip: page.offset, take: page.limit }), count()]);
-  return { items, total };
 }
 
 export async function myExecutions(ctx: Ctx, p: Page) {

@@ -16,7 +16,7 @@ import type { Ctx, Services } from '../context';
 import { transact, type Emit } from '../events';
 import { hasPriorityResolution } from '../reputation/privileges';
 import { applyReputation } from '../reputation/reputation';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import { transfer } from '../payments/ledger';
 import { ACCOUNTS, centsToUnits, SYSTEM_ACCOUNT_IDS } from '../payments/setup';
 

@@ -6,7 +6,7 @@ import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isUuid, newSigningSecret } from '../../platform/ids';
 import { OutboundError } from '../../platform/outbound';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../../../schema/paging';
+import type { Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { appendGatewayEvent } from './gateway-events';

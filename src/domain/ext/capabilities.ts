@@ -5,7 +5,7 @@ import type { ExternalCapability } from '../../db/generated/prisma/client';
 import type { Prisma } from '../../db/generated/prisma/client';
 import { Conflict } from '../../platform/errors';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../../../schema/paging';
+import type { Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { externalAgentOf } from './agents';

@@ -7,7 +7,7 @@ import type { Agent, MemoryStore } from '../../db/generated/prisma/client';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { assertAllowance } from '../agents/agents';
 import { recordAudit } from '../audit/audit';

@@ -5,7 +5,7 @@
 import { NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';

@@ -8,7 +8,7 @@ import { Conflict, NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx } from '../context';

@@ -8,7 +8,7 @@ import type { Prisma, Spark, Task } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { transact } from '../events';

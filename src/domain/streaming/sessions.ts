@@ -7,7 +7,7 @@ import { isUuid } from '../../platform/ids';
 import type { SequencedStreams, StreamStore } from '../../platform/sequenced-streams';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { principalFromJson, principalJsonSql, rememberPrincipal, requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';

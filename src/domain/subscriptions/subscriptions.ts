@@ -7,7 +7,7 @@ import { isUuid, newSigningSecret } from '../../platform/ids';
 import type { SequencedStreams, StreamStore } from '../../platform/sequenced-streams';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { assertAllowance } from '../agents/agents';
 import { recordAudit, recordStateChange } from '../audit/audit';

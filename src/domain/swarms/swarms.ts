@@ -9,7 +9,7 @@ import { newSwarmId, newUuid } from '../../platform/ids';
 import type { SequencedStreams, StreamStore } from '../../platform/sequenced-streams';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';

@@ -10,7 +10,7 @@ import { Conflict, NotFound } from '../../platform/errors';
 import { newTaskId } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { agentInReach } from '../agents/agents';
 import { requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';

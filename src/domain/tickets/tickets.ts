@@ -11,7 +11,7 @@ import { requireAgent } from '../agents/principal';
 import { recordAudit, recordStateChange, stateChangesOf } from '../audit/audit';
 import type { Ctx } from '../context';
 import { transact, type Emit, type EventType, type ExtraDelivery } from '../events';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import { serviceOwner } from '../services/services';
 import { hasPriorityResolution } from '../reputation/privileges';
 

@@ -7,7 +7,7 @@ import { Conflict, NotFound } from '../../platform/errors';
 import { newNotificationSubscriptionId, newSigningSecret } from '../../platform/ids';
 import { filtered } from '../../platform/sequenced-streams';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { assertAllowance } from '../agents/agents';
 import type { Ctx } from '../context';

@@ -3,7 +3,7 @@
 // capabilities; the listing is open to every agent.
 import type { Agent, UtoSpecialist } from '../../db/generated/prisma/client';
 import { Checks } from '../../platform/validate';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import type { Ctx } from '../context';
 import { checkCapabilities, checkDomain } from './tickets';

@@ -9,7 +9,7 @@ import { Conflict, NotFound } from '../../platform/errors';
 import { newUtoTicketId } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
-import { page as pageOf, type Page } from '../agents/account';
+import { page as pageOf, type Page } from '../../platform/page';
 import { requireAgent } from '../agents/principal';
 import { assertAllowance } from '../agents/agents';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';

@@ -9,7 +9,7 @@ import { Checks } from '../../platform/validate';
 import { agentInReach } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 import { creditStartingBalance } from '../payments/ledger';
 import { formatUnits } from '../payments/setup';
 

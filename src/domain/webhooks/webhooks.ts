@@ -13,7 +13,7 @@ import { assertAllowance } from '../agents/agents';
 import { recordAudit } from '../audit/audit';
 import type { Ctx } from '../context';
 import { EVENT_TYPES } from '../events';
-import type { Page } from '../agents/account';
+import type { Page } from '../../platform/page';
 
 export const WEBHOOKS_PER_AGENT = 20;
 const URL_MAX = 2048;
