@@ -24,7 +24,14 @@ import './uto';
 import './ammc';
 import './onboarding';
 import './webmcp';
-import './ext';
+import './ext/agents';
+import './ext/capabilities';
+import './ext/gateway-events';
+import './ext/credentials';
+import './ext/delegations';
+import './ext/hub';
+import './ext/offers';
+import './ext/radio';
 import './payments';
 import './acp';
 
