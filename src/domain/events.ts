@@ -4,6 +4,14 @@ import type { DbTx } from '../db/database';
 import { newEventId } from '../platform/ids';
 import type { OutboxRecord } from '../platform/outbox';
 import type { Ctx } from './context';
+import type { EventBus } from '../platform/pubsub';
+
+declare module './context' {
+  interface Services {
+    /** The in-process (or Redis) bus that carries committed events to live streams. */
+    events: EventBus<Topics>;
+  }
+}
 
 export const EVENT_TYPES = [
   'agent.updated',

@@ -4,6 +4,14 @@ import type { Agent } from '../../db/generated/prisma/client';
 import { Forbidden, Unauthorized } from '../../platform/errors';
 import type { Ctx, Principal, Services } from '../context';
 import type { Bearer } from '../../platform/auth';
+import type { PrincipalCache } from './principal-cache';
+
+declare module '../context' {
+  interface Services {
+    /** Callers by credential hash, emptied on every change of their agent or credential (principal-cache.ts). */
+    principals: PrincipalCache<Principal>;
+  }
+}
 
 /**
  * One indexed query per authenticated request not already in the principal cache, straight to the driver (see SqlRunner): the credential

@@ -3,6 +3,13 @@
 // most one batch of counts, never an acknowledged write.
 import type { Services } from '../context';
 
+declare module '../context' {
+  interface Services {
+    /** Counts requests per agent, endpoint and day, written in batches. */
+    usage: UsageRecorder;
+  }
+}
+
 export class UsageRecorder {
   private pending = new Map<string, number>();
   /** The batch being written: still counted by pendingFor until its INSERT commits. */

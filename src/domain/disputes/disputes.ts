@@ -20,6 +20,13 @@ import type { Page } from '../../platform/page';
 import { transfer } from '../payments/ledger';
 import { ACCOUNTS, centsToUnits, SYSTEM_ACCOUNT_IDS } from '../payments/setup';
 
+declare module '../context' {
+  interface Services {
+    /** Decides new disputes from the records, or sends them to review. */
+    disputes: DisputePipeline;
+  }
+}
+
 export const DISPUTE_TYPES = ['billing', 'quality', 'availability'] as const;
 export const DISPUTE_REASONS = ['provider_error', 'billing_error', 'service_failure', 'other'] as const;
 export const DISPUTE_STATUSES = ['open', 'under_review', 'resolved'] as const;

@@ -10,6 +10,13 @@ import { eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
 import { DAILY_GAIN_CAP, FAMILY_ROOTS, GAIN_WINDOW_MS, gainedSince, reputationMove, rootsOf, type FamilyRoot } from '../reputation/reputation';
 
+declare module '../context' {
+  interface Services {
+    /** Folds execution attempts into provider statistics and reputation after each execution. */
+    providerStats: ProviderStats;
+  }
+}
+
 /** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
 export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
 /** Past this many samples the histogram is halved, so that recent calls weigh more than old ones. */

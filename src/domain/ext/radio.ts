@@ -9,6 +9,13 @@ import { Checks } from '../../platform/validate';
 import { requireAdmin, requireAgent } from '../agents/principal';
 import type { Ctx, Services } from '../context';
 
+declare module '../context' {
+  interface Services {
+    /** Readers of the radio's broadcasts. */
+    radioStreams: RadioStreams;
+  }
+}
+
 export const RADIO_TOPIC = 'radioEvents';
 /** The one stream's id (the radio has a single stream; readers filter it). */
 export const RADIO_STREAM = 'radio';

@@ -4,6 +4,13 @@
 import type { Db, DbTx, SqlRunner } from '../../db/database';
 import type { Checks } from '../../platform/validate';
 
+declare module '../context' {
+  interface Services {
+    /** How vector memory stores are searched: pgvector's HNSW index, or an exact scan. */
+    vectorSearch: VectorSearchMode;
+  }
+}
+
 export type VectorSearchMode = 'pgvector' | 'exact';
 
 /** pgvector is in use when the migration could enable it and add the `embedding_vec` column. */

@@ -18,6 +18,13 @@ import { ACCOUNTS, formatUnits, type PaymentSetup } from './setup';
 import type { WalletKeyring } from './wallet-keys';
 import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, settleResponse, X402_VERSION, type ReadPayment } from './x402';
 
+declare module '../context' {
+  interface Services {
+    /** Paid calls: the asset and network, the facilitator, wallet keys. */
+    payments: PaymentServices;
+  }
+}
+
 /** The payment machinery of one instance (Services.payments). */
 export interface PaymentServices {
   setup: PaymentSetup;

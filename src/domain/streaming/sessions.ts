@@ -12,6 +12,13 @@ import { principalFromJson, principalJsonSql, rememberPrincipal, requireAgent } 
 import { recordAudit, recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 
+declare module '../context' {
+  interface Services {
+    /** Readers of streaming sessions, fed from the bus and the database. */
+    sessionStreams: SessionStreams;
+  }
+}
+
 export const STREAM_TYPES = ['sse', 'websocket'] as const;
 export type SessionStatus = 'active' | 'ended';
 export const SESSION_MOVES: Moves<SessionStatus> = { active: ['ended'], ended: [] };

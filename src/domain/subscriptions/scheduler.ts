@@ -16,6 +16,13 @@ import { createContext } from '../request-context';
 import { nextRunAfter } from './cron';
 import { runEventOf, type DeliveryConfig } from './subscriptions';
 
+declare module '../context' {
+  interface Services {
+    /** Claims and performs due subscription runs; set once the services exist. */
+    subscriptionScheduler?: SubscriptionScheduler;
+  }
+}
+
 /**
  * Due subscriptions claimed per round (small, so that other instances claim the rest meanwhile), and runs
  * executed at once.

@@ -15,6 +15,13 @@ import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx, Services } from '../context';
 import { nextRunAfter, parseSchedule, ScheduleError } from './cron';
 
+declare module '../context' {
+  interface Services {
+    /** Readers of capability subscriptions' runs. */
+    runStreams: RunStreams;
+  }
+}
+
 export const DELIVERY_METHODS = ['webhook', 'store', 'sse'] as const;
 export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export type SubscriptionStatus = 'active' | 'paused' | 'cancelled';

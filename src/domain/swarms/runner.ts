@@ -14,6 +14,13 @@ import { execute } from '../execution/execute';
 import { createContext } from '../request-context';
 import { endEventOf, endSession, PARALLEL_CAP, resolveReferences, stepEventOf } from './swarms';
 
+declare module '../context' {
+  interface Services {
+    /** Claims and runs swarm steps; set once the services exist. */
+    swarmRunner?: SwarmRunner;
+  }
+}
+
 /** Steps claimed per round, and run at once by one instance. */
 const CLAIM_BATCH = 20;
 const MAX_IN_FLIGHT = 32;

@@ -17,6 +17,13 @@ import type { Ctx, Services } from '../context';
 import type { Emit } from '../events';
 import { transact } from '../events';
 
+declare module '../context' {
+  interface Services {
+    /** Readers of swarm sessions' progress. */
+    swarmStreams: SwarmStreams;
+  }
+}
+
 export const STRATEGIES = ['sequential', 'parallel'] as const;
 export type SwarmStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 export const SWARM_MOVES: Moves<SwarmStatus> = {

@@ -8,6 +8,13 @@ import { isUuid } from '../../platform/ids';
 import type { Ctx, Services } from '../context';
 import { transact, type EventType, type MarketplaceEvent } from '../events';
 
+declare module '../context' {
+  interface Services {
+    /** Readers of the events of agents' UTO tickets. */
+    utoStreams: UtoStreams;
+  }
+}
+
 export const UTO_EVENT_TYPES = ['uto.ticket.created', 'uto.ticket.state_changed'] as const satisfies readonly EventType[];
 export type UtoEventType = (typeof UTO_EVENT_TYPES)[number];
 /** How long a UTO event stays readable for resuming readers and polling subscribers. */

@@ -10,6 +10,13 @@ import { transactUto } from './events';
 import { covers, findMatches, type Matches } from './matches';
 import { moveTicket } from './tickets';
 
+declare module '../context' {
+  interface Services {
+    /** Matches validated UTO tickets to specialists and providers; set once the services exist. */
+    utoMatcher?: Worker;
+  }
+}
+
 const CLAIM_BATCH = 20;
 /** A claim lasts this long; a ticket with no match is looked at again after RETRY_MS. */
 const LEASE_MS = 30_000;

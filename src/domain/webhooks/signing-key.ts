@@ -5,6 +5,13 @@ import type { Db, SqlRunner } from '../../db/database';
 import { base62 } from '../../platform/ids';
 import { generateSigningKeyPair, publicJwk, type Ed25519Jwk } from '../../platform/signing';
 
+declare module '../context' {
+  interface Services {
+    /** The marketplace's Ed25519 keys: they sign outbound events, passports and vault tokens. */
+    signingKeys: SigningKeys;
+  }
+}
+
 export interface SigningKeys {
   /** The key every outbound event is signed with now. */
   current: { kid: string; privateKey: KeyObject };

@@ -9,6 +9,18 @@ import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Ctx, Services } from '../context';
 import { readManifest, type Manifest, type ManifestTool } from './manifest';
 
+declare module '../context' {
+  interface Services {
+    /** Fetches and indexes submitted WebMCP sites; set once the services exist. */
+    webmcpIndexer?: Worker;
+    /**
+     * The marketplace's own tools as a WebMCP manifest lists them (`manifest`: the spec's eight; `all`: every
+     * MCP tool, indexed beside other sites'); set by the composition from the tool table.
+     */
+    ownTools?: { name: string; description: string; manifest: ManifestTool[]; all: ManifestTool[] };
+  }
+}
+
 export const WELL_KNOWN_MANIFEST = '/.well-known/webmcp.json';
 const CLAIM_BATCH = 5;
 /** A claim lasts this long; a fetch cut off by a crash is tried again after it. */
