@@ -6,11 +6,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ExecutionResult, GraphQLError } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { problemFromError } from '../src/platform/errors';
 import { BODY_LIMIT_BYTES } from '../src/platform/http';
-import type { CompiledRoute } from './runner';
 import { isListenable } from '../src/platform/sequenced-streams';
 
 /** One event as written to a stream. */
@@ -42,6 +42,16 @@ function sseMessage(event: string, json: string, id?: string): Buffer {
   return Buffer.from(`${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${json}\n\n`);
 }
 
+/** What the bridge runs of a subscription's route, as rest/runner.ts compiles it. */
+interface SubscriptionRoute {
+  /** The route (`GET /streaming/sessions/:id/events`): readers of one route and variables share frames. */
+  label: string;
+  /** The response key of the one root field: each frame is its value. */
+  rootKey: string;
+  subscribe(ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterable<unknown> | ExecutionResult>;
+  execute: CompiledQuery['query'];
+}
+
 export class StreamBridge {
   /**
    * Source event → (route and variables) → frame. Every reader of an event asks in the same tick: an
@@ -55,7 +65,7 @@ export class StreamBridge {
   constructor(private readonly services: Services) {}
 
   /** Runs the subscription: its frames, or the error of its subscribe step (as a problem). */
-  async subscribe(compiled: CompiledRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<FrameSource | { problem: GraphQLError }> {
+  async subscribe(compiled: SubscriptionRoute, ctx: Ctx, variables: Record<string, unknown>): Promise<FrameSource | { problem: GraphQLError }> {
     const source = await compiled.subscribe(ctx, variables);
     if (!(Symbol.asyncIterator in source)) return { problem: (source as ExecutionResult).errors![0] };
     const iterator = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
@@ -79,7 +89,7 @@ export class StreamBridge {
     return new FrameSource(iterator, frameOf, this.services);
   }
 
-  private toFrame(compiled: CompiledRoute, result: ExecutionResult, ctx: Ctx): Frame {
+  private toFrame(compiled: SubscriptionRoute, result: ExecutionResult, ctx: Ctx): Frame {
     if (result.errors?.length) {
       const problem = problemFromError(this.services.config.publicBaseUrl, result.errors[0], ctx.requestId);
       const json = JSON.stringify(problem);
