@@ -4,9 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { PoolConfig } from 'pg';
-import { applyMigrations } from './migrate';
-
-export type FromMigrations = { applied: string[] } | { error: { message: string; stack?: string } };
+import { applyMigrations, type FromMigrations } from './migrate';
 
 async function main(connection: PoolConfig): Promise<FromMigrations> {
   try {

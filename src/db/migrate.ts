@@ -8,7 +8,6 @@ import { Worker } from 'node:worker_threads';
 import { bindMigrationAwareSqlAdapterFactory, type SqlDriverAdapter, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm' with { 'resolution-mode': 'import' };
 import type { PoolConfig } from 'pg';
-import type { FromMigrations } from './migrate-worker';
 
 export const PRISMA_DIR = path.resolve(__dirname, '../../prisma');
 export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
@@ -130,6 +129,9 @@ export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFac
     await release();
   }
 }
+
+/** What the migrations' thread (migrate-worker.ts) answers: the migrations it applied, or its failure. */
+export type FromMigrations = { applied: string[] } | { error: { message: string; stack?: string } };
 
 /**
  * applyMigrations in a worker thread of its own, over its own connections to the database `connection`
