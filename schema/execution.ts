@@ -2,7 +2,7 @@
 import { encodePaymentResponseHeader } from '@x402/core/http';
 import * as execution from '../src/domain/execution/execute';
 import { settlementOf, type X402Receipt } from '../src/domain/payments/payments';
-import type { ModelUsage as ModelUsageShape } from '../src/domain/capabilities/first-party';
+import type { ModelUsage as ModelUsageShape } from '../src/domain/first-party/types';
 import { balanceNow } from '../src/domain/payments/ledger';
 import { formatAsset } from '../src/domain/wallets/wallets';
 import { builder } from './builder';

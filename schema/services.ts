@@ -2,7 +2,8 @@
 // public listing, capabilities and their prices, public statistics and the showcase.
 import * as catalog from '../src/domain/capabilities/catalog';
 import * as search from '../src/domain/capabilities/search';
-import { FIRST_PARTY, servedHere, type FirstPartyCapability } from '../src/domain/capabilities/first-party';
+import { FIRST_PARTY, servedHere } from '../src/domain/first-party/first-party';
+import type { FirstPartyCapability } from '../src/domain/first-party/types';
 import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub-key-policy';
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';

@@ -1,5 +1,5 @@
 // The radio (spec §4.13): the channels an agent follows, the stream of broadcasts and announcements.
-import * as radio from '../../src/domain/ext/radio';
+import * as radio from '../../src/domain/radio/radio';
 import { builder } from '../builder';
 import { length, listOf, maxLength } from '../json-schema';
 

@@ -9,7 +9,7 @@ import { executionReceipt } from '../../rest/execution';
 import { compileOperation, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
 import { authorize } from '../../schema/auth';
 import { CATALOG } from '../domain/capabilities/catalog';
-import type { FirstPartyCapability } from '../domain/capabilities/first-party';
+import type { FirstPartyCapability } from '../domain/first-party/types';
 import type { Ctx, Services } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
 import { inputProblem } from '../platform/input-boundary';

@@ -26,7 +26,7 @@ import { otherSpelling } from '../platform/naming';
 import { API_DOCUMENT_VERSION } from '../config';
 import { jsonSchemaOf } from '../../schema/json-schema';
 import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
-import type { FirstPartyCapability } from '../domain/capabilities/first-party';
+import type { FirstPartyCapability } from '../domain/first-party/types';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 import { errorPaths, expectProblem } from '../support/expect';
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;

@@ -3,7 +3,7 @@
 // messages, the strict JSON Schema response format), every one answers the model's output, held to its
 // schema, with the backend's usage on the attempt; without one, five answer from libraries (wink-nlp,
 // TypeScript, ESLint) and the other eight are not offered (503 capability_unavailable).
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 import { schemaProblems } from '../../src/platform/json-schema-check';
 import { chatModelEnv, startChatModel, type ChatCall, type ChatModelFixture } from '../support/chat-model';
 import { errorPaths, expectProblem } from '../support/expect';

@@ -8,7 +8,7 @@ import { api, registerAgent, startServer, uniqueName, type TestServer } from '..
 import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { FakeClock } from '../support/clock';
 import { openSse } from '../support/sse';
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 
 const clock = new FakeClock(new Date());
 let server: TestServer;

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
-import { WEB_CAPABILITIES } from '../../src/domain/capabilities/first-party/web';
+import { WEB_CAPABILITIES } from '../../src/domain/first-party/web';
 import { errorPaths, eventually, within } from '../support/expect';
 import { assertTestCaTrusted, startCanary, startHttpsServer, type HttpsTestServer } from '../support/https';
 import { api, http, registerAgent, startServer, type TestServer } from '../support/server';

@@ -1,6 +1,6 @@
 // The manifests of spec §4.14: the plugin manifest pointing at the OpenAPI document, and /llms.txt telling a
 // language-model agent what the marketplace is and where each surface lives, with absolute URLs that work.
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 import { http, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;

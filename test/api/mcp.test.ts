@@ -13,7 +13,7 @@ import { x402Client } from '@x402/core/client';
 import { isPaymentRequired } from '@x402/core/schemas';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 import { capabilitySchemaName } from '../../src/protocols/openapi';
 import { toolSpecs } from '../../src/protocols/mcp-tools';
 import type { EvmAccount } from '../../src/platform/evm';

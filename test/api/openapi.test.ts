@@ -4,7 +4,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import path from 'node:path';
 import { routes } from '../../rest/routes';
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 import { capabilitySchemaName } from '../../src/protocols/openapi';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 

@@ -1,7 +1,7 @@
 // The nlp capabilities' library paths as pure functions (docs/capabilities/nlp.md): wink-nlp's sentiment,
 // lexical classification, extractive summaries, TypeScript's and ESLint's findings, the syntax-tree outline.
-import { outlineCode, reviewCode } from '../../src/domain/capabilities/first-party/nlp-code';
-import { classifyByTerms, extractSummary, sentimentOf } from '../../src/domain/capabilities/first-party/nlp-text';
+import { outlineCode, reviewCode } from '../../src/domain/first-party/nlp-code';
+import { classifyByTerms, extractSummary, sentimentOf } from '../../src/domain/first-party/nlp-text';
 
 describe('sentimentOf', () => {
   it('reads negation and scores the text as the mean of its sentences', () => {

@@ -9,7 +9,7 @@ import { schema } from '../../schema/index';
 import { manifestTools, toolSpecs } from '../../src/protocols/mcp-tools';
 import { compileTools } from '../../src/protocols/tools';
 import { capabilityToolset } from '../../src/protocols/capability-tools';
-import { FIRST_PARTY } from '../../src/domain/capabilities/first-party';
+import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 import { askedToolsets, DEFAULT_TOOLSET, groupTools, TOOLSET_META, TOOLSETS, UnknownToolset } from '../../src/protocols/toolsets';
 
 const compiledRoutes = compileRoutes(schema, routes);

@@ -2,7 +2,8 @@
 // and freshness, weighted by `prefer`. The ranking runs in the database on `service_offers` (an index per
 // preference in ranking order), never by loading every service into memory; each match explains its score.
 import { CapabilityUnavailable, NotFound } from '../../platform/errors';
-import { FIRST_PARTY, MARKETPLACE_PROVIDER, servedHere, type FirstPartyCapability } from '../capabilities/first-party';
+import { FIRST_PARTY, MARKETPLACE_PROVIDER, servedHere } from '../first-party/first-party';
+import type { FirstPartyCapability } from '../first-party/types';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';

@@ -16,7 +16,7 @@ import { requireAgent } from '../agents/principal';
 import { recordStateChange } from '../audit/audit';
 import type { Ctx, Services } from '../context';
 import { transact } from '../events';
-import { MARKETPLACE_PROVIDER } from '../capabilities/first-party';
+import { MARKETPLACE_PROVIDER } from '../first-party/first-party';
 import { execute, type ExecutionReceipt } from '../execution/execute';
 import { applyReputation, sameFamily } from '../reputation/reputation';
 import { TASK_ID } from './budget';

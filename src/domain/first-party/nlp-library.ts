@@ -2,8 +2,8 @@
 // type-checking and scoring a 100 KB input takes a core for a while, which the event loop must not give,
 // and synchronous work can only be bounded by ending its thread (task-thread.ts).
 import path from 'node:path';
-import { AppError } from '../../../platform/errors';
-import { TaskThread, TaskThreadError } from '../../../platform/task-thread';
+import { AppError } from '../../platform/errors';
+import { TaskThread, TaskThreadError } from '../../platform/task-thread';
 import type { Outline, ReviewResult } from './nlp-code';
 import type { ClassifyResult, ExtractResult, SentimentResult } from './nlp-text';
 

@@ -6,12 +6,12 @@
 // (`input.url … could not be read (reason): …`), never a 5xx (docs/capabilities/web.md).
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { bm25Tokens } from '../../../platform/bm25';
-import { ValidationFailed, type FieldError } from '../../../platform/errors';
-import { inLanes } from '../../../platform/lanes';
-import { Checks } from '../../../platform/validate';
-import type { Agent } from '../../../db/generated/prisma/client';
-import type { Ctx } from '../../context';
+import { bm25Tokens } from '../../platform/bm25';
+import { ValidationFailed, type FieldError } from '../../platform/errors';
+import { inLanes } from '../../platform/lanes';
+import { Checks } from '../../platform/validate';
+import type { Agent } from '../../db/generated/prisma/client';
+import type { Ctx } from '../context';
 import { bool, dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
 import { fetchPage, PageFailure, readInThread, READ_BUDGET_MS, requireSuccess, type FetchedPage } from './web-page';

@@ -14,10 +14,10 @@
 // Handlers get the input validated against `inputSchema`, its top-level fields readable in both spellings
 // (`ticket_key` and `ticketKey`). A handler's ValidationFailed names paths relative to the input
 // (`text`, `labels.0`); execute reports them under `input.`.
-import type { DbTx } from '../../../db/database';
-import type { Agent } from '../../../db/generated/prisma/client';
-import type { Ctx, Services } from '../../context';
-import type { Emit } from '../../events';
+import type { DbTx } from '../../db/database';
+import type { Agent } from '../../db/generated/prisma/client';
+import type { Ctx, Services } from '../context';
+import type { Emit } from '../events';
 
 /** A JSON Schema (draft 2020-12 keywords ajv supports), as plain data. */
 export type JsonSchema = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // The nlp library's thread (nlp-library.ts): the text and code functions, served one task at a time.
-import { serveTasks } from '../../../platform/task-thread';
+import { serveTasks } from '../../platform/task-thread';
 import { loadCode, outlineCode, reviewCode } from './nlp-code';
 import { classifyByTerms, extractSummary, loadText, sentimentOf } from './nlp-text';
 

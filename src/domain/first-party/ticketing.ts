@@ -1,9 +1,9 @@
 // The ticketing capabilities (the marketplace's support tickets, docs/tickets-and-disputes.md), served by
 // the marketplace on its own data, inside the transaction that records the execution: a ticket and the
 // execution that made it commit together.
-import { Checks } from '../../../platform/validate';
-import type { Page } from '../../../platform/page';
-import { addComment, createTicket, listTickets, ticketInReach, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, type TicketWithComments } from '../../tickets/tickets';
+import { Checks } from '../../platform/validate';
+import type { Page } from '../../platform/page';
+import { addComment, createTicket, listTickets, ticketInReach, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, type TicketWithComments } from '../tickets/tickets';
 import { dateTime, int, nullable, obj, PAGE_FIELDS, str, list } from './schema';
 import type { FirstPartyCapability } from './types';
 

@@ -1,8 +1,8 @@
 // The security capabilities: an agent's trust score from its record, and the audit of a skill's source.
 // Served by the marketplace on its own data.
-import { trustScore, TRUST_WEIGHTS } from '../../reputation/trust';
-import { auditSkill } from '../../skills/audit';
-import { RUNTIMES, SOURCE_MAX_BYTES } from '../../skills/skills';
+import { trustScore, TRUST_WEIGHTS } from '../reputation/trust';
+import { auditSkill } from '../skills/audit';
+import { RUNTIMES, SOURCE_MAX_BYTES } from '../skills/skills';
 import { int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability } from './types';
 

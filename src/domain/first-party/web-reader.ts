@@ -2,7 +2,7 @@
 // readable text by Mozilla's Readability, metadata, JSON-LD, tables and CSS selectors read from the DOM,
 // passages cut and ranked by BM25 — maintained parsers, never patterns over the markup. Everything here is
 // synchronous CPU work on up to a page's 2 MiB, so none of it runs on the event loop.
-import { bm25Tokens, rankBm25, type Ranked } from '../../../platform/bm25';
+import { bm25Tokens, rankBm25, type Ranked } from '../../platform/bm25';
 
 type Linkedom = typeof import('linkedom', { with: { 'resolution-mode': 'import' } });
 type ReadabilityModule = typeof import('@mozilla/readability');

@@ -14,7 +14,7 @@ import {
   SECTIONS_PAGE_MAX,
   TEXT_MAX,
   TITLE_MAX,
-} from '../../books/books';
+} from '../books/books';
 import { dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
 

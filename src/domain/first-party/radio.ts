@@ -20,7 +20,7 @@ import {
   TRENDING_HALF_LIVES,
   TRENDING_MAX_WINDOW_HOURS,
   trendingTopics,
-} from '../../ext/radio-posts';
+} from '../radio/posts';
 import { bool, dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
 

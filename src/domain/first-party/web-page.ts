@@ -4,10 +4,10 @@
 // time, so parsing a large page never holds the event loop.
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AppError } from '../../../platform/errors';
-import { OutboundError, type OutboundFailure } from '../../../platform/outbound';
-import { TaskThread, TaskThreadError } from '../../../platform/task-thread';
-import type { Services } from '../../context';
+import { AppError } from '../../platform/errors';
+import { OutboundError, type OutboundFailure } from '../../platform/outbound';
+import { TaskThread, TaskThreadError } from '../../platform/task-thread';
+import type { Services } from '../context';
 import { normalisedUrl, type ReaderTasks } from './web-reader';
 
 /** Redirects followed at most (301, 302, 303, 307, 308), each hop a new guarded call. */

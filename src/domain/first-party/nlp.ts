@@ -2,9 +2,9 @@
 // (docs/capabilities/nlp.md). Each is a prompt and a JSON Schema for the model backend's answer
 // (nlp-model.ts); five can also be served without a backend by a library that does honestly what it can
 // (nlp-library.ts), and say which did (`method`). The other eight are not offered without a backend.
-import { NotFound, ValidationFailed, type FieldError } from '../../../platform/errors';
-import type { Ctx, Services } from '../../context';
-import { tierOf } from '../../reputation/reputation';
+import { NotFound, ValidationFailed, type FieldError } from '../../platform/errors';
+import type { Ctx, Services } from '../context';
+import { tierOf } from '../reputation/reputation';
 import type { LibraryLanguage } from './nlp-code';
 import { runLibrary } from './nlp-library';
 import { askModel } from './nlp-model';
