@@ -2,6 +2,7 @@
 // and refused, by a proxy in front of it), requests answer 503 service_unavailable with Retry-After and
 // /health answers 503; once it is back, requests succeed again within seconds, with no restart.
 import { clonePostgres } from '../support/databases';
+import { eventually } from '../support/expect';
 import { api, gql, onPostgres, registerAgent, startServer, type TestServer } from '../support/server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -51,12 +52,7 @@ describeOnPostgres('PostgreSQL unreachable', () => {
     expect(graphql.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
 
     proxy.restore();
-    const deadline = Date.now() + 10_000;
-    let back = await call('GET', '/agents/me', { key: me.key });
-    while (back.status !== 200 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      back = await call('GET', '/agents/me', { key: me.key });
-    }
+    const back = await eventually(() => call('GET', '/agents/me', { key: me.key }), (r) => r.status === 200, 10_000);
     expect(back.status).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);
     expect((await call('POST', '/memory/stores', { key: me.key, body: { name: 'after-outage', storeType: 'kv' } })).status).toBe(201);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { startPgliteThread, type PgliteThread } from '../../src/db/pglite-thread';
 import { onPostgres } from '../support/server';
 import { pgliteTemplatePath } from '../support/databases';
-import { within } from '../support/expect';
+import { quiet, within } from '../support/expect';
 
 const describeEmbedded = onPostgres() ? describe.skip : describe;
 
@@ -57,7 +57,8 @@ describeEmbedded('the embedded database behind its socket', () => {
       answered = true;
       return r.rows[0].n;
     });
-    await new Promise((r) => setTimeout(r, 150));
+    // Nothing says a statement is waiting rather than slow: a window in which a free one answers many times over.
+    await quiet();
     expect(answered).toBe(false);
     await a.query('COMMIT');
     expect(await seen).toBe(1);
@@ -106,14 +107,17 @@ describeEmbedded('the embedded database behind its socket', () => {
 
   it("brings a notification of a connection's transaction to the server's thread once, when it commits", async () => {
     const heard: string[] = [];
-    await thread.listen('mux_test_channel', (payload) => heard.push(payload));
+    const hear = (payload: string) => heard.push(payload);
+    await thread.listen('mux_test_channel', hear);
+    // A round trip to the worker (listening again is answered at once): what it posted before has arrived.
+    const roundTrip = () => thread.listen('mux_test_channel', hear);
     const a = await connect();
     await a.query('BEGIN');
     await a.query("SELECT pg_notify('mux_test_channel', 'one')");
-    await new Promise((r) => setTimeout(r, 50));
+    await roundTrip();
     expect(heard).toEqual([]);
     await a.query('COMMIT');
-    await new Promise((r) => setTimeout(r, 50));
+    await roundTrip();
     expect(heard).toEqual(['one']);
   });
 });
@@ -147,9 +151,10 @@ describeEmbedded("the embedded database's checkpoints", () => {
     await withThread({ walBytes: 64 * 1024 * 1024, maxMs: 300, checkMs: 50 }, async (c) => {
       // The table's creation is checkpointed once the interval passes; then, idle for longer than the
       // interval, no checkpoint follows (a worker checkpointing on a clock would never get here).
+      // Idle for half as long again as the interval (the worker keeps real time): no checkpoint in it.
       await within(5_000, async () => {
         const first = await redo(c);
-        await new Promise((r) => setTimeout(r, 450));
+        await quiet(450);
         return (await redo(c)) === first;
       });
       const idle = await redo(c);

@@ -3,6 +3,7 @@
 // instance on loopback HTTPS, and the tool hub's conversions.
 import { assertTestCaTrusted, startHttpsServer, type HttpsTestServer } from '../support/https';
 import { FakeClock } from '../support/clock';
+import { eventually } from '../support/expect';
 import { api, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
 
 // jose is ESM-only: loaded with a dynamic import.
@@ -241,12 +242,7 @@ describe('delegations', () => {
     const res = await call('POST', '/ext/swarm/delegate', { key: me.key, body: { external_agent_id: external, capability: 'weather-forecast', input: { city: 'Lyon' } } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ delegated: true, status: 'pending', capability: 'weather-forecast', external_agent_id: external });
-    const deadline = Date.now() + 10_000;
-    let d = res.body;
-    while (d.status === 'pending' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      d = (await call('GET', `/ext/swarm/delegations/${res.body.delegation_id}`, { key: me.key })).body;
-    }
+    const d = (await eventually(() => call('GET', `/ext/swarm/delegations/${res.body.delegation_id}`, { key: me.key }), (r) => r.body.status !== 'pending', 10_000)).body;
     expect(d).toMatchObject({ status: 'answered', result: { forecast: 'sunny', city: 'Lyon' } });
     const delivery = received.find((r) => r.path === '/inbox' && r.body?.data?.delegation_id === res.body.delegation_id)!;
     expect(delivery.body.type).toBe('ext.delegation.requested');

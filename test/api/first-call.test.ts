@@ -4,7 +4,7 @@
 // left, and a spent balance is 402 naming the faucet. With a remote facilitator (live mode) wallets open
 // empty and a new agent's priced call is 402, as before.
 import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
-import { expectProblem } from '../support/expect';
+import { eventually, expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { startFacilitator, type TestFacilitator } from '../support/facilitator';
@@ -192,12 +192,7 @@ describe('a new agent in sandbox mode', () => {
       body: { goal: 'Two priced steps', strategy: 'parallel', steps: [{ capability, input: { n: 1 } }, { capability, input: { n: 2 } }] },
     });
     expect(res.status).toBe(201);
-    const deadline = Date.now() + 15_000;
-    let session = res.body;
-    while (session.status === 'running' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 25));
-      session = (await call('GET', `/swarm/sessions/${res.body.session_id}`, { key: me.key })).body;
-    }
+    const session = (await eventually(() => call('GET', `/swarm/sessions/${res.body.session_id}`, { key: me.key }), (r) => r.body.status !== 'running', 15_000)).body;
     expect(session).toMatchObject({ status: 'completed', completed_steps: 2 });
     expect(session.steps.map((s: { cost_cents: number }) => s.cost_cents)).toEqual([2, 2]);
     expect((await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key })).body.balance).toBe('9.960000');

@@ -141,7 +141,12 @@ describe('Subscription.agentEvents', () => {
   afterEach(async () => {
     await ws?.dispose();
     ws = undefined;
+    // Each test starts with no stream open, so that attached() sees its own.
+    await within(5_000, async () => server.app.services.events.openStreams === 0);
   });
+
+  /** Resolves once the server holds the test's subscription: an event committed from now on reaches it. */
+  const attached = () => within(5_000, async () => server.app.services.events.openStreams > 0);
 
   function wsClient(key?: string) {
     return createWsClient({
@@ -157,7 +162,7 @@ describe('Subscription.agentEvents', () => {
     const me = await registerPayingAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await attached();
     await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Changed over REST' } });
     const [result] = await sub.done;
     expect(result.data.agentEvents).toMatchObject({
@@ -173,7 +178,7 @@ describe('Subscription.agentEvents', () => {
     const queued = (id: string) => sql.query('SELECT 1 FROM outbox_unpublished WHERE event_id = $1', [id]);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 2);
-    await new Promise((r) => setTimeout(r, 300));
+    await attached();
 
     // Committed and relayed: its queue row goes with the published mark, a tenth of a second later.
     await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Relayed at once' } });
@@ -202,7 +207,7 @@ describe('Subscription.agentEvents', () => {
     const other = await registerAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await attached();
     await api(server)('PATCH', '/agents/me', { key: other.key, body: { description: 'Not yours' } });
     await api(server)('PATCH', '/agents/me', { key: me.key, body: { description: 'Yours' } });
     const [result] = await sub.done;
@@ -228,7 +233,7 @@ describe('Subscription.agentEvents', () => {
     const sse = createSseClient({ url: `${server.url}/graphql/stream`, headers: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
     try {
       const sub = collect((sink) => sse.subscribe({ query: AGENT_EVENTS }, sink), 1);
-      await new Promise((r) => setTimeout(r, 300));
+      await attached();
       await api(server)('PATCH', '/agents/me', { key: me.key, body: { capabilities: ['translate'] } });
       const [result] = await sub.done;
       expect(result.data.agentEvents).toMatchObject({ type: 'agent.updated', data: { agent_id: me.agentId, capabilities: ['translate'] } });
@@ -242,7 +247,7 @@ describe('Subscription.agentEvents', () => {
     const me = await registerPayingAgent(server);
     ws = wsClient(me.key);
     const sub = collect((sink) => ws!.subscribe({ query: AGENT_EVENTS }, sink), 1);
-    await new Promise((r) => setTimeout(r, 300));
+    await attached();
     const health = await api(server)('GET', '/health');
     expect(health.body.components.sse.open_streams).toBeGreaterThanOrEqual(1);
     sub.dispose();

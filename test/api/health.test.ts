@@ -2,6 +2,7 @@
 // (with a fake clock), Prometheus metrics, and the root aliases load balancers probe.
 import { api, startServer, type TestServer } from '../support/server';
 import { FakeClock } from '../support/clock';
+import { eventually } from '../support/expect';
 
 
 const T0 = new Date('2026-01-01T12:00:30Z');
@@ -12,15 +13,6 @@ beforeAll(async () => {
   server = await startServer({ clock, env: { UPTIME_SAMPLE_MS: '25' } });
 });
 afterAll(() => server.close());
-
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('GET /health', () => {
   it('reports status, version 1.1.0 and the four components', async () => {
@@ -56,9 +48,10 @@ describe('ping and version', () => {
 
 describe('GET /uptime', () => {
   it('computes the share of observed minutes that had a healthy sample', async () => {
-    const first = await waitFor(
+    const first = await eventually(
       () => api(server)('GET', '/uptime'),
       (r) => r.body.minutes_observed === 1,
+      5_000,
     );
     expect(first.body).toMatchObject({ uptime_percent: 100, days: 30, minutes_up: 1, since: '2026-01-01T12:00:00.000Z' });
     // Three minutes pass with the instance not sampling (as if it were down), then it samples again.

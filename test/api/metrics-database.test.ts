@@ -1,6 +1,7 @@
 // /metrics reads the database's size and the durable queues' depths when scraped: what a long run watches
 // to stay flat (soak/).
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
+import { eventually } from '../support/expect';
 import { startReceiver, type Receiver } from '../support/receiver';
 
 let server: TestServer;
@@ -39,11 +40,7 @@ describe('GET /metrics: the database', () => {
     await receiver.waitFor(1);
     // The failed attempt is recorded after the receiver answered, and a scrape reads the database at most
     // every 5 s: wait for the delivery to be seen put back.
-    let waiting = before;
-    for (const until = Date.now() + 12_000; waiting === before && Date.now() < until; ) {
-      await new Promise((r) => setTimeout(r, 50));
-      waiting = gauge(await scrape(), 'queue_depth\\{queue="deliveries_waiting"\\}');
-    }
+    const waiting = await eventually(async () => gauge(await scrape(), 'queue_depth\\{queue="deliveries_waiting"\\}'), (n) => n !== before, 12_000, { everyMs: 50 });
     expect(waiting).toBe(before + 1);
     const text = await scrape();
     for (const queue of ['outbox_unpublished', 'attempts_to_fold']) expect(Number.isFinite(gauge(text, `queue_depth\\{queue="${queue}"\\}`))).toBe(true);

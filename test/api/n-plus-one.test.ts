@@ -28,6 +28,7 @@ import {
 } from 'graphql';
 import { schema } from '../../schema/index';
 import { api, gql, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
+import { within } from '../support/expect';
 import { watchStatements, type Counted, type StatementWatch } from '../support/statements';
 import { newSwarmId } from '../../src/platform/ids';
 
@@ -251,12 +252,6 @@ function fixture(setup: () => Promise<Fixture>): Fixture {
 
 const agent = () => registerAgent(server);
 
-async function until(done: () => Promise<boolean>, ms = 10_000) {
-  for (const end = Date.now() + ms; !(await done()); ) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const ticketInput = { type: 'bug', subject: 'It broke', description: 'Something broke while summarising.', priority: 'high', agentName: 'reporter' };
 
 /** Paid services, each the only provider of a capability of its own: n paid offers of n capabilities. */
@@ -467,7 +462,7 @@ const deliveries = () => fixture(async () => {
   const { createWebhook } = await must('mutation($i: WebhookInput!) { createWebhook(input: $i) { webhookId } }', { i: { url: 'https://receiver.example.com/hook', events: ['*'] } }, me.key);
   const webhookId = createWebhook.webhookId as string;
   await must('mutation($i: UpdateMeInput!) { updateMe(input: $i) { id } }', { i: { description: 'Now it has a delivery' } }, me.key);
-  await until(async () => (await sql('SELECT 1 FROM deliveries WHERE webhook_id = $1', [webhookId])).length > 0);
+  await within(10_000, async () => (await sql('SELECT 1 FROM deliveries WHERE webhook_id = $1', [webhookId])).length > 0);
   // Parked far in the future: the dispatcher leaves it alone.
   await sql("UPDATE deliveries SET status = 'failed', next_attempt_at = now() + interval '1 year' WHERE webhook_id = $1", [webhookId]);
   return async (n) => {

@@ -5,7 +5,7 @@
 import { decodePaymentRequiredHeader } from '@x402/core/http';
 import fc from 'fast-check';
 import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
-import { expectProblem } from '../support/expect';
+import { eventually, expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 import { fund, NETWORK, payFor, paymentRequiredOf, settlementOf, signAuthorization, throwAwayAccount } from '../support/payments';
@@ -130,12 +130,7 @@ describe('a paid call from a prepaid balance', () => {
     // The lease takes fifty calls' worth (0.50); the 26th call leaves it under twenty-five and tops it up
     // behind the call, back to fifty calls' worth.
     for (let i = 0; i < 26; i++) expect((await run(me.key, { capability: cap, input: { i } })).status).toBe(200);
-    const deadline = Date.now() + 2_000;
-    let wallet = await db.wallet.findUniqueOrThrow({ where: { id: walletId } });
-    while (wallet.held !== 500_000n && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      wallet = await db.wallet.findUniqueOrThrow({ where: { id: walletId } });
-    }
+    const wallet = await eventually(() => db.wallet.findUniqueOrThrow({ where: { id: walletId } }), (w) => w.held === 500_000n, 2_000);
     // Waiting for need, it would hold what is left of the first fifty: 24 calls' worth.
     expect({ balance: wallet.balance, held: wallet.held }).toEqual({ balance: 740_000n, held: 500_000n });
     expect(await db.walletHold.count({ where: { walletId } })).toBe(1);
@@ -226,8 +221,7 @@ describe('paid calls recorded together', () => {
     let answers: Awaited<ReturnType<typeof run>>[];
     try {
       const calls = Array.from({ length: 24 }, (_, i) => run(callers[i % 3].key, { capability: cap, input: { i } }));
-      const before = svc.provider.calls.length;
-      while (svc.provider.calls.length < before + 24) await new Promise((r) => setTimeout(r, 5));
+      await svc.provider.waitFor(svc.provider.calls.length + 24, 20_000);
       arrived();
       answers = await Promise.all(calls);
     } finally {

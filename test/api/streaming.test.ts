@@ -173,11 +173,9 @@ describe('GET /streaming/sessions/:id/events', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'rate_limited' });
     readers[0].close();
-    let again = refused;
-    for (let i = 0; i < 40 && again.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      again = await openSse(eventsUrl(s.id), auth(me.key));
-    }
+    // Once the server has seen the close and given the slot back.
+    await within(2_000, async () => server.app.services.streamSlots.count(me.agentId) < 4);
+    const again = await openSse(eventsUrl(s.id), auth(me.key));
     expect(again.status).toBe(200);
     for (const r of [...readers, again]) r.close();
   });
@@ -206,7 +204,7 @@ describe('one stream on every surface', () => {
     const wsDone = new Promise<void>((resolve, reject) => gqlWs.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaWs.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }));
     const sseDone = new Promise<void>((resolve, reject) => gqlSse.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaSse.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }));
     // Every reader is attached once the server counts them all.
-    for (let i = 0; i < 100 && server.app.services.sessionStreams.readerCount < 4; i++) await new Promise((r) => setTimeout(r, 20));
+    await within(2_000, async () => server.app.services.sessionStreams.readerCount >= 4);
     expect(server.app.services.sessionStreams.readerCount).toBe(4);
 
     await push(me.key, s.id, { events: [{ event: 'a', data: 1 }, { event: 'b', data: { two: 2 } }] });

@@ -2,7 +2,7 @@
 // results) or at once; progress as a numbered stream; cancelled along a move table; a step whose call was
 // recorded is never called again.
 import { assertTestCaTrusted } from '../support/https';
-import { errorPaths, expectProblem } from '../support/expect';
+import { errorPaths, eventually, expectProblem } from '../support/expect';
 import { startProvider, type Provider } from '../support/provider';
 import { openSse } from '../support/sse';
 import { api, gql, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
@@ -39,12 +39,7 @@ async function capabilityWith(behave: Parameters<Provider['setDefault']>[0] = {}
 
 /** Waits until the swarm is no longer running; answers it. */
 async function finished(key: string, id: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call('GET', `/swarm/sessions/${id}`, { key });
-    if (res.body.status !== 'running' || Date.now() > deadline) return res.body;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return (await eventually(() => call('GET', `/swarm/sessions/${id}`, { key }), (res) => res.body.status !== 'running', timeoutMs)).body;
 }
 
 describe('POST /swarm/sessions', () => {

@@ -6,7 +6,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { api, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
-import { errorPaths, expectProblem } from '../support/expect';
+import { errorPaths, expectProblem, within } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { startReceiver, type Receiver } from '../support/receiver';
 
@@ -324,6 +324,7 @@ describe('Subscription.ticketEvents', () => {
   it('streams a ticket’s changes to its creator over WebSocket, and refuses anyone else', async () => {
     const me = await registerAgent(server);
     const { result } = await openTicket(me.key);
+    const streamsBefore = server.app.services.events.openStreams;
     const ws = createWsClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, lazy: true, retryAttempts: 0 });
     try {
       const events: any[] = [];
@@ -333,8 +334,8 @@ describe('Subscription.ticketEvents', () => {
           { next: (v: any) => (events.push(v), resolve()), error: reject, complete: () => resolve() },
         );
       });
-      // Subscribed before the change is made.
-      await new Promise((r) => setTimeout(r, 200));
+      // Subscribed (the server holds the stream) before the change is made.
+      await within(5_000, async () => server.app.services.events.openStreams > streamsBefore);
       await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: me.key, body: { status: 'in_progress' } });
       await received;
       expect(events[0].data.ticketEvents).toMatchObject({ type: 'ticket.updated', data: { ticket_key: result.ticket_key, status: 'in_progress' } });

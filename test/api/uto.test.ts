@@ -328,8 +328,8 @@ describe('notifications', () => {
     await advance(me.key, elsewhere.id, 'cancelled');
     const ours = () => receiver.received.filter((r) => [mine.id, elsewhere.id].includes(r.json?.data?.ticket_id));
     await eventually(async () => ours().length, (n) => n >= 2);
-    // A moment more, for anything that should not come.
-    await new Promise((r) => setTimeout(r, 300));
+    // Deliveries are written with their events, and every send under way has ended: nothing more can come.
+    await server.app.services.dispatcher.settled();
     const verifier = new StandardWebhook(res.body.secret.replace(/^whsec_/, ''));
     const events = ours().map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as any);
     // Deliveries are concurrent: a receiver orders them by the event (here: by the move).
@@ -385,7 +385,7 @@ describe('notifications', () => {
     const sub = await call('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['uto.ticket.created'], deliveryType: 'sse' } });
     const bySub = await openSse(`${server.url}/api/v1${sub.body.streamPath}`, auth);
     expect(all.status).toBe(200);
-    for (let i = 0; i < 50 && server.app.services.utoStreams.readerCount < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => server.app.services.utoStreams.readerCount, (n) => n >= 3, 2_000);
     const a = await newTicket(me.key, { domain });
     await advance(me.key, a.id, 'validated');
     const b = await newTicket(me.key);
@@ -431,7 +431,7 @@ describe('notifications', () => {
     const viaSse: any[] = [];
     const stopWs = ws.subscribe({ query, variables: { domain } }, { next: (v) => viaWs.push(v.data?.utoEvents), error: () => {}, complete: () => {} });
     const stopSse = sse.subscribe({ query, variables: { domain } }, { next: (v) => viaSse.push(v.data?.utoEvents), error: () => {}, complete: () => {} });
-    for (let i = 0; i < 100 && server.app.services.utoStreams.readerCount < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => server.app.services.utoStreams.readerCount, (n) => n >= 2, 2_000);
     expect(server.app.services.utoStreams.readerCount).toBe(2);
     const t = await newTicket(me.key, { domain });
     await newTicket(me.key);

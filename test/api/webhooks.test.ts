@@ -128,7 +128,8 @@ describe('deliveries', () => {
   it('delivers only the event types a webhook asked for', async () => {
     const { me, receiver: r, webhookId } = await agentWithWebhook(['key.provisioned']);
     await touch(me.key);
-    await new Promise((res) => setTimeout(res, 200));
+    // Deliveries are written with their event, and every send under way has ended: nothing can come later.
+    await server.app.services.dispatcher.settled();
     expect(r.received).toHaveLength(0);
     expect(await deliveriesOf(me.key, webhookId)).toEqual([]);
   });
@@ -161,7 +162,8 @@ describe('deliveries', () => {
     const hook = await eventually(() => call('GET', `/webhooks/${webhookId}`, { key: me.key }), (res) => res.body.active === false);
     expect(hook.body).toMatchObject({ active: false, disabled_reason: expect.stringContaining('410') });
     await touch(me.key);
-    await new Promise((res) => setTimeout(res, 200));
+    // An inactive webhook gets no delivery written with the event, and every send under way has ended.
+    await server.app.services.dispatcher.settled();
     expect(r.received).toHaveLength(1);
     // Turned on again, it receives the next event.
     expect((await call('PATCH', `/webhooks/${webhookId}`, { key: me.key, body: { active: true } })).body).toMatchObject({ active: true, disabled_reason: null });

@@ -16,22 +16,43 @@ export function errorPaths(res: Pick<HttpResult, 'body'>): string[] {
   return (res.body.errors ?? []).map((e: { path: string }) => e.path).sort();
 }
 
-/** Reads until `ok` holds or the time runs out; answers the last value read (the test's expect says what was wrong). */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** How often a wait below reads again: a tick, so that it returns as soon as the state holds. */
+const POLL_MS = 10;
+
+export interface Patience {
+  /** Between two reads (default a tick); longer for a read that costs the server under test much. */
+  everyMs?: number;
+  /** Names what did not come about, in the error of `within`. */
+  what?: string;
 }
 
-/** Polls every 10 ms until `done` holds, failing after `withinMs`; answers how long it took. */
-export async function within(withinMs: number, done: () => Promise<boolean>): Promise<number> {
+class NotWithin extends Error {}
+
+/**
+ * The one wait on a state that comes about in the background: polls `done` until it holds, failing after
+ * `withinMs`; answers how long it took.
+ */
+export async function within(withinMs: number, done: () => Promise<boolean>, { everyMs = POLL_MS, what }: Patience = {}): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (await done()) return Date.now() - started;
-    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
+    if (Date.now() - started > withinMs) throw new NotWithin(`not within ${withinMs} ms${what ? `: ${what}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** Reads until `ok` holds or the time runs out; answers the last value read (the test's expect says what was wrong). */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000, { everyMs }: Pick<Patience, 'everyMs'> = {}): Promise<T> {
+  let value!: T;
+  await within(timeoutMs, async () => ok((value = await read())), { everyMs }).catch((err: unknown) => {
+    if (!(err instanceof NotWithin)) throw err;
+  });
+  return value;
+}
+
+/**
+ * A window for what must NOT happen, where no event says it never will: what would come, comes within it
+ * on an idle machine. Short on purpose: a busy machine makes it prove less, never fail a correct run.
+ */
+export const QUIET_MS = 100;
+export const quiet = (ms = QUIET_MS) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,6 +1,7 @@
 // A capability provider on loopback HTTPS: records every call (headers, raw body) and answers as a test
 // scripts — a JSON result (the default echoes the input), another status, garbage, nothing, or silence.
 import type { IncomingHttpHeaders } from 'node:http';
+import { arrivals } from './arrivals';
 import { startHttpsServer, type HttpsTestServer } from './https';
 
 export interface Call {
@@ -28,12 +29,15 @@ export interface Provider extends HttpsTestServer {
   behave(...next: Behaviour[]): void;
   /** The answer once the scripted ones are used up. */
   setDefault(b: Behaviour): void;
+  /** Resolves once `count` calls have arrived in all (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<Call[]>;
 }
 
 export async function startProvider(name = 'provider'): Promise<Provider> {
   const calls: Call[] = [];
   const script: Behaviour[] = [];
   let fallback: Behaviour = {};
+  const arrived = arrivals(calls, 'calls');
   const server = await startHttpsServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,6 +50,7 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
         json = undefined;
       }
       calls.push({ headers: req.headers, body, json, at: performance.now() });
+      arrived.arrived();
       const b = script.shift() ?? fallback;
       if (b.hang) return;
       const answer = () => {
@@ -65,5 +70,6 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
     setDefault: (b) => {
       fallback = b;
     },
+    waitFor: arrived.waitFor,
   };
 }

@@ -1,6 +1,7 @@
 // A webhook receiver on loopback HTTPS that records every request (headers and raw body) and answers
 // with the statuses a test scripts, one per request, then 200.
 import type { IncomingHttpHeaders } from 'node:http';
+import { arrivals } from './arrivals';
 import { startHttpsServer, type HttpsTestServer } from './https';
 
 export interface Received {
@@ -26,7 +27,7 @@ export interface Receiver extends HttpsTestServer {
 export async function startReceiver(path = '/hook'): Promise<Receiver> {
   const received: Received[] = [];
   const script: Scripted[] = [];
-  const waiters: { count: number; resolve: () => void }[] = [];
+  const arrived = arrivals(received, 'requests');
   const server = await startHttpsServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -41,7 +42,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
         json = undefined;
       }
       received.push({ headers: req.headers, body, json, status });
-      for (const w of waiters.filter((w) => received.length >= w.count)) w.resolve();
+      arrived.arrived();
       if (next === 'hang') return;
       res.writeHead(status, typeof next === 'number' ? { 'content-type': 'application/json' } : { location: next.location }).end('{"ok":true}');
     });
@@ -51,11 +52,6 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     url: `${server.url}${path}`,
     received,
     respond: (...statuses) => void script.push(...statuses),
-    waitFor: (count, timeoutMs = 10_000) =>
-      new Promise((resolve, reject) => {
-        if (received.length >= count) return resolve(received);
-        const timer = setTimeout(() => reject(new Error(`expected ${count} requests, got ${received.length}`)), timeoutMs);
-        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
-      }),
+    waitFor: arrived.waitFor,
   };
 }

@@ -23,11 +23,14 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const abort = new AbortController();
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
   const events: SseEvent[] = [];
-  let wake: () => void = () => {};
+  // Every waitFor in progress, woken by each event and by the stream's end.
+  const sleepers = new Set<() => void>();
+  const wake = () => sleepers.forEach((w) => w());
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await res.text();
     return { status: res.status, headers: res.headers, events, waitFor: async () => events, ended: Promise.resolve(), close: () => {}, body: text ? JSON.parse(text) : undefined };
   }
+  let done = false;
   const ended = readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, (event) => {
     events.push(event);
     wake();
@@ -35,9 +38,10 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     .catch(() => {
       // aborted by close()
     })
-    .then(() => wake());
-  let done = false;
-  void ended.then(() => (done = true));
+    .then(() => {
+      done = true;
+      wake();
+    });
   return {
     status: res.status,
     headers: res.headers,
@@ -46,10 +50,15 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (events.length < count && !done && Date.now() < deadline) {
+        let timer: NodeJS.Timeout | undefined;
+        let woken!: () => void;
         await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 50);
+          woken = resolve;
+          sleepers.add(woken);
+          timer = setTimeout(resolve, deadline - Date.now());
         });
+        sleepers.delete(woken);
+        clearTimeout(timer);
       }
       return events;
     },
