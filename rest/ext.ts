@@ -1,6 +1,6 @@
 // REST routes of the third-party agent gateway (spec §4.13). Bodies the spec leaves out are designed in
 // docs/gateway.md and described here for the OpenAPI document.
-import { bucket, from, type Route } from './route';
+import { bucket, from, paymentResponse, type Route } from './route';
 
 const externalAgentFields = /* GraphQL */ `
   fragment ExternalAgentFields on ExternalAgent {
@@ -50,6 +50,7 @@ function checkoutUrlRoute(method: 'GET' | 'POST', summary: string, document: str
     description: CHECKOUT_URL_DESCRIPTION,
     errors: [402, 404, 409],
     ...(method === 'GET' ? { paidWith: 'PAYMENT-SIGNATURE' } : {}),
+    answer: (receipt) => (receipt?.settlement ? paymentResponse(receipt.settlement) : undefined),
     responseHeaders: { 'PAYMENT-RESPONSE': 'The settlement (an x402 SettleResponse: success, transaction, network, payer, amount), base64-encoded JSON' },
     document,
     variables,

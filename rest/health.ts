@@ -11,6 +11,7 @@ export const healthRoutes: Route[] = [
     tag: 'Health',
     summary: 'Service health',
     description: 'Status (`ok`, `degraded`, or `down` when the database is unreachable), version and component checks.',
+    answer: (report) => (report.status === 'down' || report.status === 'draining' ? { status: 503, headers: { 'Retry-After': '5' } } : undefined),
     answers: { 503: 'The instance is `down` (the database is unreachable) or `draining` (shutting down): the same report, with Retry-After, so a load balancer stops sending' },
     document: /* GraphQL */ `query Health {
       health {

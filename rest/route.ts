@@ -1,5 +1,6 @@
 // What a REST route is: data, not a handler. Method, path, rate bucket, the GraphQL document whose
 // aliases give the documented JSON shape, where each variable comes from, and the success status.
+import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { Bucket } from '../src/platform/rate-limit';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -22,7 +23,8 @@ export const from = {
   header: (name: string, description?: string): Source => ({ from: 'header', name, description }),
 };
 
-export type Auth = 'agent' | 'admin' | 'none';
+export type { Auth } from '../src/pipeline/pipeline';
+import type { Auth } from '../src/pipeline/pipeline';
 
 export interface Route {
   method: Method;
@@ -31,11 +33,6 @@ export interface Route {
   /** The rate bucket, shared with the GraphQL field of the document; null where the spec sets no limit. */
   bucket: Bucket | null;
   auth: Auth;
-  /**
-   * The operation authenticates the caller itself, within its own first statement (execute), so the REST
-   * layer does not look the caller up first; 401 and 403 still come before any other answer.
-   */
-  authInOperation?: true;
   status: number;
   /**
    * The answer is the root field's string, sent as this media type instead of JSON (a SKILL.md as
@@ -74,11 +71,17 @@ export interface Route {
    * A GET without it runs this route's query, and a HEAD always does: a read moves nothing.
    */
   paidWith?: string;
-  /** Headers a success may carry (set by the operation through ctx.httpAnswer), for the OpenAPI document. */
+  /**
+   * What a success says beyond its body, read from its body: another status, headers (a health report that
+   * is down answers 503; a paid call carries PAYMENT-RESPONSE). The operation's answer is the data; this is
+   * how HTTP says it.
+   */
+  answer?: (payload: any) => AnswerMeta | undefined;
+  /** Headers a success may carry (given by `answer`), for the OpenAPI document. */
   responseHeaders?: Record<string, string>;
   /**
-   * Other statuses the operation answers with its own document (set through ctx.httpAnswer), and what each
-   * means: a health report that is down is a 503 with the report, not a problem.
+   * Other statuses the operation answers with its own document (given by `answer`), and what each means:
+   * a health report that is down is a 503 with the report, not a problem.
    */
   answers?: Record<number, string>;
   /**
@@ -88,6 +91,21 @@ export interface Route {
    * and in the arguments of the route's MCP tool.
    */
   bodySchema?: Record<string, unknown>;
+}
+
+/** A success's status and headers beyond the route's own. */
+export interface AnswerMeta {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A paid answer's PAYMENT-RESPONSE (x402's HTTP transport): the settlement the answer holds, as an x402
+ * SettleResponse, base64-encoded.
+ */
+export function paymentResponse(settlement: { payer?: string | null; transaction: string; network: string; amount?: string | null }): AnswerMeta {
+  const { payer, transaction, network, amount } = settlement;
+  return { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader({ success: true, payer: payer ?? undefined, transaction, network: network as `${string}:${string}`, amount: amount ?? undefined }) } };
 }
 
 export function bucket(name: string, perMinute: number): Bucket {

@@ -3,70 +3,20 @@
 // become problem+json (CONTRACT §4) with the request id. The dispatcher sits on node:http in front of Express:
 // Express alone would cost most of the throughput budget of these routes (see README, Benchmarks).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  coerceInputValue,
-  createSourceEventStream,
-  getNamedType,
-  getNullableType,
-  GraphQLError,
-  GraphQLInputObjectType,
-  isListType,
-  isLeafType,
-  isNonNullType,
-  parse,
-  typeFromAST,
-  validate,
-  type DocumentNode,
-  type ExecutionResult,
-  type GraphQLInputType,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { authorize } from '../schema/auth';
-import { costLimitsFor, MAX_TOKENS, variablesProblem } from '../schema/operation-gate';
-import { costProblem, measureOperation, type OperationCost } from '../src/platform/operation-cost';
-import type { Ctx, Services } from '../src/domain/context';
+import type { Duplex } from 'node:stream';
+import { coerceInputValue, getNamedType, GraphQLError, GraphQLInputObjectType, isNonNullType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import type { Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
-import { AppError, BadRequest, codeOf, problem, problemFromError, RateLimited, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
+import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeline/compile';
+import { runOperation, type Charge } from '../src/pipeline/pipeline';
+import { fieldError, Spelling } from '../src/pipeline/spelling';
+import { BadRequest, codeOf, problem, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
-import type { Bucket, RateDecision } from '../src/platform/rate-limit';
-import type { Route, Source } from './route';
 import { otherSpelling } from '../src/platform/naming';
-import { Spelling } from './spelling';
+import type { AnswerMeta, Route, Source } from './route';
 import { StreamBridge } from './streams';
-import type { Duplex } from 'node:stream';
-
-/** A GraphQL document of one operation with one root field, parsed once, validated and compiled once. */
-export interface CompiledOperation {
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
-  /** The response key of the one root field. */
-  rootKey: string;
-  rootField: string;
-  /** Whether the root field is an object (its value is the answer) or a leaf or list (the data object is). */
-  rootIsObject: boolean;
-  /** The operation's variables and their types, in declaration order. */
-  variableTypes: { name: string; type: GraphQLInputType }[];
-  /** A subscription (a stream of results). */
-  stream: boolean;
-  /**
-   * Runs the operation: its variables pass the gate's check (the input boundary, and the cost again when
-   * a page size comes from a variable: schema/operation-gate.ts), then the document compiled to a function
-   * once, on its first run (graphql-jit), runs: the same schema, resolvers and errors as graphql `execute`, without re-walking
-   * the document per request. For a ten-match resolve answer (~200 fields) interpreting the document cost
-   * more than every other part of the request in Node.
-   */
-  execute: CompiledQuery['query'];
-  /** Validates and compiles the document now (a test's check that every document does; runs do on first use). */
-  compile(): void;
-  /** Validates and measures the document now (what its first run does before compiling it). */
-  validate(): void;
-  /** For a subscription: its source stream, after the same check of its variables. */
-  subscribe(ctx: Ctx, variables: Record<string, unknown>): Promise<AsyncIterable<unknown> | ExecutionResult>;
-}
 
 export interface CompiledRoute extends CompiledOperation {
   route: Route;
@@ -88,91 +38,8 @@ export interface CompiledRoute extends CompiledOperation {
    * request's URL and body text alone, so a kept answer can be found by them before they are read.
    */
   keptByRequest: boolean;
-}
-
-/**
- * Leaves of the built-in scalars and of enums are answered as the resolvers give them. graphql-js's
- * serialization of such a leaf checks and converts what is already a string, number or boolean, and in
- * graphql-jit each call builds the leaf's path and argument arrays: for a ten-match resolve answer (about
- * 150 leaves) that was 17 KiB of garbage per request. What a resolver gives is already the answer's type
- * (the schema's types are the domain's, checked by TypeScript), every enum's values are their names (a
- * unit test holds the schema to it), and the custom scalars (DateTime, JSON) are still serialized.
- */
-const JIT_OPTIONS = { disableLeafSerialization: true } as const;
-
-/**
- * Parses, validates and compiles a document that must hold one operation selecting one root field (what
- * a REST route or an MCP tool runs); `label` names it in the start-up error that a bad document is.
- */
-export function compileOperation(schema: GraphQLSchema, label: string, text: string): CompiledOperation {
-  // The limits every document from outside is held to (schema/operation-gate.ts) hold for ours too.
-  const document = parse(text, { maxTokens: MAX_TOKENS });
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-  if (operations.length !== 1) throw new Error(`${label}: the document must hold exactly one operation`);
-  const operation = operations[0];
-  const fields = operation.selectionSet.selections;
-  if (fields.length !== 1 || fields[0].kind !== 'Field') throw new Error(`${label}: the operation must select exactly one root field`);
-  const root = fields[0];
-  const rootType =
-    operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
-  const fieldDef = rootType?.getFields()[root.name.value];
-  if (!fieldDef) throw new Error(`${label}: unknown root field ${root.name.value}`);
-  const variableTypes = (operation.variableDefinitions ?? []).map((def) => {
-    const name = def.variable.name.value;
-    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
-    if (!type) throw new Error(`${label}: unknown type for $${name}`);
-    return { name, type };
-  });
-  // Validated, measured and compiled on its first run, not here: a server starts with some 200 documents
-  // of which a process serves a few. Validating them all took a third of a second of every start, and
-  // compiling them all half a second and their code's memory. Every document is ours, and a test checks
-  // that each one validates, keeps within the limits and compiles (test/unit/tools.test.ts).
-  let cost: OperationCost | undefined;
-  const checked = (): OperationCost => {
-    if (cost) return cost;
-    const errors = validate(schema, document);
-    if (errors.length) throw new Error(`${label}: invalid document: ${errors.map((e) => e.message).join('; ')}`);
-    const limits = costLimitsFor(schema);
-    const measured = measureOperation(schema, document, operation, limits);
-    const overLimits = costProblem(measured, limits) ?? (measured.introspection ? 'it introspects' : undefined);
-    if (overLimits) throw new Error(`${label}: over the limits of every document: ${overLimits}`);
-    return (cost = measured);
-  };
-  let query: CompiledQuery['query'] | undefined;
-  const compiled = (): CompiledQuery['query'] => {
-    if (query) return query;
-    checked();
-    const jit = compileQuery(schema, document, undefined, JIT_OPTIONS);
-    if (!isCompiledQuery(jit)) throw new Error(`${label}: cannot compile: ${jit.errors?.map((e) => e.message).join('; ')}`);
-    query = jit.query.bind(jit);
-    return query;
-  };
-  const refusal = (variables: Record<string, unknown> | null | undefined) => variablesProblem(schema, document, operation, checked(), variables);
-  return {
-    execute: (root, ctx, variables) => {
-      const refused = refusal(variables);
-      return refused ? { errors: [refused] } : compiled()(root, ctx, variables);
-    },
-    compile: () => void compiled(),
-    validate: () => void checked(),
-    subscribe: async (ctx, variables) => {
-      const refused = refusal(variables);
-      return refused ? { errors: [refused] } : createSourceEventStream({ schema, document, contextValue: ctx, variableValues: variables });
-    },
-    document,
-    operation,
-    rootKey: root.alias?.value ?? root.name.value,
-    rootField: root.name.value,
-    rootIsObject: !isLeafType(getNamedType(fieldDef.type)) && !isListType(getNullableType(fieldDef.type)),
-    variableTypes,
-    stream: operation.operation === 'subscription',
-  };
-}
-
-/** The root field's type name on the schema: `Mutation.execute`, for buckets and descriptions. */
-export function coordinateOf(compiled: CompiledOperation): string {
-  const kind = compiled.operation.operation;
-  return `${kind === 'mutation' ? 'Mutation' : kind === 'subscription' ? 'Subscription' : 'Query'}.${compiled.rootField}`;
+  /** The rate bucket it spends, as the pipeline takes it. */
+  charges: readonly Charge[];
 }
 
 export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledRoute[] {
@@ -211,36 +78,9 @@ export function compileRoutes(schema: GraphQLSchema, routes: Route[]): CompiledR
       idempotent: route.method === 'POST' && op.operation.operation === 'mutation',
       label,
       keptByRequest: route.cacheable === true && !variables.some((v) => v.source.from === 'header'),
+      charges: route.bucket ? [{ bucket: route.bucket, points: 1 }] : [],
     };
   });
-}
-
-/** The schema's definition of the operation's root field. */
-export function fieldOf(schema: GraphQLSchema, op: CompiledOperation) {
-  const kind = op.operation.operation;
-  const rootType = kind === 'mutation' ? schema.getMutationType()! : kind === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
-  return rootType.getFields()[op.rootField];
-}
-
-/** graphql-js's coercion messages, said the way a REST client reads them. */
-export function fieldError(path: readonly (string | number)[], error: GraphQLError, prefix: string): FieldError {
-  const join = (parts: readonly (string | number)[]) => [prefix, ...parts].filter((p) => p !== '').join('.');
-  let m = /^Field "([^"]+)" of required type "([^"]+)" was not provided\.$/.exec(error.message);
-  if (m) return { path: join([...path, m[1]]), message: 'is required' };
-  m = /^Field "([^"]+)" is not defined by type "[^"]+"\./.exec(error.message);
-  if (m) return { path: join([...path, m[1]]), message: 'is not a known field' };
-  m = /^Expected non-nullable type "[^"]+" not to be null\.$/.exec(error.message);
-  if (m) return { path: join(path), message: 'must not be null' };
-  m = /^Expected type "([^"]+)"(?: to be an object)?\.$/.exec(error.message);
-  if (m) return { path: join(path), message: `must be ${error.message.includes('object') ? 'an object' : `a ${m[1]}`}` };
-  m = /^Value "([^"]*)" does not exist in "[^"]+" enum\./.exec(error.message);
-  if (m) return { path: join(path), message: `"${m[1]}" is not one of the allowed values` };
-  m = /^(String|Int|Float|Boolean|ID) cannot represent/.exec(error.message);
-  if (m) {
-    const kind = { String: 'a string', Int: 'an integer', Float: 'a number', Boolean: 'a boolean', ID: 'a string or integer identifier' }[m[1]];
-    return { path: join(path), message: `must be ${kind}` };
-  }
-  return { path: join(path), message: error.message.replace(/\.$/, '') };
 }
 
 /** A query-string value read as the variable's scalar type. */
@@ -372,6 +212,27 @@ const NO_QUERY = new URLSearchParams();
 /** The spelling of a route without variables: nothing to name (read only: nothing notes into it). */
 const NO_SPELLING = new Spelling();
 
+/** What the REST surface answers: a payload (or its kept bytes) with its status, or a stream already served. */
+interface RestAnswer {
+  status: number;
+  payload?: unknown;
+  /** The answer's bytes, as kept for a cacheable read. */
+  kept?: Buffer;
+  /** The status and headers the route reads from the payload, or an idempotent replay's. */
+  meta?: AnswerMeta;
+  /** An idempotent replay: the first answer, counted once. */
+  replayed?: true;
+}
+
+/** A stream route's answer: the stream is served. */
+const STREAMED = { status: 200 } as RestAnswer;
+
+/** A request header's value, repeated ones joined. */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
 /** The input boundary for path and query parameters: text the database can store. */
 function checkParameters(params: Record<string, string>, query: URLSearchParams): void {
   const errors: FieldError[] = [];
@@ -386,29 +247,6 @@ function checkParameters(params: Record<string, string>, query: URLSearchParams)
     }
   }
   if (errors.length) throw new ValidationFailed(errors);
-}
-
-/**
- * Spends one request of a rate bucket for the caller (its key, or its address without one), puts the
- * rate-limit headers into `headers`, and throws 429 when the bucket is empty. REST routes, GraphQL fields
- * and MCP tools that share a bucket share its budget.
- */
-export async function spendBucket(ctx: Ctx, bucket: Bucket | null, headers: Record<string, string> = {}): Promise<void> {
-  if (!bucket) return;
-  const known = rateSubject(ctx);
-  const decision = await ctx.services.limiter.consume(bucket, typeof known === 'string' ? known : await known);
-  Object.assign(headers, rateHeaders(decision));
-  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
-}
-
-export function rateHeaders(decision: RateDecision): Record<string, string> {
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(decision.limit),
-    'X-RateLimit-Remaining': String(decision.remaining),
-    'X-RateLimit-Reset': String(decision.reset),
-  };
-  if (!decision.allowed) headers['Retry-After'] = String(decision.retryAfterSeconds);
-  return headers;
 }
 
 type Segment = string | { param: string };
@@ -537,109 +375,101 @@ export class RestDispatcher {
 
   private async run(compiled: CompiledRoute, req: IncomingMessage, res: ServerResponse, requestId: string, params: Record<string, string>, search: string) {
     const { services } = this;
+    const { route } = compiled;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
     const headers: Record<string, string> = {};
     let claimed: { subject: string; key: string; keeping: Keeping } | undefined;
+    let idempotencyKey: string | undefined;
+    let spelling = NO_SPELLING;
+    let asked: string | undefined;
     try {
-      await this.chargeBucket(ctx, compiled, headers);
-      // An operation that authenticates the caller itself still gets it looked up first when an
-      // Idempotency-Key is to be claimed: nothing is claimed for a caller that would be refused.
-      if (!compiled.route.authInOperation || (compiled.idempotent && req.headers['idempotency-key'] !== undefined)) await authorize(ctx, compiled.route.auth);
-      const idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
-      const bodyText = compiled.hasBody ? await readBodyText(req, res) : undefined;
-      // A cacheable route's answer kept for this very request (URL and body text), found before its body is
-      // parsed and its variables read: what that reading would give (the same variables, the same checks
-      // passed) is what the kept answer was made from. The rate limit and authentication above, and the
-      // usage record below, run as for any request. A kept answer is its bytes, as sent (jsonBytes).
-      const asked = compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
-      let kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
-      let status = compiled.route.status;
-      let payload: unknown;
-      if (kept === undefined) {
-        const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
-        const query = search === '' ? NO_QUERY : new URLSearchParams(search);
-        checkParameters(params, query);
-        const { values: variableValues, spelling } = compiled.variables.length
-          ? readVariables(compiled, {
-              params,
-              query,
-              body,
-              header: (name) => {
-                const v = req.headers[name.toLowerCase()];
-                return Array.isArray(v) ? v.join(', ') : v;
-              },
-            })
-          : { values: {}, spelling: NO_SPELLING };
-        if (compiled.stream) {
-          const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
-          if ('problem' in frames) throw frames.problem;
-          // HEAD learns what GET would answer (the subscription opened, so its checks ran) without a stream.
-          if (req.method === 'HEAD') {
-            frames.stop();
-            res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
-            return;
+      const answer = await runOperation<RestAnswer>({
+        surface: 'rest',
+        ctx,
+        label: compiled.label,
+        charges: compiled.charges,
+        auth: route.auth,
+        headers,
+        read: async () => {
+          idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
+          const bodyText = compiled.hasBody ? await readBodyText(req, res) : undefined;
+          // A cacheable route's answer kept for this very request (URL and body text), found before its body is
+          // parsed and its variables read: what that reading would give (the same variables, the same checks
+          // passed) is what the kept answer was made from. A kept answer is its bytes, as sent (jsonBytes).
+          asked = compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
+          const kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
+          if (kept !== undefined) return { kept: { status: route.status, kept } };
+          const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
+          const query = search === '' ? NO_QUERY : new URLSearchParams(search);
+          checkParameters(params, query);
+          if (!compiled.variables.length) return { variables: {} };
+          const read = readVariables(compiled, { params, query, body, header: (name) => headerOf(req, name) });
+          spelling = read.spelling;
+          return { variables: read.values };
+        },
+        cost: compiled.costProblem,
+        run: async (variables): Promise<RestAnswer> => {
+          if (compiled.stream) {
+            const frames = await this.streams!.subscribe(compiled, ctx, variables);
+            if ('problem' in frames) throw frames.problem;
+            // HEAD learns what GET would answer (the subscription opened, so its checks ran) without a stream.
+            if (req.method === 'HEAD') {
+              frames.stop();
+              res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8' }).end();
+            } else this.streams!.serveSse(frames, req, res, headers);
+            return STREAMED;
           }
-          this.streams!.serveSse(frames, req, res, headers);
-          return;
-        }
-        if (idempotencyKey) {
-          const subject = await rateSubject(ctx);
-          // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
-          const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: compiled.route.issuesCredential === true };
-          const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variableValues)]), keeping);
-          if (claim.kind === 'replay') {
-            this.answer(res, claim.status, claim.body, { ...headers, ...claim.headers, 'Idempotent-Replayed': 'true' });
-            return;
+          if (idempotencyKey) {
+            const subject = await rateSubject(ctx);
+            // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
+            const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: route.issuesCredential === true };
+            const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variables)]), keeping);
+            if (claim.kind === 'replay') return { status: claim.status, payload: claim.body, meta: { headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } }, replayed: true };
+            claimed = { subject, key: idempotencyKey, keeping };
           }
-          claimed = { subject, key: idempotencyKey, keeping };
-        }
-        // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable), found
-        // in one lookup that also makes it this request's text's answer from now on, until it expires under
-        // its variables.
-        const keptUnder = compiled.route.cacheable ? `${compiled.label}\n${JSON.stringify(variableValues)}` : undefined;
-        kept = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder, asked) as Buffer | undefined);
-        if (kept === undefined) {
+          // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable), found
+          // in one lookup that also makes it this request's text's answer from now on, until it expires under
+          // its variables.
+          const keptUnder = route.cacheable ? `${compiled.label}\n${JSON.stringify(variables)}` : undefined;
+          const kept = keptUnder === undefined ? undefined : (services.readCache.peek(keptUnder, asked) as Buffer | undefined);
+          if (kept !== undefined) return { status: route.status, kept };
           const since = performance.now();
-          const result = await compiled.execute(undefined, ctx, variableValues);
+          const result = await compiled.execute(undefined, ctx, variables);
           if (result.errors?.length) {
             const first = result.errors[0];
-            // The operation may have refused its input before looking the caller up: 401/403 come first.
-            if (codeOf(first) === 'bad_request' || codeOf(first) === 'validation_failed') await this.authorizeDeferred(ctx, compiled);
             if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
             const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
-            status = problem.status;
-            payload = problem;
-          } else {
-            const data = result.data as Record<string, unknown>;
-            status = ctx.httpAnswer?.status ?? compiled.route.status;
-            if (ctx.httpAnswer?.headers) Object.assign(headers, ctx.httpAnswer.headers);
-            payload = compiled.rootIsObject || compiled.route.produces ? data[compiled.rootKey] : data;
-            if (keptUnder !== undefined && !ctx.httpAnswer) {
-              kept = jsonBytes(payload);
-              services.readCache.keep(keptUnder, kept, since);
-              if (asked !== undefined) services.readCache.keep(asked, kept, since);
-            }
+            return { status: problem.status, payload: problem };
           }
-        }
-      }
-      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, status, payload, ctx.httpAnswer?.headers, claimed.keeping);
-      if (kept !== undefined) writeText(res, status, kept, headers);
-      else this.answer(res, status, payload, headers, compiled.route.produces);
+          const data = result.data as Record<string, unknown>;
+          const payload = compiled.rootIsObject || route.produces ? data[compiled.rootKey] : data;
+          const meta = route.answer?.(payload);
+          if (keptUnder !== undefined && !meta) {
+            const bytes = jsonBytes(payload);
+            services.readCache.keep(keptUnder, bytes, since);
+            if (asked !== undefined) services.readCache.keep(asked, bytes, since);
+            return { status: route.status, kept: bytes };
+          }
+          return { status: meta?.status ?? route.status, payload, meta };
+        },
+      });
+      if (answer === STREAMED) return;
+      if (answer.meta?.headers) Object.assign(headers, answer.meta.headers);
+      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, answer.status, answer.payload, answer.meta?.headers, claimed.keeping);
+      if (answer.kept !== undefined) writeText(res, answer.status, answer.kept, headers);
+      else this.answer(res, answer.status, answer.payload, headers, route.produces);
       const caller = ctx.resolvedPrincipal;
-      if (status < 400 && caller?.kind === 'agent' && req.method !== 'HEAD') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
-    } catch (caught) {
-      let err = caught;
+      if (answer.status < 400 && !answer.replayed && caller?.kind === 'agent' && req.method !== 'HEAD') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
+    } catch (err) {
       if (claimed) await services.idempotency.release(claimed.subject, claimed.key).catch(() => {});
-      // A body or variables refused before the operation ran: 401/403 come first.
-      if (err instanceof AppError && err.status === 400) err = await this.authorizeDeferred(ctx, compiled).then(() => err, (authErr: unknown) => authErr);
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);
       if (problem.code === 'internal') services.log.error({ err, request_id: requestId }, 'request failed');
     }
   }
 
   /**
-   * A WebSocket upgrade of a stream route (a `websocket` streaming session's eventEndpoint): the same rate
-   * limit, authentication, variables and subscription as its SSE form. Answers false for other paths.
+   * A WebSocket upgrade of a stream route (a `websocket` streaming session's eventEndpoint): the same
+   * pipeline, variables and subscription as its SSE form. Answers false for other paths.
    */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, requestId: string): boolean {
     const url = req.url ?? '/';
@@ -652,44 +482,28 @@ export class RestDispatcher {
     const { services } = this;
     const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
     const headers: Record<string, string> = {};
-    void (async () => {
-      try {
-        await this.chargeBucket(ctx, compiled, headers);
-        await authorize(ctx, compiled.route.auth);
-        const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+    runOperation({
+      surface: 'rest-websocket',
+      ctx,
+      label: compiled.label,
+      charges: compiled.charges,
+      auth: compiled.route.auth,
+      headers,
+      read: () => {
         checkParameters(found.params, query);
-        const { values: variableValues } = readVariables(compiled, {
-          params: found.params,
-          query,
-          body: undefined,
-          header: (name) => {
-            // A WebSocket client resumes with ?after=<id> (it cannot always set headers).
-            const v = req.headers[name.toLowerCase()] ?? (name.toLowerCase() === 'last-event-id' ? (query.get('after') ?? undefined) : undefined);
-            return Array.isArray(v) ? v.join(', ') : v;
-          },
-        });
-        const frames = await this.streams!.subscribe(compiled, ctx, variableValues);
+        // A WebSocket client resumes with ?after=<id> (it cannot always set headers).
+        const header = (name: string) => headerOf(req, name) ?? (name.toLowerCase() === 'last-event-id' ? (query.get('after') ?? undefined) : undefined);
+        return { variables: readVariables(compiled, { params: found.params, query, body: undefined, header }).values };
+      },
+      cost: compiled.costProblem,
+      run: async (variables) => {
+        const frames = await this.streams!.subscribe(compiled, ctx, variables);
         if ('problem' in frames) throw frames.problem;
         this.streams!.serveWebSocket(frames, req, socket, head);
-      } catch (err) {
-        refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, requestId), headers);
-      }
-    })();
+      },
+    }).catch((err: unknown) => refuseUpgrade(socket, problemFromError(services.config.publicBaseUrl, err, requestId), headers));
     return true;
-  }
-
-  /**
-   * Spends one request of the route's rate bucket, puts the rate-limit headers into `headers` (sent with
-   * the answer, a 429 too), and throws 429 when the bucket is empty.
-   */
-  private chargeBucket(ctx: Ctx, compiled: CompiledRoute, headers: Record<string, string>): Promise<void> {
-    return spendBucket(ctx, compiled.route.bucket, headers);
-  }
-
-  /** For a route whose operation authenticates the caller itself: the check it did not get to make. */
-  private async authorizeDeferred(ctx: Ctx, compiled: CompiledRoute): Promise<void> {
-    // The caller may already be looked up (for its rate bucket) without having been checked.
-    if (compiled.route.authInOperation) await authorize(ctx, compiled.route.auth);
   }
 
   /** A success as JSON (or the route's media type), an error as problem+json (a report answered with a 5xx stays JSON). */

@@ -68,7 +68,6 @@ export const streamingRoutes: Route[] = [
     path: '/streaming/sessions/:id/push',
     bucket: bucket('streaming_push', 60),
     auth: 'agent',
-    authInOperation: true,
     status: 200,
     tag: 'Streaming',
     summary: 'Push events into a session',

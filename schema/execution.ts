@@ -1,7 +1,6 @@
 // Execute: a capability call routed to providers with fallback, or served by the marketplace's built-ins.
-import { encodePaymentResponseHeader } from '@x402/core/http';
 import * as execution from '../src/domain/execution/execute';
-import { settlementOf, type X402Receipt } from '../src/domain/payments/payments';
+import type { X402Receipt } from '../src/domain/payments/payments';
 import type { ModelUsage as ModelUsageShape } from '../src/domain/first-party/types';
 import { balanceNow } from '../src/domain/payments/ledger';
 import { formatAsset } from '../src/domain/wallets/wallets';
@@ -142,19 +141,12 @@ builder.mutationField('execute', (t) =>
     type: ExecutionReceipt,
     description:
       "Call a capability: signed POST to the provider (CONTRACT §6), fallback in auto mode, everything recorded. A paid capability is paid from the caller's wallet, or with `payment`; when neither pays, the error's `extensions.code` is PAYMENT_REQUIRED and its extensions carry the x402 PaymentRequired (`x402Version`, `resource`, `accepts`)",
-    // No scope check before the resolver: execute authenticates the caller itself, in the same statement
-    // that ranks the providers (401/403 still come before any other answer).
     args: {
       input: t.arg({ type: ExecuteInput, required: true }),
       payment: t.arg.string({
         description: 'An x402 v2 PaymentPayload for the call (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it: the base64 of its JSON (or the JSON itself)',
       }),
     },
-    resolve: async (_r, { input, payment }, ctx) => {
-      const receipt = await execution.execute(ctx, input, { payment });
-      // The x402 HTTP transport's answer to a settled payment.
-      if (receipt.payment?.x402) ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(settlementOf(ctx.services.payments.setup, receipt.payment.x402)) } };
-      return receipt;
-    },
+    resolve: (_r, { input, payment }, ctx) => execution.execute(ctx, input, { payment }),
   }),
 );

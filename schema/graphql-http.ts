@@ -1,14 +1,14 @@
 // The common case of GraphQL over HTTP — a POST of a JSON query or mutation asking for a JSON answer —
 // served on node:http with graphql `execute` after the same gate as yoga (schema/operation-gate.ts: the
-// document parsed, measured and validated once, each run admitted), on the same schema, context, rate
+// document parsed, measured and validated once, each run through the pipeline), on the same schema, context, rate
 // limits and error masking. Everything else (GraphiQL, GET, SSE, multipart,
 // subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole
 // operation here; the semantics follow GraphQL over HTTP as yoga implements them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
-import { AppError, RateLimited } from '../src/platform/errors';
+import { AppError } from '../src/platform/errors';
 import { BODY_LIMIT_BYTES, clientAddress, isJsonContentType, readJsonBody } from '../src/platform/http';
 import { requestError, type OperationGate } from './operation-gate';
 import { GRAPHQL_PATH } from './server';
@@ -88,26 +88,22 @@ export class GraphQLHttp {
     }
 
     const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
-    const decision = await this.gate.admit(ctx, document, operation, variables as Record<string, unknown> | null | undefined);
-    if (decision) {
-      headers['X-RateLimit-Limit'] = String(decision.limit);
-      headers['X-RateLimit-Remaining'] = String(decision.remaining);
-      headers['X-RateLimit-Reset'] = String(decision.reset);
-      if (!decision.allowed) {
-        headers['Retry-After'] = String(decision.retryAfterSeconds);
-        return { errors: [this.maskError(new RateLimited(decision.retryAfterSeconds))] };
-      }
+    // Through the pipeline (src/pipeline): rate buckets, the input boundary, the cost; then the operation, or
+    // what the gate keeps for one that only introspects.
+    let result: ExecutionResult;
+    try {
+      result = await this.gate.operate(ctx, 'graphql', document, operation, variables as Record<string, unknown> | null | undefined, headers, () =>
+        execute({
+          schema: this.schema,
+          document,
+          variableValues: (variables as Record<string, unknown> | null) ?? undefined,
+          operationName: operationName as string | undefined,
+          contextValue: ctx,
+        }),
+      );
+    } catch (err) {
+      return { errors: [this.maskError(err)] };
     }
-    // An operation that only introspects is answered from what the gate keeps, once admitted.
-    const result = await this.gate.run(document, operation, variables as Record<string, unknown> | null | undefined, () =>
-      execute({
-        schema: this.schema,
-        document,
-        variableValues: (variables as Record<string, unknown> | null) ?? undefined,
-        operationName: operationName as string | undefined,
-        contextValue: ctx,
-      }),
-    );
     return result.errors ? { data: result.data, errors: result.errors.map((e) => this.maskError(e)) } : { data: result.data };
   }
 

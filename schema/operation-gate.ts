@@ -9,7 +9,6 @@
 // so no surface reaches a resolver without it. An operation that only introspects answers the same for
 // every caller of the schema: admitted like any other, it is computed once and its answer kept.
 import {
-  getIntrospectionQuery,
   getOperationAST,
   GraphQLError,
   parse,
@@ -22,15 +21,15 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Ctx } from '../src/domain/context';
+import { documentId, MAX_TOKENS, sizedCostProblem, costLimitsFor } from '../src/pipeline/limits';
+import { runOperation, type Charge, type Surface } from '../src/pipeline/pipeline';
 import { BoundedCache, stringBytes } from '../src/platform/bounded-cache';
-import { AppError, BadRequest, RateLimited, ValidationFailed } from '../src/platform/errors';
-import { documentProblem, inputProblem, StorableTextRule } from '../src/platform/input-boundary';
-import { costProblem, measureDocument, measureOperation, sizesKey, type CostLimits, type OperationCost } from '../src/platform/operation-cost';
-import type { Bucket, RateDecision } from '../src/platform/rate-limit';
+import { BadRequest } from '../src/platform/errors';
+import { documentProblem, StorableTextRule } from '../src/platform/input-boundary';
+import { costProblem, measureDocument, measureOperation, type CostLimits, type OperationCost } from '../src/platform/operation-cost';
+import type { Bucket } from '../src/platform/rate-limit';
 import type { FieldRateLimits } from './rate-limits';
 
-/** Lexical tokens a document may have: enough for any real operation (a full introspection has 184). */
-export const MAX_TOKENS = 2_000;
 /** What the parsed documents kept for reuse may weigh together. */
 export const DOCUMENT_CACHE_BYTES = 32 * 1024 * 1024;
 /** What one parsed token may weigh (its token record and its share of the AST and locations), erring high. */
@@ -39,35 +38,6 @@ const BYTES_PER_TOKEN = 400;
 export const INTROSPECTION_BUCKET: Bucket = { name: 'introspection', perMinute: 30 };
 /** What the kept answers of introspection operations may weigh together (a full one of this schema is some hundreds of KiB). */
 export const INTROSPECTION_CACHE_BYTES = 16 * 1024 * 1024;
-
-const LIMITS: Omit<CostLimits, 'maxIntrospectionComplexity'> = {
-  // The longest REST or MCP document has 24 aliases (the spec's keys are aliases of the schema's fields).
-  maxAliases: 30,
-  // graphql-js's validation compares the fields of one response name pairwise: a name selected hundreds
-  // of times in one selection set costs it a tenth of a second.
-  maxRepeats: 50,
-  // GET /tickets at its largest page (100 tickets of about 20 comments) counts 21,701, and a page of 100
-  // tasks with every field of their delegations and executions 32,401.
-  maxComplexity: 50_000,
-  defaultListSize: 20,
-  // The largest page any list serves (a memory store's entries).
-  maxListSize: 1_000,
-};
-
-const limitsBySchema = new WeakMap<GraphQLSchema, CostLimits>();
-
-/** The limits on `schema`: introspection may cost twice a full introspection of it. */
-export function costLimitsFor(schema: GraphQLSchema): CostLimits {
-  let limits = limitsBySchema.get(schema);
-  if (!limits) {
-    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
-    const open = { ...LIMITS, maxIntrospectionComplexity: Infinity };
-    const cost = [...measureDocument(schema, parse(full), open).values()][0];
-    limits = { ...open, maxIntrospectionComplexity: 2 * cost.introspectionComplexity };
-    limitsBySchema.set(schema, limits);
-  }
-  return limits;
-}
 
 /** A request error: 400 with application/graphql-response+json, as GraphQL over HTTP says of such errors. */
 export function requestError(message: string, nodes?: GraphQLError['nodes'], code = 'BAD_REQUEST'): GraphQLError {
@@ -87,55 +57,6 @@ export interface PreparedDocument {
   bytes: number;
 }
 
-/** What the costs measured with requests' page sizes may weigh together (some 8,000 of them). */
-export const SIZED_COST_CACHE_BYTES = 1024 * 1024;
-/**
- * Per schema, what an operation's cost refuses (or null) at given page sizes: by document, operation name
- * and sizesKey.
- */
-const sizedCosts = new WeakMap<GraphQLSchema, BoundedCache<string | null>>();
-/** A number for each parsed document whose operations were measured with variables, naming it in sizedCosts' keys. */
-const documentIds = new WeakMap<DocumentNode, number>();
-let documentCount = 0;
-
-/** How many costs with requests' page sizes are kept for `schema`, and what they weigh. */
-export function sizedCostsKept(schema: GraphQLSchema): { bytes: number; entries: number } {
-  const kept = sizedCosts.get(schema);
-  return { bytes: kept?.bytes ?? 0, entries: kept?.size ?? 0 };
-}
-
-/**
- * The checks an operation's variables pass on every run: the input boundary, then, when a page size comes
- * from a variable, the cost again with the request's values. Returns the refusal, or undefined.
- *
- * The cost with a request's values is measured once for each operation and set of page sizes, and kept:
- * it depends on the variables only through the values of the few that give a page size (sizesKey), and a
- * route's or a client's requests take a few sizes (resolve's limit, a listing's page), while measuring
- * walks the whole document again (2% of the main thread under varied resolves).
- */
-export function variablesProblem(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  cost: OperationCost,
-  variables: Record<string, unknown> | null | undefined,
-): AppError | undefined {
-  const problem = inputProblem(variables, '');
-  if (problem) return new ValidationFailed(problem);
-  if (!cost.variableSized) return undefined;
-  const limits = costLimitsFor(schema);
-  let kept = sizedCosts.get(schema);
-  if (!kept) sizedCosts.set(schema, (kept = new BoundedCache(SIZED_COST_CACHE_BYTES, (key, refused) => stringBytes(key) + stringBytes(refused ?? '') + 64)));
-  let id = documentIds.get(document);
-  if (id === undefined) documentIds.set(document, (id = ++documentCount));
-  const key = `${id}\n${operation.name?.value ?? ''}\n${sizesKey(cost, variables, limits)}`;
-  let refused = kept.get(key);
-  if (refused === undefined) {
-    refused = costProblem(measureOperation(schema, document, operation, limits, variables ?? {}), limits) ?? null;
-    kept.set(key, refused);
-  }
-  return refused === null ? undefined : new BadRequest(refused);
-}
 
 /** The tokens of a parsed document (they stay linked from its location). */
 function tokenCount(document: DocumentNode): number {
@@ -153,6 +74,8 @@ export class OperationGate {
   /** Those being computed, shared by the runs that ask meanwhile. */
   private readonly introspecting = new Map<string, Promise<ExecutionResult>>();
   readonly limits: CostLimits;
+  /** Each measured operation's charges, made once. */
+  private readonly charges = new WeakMap<OperationCost, Charge[]>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -206,16 +129,43 @@ export class OperationGate {
   }
 
   /**
-   * Admits one run of `operation`: its variables at the boundary and its cost with their page sizes
-   * (throwing the refusal), then spends its root fields' rate buckets and, if it introspects, the
-   * introspection bucket. Returns the tightest rate decision (for the X-RateLimit-* headers; the caller
-   * refuses the run when it is not allowed).
+   * Runs `operation` for a client through the pipeline (src/pipeline): its root fields' rate buckets (and
+   * the introspection bucket when it introspects), the input boundary and its cost with the request's page
+   * sizes, then `execute`, or what is kept when it only introspects. A refusal is thrown, with the rate
+   * headers in `headers`.
    */
-  async admit(ctx: Ctx, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): Promise<RateDecision | undefined> {
+  operate<T>(
+    ctx: Ctx,
+    surface: Surface,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | null | undefined,
+    headers: Record<string, string>,
+    execute: () => T | Promise<T>,
+  ): Promise<T> {
     const cost = this.costOf(document, operation);
-    const refused = variablesProblem(this.schema, document, operation, cost, variables);
-    if (refused) throw refused;
-    return this.fieldLimits.charge(ctx, cost.rootFields, cost.introspection > 0 ? INTROSPECTION_BUCKET : undefined);
+    return runOperation<T>({
+      surface,
+      ctx,
+      label: operation.name?.value ?? operation.operation,
+      charges: this.chargesOf(cost),
+      auth: 'fields',
+      headers,
+      read: () => ({ variables: variables ?? {} }),
+      cost: (given) => sizedCostProblem(this.schema, document, operation, cost, given),
+      run: () => (operation.operation === 'subscription' ? execute() : (this.run(document, operation, variables, execute as () => ExecutionResult) as Promise<T>)),
+    });
+  }
+
+  /** What an operation spends: each root field's bucket once per selection, and the introspection bucket. */
+  private chargesOf(cost: OperationCost): Charge[] {
+    let charges = this.charges.get(cost);
+    if (!charges) {
+      charges = [...cost.rootFields].map(([coordinate, points]) => ({ bucket: this.fieldLimits.bucketFor(coordinate), points }));
+      if (cost.introspection > 0) charges.push({ bucket: INTROSPECTION_BUCKET, points: 1 });
+      this.charges.set(cost, charges);
+    }
+    return charges;
   }
 
   /** How many introspection answers are kept, and what they weigh. */
@@ -233,9 +183,7 @@ export class OperationGate {
     if (operation.operation !== 'query') return undefined;
     const cost = this.costOf(document, operation);
     if (cost.introspection === 0 || cost.rootFields.size > 0) return undefined;
-    let id = documentIds.get(document);
-    if (id === undefined) documentIds.set(document, (id = ++documentCount));
-    return `${id}\n${operation.name?.value ?? ''}\n${JSON.stringify(variables ?? {})}`;
+    return `${documentId(document)}\n${operation.name?.value ?? ''}\n${JSON.stringify(variables ?? {})}`;
   }
 
   /** The kept answer under `key`, if any. */
@@ -287,19 +235,31 @@ export class OperationGate {
   /**
    * The gate for yoga (GET and other POSTs of /graphql, graphql-sse, and graphql-ws through
    * yoga.getEnveloped): documents are parsed and validated here, from the same cache as the fast path
-   * (yoga's own cache is off), and every execution and subscription is admitted.
+   * (yoga's own cache is off), and every execution and subscription runs through the pipeline. The
+   * headers its guards add are kept by request, for the answer.
    */
-  plugin(rateDecisions: WeakMap<object, RateDecision>): Plugin<Ctx & { request?: Request }> {
-    const admit = async (ctx: Ctx & { request?: Request }, document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined) => {
-      const operation = getOperationAST(document, operationName);
-      if (!operation) return undefined;
-      try {
-        const decision = await this.admit(ctx, document, operation, variables);
-        if (decision && ctx.request) rateDecisions.set(ctx.request, decision);
-        return decision && !decision.allowed ? new RateLimited(decision.retryAfterSeconds) : undefined;
-      } catch (err) {
-        return err as GraphQLError;
-      }
+  plugin(answerHeaders: WeakMap<object, Record<string, string>>): Plugin<Ctx & { request?: Request; socket?: unknown }> {
+    const surfaceOf = (ctx: Ctx & { request?: Request; socket?: unknown }): Surface => {
+      if (ctx.socket !== undefined) return 'graphql-ws';
+      const accept = ctx.request?.headers.get('accept') ?? '';
+      return ctx.request && (new URL(ctx.request.url).pathname.endsWith('/stream') || accept.includes('text/event-stream')) ? 'graphql-sse' : 'graphql';
+    };
+    const through = <T>(args: { contextValue?: unknown; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }, execute: () => T | Promise<T>) => {
+      const ctx = args.contextValue as Ctx & { request?: Request; socket?: unknown };
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation) return execute();
+      const headers: Record<string, string> = {};
+      if (ctx.request) answerHeaders.set(ctx.request, headers);
+      let ran = false;
+      const run = () => {
+        ran = true;
+        return execute();
+      };
+      // A guard's refusal is the operation's error (yoga answers it with the request's status); the operation's own errors are yoga's.
+      return this.operate(ctx, surfaceOf(ctx), args.document, operation, args.variableValues, headers, run).catch((err: unknown) => {
+        if (ran) throw err;
+        return { errors: [err as GraphQLError] } as T;
+      });
     };
     return {
       onParse: ({ params, setParsedDocument }) => {
@@ -316,23 +276,11 @@ export class OperationGate {
         const prepared = params.schema === this.schema ? this.byDocument.get(params.documentAST) : undefined;
         if (prepared) setResult(prepared.refused ? [prepared.refused] : prepared.validationErrors);
       },
-      onExecute: async ({ args, setResultAndStopExecution }) => {
-        const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);
-        if (refused) return void setResultAndStopExecution({ errors: [refused] });
-        const operation = getOperationAST(args.document, args.operationName);
-        const key = operation ? this.introspectionKey(args.document, operation, args.variableValues) : undefined;
-        if (key === undefined) return undefined;
-        const kept = this.keptIntrospection(key);
-        if (kept) return void setResultAndStopExecution({ ...kept });
-        return {
-          onExecuteDone: ({ result }) => {
-            if (!(Symbol.asyncIterator in Object(result))) this.keepIntrospection(key, result as ExecutionResult);
-          },
-        };
+      onExecute: ({ executeFn, setExecuteFn }) => {
+        setExecuteFn((args) => through(args, () => executeFn(args)));
       },
-      async onSubscribe({ args, setResultAndStopExecution }) {
-        const refused = await admit(args.contextValue, args.document, args.operationName, args.variableValues);
-        if (refused) setResultAndStopExecution({ errors: [refused] });
+      onSubscribe: ({ subscribeFn, setSubscribeFn }) => {
+        setSubscribeFn((args) => through(args, () => subscribeFn(args)));
       },
     };
   }

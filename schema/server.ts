@@ -14,7 +14,7 @@ import { BODY_LIMIT_BYTES, clientAddress as httpClientAddress, refuseUpgrade, re
 import { newRequestId } from '../src/platform/ids';
 import { graphqlSse } from './graphql-sse';
 import type { OperationGate } from './operation-gate';
-import { rateDecisions } from './rate-limits';
+import { answerHeaders } from './rate-limits';
 
 export const GRAPHQL_PATH = '/graphql';
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
@@ -114,16 +114,12 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
     // The gate parses and validates, from its own cache bounded in bytes (operation-gate.ts).
     parserAndValidationCache: false,
     plugins: [
-      gate.plugin(rateDecisions),
+      gate.plugin(answerHeaders),
       graphqlSse<ServerContext, Ctx>(GRAPHQL_SSE_PATH, maskErrorWith(services)),
       {
         onResponse({ request, response }) {
-          const decision = rateDecisions.get(request);
-          if (!decision) return;
-          response.headers.set('X-RateLimit-Limit', String(decision.limit));
-          response.headers.set('X-RateLimit-Remaining', String(decision.remaining));
-          response.headers.set('X-RateLimit-Reset', String(decision.reset));
-          if (!decision.allowed) response.headers.set('Retry-After', String(decision.retryAfterSeconds));
+          const headers = answerHeaders.get(request);
+          if (headers) for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
         },
       },
     ],

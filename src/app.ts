@@ -4,7 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type Redis from 'ioredis';
-import { compileRoutes, coordinateOf, RestDispatcher, type CompiledRoute } from '../rest/runner';
+import { compileRoutes, RestDispatcher, type CompiledRoute } from '../rest/runner';
+import { coordinateOf } from './pipeline/compile';
+import { Pipeline } from './pipeline/pipeline';
 import { StreamBridge } from '../rest/streams';
 import { rootAliases, routes } from '../rest/routes';
 import { schema } from '../schema/index';
@@ -206,6 +208,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   );
   const services: Services = {
     config,
+    pipeline: new Pipeline(),
     db: db.prisma,
     sql: db.sql,
     dbKind: db.kind,

@@ -1,8 +1,6 @@
 // Payment offers and their checkout (spec §4.13): an offer for a price, bought through a checkout URL
 // that takes x402 payments.
-import { encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentOffer } from '../../src/db/generated/prisma/client';
-import type { Ctx } from '../../src/domain/context';
 import * as offers from '../../src/domain/ext/offers';
 import { builder } from '../builder';
 import { X402Settlement } from '../payments';
@@ -110,19 +108,13 @@ const CheckoutReceiptRef = builder.objectRef<offers.CheckoutReceipt>('CheckoutRe
   }),
 });
 
-/** A paid checkout's answer carries the settlement in PAYMENT-RESPONSE, as x402 says. */
-function withPaymentResponse(ctx: Ctx, receipt: offers.CheckoutReceipt): offers.CheckoutReceipt {
-  ctx.httpAnswer = { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader(receipt.settlement) } };
-  return receipt;
-}
-
 builder.queryField('checkoutReceipt', (t) =>
   t.field({
     type: CheckoutReceiptRef,
     description:
       "A checkout URL's answer to a read (no key needed; its REST GET or HEAD without a payment): the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions` (CONFLICT once expired). It never pays: a payment goes to payCheckout",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, { id }, ctx) => withPaymentResponse(ctx, await offers.checkoutReceipt(ctx, String(id))),
+    resolve: (_r, { id }, ctx) => offers.checkoutReceipt(ctx, String(id)),
   }),
 );
 
@@ -135,6 +127,6 @@ builder.mutationField('payCheckout', (t) =>
       id: t.arg.id({ required: true }),
       payment: t.arg.string({ description: 'An x402 v2 PaymentPayload (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it' }),
     },
-    resolve: async (_r, { id, payment }, ctx) => withPaymentResponse(ctx, await offers.payCheckout(ctx, String(id), payment)),
+    resolve: (_r, { id, payment }, ctx) => offers.payCheckout(ctx, String(id), payment),
   }),
 );

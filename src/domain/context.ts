@@ -77,12 +77,4 @@ export interface Ctx {
    * execute); ignored once the caller was looked up.
    */
   seedPrincipal(principal: Principal): void;
-  /** Set by the REST layer: it has already charged the route's rate-limit bucket. */
-  rateLimited?: boolean;
-  /**
-   * What an operation's result asks of a REST answer beyond the route's own: another status and headers
-   * (a health check that is down answers 503 with its report; a paid call carries PAYMENT-RESPONSE). Set
-   * by schema resolvers, read by rest/.
-   */
-  httpAnswer?: { status?: number; headers?: Record<string, string> };
 }

@@ -8,16 +8,14 @@ import type { GraphQLSchema } from 'graphql';
 import type { AgentCard as Card, Task as A2aTask, Part } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
 import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext as CallContext, TaskStore, User } from '@a2a-js/sdk/server' with { 'resolution-mode': 'import' };
 import type { CompiledRoute } from '../../rest/runner';
-import { spendBucket } from '../../rest/runner';
-import { authorize } from '../../schema/auth';
+import { runOperation, type Charge } from '../pipeline/pipeline';
 import { VERSION } from '../config';
 import { loadA2aTask, listA2aTasks, saveA2aTask } from '../domain/a2a/tasks';
 import { CAPABILITY_SLUG } from '../domain/capabilities/catalog';
 import type { Ctx, Services } from '../domain/context';
 import { createContext } from '../domain/request-context';
-import { problemFromError } from '../platform/errors';
+import { problemFromError, ValidationFailed } from '../platform/errors';
 import { clientAddress } from '../platform/http';
-import { inputProblem } from '../platform/input-boundary';
 import { onFirstUse } from '../platform/lazy';
 import { bucket } from '../../rest/route';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from './json-rpc';
@@ -45,7 +43,7 @@ const a2aSdk = onFirstUse(
 
 export const A2A_PATH = '/api/a2a';
 export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
-const A2A_BUCKET = bucket('a2a', 120);
+const A2A_CHARGES: Charge[] = [{ bucket: bucket('a2a', 120), points: 1 }];
 const MAX_BODY_BYTES = 1024 * 1024;
 /** How long the card's skills (the catalog) are reused before they are read again. */
 const CARD_TTL_MS = 60_000;
@@ -162,7 +160,7 @@ class ExecuteExecutor implements AgentExecutor {
     );
     bus.publish(sdk.AgentEvent.statusUpdate({ ...ids, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }));
     const call = callOf(request.userMessage.parts.map(partOf));
-    const answer = 'problem' in call ? undefined : await runTool(this.executeTool, ctxOf(request.context), call.args);
+    const answer = 'problem' in call ? undefined : await runTool(this.executeTool, ctxOf(request.context), call.args, undefined, 'a2a');
     const artifact = (value: unknown) =>
       sdk.AgentEvent.artifactUpdate({
         ...ids,
@@ -295,21 +293,25 @@ export class A2aEndpoint {
       return void send(res, 200, envelope(id, INVALID_REQUEST, 'Invalid Request: a JSON-RPC 2.0 request object has jsonrpc "2.0", a method and an id'));
     }
     const id = (request.id as RpcId) ?? null;
-    // The input boundary, before anything reads the message (the task store keeps it, the execute tool runs it).
-    const outside = inputProblem(request.params, 'params');
-    if (outside) return void send(res, 200, { ...envelope(id, INVALID_PARAMS, `Invalid params: ${outside.path}: ${outside.message}`), error: { code: INVALID_PARAMS, message: `Invalid params: ${outside.path}: ${outside.message}`, data: { errors: [outside] } } });
     const method = request.method;
     const { sdk, compat } = a2aSdk();
     const isLegacy = compat.isLegacyJsonRpcMethod(method);
     if (!isLegacy && !compat.isV1JsonRpcMethod(method)) return void send(res, 200, envelope(id, METHOD_NOT_FOUND, `Method not found: ${method}`));
 
     const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
+    // The message passes the pipeline before anything reads it (the task store keeps it, the execute tool runs
+    // it): the A2A bucket, the agent's key, the input boundary over its params.
+    const headers: Record<string, string> = {};
     try {
-      await spendBucket(ctx, A2A_BUCKET);
-      await authorize(ctx, 'agent');
+      await runOperation({ surface: 'a2a', ctx, label: `A2A ${method}`, charges: A2A_CHARGES, auth: 'agent', headers, read: () => ({ variables: { params: request.params } }), run: () => {} });
     } catch (err) {
+      if (err instanceof ValidationFailed) {
+        const outside = err.errors[0];
+        const message = `Invalid params: ${outside.path}: ${outside.message}`;
+        return void send(res, 200, { ...envelope(id, INVALID_PARAMS, message), error: { code: INVALID_PARAMS, message, data: { errors: [outside] } } });
+      }
       const problem = problemFromError(this.services.config.publicBaseUrl, err, requestId);
-      return void send(res, problem.status, { ...envelope(id, UNAUTHORIZED, problem.detail), error: { code: UNAUTHORIZED, message: problem.detail, data: problem } }, problem.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      return void send(res, problem.status, { ...envelope(id, UNAUTHORIZED, problem.detail), error: { code: UNAUTHORIZED, message: problem.detail, data: problem } }, { ...headers, ...(problem.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}) });
     }
     if (method === 'message/send' || method === 'message/stream' || method === 'SendMessage' || method === 'SendStreamingMessage') {
       const parts = wireParts((request.params as { message?: unknown } | undefined)?.message);
@@ -415,7 +417,7 @@ export class A2aEndpoint {
   /** The catalog as skills: the built-in capabilities, then the most offered of those services declared. */
   private async catalogSkills(ctx: Ctx): Promise<Card['skills']> {
     if (this.skills && Date.now() - this.skills.at < CARD_TTL_MS) return this.skills.value;
-    const answer = await runTool(this.catalog, ctx, {});
+    const answer = await runTool(this.catalog, ctx, {}, undefined, 'a2a');
     if (!answer.ok) throw new Error(answer.problem.detail);
     type Listed = { slug: string; name: string; group: string; description: string | null; builtin: boolean; service_count: number };
     const listed = (answer.value as { capabilities: Listed[] }).capabilities;

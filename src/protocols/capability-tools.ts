@@ -6,14 +6,13 @@
 // MCP toolset of its catalog group (toolsets.ts).
 import type { GraphQLSchema } from 'graphql';
 import { executionReceipt } from '../../rest/execution';
-import { compileOperation, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
-import { authorize } from '../../schema/auth';
+import type { CompiledRoute } from '../../rest/runner';
+import { compileOperation, type CompiledOperation } from '../pipeline/compile';
+import { runOperation, type Charge } from '../pipeline/pipeline';
 import { CATALOG } from '../domain/capabilities/catalog';
 import type { FirstPartyCapability } from '../domain/first-party/types';
 import type { Ctx, Services } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
-import { inputProblem } from '../platform/input-boundary';
-import type { Bucket } from '../platform/rate-limit';
 import type { ToolDefinition } from './tools';
 import { DEFAULT_TOOLSET, TOOLSET_META } from './toolsets';
 
@@ -53,7 +52,7 @@ export type CapabilityAnswer =
 
 export class CapabilityTools {
   private readonly op: CompiledOperation;
-  private readonly bucket: Bucket | null;
+  private readonly charges: readonly Charge[];
   private readonly tools: Map<string, CapabilityTool>;
 
   constructor(
@@ -67,7 +66,7 @@ export class CapabilityTools {
     const execute = routes.find((r) => r.label === 'POST /execute');
     if (!execute) throw new Error('capability tools: no route POST /execute');
     // One budget with REST's execute and the execute tools.
-    this.bucket = execute.route.bucket;
+    this.charges = execute.charges;
     this.tools = new Map();
     for (const capability of capabilities) {
       if (taken.has(capability.slug)) throw new Error(`capability tools: ${capability.slug} is already the name of a tool`);
@@ -94,27 +93,37 @@ export class CapabilityTools {
    */
   async run(tool: CapabilityTool, ctx: Ctx, args: unknown): Promise<CapabilityAnswer> {
     const base = ctx.services.config.publicBaseUrl;
+    const named = (err: unknown) => (err instanceof ValidationFailed ? new ValidationFailed(err.errors.map((e) => ({ ...e, path: argumentPath(e) }))) : err);
     try {
-      await spendBucket(ctx, this.bucket);
-      await authorize(ctx, 'agent');
-      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
-      const outside = inputProblem(args);
-      if (outside) throw new ValidationFailed(outside);
-      const result = await this.op.execute(undefined, ctx, { capability: tool.capability.slug, input: args });
-      if (result.errors?.length) {
-        const first = result.errors[0];
-        if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
-        const original = first instanceof ValidationFailed ? first : first.originalError;
-        const named = original instanceof ValidationFailed ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: argumentPath(e) }))) : first;
-        return { kind: 'refused', problem: problemFromError(base, named, ctx.requestId) };
-      }
-      const { result: output, ...execution } = (result.data as { execute: Record<string, unknown> }).execute;
-      const caller = ctx.resolvedPrincipal;
-      if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.definition.name}`, ctx.services.clock.now());
-      if (execution.status !== 'success' || typeof output !== 'object' || output === null || Array.isArray(output)) return { kind: 'failed', execution };
-      return { kind: 'output', output: output as Record<string, unknown>, execution };
+      return await runOperation<CapabilityAnswer>({
+        surface: 'mcp',
+        ctx,
+        label: `tool ${tool.definition.name}`,
+        charges: this.charges,
+        auth: 'agent',
+        headers: {},
+        read: () => {
+          if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
+          return { variables: { capability: tool.capability.slug, input: args } };
+        },
+        cost: (variables) => named(this.op.costProblem(variables)) as Error | undefined,
+        run: async (variables) => {
+          const result = await this.op.execute(undefined, ctx, variables);
+          if (result.errors?.length) {
+            const first = result.errors[0];
+            if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
+            const original = first instanceof ValidationFailed ? first : first.originalError;
+            return { kind: 'refused', problem: problemFromError(base, original instanceof ValidationFailed ? named(original) : first, ctx.requestId) };
+          }
+          const { result: output, ...execution } = (result.data as { execute: Record<string, unknown> }).execute;
+          const caller = ctx.resolvedPrincipal;
+          if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.definition.name}`, ctx.services.clock.now());
+          if (execution.status !== 'success' || typeof output !== 'object' || output === null || Array.isArray(output)) return { kind: 'failed', execution };
+          return { kind: 'output', output: output as Record<string, unknown>, execution };
+        },
+      });
     } catch (err) {
-      const problem = problemFromError(base, err, ctx.requestId);
+      const problem = problemFromError(base, named(err), ctx.requestId);
       if (problem.code === 'internal') ctx.services.log.error({ err, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
       return { kind: 'refused', problem };
     }

@@ -4,7 +4,7 @@
 // the default one's 25 tools (with the support-ticket capability tool) are what /mcp serves.
 import { agentReputation } from '../../rest/agents';
 import { providerMatch } from '../../rest/discovery';
-import { executionReceipt } from '../../rest/execution';
+import { executionAnswer, executionReceipt } from '../../rest/execution';
 import { bucket } from '../../rest/route';
 import { capabilitySummary, publicStats, serviceFields } from '../../rest/services';
 import { sparkFields } from '../../rest/tasks';
@@ -69,6 +69,7 @@ export const manifestTools: ToolSpec[] = [
       execute(input: { capability: $capability, input: $input }, payment: $payment) { ...ExecutionReceiptFields }
     } ${executionReceipt}`,
     paymentVariable: 'payment',
+    answer: executionAnswer,
     withoutKey: /* GraphQL */ `query ExecuteCapabilityInstructions($capability: String!, $input: JSON) {
       executionInstructions(capability: $capability, input: $input) { ...InstructionsFields }
     } ${instructions}`,

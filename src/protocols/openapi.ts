@@ -20,8 +20,9 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { fieldOf, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
-import { documentedName } from '../../rest/spelling';
+import type { CompiledRoute } from '../../rest/runner';
+import { fieldOf, type CompiledOperation } from '../pipeline/compile';
+import { documentedName } from '../pipeline/spelling';
 import { otherSpelling } from '../platform/naming';
 import { API_DOCUMENT_VERSION } from '../config';
 import { jsonSchemaOf } from '../../schema/json-schema';

@@ -4,10 +4,11 @@
 // variable types and the fields they feed (descriptions, ranges), its output schema from the selection
 // set, its description from the root field's.
 import { coerceInputValue, getNamedType, GraphQLInputObjectType, GraphQLNonNull, isInputObjectType, Kind, type GraphQLInputFieldConfig, type GraphQLInputType, type GraphQLSchema, type ValueNode } from 'graphql';
-import { authorize } from '../../schema/auth';
-import type { Auth } from '../../rest/route';
-import { compileOperation, fieldError, fieldOf, spendBucket, type CompiledOperation, type CompiledRoute } from '../../rest/runner';
-import { Spelling } from '../../rest/spelling';
+import type { AnswerMeta, Auth } from '../../rest/route';
+import type { CompiledRoute } from '../../rest/runner';
+import { compileOperation, fieldOf, type CompiledOperation } from '../pipeline/compile';
+import { runOperation, type Charge, type Surface } from '../pipeline/pipeline';
+import { fieldError, Spelling } from '../pipeline/spelling';
 import type { Ctx } from '../domain/context';
 import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
 import { inputProblem } from '../platform/input-boundary';
@@ -69,6 +70,8 @@ export interface ToolSpec {
    * PAYMENT-SIGNATURE is both: its `paymentSignature` argument and `_meta`.
    */
   paymentVariable?: string;
+  /** What a success says beyond its value (as Route.answer); a route's tool has its route's. */
+  answer?: (value: any) => AnswerMeta | undefined;
 }
 
 /** The key of an x402 payment in a tools/call's `_meta`, and of its settlement in the result's (x402 MCP transport). */
@@ -121,6 +124,10 @@ export interface CompiledTool extends Runnable {
   spec: ToolSpec;
   auth: Auth;
   bucket: Bucket | null;
+  /** The bucket as the pipeline spends it. */
+  charges: readonly Charge[];
+  /** What a success says beyond its value (a paid call's PAYMENT-RESPONSE): its route's, or the spec's. */
+  answer?: (value: any) => AnswerMeta | undefined;
   /** The arguments as one input object type: read in both spellings and coerced like a REST body. */
   argsType: GraphQLInputObjectType;
   /**
@@ -159,6 +166,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     let bucket: Bucket | null;
     let paymentVariable: string | undefined;
     let paymentArg: string | undefined;
+    let answerMeta = spec.answer;
     let bodyRules: JsonSchema | undefined;
     const placements: Placement[] = [];
     const fields: Record<string, GraphQLInputFieldConfig> = {};
@@ -182,6 +190,7 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       op = route;
       auth = spec.auth ?? route.route.auth;
       bucket = spec.bucket === undefined ? route.route.bucket : spec.bucket;
+      answerMeta ??= route.route.answer;
       for (const [name, use] of variableUses(schema, op)) uses.set(name, use);
       for (const v of route.variables) {
         if (v.source.from === 'body') {
@@ -260,6 +269,8 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
       placements,
       auth,
       bucket,
+      charges: bucket ? [{ bucket, points: 1 }] : [],
+      answer: answerMeta,
       argsType,
       argPaths,
       inputRoot,
@@ -301,44 +312,57 @@ export interface ToolPayment {
 const META_PAYMENT_PATH = `_meta.${X402_PAYMENT_META}`;
 
 /**
- * Runs a tool for the caller in `ctx`: its rate bucket is spent, the key checked (or, without one, the
- * document for callers without a key run), the arguments read in both spellings and coerced, then the
- * compiled operation runs. Every refusal is the problem REST would answer.
+ * Runs a tool for the caller in `ctx` through the pipeline (src/pipeline): its rate bucket, the key (or,
+ * without one, the document for callers without a key), the arguments read in both spellings and coerced,
+ * held to the boundary and the cost, then the compiled operation. Every refusal is the problem REST would
+ * answer, naming the argument as the tool spells it.
  */
-export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?: ToolPayment): Promise<ToolAnswer> {
+export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?: ToolPayment, surface: Surface = 'mcp'): Promise<ToolAnswer> {
   const base = ctx.services.config.publicBaseUrl;
   // A field the caller did not send is named as the tool names its arguments (camelCase), not as REST documents it.
   const spelling = new Spelling((field) => field);
+  const runnable = tool.withoutKey && ctx.bearer.kind === 'none' ? tool.withoutKey : tool;
+  // A payment in `_meta` (a tool that takes none leaves it unread, as x402 servers do with free tools).
+  const fromMeta = paid !== undefined && runnable === tool && tool.paymentVariable !== undefined;
+  const pathOf = (path: string) => {
+    const arg = runnable === tool ? operationPath(tool, path) : path;
+    // A refused payment is named where it came from.
+    if (fromMeta && (arg === tool.paymentArg || path === tool.paymentVariable)) return META_PAYMENT_PATH;
+    return spelling.clientPath(arg, tool.argsType);
+  };
+  const named = (err: unknown) => (err instanceof ValidationFailed ? new ValidationFailed(err.errors.map((e) => ({ ...e, path: pathOf(e.path) }))) : err);
   try {
-    await spendBucket(ctx, tool.bucket);
-    const runnable = tool.withoutKey && ctx.bearer.kind === 'none' ? tool.withoutKey : tool;
-    if (runnable === tool) await authorize(ctx, tool.auth);
-    const values = readArguments(tool, runnable, args ?? {}, spelling);
-    // A payment in `_meta` (a tool that takes none leaves it unread, as x402 servers do with free tools).
-    const fromMeta = paid !== undefined && runnable === tool && tool.paymentVariable !== undefined;
-    if (fromMeta) values[tool.paymentVariable!] = metaPayment(paid!.payment, values[tool.paymentVariable!], tool.paymentArg);
-    const result = await runnable.op.execute(undefined, ctx, values);
-    if (result.errors?.length) {
-      const first = result.errors[0];
-      if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
-      const original = first instanceof ValidationFailed ? first : first.originalError;
-      const pathOf = (path: string) => {
-        const arg = runnable === tool ? operationPath(tool, path) : path;
-        // A refused payment is named where it came from.
-        if (fromMeta && (arg === tool.paymentArg || path === tool.paymentVariable)) return META_PAYMENT_PATH;
-        return spelling.clientPath(arg, tool.argsType);
-      };
-      const named = original instanceof ValidationFailed ? new ValidationFailed(original.errors.map((e) => ({ ...e, path: pathOf(e.path) }))) : first;
-      return { ok: false, problem: problemFromError(base, named, ctx.requestId) };
-    }
-    const data = result.data as Record<string, unknown>;
-    const value = (runnable.op.rootIsObject ? data[runnable.op.rootKey] : data) as Record<string, unknown>;
-    const caller = ctx.resolvedPrincipal;
-    if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.spec.name}`, ctx.services.clock.now());
-    const settlement = settlementOf(ctx);
-    return { ok: true, value, ...(settlement ? { settlement } : {}) };
+    return await runOperation<ToolAnswer>({
+      surface,
+      ctx,
+      label: `tool ${tool.spec.name}`,
+      charges: tool.charges,
+      auth: runnable === tool ? tool.auth : 'none',
+      headers: {},
+      read: () => {
+        const values = readArguments(tool, runnable, args ?? {}, spelling);
+        if (fromMeta) values[tool.paymentVariable!] = metaPayment(paid!.payment, values[tool.paymentVariable!], tool.paymentArg);
+        return { variables: values };
+      },
+      cost: (variables) => named(runnable.op.costProblem(variables)) as Error | undefined,
+      run: async (variables) => {
+        const result = await runnable.op.execute(undefined, ctx, variables);
+        if (result.errors?.length) {
+          const first = result.errors[0];
+          if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
+          const original = first instanceof ValidationFailed ? first : first.originalError;
+          return { ok: false, problem: problemFromError(base, original instanceof ValidationFailed ? named(original) : first, ctx.requestId) };
+        }
+        const data = result.data as Record<string, unknown>;
+        const value = (runnable.op.rootIsObject ? data[runnable.op.rootKey] : data) as Record<string, unknown>;
+        const caller = ctx.resolvedPrincipal;
+        if (caller?.kind === 'agent') ctx.services.usage.record(caller.agent.id, `MCP ${tool.spec.name}`, ctx.services.clock.now());
+        const settlement = runnable === tool ? settlementOf(tool.answer?.(value)) : undefined;
+        return { ok: true, value, ...(settlement ? { settlement } : {}) };
+      },
+    });
   } catch (err) {
-    const problem = problemFromError(base, err, ctx.requestId);
+    const problem = problemFromError(base, named(err), ctx.requestId);
     if (problem.code === 'internal') ctx.services.log.error({ err, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
     return { ok: false, problem };
   }
@@ -369,8 +393,8 @@ export function metaPayment(payment: unknown, fromArgument: unknown, paymentArg:
 }
 
 /** The x402 settlement a paid operation answered with (what REST sends base64-encoded in PAYMENT-RESPONSE). */
-export function settlementOf(ctx: Ctx): Record<string, unknown> | undefined {
-  const header = ctx.httpAnswer?.headers?.['PAYMENT-RESPONSE'];
+export function settlementOf(meta: AnswerMeta | undefined): Record<string, unknown> | undefined {
+  const header = meta?.headers?.['PAYMENT-RESPONSE'];
   if (!header) return undefined;
   try {
     const settlement = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as unknown;

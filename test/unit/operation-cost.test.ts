@@ -4,7 +4,7 @@
 import { getIntrospectionQuery, getNamedType, isInputObjectType, parse, typeFromAST, type OperationDefinitionNode } from 'graphql';
 import { routes } from '../../rest/routes';
 import { schema } from '../../schema/index';
-import { costLimitsFor, sizedCostsKept, variablesProblem } from '../../schema/operation-gate';
+import { costLimitsFor, sizedCostsKept, variablesProblem } from '../../src/pipeline/limits';
 import { BoundedCache } from '../../src/platform/bounded-cache';
 import { costProblem, measureDocument, type OperationCost } from '../../src/platform/operation-cost';
 

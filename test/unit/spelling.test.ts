@@ -3,7 +3,7 @@
 // values, and an unknown field, are refused naming the field as the client spelled it.
 import { routes } from '../../rest/routes';
 import { compileRoutes, readVariables, type CompiledRoute, type RestRequest } from '../../rest/runner';
-import { documentedName } from '../../rest/spelling';
+import { documentedName } from '../../src/pipeline/spelling';
 import { camelCase, otherSpelling, sameJson, snakeCase, withBothSpellings } from '../../src/platform/naming';
 import { schema } from '../../schema';
 import { ValidationFailed } from '../../src/platform/errors';

@@ -16,7 +16,7 @@ import { fundsOf, holdIn, openWallets, transfer, withoutWallet, type Funds } fro
 import type { WalletLeases } from './leases';
 import { ACCOUNTS, formatUnits, type PaymentSetup } from './setup';
 import type { WalletKeyring } from './wallet-keys';
-import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, settleResponse, X402_VERSION, type ReadPayment } from './x402';
+import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, X402_VERSION, type ReadPayment } from './x402';
 
 declare module '../context' {
   interface Services {
@@ -435,7 +435,3 @@ function settleRefused(ctx: Ctx, price: CallPrice, answer: SettleResponse): Paym
   return paymentRequired(ctx, price, `The payment could not be settled: ${answer.errorMessage ?? answer.errorReason ?? 'refused'}`, answer.errorReason ?? 'settlement_failed');
 }
 
-/** PAYMENT-RESPONSE of a settled payment. */
-export function settlementOf(setup: PaymentSetup, x402: X402Receipt): SettleResponse {
-  return settleResponse(setup, x402.payer, x402.transaction, x402.amount);
-}

@@ -9,8 +9,9 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
 } from 'graphql';
-import type { FieldError } from '../src/platform/errors';
-import { camelCase, sameJson, snakeCase } from '../src/platform/naming';
+import type { GraphQLError } from 'graphql';
+import type { FieldError } from '../platform/errors';
+import { camelCase, sameJson, snakeCase } from '../platform/naming';
 
 /**
  * Names REST documents in snake_case: the ones the specification writes so (its request fields and the
@@ -148,4 +149,25 @@ export class Spelling {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** graphql-js's coercion messages, said the way a client reads them. */
+export function fieldError(path: readonly (string | number)[], error: GraphQLError, prefix: string): FieldError {
+  const join = (parts: readonly (string | number)[]) => [prefix, ...parts].filter((p) => p !== '').join('.');
+  let m = /^Field "([^"]+)" of required type "([^"]+)" was not provided\.$/.exec(error.message);
+  if (m) return { path: join([...path, m[1]]), message: 'is required' };
+  m = /^Field "([^"]+)" is not defined by type "[^"]+"\./.exec(error.message);
+  if (m) return { path: join([...path, m[1]]), message: 'is not a known field' };
+  m = /^Expected non-nullable type "[^"]+" not to be null\.$/.exec(error.message);
+  if (m) return { path: join(path), message: 'must not be null' };
+  m = /^Expected type "([^"]+)"(?: to be an object)?\.$/.exec(error.message);
+  if (m) return { path: join(path), message: `must be ${error.message.includes('object') ? 'an object' : `a ${m[1]}`}` };
+  m = /^Value "([^"]*)" does not exist in "[^"]+" enum\./.exec(error.message);
+  if (m) return { path: join(path), message: `"${m[1]}" is not one of the allowed values` };
+  m = /^(String|Int|Float|Boolean|ID) cannot represent/.exec(error.message);
+  if (m) {
+    const kind = { String: 'a string', Int: 'an integer', Float: 'a number', Boolean: 'a boolean', ID: 'a string or integer identifier' }[m[1]];
+    return { path: join(path), message: `must be ${kind}` };
+  }
+  return { path: join(path), message: error.message.replace(/\.$/, '') };
 }

@@ -1,0 +1,150 @@
+// The one way an operation is run for a client, whatever surface it came by (REST, GraphQL over HTTP,
+// WebSocket and SSE, MCP, A2A): the request's context, then the guards in order (rate buckets,
+// authentication, the input read and held to the boundary, the cost with the request's page sizes, and
+// whatever an instance adds), then the operation. A guard is added here once and every surface has it.
+import type { Ctx } from '../domain/context';
+import { requireAdmin, requireAgent } from '../domain/agents/principal';
+import { ValidationFailed } from '../platform/errors';
+import { inputProblem } from '../platform/input-boundary';
+import type { Bucket } from '../platform/rate-limit';
+import { spendCharges } from './rate';
+
+/** Every surface an operation can come by; a test runs one operation through each. */
+export const SURFACES = ['rest', 'rest-websocket', 'graphql', 'graphql-ws', 'graphql-sse', 'mcp', 'a2a'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** Who may run an operation: decided before its input is read, so 401/403 come before 400. */
+export type Auth = 'agent' | 'admin' | 'none';
+
+/** One rate bucket an operation spends, `points` times (a GraphQL document selecting a field twice spends it twice). */
+export interface Charge {
+  bucket: Bucket;
+  points: number;
+}
+
+export type Variables = Record<string, unknown>;
+
+/**
+ * What reading the request gave: the operation's variables, or the answer kept for this very request (a
+ * cacheable read found by its URL and body text: what was kept was made from the same input, after the
+ * same guards, so the input, cost and operation guards have nothing to add).
+ */
+export type Input<T> = { variables: Variables; kept?: undefined } | { kept: T };
+
+export interface OperationCall<T> {
+  surface: Surface;
+  ctx: Ctx;
+  /** Names the operation in logs and guards: a route (`POST /execute`), a tool, a root field. */
+  label: string;
+  /** The rate buckets it spends. */
+  charges: readonly Charge[];
+  /** `fields`: a GraphQL document's root fields each say who may run them (the schema's scopes). */
+  auth: Auth | 'fields';
+  /** The answer's headers: the guards add theirs (X-RateLimit-*), sent with a refusal too. */
+  headers: Record<string, string>;
+  /** Reads the operation's input from what the client sent (the body, the arguments, the variables). */
+  read(): Input<T> | Promise<Input<T>>;
+  /** The operation's cost with the request's variables (page sizes): the refusal, or undefined. */
+  cost?(variables: Variables): Error | undefined;
+  /** The operation itself, once every guard has passed. */
+  run(variables: Variables): Promise<T> | T;
+}
+
+/** A call on its way through the guards: the call, and its variables once read. */
+export interface Passage {
+  readonly call: OperationCall<unknown>;
+  variables?: Variables;
+}
+
+/**
+ * A check every operation passes. `request` guards run after authentication and before the input is read
+ * (every request, an answer kept for it too); `operation` guards after the cost, with the variables.
+ */
+export interface Guard {
+  name: string;
+  stage: 'request' | 'operation';
+  check(passage: Passage): void | Promise<void>;
+}
+
+const rate: Guard = {
+  name: 'rate',
+  stage: 'request',
+  check: ({ call }) => spendCharges(call.ctx, call.charges, call.headers),
+};
+
+const authentication: Guard = {
+  name: 'authentication',
+  stage: 'request',
+  check: ({ call }) => (call.auth === 'agent' ? requireAgent(call.ctx).then(() => {}) : call.auth === 'admin' ? requireAdmin(call.ctx) : undefined),
+};
+
+const inputBoundary: Guard = {
+  name: 'input',
+  stage: 'operation',
+  check: ({ variables }) => {
+    const problem = inputProblem(variables, '');
+    if (problem) throw new ValidationFailed(problem);
+  },
+};
+
+const cost: Guard = {
+  name: 'cost',
+  stage: 'operation',
+  check: ({ call, variables }) => {
+    const refused = call.cost?.(variables!);
+    if (refused) throw refused;
+  },
+};
+
+/** The guards of one instance, in order. */
+export class Pipeline {
+  private requestGuards: Guard[] = [rate, authentication];
+  private operationGuards: Guard[] = [inputBoundary, cost];
+
+  /** Adds a guard at the end of its stage: every surface passes it from the next call on. */
+  use(guard: Guard): () => void {
+    const list = guard.stage === 'request' ? this.requestGuards : this.operationGuards;
+    list.push(guard);
+    return () => {
+      const at = list.indexOf(guard);
+      if (at >= 0) list.splice(at, 1);
+    };
+  }
+
+  get guards(): readonly Guard[] {
+    return [...this.requestGuards, ...this.operationGuards];
+  }
+
+  /**
+   * Runs the call through every guard, then the operation; a guard's refusal is thrown (the surface
+   * answers it in its own form, with `call.headers`).
+   */
+  async run<T>(call: OperationCall<T>): Promise<T> {
+    const passage: Passage = { call: call as OperationCall<unknown> };
+    for (const guard of this.requestGuards) {
+      const pending = guard.check(passage);
+      if (pending) await pending;
+    }
+    const input = await call.read();
+    if (input.kept !== undefined) return input.kept;
+    const { variables } = input as { variables: Variables };
+    passage.variables = variables;
+    for (const guard of this.operationGuards) {
+      const pending = guard.check(passage);
+      if (pending) await pending;
+    }
+    return call.run(variables);
+  }
+}
+
+/** Runs `call` through its instance's pipeline. */
+export function runOperation<T>(call: OperationCall<T>): Promise<T> {
+  return call.ctx.services.pipeline.run(call);
+}
+
+declare module '../domain/context' {
+  interface Services {
+    /** The guards every operation passes, on every surface (src/pipeline/pipeline.ts). */
+    pipeline: Pipeline;
+  }
+}
