@@ -728,6 +728,80 @@ export type WriteMemoryEntriesInput = {
   entries: Array<MemoryEntryInput>;
 };
 
+export type InstructionsFieldsFragment = { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> };
+
+export type SearchCapabilitiesToolQueryVariables = Exact<{
+  query: string;
+  category?: string | null | undefined;
+  language?: string | null | undefined;
+  minReputation?: number | null | undefined;
+  maxPricePerCall?: number | null | undefined;
+}>;
+
+
+export type SearchCapabilitiesToolQuery = { searchCapabilities: { total: number, capabilities: Array<{ slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null }> } };
+
+export type GetCapabilityDetailsQueryVariables = Exact<{
+  serviceKey: string;
+}>;
+
+
+export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
+
+export type BrowseProvidersQueryVariables = Exact<{
+  capability: string;
+  prefer?: Prefer | null | undefined;
+}>;
+
+
+export type BrowseProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+
+export type ExecuteCapabilityMutationVariables = Exact<{
+  capability: string;
+  input?: unknown;
+  payment?: string | null | undefined;
+}>;
+
+
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+
+export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
+  capability: string;
+  input?: unknown;
+}>;
+
+
+export type ExecuteCapabilityInstructionsQuery = { executionInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
+
+export type RegisterAgentInstructionsQueryVariables = Exact<{
+  name: string;
+  description?: string | null | undefined;
+  capabilities?: string | null | undefined;
+}>;
+
+
+export type RegisterAgentInstructionsQuery = { registrationInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
+
+export type GetReputationQueryVariables = Exact<{
+  agentId: string;
+}>;
+
+
+export type GetReputationQuery = { agentReputation: { name: string, reputation: number, tier: Tier, calls: number, successes: number, disputes: number, agent_id: string, trust_score: number, success_rate: number, disputes_lost: number, disputes_open: number, reputation_events_30d: number, reputation_net_30d: number } };
+
+export type GetMarketplaceStatsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetMarketplaceStatsQuery = { stats: { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number } };
+
+export type ListSparksQueryVariables = Exact<{
+  limit?: number | null | undefined;
+  agentId?: string | null | undefined;
+}>;
+
+
+export type ListSparksQuery = { sparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };
+
 export type AcpOfferingFieldsFragment = { capability: string, name: string, description: string, offering_id: string, service_id: string, service_key: string, price_cents: number, provider: { name: string, reputation: number, agent_id: string }, price: { amount: string, currency: string, decimals: number, base_units: string } };
 
 export type AcpStatusQueryVariables = Exact<{ [key: string]: never; }>;
@@ -2128,77 +2202,3 @@ export type WebmcpManifestQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type WebmcpManifestQuery = { webmcpManifest: { version: string, name: string, description: string, url: string, tools: Array<{ name: string, description: string, inputSchema: unknown }> } };
-
-export type InstructionsFieldsFragment = { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> };
-
-export type SearchCapabilitiesToolQueryVariables = Exact<{
-  query: string;
-  category?: string | null | undefined;
-  language?: string | null | undefined;
-  minReputation?: number | null | undefined;
-  maxPricePerCall?: number | null | undefined;
-}>;
-
-
-export type SearchCapabilitiesToolQuery = { searchCapabilities: { total: number, capabilities: Array<{ slug: string, name: string, category: string, parent: string | null, description: string | null, builtin: boolean, providers: number, min_price_cents: number | null, max_price_cents: number | null, best_reputation: number | null }> } };
-
-export type GetCapabilityDetailsQueryVariables = Exact<{
-  serviceKey: string;
-}>;
-
-
-export type GetCapabilityDetailsQuery = { service: { name: string, description: string, endpoint: string, capabilities: Array<string>, languages: Array<string>, costPerCall: number, status: ServiceStatus, reputation: number, service_id: string, service_key: string, pricing_model: PricingModel, pricing_details: unknown, capability_prices: unknown, created_at: string, provider: { name: string, agent_id: string }, stats: { success_rate: number, total_calls: number, latency_p50_ms: number | null, latency_p95_ms: number | null, last_success_at: string | null }, sub_key_policy: { permissions: Array<string>, max_requests_per_minute: number, max_requests_per_day: number | null, set_by_owner: boolean } } };
-
-export type BrowseProvidersQueryVariables = Exact<{
-  capability: string;
-  prefer?: Prefer | null | undefined;
-}>;
-
-
-export type BrowseProvidersQuery = { providers: { total: number, matches: Array<{ name: string, score: number | null, reputation: number, capabilities: Array<string>, description: string, service_id: string | null, service_key: string, costPerCall: number, pricing_model: string, success_rate: number | null, latency_p50_ms: number | null, provider_agent_id: string | null, provider_name: string, first_party: boolean, score_breakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
-
-export type ExecuteCapabilityMutationVariables = Exact<{
-  capability: string;
-  input?: unknown;
-  payment?: string | null | undefined;
-}>;
-
-
-export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
-
-export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
-  capability: string;
-  input?: unknown;
-}>;
-
-
-export type ExecuteCapabilityInstructionsQuery = { executionInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
-
-export type RegisterAgentInstructionsQueryVariables = Exact<{
-  name: string;
-  description?: string | null | undefined;
-  capabilities?: string | null | undefined;
-}>;
-
-
-export type RegisterAgentInstructionsQuery = { registrationInstructions: { message: string, authentication_required: boolean, graphql_url: string, documentation_url: string, steps: Array<{ title: string, method: string, url: string, headers: unknown, body: unknown, graphql: { query: string, variables: unknown } | null }> } };
-
-export type GetReputationQueryVariables = Exact<{
-  agentId: string;
-}>;
-
-
-export type GetReputationQuery = { agentReputation: { name: string, reputation: number, tier: Tier, calls: number, successes: number, disputes: number, agent_id: string, trust_score: number, success_rate: number, disputes_lost: number, disputes_open: number, reputation_events_30d: number, reputation_net_30d: number } };
-
-export type GetMarketplaceStatsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type GetMarketplaceStatsQuery = { stats: { total_agents: number, total_services: number, total_capabilities: number, total_transactions: number, total_transactions_30d: number } };
-
-export type ListSparksQueryVariables = Exact<{
-  limit?: number | null | undefined;
-  agentId?: string | null | undefined;
-}>;
-
-
-export type ListSparksQuery = { sparks: { total: number, sparks: Array<{ title: string, content: string, id: string, spark_type: string, quality_score: number | null, task_id: string | null, agent_id: string, created_at: string }> } };

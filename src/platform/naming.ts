@@ -1,5 +1,5 @@
 // The two spellings of a field name, snake_case and camelCase, and reading free-form objects in either
-// (CONTRACT §3: every request field is read in both). REST bodies use rest/spelling.ts, which walks input
+// (CONTRACT §3: every request field is read in both). REST bodies use src/pipeline/spelling.ts, which walks input
 // types; free-form objects the domain reads itself (a built-in capability's input) use `withBothSpellings`.
 import { ValidationFailed } from './errors';
 

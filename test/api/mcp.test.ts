@@ -14,8 +14,8 @@ import { isPaymentRequired } from '@x402/core/schemas';
 import type { PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
-import { capabilitySchemaName } from '../../src/protocols/openapi';
-import { toolSpecs } from '../../src/protocols/mcp-tools';
+import { capabilitySchemaName } from '../../protocols/openapi';
+import { toolSpecs } from '../../protocols/mcp-tools';
 import type { EvmAccount } from '../../src/platform/evm';
 
 const ADMIN_KEY = `key_admin_${'M'.repeat(40)}`;

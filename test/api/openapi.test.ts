@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 import path from 'node:path';
 import { routes } from '../../rest/routes';
 import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
-import { capabilitySchemaName } from '../../src/protocols/openapi';
+import { capabilitySchemaName } from '../../protocols/openapi';
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
 const ADMIN_KEY = `key_admin_${'O'.repeat(40)}`;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { currentSdl, SDL_PATH } from '../../schema/print';
-import { currentToolList, TOOL_LIST_PATH } from '../../src/protocols/print-tools';
+import { currentToolList, TOOL_LIST_PATH } from '../../protocols/print-tools';
 import { START_SCRIPT } from '../../src/server-command';
 
 const root = path.resolve(__dirname, '../..');
@@ -14,7 +14,7 @@ it('schema/schema.graphql matches the Pothos schema (run `npm run schema:print`)
   expect(fs.readFileSync(SDL_PATH, 'utf8')).toBe(currentSdl());
 });
 
-it('src/protocols/generated/mcp-tools.json matches the MCP tool table (run `npm run schema:print`)', () => {
+it('protocols/generated/mcp-tools.json matches the MCP tool table (run `npm run schema:print`)', () => {
   expect(fs.readFileSync(TOOL_LIST_PATH, 'utf8')).toBe(currentToolList());
 });
 

@@ -4,7 +4,7 @@
 import { parse, type OperationDefinitionNode } from 'graphql';
 import type { Route } from '../../rest/route';
 import { routes } from '../../rest/routes';
-import { toolSpecs } from '../../src/protocols/mcp-tools';
+import { toolSpecs } from '../../protocols/mcp-tools';
 
 /** The spec's endpoint tables (§4.1-§4.15): method and path, and the Rate column (null: none given). */
 const SPEC_RATES: [string, number | null][] = [

@@ -6,11 +6,11 @@ import { parse, validate } from 'graphql';
 import { compileRoutes } from '../../rest/runner';
 import { routes } from '../../rest/routes';
 import { schema } from '../../schema/index';
-import { manifestTools, toolSpecs } from '../../src/protocols/mcp-tools';
-import { compileTools } from '../../src/protocols/tools';
-import { capabilityToolset } from '../../src/protocols/capability-tools';
+import { manifestTools, toolSpecs } from '../../protocols/mcp-tools';
+import { compileTools } from '../../protocols/tools';
+import { capabilityToolset } from '../../protocols/capability-tools';
 import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
-import { askedToolsets, DEFAULT_TOOLSET, groupTools, TOOLSET_META, TOOLSETS, UnknownToolset } from '../../src/protocols/toolsets';
+import { askedToolsets, DEFAULT_TOOLSET, groupTools, TOOLSET_META, TOOLSETS, UnknownToolset } from '../../protocols/toolsets';
 
 const compiledRoutes = compileRoutes(schema, routes);
 

@@ -20,14 +20,14 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { CompiledRoute } from '../../rest/runner';
-import { fieldOf, type CompiledOperation } from '../pipeline/compile';
-import { documentedName } from '../pipeline/spelling';
-import { otherSpelling } from '../platform/naming';
-import { API_DOCUMENT_VERSION } from '../config';
-import { jsonSchemaOf } from '../../schema/json-schema';
-import { problemDescription, problemStatus, problemTitle } from '../platform/errors';
-import type { FirstPartyCapability } from '../domain/first-party/types';
+import type { CompiledRoute } from '../rest/runner';
+import { fieldOf, type CompiledOperation } from '../src/pipeline/compile';
+import { documentedName } from '../src/pipeline/spelling';
+import { otherSpelling } from '../src/platform/naming';
+import { API_DOCUMENT_VERSION } from '../src/config';
+import { jsonSchemaOf } from '../schema/json-schema';
+import { problemDescription, problemStatus, problemTitle } from '../src/platform/errors';
+import type { FirstPartyCapability } from '../src/domain/first-party/types';
 
 type JsonSchema = Record<string, unknown>;
 

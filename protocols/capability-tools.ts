@@ -5,14 +5,14 @@
 // recording as every execute. Built from the first-party table: an entry added there is a tool, in the
 // MCP toolset of its catalog group (toolsets.ts).
 import type { GraphQLSchema } from 'graphql';
-import { executionReceipt } from '../../rest/execution';
-import type { CompiledRoute } from '../../rest/runner';
-import { compileOperation, type CompiledOperation } from '../pipeline/compile';
-import { runOperation, type Charge } from '../pipeline/pipeline';
-import { CATALOG } from '../domain/capabilities/catalog';
-import type { FirstPartyCapability } from '../domain/first-party/types';
-import type { Ctx, Services } from '../domain/context';
-import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
+import { executionReceipt } from '../rest/execution';
+import type { CompiledRoute } from '../rest/runner';
+import { compileOperation, type CompiledOperation } from '../src/pipeline/compile';
+import { runOperation, type Charge } from '../src/pipeline/pipeline';
+import { CATALOG } from '../src/domain/capabilities/catalog';
+import type { FirstPartyCapability } from '../src/domain/first-party/types';
+import type { Ctx, Services } from '../src/domain/context';
+import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import type { ToolDefinition } from './tools';
 import { DEFAULT_TOOLSET, TOOLSET_META } from './toolsets';
 
@@ -30,7 +30,7 @@ const GROUP_OF = new Map(Object.entries(CATALOG).flatMap(([group, items]) => ite
 export function capabilityToolset(slug: string): string {
   if (IN_DEFAULT.has(slug)) return DEFAULT_TOOLSET;
   const toolset = GROUP_TOOLSETS[GROUP_OF.get(slug) ?? ''];
-  if (!toolset) throw new Error(`capability tools: ${slug} is in no catalog group with a toolset (src/protocols/capability-tools.ts)`);
+  if (!toolset) throw new Error(`capability tools: ${slug} is in no catalog group with a toolset (protocols/capability-tools.ts)`);
   return toolset;
 }
 

@@ -2,12 +2,12 @@
 // then the main operations of every area as projections of their REST routes. Data, not handlers
 // (tools.ts runs them). The WebMCP manifest lists the first eight. Each names its toolset (toolsets.ts):
 // the default one's 25 tools (with the support-ticket capability tool) are what /mcp serves.
-import { agentReputation } from '../../rest/agents';
-import { providerMatch } from '../../rest/discovery';
-import { executionAnswer, executionReceipt } from '../../rest/execution';
-import { bucket } from '../../rest/route';
-import { capabilitySummary, publicStats, serviceFields } from '../../rest/services';
-import { sparkFields } from '../../rest/tasks';
+import { agentReputation } from '../rest/agents';
+import { providerMatch } from '../rest/discovery';
+import { executionAnswer, executionReceipt } from '../rest/execution';
+import { bucket } from '../rest/route';
+import { capabilitySummary, publicStats, serviceFields } from '../rest/services';
+import { sparkFields } from '../rest/tasks';
 import type { ToolSpec } from './tools';
 import { DEFAULT_TOOLSET } from './toolsets';
 

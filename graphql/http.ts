@@ -1,5 +1,5 @@
 // The common case of GraphQL over HTTP — a POST of a JSON query or mutation asking for a JSON answer —
-// served on node:http with graphql `execute` after the same gate as yoga (schema/operation-gate.ts: the
+// served on node:http with graphql `execute` after the same gate as yoga (graphql/operation-gate.ts: the
 // document parsed, measured and validated once, each run through the pipeline), on the same schema, context, rate
 // limits and error masking. Everything else (GraphiQL, GET, SSE, multipart,
 // subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole

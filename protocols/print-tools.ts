@@ -1,12 +1,12 @@
-// `npm run schema:print` also writes src/protocols/generated/mcp-tools.json: the MCP tool list as
+// `npm run schema:print` also writes protocols/generated/mcp-tools.json: the MCP tool list as
 // tools/list answers it (names, descriptions, input and output schemas, and each tool's toolset in
 // `_meta["marketplace/toolset"]`), committed so that a change to a tool shows in review; a test fails when
 // it is stale.
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileRoutes } from '../../rest/runner';
-import { routes } from '../../rest/routes';
-import { schema } from '../../schema/index';
+import { compileRoutes } from '../rest/runner';
+import { routes } from '../rest/routes';
+import { schema } from '../schema/index';
 import { toolSpecs } from './mcp-tools';
 import { compileTools } from './tools';
 

@@ -10,7 +10,7 @@ export const DEFAULT_TOOLSET = 'default';
 export const ALL_TOOLSETS = 'all';
 /** The toolsets a session may name at once (besides the default). */
 const MAX_ASKED = 32;
-/** Where a tool's toolset shows in tools/list (and in src/protocols/generated/mcp-tools.json). */
+/** Where a tool's toolset shows in tools/list (and in protocols/generated/mcp-tools.json). */
 export const TOOLSET_META = 'marketplace/toolset';
 /** How many tools `/mcp` serves by default (spec §4.14: "25 tools"). */
 export const DEFAULT_TOOL_COUNT = 25;
@@ -108,7 +108,7 @@ export function groupTools(tools: ToolsetMember[]): Map<string, string[]> {
   for (const tool of tools) {
     if (tool.toolset === undefined) throw new Error(`MCP tool ${tool.name} names no toolset`);
     const group = groups.get(tool.toolset);
-    if (!group) throw new Error(`MCP tool ${tool.name} names the toolset ${tool.toolset}, which is not one of src/protocols/toolsets.ts`);
+    if (!group) throw new Error(`MCP tool ${tool.name} names the toolset ${tool.toolset}, which is not one of protocols/toolsets.ts`);
     group.push(tool.name);
   }
   const count = groups.get(DEFAULT_TOOLSET)!.length;

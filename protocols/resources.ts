@@ -3,8 +3,8 @@
 // that are REST routes' operations, so they share those routes' buckets and answers.
 import type { ListResourcesResult, McpError, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { GraphQLSchema } from 'graphql';
-import type { CompiledRoute } from '../../rest/runner';
-import type { Ctx } from '../domain/context';
+import type { CompiledRoute } from '../rest/runner';
+import type { Ctx } from '../src/domain/context';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './json-rpc';
 import { compileTools, runTool, type CompiledTool } from './tools';
 

@@ -4,16 +4,16 @@
 // variable types and the fields they feed (descriptions, ranges), its output schema from the selection
 // set, its description from the root field's.
 import { coerceInputValue, getNamedType, GraphQLInputObjectType, GraphQLNonNull, isInputObjectType, Kind, type GraphQLInputFieldConfig, type GraphQLInputType, type GraphQLSchema, type ValueNode } from 'graphql';
-import type { AnswerMeta, Auth } from '../../rest/route';
-import type { CompiledRoute } from '../../rest/runner';
-import { compileOperation, fieldOf, type CompiledOperation } from '../pipeline/compile';
-import { runOperation, type Charge, type Surface } from '../pipeline/pipeline';
-import { fieldError, Spelling } from '../pipeline/spelling';
-import type { Ctx } from '../domain/context';
-import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../platform/errors';
-import { inputProblem } from '../platform/input-boundary';
-import { camelCase } from '../platform/naming';
-import type { Bucket } from '../platform/rate-limit';
+import type { AnswerMeta, Auth } from '../rest/route';
+import type { CompiledRoute } from '../rest/runner';
+import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeline/compile';
+import { runOperation, type Charge, type Surface } from '../src/pipeline/pipeline';
+import { fieldError, Spelling } from '../src/pipeline/spelling';
+import type { Ctx } from '../src/domain/context';
+import { codeOf, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
+import { inputProblem } from '../src/platform/input-boundary';
+import { camelCase } from '../src/platform/naming';
+import type { Bucket } from '../src/platform/rate-limit';
 import { answerSchema, inputSchema, refineSchema, variableUses } from './openapi';
 import { TOOLSET_META } from './toolsets';
 

@@ -3,8 +3,8 @@
 // and where each surface lives, with the REST operations, MCP toolsets and MCP tools listed from their
 // tables, each a link to a Markdown page of its own under /llms/). Built when asked, so that absolute URLs
 // follow PUBLIC_BASE_URL.
-import type { CompiledRoute } from '../../rest/runner';
-import { VERSION } from '../config';
+import type { CompiledRoute } from '../rest/runner';
+import { VERSION } from '../src/config';
 import type { CapabilityTool } from './capability-tools';
 import type { CompiledTool } from './tools';
 import { ALL_TOOLSETS, DEFAULT_TOOLSET, TOOLSETS } from './toolsets';

@@ -12,7 +12,7 @@ import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, InternalError, isUnavailable, problemFromError, ServiceUnavailable } from '../src/platform/errors';
 import { BODY_LIMIT_BYTES, clientAddress as httpClientAddress, refuseUpgrade, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
-import { graphqlSse } from './graphql-sse';
+import { graphqlSse } from './sse';
 import type { OperationGate } from './operation-gate';
 import { answerHeaders } from './rate-limits';
 
