@@ -1,13 +1,9 @@
-// The gate every GraphQL operation passes before it runs, on every surface: a document from outside (POST
-// and GET /graphql, graphql-sse, graphql-ws) is checked at the boundary, parsed with a token limit,
-// measured (aliases, repeated names, complexity with list sizes multiplied, introspection; linear in the
-// document) and validated once, and kept in a cache bounded in bytes; each request then has its variables
-// checked at the input boundary, its cost counted with the request's page sizes when one comes from a
-// variable (once for each document and set of sizes, then kept), and its root fields' rate buckets (and
-// the introspection bucket) spent. The documents REST routes and MCP tools run are held to the same
-// limits when compiled, and pass the same variable check on every run (rest/runner.ts compileOperation),
-// so no surface reaches a resolver without it. An operation that only introspects answers the same for
-// every caller of the schema: admitted like any other, it is computed once and its answer kept.
+// The gate of GraphQL documents from outside (POST and GET /graphql, graphql-sse, graphql-ws): each is
+// checked at the boundary, parsed with a token limit, measured (aliases, repeated names, complexity with
+// list sizes multiplied, introspection; linear in the document) and validated once, and kept in a cache
+// bounded in bytes. Each run then goes through the pipeline (src/pipeline) with its root fields' rate
+// buckets and its cost with the request's page sizes. An operation that only introspects answers the same
+// for every caller of the schema: it is computed once and its answer kept.
 import {
   getOperationAST,
   GraphQLError,

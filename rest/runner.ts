@@ -1,7 +1,8 @@
-// Runs the route tables: each document is parsed once at start-up, and validated and compiled once at its
-// first run; every request runs it in-process on the same schema, resolvers and context as /graphql. Errors
-// become problem+json (CONTRACT §4) with the request id. The dispatcher sits on node:http in front of Express:
-// Express alone would cost most of the throughput budget of these routes (see README, Benchmarks).
+// The REST surface: each route's document is compiled (src/pipeline/compile.ts) and every request runs it
+// through the pipeline, in-process on the same schema, resolvers and context as /graphql, its variables read
+// from the path, query, headers and body in both spellings. Errors become problem+json (CONTRACT §4) with
+// the request id. The dispatcher sits on node:http in front of Express, whose routing costs more than these
+// routes' own work (docs/benchmarks.md).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { coerceInputValue, getNamedType, GraphQLError, GraphQLInputObjectType, isNonNullType, type GraphQLInputType, type GraphQLSchema } from 'graphql';

@@ -6,8 +6,9 @@ import type { Ctx } from '../domain/context';
 import { requireAdmin, requireAgent } from '../domain/agents/principal';
 import { ValidationFailed } from '../platform/errors';
 import { inputProblem } from '../platform/input-boundary';
-import type { Bucket } from '../platform/rate-limit';
-import { spendCharges } from './rate';
+import { spendCharges, type Charge } from './rate';
+
+export type { Charge } from './rate';
 
 /** Every surface an operation can come by; a test runs one operation through each. */
 export const SURFACES = ['rest', 'rest-websocket', 'graphql', 'graphql-ws', 'graphql-sse', 'mcp', 'a2a'] as const;
@@ -15,12 +16,6 @@ export type Surface = (typeof SURFACES)[number];
 
 /** Who may run an operation: decided before its input is read, so 401/403 come before 400. */
 export type Auth = 'agent' | 'admin' | 'none';
-
-/** One rate bucket an operation spends, `points` times (a GraphQL document selecting a field twice spends it twice). */
-export interface Charge {
-  bucket: Bucket;
-  points: number;
-}
 
 export type Variables = Record<string, unknown>;
 

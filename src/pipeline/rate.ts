@@ -3,8 +3,13 @@
 import type { Ctx } from '../domain/context';
 import { rateSubject } from '../domain/request-context';
 import { RateLimited } from '../platform/errors';
-import type { RateDecision } from '../platform/rate-limit';
-import type { Charge } from './pipeline';
+import type { Bucket, RateDecision } from '../platform/rate-limit';
+
+/** One rate bucket an operation spends, `points` times (a GraphQL document selecting a field twice spends it twice). */
+export interface Charge {
+  bucket: Bucket;
+  points: number;
+}
 
 /**
  * Spends each charge in turn, stopping at the first refused; puts the tightest decision's X-RateLimit-*
