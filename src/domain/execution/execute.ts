@@ -21,8 +21,9 @@ import { releaseHold } from '../payments/ledger';
 import { payForCall, type CallPrice, type PaidCall, type X402Receipt } from '../payments/payments';
 import { ACCOUNTS, centsToUnits, feeOf } from '../payments/setup';
 import { requestHash } from '../../platform/idempotency';
-import { ModelFailed } from '../capabilities/first-party/nlp-model';
-import { FIRST_PARTY, firstPartyInput, MARKETPLACE_PROVIDER, servedHere, type GenericCapability, type ModelUsage, type OwnCapability } from '../capabilities/first-party';
+import { ModelFailed } from '../first-party/nlp-model';
+import { FIRST_PARTY, firstPartyInput, MARKETPLACE_PROVIDER, servedHere } from '../first-party/first-party';
+import type { GenericCapability, ModelUsage, OwnCapability } from '../first-party/types';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
