@@ -1,0 +1,178 @@
+// Fallback (CONTRACT §6): the candidates called in turn until one answers — a registered provider by a signed
+// HTTPS call, the marketplace by its own handler; under a task, only those its budget covers — then the record.
+import type { Agent } from '../../db/generated/prisma/client';
+import { AppError, ValidationFailed } from '../../platform/errors';
+import { inputProblem } from '../../platform/input-boundary';
+import { schemaProblems } from '../../platform/json-schema-check';
+import { OutboundError } from '../../platform/outbound';
+import { webhookHeaders } from '../../platform/signing';
+import type { Ctx } from '../context';
+import { firstPartyInput } from '../first-party/first-party';
+import { ModelFailed } from '../first-party/nlp-model';
+import type { PaidCall } from '../payments/payments';
+import { BudgetExceeded, holdBudget, remainingBudget, type taskForExecution } from '../tasks/budget';
+import type { AttemptReceipt, ExecutionReceipt } from './receipts';
+import { recordProviderExecution } from './record';
+import { marketplaceMisfit, type Candidate, type Mode } from './route';
+
+const RESULT_MAX_BYTES = 1024 * 1024;
+
+/** One signed call of one provider; any answer but a 2xx with a JSON body is a failure with a reason. */
+async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: string, ordinal: number): Promise<AttemptReceipt & { result?: unknown }> {
+  const base = { ordinal, serviceId: c.serviceId, serviceKey: c.serviceKey, score: c.score, priceCents: c.priceCents };
+  const started = performance.now();
+  try {
+    // CONTRACT §6: the service's signing secret (HMAC, v1); the Ed25519 v1a signature is for events.
+    const headers = webhookHeaders({ id: executionId, timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000), body, secret: c.signingSecret });
+    const res = await ctx.services.outbound.post(c.endpoint, { headers, body, timeoutMs: ctx.services.config.providerTimeoutMs, maxResponseBytes: RESULT_MAX_BYTES });
+    const latencyMs = Math.round(res.latencyMs);
+    if (res.status < 200 || res.status > 299) return { ...base, outcome: 'failure', reason: `http_${res.status}`, statusCode: res.status, latencyMs };
+    if (res.body.trim() === '') return { ...base, outcome: 'failure', reason: 'empty_body', statusCode: res.status, latencyMs };
+    let result: unknown;
+    try {
+      result = JSON.parse(res.body);
+    } catch {
+      return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
+    }
+    // JSON the marketplace cannot store or serve (a NUL character, a lone surrogate, nesting past the input
+    // boundary's depth) fails as invalid JSON, and the next provider is tried: otherwise the record of the
+    // call would fail after the provider was called.
+    if (inputProblem(result)) return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
+    return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result };
+  } catch (err) {
+    const latencyMs = Math.round(performance.now() - started);
+    if (err instanceof OutboundError) return { ...base, outcome: 'failure', reason: err.reason, statusCode: null, latencyMs };
+    ctx.services.log.warn({ err, service_key: c.serviceKey }, 'provider call failed unexpectedly');
+    return { ...base, outcome: 'failure', reason: 'internal', statusCode: null, latencyMs };
+  }
+}
+
+/**
+ * The marketplace answering a generic capability: its handler, bounded by the larger of a provider's and a
+ * model's budget, its output checked against its schema. A failure is an attempt like a provider's, with
+ * a reason (`invalid_input`, `invalid_output`, `timeout`, or the problem's code) and a detail for the
+ * execution's error; when the marketplace is the only candidate, bad input is the caller's 400 instead.
+ */
+async function callMarketplace(
+  ctx: Ctx,
+  me: Agent,
+  c: Candidate,
+  input: Record<string, unknown>,
+  ordinal: number,
+): Promise<AttemptReceipt & { result?: unknown; detail?: string }> {
+  const local = c.local!;
+  const base = { ordinal, serviceId: null, serviceKey: c.serviceKey, score: null, priceCents: 0, statusCode: null };
+  const started = performance.now();
+  const { config } = ctx.services;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), Math.max(config.providerTimeoutMs, config.llm.timeoutMs));
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    const served = await local.run(ctx, me, firstPartyInput(local, input), controller.signal);
+    const usage = served.usage ?? null;
+    const problems = schemaProblems(local.outputSchema, served.output);
+    if (problems.length) {
+      ctx.services.log.warn({ capability: local.slug, problems }, 'a first-party capability answered outside its output schema');
+      return { ...base, outcome: 'failure', reason: 'invalid_output', latencyMs: latency(), detail: 'its answer did not match the output schema', usage };
+    }
+    return { ...base, outcome: 'success', reason: null, latencyMs: latency(), result: served.output, usage };
+  } catch (err) {
+    // What a model spent on an attempt that failed is recorded on it too.
+    const usage = err instanceof ModelFailed ? (err.usage ?? null) : null;
+    if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time', usage };
+    if (err instanceof ValidationFailed) {
+      const detail = err.errors.map((e) => `${e.path ? `input.${e.path}` : 'input'} ${e.message}`).join('; ');
+      return { ...base, outcome: 'failure', reason: 'invalid_input', latencyMs: latency(), detail };
+    }
+    if (err instanceof AppError) return { ...base, outcome: 'failure', reason: err.code, latencyMs: latency(), detail: err.message, usage };
+    ctx.services.log.warn({ err, capability: local.slug }, 'a first-party capability failed unexpectedly');
+    return { ...base, outcome: 'failure', reason: 'internal', latencyMs: latency() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface ProviderCall {
+  capability: string;
+  input: Record<string, unknown>;
+  mode: Mode;
+  task: Awaited<ReturnType<typeof taskForExecution>> | undefined;
+  taskId: string | null;
+  executionId: string;
+  started: number;
+  candidates: Candidate[];
+  paid: PaidCall | undefined;
+}
+
+/** Calls the providers in turn until one answers, and records the execution (and its payment). */
+export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<ExecutionReceipt> {
+  const { capability, input, mode, task, taskId, executionId, started, candidates, paid } = call;
+  const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
+  const attempts: AttemptReceipt[] = [];
+  const called: Candidate[] = [];
+  const holds: string[] = [];
+  /** What the marketplace's failed attempt said, for the execution's error. */
+  const details = new Map<number, string>();
+  let success: { candidate: Candidate; result: unknown } | undefined;
+  /** Under a task, what the marketplace's own schema refuses of the input, when every provider before it was over budget. */
+  let refusedAlone: ValidationFailed | null = null;
+  for (const candidate of candidates) {
+    // Every registered provider was over the task's budget, and the marketplace does not take this input:
+    // nothing is called, and the answer is the budget's 402 (saying so), as when nothing else is left.
+    if (task && candidate.local && !attempts.length && (refusedAlone = marketplaceMisfit(candidate.local, input))) break;
+    // Under a task, a provider is called only once its price is held from the task's budget.
+    if (task && task.budgetCents !== null) {
+      const hold = await holdBudget(ctx.services, task.id, candidate.priceCents, new Date(ctx.services.clock.now().getTime() + 2 * ctx.services.config.providerTimeoutMs + 30_000));
+      if (!hold) continue;
+      holds.push(hold);
+    }
+    called.push(candidate);
+    const { result, detail, ...attempt } = candidate.local
+      ? await callMarketplace(ctx, me, candidate, input, attempts.length + 1)
+      : { detail: undefined, ...(await callProvider(ctx, candidate, executionId, body, attempts.length + 1)) };
+    attempts.push(attempt);
+    if (detail) details.set(attempt.ordinal, detail);
+    if (attempt.outcome === 'success') {
+      success = { candidate, result };
+      break;
+    }
+  }
+  if (!attempts.length) {
+    const left = await remainingBudget(ctx.services, task!.id);
+    const priced = candidates.filter((c) => !c.local);
+    throw new BudgetExceeded(
+      `Task ${task!.id} has ${left ?? 0} cents of its budget left; the ${priced.length === 1 ? "provider's price" : "providers' prices"} (${priced.map((c) => `${c.serviceKey} ${c.priceCents}`).join(', ')}) ${priced.length === 1 ? 'is' : 'are'} more` +
+        (refusedAlone ? `, and the marketplace, which charges nothing, does not take this input by its own schema (${refusedAlone.message})` : ''),
+    );
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const last = called[attempts.length - 1];
+  const chosen = success?.candidate ?? last;
+  const receipt = await recordProviderExecution(
+    ctx,
+    executionId,
+    {
+      me,
+      capability,
+      mode,
+      input,
+      status: success ? 'success' : 'error',
+      result: success?.result,
+      error: success
+        ? null
+        : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}${details.has(a.ordinal) ? ` (${details.get(a.ordinal)})` : ''}`).join('; ')}`,
+      provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
+      costCents: success ? success.candidate.priceCents : 0,
+      latencyMs,
+      attempts,
+      taskId,
+      holds,
+      paid,
+      providerWallet: paid?.providerWallets[chosen.providerId],
+    },
+    ctx.services.clock.now(),
+  );
+  // Successes only are folded within seconds; a failure soon, since it may start a cooldown (provider-stats.ts).
+  ctx.services.providerStats.wake(success === undefined || attempts.length > 1);
+  return receipt;
+}
