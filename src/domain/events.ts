@@ -3,7 +3,7 @@
 import type { DbTx } from '../db/database';
 import { newEventId } from '../platform/ids';
 import type { OutboxRecord } from '../platform/outbox';
-import type { Ctx } from './context';
+import type { Ctx, Services } from './context';
 import type { EventBus } from '../platform/pubsub';
 
 declare module './context' {
@@ -139,6 +139,15 @@ export async function writeEvent(db: DbTx, agentId: string | null, event: Market
 export type Emit = (agentId: string | null, type: EventType, data: Record<string, unknown>, extra?: ExtraDelivery[]) => Promise<MarketplaceEvent>;
 
 /**
+ * Events leave their transaction one way: written by the statements above (in `transact`, or spliced into a
+ * statement of one's own with eventCtes), then announced here once committed: relayed to live streams,
+ * and the dispatcher woken when something is to be delivered.
+ */
+export function announceCommitted(services: Pick<Services, 'outbox'>, events: OutboxRecord[], deliveries: number): void {
+  services.outbox.committed(events, deliveries);
+}
+
+/**
  * Runs `work` in one transaction with an `emit` that writes events in it; once committed, the events go
  * to live streams and the dispatcher is woken when there is something to deliver. A rollback writes and sends nothing.
  */
@@ -155,7 +164,7 @@ export async function transact<T>(ctx: Pick<Ctx, 'db' | 'services'>, work: (tx: 
       return event;
     }),
   );
-  ctx.services.outbox.committed(written, deliveries);
+  announceCommitted(ctx.services, written, deliveries);
   return result;
 }
 

@@ -6,7 +6,7 @@
 import { retryTransient } from '../../db/database';
 import type { Services } from '../context';
 import type { OutboxRecord } from '../../platform/outbox';
-import { eventCtes, makeEvent } from '../events';
+import { announceCommitted, eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
 import { DAILY_GAIN_CAP, FAMILY_ROOTS, GAIN_WINDOW_MS, gainedSince, reputationMove, rootsOf, type FamilyRoot } from '../reputation/reputation';
 
@@ -282,7 +282,7 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
     const params = [queued.map((a) => a.id), JSON.stringify(stats), queued[0].id, queued[queued.length - 1].id, stats.length];
     const apply = moves.length ? APPLY_MOVING : APPLY;
     const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(apply.text, moves.length ? [...params, JSON.stringify(moves), at] : params, apply.name);
-    services.outbox.committed(events, deliveries);
+    announceCommitted(services, events, deliveries);
     return queued.length;
   }, TRIES);
 }

@@ -5,7 +5,7 @@ import type { Prisma } from '../../db/generated/prisma/client';
 import { Batcher, type Settled } from '../../platform/batcher';
 import { newTimeOrderedUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
-import { eventCtes, makeEvent, type Emit, type MarketplaceEvent } from '../events';
+import { announceCommitted, eventCtes, makeEvent, type Emit, type MarketplaceEvent } from '../events';
 import { ACCOUNTS } from '../payments/setup';
 import { chargeOf, receiptOf, type AttemptReceipt, type ExecutionReceipt, type Recorded } from './receipts';
 import type { Mode } from './route';
@@ -283,7 +283,7 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
     }
     throw err;
   }
-  ctx.services.outbox.committed([{ ...event, agentId: r.me.id }], written.deliveries);
+  announceCommitted(ctx.services, [{ ...event, agentId: r.me.id }], written.deliveries);
   const balance = paid ? written.balances?.[r.paid!.hold.walletId] : undefined;
   return receiptOf(ctx, executionId, transactionId, r, at, balance === undefined ? undefined : BigInt(balance));
 }
