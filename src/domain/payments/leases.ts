@@ -1,7 +1,7 @@
 // Prepaid calls without a database round trip before the provider: each instance reserves a float on a
 // caller's wallet (a lease: one wallet_holds row, counted in the wallet's `held`) big enough for its next
 // calls, and takes each call's price from it in memory. A call's charge is written by the statement that
-// records it (execute.ts), which lowers `balance` and `held` together, so the wallet's available funds are
+// records it (execution/record.ts), which lowers `balance` and `held` together, so the wallet's available funds are
 // exact at every commit. A lease that goes quiet is given back; one whose instance stopped lapses, and
 // what it still held is given back by releaseLapsedHolds (ledger.ts), from what was charged against it.
 import { newUuid } from '../../platform/ids';

@@ -1,7 +1,7 @@
 // Paying for a call (spec §4.3 with CONTRACT §8): a call with a price is paid by its caller, from the
 // prepaid balance of its wallet or, when that does not cover it, with an x402 payment made for the call.
 // Either way the price is held on the caller's wallet before any provider is called and charged when the
-// execution is recorded (execute.ts): the provider's share to the provider's wallet, the fee to the
+// execution is recorded (execution/record.ts): the provider's share to the provider's wallet, the fee to the
 // marketplace; a call whose every provider failed is charged nothing. An x402 payment is credited to the
 // caller's wallet when it settles, so what a failed call does not spend stays there.
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
