@@ -327,6 +327,14 @@ export class Dispatcher {
     this.sending.add(send);
   }
 
+  /**
+   * Waits until no claim is in progress, a round a wake asked for included: what was due and had room is
+   * claimed and its send begun (tests use it to see what the dispatcher decided, sends still held).
+   */
+  claimsSettled(): Promise<void> {
+    return this.worker.settled();
+  }
+
   /** Waits until no claim is in progress and no send is under way (tests use it to see deliveries settle). */
   async settled(): Promise<void> {
     for (;;) {
