@@ -1,4 +1,5 @@
-// A clock tests move by hand (the server reads time only through its Clock).
+// Clocks tests move by hand: the server's Clock (it reads the date only through it), and performance.now()
+// for a unit that measures ages with it.
 import type { Clock } from '../../src/platform/clock';
 
 export class FakeClock implements Clock {
@@ -9,4 +10,18 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     this.at = new Date(this.at.getTime() + ms);
   }
+}
+
+/**
+ * performance.now() held still and moved by hand, for a unit that reads the time from it alone (a cache's
+ * TTL, a reading's age): the test moves past an age at once instead of sleeping through it. Timers still run
+ * on real time. jest.restoreAllMocks() (or `restore`) gives the real clock back.
+ */
+export function handMovedPerformanceNow(): { advance(ms: number): void; restore(): void } {
+  let at = performance.now();
+  const spy = jest.spyOn(performance, 'now').mockImplementation(() => at);
+  return {
+    advance: (ms) => void (at += ms),
+    restore: () => spy.mockRestore(),
+  };
 }

@@ -5,10 +5,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ChatModel, ChatModelError } from '../../src/platform/chat-model';
+import { arrivals } from '../support/arrivals';
 
 let server: http.Server;
 let origin: string;
 const bodies: any[] = [];
+const requests = arrivals(bodies, 'requests');
 const slowAnswers = new Set<NodeJS.Timeout>();
 const headers: http.IncomingHttpHeaders[] = [];
 
@@ -28,6 +30,7 @@ beforeAll(async () => {
     req.on('end', () => {
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       headers.push(req.headers);
+      requests.arrived();
       const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const scenario = req.url!.split('/')[1];
       switch (scenario) {
@@ -153,7 +156,11 @@ it('gives up at its timeout, and at once when the caller cancels', async () => {
   expect(await failure(client('slow', 300).complete(request()))).toMatchObject({ reason: 'timeout', message: `the model backend (${origin}) gave no complete answer within 300 ms` });
   expect(Date.now() - started).toBeLessThan(2_000);
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 100);
+  // Cancelled while the backend holds the call (were it never to arrive, the expect below says what came).
+  void requests.waitFor(bodies.length + 1).then(
+    () => controller.abort(),
+    () => undefined,
+  );
   expect(await failure(client('slow').complete(request(controller.signal)))).toMatchObject({ reason: 'aborted' });
 });
 

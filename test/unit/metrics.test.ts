@@ -2,6 +2,8 @@
 import type { SqlRunner } from '../../src/db/database';
 import client from 'prom-client';
 import { DEFAULT_METRICS, Metrics } from '../../src/platform/metrics';
+import { handMovedPerformanceNow } from '../support/clock';
+import { within } from '../support/expect';
 
 /** A database that counts the statements it is asked and answers each with the next numbers. */
 function countingDatabase(opts: { fail?: boolean } = {}) {
@@ -35,12 +37,17 @@ describe('Metrics.databaseGauges', () => {
 
   it('reads the database again once the reading is older than its age', async () => {
     const db = countingDatabase();
-    metrics = new Metrics(() => 0);
-    metrics.databaseGauges(db, 50);
-    expect(sizeOf(await metrics.registry.metrics())).toBe(1000);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(sizeOf(await metrics.registry.metrics())).toBe(2000);
-    expect(db.statements).toBe(2);
+    const clock = handMovedPerformanceNow();
+    try {
+      metrics = new Metrics(() => 0);
+      metrics.databaseGauges(db, 50);
+      expect(sizeOf(await metrics.registry.metrics())).toBe(1000);
+      clock.advance(80);
+      expect(sizeOf(await metrics.registry.metrics())).toBe(2000);
+      expect(db.statements).toBe(2);
+    } finally {
+      clock.restore();
+    }
   });
 
   it('reads NaN while the database does not answer, and asks it again on the next scrape', async () => {
@@ -58,11 +65,15 @@ describe("Metrics' event-loop delay", () => {
 
   it('shows a stall to every scrape that follows it, however many scrapers there are', async () => {
     const metrics = new Metrics(() => 0);
+    const meanDelay = async () => gauge(await metrics.registry.metrics(), '');
     try {
-      await new Promise((r) => setTimeout(r, 50));
+      // The monitor measures a stall from its tick before it: it has ticked once it reads a delay.
+      await within(5_000, async () => (await meanDelay()) > 0, { what: 'the event-loop monitor ticking' });
+      const before = await meanDelay();
       const stalledAt = Date.now();
       while (Date.now() - stalledAt < 150);
-      await new Promise((r) => setTimeout(r, 30));
+      // Its first tick after the stall reads the stall: the readings change.
+      await within(5_000, async () => (await meanDelay()) !== before, { what: 'the event-loop monitor reading the stall' });
       const scrapes = [];
       for (let i = 0; i < 3; i++) scrapes.push(await metrics.registry.metrics());
       for (const text of scrapes) {

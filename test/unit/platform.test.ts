@@ -139,7 +139,11 @@ describe('the input boundary', () => {
 });
 
 describe('inLanes', () => {
+  // The items' durations are the schedule under test: they run on jest's fake timers, moved to the end at
+  // once, so a busy machine cannot reorder them.
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
 
   it('works every item, never more than its lanes at once, a slow item holding up one lane only', async () => {
     let running = 0;
@@ -147,26 +151,30 @@ describe('inLanes', () => {
     const done: number[] = [];
     // Item 0 takes 300 ms; the other nine 20 ms each: the two lanes beside it finish them all first (in waves
     // of three, items 3 to 9 would have waited for it).
-    await inLanes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 3, async (item) => {
+    const worked = inLanes([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 3, async (item) => {
       running++;
       most = Math.max(most, running);
       await pause(item === 0 ? 300 : 20);
       running--;
       done.push(item);
     });
+    await jest.runAllTimersAsync();
+    await worked;
     expect(most).toBe(3);
     expect(done).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 0]);
   });
 
   it('stops taking items after a failure and throws it once the started ones are done', async () => {
     const finished: number[] = [];
-    await expect(
+    const refused = expect(
       inLanes([1, 2, 3, 4, 5, 6], 2, async (item) => {
         if (item === 2) throw new Error('two failed');
         await pause(item === 1 ? 50 : 5);
         finished.push(item);
       }),
     ).rejects.toThrow('two failed');
+    await jest.runAllTimersAsync();
+    await refused;
     expect(finished).toEqual([1]);
     await expect(inLanes([], 4, async () => {})).resolves.toBeUndefined();
   });

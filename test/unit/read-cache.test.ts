@@ -1,13 +1,12 @@
 import { READ_CACHE_BYTES, ReadCache } from '../../src/platform/read-cache';
+import { handMovedPerformanceNow } from '../support/clock';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A load that counts its calls and answers `value` after `ms`. */
+/** A load that counts its calls and answers `value` after `ms` (readers asking meanwhile share it). */
 function counted<T>(value: T, ms = 5) {
   const load = Object.assign(
     async () => {
       load.calls += 1;
-      await sleep(ms);
+      await new Promise((r) => setTimeout(r, ms));
       return value;
     },
     { calls: 0 },
@@ -16,6 +15,9 @@ function counted<T>(value: T, ms = 5) {
 }
 
 describe('ReadCache', () => {
+  // The cache reads the time from performance.now() alone: a test that lets a TTL pass moves it by hand.
+  afterEach(() => jest.restoreAllMocks());
+
   it('holds at most its byte budget, however many distinct large answers are kept', () => {
     const cache = new ReadCache(60_000);
     cache.setListening(true);
@@ -57,11 +59,12 @@ describe('ReadCache', () => {
   });
 
   it('forgets an answer after its TTL, everything on a flush or when the feed drops', async () => {
+    const clock = handMovedPerformanceNow();
     const cache = new ReadCache(50);
     cache.setListening(true);
     const load = counted('a', 0);
     await cache.read('k', load);
-    await sleep(70);
+    clock.advance(70);
     await cache.read('k', load);
     expect(load.calls).toBe(2);
     cache.flush();
@@ -96,12 +99,13 @@ describe('ReadCache', () => {
   });
 
   it('keeps what a caller made itself by the same rules: not while the feed is down, nor work begun before a flush', async () => {
+    const clock = handMovedPerformanceNow();
     const cache = new ReadCache(60_000);
     cache.keep('k', 'early', performance.now());
     expect(cache.peek('k')).toBeUndefined();
     cache.setListening(true);
     const before = performance.now();
-    await sleep(2);
+    clock.advance(2);
     cache.flush();
     cache.keep('k', 'stale', before);
     expect(cache.peek('k')).toBeUndefined();
@@ -111,21 +115,22 @@ describe('ReadCache', () => {
     const short = new ReadCache(5);
     short.setListening(true);
     short.keep('k', 'brief', performance.now());
-    await sleep(10);
+    clock.advance(10);
     expect(short.peek('k')).toBeUndefined();
   });
 
   it('answers an alias with what its original holds, until the original expires, and forgets both on a flush', async () => {
+    const clock = handMovedPerformanceNow();
     const cache = new ReadCache(40);
     cache.setListening(true);
     cache.peek('k', 'request text');
     expect(cache.peek('request text')).toBeUndefined();
     cache.keep('k', 'answer', performance.now());
-    await sleep(20);
+    clock.advance(20);
     cache.peek('k', 'request text');
     expect(cache.peek('request text')).toBe('answer');
     // Its life is the original's, not a TTL from when it was made.
-    await sleep(30);
+    clock.advance(30);
     expect(cache.peek('request text')).toBeUndefined();
     cache.keep('k', 'again', performance.now());
     cache.peek('k', 'request text');
