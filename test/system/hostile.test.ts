@@ -12,6 +12,7 @@ import { getIntrospectionQuery } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { threadCpuSeconds } from '../../bench/lib/proc-cpu';
+import { eventually, within } from '../support/expect';
 import { launchServer, type Running } from '../support/process';
 
 jest.setTimeout(180_000);
@@ -49,16 +50,17 @@ const MB = 1024 * 1024;
 
 /**
  * How much more the server holds than `before`, once it has settled: what the garbage collector and the
- * allocator have not yet given back after a burst is not held. Waits up to 40 s for it to fall under `bound`.
+ * allocator have not yet given back after a burst is not held. Waits up to 40 s for it to fall under `bound`,
+ * asking /health before each reading.
  */
 async function heldGrowth(before: number, bound: number): Promise<number> {
-  let growth = rss() - before;
-  for (let i = 0; i < 40 && growth >= bound; i++) {
+  const now = rss() - before;
+  if (now < bound) return now;
+  const growth = async () => {
     await fetch(`${base}/health`).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 1000));
-    growth = rss() - before;
-  }
-  return growth;
+    return rss() - before;
+  };
+  return eventually(growth, (g) => g < bound, 40_000, { everyMs: 250 });
 }
 
 const FULL_INTROSPECTION = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
@@ -256,10 +258,17 @@ it('holds at most CONNECTIONS_PER_CALLER anonymous WebSockets per address, refus
   expect(outcomes.filter((o) => o === 'open')).toHaveLength(CONNECTIONS_PER_CALLER);
   expect(outcomes.filter((o) => o === '429')).toHaveLength(60 - CONNECTIONS_PER_CALLER);
   await Promise.all(sockets.map((s) => new Promise((r) => (s.readyState === WebSocket.CLOSED ? r(null) : (s.once('close', r), s.close())))));
-  // Closed sockets give their slots back.
-  await new Promise((r) => setTimeout(r, 200));
-  const again = new WebSocket(`ws://127.0.0.1:${server.port}/graphql`, 'graphql-transport-ws');
-  await new Promise((resolve, reject) => again.once('open', resolve).once('error', reject));
+  // Closed sockets give their slots back, once the server has seen their closes (which the client cannot
+  // observe): a new socket is refused until then, and opens after.
+  let again!: WebSocket;
+  const opens = () =>
+    new Promise<boolean>((resolve) => {
+      again = new WebSocket(`ws://127.0.0.1:${server.port}/graphql`, 'graphql-transport-ws');
+      again.once('open', () => resolve(true));
+      again.once('unexpected-response', (req) => (req.destroy(), resolve(false)));
+      again.on('error', () => resolve(false));
+    });
+  await within(5_000, opens, { everyMs: 20, what: 'a slot given back' });
   again.close();
 });
 

@@ -25,14 +25,11 @@ afterAll(async () => {
 
 /** The packages the server's main thread has loaded from node_modules, as its preload reports them. */
 async function loaded(): Promise<string[]> {
-  const seen = server.output().length;
+  const report = server.printed(/\{"loadedPackages":(\[[^\]]*\])\}/, 10_000).catch((err: Error) => {
+    throw new Error(`the server did not report its packages: ${err.message}`);
+  });
   server.child.kill('SIGUSR2');
-  for (const until = Date.now() + 10_000; Date.now() < until; ) {
-    const m = /\{"loadedPackages":(\[[^\]]*\])\}/.exec(server.output().slice(seen));
-    if (m) return JSON.parse(m[1]) as string[];
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the server did not report its packages');
+  return JSON.parse((await report)[1]) as string[];
 }
 
 it('loads none of the packages left out of its bundle to start and answer /health', async () => {

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { within } from '../support/expect';
+import { eventually, within } from '../support/expect';
 import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 
@@ -46,11 +46,14 @@ it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM
   await expect(launch(dataDir)).rejects.toMatchObject({ code: 3, out: expect.stringContaining('is in use by another marketplace process') });
 
   // An open subscription stream is ended by the shutdown, not left hanging.
+  const openStreams = async () => (await (await fetch(`http://127.0.0.1:${first.port}/health`)).json()).components.sse.open_streams as number;
+  const streamsBefore = await openStreams();
   const ws = createClient({ url: `ws://127.0.0.1:${first.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
   const streamEnded = new Promise<string>((resolve) => {
     ws.subscribe({ query: 'subscription { agentEvents { type } }' }, { next: () => {}, error: () => resolve('error'), complete: () => resolve('complete') });
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // Open once the server counts it.
+  await within(10_000, async () => (await openStreams()) > streamsBefore, { everyMs: 50, what: 'the subscription open' });
 
   const started = Date.now();
   first.child.kill('SIGTERM');
@@ -139,13 +142,21 @@ describe('npm start', () => {
       detached: true,
     });
     let out = '';
-    npm.stdout!.on('data', (d) => (out += d));
-    npm.stderr!.on('data', (d) => (out += d));
+    // The port it listens on, once the server logs it (NaN if npm ends first, or after 90 s).
+    const listensOn = new Promise<number>((resolve) => {
+      const take = (d: Buffer) => {
+        out += d;
+        const m = /"port":(\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      };
+      npm.stdout!.on('data', take);
+      npm.stderr!.on('data', take);
+      npm.on('close', () => resolve(NaN));
+      setTimeout(() => resolve(NaN), 90_000).unref();
+    });
     const npmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
     try {
-      const deadline = Date.now() + 90_000;
-      while (!/"port":(\d+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const port = Number(/"port":(\d+)/.exec(out)?.[1]);
+      const port = await listensOn;
       if (!(port > 0)) throw new Error(`npm start did not listen: ${out}`);
       // The server's own pid, as the data directory's lock names it (npm runs it under a process of its own).
       const serverPid = JSON.parse(fs.readFileSync(path.join(dir, 'marketplace.lock'), 'utf8')).pid as number;
@@ -154,9 +165,9 @@ describe('npm start', () => {
 
       npm.kill('SIGTERM');
       const exit = await npmExited;
-      // Within the shutdown budget (SHUTDOWN_TIMEOUT_MS, 10 s) the server is gone too.
-      const budget = Date.now() + 10_000 + 2_000;
-      while (running(serverPid) && Date.now() < budget) await new Promise((r) => setTimeout(r, 50));
+      // Within the shutdown budget (SHUTDOWN_TIMEOUT_MS, 10 s) the server is gone too. It is npm's child, not
+      // ours: no exit event reaches the test, so its /proc entry is read until it goes.
+      await eventually(async () => running(serverPid), (isRunning) => !isRunning, 10_000 + 2_000);
       expect({ serverRunning: running(serverPid), portOpen: await listening(port), lockHeld: fs.existsSync(path.join(dir, 'marketplace.lock')) }).toEqual({
         serverRunning: false,
         portOpen: false,
@@ -236,11 +247,15 @@ describe('SIGTERM under load', () => {
       clients.push(send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }), send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }));
       await within(10_000, async () => provider.calls.length >= 2);
       const signalAt = performance.now();
+      const shuttingDown = server.printed(/"signal":"SIGTERM"/);
       server.child.kill('SIGTERM');
-      // Once the process has taken the signal (a few milliseconds), the health check says draining.
-      await new Promise((r) => setTimeout(r, 50));
+      // Once the process has taken the signal (it logs so as it begins to drain), the health check says draining.
+      await shuttingDown;
       const health = await fetch(`http://127.0.0.1:${server.port}/health`).catch(() => undefined);
-      setTimeout(() => (stop = true), 300);
+      // The load goes on through the drain's grace for connections already accepted, until the server refuses
+      // a request sent after the signal (it no longer listens).
+      await within(20_000, async () => sent.some((s) => s.at > signalAt && s.error !== undefined), { what: 'a request refused after the signal' });
+      stop = true;
       await Promise.all(clients);
       const exit = await server.exited;
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eventually } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
 import { launchServer } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
@@ -45,20 +46,15 @@ it('finishes a swarm after kill -9 mid-step, each finished step recorded once', 
 
   // Killed while the second step's call is in flight: once the provider holds it (it answers 0.6 s later).
   const read = async (port: number) => (await fetch(`${base(port)}/swarm/sessions/${id}`, { headers: { authorization: `Bearer ${me.master_key}` } })).json();
-  for (const until = Date.now() + 30_000; provider.calls.length < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
-  first.child.kill('SIGKILL');
+  await provider.waitFor(2, 30_000).finally(() => first.child.kill('SIGKILL'));
   await first.exited;
   const callsAtKill = provider.calls.map((c) => c.json.input.n);
   expect(callsAtKill).toEqual([1, 2]);
 
   const second = await launchServer(dataDir, env);
   try {
-    let done: any;
-    const deadline = Date.now() + 60_000;
-    do {
-      await new Promise((r) => setTimeout(r, 250));
-      done = await read(second.port);
-    } while (done.status === 'running' && Date.now() < deadline);
+    // Read every 100 ms: each read is a request to the server doing the work.
+    const done = await eventually(() => read(second.port), (session: any) => session.status !== 'running', 60_000, { everyMs: 100 });
     if (done.status !== 'completed') throw new Error(`the swarm ended ${done.status}: ${JSON.stringify(done.steps)}\n${second.output().slice(-4000)}`);
     expect(done).toMatchObject({ status: 'completed', completed_steps: 4 });
     expect(done.steps.map((s: any) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
