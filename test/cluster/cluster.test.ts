@@ -10,7 +10,7 @@ import { startProvider } from '../support/provider';
 import { openSse } from '../support/sse';
 import { launchServer } from '../support/process';
 import { fund, payFor, registerPayingAgent, throwAwayAccount } from '../support/payments';
-import { within } from '../support/expect';
+import { eventually, quiet, within } from '../support/expect';
 import { claimSteps } from '../../src/domain/swarms/runner';
 
 const ADMIN_KEY = `key_admin_${'G'.repeat(40)}`;
@@ -57,12 +57,14 @@ afterAll(async () => {
 
 it('delivers an event published on one instance to a subscriber on the other', async () => {
   const me = await registerAgent(a);
+  const streamsBefore = b.app.services.events.openStreams;
   const ws = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
   try {
     const received = new Promise<any>((resolve, reject) => {
       ws.subscribe({ query: 'subscription { agentEvents { type data } }' }, { next: resolve, error: reject, complete: () => {} });
     });
-    await new Promise((r) => setTimeout(r, 500));
+    // Subscribed (instance B holds the stream) before the change is made.
+    await within(5_000, async () => b.app.services.events.openStreams > streamsBefore);
     const patched = await api(a)('PATCH', '/agents/me', { key: me.key, body: { description: 'Changed on instance A' } });
     expect(patched.status).toBe(200);
     const event = await received;
@@ -84,8 +86,8 @@ it('delivers each event to a webhook once, whichever instance committed it and w
       expect(res.status).toBe(200);
     }
     await receiver.waitFor(changes, 20_000);
-    // Time for a duplicate to show up, were there one.
-    await new Promise((r) => setTimeout(r, 500));
+    // Every send under way on either instance has ended: a duplicate, were there one, has come.
+    await Promise.all([a.app.services.dispatcher.settled(), b.app.services.dispatcher.settled()]);
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(ids).toHaveLength(changes);
     expect(new Set(ids).size).toBe(changes);
@@ -185,11 +187,7 @@ it("empties the other instance's execute cache when a caller is suspended on one
     expect((await run()).status).toBe(200);
     expect((await run()).status).toBe(200);
     expect((await api(a)('PATCH', `/admin/agents/${consumer.agentId}/status`, { key: adminKey, body: { status: 'SUSPENDED' } })).status).toBe(200);
-    const started = Date.now();
-    while ((await run()).status !== 403) {
-      if (Date.now() - started > 2_000) throw new Error('instance B still served the suspended caller after 2 s');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await within(2_000, async () => (await run()).status === 403, { what: 'instance B still served the suspended caller' });
     expect(p.calls.length).toBeLessThanOrEqual(3);
   } finally {
     await p.close();
@@ -225,13 +223,8 @@ it('runs 40 subscriptions × 10 ticks across both instances with no duplicate an
     // A tick every two seconds: twenty runs a second between the two instances, which share this process
     // (and two cores) with the provider, the test and another test file. A hundred every second, then every
     // two seconds, made a slow machine fall behind by more than the grace (CI read a 34 s gap). Ten ticks
-    // take 20 s.
-    const deadline = Date.now() + 100_000;
-    while (Date.now() < deadline) {
-      const counts = await finished();
-      if (counts.length === SUBSCRIPTIONS && counts.every((c) => c._count >= 10)) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    // take 20 s; the count is read every 250 ms, a statement on the database both instances work on.
+    await eventually(finished, (counts) => counts.length === SUBSCRIPTIONS && counts.every((c) => c._count >= 10), 100_000, { everyMs: 250 });
     // Cancelled in the database at once (the cancel route's own limit is 60 a minute per credential).
     await db.capabilitySubscription.updateMany({ where: { id: { in: ids } }, data: { status: 'cancelled', nextRunAt: null } });
     await Promise.all([a.app.services.subscriptionScheduler!.settled(), b.app.services.subscriptionScheduler!.settled()]);
@@ -303,8 +296,7 @@ it('runs swarms on both instances, every step exactly once', async () => {
       ids.push(res.body.session_id);
     }
     const db = a.app.services.db;
-    const deadline = Date.now() + 50_000;
-    while (Date.now() < deadline && (await db.swarmSession.count({ where: { id: { in: ids }, status: 'running' } }))) await new Promise((r) => setTimeout(r, 100));
+    await eventually(() => db.swarmSession.count({ where: { id: { in: ids }, status: 'running' } }), (running) => running === 0, 50_000, { everyMs: 100 });
     const sessions = await db.swarmSession.findMany({ where: { id: { in: ids } } });
     expect(sessions.map((s) => s.status)).toEqual(Array(10).fill('completed'));
     const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
@@ -380,15 +372,13 @@ it('finishes on the other instance a swarm whose instance was killed mid-step', 
     const id = created.session_id;
     expect(id).toEqual(expect.any(String));
     // Killed while the second step's call is in flight: once the provider holds it (it answers 0.6 s later).
-    for (const until = Date.now() + 30_000; provider.calls.length < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
-    c.child.kill('SIGKILL');
+    await provider.waitFor(2, 30_000).finally(() => c.child.kill('SIGKILL'));
     await c.exited;
     expect(provider.calls.map((x) => x.json.input.n)).toEqual([1, 2]);
     a.app.services.swarmRunner!.start();
     b.app.services.swarmRunner!.start();
     const db = a.app.services.db;
-    const deadline = Date.now() + 50_000;
-    while (Date.now() < deadline && (await db.swarmSession.findUnique({ where: { id } }))!.status === 'running') await new Promise((r) => setTimeout(r, 200));
+    await eventually(async () => (await db.swarmSession.findUnique({ where: { id } }))!.status, (status) => status !== 'running', 50_000, { everyMs: 100 });
     const steps = await db.swarmStep.findMany({ where: { sessionId: id }, orderBy: { ordinal: 'asc' } });
     expect((await db.swarmSession.findUnique({ where: { id } }))!.status).toBe('completed');
     expect(steps.map((s) => [s.status, s.attempt])).toEqual([
@@ -411,8 +401,10 @@ it('gives a polling subscriber and an SSE reader that reconnects every UTO event
   const auth = { authorization: `Bearer ${me.key}` };
   const sub = await api(a)('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['*'], deliveryType: 'polling' } });
   expect(sub.status).toBe(201);
+  const readersBefore = b.app.services.utoStreams.readerCount;
   const first = await openSse(`${b.url}/api/v1/uto/events`, auth);
-  await new Promise((r) => setTimeout(r, 300));
+  // Reading (instance B counts the reader) before the first ticket moves.
+  await within(5_000, async () => b.app.services.utoStreams.readerCount > readersBefore);
   // Ten tickets moved concurrently, each move on either instance: 30 events.
   const flows = Array.from({ length: 10 }, async (_, i) => {
     const [x, y] = i % 2 ? [a, b] : [b, a];
@@ -427,7 +419,9 @@ it('gives a polling subscriber and an SSE reader that reconnects every UTO event
   await Promise.all(flows);
   const second = await openSse(`${a.url}/api/v1/uto/events`, { ...auth, 'last-event-id': seen[seen.length - 1].id! });
   const rest = await second.waitFor(18, 20_000);
-  await new Promise((r) => setTimeout(r, 300));
+  // Every event was committed before this reader came: what more could come is a duplicate, which no event
+  // announces. A moment for it to show.
+  await quiet();
   second.close();
   const streamed = [...seen, ...second.events].map((e) => ({ seq: Number(e.id), ...JSON.parse(e.data) }));
   expect(rest.length).toBe(18);
@@ -477,14 +471,14 @@ it('answers an A2A task on either instance, and one WebMCP submission is indexed
     const before = provider.calls.length;
     const submitted = await api(b)('POST', '/webmcp/submit', { body: { url: `${provider.url.replace(/\/run$/, '')}/manifest.json` } });
     expect(submitted.status).toBe(202);
-    let state = 'queued';
-    for (let i = 0; i < 100 && state === 'queued'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      state = (await api(i % 2 ? a : b)('GET', `/webmcp/submissions/${submitted.body.submission_id}`)).body.state;
-    }
+    let reads = 0;
+    const readState = async () => (await api(reads++ % 2 ? a : b)('GET', `/webmcp/submissions/${submitted.body.submission_id}`)).body.state as string;
+    // Read every 100 ms: an anonymous read, under the address's rate limit.
+    const state = await eventually(readState, (s) => s !== 'queued', 10_000, { everyMs: 100 });
     // The provider answers every request with an echo, which is not a manifest: failed, after one fetch.
     expect(state).toBe('failed');
-    await new Promise((r) => setTimeout(r, 500));
+    // Every round under way on either instance's indexer has ended: a second fetch, were there one, has come.
+    await Promise.all([a.app.services.webmcpIndexer!.settled(), b.app.services.webmcpIndexer!.settled()]);
     expect(provider.calls.length - before).toBe(1);
   } finally {
     await provider.close();
