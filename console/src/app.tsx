@@ -6,7 +6,15 @@ import { AdminAgentsPage, AdminDisputesPage, AdminOutboxPage, AdminPage } from '
 import { LivePage } from './pages/live';
 import { MemoryPage, MemoryStorePage, SwarmPage, SwarmsPage, TaskPage, TasksPage, UtoPage, UtoTicketPage } from './pages/work';
 import { DisputesPage, OpenDisputePage, TicketPage, TicketsPage, WebhookPage, WebhooksPage } from './pages/support';
-import { AgentPage, CapabilitiesPage, CapabilityPage, HealthPage, MarketHomePage, ServicePage, SkillPage, SkillsPage, WebmcpPage } from './pages/market';
+import { AgentPage } from './pages/market/agent';
+import { CapabilitiesPage } from './pages/market/capabilities';
+import { CapabilityPage } from './pages/market/capability';
+import { HealthPage } from './pages/market/health';
+import { MarketHomePage } from './pages/market/home';
+import { ServicePage } from './pages/market/service';
+import { SkillPage } from './pages/market/skill';
+import { SkillsPage } from './pages/market/skills';
+import { WebmcpPage } from './pages/market/webmcp';
 import { Link, match, navigate, useLocation, type Route } from './router';
 import { signOut, useSession } from './session';
 import { Page } from './ui';

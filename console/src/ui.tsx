@@ -1,5 +1,5 @@
 // The console's building blocks: a page with its heading, tables with captions, labelled fields, the
-// states of a query (loading, failed, empty), money, times and statuses as people read them.
+// states of a query (loading, failed, empty), money, times, statuses and a score's parts as people read them.
 import { useEffect, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import type { CombinedError } from 'urql';
 import { hasNavigated } from './router';
@@ -230,6 +230,23 @@ const TONES: Record<string, 'good' | 'bad' | 'warn' | 'neutral'> = {
 export function Status({ value }: { value: string | null | undefined }) {
   if (!value) return <>—</>;
   return <span className={`status status-${TONES[value] ?? 'neutral'}`}>{value}</span>;
+}
+
+const FACTORS = ['reputation', 'cost', 'reliability', 'latency', 'freshness'] as const;
+
+/** The five parts of a score, as a stacked bar and as text. */
+export function Breakdown({ breakdown }: { breakdown: Record<(typeof FACTORS)[number], number> }) {
+  const text = FACTORS.map((f) => `${f} ${breakdown[f].toFixed(1)}`).join(', ');
+  return (
+    <span className="breakdown" title={text}>
+      <span className="bar" aria-hidden="true">
+        {FACTORS.map((f) => (
+          <span key={f} className={`bar-${f}`} style={{ width: `${Math.max(0, breakdown[f])}%` }} />
+        ))}
+      </span>
+      <span className="visually-hidden">{text}</span>
+    </span>
+  );
 }
 
 /**

@@ -505,10 +505,13 @@ export type ConsoleUtoSubscriptionVariables = Exact<{
 
 export type ConsoleUtoSubscription = { utoEvents: { sequence: number, eventId: string, ticketId: string, domain: string, type: string, createdAt: string, data: unknown } };
 
-export type ConsoleMarketHomeQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleAgentProfileQueryVariables = Exact<{
+  agentId: string;
+  days?: number | null | undefined;
+}>;
 
 
-export type ConsoleMarketHomeQuery = { showcase: { stats: { totalAgents: number, totalServices: number, totalCapabilities: number, totalTransactions: number, totalTransactions30d: number }, topServices: Array<{ serviceId: string, serviceKey: string, name: string, providerName: string, reputation: number, successes: number, capabilities: Array<string> }>, recentExecutions: Array<{ executionId: string, capability: string, serviceName: string | null, status: string, latencyMs: number, createdAt: string }> } };
+export type ConsoleAgentProfileQuery = { agentReputation: { agentId: string, name: string, reputation: number, tier: Tier, trustScore: number, calls: number, successes: number, successRate: number, disputes: number, disputesOpen: number, disputesLost: number, reputationEvents30d: number, reputationNet30d: number, history: Array<{ day: string, score: number, net: number, events: number }> } };
 
 export type ConsoleCatalogQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -524,6 +527,18 @@ export type ConsoleCapabilityQueryVariables = Exact<{
 
 export type ConsoleCapabilityQuery = { capability: { slug: string, name: string, description: string | null, category: string, parent: string | null, providers: number, bestReputation: number | null, minPriceCents: number | null, maxPriceCents: number | null }, providers: { total: number, totalIsEstimate: boolean, resolutionTimeMs: number, matches: Array<{ serviceId: string | null, serviceKey: string, name: string, providerId: string | null, providerName: string, reputation: number, costCents: number, pricingModel: string, latencyP50Ms: number | null, successRate: number | null, score: number | null, firstParty: boolean, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
+export type ConsoleHealthQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleHealthQuery = { health: { status: HealthStatus, version: string, uptimeSeconds: number, checkedAt: string, components: { database: { status: ComponentStatus, kind: string, latencyMs: number | null }, scheduler: { status: ComponentStatus, jobs: number, lastRunAt: string | null }, sse: { status: ComponentStatus, openStreams: number, redis: string }, memory: { status: ComponentStatus, rssBytes: number, heapUsedBytes: number, vectorSearch: string } } }, uptime: { days: number, uptimePercent: number, minutesObserved: number, minutesUp: number, since: string | null } };
+
+export type ConsoleMarketHomeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMarketHomeQuery = { showcase: { stats: { totalAgents: number, totalServices: number, totalCapabilities: number, totalTransactions: number, totalTransactions30d: number }, topServices: Array<{ serviceId: string, serviceKey: string, name: string, providerName: string, reputation: number, successes: number, capabilities: Array<string> }>, recentExecutions: Array<{ executionId: string, capability: string, serviceName: string | null, status: string, latencyMs: number, createdAt: string }> } };
+
 export type ConsoleServiceQueryVariables = Exact<{
   serviceKey: string;
 }>;
@@ -531,13 +546,12 @@ export type ConsoleServiceQueryVariables = Exact<{
 
 export type ConsoleServiceQuery = { service: { serviceId: string, serviceKey: string, name: string, description: string, status: ServiceStatus, capabilities: Array<string>, languages: Array<string>, pricingModel: PricingModel, costPerCall: number, createdAt: string, provider: { agentId: string, name: string, reputation: number, tier: Tier }, stats: { totalCalls: number, successes: number, failures: number, successRate: number, latencyP50Ms: number | null, latencyP95Ms: number | null, lastSuccessAt: string | null } } };
 
-export type ConsoleAgentProfileQueryVariables = Exact<{
-  agentId: string;
-  days?: number | null | undefined;
+export type ConsoleSkillQueryVariables = Exact<{
+  id: string;
 }>;
 
 
-export type ConsoleAgentProfileQuery = { agentReputation: { agentId: string, name: string, reputation: number, tier: Tier, trustScore: number, calls: number, successes: number, successRate: number, disputes: number, disputesOpen: number, disputesLost: number, reputationEvents30d: number, reputationNet30d: number, history: Array<{ day: string, score: number, net: number, events: number }> } };
+export type ConsoleSkillQuery = { skill: { skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, entrypoint: string, publishedVersion: string | null, publishedAt: string | null, installCount: number, forkCount: number, ownerAgentId: string, instructions: string } };
 
 export type ConsoleSkillsQueryVariables = Exact<{
   q?: string | null | undefined;
@@ -550,13 +564,6 @@ export type ConsoleSkillsQueryVariables = Exact<{
 
 export type ConsoleSkillsQuery = { skillMarketplace: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, version: string, installCount: number, forkCount: number, publishedAt: string }> } };
 
-export type ConsoleSkillQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleSkillQuery = { skill: { skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, entrypoint: string, publishedVersion: string | null, publishedAt: string | null, installCount: number, forkCount: number, ownerAgentId: string, instructions: string } };
-
 export type ConsoleWebmcpQueryVariables = Exact<{
   q?: string | null | undefined;
   category?: string | null | undefined;
@@ -565,13 +572,6 @@ export type ConsoleWebmcpQueryVariables = Exact<{
 
 
 export type ConsoleWebmcpQuery = { webmcpStats: { sites: number, totalTools: number, byCategory: Array<{ category: string, tools: number }> }, webmcpTools: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ name: string, description: string, category: string, siteName: string | null, siteOrigin: string, manifestUrl: string }> } };
-
-export type ConsoleHealthQueryVariables = Exact<{
-  days?: number | null | undefined;
-}>;
-
-
-export type ConsoleHealthQuery = { health: { status: HealthStatus, version: string, uptimeSeconds: number, checkedAt: string, components: { database: { status: ComponentStatus, kind: string, latencyMs: number | null }, scheduler: { status: ComponentStatus, jobs: number, lastRunAt: string | null }, sse: { status: ComponentStatus, openStreams: number, redis: string }, memory: { status: ComponentStatus, rssBytes: number, heapUsedBytes: number, vectorSearch: string } } }, uptime: { days: number, uptimePercent: number, minutesObserved: number, minutesUp: number, since: string | null } };
 
 export type ConsoleWebhooksQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -1333,36 +1333,31 @@ export const ConsoleUtoDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUtoSubscription, ConsoleUtoSubscriptionVariables>;
-export const ConsoleMarketHomeDocument = new TypedDocumentString(`
-    query ConsoleMarketHome {
-  showcase {
-    stats {
-      totalAgents
-      totalServices
-      totalCapabilities
-      totalTransactions
-      totalTransactions30d
-    }
-    topServices {
-      serviceId
-      serviceKey
-      name
-      providerName
-      reputation
-      successes
-      capabilities
-    }
-    recentExecutions {
-      executionId
-      capability
-      serviceName
-      status
-      latencyMs
-      createdAt
+export const ConsoleAgentProfileDocument = new TypedDocumentString(`
+    query ConsoleAgentProfile($agentId: ID!, $days: Int) {
+  agentReputation(agentId: $agentId) {
+    agentId
+    name
+    reputation
+    tier
+    trustScore
+    calls
+    successes
+    successRate
+    disputes
+    disputesOpen
+    disputesLost
+    reputationEvents30d
+    reputationNet30d
+    history(days: $days) {
+      day
+      score
+      net
+      events
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleMarketHomeQuery, ConsoleMarketHomeQueryVariables>;
+    `) as unknown as TypedDocumentString<ConsoleAgentProfileQuery, ConsoleAgentProfileQueryVariables>;
 export const ConsoleCatalogDocument = new TypedDocumentString(`
     query ConsoleCatalog {
   capabilities {
@@ -1424,140 +1419,6 @@ export const ConsoleCapabilityDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCapabilityQuery, ConsoleCapabilityQueryVariables>;
-export const ConsoleServiceDocument = new TypedDocumentString(`
-    query ConsoleService($serviceKey: String!) {
-  service(serviceKey: $serviceKey) {
-    serviceId
-    serviceKey
-    name
-    description
-    status
-    capabilities
-    languages
-    pricingModel
-    costPerCall
-    createdAt
-    provider {
-      agentId
-      name
-      reputation
-      tier
-    }
-    stats {
-      totalCalls
-      successes
-      failures
-      successRate
-      latencyP50Ms
-      latencyP95Ms
-      lastSuccessAt
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleServiceQuery, ConsoleServiceQueryVariables>;
-export const ConsoleAgentProfileDocument = new TypedDocumentString(`
-    query ConsoleAgentProfile($agentId: ID!, $days: Int) {
-  agentReputation(agentId: $agentId) {
-    agentId
-    name
-    reputation
-    tier
-    trustScore
-    calls
-    successes
-    successRate
-    disputes
-    disputesOpen
-    disputesLost
-    reputationEvents30d
-    reputationNet30d
-    history(days: $days) {
-      day
-      score
-      net
-      events
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAgentProfileQuery, ConsoleAgentProfileQueryVariables>;
-export const ConsoleSkillsDocument = new TypedDocumentString(`
-    query ConsoleSkills($q: String, $runtime: SkillRuntime, $category: String, $sort: SkillMarketplaceSort, $after: String) {
-  skillMarketplace(
-    q: $q
-    runtime: $runtime
-    category: $category
-    sort: $sort
-    first: 20
-    after: $after
-  ) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      skillId
-      name
-      description
-      runtime
-      category
-      version
-      installCount
-      forkCount
-      publishedAt
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
-export const ConsoleSkillDocument = new TypedDocumentString(`
-    query ConsoleSkill($id: ID!) {
-  skill(id: $id) {
-    skillId
-    name
-    description
-    runtime
-    category
-    entrypoint
-    publishedVersion
-    publishedAt
-    installCount
-    forkCount
-    ownerAgentId
-    instructions
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSkillQuery, ConsoleSkillQueryVariables>;
-export const ConsoleWebmcpDocument = new TypedDocumentString(`
-    query ConsoleWebmcp($q: String, $category: String, $after: String) {
-  webmcpStats {
-    sites
-    totalTools
-    byCategory {
-      category
-      tools
-    }
-  }
-  webmcpTools(q: $q, category: $category, first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      name
-      description
-      category
-      siteName
-      siteOrigin
-      manifestUrl
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
 export const ConsoleHealthDocument = new TypedDocumentString(`
     query ConsoleHealth($days: Int) {
   health {
@@ -1598,6 +1459,145 @@ export const ConsoleHealthDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleHealthQuery, ConsoleHealthQueryVariables>;
+export const ConsoleMarketHomeDocument = new TypedDocumentString(`
+    query ConsoleMarketHome {
+  showcase {
+    stats {
+      totalAgents
+      totalServices
+      totalCapabilities
+      totalTransactions
+      totalTransactions30d
+    }
+    topServices {
+      serviceId
+      serviceKey
+      name
+      providerName
+      reputation
+      successes
+      capabilities
+    }
+    recentExecutions {
+      executionId
+      capability
+      serviceName
+      status
+      latencyMs
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarketHomeQuery, ConsoleMarketHomeQueryVariables>;
+export const ConsoleServiceDocument = new TypedDocumentString(`
+    query ConsoleService($serviceKey: String!) {
+  service(serviceKey: $serviceKey) {
+    serviceId
+    serviceKey
+    name
+    description
+    status
+    capabilities
+    languages
+    pricingModel
+    costPerCall
+    createdAt
+    provider {
+      agentId
+      name
+      reputation
+      tier
+    }
+    stats {
+      totalCalls
+      successes
+      failures
+      successRate
+      latencyP50Ms
+      latencyP95Ms
+      lastSuccessAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleServiceQuery, ConsoleServiceQueryVariables>;
+export const ConsoleSkillDocument = new TypedDocumentString(`
+    query ConsoleSkill($id: ID!) {
+  skill(id: $id) {
+    skillId
+    name
+    description
+    runtime
+    category
+    entrypoint
+    publishedVersion
+    publishedAt
+    installCount
+    forkCount
+    ownerAgentId
+    instructions
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSkillQuery, ConsoleSkillQueryVariables>;
+export const ConsoleSkillsDocument = new TypedDocumentString(`
+    query ConsoleSkills($q: String, $runtime: SkillRuntime, $category: String, $sort: SkillMarketplaceSort, $after: String) {
+  skillMarketplace(
+    q: $q
+    runtime: $runtime
+    category: $category
+    sort: $sort
+    first: 20
+    after: $after
+  ) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      skillId
+      name
+      description
+      runtime
+      category
+      version
+      installCount
+      forkCount
+      publishedAt
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
+export const ConsoleWebmcpDocument = new TypedDocumentString(`
+    query ConsoleWebmcp($q: String, $category: String, $after: String) {
+  webmcpStats {
+    sites
+    totalTools
+    byCategory {
+      category
+      tools
+    }
+  }
+  webmcpTools(q: $q, category: $category, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      name
+      description
+      category
+      siteName
+      siteOrigin
+      manifestUrl
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
 export const ConsoleWebhooksDocument = new TypedDocumentString(`
     query ConsoleWebhooks($after: String) {
   webhooks(first: 25, after: $after) {

@@ -7,8 +7,7 @@ import type { AutonomyLevel, PricingModel } from '../gql/graphql';
 import { Link, navigate, seg } from '../router';
 import { kindOf, signIn, useSession, type KeyKind } from '../session';
 import { useRefetchOnEvents } from '../live';
-import { Breakdown } from './market';
-import { ConfirmButton, ErrorNote, Facts, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
+import { Breakdown, ConfirmButton, ErrorNote, Facts, Json, listOf, LiveBadge, Loaded, Money, Page, Paged, parseJson, SecretOnce, Section, SelectField, Status, Table, TextArea, TextField, Time, usePages } from '../ui';
 
 export function SignInPage() {
   const [key, setKey] = useState('');
