@@ -1,29 +1,8 @@
-// How TypeScript runs under Node outside the server's bundle (src/start.cjs): in the worker threads (the
-// embedded database's and the others', each registering it: a thread does not inherit it), and in tools run
-// with `node --require ./src/register.cjs`. Every `.ts` module that require() loads is compiled to
-// CommonJS by esbuild as it loads, with the compiler options of tsconfig.json and an inline source map, so
-// stack traces name the TypeScript lines.
-//
-// Not tsx, which the scripts still use: tsx always compiles with esbuild's `keepNames`, which wraps every
-// function whose name JavaScript infers (`const f = () => …`, `{ key: () => … }`) in a `__name(fn, 'f')`
-// call, an Object.defineProperty made each time the closure is created: for example four times in every
-// request's context. Nothing is renamed when compiling one module at a time, so the names are the ones
-// JavaScript infers anyway. Without it `GET /agents/me` served about 15% more requests a second
-// (docs/benchmarks.md). The tests compile with SWC, which adds no such call either.
-//
-// What esbuild makes of a module is kept on disk (node_modules/.cache/marketplace-ts), keyed by the module's
-// path and a hash of its source, the compiler's version and its options: a start with nothing changed
-// compiles nothing and never loads esbuild, whose synchronous API runs a worker thread of its own and a
-// service process beside it (about 1.3 s of a 5 s start, and 20 MiB more; docs/operations.md, Footprint).
-// A module whose source changed is compiled again and replaces its old entry, so the cache holds one
-// entry a module. Where the cache cannot be written (a read-only install), modules compile as before.
-// The source maps carry no copy of the sources (sourcesContent): stack traces need only the mappings, and
-// every module's map stays in memory for the life of the process.
-//
-// What V8 makes of the packages' JavaScript is kept on disk too (a code cache, node_modules/.cache/
-// marketplace-v8): compiling and lazily compiling the 2,000 modules a start loads was most of the time the
-// modules took to load, and Node 20 has no compile cache of its own (module.enableCompileCache is Node 22).
-// See CodeCache below. Our TypeScript modules stay on Node's own compile, which registers their source maps.
+// How TypeScript runs under Node outside the server's bundle (src/start.cjs): in worker threads (each registers
+// it; a thread does not inherit it) and in tools run with `node --require ./src/register.cjs`. esbuild compiles
+// each `.ts` module to CommonJS as it loads, without tsx's always-on `keepNames`, whose wrappers cost every
+// closure made (docs/benchmarks.md, The bare `node:http` reference). Its output and V8's code cache of the
+// packages are kept on disk so an unchanged start compiles nothing (docs/operations.md, Footprint).
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -38,14 +17,9 @@ const DYNAMIC_IMPORT = /\bimport\s*\(/;
 const NODE_ONLY_OPTIONS = /^--(require|import|eval|print|cpu-prof|heap-prof|inspect|input-type|enable-source-maps|no-warnings|trace-warnings|title|env-file)/;
 
 /**
- * V8's code cache of each package module, in one file per Node version and set of V8 options: a JSON index
- * (path → hash of the source, offset, length) and the cached data after it, each module's read by its
- * offset when the module loads (the file is never held in memory whole). A module not in the file, or whose
- * source changed, or whose data V8 rejected, is compiled and its cache made once the process has loaded
- * what it loads at start (no module loaded for a second, or at exit), after its code ran: the data then
- * holds the functions the start compiled, not only the top level. The new entries are merged with the file
- * as it is on disk then (another process, or the embedded database's thread, may have written it since)
- * and the whole is written and renamed into place.
+ * V8's code cache of the package modules, one file per Node version and V8 options: an index and the data,
+ * each module's read by its offset. Data is made once the start has run (no module loaded for a second, or at
+ * exit), so it holds the functions the start compiled, and merged with the file as another process left it.
  */
 class CodeCache {
   constructor(dir) {
@@ -156,9 +130,8 @@ if (!Module._extensions['.ts']) {
     tsconfigRaw: { compilerOptions },
   };
   const cacheDir = path.join(root, 'node_modules', '.cache', 'marketplace-ts');
-  // Prisma's generated client loads its query compiler with import(): 4.4 MB of base64 in a CommonJS
-  // module, which the ES module loader read, scanned for exports and kept for good, source and string (9 MiB
-  // of an idle server's heap). Compiled to require() there, it is one CommonJS load like any other.
+  // Prisma's generated client loads its query compiler with import(), and the ES module loader kept that
+  // module's source beside its string for good; compiled to require(), it is one CommonJS load like any other.
   const generatedDir = path.join(root, 'src', 'db', 'generated') + path.sep;
   const GENERATED_OPTIONS = { supported: { 'dynamic-import': false } };
   // What a compiled module depends on besides its source: the compiler and how it is asked.
@@ -166,9 +139,8 @@ if (!Module._extensions['.ts']) {
   const fingerprint = JSON.stringify([compilerVersion, options, fs.readFileSync(__filename, 'utf8')]);
   let esbuild;
   process.setSourceMapsEnabled(true);
-  // Node reads the source map of every module it compiles while source maps are on, our packages' too (a
-  // .map file each, parsed and kept for the life of the process: about 0.2 s of a start). Stack traces
-  // need ours only, so maps stay off while a JavaScript module compiles and runs.
+  // Node reads and keeps the source map of every module it compiles while source maps are on, the packages'
+  // too; stack traces need ours only, so maps stay off while a JavaScript module compiles and runs.
   const compileJavaScript = Module._extensions['.js'];
   Module._extensions['.js'] = (module, filename) => {
     process.setSourceMapsEnabled(false);
@@ -258,14 +230,9 @@ function hash(text) {
 }
 
 /**
- * A loaded module's exports as plain values. esbuild's CommonJS keeps ES modules' live bindings as two
- * getters per export (`module.exports` copies the module's export object with `get: () => from[key]`, which
- * reads `get: () => value`), so every use of an imported name, `import_ids.newUuid(…)`, called both, the
- * first through a keyed load that every module's getters share (megamorphic). Once the module has run,
- * nothing of ours reassigns an export (no `export let`/`export var`: a unit test holds the sources to it),
- * so its values are final and a plain object serves them at the cost of an ordinary property load. A
- * module that requires this one while it is still loading (an import cycle) keeps the getters, which stay
- * right; an export still uninitialized when the module finishes (a getter that throws) keeps its getter.
+ * A loaded module's exports as plain values: esbuild's CommonJS reads each export through two megamorphic getters
+ * on every use. Nothing of ours reassigns an export (a unit test holds the sources to it), so once the module has
+ * run a plain object serves them; during an import cycle, or for an export still uninitialized, the getters stay.
  */
 function settled(exports) {
   if (exports === null || typeof exports !== 'object' || !exports.__esModule) return exports;

@@ -1,18 +1,8 @@
-// `npm start`: the server's process (src/server.ts) run from one bundle of its modules. A start that loaded
-// the server's 2,000 modules one by one spent most of its time in the module system: finding each file,
-// reading it, compiling it, and (for our TypeScript) its source map; loading them took 1.3-1.5 s of a
-// 2.5-3.5 s start to healthy, and 0.55-0.75 s as one bundle read through V8's code cache
-// (docs/operations.md, Start).
-//
-// The bundle is made by esbuild at install (`node src/start.cjs --build`, from the postinstall) and again by
-// any start that finds the sources changed since: its stamp holds the size and modification time of every
-// file of ours it was made from, and of npm's record of node_modules (node_modules/.package-lock.json, which
-// every install rewrites). It lives in node_modules/.cache/marketplace-server, beside what V8 made of it
-// (the code cache, written once after the first start that had none) and the positions of its code in the
-// sources, by which stack traces name the TypeScript (and the packages') lines.
-//
-// Worker threads (the embedded database's and the others') load their modules through src/register.cjs, as
-// the tests and tools do; only the server's own thread runs the bundle.
+// `npm start`: the server's process (src/server.ts) run from one bundle of its modules, since loading them one by
+// one (finding, reading and compiling each file) was most of a start (docs/operations.md, Start). esbuild makes
+// it at install and again when a start finds a source or node_modules changed since its stamp; it lives in
+// node_modules/.cache/marketplace-server beside V8's code cache and the positions stack traces map back through.
+// Worker threads load their modules through src/register.cjs, as the tests and tools do.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -27,14 +17,9 @@ const STAMP = path.join(DIR, 'stamp.json');
 /** npm's record of what node_modules holds, rewritten by every install. */
 const PACKAGES = path.join(ROOT, 'node_modules', '.package-lock.json');
 /**
- * Packages our code requires at their first use (src/platform/lazy.ts, and `require` inside the functions
- * that need them): MCP's and A2A's SDKs, undici, viem, Redis's client, YAML, the web reader's and the text
- * capabilities' libraries. Left out of the bundle, they cost nothing until then, as they did before it: a
- * bundle holds every module's source from the start (V8 keeps a script's source for what it compiles later),
- * and with them it was 13.3 MB of source string on the main thread's heap, 7.8 without. Idle 265-280 MiB
- * against 266-305 on the embedded database, start to healthy 1.3-1.8 s against 1.6-1.95, five starts each in
- * one sitting (docs/operations.md, Start). A build fails if one of them does not resolve from the bundle's
- * directory; test/system/lazy-packages.test.ts holds that none loads at start, and that they load when used.
+ * Packages our code requires at their first use (src/platform/lazy.ts, or `require` in the functions that need
+ * them), left out so they cost nothing until then: a bundle's whole source stays on the heap for V8's later
+ * compiles (docs/operations.md, Start). A build fails if one does not resolve from the bundle's directory.
  */
 const LAZY = [
   '@a2a-js/sdk',
@@ -151,7 +136,7 @@ async function build() {
     logLevel: 'silent',
     plugins: [filePaths],
   });
-  // ASCII throughout, so a start reads it as latin1 (a third of the time of decoding UTF-8): esbuild escapes
+  // ASCII throughout, so a start reads it as latin1, quicker to decode than UTF-8: esbuild escapes
   // every other character of the code itself, and what remains is in comments, where each UTF-16 unit
   // becomes a '?' (no column moves).
   // What we left out must load from where the bundle runs (node_modules/.cache/marketplace-server). (esbuild

@@ -18,18 +18,14 @@ export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$tra
 
 /**
  * The driver itself, for the few reads that run on every request: Prisma 7's driver-adapter path costs
- * about 2.4 times a plain `pg` query here (measured: 1.4k vs 3.4k lookups/s on one core), so the
+ * a multiple of a plain `pg` query (docs/benchmarks.md, The bare `node:http` reference), so the
  * per-request credential lookup goes straight to the driver. Everything else uses Prisma.
  */
 export interface SqlRunner {
   /**
-   * `name` makes it a prepared statement on PostgreSQL, parsed and planned once per connection: hot
-   * queries of a fixed shape pass one. Named statements run on connections of their own with
-   * `plan_cache_mode = force_generic_plan`: left to choose, PostgreSQL re-plans a statement whenever a
-   * custom plan looks cheaper, which for the ranking costs more than running it. So a named statement
-   * must have indexes that serve it whatever its parameters. On PGlite the session is shared by every
-   * connection, so the plan mode stays PostgreSQL's default there (a custom plan for the first five runs,
-   * then the generic one unless custom plans look cheaper); the mux gives each connection its own names.
+   * `name` makes it a prepared statement, planned once per connection: hot queries of a fixed shape pass one. On PostgreSQL
+   * they run on connections with `plan_cache_mode = force_generic_plan` (re-planning the ranking cost more than running it),
+   * so they need indexes that serve any parameters; PGlite's one session keeps the default mode (docs/operations.md).
    */
   query<T>(text: string, params: unknown[], name?: string): Promise<T[]>;
   /**
@@ -63,11 +59,9 @@ export interface Database {
 }
 
 /**
- * Inside a transaction, the database may be reached only through that transaction: PGlite has one
- * connection, so a query beside it waits for the transaction, which waits for the query, until the
- * transaction times out (and every other request waits meanwhile). With the guard on (DB_TX_GUARD=1, as
- * the tests run), such a query fails at once, naming itself. Off by default: AsyncLocalStorage costs every
- * promise a little, and the rule is kept structurally (the caller is resolved before a transaction opens).
+ * A query beside an open transaction of the same request: on PGlite's one connection it and the transaction
+ * wait for each other until the transaction times out. DB_TX_GUARD=1 (the tests) fails it at once; off by
+ * default, since its AsyncLocalStorage costs every promise (docs/operations.md, One connection, one transaction).
  */
 export class QueryBesideTransactionError extends Error {}
 
@@ -216,9 +210,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   try {
     thread = await first;
     if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.dumpPath) {
-      // PGlite's WebAssembly memory grew to what applying them took and never shrinks (a first start held
-      // about 900 MiB idle, against 360 after any other): reopened, the database holds what it holds after
-      // any other start (on a socket of its own).
+      // PGlite's WebAssembly memory grew to what applying them took and never shrinks: reopened (on a socket of
+      // its own), the database holds what any other start leaves (docs/operations.md, Footprint: a first start).
       await thread.close();
       thread = await start();
       await over.end();
@@ -308,9 +301,8 @@ interface Flavour {
 }
 
 /**
- * How long a transaction may wait to start. A burst the rate limits allow (a hundred executions of one agent
- * at once) queues behind itself, on the embedded database's one session or PostgreSQL's pool of ten: Prisma's
- * default 2 s failed a third of such a burst on the embedded database, and a few on PostgreSQL, on a busy
+ * How long a transaction may wait to start: a burst the rate limits allow queues behind itself on the embedded
+ * database's one session or PostgreSQL's pool, and Prisma's default failed part of such a burst on a busy
  * machine. Past this the answer is 503 with Retry-After (isUnavailable), never a 500.
  */
 export const TRANSACTION_MAX_WAIT_MS = 10_000;

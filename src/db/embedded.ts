@@ -42,10 +42,9 @@ export function startEmbedded(opts: { dataDir: string; dumpPath?: string; log(me
 }
 
 /**
- * Two processes on one PGlite data directory corrupt it silently, so the directory is locked with a file
- * naming its owner: pid and process start time (from /proc), so that a lock left by a crashed process whose
- * pid now belongs to another program is recognised as stale and taken over. Where /proc is missing, a live
- * pid holds the lock.
+ * Two processes on one PGlite data directory corrupt it silently, so a lock file names its owner by pid and
+ * process start time: a crashed owner's pid reused by another program does not block a restart
+ * (docs/operations.md, The data directory's lock).
  */
 export function lockDataDir(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });

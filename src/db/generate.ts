@@ -24,11 +24,9 @@ if (stale.length) {
   process.exit(1);
 }
 
-// Prisma's client loads its query compiler (WebAssembly, 3.4 MB) at the first query by importing a module
-// that holds it as a base64 string literal of 4.6 MB: V8 parsed that module in 220-260 ms of the start's
-// main thread (Node's import() keeps no code cache), and the module kept the string for the life of the
-// process. The binary is written once here, beside the client, and the client reads it from the file:
-// 2 ms, and nothing kept but the compiled module (docs/operations.md, Footprint).
+// Prisma's client loads its query compiler at the first query from a module holding it as a base64 string,
+// which V8 parsed on the start's main thread (import() keeps no code cache) and kept for good. The binary is
+// written once here, beside the client, which reads it from the file (docs/operations.md, Footprint).
 const classFile = path.join(root, 'src/db/generated/prisma/internal/class.ts');
 const WASM_FILE = 'query_compiler.wasm';
 const loader = /getQueryCompilerWasmModule: async \(\) => \{\n\s*const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[a-z_]+\.postgresql\.wasm-base64\.js)"\)\n\s*return await decodeBase64AsWasm\(wasm\)\n\s*\},/;

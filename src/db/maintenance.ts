@@ -1,24 +1,14 @@
-// Vacuuming and analysing where the database does not do it itself. PGlite is PostgreSQL in single-user
-// mode: it keeps the statistics autovacuum reads (pg_stat_user_tables) but runs no autovacuum launcher, and a
-// PostgreSQL may run with `autovacuum = off`. Without vacuums, deleted and updated rows keep their space and
-// their index entries, so a scan of a queue from its oldest end walks every row ever deleted from it and a
-// long-lived server slows slowly; without analyses, plans are made for tables as they were; and with neither,
-// transaction ids are never frozen, which PostgreSQL answers, after two billion transactions, by refusing
-// writes. Each round applies autovacuum's own rules, read from the database's settings, to every table of
-// the schema and vacuums or analyses those due, one statement at a time: on PGlite a statement holds the
-// one session, and a vacuum of what a few seconds of traffic left is milliseconds. On PostgreSQL, where other
-// sessions run beside it, the vacuums are paced as autovacuum paces its own (its cost delay and limit).
+// Vacuuming and analysing where the database does not: PGlite runs no autovacuum launcher, and a PostgreSQL
+// may run with `autovacuum = off`. Unvacuumed queues slow a long-lived server, unanalysed tables get stale plans,
+// and unfrozen transaction ids end in refused writes. Each round applies autovacuum's own rules and settings,
+// one statement at a time (docs/operations.md, Maintenance).
 import type { Logger } from '../platform/logger';
 import type { Database, SqlRunner } from './database';
 
 /**
- * The tables due, by autovacuum's rules (the database's `autovacuum_*` settings): a vacuum when dead rows
- * exceed `vacuum_threshold + vacuum_scale_factor × rows`, when rows inserted since the last vacuum exceed
- * the insert threshold (a vacuum then marks their pages all-visible and freezes them), or when the oldest
- * unfrozen transaction id is older than `autovacuum_freeze_max_age`; an analysis when rows changed since
- * the last one exceed `analyze_threshold + analyze_scale_factor × rows`. Only where no autovacuum runs: on
- * the embedded database ($1), or on a PostgreSQL whose `autovacuum` is off (read every round: it is a
- * setting a reload changes). Most dead rows first.
+ * The tables due by autovacuum's rules and the database's `autovacuum_*` settings (dead rows, inserts since the
+ * last vacuum, freeze age; changes since the last analysis), most dead rows first. Only where no autovacuum runs:
+ * the embedded database ($1), or a PostgreSQL whose `autovacuum` is off (read every round: a reload changes it).
  */
 const DUE = `WITH s AS (
     SELECT current_setting('autovacuum_vacuum_threshold')::float8 AS vt, current_setting('autovacuum_vacuum_scale_factor')::float8 AS vs,
@@ -47,21 +37,17 @@ export interface Maintained {
 }
 
 /**
- * autovacuum's pacing, for this session's VACUUM and ANALYZE: after each `vacuum_cost_limit` of page costs
- * a vacuum sleeps `vacuum_cost_delay`. A manual VACUUM runs unpaced by default (a delay of 0), and on a
- * machine of two cores an unpaced vacuum of what a busy half-minute inserted takes the database's CPU from
- * the calls it serves (docs/operations.md, Maintenance).
+ * autovacuum's pacing for this session's VACUUM and ANALYZE (sleep `vacuum_cost_delay` after each
+ * `vacuum_cost_limit` of page costs): a manual VACUUM runs unpaced, taking the database's CPU from the calls it
+ * serves (docs/operations.md, Maintenance).
  */
 const PACED = `SELECT set_config('vacuum_cost_delay', CASE WHEN current_setting('autovacuum_vacuum_cost_delay') LIKE '-1%' THEN current_setting('vacuum_cost_delay') ELSE current_setting('autovacuum_vacuum_cost_delay') END, false),
   set_config('vacuum_cost_limit', CASE WHEN current_setting('autovacuum_vacuum_cost_limit')::int > 0 THEN current_setting('autovacuum_vacuum_cost_limit') ELSE current_setting('vacuum_cost_limit') END, false)`;
 
 /**
- * One round: vacuums or analyses each table due, one after the other; answers what it did. On the embedded
- * database it runs on the one session as it is (a paced vacuum would hold it while it sleeps); on PostgreSQL
- * on a connection of its own (`db.session`), paced as autovacuum is, and its settings reset before the
- * connection goes back. A table another session holds a conflicting lock on (another instance's vacuum, a
- * migration) is skipped (SKIP_LOCKED) and comes up again next round; a statement that fails is logged and
- * the round goes on.
+ * One round: vacuums or analyses each table due in turn; answers what it did. On the embedded database, unpaced on
+ * its one session (a paced vacuum would hold it while it sleeps); on PostgreSQL, paced on a session of its own, reset
+ * before it goes back. A locked table is skipped (SKIP_LOCKED) until next round; a failed statement is logged.
  */
 export async function maintain(db: { sql: SqlRunner; session?: Database['session'] }, log: Logger, embedded: boolean): Promise<Maintained[]> {
   const due = await db.sql.query<Due>(DUE, [embedded]);

@@ -134,11 +134,9 @@ export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFac
 export type FromMigrations = { applied: string[] } | { error: { message: string; stack?: string } };
 
 /**
- * applyMigrations in a worker thread of its own, over its own connections to the database `connection`
- * names; the thread ends when they are applied. The engine (WebAssembly), its connections and what it
- * allocated end with it: in the server's thread they stayed resident for the life of the process (a first
- * start held about 800 MiB idle on the embedded database, against 360 after any other start). A failure
- * is thrown here with the engine's own message.
+ * applyMigrations in a worker thread of its own, over its own connections: the engine (WebAssembly) and what it
+ * allocated end with the thread rather than staying resident in the server's (docs/operations.md, Footprint: a
+ * first start). A failure is thrown here with the engine's own message.
  */
 export function applyMigrationsInThread(connection: PoolConfig): Promise<string[]> {
   return new Promise((resolve, reject) => {
@@ -157,11 +155,9 @@ export function applyMigrationsInThread(connection: PoolConfig): Promise<string[
 }
 
 /**
- * Whether applying would do nothing: every migration in prisma/migrations is recorded in
- * `_prisma_migrations` as finished, not rolled back, with the checksum Prisma records (the SHA-256 of its
- * migration.sql), and no migration is left failed. Then a start need not load the engine (WASM: about
- * 0.4 s and 40-60 MiB that stay resident). Anything else, a missing table included, is the engine's to
- * apply or report.
+ * Whether applying would do nothing: every migration in prisma/migrations recorded in `_prisma_migrations` as
+ * finished, not rolled back, with Prisma's checksum (SHA-256 of its migration.sql), none failed. Then a start need
+ * not load the engine (docs/operations.md, Footprint: Migrations); anything else is the engine's to apply or report.
  */
 export async function migrationsUpToDate(query: (sql: string) => Promise<unknown[]>): Promise<boolean> {
   let rows: { migration_name: string; checksum: string; finished: boolean; rolled_back: boolean }[];

@@ -1,27 +1,8 @@
-// Many PostgreSQL wire-protocol connections onto PGlite's one session, in the database worker
-// (pglite-worker.ts): the server's `pg` pool and Prisma's PrismaPg talk to the embedded database exactly
-// as they talk to PostgreSQL.
-//
-// PGlite runs one statement at a time in one session, so connections take turns, and a turn must not
-// split what PostgreSQL treats as one exchange:
-// - Each connection's bytes are framed into messages as they arrive and held until the end of an
-//   exchange — Sync or a simple Query (or Flush, CopyDone, CopyFail) — and the whole batch runs in one
-//   call, so no other connection's message lands between a Parse and its Sync. (pglite-socket's
-//   multiplexer queues single messages, and a Bind that spans two socket reads got another connection's
-//   statement: measured before this was written.)
-// - After its batch, a connection keeps the session while the exchange left it busy — a transaction open
-//   or failed, an extended query cut at a Flush, a COPY — and only its own batches run until it is idle.
-// - Work of the worker itself (checkpoints, LISTEN) takes turns through the same queue, so it never runs
-//   inside a client's transaction.
-// - Notifications in a batch's output are taken out of it and handed to `onNotify`: the session is
-//   shared, so a LISTEN belongs to the worker, which tells the server's thread.
-// - A connection that goes away holding the session gets its exchange ended (Sync, then ROLLBACK when a
-//   transaction is open) before anyone else's turn.
-// - Prepared statements are the session's, so each connection's names are its own aliases there: the
-//   mux renames a statement's name in Parse, Bind, Describe and Close to one of the connection's own
-//   (two connections may prepare the same name, as the pool's do), and deallocates them when the
-//   connection goes. A statement named by a client is then parsed and planned once per connection, as on
-//   PostgreSQL, rather than for every call.
+// Many PostgreSQL wire-protocol connections onto PGlite's one session, in the database worker (pglite-worker.ts),
+// so `pg` and Prisma talk to the embedded database as to PostgreSQL. Connections take turns by whole exchanges (up
+// to Sync or a simple Query), a connection in a transaction keeps the session until it ends, the worker's own work
+// queues the same way, notifications go to the worker, and each connection's statement names are aliased so two may
+// prepare the same one (docs/operations.md, The embedded database's thread).
 import net from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 

@@ -23,10 +23,9 @@ export interface PgliteThread {
 }
 
 /**
- * The worker's young generation, in MB (V8 makes its semi-spaces a third of it). The worker's JavaScript is
- * PGlite's glue and the socket's framing: what it allocates per statement dies at once, and a nursery of
- * 2 MiB semi-spaces holds it as well as V8's default of 16 MiB, which the start's allocations grew to and
- * which then stayed resident (12 MiB of an idle server's memory, 4 with this; docs/operations.md, Footprint).
+ * The worker's young generation, in MB (V8 makes its semi-spaces a third of it). Its JavaScript's allocations die
+ * at once, so a small nursery serves as well as V8's default, which the start grew and which then stayed resident
+ * (docs/operations.md, Footprint).
  */
 const WORKER_YOUNG_GENERATION_MB = 6;
 

@@ -19,12 +19,9 @@ export interface WorkerData {
 }
 
 /**
- * When the worker checkpoints. PGlite has no checkpointer process, and a CHECKPOINT holds every statement
- * while it writes the pages dirtied since the last one: so they are issued small and often — once `walBytes`
- * of WAL has been written since the last, or `maxMs` has passed with anything written — rather than on a
- * clock. Under execute's benchmark load (about 1 MB of WAL a second) a checkpoint a minute held the database
- * for about 30 ms, and every call then in flight waited on it (execute's p99 on PGlite, 1.8 in a full run);
- * one every 4 MB holds it for a few. An idle database writes none.
+ * When the worker checkpoints: PGlite has no checkpointer, and a CHECKPOINT holds every statement while it writes,
+ * so they are small and often (once `walBytes` of WAL is written, or `maxMs` has passed with anything written)
+ * rather than on a clock; an idle database writes none (docs/operations.md, Durability).
  */
 export interface CheckpointPolicy {
   walBytes: number;

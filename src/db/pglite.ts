@@ -4,12 +4,9 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 
 /**
- * PostgreSQL's settings for the embedded database, beyond PGlite's own. PGlite writes over the whole of
- * its shared buffers when it starts, so they are resident from the first second whether used or not: at
- * PostgreSQL's default of 128 MB they were half of an idle server's memory. Pages past them are read from
- * the operating system's page cache (a system call, not a disk read, on any machine with the memory to
- * spare). 16 MB rather than 32 held 12 MiB less idle, the uncached reads as fast; measured in
- * docs/operations.md (Footprint).
+ * PostgreSQL's settings for the embedded database, beyond PGlite's own. PGlite writes over all its shared buffers
+ * when it starts, so they are resident whether used or not; pages past them come from the operating system's page
+ * cache. Small buffers cost less idle memory and read as fast (docs/operations.md, Footprint).
  */
 export const PGLITE_SETTINGS: Record<string, string> = {
   shared_buffers: '16MB',
