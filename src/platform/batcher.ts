@@ -12,11 +12,9 @@ interface Waiting<T, R> {
 }
 
 /**
- * Runs items through `run` in batches. An item goes at once, alone, while fewer than `maxInFlight` batches
- * are running; otherwise it waits, and when a batch finishes every waiting item (at most `maxBatch`) goes
- * in the next one. So there is no timer and no added wait when the database keeps up: batches form only
- * out of items that would have queued for it anyway. `run` settles each item itself (one item's failure
- * need not fail the others); if it throws, every item of the batch fails with that error.
+ * Runs items through `run` in batches: an item goes at once, alone, while fewer than `maxInFlight` batches run, and
+ * otherwise waits for the next (at most `maxBatch`). No timer, so no added wait while the database keeps up. `run`
+ * settles each item itself; if it throws, every item of the batch fails with that error.
  */
 export class Batcher<T, R> {
   private waiting: Waiting<T, R>[] = [];

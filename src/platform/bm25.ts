@@ -15,7 +15,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Made at the first use: making one loads ICU's word rules, about 40 ms of a start that may never rank. */
+/** Made at the first use: making one loads ICU's word rules, a cost a start that never ranks need not pay. */
 let words: Intl.Segmenter | undefined;
 
 /** The words of a text as BM25 reads them: word-like segments, NFKC and lower case, function words left out. */

@@ -1,12 +1,8 @@
-// The client of a model backend speaking the OpenAI-compatible chat-completions API (Ollama, vLLM,
-// llama.cpp's server, hosted APIs): one completion at a time, its answer constrained to a JSON Schema.
-//
-// The backend is operator configuration (LLM_BASE_URL), not input: no request decides where this client
-// connects, only what it asks. So it does not go through the SSRF-guarded outbound client, whose guard
-// exists for URLs that callers give; it has a pool of its own pinned to the configured origin, which may
-// be plain http and loopback (Ollama on 127.0.0.1:11434). The outbound client's other rules hold: no
-// redirect is followed, every call is bounded in time (and by the caller's signal) and in response size,
-// and messages name the origin, never the path, the key or the body.
+// The client of a model backend speaking the OpenAI-compatible chat-completions API (Ollama, vLLM, hosted APIs):
+// one completion at a time, its answer constrained to a JSON Schema. Its origin is operator configuration
+// (LLM_BASE_URL), never a caller's, so it has its own pool pinned to that origin (plain http and loopback allowed)
+// instead of the SSRF-guarded client; that client's other rules hold: no redirects, bounded time and size, and
+// messages that name the origin only (docs/security.md, The model backend).
 import { performance } from 'node:perf_hooks';
 import type { Agent } from 'undici';
 

@@ -155,7 +155,7 @@ export function writeText(res: ServerResponse, status: number, text: string | Bu
 /**
  * A value's JSON as UTF-8 bytes of their own, for an answer kept to be sent many times: encoded once,
  * not per answer, and outside the JavaScript heap. Not a slice of Node's shared pool of small buffers,
- * which a kept answer would hold whole (8 KiB for an answer of a hundred bytes).
+ * which a kept answer would hold whole (`Buffer.poolSize` for an answer of a hundred bytes).
  */
 export function jsonBytes(value: unknown): Buffer {
   const text = JSON.stringify(value);

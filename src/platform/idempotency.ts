@@ -1,13 +1,8 @@
-// Idempotency-Key (CONTRACT §8): the first answer to a creating request is stored and replayed, with the
-// headers the operation gave it, for the same key and request; the same key with another request is a
-// conflict. A copy that arrives while the first is still being answered waits for that answer. Records
-// live 24 hours.
-//
-// An answer may carry a secret shown once (a key, a signing secret). A stored answer is sealed with the
-// requester's own credential (AES-256-GCM under a key derived from it), so the table holds nothing a reader
-// of the database could use, and only a request with that credential, which could have read the first
-// answer, gets it back. A request without a credential (known only by its address) is not replayed an
-// answer that issues one: another client behind the same address could not have read the first.
+// Idempotency-Key (CONTRACT §8): the first answer to a creating request is stored for 24 hours and replayed for
+// the same key and request; another request under the key is a conflict, and a copy arriving meanwhile waits.
+// A stored answer may carry a secret shown once, so it is sealed with the requester's own credential and replayed
+// only to it; without a credential, an answer that issues one is not replayed (docs/security.md, Secrets in
+// idempotent answers).
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { SqlRunner } from '../db/database';
 import { BadRequest, Conflict } from './errors';

@@ -45,9 +45,8 @@ export const newSubKey = () => `key_service_${base62(40)}`;
 /** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 /**
- * An event: `evt_` and 24 base62, of which the first 9 are the time in milliseconds in base 36 (digits and
- * lower case, which every collation orders as they count) and the other 15 random (89 bits). Events are
- * keyed by their id: ids that grow with time append each insert at the index's right edge, where random
+ * An event: `evt_` and 24 base62, the first 9 the time in milliseconds in base 36 (which every collation orders as
+ * it counts), the other 15 random (89 bits). Ids that grow with time append at the index's right edge, where random
  * ones landed on a different page each (docs/execution.md, "Time-ordered keys").
  */
 export const newEventId = () => `evt_${timePrefix()}${base62(15)}`;

@@ -5,10 +5,9 @@
 import DataLoader from 'dataloader';
 
 /**
- * A loader whose batches run `batch(ctx, keys)`, answering one value (or Error) per key, in order; call the
- * returned function with a request's context for that request's instance. Values are not remembered
- * beyond their batch: a request that changes rows and then reads them again (two mutations in one
- * document) reads them afresh.
+ * A loader whose batches run `batch(ctx, keys)`, one value (or Error) per key, in order; call it with a request's
+ * context for that request's instance. Nothing is remembered beyond a batch, so a request that changes rows and
+ * reads them again (two mutations in one document) reads them afresh.
  */
 export function perRequest<C extends object, K, V>(batch: (ctx: C, keys: readonly K[]) => Promise<readonly (V | Error)[]>): (ctx: C) => DataLoader<K, V> {
   const loaders = new WeakMap<C, DataLoader<K, V>>();

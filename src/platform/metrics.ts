@@ -19,10 +19,9 @@ const HOOKED = new Set(['gc', 'eventLoopLag']);
 
 type DefaultMetric = (registry: client.Registry, config: object) => void;
 /**
- * prom-client's other default metrics, each its own module taking (registry, config); prom-client has no
- * export map. Named here one by one, so the server's bundle (src/start.cjs) holds them: a require built
- * from a name loaded them from node_modules at every start, uncached. A unit test holds the list to
- * prom-client's.
+ * prom-client's other default metrics, each its own module taking (registry, config); prom-client has no export
+ * map. Named one by one so the server's bundle (src/start.cjs) holds them, where a require built from a name loaded
+ * them from node_modules at every start, uncached. A unit test holds the list to prom-client's.
  */
 export const DEFAULT_METRICS: Record<string, () => DefaultMetric> = {
   processCpuTotal: () => require('prom-client/lib/metrics/processCpuTotal'),
@@ -45,11 +44,9 @@ const GC_KINDS: Record<number, string> = {
 };
 
 /**
- * The database's size and the rows waiting in its durable queues, read in one statement when scraped (a
- * scrape is every 10-60 s, and each count is served by an index on the waiting rows): outbox events not yet
- * relayed to live streams, deliveries not yet sent (pending or being sent), and execution attempts not yet
- * folded into the providers' statistics. A queue that only grows, or a database that grows without writes,
- * is what a long run must not show (soak/).
+ * The database's size and the rows waiting in its durable queues (outbox events not yet relayed, deliveries not yet
+ * sent, attempts not yet folded), in one statement, each count served by an index on the waiting rows. A queue that
+ * only grows, or a database that grows without writes, is what a long run must not show (soak/).
  */
 const DATABASE_GAUGES = `SELECT pg_database_size(current_database()) AS database_bytes,
   (SELECT count(*) FROM outbox_unpublished) AS outbox_unpublished,
@@ -60,10 +57,9 @@ const DATABASE_GAUGES = `SELECT pg_database_size(current_database()) AS database
 const DATABASE_READING_MS = 5_000;
 
 /**
- * The event-loop delay gauges describe the last 10-20 s, the same for every scraper: two monitors, one
- * emptied every 10 s in turn, and the gauges read the one emptied longer ago. (prom-client empties its one
- * monitor on each scrape: a read that changed state, and two scrapers each saw only the time since the
- * other's scrape.) A scraper sampling at most every 10 s sees every stall.
+ * The event-loop delay gauges describe the last one to two of these windows, the same for every scraper (two monitors
+ * emptied in turn, read from the older), so a scraper sampling at least once a window sees every stall. prom-client's
+ * one monitor, emptied by each scrape, made a read change what the next scraper saw (docs/operations.md, Health).
  */
 const LOOP_WINDOW_MS = 10_000;
 
@@ -277,10 +273,9 @@ export interface MetricsReadOptions {
 }
 
 /**
- * Answers GET /metrics. Reading changes nothing another reader sees (the event-loop gauges describe a
- * rolling window, the database's gauges a reading shared for a few seconds), and costs no more than the
- * in-memory counters to shape: its bucket is spent first (a flood, a wrong token included, is 429), then
- * the token checked (401 with `WWW-Authenticate: Bearer`).
+ * Answers GET /metrics. A read changes nothing another reader sees and costs no more than shaping the in-memory
+ * counters; the bucket is spent before the token is checked, so a flood of wrong tokens is 429 too (docs/operations.md,
+ * Health).
  */
 export async function serveMetrics(metrics: Metrics, opts: MetricsReadOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const decision = await opts.limiter.consume(METRICS_BUCKET, `ip:${clientAddress(req, opts.trustProxy)}`);

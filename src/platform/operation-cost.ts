@@ -1,13 +1,8 @@
-// What a GraphQL operation costs, measured from its document before anything runs: how many aliases it
-// has, how often one response name repeats in one selection set (graphql-js's validation compares such
-// fields pairwise), its complexity (every field costs 1, and a list of objects multiplies what it selects
-// by its page size), what it spends on introspection, and which root fields it selects how often.
-//
-// Every count follows fragment spreads as execution would, so a fragment spread twice counts twice, yet
-// the walk visits each fragment once: a fragment's measure is kept and added again at each spread. A
-// document of thirty fragments each spreading the next twice is measured in thirty steps and found to
-// select 2^30 fields. The walk is linear in the document; it runs before validation, so it is robust to
-// documents validation will refuse (unknown fields cost 1, a fragment cycle adds nothing).
+// What a GraphQL operation costs, measured from its document before anything runs: aliases, how often a response
+// name repeats in a selection set (validation compares those pairwise), complexity (a list multiplies what it selects
+// by its page size), introspection, and the root fields. Fragment spreads count as execution would, yet each fragment
+// is walked once and its measure reused, so the walk is linear in the document even when it selects 2^30 fields; it
+// runs before validation, so unknown fields cost 1 and a fragment cycle adds nothing.
 import {
   getNamedType,
   getNullableType,

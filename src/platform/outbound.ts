@@ -244,7 +244,7 @@ interface Target {
 const TARGETS_KEPT = 1024;
 
 export class OutboundClient {
-  /** Made by the first call: undici (about 17 MiB resident) is loaded then, not by a start that calls out to no one. */
+  /** Made by the first call: undici is loaded then, not by a start that calls out to no one (docs/operations.md, Start). */
   private pool?: Agent;
   private readonly allowPrivate: boolean;
   private readonly targets = new Map<string, Target>();
@@ -278,11 +278,9 @@ export class OutboundClient {
   }
 
   /**
-   * One call over undici's dispatch API: the response is collected by a handler, with no stream, promise or
-   * abort signal of its own per call (about a third of a millisecond of a loopback call's latency, measured
-   * against `request()`). One timer bounds connecting, the headers and the whole body; on expiry, or when
-   * the caller's signal aborts, the call fails at once and the request is aborted (its connection closed;
-   * before it is written, if it is still waiting for a connection).
+   * One call over undici's dispatch API: a handler collects the response, with no stream, promise or abort signal per
+   * call (docs/execution.md, Outbound calls). One timer bounds connecting, headers and body; on expiry or the caller's
+   * abort the call fails at once and the request is aborted (before it is written, if still waiting for a connection).
    */
   private send(method: 'GET' | 'POST', rawUrl: string, opts: Omit<PostOptions, 'body'> & { body?: string }): Promise<OutboundResponse> {
     let target: Target;

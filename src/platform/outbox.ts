@@ -1,9 +1,7 @@
-// The outbox: events written in the transaction of the change they report, relayed to live streams
-// after commit (and again from the table after a crash), and delivered to receivers by a dispatcher that
-// claims due deliveries with FOR UPDATE SKIP LOCKED, so any number of instances share the work and no
-// delivery is sent by two at once. Retries follow a backoff schedule until a 2xx or the last attempt.
-// Each claimed delivery is sent on its own (no round waits for its slowest send), within a cap on sends in
-// flight, and each owner's share of them is capped: one agent's slow receivers cannot delay another's.
+// The outbox: events written in the transaction of the change they report, relayed to live streams after commit
+// (and again from the table after a crash), and delivered by a dispatcher that claims due deliveries with FOR UPDATE
+// SKIP LOCKED, so instances share the work and none sends one twice. Sends are not tied to a claim's round, and each
+// owner's share of them is capped, so one agent's slow receivers cannot delay another's (docs/execution.md, The outbox).
 import type { KeyObject } from 'node:crypto';
 import type { SqlRunner } from '../db/database';
 import type { Clock } from './clock';
@@ -30,9 +28,8 @@ export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 60_000, 300_000, 1_800_000, 7_2
 /** Sends one instance has in flight at most: sockets and memory stay bounded however many are due. */
 export const MAX_IN_FLIGHT = 64;
 /**
- * Sends of one owner in flight at most, across every instance (counted from the unexpired claims): a
- * share small enough that owners with receivers that never answer leave most slots to everyone else
- * (8 such owners would be needed to fill one instance's), and large enough for a busy owner with fast
+ * Sends of one owner in flight at most, across every instance (counted from the unexpired claims): small enough that
+ * owners whose receivers never answer leave most slots to everyone else, large enough for a busy owner with fast
  * receivers (8 concurrent 100 ms answers are 80 deliveries a second).
  */
 export const OWNER_IN_FLIGHT = 8;
@@ -132,11 +129,9 @@ export class OutboxRelay {
 }
 
 /**
- * Deletes the queue rows of relayed events: one range of the queue's key (the batch's first and last event
- * time; a batch spans the 100 ms it was collected over), its ids picked out of it. Its commit does not wait
- * for the WAL's flush (synchronous_commit off for its own transaction): a mark lost in a crash only relays
- * its events again (recover), and on PostgreSQL the records' commits no longer queue behind a flush of its
- * own ten times a second. The commits after it, the records', flush it with theirs.
+ * Deletes the queue rows of relayed events: one range of the queue's key (a batch's first and last event time), its ids
+ * picked out of it. Its commit does not wait for the WAL's flush: a mark lost in a crash only relays its events again
+ * (recover), and the records' commits need not queue behind a flush of its own; theirs flush it.
  */
 const MARK_PUBLISHED = `WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
   DELETE FROM outbox_unpublished WHERE created_at BETWEEN $1::timestamptz AND $2::timestamptz AND event_id = ANY($3::text[]) AND EXISTS (SELECT FROM async)`;
@@ -164,14 +159,9 @@ const RECOVER = `WITH due AS (
 const OWNER = 'COALESCE(e.agent_id, d.external_agent_id, d.ticket_endpoint_id)';
 
 /**
- * Claims due deliveries: at most $3 (the room in flight), and of each owner at most $4 in flight in all.
- * `inflight` counts each owner's unexpired claims (on every instance); `due` places each due delivery in
- * its owner's queue after those, by its priority (higher first: the writer's way of saying what to send
- * first) and then its age; the claim takes the first places of every owner before anyone's next (round
- * robin), by priority and then oldest first within a place. The locking level repeats the due conditions: PostgreSQL
- * re-checks them against a row another claim committed meanwhile, which the snapshot's `due` would not.
- * One row comes back even when nothing is claimed: `left_behind` says whether due deliveries were left
- * (no room, their owner's share taken, or locked by another claim).
+ * Claims due deliveries: at most $3 (the room in flight), of each owner at most $4 in flight on every instance, round
+ * robin across owners, by priority then age. The locking level repeats the due conditions for PostgreSQL to re-check
+ * against rows claimed meanwhile; `left_behind` says whether due deliveries were left (docs/execution.md, The outbox).
  */
 const CLAIM = `
   WITH inflight AS (
@@ -251,10 +241,9 @@ export interface DispatcherOptions {
 }
 
 /**
- * Sends due deliveries. `wake()` after a commit starts a claim at once; otherwise it polls. A claim takes
- * as many due deliveries as there is room for in flight (marking them `sending` with a lease), fairly
- * across owners, and starts sending each at once; a send that ends frees its slot, and wakes another claim
- * when deliveries were left waiting. Claims never wait for sends.
+ * Sends due deliveries. `wake()` after a commit starts a claim at once; otherwise it polls. A claim takes as many as
+ * there is room for in flight, fairly across owners, and starts each send at once; a send that ends frees its slot and
+ * wakes another claim when deliveries were left waiting. Claims never wait for sends.
  */
 export class Dispatcher {
   private readonly schedule: number[];

@@ -1,7 +1,7 @@
 // Publish/subscribe for live streams (GraphQL subscriptions over WebSocket and SSE). In memory for one
 // instance; with REDIS_URL every instance sees every event. Open streams are tracked so that health
-// can count them and shutdown can end them. ioredis and the Redis event target load only with REDIS_URL
-// (ioredis is about 15 MiB resident that a single instance never uses).
+// can count them and shutdown can end them. ioredis and the Redis event target load only with REDIS_URL,
+// since a single instance never uses them (docs/operations.md, Start).
 import { createPubSub, type PubSub } from 'graphql-yoga';
 import type Redis from 'ioredis';
 

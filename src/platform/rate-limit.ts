@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { onFirstUse } from './lazy';
 
-/** The limiters' library, loaded when the first bucket is spent (about 6 MiB resident an idle start never needs). */
+/** The limiters' library, loaded when the first bucket is spent: an idle start never needs it (docs/operations.md, Start). */
 const flexible = onFirstUse(() => require('rate-limiter-flexible') as typeof import('rate-limiter-flexible'));
 
 export interface Bucket {

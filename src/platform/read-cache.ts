@@ -1,13 +1,7 @@
-// Answers of hot reads kept for a moment per instance, so that a repeated read makes no database round
-// trip: a value per key, looked up once for every caller that asks while a lookup is under way.
-//
-// Staleness is bounded three ways, by whoever owns the cache. A change feed (a database LISTEN) reports
-// every change that could make a kept answer wrong, and the owner calls `flush` on each report. The owner
-// also flushes after each write it serves, so a client's own change is seen by its next read before the
-// report arrives. And an answer lives at most `ttlMs`, for what moves without reports (statistics). While
-// the change feed is down, reports may be missed, so nothing is kept; a lookup that began before the last
-// flush is not kept either, since it may have read what the flush was about. What is kept is bounded in
-// bytes, not only in number: the same many distinct reads cannot fill memory with large answers.
+// Answers of hot reads kept for a moment per instance, one lookup shared by every caller asking meanwhile. Staleness
+// is bounded by the owner: it flushes on each report of a change feed (a LISTEN) and after each write it serves, and
+// an answer lives at most `ttlMs` for what moves unreported. While the feed is down nothing is kept, nor a lookup
+// begun before the last flush. What is kept is bounded in bytes, so many distinct large answers cannot fill memory.
 import { BoundedCache, stringBytes } from './bounded-cache';
 
 /** What the kept answers may weigh together (the least recently used go first). */
@@ -44,10 +38,9 @@ export class ReadCache {
   }
 
   /**
-   * The answer kept under `key`, or `load`'s, kept from now on when the cache is enabled and nothing was
-   * flushed while it ran. Callers asking while `load` runs share it. `key` must name everything the
-   * answer depends on (the statement and its parameters). `weigh` gives what a value weighs in bytes when
-   * its owner knows it cheaper than serializing it again (the text it was parsed from, say).
+   * The answer kept under `key`, or `load`'s, kept when the cache is enabled and nothing was flushed while it ran;
+   * callers asking meanwhile share it. `key` names everything the answer depends on (statement and parameters). `weigh`
+   * gives a value's bytes when its owner knows them cheaper than serializing it again.
    */
   read<T>(key: string, load: () => Promise<T>, weigh?: (value: T) => number): Promise<T> {
     if (!this.enabled) return load();
@@ -71,10 +64,8 @@ export class ReadCache {
   }
 
   /**
-   * The answer kept under `key`, if any (for a caller that makes and keeps its answers itself); when there
-   * is one and `alsoUnder` is given, kept under `alsoUnder` too (another way of asking for the same answer)
-   * in the same lookup, until it expires there (not for a TTL from now); each key weighs the answer, as if it
-   * were kept twice.
+   * The answer kept under `key`, if any (for a caller that makes and keeps its answers itself); with `alsoUnder`, a hit
+   * is kept under that key too, until it expires there, and each key weighs the answer as if it were kept twice.
    */
   peek(key: string, alsoUnder?: string): unknown {
     if (!this.enabled) return undefined;

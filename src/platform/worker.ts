@@ -1,9 +1,7 @@
-// A background worker over rows in the database: `wake()` after a commit runs a round at once (another
-// follows one in progress), and a poll catches what other instances left or what fell due later. Rounds
-// never overlap within an instance; across instances the rounds' own claims (FOR UPDATE SKIP LOCKED) share
-// the work. On a database no other process writes (the embedded one: this process holds its data directory),
-// a worker that can tell when its next item falls due (`nextDue`) reads nothing while idle: every new item
-// was made here, and whatever made it woke the worker.
+// A background worker over rows in the database: `wake()` after a commit runs a round at once, and a poll catches
+// what other instances left or what fell due later. Rounds never overlap within an instance; across instances their
+// claims (FOR UPDATE SKIP LOCKED) share the work. Where no other process writes (the embedded database), a worker that
+// knows when its next item falls due (`nextDue`) reads nothing while idle, since whatever made an item woke it.
 import type { Clock } from './clock';
 import type { Logger } from './logger';
 
