@@ -1,7 +1,16 @@
 // The console's frame: a skip link, the header with the navigation (a menu button on narrow screens), and
 // the page the address names.
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { ExecutePage, ExecutionPage, ExecutionsPage, KeyOnly, KeysPage, MePage, RegisterPage, ServicesPage, SignInPage, WalletPage } from './pages/account';
+import { ExecutePage } from './pages/account/execute';
+import { ExecutionPage } from './pages/account/execution';
+import { ExecutionsPage } from './pages/account/executions';
+import { KeyOnly } from './pages/account/key-only';
+import { KeysPage } from './pages/account/keys';
+import { MePage } from './pages/account/me';
+import { RegisterPage } from './pages/account/register';
+import { ServicesPage } from './pages/account/services';
+import { SignInPage } from './pages/account/sign-in';
+import { WalletPage } from './pages/account/wallet';
 import { AdminAgentsPage, AdminDisputesPage, AdminOutboxPage, AdminPage } from './pages/admin';
 import { LivePage } from './pages/live';
 import { MemoryPage, MemoryStorePage, SwarmPage, SwarmsPage, TaskPage, TasksPage, UtoPage, UtoTicketPage } from './pages/work';

@@ -306,32 +306,36 @@ export type ConsoleAgentEventTypesSubscriptionVariables = Exact<{ [key: string]:
 
 export type ConsoleAgentEventTypesSubscription = { agentEvents: { id: string, type: string } };
 
-export type ConsoleRegisterMutationVariables = Exact<{
-  input: RegisterAgentInput;
+export type ConsoleExecuteMutationVariables = Exact<{
+  input: ExecuteInput;
 }>;
 
 
-export type ConsoleRegisterMutation = { registerAgent: { agentId: string, name: string, masterKey: string } };
+export type ConsoleExecuteMutation = { execute: { executionId: string, status: string } };
 
-export type ConsoleMeQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleExecutionQueryVariables = Exact<{
+  id: string;
+}>;
 
 
-export type ConsoleMeQuery = { me: { agentId: string, agentKey: string, name: string, description: string, ownerEmail: string | null, reputation: number, tier: Tier, status: AgentStatus, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, parentId: string | null, createdAt: string }, myUsage: { totalRequests: number, totalExecutions: number, days: number } };
+export type ConsoleExecutionQuery = { node:
+    | { executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, error: string | null, result: unknown, createdAt: string, serviceId: string | null, attempts: Array<{ ordinal: number, serviceKey: string, outcome: string, reason: string | null, statusCode: number | null, score: number | null, priceCents: number, latencyMs: number }> }
+    | Record<PropertyKey, never>
+   | null };
 
-export type ConsoleSubAgentsQueryVariables = Exact<{
+export type ConsoleRankingNowQueryVariables = Exact<{
+  capability: string;
+}>;
+
+
+export type ConsoleRankingNowQuery = { providers: { matches: Array<{ serviceKey: string, name: string, score: number | null, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+
+export type ConsoleExecutionsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
-export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, effectiveStatus: AgentStatus, effectiveStatusImposedBy: string | null, reputation: number, createdAt: string }> } };
-
-export type ConsoleCreateSubAgentMutationVariables = Exact<{
-  parentId: string;
-  input: CreateSubAgentInput;
-}>;
-
-
-export type ConsoleCreateSubAgentMutation = { createSubAgent: { agentId: string, name: string, masterKey: string } };
+export type ConsoleExecutionsQuery = { myExecutions: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, createdAt: string, attempts: Array<{ ordinal: number }> }> } };
 
 export type ConsoleKeysQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -360,6 +364,33 @@ export type ConsoleRevokeKeyMutationVariables = Exact<{
 
 
 export type ConsoleRevokeKeyMutation = { revokeSubKey: { subKeyId: string, revoked: boolean } };
+
+export type ConsoleMeQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMeQuery = { me: { agentId: string, agentKey: string, name: string, description: string, ownerEmail: string | null, reputation: number, tier: Tier, status: AgentStatus, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, parentId: string | null, createdAt: string }, myUsage: { totalRequests: number, totalExecutions: number, days: number } };
+
+export type ConsoleSubAgentsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSubAgentsQuery = { mySubAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, parentId: string | null, autonomyLevel: AutonomyLevel, authorityScope: Array<string>, status: AgentStatus, effectiveStatus: AgentStatus, effectiveStatusImposedBy: string | null, reputation: number, createdAt: string }> } };
+
+export type ConsoleCreateSubAgentMutationVariables = Exact<{
+  parentId: string;
+  input: CreateSubAgentInput;
+}>;
+
+
+export type ConsoleCreateSubAgentMutation = { createSubAgent: { agentId: string, name: string, masterKey: string } };
+
+export type ConsoleRegisterMutationVariables = Exact<{
+  input: RegisterAgentInput;
+}>;
+
+
+export type ConsoleRegisterMutation = { registerAgent: { agentId: string, name: string, masterKey: string } };
 
 export type ConsoleMyServicesQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -396,37 +427,6 @@ export type ConsoleResumeServiceMutationVariables = Exact<{
 
 
 export type ConsoleResumeServiceMutation = { resumeService: { serviceKey: string, status: ServiceStatus } };
-
-export type ConsoleExecutionsQueryVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleExecutionsQuery = { myExecutions: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, createdAt: string, attempts: Array<{ ordinal: number }> }> } };
-
-export type ConsoleExecutionQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleExecutionQuery = { node:
-    | { executionId: string, capability: string, status: ExecutionStatus, mode: string, costCents: number, latencyMs: number, error: string | null, result: unknown, createdAt: string, serviceId: string | null, attempts: Array<{ ordinal: number, serviceKey: string, outcome: string, reason: string | null, statusCode: number | null, score: number | null, priceCents: number, latencyMs: number }> }
-    | Record<PropertyKey, never>
-   | null };
-
-export type ConsoleRankingNowQueryVariables = Exact<{
-  capability: string;
-}>;
-
-
-export type ConsoleRankingNowQuery = { providers: { matches: Array<{ serviceKey: string, name: string, score: number | null, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
-
-export type ConsoleExecuteMutationVariables = Exact<{
-  input: ExecuteInput;
-}>;
-
-
-export type ConsoleExecuteMutation = { execute: { executionId: string, status: string } };
 
 export type ConsoleWalletQueryVariables = Exact<{
   agentId: string;
@@ -845,15 +845,134 @@ export const ConsoleAgentEventTypesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAgentEventTypesSubscription, ConsoleAgentEventTypesSubscriptionVariables>;
-export const ConsoleRegisterDocument = new TypedDocumentString(`
-    mutation ConsoleRegister($input: RegisterAgentInput!) {
-  registerAgent(input: $input) {
-    agentId
-    name
-    masterKey
+export const ConsoleExecuteDocument = new TypedDocumentString(`
+    mutation ConsoleExecute($input: ExecuteInput!) {
+  execute(input: $input) {
+    executionId
+    status
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleRegisterMutation, ConsoleRegisterMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleExecuteMutation, ConsoleExecuteMutationVariables>;
+export const ConsoleExecutionDocument = new TypedDocumentString(`
+    query ConsoleExecution($id: ID!) {
+  node(id: $id) {
+    ... on Execution {
+      executionId
+      capability
+      status
+      mode
+      costCents
+      latencyMs
+      error
+      result
+      createdAt
+      serviceId
+      attempts {
+        ordinal
+        serviceKey
+        outcome
+        reason
+        statusCode
+        score
+        priceCents
+        latencyMs
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExecutionQuery, ConsoleExecutionQueryVariables>;
+export const ConsoleRankingNowDocument = new TypedDocumentString(`
+    query ConsoleRankingNow($capability: String!) {
+  providers(capability: $capability, limit: 100) {
+    matches {
+      serviceKey
+      name
+      score
+      scoreBreakdown {
+        reputation
+        cost
+        reliability
+        latency
+        freshness
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRankingNowQuery, ConsoleRankingNowQueryVariables>;
+export const ConsoleExecutionsDocument = new TypedDocumentString(`
+    query ConsoleExecutions($after: String) {
+  myExecutions(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      executionId
+      capability
+      status
+      mode
+      costCents
+      latencyMs
+      createdAt
+      attempts {
+        ordinal
+      }
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleExecutionsQuery, ConsoleExecutionsQueryVariables>;
+export const ConsoleKeysDocument = new TypedDocumentString(`
+    query ConsoleKeys($after: String) {
+  myKeys(first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      subKeyId
+      hint
+      serviceKey
+      serviceName
+      status
+      permissions
+      expiresAt
+      gracePeriodEnds
+      createdAt
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
+export const ConsoleProvisionKeyDocument = new TypedDocumentString(`
+    mutation ConsoleProvisionKey($serviceKey: String!) {
+  provisionSubKey(serviceKey: $serviceKey) {
+    subKeyId
+    subKey
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleProvisionKeyMutation, ConsoleProvisionKeyMutationVariables>;
+export const ConsoleRotateKeyDocument = new TypedDocumentString(`
+    mutation ConsoleRotateKey($id: ID!) {
+  rotateSubKey(id: $id) {
+    subKeyId
+    newSubKey
+    gracePeriodEnds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRotateKeyMutation, ConsoleRotateKeyMutationVariables>;
+export const ConsoleRevokeKeyDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeKey($id: ID!) {
+  revokeSubKey(id: $id) {
+    subKeyId
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeKeyMutation, ConsoleRevokeKeyMutationVariables>;
 export const ConsoleMeDocument = new TypedDocumentString(`
     query ConsoleMe {
   me {
@@ -911,55 +1030,15 @@ export const ConsoleCreateSubAgentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCreateSubAgentMutation, ConsoleCreateSubAgentMutationVariables>;
-export const ConsoleKeysDocument = new TypedDocumentString(`
-    query ConsoleKeys($after: String) {
-  myKeys(first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      subKeyId
-      hint
-      serviceKey
-      serviceName
-      status
-      permissions
-      expiresAt
-      gracePeriodEnds
-      createdAt
-    }
+export const ConsoleRegisterDocument = new TypedDocumentString(`
+    mutation ConsoleRegister($input: RegisterAgentInput!) {
+  registerAgent(input: $input) {
+    agentId
+    name
+    masterKey
   }
 }
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleKeysQuery, ConsoleKeysQueryVariables>;
-export const ConsoleProvisionKeyDocument = new TypedDocumentString(`
-    mutation ConsoleProvisionKey($serviceKey: String!) {
-  provisionSubKey(serviceKey: $serviceKey) {
-    subKeyId
-    subKey
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleProvisionKeyMutation, ConsoleProvisionKeyMutationVariables>;
-export const ConsoleRotateKeyDocument = new TypedDocumentString(`
-    mutation ConsoleRotateKey($id: ID!) {
-  rotateSubKey(id: $id) {
-    subKeyId
-    newSubKey
-    gracePeriodEnds
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleRotateKeyMutation, ConsoleRotateKeyMutationVariables>;
-export const ConsoleRevokeKeyDocument = new TypedDocumentString(`
-    mutation ConsoleRevokeKey($id: ID!) {
-  revokeSubKey(id: $id) {
-    subKeyId
-    revoked
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleRevokeKeyMutation, ConsoleRevokeKeyMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleRegisterMutation, ConsoleRegisterMutationVariables>;
 export const ConsoleMyServicesDocument = new TypedDocumentString(`
     query ConsoleMyServices($after: String) {
   myServices(first: 25, after: $after) {
@@ -1027,85 +1106,6 @@ export const ConsoleResumeServiceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleResumeServiceMutation, ConsoleResumeServiceMutationVariables>;
-export const ConsoleExecutionsDocument = new TypedDocumentString(`
-    query ConsoleExecutions($after: String) {
-  myExecutions(first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      executionId
-      capability
-      status
-      mode
-      costCents
-      latencyMs
-      createdAt
-      attempts {
-        ordinal
-      }
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleExecutionsQuery, ConsoleExecutionsQueryVariables>;
-export const ConsoleExecutionDocument = new TypedDocumentString(`
-    query ConsoleExecution($id: ID!) {
-  node(id: $id) {
-    ... on Execution {
-      executionId
-      capability
-      status
-      mode
-      costCents
-      latencyMs
-      error
-      result
-      createdAt
-      serviceId
-      attempts {
-        ordinal
-        serviceKey
-        outcome
-        reason
-        statusCode
-        score
-        priceCents
-        latencyMs
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleExecutionQuery, ConsoleExecutionQueryVariables>;
-export const ConsoleRankingNowDocument = new TypedDocumentString(`
-    query ConsoleRankingNow($capability: String!) {
-  providers(capability: $capability, limit: 100) {
-    matches {
-      serviceKey
-      name
-      score
-      scoreBreakdown {
-        reputation
-        cost
-        reliability
-        latency
-        freshness
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleRankingNowQuery, ConsoleRankingNowQueryVariables>;
-export const ConsoleExecuteDocument = new TypedDocumentString(`
-    mutation ConsoleExecute($input: ExecuteInput!) {
-  execute(input: $input) {
-    executionId
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleExecuteMutation, ConsoleExecuteMutationVariables>;
 export const ConsoleWalletDocument = new TypedDocumentString(`
     query ConsoleWallet($agentId: ID!, $after: String) {
   wallet(agentId: $agentId) {
