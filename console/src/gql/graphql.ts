@@ -671,115 +671,6 @@ export type ConsoleMoveTicketMutationVariables = Exact<{
 
 export type ConsoleMoveTicketMutation = { updateTicketStatus: { ticketKey: string, status: string } };
 
-export type ConsoleTasksQueryVariables = Exact<{
-  status?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleTasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ taskId: string, intent: string, status: string, budget: number | null, spent: number, deadline: string | null, delegateId: string | null, createdAt: string, executions: Array<{ taskExecutionId: string }> }> } };
-
-export type ConsoleCreateTaskMutationVariables = Exact<{
-  input: CreateTaskInput;
-}>;
-
-
-export type ConsoleCreateTaskMutation = { createTask: { taskId: string } };
-
-export type ConsoleTaskQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleTaskQuery = { task: { taskId: string, intent: string, status: string, successCriteria: Array<string>, budget: number | null, budgetRemaining: number | null, spent: number, deadline: string | null, result: unknown, createdAt: string, completedAt: string | null, delegations: Array<{ delegationId: string, subAgentId: string, status: string, createdAt: string, endedAt: string | null }>, executions: Array<{ taskExecutionId: string, executionId: string, capability: string, status: string, criteriaMet: boolean, executorDelta: number, createdAt: string }> } };
-
-export type ConsoleCancelTaskMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleCancelTaskMutation = { cancelTask: { taskId: string, status: string } };
-
-export type ConsoleSwarmsQueryVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleSwarmsQuery = { swarmSessions: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string }> } };
-
-export type ConsoleCreateSwarmMutationVariables = Exact<{
-  input: CreateSwarmSessionInput;
-}>;
-
-
-export type ConsoleCreateSwarmMutation = { createSwarmSession: { sessionId: string } };
-
-export type ConsoleSwarmQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleSwarmQuery = { swarmSession: { sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string, finishedAt: string | null, steps: Array<{ stepId: string, ordinal: number, capability: string, status: string, provider: string | null, attempts: number, costCents: number | null, error: string | null, executionId: string, finishedAt: string | null }> } };
-
-export type ConsoleSwarmEventsSubscriptionVariables = Exact<{
-  sessionId: string;
-  after?: number | null | undefined;
-}>;
-
-
-export type ConsoleSwarmEventsSubscription = { swarmEvents: { sequence: number, event: string, status: string } };
-
-export type ConsoleCancelSwarmMutationVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleCancelSwarmMutation = { cancelSwarmSession: { sessionId: string, status: string } };
-
-export type ConsoleUtoTicketsQueryVariables = Exact<{
-  state?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleUtoTicketsQuery = { utoTickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, updatedAt: string }> } };
-
-export type ConsoleCreateUtoTicketMutationVariables = Exact<{
-  input: CreateUtoTicketInput;
-}>;
-
-
-export type ConsoleCreateUtoTicketMutation = { createUtoTicket: { ticketId: string } };
-
-export type ConsoleUtoTicketQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ConsoleUtoTicketQuery = { utoTicket: { ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, context: unknown, matches: unknown, stateHistory: Array<{ from: string | null, to: string, at: string, by: string, triggeredBy: string, note: string | null }> } };
-
-export type ConsoleAdvanceUtoTicketMutationVariables = Exact<{
-  id: string;
-  input: AdvanceUtoTicketInput;
-}>;
-
-
-export type ConsoleAdvanceUtoTicketMutation = { advanceUtoTicket: { ticketId: string, state: string } };
-
-export type ConsoleMemoryStoresQueryVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleMemoryStoresQuery = { memoryStores: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ storeId: string, name: string, description: string | null, storeType: string, accessLevel: string, dimensions: number | null, defaultTtlSeconds: number | null, createdAt: string }> } };
-
-export type ConsoleCreateMemoryStoreMutationVariables = Exact<{
-  input: CreateMemoryStoreInput;
-}>;
-
-
-export type ConsoleCreateMemoryStoreMutation = { createMemoryStore: { storeId: string } };
-
 export type ConsoleMemoryEntriesQueryVariables = Exact<{
   storeId: string;
   prefix?: string | null | undefined;
@@ -804,6 +695,115 @@ export type ConsoleDeleteMemoryEntryMutationVariables = Exact<{
 
 
 export type ConsoleDeleteMemoryEntryMutation = { deleteMemoryEntry: { deleted: boolean } };
+
+export type ConsoleMemoryStoresQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleMemoryStoresQuery = { memoryStores: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ storeId: string, name: string, description: string | null, storeType: string, accessLevel: string, dimensions: number | null, defaultTtlSeconds: number | null, createdAt: string }> } };
+
+export type ConsoleCreateMemoryStoreMutationVariables = Exact<{
+  input: CreateMemoryStoreInput;
+}>;
+
+
+export type ConsoleCreateMemoryStoreMutation = { createMemoryStore: { storeId: string } };
+
+export type ConsoleSwarmQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleSwarmQuery = { swarmSession: { sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string, finishedAt: string | null, steps: Array<{ stepId: string, ordinal: number, capability: string, status: string, provider: string | null, attempts: number, costCents: number | null, error: string | null, executionId: string, finishedAt: string | null }> } };
+
+export type ConsoleSwarmEventsSubscriptionVariables = Exact<{
+  sessionId: string;
+  after?: number | null | undefined;
+}>;
+
+
+export type ConsoleSwarmEventsSubscription = { swarmEvents: { sequence: number, event: string, status: string } };
+
+export type ConsoleCancelSwarmMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleCancelSwarmMutation = { cancelSwarmSession: { sessionId: string, status: string } };
+
+export type ConsoleSwarmsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleSwarmsQuery = { swarmSessions: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ sessionId: string, goal: string, strategy: string, status: string, stepCount: number, completedSteps: number, failedSteps: number, createdAt: string }> } };
+
+export type ConsoleCreateSwarmMutationVariables = Exact<{
+  input: CreateSwarmSessionInput;
+}>;
+
+
+export type ConsoleCreateSwarmMutation = { createSwarmSession: { sessionId: string } };
+
+export type ConsoleTaskQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleTaskQuery = { task: { taskId: string, intent: string, status: string, successCriteria: Array<string>, budget: number | null, budgetRemaining: number | null, spent: number, deadline: string | null, result: unknown, createdAt: string, completedAt: string | null, delegations: Array<{ delegationId: string, subAgentId: string, status: string, createdAt: string, endedAt: string | null }>, executions: Array<{ taskExecutionId: string, executionId: string, capability: string, status: string, criteriaMet: boolean, executorDelta: number, createdAt: string }> } };
+
+export type ConsoleCancelTaskMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleCancelTaskMutation = { cancelTask: { taskId: string, status: string } };
+
+export type ConsoleTasksQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleTasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ taskId: string, intent: string, status: string, budget: number | null, spent: number, deadline: string | null, delegateId: string | null, createdAt: string, executions: Array<{ taskExecutionId: string }> }> } };
+
+export type ConsoleCreateTaskMutationVariables = Exact<{
+  input: CreateTaskInput;
+}>;
+
+
+export type ConsoleCreateTaskMutation = { createTask: { taskId: string } };
+
+export type ConsoleUtoTicketQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleUtoTicketQuery = { utoTicket: { ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, context: unknown, matches: unknown, stateHistory: Array<{ from: string | null, to: string, at: string, by: string, triggeredBy: string, note: string | null }> } };
+
+export type ConsoleAdvanceUtoTicketMutationVariables = Exact<{
+  id: string;
+  input: AdvanceUtoTicketInput;
+}>;
+
+
+export type ConsoleAdvanceUtoTicketMutation = { advanceUtoTicket: { ticketId: string, state: string } };
+
+export type ConsoleUtoTicketsQueryVariables = Exact<{
+  state?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleUtoTicketsQuery = { utoTickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketId: string, intent: string, domain: string, state: string, requiredCapabilities: Array<string>, maxBudgetUsd: number | null, deadline: string, updatedAt: string }> } };
+
+export type ConsoleCreateUtoTicketMutationVariables = Exact<{
+  input: CreateUtoTicketInput;
+}>;
+
+
+export type ConsoleCreateUtoTicketMutation = { createUtoTicket: { ticketId: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1798,93 +1798,60 @@ export const ConsoleMoveTicketDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleMoveTicketMutation, ConsoleMoveTicketMutationVariables>;
-export const ConsoleTasksDocument = new TypedDocumentString(`
-    query ConsoleTasks($status: String, $after: String) {
-  tasks(status: $status, first: 25, after: $after) {
+export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
+    query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {
+  memoryStore(id: $storeId) {
+    storeId
+    name
+    storeType
+    accessLevel
+  }
+  memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {
+    totalCount
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      taskId
-      intent
-      status
-      budget
-      spent
-      deadline
-      delegateId
-      createdAt
-      executions {
-        taskExecutionId
-      }
+      key
+      version
+      value
+      updatedAt
+      expiresAt
     }
   }
 }
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleTasksQuery, ConsoleTasksQueryVariables>;
-export const ConsoleCreateTaskDocument = new TypedDocumentString(`
-    mutation ConsoleCreateTask($input: CreateTaskInput!) {
-  createTask(input: $input) {
-    taskId
+}`) as unknown as TypedDocumentString<ConsoleMemoryEntriesQuery, ConsoleMemoryEntriesQueryVariables>;
+export const ConsoleWriteMemoryEntryDocument = new TypedDocumentString(`
+    mutation ConsoleWriteMemoryEntry($storeId: ID!, $input: WriteMemoryEntriesInput!) {
+  writeMemoryEntries(storeId: $storeId, input: $input) {
+    written
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCreateTaskMutation, ConsoleCreateTaskMutationVariables>;
-export const ConsoleTaskDocument = new TypedDocumentString(`
-    query ConsoleTask($id: String!) {
-  task(id: $id) {
-    taskId
-    intent
-    status
-    successCriteria
-    budget
-    budgetRemaining
-    spent
-    deadline
-    result
-    createdAt
-    completedAt
-    delegations {
-      delegationId
-      subAgentId
-      status
-      createdAt
-      endedAt
-    }
-    executions {
-      taskExecutionId
-      executionId
-      capability
-      status
-      criteriaMet
-      executorDelta
-      createdAt
-    }
+    `) as unknown as TypedDocumentString<ConsoleWriteMemoryEntryMutation, ConsoleWriteMemoryEntryMutationVariables>;
+export const ConsoleDeleteMemoryEntryDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteMemoryEntry($storeId: ID!, $key: String!) {
+  deleteMemoryEntry(storeId: $storeId, key: $key) {
+    deleted
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleTaskQuery, ConsoleTaskQueryVariables>;
-export const ConsoleCancelTaskDocument = new TypedDocumentString(`
-    mutation ConsoleCancelTask($id: String!) {
-  cancelTask(id: $id) {
-    taskId
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCancelTaskMutation, ConsoleCancelTaskMutationVariables>;
-export const ConsoleSwarmsDocument = new TypedDocumentString(`
-    query ConsoleSwarms($after: String) {
-  swarmSessions(first: 25, after: $after) {
+    `) as unknown as TypedDocumentString<ConsoleDeleteMemoryEntryMutation, ConsoleDeleteMemoryEntryMutationVariables>;
+export const ConsoleMemoryStoresDocument = new TypedDocumentString(`
+    query ConsoleMemoryStores($after: String) {
+  memoryStores(first: 25, after: $after) {
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      sessionId
-      goal
-      strategy
-      status
-      stepCount
-      completedSteps
-      failedSteps
+      storeId
+      name
+      description
+      storeType
+      accessLevel
+      dimensions
+      defaultTtlSeconds
       createdAt
     }
   }
@@ -1892,14 +1859,14 @@ export const ConsoleSwarmsDocument = new TypedDocumentString(`
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleSwarmsQuery, ConsoleSwarmsQueryVariables>;
-export const ConsoleCreateSwarmDocument = new TypedDocumentString(`
-    mutation ConsoleCreateSwarm($input: CreateSwarmSessionInput!) {
-  createSwarmSession(input: $input) {
-    sessionId
+}`) as unknown as TypedDocumentString<ConsoleMemoryStoresQuery, ConsoleMemoryStoresQueryVariables>;
+export const ConsoleCreateMemoryStoreDocument = new TypedDocumentString(`
+    mutation ConsoleCreateMemoryStore($input: CreateMemoryStoreInput!) {
+  createMemoryStore(input: $input) {
+    storeId
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCreateSwarmMutation, ConsoleCreateSwarmMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleCreateMemoryStoreMutation, ConsoleCreateMemoryStoreMutationVariables>;
 export const ConsoleSwarmDocument = new TypedDocumentString(`
     query ConsoleSwarm($id: String!) {
   swarmSession(id: $id) {
@@ -1944,35 +1911,108 @@ export const ConsoleCancelSwarmDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCancelSwarmMutation, ConsoleCancelSwarmMutationVariables>;
-export const ConsoleUtoTicketsDocument = new TypedDocumentString(`
-    query ConsoleUtoTickets($state: String, $after: String) {
-  utoTickets(state: $state, first: 25, after: $after) {
+export const ConsoleSwarmsDocument = new TypedDocumentString(`
+    query ConsoleSwarms($after: String) {
+  swarmSessions(first: 25, after: $after) {
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      ticketId
-      intent
-      domain
-      state
-      requiredCapabilities
-      maxBudgetUsd
-      deadline
-      updatedAt
+      sessionId
+      goal
+      strategy
+      status
+      stepCount
+      completedSteps
+      failedSteps
+      createdAt
     }
   }
 }
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleUtoTicketsQuery, ConsoleUtoTicketsQueryVariables>;
-export const ConsoleCreateUtoTicketDocument = new TypedDocumentString(`
-    mutation ConsoleCreateUtoTicket($input: CreateUtoTicketInput!) {
-  createUtoTicket(input: $input) {
-    ticketId
+}`) as unknown as TypedDocumentString<ConsoleSwarmsQuery, ConsoleSwarmsQueryVariables>;
+export const ConsoleCreateSwarmDocument = new TypedDocumentString(`
+    mutation ConsoleCreateSwarm($input: CreateSwarmSessionInput!) {
+  createSwarmSession(input: $input) {
+    sessionId
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCreateUtoTicketMutation, ConsoleCreateUtoTicketMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleCreateSwarmMutation, ConsoleCreateSwarmMutationVariables>;
+export const ConsoleTaskDocument = new TypedDocumentString(`
+    query ConsoleTask($id: String!) {
+  task(id: $id) {
+    taskId
+    intent
+    status
+    successCriteria
+    budget
+    budgetRemaining
+    spent
+    deadline
+    result
+    createdAt
+    completedAt
+    delegations {
+      delegationId
+      subAgentId
+      status
+      createdAt
+      endedAt
+    }
+    executions {
+      taskExecutionId
+      executionId
+      capability
+      status
+      criteriaMet
+      executorDelta
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTaskQuery, ConsoleTaskQueryVariables>;
+export const ConsoleCancelTaskDocument = new TypedDocumentString(`
+    mutation ConsoleCancelTask($id: String!) {
+  cancelTask(id: $id) {
+    taskId
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCancelTaskMutation, ConsoleCancelTaskMutationVariables>;
+export const ConsoleTasksDocument = new TypedDocumentString(`
+    query ConsoleTasks($status: String, $after: String) {
+  tasks(status: $status, first: 25, after: $after) {
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      taskId
+      intent
+      status
+      budget
+      spent
+      deadline
+      delegateId
+      createdAt
+      executions {
+        taskExecutionId
+      }
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleTasksQuery, ConsoleTasksQueryVariables>;
+export const ConsoleCreateTaskDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTask($input: CreateTaskInput!) {
+  createTask(input: $input) {
+    taskId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTaskMutation, ConsoleCreateTaskMutationVariables>;
 export const ConsoleUtoTicketDocument = new TypedDocumentString(`
     query ConsoleUtoTicket($id: String!) {
   utoTicket(id: $id) {
@@ -2004,72 +2044,32 @@ export const ConsoleAdvanceUtoTicketDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAdvanceUtoTicketMutation, ConsoleAdvanceUtoTicketMutationVariables>;
-export const ConsoleMemoryStoresDocument = new TypedDocumentString(`
-    query ConsoleMemoryStores($after: String) {
-  memoryStores(first: 25, after: $after) {
+export const ConsoleUtoTicketsDocument = new TypedDocumentString(`
+    query ConsoleUtoTickets($state: String, $after: String) {
+  utoTickets(state: $state, first: 25, after: $after) {
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      storeId
-      name
-      description
-      storeType
-      accessLevel
-      dimensions
-      defaultTtlSeconds
-      createdAt
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleMemoryStoresQuery, ConsoleMemoryStoresQueryVariables>;
-export const ConsoleCreateMemoryStoreDocument = new TypedDocumentString(`
-    mutation ConsoleCreateMemoryStore($input: CreateMemoryStoreInput!) {
-  createMemoryStore(input: $input) {
-    storeId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateMemoryStoreMutation, ConsoleCreateMemoryStoreMutationVariables>;
-export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
-    query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {
-  memoryStore(id: $storeId) {
-    storeId
-    name
-    storeType
-    accessLevel
-  }
-  memoryEntries(storeId: $storeId, prefix: $prefix, first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      key
-      version
-      value
+      ticketId
+      intent
+      domain
+      state
+      requiredCapabilities
+      maxBudgetUsd
+      deadline
       updatedAt
-      expiresAt
     }
   }
 }
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleMemoryEntriesQuery, ConsoleMemoryEntriesQueryVariables>;
-export const ConsoleWriteMemoryEntryDocument = new TypedDocumentString(`
-    mutation ConsoleWriteMemoryEntry($storeId: ID!, $input: WriteMemoryEntriesInput!) {
-  writeMemoryEntries(storeId: $storeId, input: $input) {
-    written
+}`) as unknown as TypedDocumentString<ConsoleUtoTicketsQuery, ConsoleUtoTicketsQueryVariables>;
+export const ConsoleCreateUtoTicketDocument = new TypedDocumentString(`
+    mutation ConsoleCreateUtoTicket($input: CreateUtoTicketInput!) {
+  createUtoTicket(input: $input) {
+    ticketId
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleWriteMemoryEntryMutation, ConsoleWriteMemoryEntryMutationVariables>;
-export const ConsoleDeleteMemoryEntryDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteMemoryEntry($storeId: ID!, $key: String!) {
-  deleteMemoryEntry(storeId: $storeId, key: $key) {
-    deleted
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteMemoryEntryMutation, ConsoleDeleteMemoryEntryMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleCreateUtoTicketMutation, ConsoleCreateUtoTicketMutationVariables>;
