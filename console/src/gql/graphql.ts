@@ -573,19 +573,57 @@ export type ConsoleWebmcpQueryVariables = Exact<{
 
 export type ConsoleWebmcpQuery = { webmcpStats: { sites: number, totalTools: number, byCategory: Array<{ category: string, tools: number }> }, webmcpTools: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ name: string, description: string, category: string, siteName: string | null, siteOrigin: string, manifestUrl: string }> } };
 
-export type ConsoleWebhooksQueryVariables = Exact<{
+export type ConsoleDisputesQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
-export type ConsoleWebhooksQuery = { webhooks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ webhookId: string, url: string, events: Array<string>, active: boolean, disabledReason: string | null, createdAt: string }> } };
+export type ConsoleDisputesQuery = { myDisputes: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, serviceId: string | null, executionId: string | null, createdAt: string, resolvedAt: string | null }> } };
 
-export type ConsoleCreateWebhookMutationVariables = Exact<{
-  input: WebhookInput;
+export type ConsoleOpenDisputeMutationVariables = Exact<{
+  input: CreateDisputeInput;
 }>;
 
 
-export type ConsoleCreateWebhookMutation = { createWebhook: { webhookId: string, secret: string } };
+export type ConsoleOpenDisputeMutation = { createDispute: { disputeId: string, status: string } };
+
+export type ConsoleTicketQueryVariables = Exact<{
+  ticketKey: string;
+}>;
+
+
+export type ConsoleTicketQuery = { ticket: { ticketKey: string, subject: string, description: string, type: string, priority: string, status: string, resolution: string | null, targetService: string | null, agentName: string, createdAt: string, comments: Array<{ commentId: string, author: string, content: string, createdAt: string }>, history: Array<{ from: string | null, to: string, at: string, actorKind: string, note: string | null }> } };
+
+export type ConsoleAddTicketCommentMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketCommentInput;
+}>;
+
+
+export type ConsoleAddTicketCommentMutation = { addTicketComment: { commentId: string } };
+
+export type ConsoleMoveTicketMutationVariables = Exact<{
+  ticketKey: string;
+  input: TicketStatusInput;
+}>;
+
+
+export type ConsoleMoveTicketMutation = { updateTicketStatus: { ticketKey: string, status: string } };
+
+export type ConsoleTicketsQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleTicketsQuery = { tickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketKey: string, subject: string, type: string, priority: string, status: string, targetService: string | null, createdAt: string, updatedAt: string }> } };
+
+export type ConsoleFileTicketMutationVariables = Exact<{
+  input: ExecuteInput;
+}>;
+
+
+export type ConsoleFileTicketMutation = { execute: { executionId: string, status: string, error: string | null, result: unknown } };
 
 export type ConsoleDeliveriesQueryVariables = Exact<{
   webhookId: string;
@@ -619,57 +657,19 @@ export type ConsoleDeleteWebhookMutationVariables = Exact<{
 
 export type ConsoleDeleteWebhookMutation = { deleteWebhook: { deleted: boolean } };
 
-export type ConsoleDisputesQueryVariables = Exact<{
+export type ConsoleWebhooksQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
 
 
-export type ConsoleDisputesQuery = { myDisputes: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, serviceId: string | null, executionId: string | null, createdAt: string, resolvedAt: string | null }> } };
+export type ConsoleWebhooksQuery = { webhooks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ webhookId: string, url: string, events: Array<string>, active: boolean, disabledReason: string | null, createdAt: string }> } };
 
-export type ConsoleOpenDisputeMutationVariables = Exact<{
-  input: CreateDisputeInput;
+export type ConsoleCreateWebhookMutationVariables = Exact<{
+  input: WebhookInput;
 }>;
 
 
-export type ConsoleOpenDisputeMutation = { createDispute: { disputeId: string, status: string } };
-
-export type ConsoleTicketsQueryVariables = Exact<{
-  status?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleTicketsQuery = { tickets: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ ticketKey: string, subject: string, type: string, priority: string, status: string, targetService: string | null, createdAt: string, updatedAt: string }> } };
-
-export type ConsoleFileTicketMutationVariables = Exact<{
-  input: ExecuteInput;
-}>;
-
-
-export type ConsoleFileTicketMutation = { execute: { executionId: string, status: string, error: string | null, result: unknown } };
-
-export type ConsoleTicketQueryVariables = Exact<{
-  ticketKey: string;
-}>;
-
-
-export type ConsoleTicketQuery = { ticket: { ticketKey: string, subject: string, description: string, type: string, priority: string, status: string, resolution: string | null, targetService: string | null, agentName: string, createdAt: string, comments: Array<{ commentId: string, author: string, content: string, createdAt: string }>, history: Array<{ from: string | null, to: string, at: string, actorKind: string, note: string | null }> } };
-
-export type ConsoleAddTicketCommentMutationVariables = Exact<{
-  ticketKey: string;
-  input: TicketCommentInput;
-}>;
-
-
-export type ConsoleAddTicketCommentMutation = { addTicketComment: { commentId: string } };
-
-export type ConsoleMoveTicketMutationVariables = Exact<{
-  ticketKey: string;
-  input: TicketStatusInput;
-}>;
-
-
-export type ConsoleMoveTicketMutation = { updateTicketStatus: { ticketKey: string, status: string } };
+export type ConsoleCreateWebhookMutation = { createWebhook: { webhookId: string, secret: string } };
 
 export type ConsoleMemoryEntriesQueryVariables = Exact<{
   storeId: string;
@@ -1598,34 +1598,117 @@ export const ConsoleWebmcpDocument = new TypedDocumentString(`
   hasNextPage
   endCursor
 }`) as unknown as TypedDocumentString<ConsoleWebmcpQuery, ConsoleWebmcpQueryVariables>;
-export const ConsoleWebhooksDocument = new TypedDocumentString(`
-    query ConsoleWebhooks($after: String) {
-  webhooks(first: 25, after: $after) {
+export const ConsoleDisputesDocument = new TypedDocumentString(`
+    query ConsoleDisputes($after: String) {
+  myDisputes(first: 25, after: $after) {
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      webhookId
-      url
-      events
-      active
-      disabledReason
+      disputeId
+      form
+      type
+      reason
+      description
+      status
+      resolved
+      resolution
+      refundCents
+      serviceId
+      executionId
       createdAt
+      resolvedAt
     }
   }
 }
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleWebhooksQuery, ConsoleWebhooksQueryVariables>;
-export const ConsoleCreateWebhookDocument = new TypedDocumentString(`
-    mutation ConsoleCreateWebhook($input: WebhookInput!) {
-  createWebhook(input: $input) {
-    webhookId
-    secret
+}`) as unknown as TypedDocumentString<ConsoleDisputesQuery, ConsoleDisputesQueryVariables>;
+export const ConsoleOpenDisputeDocument = new TypedDocumentString(`
+    mutation ConsoleOpenDispute($input: CreateDisputeInput!) {
+  createDispute(input: $input) {
+    disputeId
+    status
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCreateWebhookMutation, ConsoleCreateWebhookMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleOpenDisputeMutation, ConsoleOpenDisputeMutationVariables>;
+export const ConsoleTicketDocument = new TypedDocumentString(`
+    query ConsoleTicket($ticketKey: String!) {
+  ticket(ticketKey: $ticketKey) {
+    ticketKey
+    subject
+    description
+    type
+    priority
+    status
+    resolution
+    targetService
+    agentName
+    createdAt
+    comments {
+      commentId
+      author
+      content
+      createdAt
+    }
+    history {
+      from
+      to
+      at
+      actorKind
+      note
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTicketQuery, ConsoleTicketQueryVariables>;
+export const ConsoleAddTicketCommentDocument = new TypedDocumentString(`
+    mutation ConsoleAddTicketComment($ticketKey: String!, $input: TicketCommentInput!) {
+  addTicketComment(ticketKey: $ticketKey, input: $input) {
+    commentId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddTicketCommentMutation, ConsoleAddTicketCommentMutationVariables>;
+export const ConsoleMoveTicketDocument = new TypedDocumentString(`
+    mutation ConsoleMoveTicket($ticketKey: String!, $input: TicketStatusInput!) {
+  updateTicketStatus(ticketKey: $ticketKey, input: $input) {
+    ticketKey
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMoveTicketMutation, ConsoleMoveTicketMutationVariables>;
+export const ConsoleTicketsDocument = new TypedDocumentString(`
+    query ConsoleTickets($status: String, $after: String) {
+  tickets(status: $status, first: 25, after: $after) {
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      ticketKey
+      subject
+      type
+      priority
+      status
+      targetService
+      createdAt
+      updatedAt
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleTicketsQuery, ConsoleTicketsQueryVariables>;
+export const ConsoleFileTicketDocument = new TypedDocumentString(`
+    mutation ConsoleFileTicket($input: ExecuteInput!) {
+  execute(input: $input) {
+    executionId
+    status
+    error
+    result
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleFileTicketMutation, ConsoleFileTicketMutationVariables>;
 export const ConsoleDeliveriesDocument = new TypedDocumentString(`
     query ConsoleDeliveries($webhookId: ID!, $status: String, $after: String) {
   webhook(id: $webhookId) {
@@ -1687,117 +1770,34 @@ export const ConsoleDeleteWebhookDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteWebhookMutation, ConsoleDeleteWebhookMutationVariables>;
-export const ConsoleDisputesDocument = new TypedDocumentString(`
-    query ConsoleDisputes($after: String) {
-  myDisputes(first: 25, after: $after) {
+export const ConsoleWebhooksDocument = new TypedDocumentString(`
+    query ConsoleWebhooks($after: String) {
+  webhooks(first: 25, after: $after) {
     pageInfo {
       ...ConsolePageInfo
     }
     nodes {
-      disputeId
-      form
-      type
-      reason
-      description
-      status
-      resolved
-      resolution
-      refundCents
-      serviceId
-      executionId
+      webhookId
+      url
+      events
+      active
+      disabledReason
       createdAt
-      resolvedAt
     }
   }
 }
     fragment ConsolePageInfo on PageInfo {
   hasNextPage
   endCursor
-}`) as unknown as TypedDocumentString<ConsoleDisputesQuery, ConsoleDisputesQueryVariables>;
-export const ConsoleOpenDisputeDocument = new TypedDocumentString(`
-    mutation ConsoleOpenDispute($input: CreateDisputeInput!) {
-  createDispute(input: $input) {
-    disputeId
-    status
+}`) as unknown as TypedDocumentString<ConsoleWebhooksQuery, ConsoleWebhooksQueryVariables>;
+export const ConsoleCreateWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleCreateWebhook($input: WebhookInput!) {
+  createWebhook(input: $input) {
+    webhookId
+    secret
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleOpenDisputeMutation, ConsoleOpenDisputeMutationVariables>;
-export const ConsoleTicketsDocument = new TypedDocumentString(`
-    query ConsoleTickets($status: String, $after: String) {
-  tickets(status: $status, first: 25, after: $after) {
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      ticketKey
-      subject
-      type
-      priority
-      status
-      targetService
-      createdAt
-      updatedAt
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleTicketsQuery, ConsoleTicketsQueryVariables>;
-export const ConsoleFileTicketDocument = new TypedDocumentString(`
-    mutation ConsoleFileTicket($input: ExecuteInput!) {
-  execute(input: $input) {
-    executionId
-    status
-    error
-    result
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleFileTicketMutation, ConsoleFileTicketMutationVariables>;
-export const ConsoleTicketDocument = new TypedDocumentString(`
-    query ConsoleTicket($ticketKey: String!) {
-  ticket(ticketKey: $ticketKey) {
-    ticketKey
-    subject
-    description
-    type
-    priority
-    status
-    resolution
-    targetService
-    agentName
-    createdAt
-    comments {
-      commentId
-      author
-      content
-      createdAt
-    }
-    history {
-      from
-      to
-      at
-      actorKind
-      note
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleTicketQuery, ConsoleTicketQueryVariables>;
-export const ConsoleAddTicketCommentDocument = new TypedDocumentString(`
-    mutation ConsoleAddTicketComment($ticketKey: String!, $input: TicketCommentInput!) {
-  addTicketComment(ticketKey: $ticketKey, input: $input) {
-    commentId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAddTicketCommentMutation, ConsoleAddTicketCommentMutationVariables>;
-export const ConsoleMoveTicketDocument = new TypedDocumentString(`
-    mutation ConsoleMoveTicket($ticketKey: String!, $input: TicketStatusInput!) {
-  updateTicketStatus(ticketKey: $ticketKey, input: $input) {
-    ticketKey
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleMoveTicketMutation, ConsoleMoveTicketMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleCreateWebhookMutation, ConsoleCreateWebhookMutationVariables>;
 export const ConsoleMemoryEntriesDocument = new TypedDocumentString(`
     query ConsoleMemoryEntries($storeId: ID!, $prefix: String, $after: String) {
   memoryStore(id: $storeId) {
