@@ -7,28 +7,19 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { SERVER_ARGS, SERVER_ENV } from '../src/server-command';
-import { freePort, killAllNow, REPO_ROOT, spawnNode, spawnTs, stopAll, type Child } from './lib/children';
+import { fundWallet, provisionSubKey, register, registerProviderService, type Agent } from './accounts';
+import { killAllNow, REPO_ROOT, stopAll } from './lib/children';
 import { assertSameFraming, describePid, fanoutRound, SseReaders, type FanoutShape, type FanoutTarget } from './lib/fanout';
 import { assertOpenFiles, heldReadersRound, type HeldShape } from './lib/held-readers';
 import { FOOTPRINT_TARGETS, measureFootprint, variedLoad } from './lib/footprint';
 import { load, preflight, stopLoad, type Sample, type Target } from './lib/load';
 import { isFiltered, resolvePool, skillsPool, skillsSearch, type ResolveBody } from './lib/query-pool';
 import { CPU_TICK_S, serverPid } from './lib/proc-cpu';
-import {
-  CATALOG_CAPABILITY,
-  CATALOG_SERVICES,
-  OFFERING,
-  RESOLVE_CAPABILITY,
-  SERVICES,
-  SKILLS,
-  SLICE_CAPABILITY,
-  SLICE_SERVICES,
-  seedCatalog,
-  seedProviders,
-  type Seeded,
-} from './seed';
+import { oursEnv, ourServer, restartOurs, startOurs, UNCACHED_ENV } from './ours';
+import { purgeAgents } from './purge';
+import { CATALOG_CAPABILITY, CATALOG_SERVICES, SLICE_CAPABILITY, SLICE_SERVICES, seedCatalog } from './seed';
+import { CONNECTIONS, DATABASE_URL, DURATION_S, MODE, ONLY, ROUNDS, selected, SKIP, STARTUP_TIMEOUT_MS, WARMUP_S } from './settings';
+import { startPeer } from './start-peer';
 import {
   printTable,
   summarize,
@@ -47,26 +38,7 @@ import {
   type Targets,
 } from './lib/report';
 
-function envInt(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  return n;
-}
-
-const DURATION_S = envInt('BENCH_DURATION', 5, 1, 120);
-const ROUNDS = envInt('BENCH_ROUNDS', 3, 1, 20);
-const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10, 1, 1000);
-const WARMUP_S = envInt('BENCH_WARMUP', 2, 0, 60);
-const DATABASE_URL = process.env.DATABASE_URL || undefined;
-const MODE: 'pglite' | 'postgres' = DATABASE_URL ? 'postgres' : 'pglite';
 const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'latest.json');
-/** BENCH_ONLY=name,name runs a subset (for working on one scenario); BENCH_SKIP=name,name leaves some out. */
-const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
-const SKIP = process.env.BENCH_SKIP?.split(',').filter(Boolean) ?? [];
-const selected = (name: string) => (!ONLY || ONLY.includes(name)) && !SKIP.includes(name);
-const STARTUP_TIMEOUT_MS = 90_000;
 
 /** The streaming fan-out: this many SSE readers of one session, at this rate, for BENCH_DURATION per round. */
 const FANOUT_SCENARIO = 'sse_fanout_1000';
@@ -93,15 +65,6 @@ const CATALOG_FILTERED_SCENARIO = 'resolve_flat_1m_filtered';
 /** The uncached read scenarios, run together against our server restarted with its read cache off. */
 const UNCACHED_SCENARIOS = ['resolve_uncached', 'skills_uncached'];
 
-interface Agent {
-  id: string;
-  agentKey: string;
-  name: string;
-  description: string;
-  ownerEmail: string;
-  masterKey: string;
-}
-
 interface Scenario {
   name: string;
   ours: Target;
@@ -122,60 +85,21 @@ function revision(): string {
   }
 }
 
-let dataDir: string | undefined;
 let agent: Agent | undefined;
 /** The agent selling the paid capability (the execute_paid_prepaid scenario pays it). */
 let seller: Agent | undefined;
-let oursChild: Child | undefined;
-let seeded: Seeded | undefined;
 /** The catalog scenario's provider of a million services, once seeded. */
 let catalogProviderIds: string[] = [];
-/** On PGlite, the discovery peer's copy of the seeded database (a directory of its own). */
-let peerDataDir: string | undefined;
 let cleaning: Promise<void> | undefined;
-
-/**
- * Deletes the benchmark's agents and what they own from PostgreSQL, then vacuums; quickly: children first, one statement
- * per table, so that the statement-level triggers (offer and skill counts, change notifications) run once
- * each rather than once per cascaded row. (A plain `DELETE FROM agents` once ran for an hour: each cascaded
- * skill set its forks' forked_from_id to null with a read of the whole table, until the migration
- * `skills_forked_from_index` gave that column its index.) Returns the seconds it took.
- */
-async function purgeAgents(databaseUrl: string, ids: string[]): Promise<number> {
-  const started = Date.now();
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('DELETE FROM skills WHERE agent_id = ANY($1::uuid[])', [ids]);
-    await client.query('DELETE FROM service_offers o USING services s WHERE s.id = o.service_id AND s.agent_id = ANY($1::uuid[])', [ids]);
-    await client.query('DELETE FROM services WHERE agent_id = ANY($1::uuid[])', [ids]);
-    await client.query('DELETE FROM agents WHERE id = ANY($1::uuid[])', [ids]);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    await client.end().catch(() => {});
-    throw err;
-  }
-  try {
-    // What autovacuum would do after such a delete, for a server that runs without it (this machine's
-    // does): otherwise every run's dead rows stay in the tables and indexes the next run writes, and each
-    // run measures a larger database than the last.
-    await client.query('VACUUM (ANALYZE)');
-  } finally {
-    await client.end().catch(() => {});
-  }
-  return (Date.now() - started) / 1000;
-}
 
 /** Stops children, removes the temporary DATA_DIR and, on PostgreSQL, the benchmark's agents. Idempotent. */
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     stopLoad();
     await stopAll();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    if (peerDataDir) fs.rmSync(peerDataDir, { recursive: true, force: true });
-    const ids = [agent?.id, seller?.id, ...(seeded?.providerIds ?? []), ...catalogProviderIds].filter((id): id is string => !!id);
+    if (ourServer.dataDir) fs.rmSync(ourServer.dataDir, { recursive: true, force: true });
+    if (ourServer.peerDataDir) fs.rmSync(ourServer.peerDataDir, { recursive: true, force: true });
+    const ids = [agent?.id, seller?.id, ...(ourServer.seeded?.providerIds ?? []), ...catalogProviderIds].filter((id): id is string => !!id);
     if (DATABASE_URL && ids.length) {
       try {
         const seconds = await purgeAgents(DATABASE_URL, ids);
@@ -188,77 +112,6 @@ function cleanup(): Promise<void> {
   return cleaning;
 }
 
-/** Creates the database's place (a temporary DATA_DIR on PGlite), seeds it and starts our server. */
-async function startOurs(): Promise<{ child: Child; url: string }> {
-  if (!DATABASE_URL) dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-'));
-  const seedStarted = Date.now();
-  seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
-  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
-  if (dataDir) {
-    // The discovery peer's own embedded database: the seeded one as it is now (two processes cannot share one).
-    peerDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-peer-'));
-    fs.cpSync(path.join(dataDir, 'pgdata'), path.join(peerDataDir, 'pgdata'), { recursive: true });
-  }
-  return spawnOurs(await freePort());
-}
-
-/** Our server's environment in this run (`extra` added): its database, and what the scenarios need. */
-function oursEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', RATE_LIMIT_DISABLED: '1', LOG_LEVEL: 'warn', ...extra };
-  // The execute scenario's provider listens on loopback, which the SSRF guard refuses otherwise.
-  env.OUTBOUND_ALLOW_PRIVATE = '1';
-  // The fan-out and held-readers scenarios hold thousands of readers of one agent's session (the default cap is 20).
-  env.STREAMS_PER_AGENT = String(2 * HELD.readers);
-  // The paid scenario's caller is funded once from the sandbox faucet, for every call of the run.
-  env.SANDBOX_FAUCET_CAP = String(PAID_FUNDS_USDC);
-  if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
-  else {
-    env.DATA_DIR = dataDir;
-    delete env.DATABASE_URL;
-  }
-  return env;
-}
-
-/** Starts our server on `port` (with `extra` in its environment) and resolves once it answers /health. */
-async function spawnOurs(port: number, extra: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
-  const env = oursEnv({ PORT: String(port), ...extra });
-  // BENCH_PROFILE_DIR: our server writes a CPU profile there when it stops (node --cpu-prof; its
-  // worker threads, the embedded database's among them, write their own).
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  // Started as `npm start` starts it (src/server-command.ts).
-  const child = spawnNode('ours', [...profile, ...SERVER_ARGS], { ...SERVER_ENV, ...env });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  for (;;) {
-    if (!child.running) throw new Error(`our server exited during start-up\n${child.recentOutput()}`);
-    if (Date.now() > deadline) throw new Error(`our server was not healthy within ${STARTUP_TIMEOUT_MS} ms\n${child.recentOutput()}`);
-    const status = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(2000) }).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return { child, url };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/**
- * Stops our server, runs `between` (seeding, say: PGlite's data directory is locked while the server
- * runs), and starts it again on the same port, with `extra` in its environment.
- */
-async function restartOurs(url: string, between: () => Promise<void> = async () => {}, extra: NodeJS.ProcessEnv = {}): Promise<void> {
-  await oursChild!.stop(12_000);
-  await between();
-  const restarted = await spawnOurs(Number(new URL(url).port), extra);
-  oursChild = restarted.child;
-}
-
-/**
- * Our server with its read cache off (READ_CACHE_MS=0): every ranking and marketplace page read from the
- * database. A restart rather than a second instance, since on PGlite two processes cannot open one data
- * directory; the same on PostgreSQL, so that both databases are measured alike.
- */
-const UNCACHED_ENV: NodeJS.ProcessEnv = { READ_CACHE_MS: '0' };
-
 /**
  * The catalog scenarios' precondition, only when they run: the million-service catalog, seeded with our
  * server stopped, which then starts with its read cache off (UNCACHED_ENV), so that every request reads the
@@ -267,45 +120,13 @@ const UNCACHED_ENV: NodeJS.ProcessEnv = { READ_CACHE_MS: '0' };
 async function seedCatalogAndRestart(url: string): Promise<void> {
   await restartOurs(url, async () => {
     const started = Date.now();
-    catalogProviderIds = seeded!.providerIds.map(() => randomUUID());
-    await seedCatalog({ dataDir, databaseUrl: DATABASE_URL }, catalogProviderIds);
+    catalogProviderIds = ourServer.seeded!.providerIds.map(() => randomUUID());
+    await seedCatalog({ dataDir: ourServer.dataDir, databaseUrl: DATABASE_URL }, catalogProviderIds);
     console.log(
       `\nseeded ${CATALOG_SERVICES.toLocaleString('en')} more services (${(CATALOG_SERVICES / 100).toLocaleString('en')} offering ${CATALOG_CAPABILITY}, ` +
         `${SLICE_SERVICES / 100} of the first ${SLICE_SERVICES.toLocaleString('en')} offering ${SLICE_CAPABILITY}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
   }, UNCACHED_ENV);
-}
-
-async function register(url: string): Promise<Agent> {
-  const input = {
-    name: `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    description: 'Benchmark agent (npm run bench)',
-    ownerEmail: 'bench@example.com',
-  };
-  const res = await fetch(`${url}/api/v1/agents/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { agent_id?: string; agent_key?: string; master_key?: string };
-  if (res.status !== 201 || !body.master_key || !body.agent_id || !body.agent_key) {
-    throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).replace(/key_master_\w+/g, 'key_master_[REDACTED]')}`);
-  }
-  return { id: body.agent_id, agentKey: body.agent_key, name: input.name, description: input.description, ownerEmail: input.ownerEmail, masterKey: body.master_key };
-}
-
-/** Provisions the benchmark's hot sub-key on the seeded verify service. */
-async function provisionSubKey(url: string, me: Agent, serviceKey: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/keys/provision/${serviceKey}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
-    body: '{}',
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { sub_key?: string };
-  if (res.status !== 201 || !body.sub_key) throw new Error(`provisioning a sub-key answered ${res.status}`);
-  return body.sub_key;
 }
 
 /** The capability the execute scenario runs, offered only by the benchmark's HTTPS provider. */
@@ -317,65 +138,13 @@ const PAID_CENTS = 1;
 /** What the paid scenario's caller is funded with (USDC): far more than every call of a run costs. */
 const PAID_FUNDS_USDC = 1_000_000;
 
-/** Registers a service for `capability` at `cents` a call, answered by the provider peer. */
-async function registerProviderService(url: string, me: Agent, endpoint: string, capability = EXECUTE_CAPABILITY, cents = 0): Promise<string> {
-  const res = await fetch(`${url}/api/v1/services/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
-    body: JSON.stringify({
-      name: cents ? 'Bench paid provider' : 'Bench provider',
-      description: 'The execute scenario’s provider: HTTPS on loopback, answering after 20 ms',
-      endpoint,
-      capabilities: [capability],
-      pricing_model: cents ? 'per_call' : 'free',
-      cost_per_call: cents,
-    }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { service_key?: string };
-  if (res.status !== 201 || !body.service_key) throw new Error(`registering the provider's service answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.service_key;
-}
-
-/**
- * Credits the caller's wallet from the sandbox faucet (its cap is raised for the benchmark): the wallet
- * opens at this call with the starting balance (by default the cap), and the faucet tops up what is missing.
- */
-async function fundWallet(url: string, me: Agent, usdc: number): Promise<void> {
-  const res = await fetch(`${url}/api/v1/x402/sandbox/faucet`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${me.masterKey}` },
-    body: JSON.stringify({ amount: String(usdc) }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  const body = (await res.json()) as { balance?: string };
-  if (res.status !== 200 || !(Number(body.balance) >= usdc)) throw new Error(`funding the caller's wallet answered ${res.status}: ${JSON.stringify(body)}`);
-}
-
-/** Starts a peer and resolves with its base URL once it has announced its port. */
-async function startPeer(name: string, me: Agent, subKey: string, extra: NodeJS.ProcessEnv = {}): Promise<string> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...extra,
-    BENCH_SUB_KEY: subKey,
-    BENCH_SERVICE_KEY: seeded!.verifyServiceKey,
-    BENCH_AGENT_ID: me.id,
-    BENCH_AGENT_KEY: me.agentKey,
-    BENCH_AGENT_NAME: me.name,
-    BENCH_AGENT_DESCRIPTION: me.description,
-    BENCH_OWNER_EMAIL: me.ownerEmail,
-    BENCH_MASTER_KEY: me.masterKey,
-  };
-  if (DATABASE_URL) env.DATABASE_URL = DATABASE_URL;
-  else delete env.DATABASE_URL;
-  if (peerDataDir) env.BENCH_PEER_PGDATA = path.join(peerDataDir, 'pgdata');
-  const child = spawnTs(name, `bench/peers/${name}.ts`, env);
-  const port = await child.waitForLine((line) => {
-    if (!line.startsWith('{"ready"')) return undefined;
-    return (JSON.parse(line) as { port: number }).port;
-  }, STARTUP_TIMEOUT_MS);
-  return `${name === 'provider' ? 'https' : 'http'}://127.0.0.1:${port}`;
-}
+/** What the scenarios need in our server's environment. */
+const SCENARIO_ENV: NodeJS.ProcessEnv = {
+  // The fan-out and held-readers scenarios hold thousands of readers of one agent's session (the default cap is 20).
+  STREAMS_PER_AGENT: String(2 * HELD.readers),
+  // The paid scenario's caller is funded once from the sandbox faucet, for every call of the run.
+  SANDBOX_FAUCET_CAP: String(PAID_FUNDS_USDC),
+};
 
 function json(body: string): Record<string, any> {
   try {
@@ -686,6 +455,7 @@ async function runFanoutScenario(me: Agent, ours: string, peer: string): Promise
   // The process holding the listening socket is the one charged (spawnTs runs node itself, but a launcher
   // in between would otherwise be measured instead of the server).
   const pids = { ours: serverPid(ours), peer: serverPid(peer) };
+  const oursChild = ourServer.child;
   if (oursChild && pids.ours !== oursChild.proc.pid) console.log(`  note: ours listens from pid ${pids.ours}, not the spawned pid ${oursChild.proc.pid}`);
   console.log(`  CPU (utime+stime, ${CPU_TICK_S * 1000} ms ticks) of ours ${describePid(pids.ours)}; sse-bare ${describePid(pids.peer)}`);
   const readers = await SseReaders.start({ ...process.env });
@@ -804,14 +574,13 @@ async function main(): Promise<void> {
   const rev = revision();
   console.log(`revision ${rev}; rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`);
   const started = Date.now();
-  const ours = await startOurs();
-  oursChild = ours.child;
+  const ours = await startOurs(SCENARIO_ENV);
   agent = await register(ours.url);
-  const subKey = await provisionSubKey(ours.url, agent, seeded!.verifyServiceKey);
+  const subKey = await provisionSubKey(ours.url, agent, ourServer.seeded!.verifyServiceKey);
   const [bare, expressPg, yoga, provider, sseBare, discoveryPg] = await Promise.all(
     ['bare-http', 'express-pg', 'yoga', 'provider', 'sse-bare', 'discovery-pg'].map((name) => startPeer(name, agent!, subKey)),
   );
-  await registerProviderService(ours.url, agent, `${provider}/run`);
+  await registerProviderService(ours.url, agent, `${provider}/run`, EXECUTE_CAPABILITY);
   seller = await register(ours.url);
   await registerProviderService(ours.url, seller, `${provider}/run`, PAID_CAPABILITY, PAID_CENTS);
   await fundWallet(ours.url, agent, PAID_FUNDS_USDC);
@@ -908,7 +677,7 @@ main().then(
   async (err: unknown) => {
     clearTimeout(watchdog);
     console.error(`\nFAILED: ${err instanceof Error ? err.message : String(err)}`);
-    const output = oursChild?.recentOutput();
+    const output = ourServer.child?.recentOutput();
     if (output) console.error(`\nour server's last output:\n${output}`);
     await cleanup();
     process.exit(1);
