@@ -441,29 +441,6 @@ export type ConsoleFaucetMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleFaucetMutation = { sandboxFaucet: { credited: boolean, amount: string, balance: string } };
 
-export type ConsoleAdminOverviewQueryVariables = Exact<{
-  days?: number | null | undefined;
-}>;
-
-
-export type ConsoleAdminOverviewQuery = { adminStats: { capabilities: number, agents: { total: number, active: number, suspended: number, banned: number, subAgents: number }, services: { total: number, active: number }, executions: { total: number, succeeded: number, failed: number, last30d: number }, disputes: { total: number, open: number }, subKeys: { total: number, live: number } }, adminRevenue: { days: number, totals: { executions: number, paidExecutions: number, grossCents: number, refundsCents: number, netCents: number }, fees: { asset: string, feeBps: number, fees: string, refunded: string, net: string }, byDay: Array<{ day: string, grossCents: number, refundsCents: number, netCents: number, fees: string }>, byCapability: Array<{ capability: string, executions: number, grossCents: number, netCents: number }> } };
-
-export type ConsoleAdminDisputesQueryVariables = Exact<{
-  status?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleAdminDisputesQuery = { adminDisputes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, agentId: string, providerAgentId: string | null, serviceId: string | null, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, priorityResolution: boolean, createdAt: string }> } };
-
-export type ConsoleResolveDisputeMutationVariables = Exact<{
-  id: string;
-  input: ResolveDisputeInput;
-}>;
-
-
-export type ConsoleResolveDisputeMutation = { resolveDispute: { disputeId: string, status: string, resolved: boolean, resolution: string | null, refundCents: number } };
-
 export type ConsoleAgentStatusMutationVariables = Exact<{
   agentId: string;
   input: UpdateAgentStatusInput;
@@ -481,10 +458,33 @@ export type ConsoleAdminAgentsQueryVariables = Exact<{
 
 export type ConsoleAdminAgentsQuery = { adminAgents: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ agentId: string, name: string, status: AgentStatus, effectiveStatus: AgentStatus, effectiveStatusImposedBy: string | null, parentId: string | null, reputation: number, createdAt: string }> } };
 
+export type ConsoleAdminDisputesQueryVariables = Exact<{
+  status?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAdminDisputesQuery = { adminDisputes: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ disputeId: string, agentId: string, providerAgentId: string | null, serviceId: string | null, form: string, type: string | null, reason: string | null, description: string | null, status: string, resolved: boolean, resolution: string | null, refundCents: number, priorityResolution: boolean, createdAt: string }> } };
+
+export type ConsoleResolveDisputeMutationVariables = Exact<{
+  id: string;
+  input: ResolveDisputeInput;
+}>;
+
+
+export type ConsoleResolveDisputeMutation = { resolveDispute: { disputeId: string, status: string, resolved: boolean, resolution: string | null, refundCents: number } };
+
 export type ConsoleAdminOutboxQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ConsoleAdminOutboxQuery = { adminOutbox: { unrelayed: number, oldestUnrelayedSeconds: number, checkedAt: string, kinds: Array<{ kind: string, pending: number, due: number, sending: number, failed: number, oldestDueSeconds: number }> } };
+
+export type ConsoleAdminOverviewQueryVariables = Exact<{
+  days?: number | null | undefined;
+}>;
+
+
+export type ConsoleAdminOverviewQuery = { adminStats: { capabilities: number, agents: { total: number, active: number, suspended: number, banned: number, subAgents: number }, services: { total: number, active: number }, executions: { total: number, succeeded: number, failed: number, last30d: number }, disputes: { total: number, open: number }, subKeys: { total: number, live: number } }, adminRevenue: { days: number, totals: { executions: number, paidExecutions: number, grossCents: number, refundsCents: number, netCents: number }, fees: { asset: string, feeBps: number, fees: string, refunded: string, net: string }, byDay: Array<{ day: string, grossCents: number, refundsCents: number, netCents: number, fees: string }>, byCapability: Array<{ capability: string, executions: number, grossCents: number, netCents: number }> } };
 
 export type ConsoleAgentEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -1146,6 +1146,96 @@ export const ConsoleFaucetDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleFaucetMutation, ConsoleFaucetMutationVariables>;
+export const ConsoleAgentStatusDocument = new TypedDocumentString(`
+    mutation ConsoleAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
+  updateAgentStatus(agentId: $agentId, input: $input) {
+    agentId
+    status
+    effectiveStatus
+    updated
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAgentStatusMutation, ConsoleAgentStatusMutationVariables>;
+export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
+    query ConsoleAdminAgents($status: AgentStatus, $name: String, $after: String) {
+  adminAgents(status: $status, name: $name, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      agentId
+      name
+      status
+      effectiveStatus
+      effectiveStatusImposedBy
+      parentId
+      reputation
+      createdAt
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleAdminAgentsQuery, ConsoleAdminAgentsQueryVariables>;
+export const ConsoleAdminDisputesDocument = new TypedDocumentString(`
+    query ConsoleAdminDisputes($status: String, $after: String) {
+  adminDisputes(status: $status, first: 25, after: $after) {
+    totalCount
+    pageInfo {
+      ...ConsolePageInfo
+    }
+    nodes {
+      disputeId
+      agentId
+      providerAgentId
+      serviceId
+      form
+      type
+      reason
+      description
+      status
+      resolved
+      resolution
+      refundCents
+      priorityResolution
+      createdAt
+    }
+  }
+}
+    fragment ConsolePageInfo on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ConsoleAdminDisputesQuery, ConsoleAdminDisputesQueryVariables>;
+export const ConsoleResolveDisputeDocument = new TypedDocumentString(`
+    mutation ConsoleResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
+  resolveDispute(id: $id, input: $input) {
+    disputeId
+    status
+    resolved
+    resolution
+    refundCents
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResolveDisputeMutation, ConsoleResolveDisputeMutationVariables>;
+export const ConsoleAdminOutboxDocument = new TypedDocumentString(`
+    query ConsoleAdminOutbox {
+  adminOutbox {
+    unrelayed
+    oldestUnrelayedSeconds
+    checkedAt
+    kinds {
+      kind
+      pending
+      due
+      sending
+      failed
+      oldestDueSeconds
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAdminOutboxQuery, ConsoleAdminOutboxQueryVariables>;
 export const ConsoleAdminOverviewDocument = new TypedDocumentString(`
     query ConsoleAdminOverview($days: Int) {
   adminStats {
@@ -1208,96 +1298,6 @@ export const ConsoleAdminOverviewDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAdminOverviewQuery, ConsoleAdminOverviewQueryVariables>;
-export const ConsoleAdminDisputesDocument = new TypedDocumentString(`
-    query ConsoleAdminDisputes($status: String, $after: String) {
-  adminDisputes(status: $status, first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      disputeId
-      agentId
-      providerAgentId
-      serviceId
-      form
-      type
-      reason
-      description
-      status
-      resolved
-      resolution
-      refundCents
-      priorityResolution
-      createdAt
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleAdminDisputesQuery, ConsoleAdminDisputesQueryVariables>;
-export const ConsoleResolveDisputeDocument = new TypedDocumentString(`
-    mutation ConsoleResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
-  resolveDispute(id: $id, input: $input) {
-    disputeId
-    status
-    resolved
-    resolution
-    refundCents
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleResolveDisputeMutation, ConsoleResolveDisputeMutationVariables>;
-export const ConsoleAgentStatusDocument = new TypedDocumentString(`
-    mutation ConsoleAgentStatus($agentId: ID!, $input: UpdateAgentStatusInput!) {
-  updateAgentStatus(agentId: $agentId, input: $input) {
-    agentId
-    status
-    effectiveStatus
-    updated
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAgentStatusMutation, ConsoleAgentStatusMutationVariables>;
-export const ConsoleAdminAgentsDocument = new TypedDocumentString(`
-    query ConsoleAdminAgents($status: AgentStatus, $name: String, $after: String) {
-  adminAgents(status: $status, name: $name, first: 25, after: $after) {
-    totalCount
-    pageInfo {
-      ...ConsolePageInfo
-    }
-    nodes {
-      agentId
-      name
-      status
-      effectiveStatus
-      effectiveStatusImposedBy
-      parentId
-      reputation
-      createdAt
-    }
-  }
-}
-    fragment ConsolePageInfo on PageInfo {
-  hasNextPage
-  endCursor
-}`) as unknown as TypedDocumentString<ConsoleAdminAgentsQuery, ConsoleAdminAgentsQueryVariables>;
-export const ConsoleAdminOutboxDocument = new TypedDocumentString(`
-    query ConsoleAdminOutbox {
-  adminOutbox {
-    unrelayed
-    oldestUnrelayedSeconds
-    checkedAt
-    kinds {
-      kind
-      pending
-      due
-      sending
-      failed
-      oldestDueSeconds
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAdminOutboxQuery, ConsoleAdminOutboxQueryVariables>;
 export const ConsoleAgentEventsDocument = new TypedDocumentString(`
     subscription ConsoleAgentEvents {
   agentEvents {
