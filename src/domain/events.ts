@@ -68,10 +68,9 @@ export type ExtraDelivery =
   | { kind: 'ext_delegation'; externalAgentId: string; url: string };
 
 /**
- * The CTE parts (`ev`, `unpublished`, `hooks`) that insert events, each due for its relay to live streams
- * until the relay marks it published, and a delivery to each active webhook of an event's agent
- * subscribed to its type (or to `*`). `rows` is a VALUES list or a SELECT giving each event's id, type,
- * agent id, data and time, in that order (the arguments are SQL expressions, usually placeholders).
+ * The CTE parts (`ev`, `unpublished`, `hooks`) that insert events, each queued for its relay, and a delivery to each
+ * active webhook of the event's agent subscribed to its type (or `*`). `rows` is a VALUES list or SELECT of SQL
+ * expressions giving each event's id, type, agent id, data and time, in that order.
  */
 export function eventCtes(rows: string): string {
   return `ev AS (

@@ -15,11 +15,9 @@ import { transact } from '../events';
 export const AGENT_STATUSES = ['ACTIVE', 'SUSPENDED', 'BANNED'] as const;
 
 /**
- * Sets the status the administrator gives an agent (spec §3: the agent takes the given status), stored as
- * its own. Its status in force, and that of its whole subtree of sub-agents, follows (agents/status.ts): a
- * suspended or banned ancestor still bounds what it may do, and the answer shows that beside the status
- * given (`effectiveStatus`, `effectiveStatusImposedBy`). Each agent whose status given or in force moved gets
- * an `agent.updated` event, and the change is audited on the agent set.
+ * Sets the status the administrator gives an agent (spec §3), stored as its own; its status in force and its subtree's
+ * follow (agents/status.ts), and the answer shows both (`effectiveStatus`, `effectiveStatusImposedBy`). Each agent whose
+ * status moved gets an `agent.updated` event, and the change is audited on the agent set.
  */
 export async function setAgentStatus(ctx: Ctx, agentId: string, input: { status?: unknown; reason?: unknown }): Promise<Agent> {
   await requireAdmin(ctx);

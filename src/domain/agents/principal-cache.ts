@@ -1,14 +1,8 @@
-// Callers already looked up, by their credential's hash, so that an authenticated request needs no
-// database round trip to know who is calling (GET /agents/me answers the cached agent row itself).
-//
-// Right without a time limit, because every change that could make an entry wrong is announced. A
-// trigger on agents and credentials (prisma/migrations/*_principal_notify) NOTIFYs every instance with
-// the agent's id on any change of its row or of one of its credentials ('*' for the administrator's),
-// and each instance forgets that agent's callers. This instance also forgets everything after each
-// mutation it serves (schema/index.ts), so a caller's own change, or an administrator's suspension made
-// here, is seen by the very next request even before the notification arrives. A hash that matched no
-// live credential is never kept (a new key works at once, and guessed keys cannot fill the cache). While
-// the listening connection is down, nothing is kept.
+// Callers already looked up, by their credential's hash, so an authenticated request needs no database round trip to
+// know who is calling. No time limit, since every change that could make an entry wrong is announced: a trigger
+// (prisma/migrations/*_principal_notify) NOTIFYs every instance of an agent's or credential's change, and this instance
+// also forgets everything after each mutation it serves. A hash that matched nothing is never kept (a new key works at
+// once, guesses cannot fill it), and nothing is kept while the listening connection is down (docs/identity.md).
 
 /** The database channel the principal triggers notify. */
 export const PRINCIPALS_CHANNEL = 'marketplace_principals';

@@ -54,10 +54,9 @@ export async function lookupPrincipal(services: Services, bearer: Bearer): Promi
 }
 
 /**
- * Keeps a caller found by a lookup begun at `since` in the principal cache (principal-cache.ts). Only a
- * caller that may act is kept: the administrator, or an ACTIVE agent with a live master key. A suspended
- * or banned agent is looked up on each request, so lifting a suspension on one instance is seen by the
- * next request on every other without waiting for the change notification.
+ * Keeps a caller found by a lookup begun at `since` in the principal cache, only when it may act (the administrator, or
+ * an ACTIVE agent with a live master key): a suspended one is looked up on every request, so lifting a suspension on one
+ * instance is seen at once on every other, before the change notification.
  */
 export function rememberPrincipal(services: Services, hash: string, principal: Principal, since: number): Principal {
   if (principal.kind === 'agent' && principal.agent.status === 'ACTIVE') {

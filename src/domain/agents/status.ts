@@ -1,10 +1,8 @@
-// An agent's status in force across its tree of sub-agents. Each agent keeps the status the administrator
-// gave it (`own_status`, shown as its `status`); the column `status`, which everything that checks whether
-// an agent may act reads (the principal lookup, sub-key verification, the offers that resolve and execute
-// rank, listings), is the status in force (shown as `effective_status`): the worst of its own and its
-// parent's, so a suspension or ban reaches the whole subtree at once and lifting it restores exactly the
-// sub-agents that are not suspended on their own. The enum's order (ACTIVE < SUSPENDED < BANNED) makes the
-// worst the greatest. A provider's services follow its status in force: `suspended` while it is not ACTIVE.
+// An agent's status in force across its tree of sub-agents. `own_status` is what the administrator gave it (shown as
+// `status`); the column `status`, which every check of whether an agent may act reads, is the status in force (shown as
+// `effective_status`): the worst of its own and its parent's (ACTIVE < SUSPENDED < BANNED), so a suspension reaches the
+// whole subtree at once and lifting it restores exactly the sub-agents not suspended on their own. A provider's services
+// are `suspended` while it is not ACTIVE.
 import type { DbTx } from '../../db/database';
 import type { Agent } from '../../db/generated/prisma/client';
 import { perRequest } from '../../platform/loaders';
@@ -80,10 +78,8 @@ async function servicesFollow(tx: DbTx, moves: StatusMove[]): Promise<void> {
 }
 
 /**
- * For each agent whose status in force is worse than its own, the nearest ancestor whose own status is that
- * status in force: the one that imposes it (lifting it is what restores the agent, unless another ancestor
- * above has the same). Walks up only from such agents, so a list of agents that all act as given reads
- * nothing.
+ * For each agent whose status in force is worse than its own, the nearest ancestor whose own status is that one: the
+ * one that imposes it. Walks up only from such agents, so a list of agents that all act as given reads nothing.
  */
 const IMPOSERS_SQL = `
   WITH RECURSIVE up AS (

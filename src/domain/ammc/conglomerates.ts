@@ -207,10 +207,9 @@ export interface RecordedActivity {
 }
 
 /**
- * A member records an activity of an operating conglomerate: a trade (its cost and what it brought back)
- * or one of its own executions made on the conglomerate's behalf (what it cost). What it costs must be
- * covered by the balance (402 otherwise); a result that meets the loss limit or profit target ends the
- * conglomerate in the same transaction.
+ * A member records an activity of an operating conglomerate: a trade (its cost and return) or an execution of its own
+ * on the conglomerate's behalf. The balance must cover the cost (402 otherwise); a result that meets the loss limit or
+ * profit target ends the conglomerate in the same transaction.
  */
 export async function recordActivity(ctx: Ctx, id: string, input: ActivityInput): Promise<RecordedActivity> {
   const { me, conglomerate } = await conglomerateInReach(ctx, id);
@@ -372,10 +371,9 @@ export const AGENT_SOURCES = ['all', 'marketplace', 'external'] as const;
 export type AgentSource = (typeof AGENT_SOURCES)[number];
 
 /**
- * Agents that may collaborate: active agents registered here and external agents (each item's `source`),
- * best reputation first; `source` narrows to one of the two, and the answer says which it covers (spec
- * §4.11: `source` at the top level too). External agents take part through delegations
- * (POST /ext/swarm/delegate); a conglomerate's members are agents registered here, who act with their own keys.
+ * Agents that may collaborate, best reputation first: active agents registered here and external agents (each item's
+ * `source`; `source` narrows to one, spec §4.11). External agents take part through delegations (POST
+ * /ext/swarm/delegate); a conglomerate's members are agents registered here, acting with their own keys.
  */
 export async function availableAgents(
   ctx: Ctx,

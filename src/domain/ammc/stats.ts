@@ -24,14 +24,9 @@ const DAY_MS = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Daily returns and their annualised Sharpe ratio (risk-free rate 0):
- *
- * - the days run from `startDay` (the day it began operating) to the last day with an entry, every UTC
- *   day counted, a day without entries returning 0;
- * - a day's return is its profit and loss over the equity it began with: r_d = pnl_d / (budget + the
- *   profit and loss of every day before d); a day that began with no equity has no return;
- * - Sharpe = mean(r) / s(r) × √365, where s is the sample standard deviation (n − 1); null with fewer than
- *   two returns, or when s is 0.
+ * Daily returns and their annualised Sharpe ratio (risk-free rate 0), over every UTC day from `startDay` to the last
+ * with an entry (0 without one): r_d = pnl_d / (budget + the P&L of every day before d), none for a day begun without
+ * equity; Sharpe = mean(r) / s(r) × √365, s the sample deviation (n − 1), null with fewer than two returns or s = 0.
  */
 export function performance(budgetCents: number, startDay: string | null, days: DayPnl[]): Performance {
   const byDay = new Map<string, number>();

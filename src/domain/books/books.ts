@@ -146,11 +146,9 @@ async function bookRow(tx: DbTx, bookId: string): Promise<BookRow | undefined> {
 // Contributing.
 
 /**
- * `partner-books-contribute`, as the caller: starts a book (`book`) with its first section, adds a
- * section to a book (`book_id`), or revises one (`book_id`, `section_id` and the `base_version` the
- * revision was written against: another version since is a 409, so no contribution is overwritten
- * unseen). Every version is kept with its author; a revision identical to the current version writes
- * nothing.
+ * `partner-books-contribute`, as the caller: starts a book with its first section, adds a section, or revises one
+ * against its `base_version` (another version since is a 409, so nothing is overwritten unseen). Every version is kept
+ * with its author; a revision identical to the current version writes nothing.
  */
 export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Record<string, unknown>): Promise<Contribution> {
   const checks = new Checks();
@@ -249,11 +247,9 @@ export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Re
 // Discovering.
 
 /**
- * `partner-books-discover`: books by full-text `query` (English stemming; quotes, OR and -word as in a web
- * search) over titles, genres, descriptions and the sections' text, best first, each with up to three
- * matching sections and a snippet; narrowed by `title` (a part of it, any case), `genre` and
- * `contributor`; without a query, most recently written first. With `book_id`, that book and a page of
- * its sections with their text, in order.
+ * `partner-books-discover`: books by full-text `query` (English stemming, web-search syntax), best first, each with up
+ * to three matching sections and a snippet; narrowed by `title`, `genre` and `contributor`; without a query, most
+ * recently written first. With `book_id`, that book and a page of its sections, in order.
  */
 export async function discoverBooks(tx: DbTx, input: Record<string, unknown>): Promise<Discovery> {
   const checks = new Checks();

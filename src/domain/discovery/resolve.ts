@@ -126,29 +126,16 @@ const SCORE_COLUMN: Record<Prefer, string> = {
 type Variant = 'all' | 'limited' | 'language';
 
 /**
- * A limited query's total is counted over at most this many of the capability's active offers: all of
- * them when it has no more (the count is exact), else the first in service id order, which is random
- * (ids are random UUIDs) and so independent of reputation, price and language, and the total is the
- * capability's active offers times the share of the sample that qualifies (`totalIsEstimate`). Counting
- * every qualifying offer would cost in proportion to the capability's size (ten thousand offers, ten
- * thousand rows read); the sample costs the same at any size. Its error: a binomial proportion of 200,
- * about ±3.5 points of share at most (one standard error), so ±7% of a total that keeps half the offers
- * and ±20% of one that keeps a tenth.
+ * A limited query's total is counted over at most this many of the capability's active offers (the first in random
+ * service id order) and scaled to the capability (`totalIsEstimate`): counting every qualifying offer would cost in
+ * proportion to the capability's size. Its error is in docs/discovery.md (Resolve: totals with limits).
  */
 export const TOTAL_SAMPLE = 200;
 
 /**
- * When a limited ranking reads the offers that pass its limits and sorts them, instead of walking its
- * preference's index: when its capability's sample says that fewer than FEW_FACTOR × `limit` of its
- * offers pass. The walk reads index entries until `limit` of them pass, about `limit` over the share that
- * passes: ten of a hundred offers are cheap to find, but a limit that nothing or almost nothing passes
- * (a reputation no provider of the capability has) walks the whole capability, ten thousand entries and
- * their heap rows at the million-service benchmark (2 ms on PostgreSQL, where the ten-thousand-service
- * one walks its 100). Reading the offers that pass costs about their number instead, through the
- * (capability, active, reputation, cost) index. Which is cheaper crosses over around a few percent
- * passing; a sample of 200 tells nothing from 0.5% apart, so the rule takes the read only when the
- * estimate says few pass, and the walk when many do. A wrong guess costs a slower answer, never a
- * different one: both read the same offers in the same order.
+ * When a limited ranking reads the offers that pass and sorts them instead of walking its preference's index: when
+ * the sample says fewer than FEW_FACTOR × `limit` pass, since a limit almost nothing passes would walk the whole
+ * capability. A wrong guess costs time, never a different answer (docs/discovery.md, Resolve).
  */
 export const FEW_FACTOR = 10;
 
@@ -161,22 +148,17 @@ export function fewQualify(offers: number, [sampled, qualifying]: [sampled: numb
 type Read = 'walk' | 'few';
 
 /**
- * The ranking statement of one preference and variant; its parameters are listed in rankStatement. A
- * limited variant's statement reads the capability's sample first and then its matches the way
- * fewQualify chooses, in SQL: of the two subqueries in the CASE, only the chosen one runs (PostgreSQL
- * evaluates an uncorrelated subquery, an init plan, when its value is first needed). Without its total
- * (`read` given) it reads the matches alone, in that way, for a query whose total and choice come from its
- * capability's kept heads (the same count and sample).
+ * The ranking statement of one preference and variant (parameters in rankStatement). A limited one reads the sample,
+ * then its matches as fewQualify chooses: only the CASE's chosen subquery runs (an init plan runs when first needed).
+ * With `read` given it reads the matches alone, for a query taking its total and choice from the kept heads.
  */
 function rankSql(prefer: Prefer, variant: Variant, read?: Read): string {
   let qualifies = '';
   if (variant !== 'all') qualifies += ' AND o.reputation >= $2 AND o.cost_per_call <= $3';
-  // A service that lists languages must list the one asked for. Written as NOT (lists some AND not this
-  // one) rather than (lists none OR this one): the same rows, but a generic plan guesses that two thirds pass
-  // rather than one in a hundred. With the guess of one in a hundred, the plan expected a single qualifying
-  // offer, read every offer of the capability within the reputation and price limits from the
-  // (capability, active, reputation, cost) index and sorted them: 18 ms for 5,000 offers on PostgreSQL,
-  // against 0.2 ms for the first entries of the preference's index, in ranking order, where it stops at `limit`.
+  // A service that lists languages must list the one asked for. Written as NOT (lists some AND not this one) rather
+  // than (lists none OR this one): the same rows, but a generic plan then guesses most rows pass rather than very
+  // few, and keeps walking the preference's index instead of sorting the capability (docs/discovery.md, Ranking in
+  // the database).
   if (variant === 'language') qualifies += ' AND NOT (cardinality(o.languages) > 0 AND NOT o.languages @> ARRAY[$4::text])';
   const filter = `o.capability = $1 AND o.active${qualifies}`;
   const limit = { all: '$2', limited: '$4', language: '$5' }[variant];
@@ -222,23 +204,18 @@ function totalOf(ranking: StoredRanking, limit: number): { total: number; totalI
 const VARIANTS: Variant[] = ['all', 'limited', 'language'];
 
 /**
- * The twelve ranking statements (four preferences, three variants), built once. Each is prepared and
- * planned once, generically, per connection (see SqlRunner): the indexes hold the ranking's whole order,
- * so the plan reads the first `limit` entries of one index, and a count reads one index alone, whatever
- * the parameters. Each offer carries its listing, so a ranking joins nothing and builds nothing per match,
- * and the answer is one JSON value (as PostgREST does): one row to decode, not a typed field per column
- * and row. Exact scores are computed here; stored ones lag only in freshness (refreshOfferScores).
+ * The twelve ranking statements (four preferences, three variants), built once and planned generically per connection
+ * (see SqlRunner): the indexes hold the ranking's whole order, so any parameters read one index. Each offer carries its
+ * listing and the answer is one JSON value, so nothing is joined or built per match (docs/discovery.md, Ranking in the database).
  */
 export const RANK_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) => VARIANTS.map((variant) => [`${prefer}:${variant}`, { name: `rank_${prefer}_${variant}`, text: rankSql(prefer, variant) }])),
 ) as Record<`${Prefer}:${Variant}`, { name: string; text: string }>;
 
 /**
- * The limited variants' statements without their total, each way of reading (Read), for a query whose
- * capability's heads are kept but do not hold its ranking: the heads' count and sample are the ones its
- * own statement would read (the first TOTAL_SAMPLE offers in service id order), so that statement reads
- * the matches alone, the way the heads' sample chooses (fewQualify). On the embedded database the sample
- * was the costliest part of such a statement: 200 offers from scattered heap pages.
+ * The limited variants' statements without their total, each way of reading, for a query whose capability's kept heads
+ * do not hold its ranking: the heads' count and sample are those its own statement would read, and reading that sample
+ * (scattered heap pages) was the costliest part of such a statement on the embedded database.
  */
 export const MATCHES_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) =>
@@ -342,25 +319,16 @@ function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] 
 }
 
 /**
- * How deep a capability's kept heads go: the first HEAD_DEPTH offers of each preference's unfiltered
- * ranking, kept together with the capability's count and its total sample (capabilityHeads). A query
- * whose `limit` offers that pass its limits are all within its preference's head is answered from it;
- * others read their own statement. Fifty serves the default limit and, on the benchmark's pool, four in
- * five limited queries (the median one needs the first 17 offers); a head of a hundred would serve a few
- * more for twice the bytes read and kept.
+ * How deep a capability's kept heads go (capabilityHeads): a query whose `limit` passing offers are all in its
+ * preference's head is answered from it, others read their own statement. Deep enough for the default limit and most
+ * limited queries of the benchmark's pool; deeper costs bytes read and kept (docs/discovery.md, A capability's heads).
  */
 export const HEAD_DEPTH = 50;
 
 /**
- * A capability's heads in one statement: its count of active offers, its total sample (TOTAL_SAMPLE
- * offers in service id order, as rankSql samples them: reputation, price, languages) and each
- * preference's first HEAD_DEPTH offers in ranking order, each with its languages. A listing holds the
- * offer's price and reputation as the offer's own columns do (marketplace_write_offers writes both from
- * the same values), so the limits are tested on those columns, read beside the listing as the sample and
- * the statements read them (taking them out of the listing, `listing->11`, parsed each listing's text again
- * in the database). Read as text and parsed here (what the driver does with a json value), so that
- * the read cache weighs the heads by that text rather than by serializing some 400 offers again; each
- * listing is read as its own text, parsed when a query first takes it (keptHeads).
+ * A capability's heads in one statement: its offers' count, its total sample (as rankSql samples) and each preference's
+ * first HEAD_DEPTH offers with their limits' columns beside the listing (taking them out of the listing parsed it again).
+ * Read as text, which the read cache weighs it by, each listing parsed when a query first takes it (keptHeads).
  */
 const HEADS_SQL = `SELECT json_build_object(
   'offers', COALESCE((SELECT active_offers FROM capability_offer_counts WHERE capability = $1), 0),
@@ -401,11 +369,9 @@ interface CapabilityHeads {
 }
 
 /**
- * The heads as the read cache keeps them, for some 2 s and beside a hundred other capabilities': a few
- * dozen objects rather than the 4,000 or so of the parsed statement (an array, its strings and numbers per
- * listing), which the garbage collector would copy out of its young generation, promote and trace until
- * they expire. A listing is parsed when a query first takes it, and kept parsed: most queries take a
- * head's first ten.
+ * The heads as the read cache keeps them: a few dozen objects rather than a parsed statement's thousands, which the
+ * garbage collector would copy, promote and trace until they expire. A listing is parsed when a query first takes it,
+ * and kept parsed: most queries take a head's first few (docs/discovery.md, What is kept, and how).
  */
 function keptHeads(read: HeadsRead): CapabilityHeads {
   const sets = new Map<string, string[]>();
@@ -458,10 +424,9 @@ function qualifierOf(query: ResolveQuery): ((reputation: number, costCents: numb
 }
 
 /**
- * The stored ranking a query's statement would read, taken from its capability's heads, or undefined
- * when the head does not hold it: fewer than `limit` offers of the head pass and the head is not the
- * whole capability. Filtering a ranking keeps its order, so the offers that pass, read down the head,
- * are the first ones the filtered statement reads; the total is made as the statement makes it.
+ * The stored ranking a query's statement would read, from its capability's heads; undefined when fewer than `limit`
+ * of the head pass and the head is not the whole capability. Filtering a ranking keeps its order, so the offers that
+ * pass, read down the head, are the statement's first; the total is made as the statement makes it.
  */
 function rankingFromHeads(heads: CapabilityHeads, query: ResolveQuery): StoredRanking | undefined {
   const head = heads.heads[query.prefer];
@@ -491,12 +456,9 @@ function totalFromHeads(heads: CapabilityHeads, qualifies: NonNullable<ReturnTyp
 }
 
 /**
- * A query's ranking, scored exactly as of now. With the read cache on (src/platform/read-cache.ts:
- * emptied by every change notified on marketplace_changes and by this instance's mutations; statistics
- * and reputation move within its TTL), it comes from the capability's kept heads when they hold it, so
- * that the many queries of one capability (preferences, limits, sizes) share one read; otherwise from its
- * own statement, kept under the statement and its parameters; so does a query for more offers than a head
- * holds. With the cache off, every query reads its own statement, which reads no more than it needs.
+ * A query's ranking, scored exactly as of now. With the read cache on, it comes from the capability's kept heads when
+ * they hold it, so one capability's many queries share one read, else from its own statement kept under its parameters;
+ * with it off, every query reads its own statement, which reads no more than it needs (docs/discovery.md, Resolve).
  */
 export async function rankProviders(ctx: Pick<Ctx, 'services'>, query: ResolveQuery): Promise<{ matches: Match[]; total: number; totalIsEstimate: boolean }> {
   const { readCache, sql } = ctx.services;
@@ -573,10 +535,9 @@ export function callableMatches(ctx: Pick<Ctx, 'services'>, candidates: Callable
 }
 
 /**
- * Re-scores, as of the application's clock, the offers whose stored scores have drifted by 0.05 points
- * (their freshness part decays with time; see marketplace_rescore_at), skipping services that are being
- * updated right now (their update re-scores them), and tells every instance to forget its kept rankings.
- * Returns how many services were re-scored.
+ * Re-scores, as of the application's clock, the offers whose stored scores drifted by 0.05 points (freshness decays;
+ * see marketplace_rescore_at), skipping services being updated now (their update re-scores them), and tells every
+ * instance to forget its kept rankings. Returns how many services were re-scored.
  */
 export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock' | 'readCache'>, batch = 5000): Promise<number> {
   const now = services.clock.now();

@@ -179,10 +179,9 @@ export async function listAllDisputes(ctx: Ctx, page: Page, status?: unknown) {
 }
 
 /**
- * A refund of a call paid through the wallet ledger: the money goes back to the wallet that paid, taken
- * from the provider's share (as far as its wallet's available balance goes) and from the marketplace's
- * fee in proportion; what the provider cannot cover the marketplace bears. A call that was not paid
- * through the ledger moves no money.
+ * A refund of a call paid through the wallet ledger, back to the paying wallet: taken from the provider's share (as far
+ * as its available balance goes) and the marketplace's fee in proportion, the marketplace bearing what the provider
+ * cannot. A call not paid through the ledger moves no money.
  */
 async function refundThroughLedger(tx: DbTx, services: Services, d: Dispute, refundCents: number, at: Date): Promise<void> {
   if (!d.executionId) return;

@@ -186,11 +186,9 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
 }
 
 /**
- * What an answer (already marked answered in `tx`) earns its external agent: ANSWER_DELTA, or 0 when the
- * delegation came from its owner's own family, or when DAILY_GAIN_CAP answers already earned in the last
- * 24 hours. The external agent's row is locked first, so answers arriving together are counted in turn;
- * the count takes every answered delegation of the window (those that earned nothing too: an owner's own
- * only use up its own allowance).
+ * What an answer (already marked answered in `tx`) earns its external agent: ANSWER_DELTA, or 0 for a delegation from
+ * its owner's own family or past DAILY_GAIN_CAP answers in the last 24 hours (an owner's own, earning nothing, use up only
+ * their allowance). The agent's row is locked first, so answers arriving together are counted in turn.
  */
 async function answerEarns(tx: DbTx, d: ExtDelegation, now: Date): Promise<number> {
   const [ext] = await tx.$queryRaw<{ owner_id: string }[]>`SELECT owner_id FROM external_agents WHERE id = ${d.externalAgentId}::uuid FOR NO KEY UPDATE`;

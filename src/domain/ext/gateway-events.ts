@@ -58,10 +58,9 @@ interface EventRow {
 const view = (r: EventRow): GatewayEventView => ({ id: r.event_id, seq: r.seq, type: r.type, externalAgentId: r.external_agent_id, data: r.data, createdAt: r.created_at });
 
 /**
- * The caller's events after `after`, oldest first (at most `limit`), and the cursor to pass back. Without
- * `after`, after the cursor it last acknowledged. Passing `after` acknowledges every event up to it (never
- * past the last event): the only thing a poll writes, and only what the caller says it has seen, so reading
- * the same poll twice, or reading without `after` (a HEAD too), hands out the same events again.
+ * The caller's events after `after` (else after its last acknowledged cursor), oldest first, at most `limit`, and the
+ * cursor to pass back. Passing `after` acknowledges up to it (never past the last event), the only write a poll makes,
+ * so reading twice, or without `after` (a HEAD too), hands out the same events again.
  */
 export async function gatewayEvents(ctx: Ctx, input: { after?: unknown; limit?: unknown }): Promise<GatewayPoll> {
   const me = await requireAgent(ctx);

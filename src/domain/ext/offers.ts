@@ -1,11 +1,7 @@
-// Payment offers and checkout (spec §4.13): an agent offers something for a price, paid to itself, one of
-// its sub-agents or one of its external agents (through its owner's wallet). A buyer opens a checkout of an
-// offer and gets a URL under PUBLIC_BASE_URL: that URL (no key needed: knowing it is the capability)
-// answers with the offer's x402 payment requirements (or the receipt), and a PAYMENT-SIGNATURE sent to it
-// (with the GET or POST an x402 client retries) is verified and settled through the payments engine; a
-// request without one, and a HEAD, only read. The settled payment is
-// credited to the buyer's wallet and, in the same transaction, paid on to the payee less the marketplace's
-// fee; the checkout is paid once, whatever is replayed or sent at the same time.
+// Payment offers and checkout (spec §4.13): an agent sells something, paid to itself, a sub-agent or one of its external
+// agents. A checkout's URL (knowing it is the capability) answers the offer's x402 requirements or its receipt; a
+// PAYMENT-SIGNATURE sent to it is verified and settled through the payments engine, credited to the buyer's wallet and
+// paid on to the payee less the fee in the same transaction, once whatever is replayed or raced. Without one it only reads.
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { CheckoutSession, PaymentOffer } from '../../db/generated/prisma/client';
 import type { DbTx } from '../../db/database';
@@ -176,10 +172,9 @@ function unpaidOrReceipt(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer
 }
 
 /**
- * The checkout URL's answer to a POST, and to a GET carrying a payment (an x402 client retries the method it
- * was given). Without `payment`: as a read (checkoutReceipt). With one: it is
- * verified and settled once (a replay answers the receipt; a payment already used for something else, or
- * sent to a checkout another payment has paid, is refused before anything moves).
+ * The checkout URL's answer to a POST, and to a GET carrying a payment (x402 clients retry the method given). Without
+ * `payment`, a read (checkoutReceipt); with one, verified and settled once: a replay answers the receipt, and a payment
+ * used elsewhere or sent to a checkout already paid is refused before anything moves.
  */
 export async function payCheckout(ctx: Ctx, id: string, payment?: string | null): Promise<CheckoutReceipt> {
   const { services } = ctx;

@@ -21,10 +21,9 @@ export const FIRST_PARTY: ReadonlyMap<string, FirstPartyCapability> = new Map(
 );
 
 /**
- * A first-party capability's input as its handler reads it: the top-level fields renamed to the schema's
- * snake_case (a field given in both spellings with different values is an error), checked against the
- * input schema, then readable in both spellings. Field errors name paths relative to the input, the
- * top-level field as the client spelled it.
+ * A first-party capability's input as its handler reads it: top-level fields renamed to snake_case (both spellings with
+ * different values is an error), checked against the input schema, then readable in both spellings. Field errors name
+ * paths relative to the input, the top-level field as the client spelled it.
  */
 export function firstPartyInput(capability: FirstPartyCapability, input: Record<string, unknown>): Record<string, unknown> {
   const snake: Record<string, unknown> = Object.create(null);

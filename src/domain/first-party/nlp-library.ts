@@ -25,8 +25,8 @@ interface Tasks {
   outline: [{ source: string; language: string }, Outline];
 }
 
-// One thread per process, started on first use and ended after ten idle minutes (the libraries it loads
-// take about 150 MB).
+// One thread per process, started on first use and ended after ten idle minutes, which gives back the memory its
+// libraries hold (docs/capabilities/nlp.md, The library's thread).
 let thread: TaskThread | undefined;
 
 function libraryThread(): TaskThread {

@@ -11,7 +11,7 @@ type Bow = Record<string, number>;
 
 let nlp: WinkMethods | undefined;
 
-/** Loads the English model once per thread (about 0.2 s). */
+/** Loads the English model once per thread: loading it is slow, and every task of the thread uses it. */
 export function loadText(): WinkMethods {
   // The pipe stops at what these functions read: sentences, negation (for sentiment) and sentiment.
   nlp ??= winkNLP(model, ['sbd', 'negation', 'sentiment']);
@@ -72,10 +72,9 @@ export interface ClassifyResult {
 }
 
 /**
- * Lexical classification: each label is a document of its name and description; the text's BM25-weighted
- * terms are compared with each by cosine similarity. A label sharing no term with the text scores 0; when
- * every label does, there is no evidence and no label is chosen. Multi-label chooses every label scoring
- * at least half the best.
+ * Lexical classification: each label (its name and description) is compared with the text's BM25-weighted terms by
+ * cosine similarity. With no label sharing a term, there is no evidence and none is chosen; multi-label chooses every
+ * label scoring at least half the best.
  */
 export function classifyByTerms(text: string, labels: { name: string; description?: string }[], multiLabel: boolean): ClassifyResult {
   const { its } = loadText();

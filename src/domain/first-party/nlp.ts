@@ -13,7 +13,7 @@ import type { FirstPartyCapability, JsonSchema, ModelUsage, Served } from './typ
 
 // ---- Bounds ------------------------------------------------------------------------------------------
 
-/** A text the library paths read: about 100 KB, a fraction of a second of the library's time. */
+/** A text the library paths read: at most 100 KB, which keeps a task well within the library's time budget. */
 const TEXT_MAX = 100_000;
 /** A text a model rewrites or translates whole: its answer must fit the answer's token budget. */
 const REWRITE_MAX = 20_000;

@@ -1,19 +1,8 @@
-// The marketplace's own provider (`service_key: marketplace`): its capabilities are table entries — an
-// identifier, an input and an output JSON Schema, a handler — like routes and tools. Two kinds:
-//
-// - `own`: a capability of the marketplace's own systems (ticketing, security, radio, books), working on
-//   its own data. The marketplace always answers it; no registered service can. Its handler runs inside the
-//   transaction that records the execution, so what it writes and the execution commit together. It touches
-//   the database only through that transaction (`tx`).
-// - `generic`: a capability sellers compete on (web, nlp). The marketplace is the provider of last resort:
-//   auto mode tries registered providers first and falls back to it; `resolve` lists it after them; chosen
-//   mode reaches it by its key. Its handler runs outside any transaction (it calls the web or a model), may
-//   take seconds, and must honour `signal`. A generic capability this instance cannot serve
-//   (`available` false: a model-backed one with no backend) is not offered at all.
-//
-// Handlers get the input validated against `inputSchema`, its top-level fields readable in both spellings
-// (`ticket_key` and `ticketKey`). A handler's ValidationFailed names paths relative to the input
-// (`text`, `labels.0`); execute reports them under `input.`.
+// The marketplace's own provider (`service_key: marketplace`): capabilities as table entries (identifier, input and
+// output JSON Schema, handler). `own` ones (ticketing, security, radio, books) work on the marketplace's data and only it
+// answers them; their handler runs inside the execution's recording transaction and touches the database only through
+// `tx`. `generic` ones (web, nlp) are the last resort after registered providers, run outside any transaction, may take
+// seconds and must honour `signal`; one this instance cannot serve is not offered (docs/execution.md, The marketplace as a provider).
 import type { DbTx } from '../../db/database';
 import type { Agent } from '../../db/generated/prisma/client';
 import type { Ctx, Services } from '../context';

@@ -88,10 +88,9 @@ function failureOf(err: OutboundError, url: string, hop: number): PageFailure {
 }
 
 /**
- * GETs a page, following up to MAX_REDIRECTS redirects through the same guarded client, and reads what the
- * last hop answered as HTML or text. Throws PageFailure when it cannot (the guard refused an address, the
- * budget ran out, an answer was too large or of a type that is not text), the signal's reason when it
- * aborts. Any final status is returned: callers decide what a 404 means to them.
+ * GETs a page through the guarded client, following up to MAX_REDIRECTS redirects, and reads the last answer as HTML or
+ * text. Throws PageFailure when it cannot (refused address, budget spent, too large, not text), the signal's reason when
+ * it aborts. Any final status is returned: callers decide what a 404 means to them.
  */
 export async function fetchPage(services: Services, rawUrl: string, opts: FetchOptions): Promise<FetchedPage> {
   const deadline = performance.now() + opts.timeoutMs;

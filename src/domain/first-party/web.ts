@@ -1,9 +1,7 @@
-// The web capabilities the marketplace serves as the provider of last resort (see types.ts): reading,
-// extracting from, watching and researching pages. Every page comes through the SSRF-guarded client
-// (web-page.ts), bounded in bytes and time and cut short by the caller's signal, and is read in the web
-// reader's thread (web-reader.ts), each read bounded in time. A page that cannot be read (refused address,
-// timeout, too large, not text, an error status) is a field error on the URL that named it
-// (`input.url … could not be read (reason): …`), never a 5xx (docs/capabilities/web.md).
+// The web capabilities the marketplace serves as provider of last resort (types.ts): reading, extracting, watching and
+// researching pages. Every page comes through the SSRF-guarded client (web-page.ts), bounded in bytes and time, and is
+// read in the reader's thread (web-reader.ts). A page that cannot be read is a field error on the URL that named it,
+// never a 5xx (docs/capabilities/web.md).
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { bm25Tokens } from '../../platform/bm25';

@@ -99,11 +99,9 @@ function ratesWithinPolicy(serviceKey: string, policy: SubKeyPolicy, asked: Stor
 }
 
 /**
- * What a provisioning is granted under a service's policy, given the permissions it named (undefined for
- * the default, read) and the rates it asked for. A permission the policy does not allow refuses the
- * request, 403 naming each such field (a wider grant is the owner's to give: without a policy of the
- * owner's, read and write are allowed, and anything else needs one that lists it); rates are bounded by
- * ratesWithinPolicy, and the answer shows what was granted and each bound that applied.
+ * What a provisioning is granted under a service's policy, given the permissions named (undefined: read) and the rates
+ * asked. A permission the policy does not allow is a 403 naming each field (without a policy, read and write are allowed);
+ * rates are bounded by ratesWithinPolicy, and the answer shows the grant and each bound that applied.
  */
 export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, named: string[] | undefined, asked: StoredRateLimits): Grant {
   const allowed = policy.subKeyPermissions;
@@ -126,10 +124,9 @@ export function grantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, name
 }
 
 /**
- * What a rotation's new key is granted: the old key's grant, re-checked against the service's policy now.
- * A permission the policy no longer allows is dropped and a rate above its maximum lowered, each noted in
- * the answer; a key none of whose permissions is allowed any more is not rotated (403: revoke it and
- * provision a key the policy allows).
+ * What a rotation's new key is granted: the old key's grant re-checked against the policy now. A permission no longer
+ * allowed is dropped and a rate above its maximum lowered, each noted in the answer; a key left with no permission is not
+ * rotated (403: revoke it and provision one the policy allows).
  */
 export function regrantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, held: Pick<SubKey, 'permissions' | 'rateLimits'>): Grant {
   const allowed = policy.subKeyPermissions;

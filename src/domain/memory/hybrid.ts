@@ -91,10 +91,9 @@ export async function textSearch(
 }
 
 /**
- * Hybrid search: the store's live entries ranked by vector similarity (its best HYBRID_CANDIDATES, by
- * HNSW or the exact scan) and by full-text relevance (its best HYBRID_CANDIDATES matches), fused by
- * reciprocal rank, best first (then by key); a page of them, and how many the fusion ranked. One
- * statement, whose work is bounded by the candidates and the page.
+ * Hybrid search: the store's best HYBRID_CANDIDATES by vector similarity and by full-text relevance, fused by reciprocal
+ * rank, best first (then by key); a page of them and how many were ranked. One statement, its work bounded by the
+ * candidates and the page.
  */
 export async function hybridSearch(
   db: Db,

@@ -16,7 +16,7 @@ export type VectorSearchMode = 'pgvector' | 'exact';
 /** pgvector is in use when the migration could enable it and add the `embedding_vec` column. */
 export async function detectVectorSearch(sql: SqlRunner): Promise<VectorSearchMode> {
   const [row] = await sql.query<{ has: boolean }>(
-    // From the catalog itself: information_schema's view of it took 50 ms of a start on the embedded database.
+    // From the catalog itself: information_schema's view of it is slow, and this runs at every start.
     `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('memory_entries') AND attname = 'embedding_vec' AND NOT attisdropped) AS has`,
     [],
   );

@@ -15,7 +15,7 @@ import { InsufficientFunds, transfer } from './ledger';
 import type { Eip3009Payload } from './x402';
 
 type ExactEvm = { eip3009ABI: (typeof import('@x402/evm'))['eip3009ABI']; ExactEvmScheme: (typeof import('@x402/evm/exact/facilitator'))['ExactEvmScheme'] };
-/** @x402/evm's facilitator, loaded by the first payment verified (it loads viem: about 20 MiB resident). */
+/** @x402/evm's facilitator, loaded by the first payment verified: it loads viem, which a start need not (docs/operations.md, Start). */
 const x402Evm = onFirstUse(
   (): ExactEvm => ({
     eip3009ABI: (require('@x402/evm') as typeof import('@x402/evm')).eip3009ABI,
@@ -45,10 +45,9 @@ interface Reader {
 }
 
 /**
- * The chain, as the exact-EVM facilitator sees it, played by the ledger (the FacilitatorEvmSigner
- * interface): the token's reads, its simulation of transferWithAuthorization and the transfer itself,
- * written through `db` (a transaction when settling). Errors carry the token contract's revert texts, which
- * the facilitator maps to x402 reasons.
+ * The chain as the exact-EVM facilitator sees it (FacilitatorEvmSigner), played by the ledger: the token's reads, its
+ * simulation of transferWithAuthorization and the transfer, written through `db` (a transaction when settling). Errors
+ * carry the token contract's revert texts, which the facilitator maps to x402 reasons.
  */
 class SandboxChain {
   private readonly transfers = new Map<string, { from: Hex; to: Hex; value: bigint }>();

@@ -1,9 +1,7 @@
-// Prepaid calls without a database round trip before the provider: each instance reserves a float on a
-// caller's wallet (a lease: one wallet_holds row, counted in the wallet's `held`) big enough for its next
-// calls, and takes each call's price from it in memory. A call's charge is written by the statement that
-// records it (execution/record.ts), which lowers `balance` and `held` together, so the wallet's available funds are
-// exact at every commit. A lease that goes quiet is given back; one whose instance stopped lapses, and
-// what it still held is given back by releaseLapsedHolds (ledger.ts), from what was charged against it.
+// Prepaid calls without a database round trip before the provider: each instance leases a float on a caller's wallet
+// (a wallet_holds row, counted in `held`) and takes each call's price from it in memory. The statement recording a call
+// (execution/record.ts) lowers `balance` and `held` together, so available funds are exact at every commit. A quiet
+// lease is given back; a stopped instance's lapses and releaseLapsedHolds (ledger.ts) returns what it still held.
 import { newUuid } from '../../platform/ids';
 import type { Services } from '../context';
 
@@ -14,10 +12,9 @@ const LEASE_IDLE_MS = 2_000;
 /** A lease closer than this to lapsing is not extended (the sweeper may be taking it): a new one is taken. */
 const LAPSE_MARGIN_MS = 5_000;
 /**
- * A lease is topped up ahead of need, while calls go on taking from what it has, once it has fewer than
- * this many calls' worth left (of the price that took the last), or once it would lapse within one and a
- * half of its longest call: so a steady caller's calls never wait for a top-up's round trip. (Waiting, one
- * call in fifty waited for it, and with it every call that arrived meanwhile: the paid call's p99.)
+ * A lease is topped up ahead of need, while calls go on taking from it, once it has fewer than this many calls' worth
+ * left (of the price that took the last) or would lapse within one and a half of its longest call, so a steady caller's
+ * calls never wait on a top-up's round trip (docs/payments.md, Holds and leases).
  */
 const TOP_UP_AHEAD_CALLS = 25n;
 

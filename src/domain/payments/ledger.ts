@@ -37,10 +37,9 @@ function isFundsViolation(err: unknown): boolean {
 }
 
 /**
- * Appends one transfer (entries summing to zero) and moves the balances of the agent wallets in it, in one
- * statement of `tx`, their rows locked in id order first (as execute's charge does). Throws
- * InsufficientFunds, writing nothing, when an agent wallet would go below what it holds. Answers the
- * transfer's id.
+ * Appends one transfer (entries summing to zero) and moves its agent wallets' balances in one statement of `tx`, rows
+ * locked in id order first (as execute's charge does). Throws InsufficientFunds, writing nothing, when a wallet would go
+ * below what it holds. Answers the transfer's id.
  */
 export async function transfer(tx: DbTx, legs: Leg[], meta: TransferMeta): Promise<string> {
   const live = legs.filter((l) => l.amount !== 0n);
@@ -93,11 +92,9 @@ export async function fundsOf(db: DbTx, agentId: string): Promise<Funds | undefi
 }
 
 /**
- * Opens a wallet, with a key the marketplace generates, for each of `agentIds` that has none (a caller's
- * first paid call, test payment or faucet credit, a provider paid for the first time, a caller credited by
- * an x402 payment). In sandbox mode each wallet opened is credited the starting balance from the faucet
- * account in the transaction that opens it: an agent has one wallet (a unique agent_id), so however many
- * first needs arrive together, one opens it and it is credited once; the others find it open.
+ * Opens a wallet, with a key the marketplace generates, for each of `agentIds` that has none; in sandbox mode it is
+ * credited the starting balance from the faucet in the same transaction. An agent has one wallet (unique agent_id), so
+ * however many first needs arrive together, one opens it and it is credited once.
  */
 export async function openWallets(services: Pick<Services, 'db' | 'payments' | 'clock'>, agentIds: string[]): Promise<void> {
   // Sorted, so that two openings of the same agents wait on each other's rows in one order.

@@ -1,9 +1,7 @@
-// Paying for a call (spec §4.3 with CONTRACT §8): a call with a price is paid by its caller, from the
-// prepaid balance of its wallet or, when that does not cover it, with an x402 payment made for the call.
-// Either way the price is held on the caller's wallet before any provider is called and charged when the
-// execution is recorded (execution/record.ts): the provider's share to the provider's wallet, the fee to the
-// marketplace; a call whose every provider failed is charged nothing. An x402 payment is credited to the
-// caller's wallet when it settles, so what a failed call does not spend stays there.
+// Paying for a call (spec §4.3, CONTRACT §8): from the caller's prepaid balance or, when that does not cover it, an x402
+// payment for the call. Either way the price is held before any provider is called and charged when the execution is
+// recorded (execution/record.ts), share to the provider and fee to the marketplace; a call whose every provider failed is
+// charged nothing. An x402 payment is credited to the caller's wallet when it settles, so what is unspent stays there.
 import type { PaymentRequirements, SettleResponse } from '@x402/core/types';
 import type { Agent } from '../../db/generated/prisma/client';
 import { isUniqueViolation, type DbTx } from '../../db/database';
@@ -272,10 +270,9 @@ export function findPayment(services: Services, read: ReadPayment) {
 }
 
 /**
- * Claims a payment not seen before, settles it and credits it to the caller (`me`), holding what the
- * settlement asks. Answers undefined when another copy claimed it first. In sandbox mode the claim, the
- * settlement, the credit and the hold commit together; with a remote facilitator the claim is written
- * first, so that a settlement whose outcome was lost is asked about again by the next copy.
+ * Claims a payment not seen before, settles it and credits it to `me`, holding what the settlement asks; undefined when
+ * another copy claimed it first. In sandbox mode all of it commits together; with a remote facilitator the claim is
+ * written first, so a settlement whose outcome was lost is asked about again by the next copy.
  */
 export async function settlePayment(ctx: Ctx, me: Agent, read: ReadPayment, required: PaymentRequirements, s: Settlement): Promise<{ paymentId: string; answer: SettleResponse } | undefined> {
   const { services } = ctx;

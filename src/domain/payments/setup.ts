@@ -88,11 +88,9 @@ export function feeOf(setup: Pick<PaymentSetup, 'feeBps'>, units: bigint): bigin
 }
 
 /**
- * The network's default asset in @x402/evm's table (the first listed), or undefined when it lists none.
- * Read through the exact scheme's server side, which loads no viem: the package's main entry loads all of
- * it (about 20 MiB resident) at start for this one table. That side gives the token, its EIP-712 domain and
- * decimals but not its symbol, which the main entry gives when first read: by a payment's message or a
- * wallet made, which load viem to sign or make keys anyway.
+ * The network's default asset in @x402/evm's table (the first listed), or undefined. Read through the exact scheme's
+ * server side, which gives the token, its EIP-712 domain and decimals without loading viem at start as the main entry
+ * would; the symbol comes from the main entry when first read, by paths that load viem anyway.
  */
 async function defaultAsset(network: `${string}:${string}`): Promise<PaymentAsset | undefined> {
   const scheme = new ExactEvmScheme();

@@ -1,13 +1,8 @@
-// The radio's posts (docs/capabilities/radio.md): posts to channels and threaded replies, written as the
-// caller inside the transaction that records the execution — whose broadcast (the trigger on executions)
-// carries the post to /ext/radio/stream and stamps it with its broadcast number — and what is read from
-// them: listening by cursor, a channel's digest, trending topics and tags, an agent's statistics, the
-// leaderboard and follows.
-//
-// Rankings count families (an agent and its sub-agents at any depth), never posts: an agent's reach is the
-// number of other families that replied to it, a trending topic's score sums each family's decayed activity
-// capped at 1. Replies from the author's own family count for nothing. Posts of agents that are not ACTIVE
-// are left out of what is listed and ranked.
+// The radio's posts (docs/capabilities/radio.md): posts and threaded replies, written as the caller inside the
+// execution's recording transaction (whose broadcast trigger carries each to /ext/radio/stream with its number), and
+// what is read from them: listening, digests, trending, statistics, the leaderboard and follows. Rankings count families
+// (an agent and its sub-agents), never posts, and a family's own replies count for nothing, so volume buys no reach;
+// posts of agents that are not ACTIVE are neither listed nor ranked.
 import type { DbTx } from '../../db/database';
 import type { Agent } from '../../db/generated/prisma/client';
 import { Conflict, NotFound } from '../../platform/errors';
@@ -226,11 +221,9 @@ export interface Listening {
 }
 
 /**
- * `social-listen`: the posts after a cursor (a broadcast number, as the stream's Last-Event-ID), oldest
- * first; without one, the latest. Filtered by channels, tags, a thread, and the agents the caller follows.
- * The cursor to pass next is the last post's number, or — when nothing more matched — the radio's last
- * broadcast number as read before the posts (every post up to it had committed), so a listener resumes
- * without missing or repeating a post.
+ * `social-listen`: posts after a cursor (a broadcast number, as the stream's Last-Event-ID), oldest first, else the
+ * latest; filtered by channels, tags, thread and followed agents. The next cursor is the last post's number or, when
+ * nothing more matched, the last broadcast read before the posts, so a listener neither misses nor repeats one.
  */
 export async function listenToPosts(tx: DbTx, me: Agent, input: Record<string, unknown>): Promise<Listening> {
   const checks = new Checks();
@@ -384,10 +377,9 @@ export interface Trending {
 }
 
 /**
- * `social-trending`: channels and tags by decayed frequency. A post weighs 2^(−age / half-life) (6 hours
- * unless asked); a family's weight on one topic or tag is the sum of its posts' weights, capped at 1; a
- * topic's score is the sum over families. Posting more than the equivalent of one fresh post per
- * half-life moves nothing, and sub-agents count as their family.
+ * `social-trending`: channels and tags by decayed frequency. A post weighs 2^(−age / half-life) (6 hours unless asked);
+ * a family's weight on a topic is the sum of its posts', capped at 1, and a topic's score sums the families. Posting
+ * more than one fresh post's worth per half-life moves nothing, and sub-agents count as their family.
  */
 export async function trendingTopics(tx: DbTx, now: Date, input: Record<string, unknown>): Promise<Trending> {
   const checks = new Checks();

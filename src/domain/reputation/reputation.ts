@@ -1,9 +1,7 @@
-// Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it. Gains are
-// bounded: each is traced to something that cost its source (a call paid from outside the agent's family,
-// for a task's completion or a provider's calls; a delegation answered for another agent) or, for the
-// spec's spark reward, which costs nothing, limited by its own daily cap (sparks.ts); each source rewards
-// once, and no agent gains more than DAILY_GAIN_CAP in any 24 hours, whatever the sources
-// (docs/collaboration.md, "Reputation that cannot be farmed").
+// Reputation: a score of 0-100 moved only by recorded events, and the tier derived from it. Each gain is traced to
+// something that cost its source (a call paid from outside the agent's family, a delegation answered) or, for the
+// costless spark reward, its own daily cap; each source rewards once, and no agent gains more than DAILY_GAIN_CAP in
+// 24 hours (docs/collaboration.md, "Reputation that cannot be farmed").
 import type { DbTx } from '../../db/database';
 import type { Emit, MarketplaceEvent } from '../events';
 
@@ -82,10 +80,9 @@ export function reputationMove(agentId: string, previous: number, delta: number,
 }
 
 /**
- * Applies a change inside the caller's transaction: locks the agent row, caps a gain at what is left of
- * DAILY_GAIN_CAP in the last 24 hours, clamps to 0-100, records the event with the delta actually applied,
- * and emits `reputation.changed` in the same transaction. Returns the event, or undefined when the score
- * did not move. The lock makes the cap exact: two gains of one agent are counted one after the other.
+ * Applies a change inside the caller's transaction: locks the agent row (so the daily cap is exact under concurrent
+ * gains), caps a gain at DAILY_GAIN_CAP's remainder, clamps to 0-100, records the delta applied and emits
+ * `reputation.changed`. Returns the event, or undefined when the score did not move.
  */
 export async function applyReputation(db: DbTx, emit: Emit, change: ReputationChange): Promise<MarketplaceEvent | undefined> {
   const [row] = await db.$queryRaw<{ reputation: number }[]>`SELECT reputation FROM agents WHERE id = ${change.agentId}::uuid FOR NO KEY UPDATE`;

@@ -55,10 +55,9 @@ const add = (a: CallCounts, b: CallCounts): CallCounts => ({
 const NONE: CallCounts = { calls: 0, successes: 0, failures: 0, chargedCents: 0 };
 
 /**
- * The analytics of one of the caller's services (another agent's, and a removed one, is not found; an
- * agent below Trusted is refused with 403) over the last `days` days (1-90, default 30). Bounded by the
- * window: one grouped read of the service's attempts (at most days × capabilities rows) and one of its
- * latencies and callers.
+ * The analytics of one of the caller's services (another's, or a removed one, is not found; below Trusted, 403) over
+ * the last `days` days (1-90, default 30). Bounded by the window: one grouped read of the attempts (days × capabilities
+ * rows at most) and one of latencies and callers.
  */
 export async function serviceAnalytics(ctx: Ctx, serviceKey: string, days?: number | null): Promise<ServiceAnalytics> {
   const me = await requireAgent(ctx);

@@ -1,10 +1,7 @@
-// A service's lifecycle: in its owner's hands, pause it (until resumed, or until a time: a beta feature),
-// resume it, remove it for good; in the marketplace's, take out of service (`inactive`) one that has failed
-// for long with no success, and resume the scheduled ones (`suspended` follows the provider's status:
-// agents/status.ts). A table of allowed moves; each move is recorded with who made it and when.
-// Only an active service of an active provider is offered: its offers follow its status (the services
-// trigger), and the database's change notification empties every instance's rankings and execute's
-// providers, so the next `resolve` and `execute` anywhere see the move (docs/discovery.md).
+// A service's lifecycle as a table of allowed moves, each recorded with who made it and when: its owner pauses (until
+// resumed, or a time), resumes or removes it; the marketplace takes a long-failing one out of service and resumes the
+// scheduled ones, and `suspended` follows the provider (agents/status.ts). Only an active service of an active provider is
+// offered, and the change notification empties every instance's rankings and providers (docs/discovery.md).
 import type { Prisma, Service } from '../../db/generated/prisma/client';
 import { NotFound } from '../../platform/errors';
 import { assertMove, type Moves } from '../../platform/state-machine';
@@ -18,12 +15,9 @@ import type { SERVICE_STATUSES } from './services';
 export type ServiceStatus = (typeof SERVICE_STATUSES)[number];
 
 /**
- * The owner's moves. `inactive` (taken out of service by the marketplace after a long run of failures) is
- * reactivated by its owner (resumed), or paused or removed. `suspended` follows its provider's status in
- * force and is the marketplace's alone: set when the provider is suspended or banned, lifted back to the
- * status it had when the provider is restored (a suspended owner cannot act at all). A removed service
- * stays removed: its row is kept for the records that name it (executions, transactions, disputes,
- * tickets), and for nothing else.
+ * The owner's moves. An `inactive` service (taken out after long failure) is resumed, paused or removed by its owner.
+ * `suspended` is the marketplace's alone, following the provider's status and restored to what it was when the provider
+ * is. A removed service stays removed: its row is kept only for the records that name it.
  */
 export const SERVICE_MOVES: Moves<ServiceStatus> = {
   active: ['paused', 'removed'],
@@ -185,13 +179,9 @@ export async function resumeDueServices(services: Pick<Services, 'db' | 'clock'>
 }
 
 /**
- * Takes out of service (`inactive`) the active services that have failed for long with no success
- * (INACTIVE_AFTER_FAILURES, INACTIVE_AFTER_DAYS), from the statistics the execution engine keeps: out of
- * the listings, resolve, execute and sub-key verification until their owner reactivates them (resume).
- * It looks at the `rows` services after `after` in id order (a sweep, a span a tick: the statistics it reads
- * have no index, since execute rewrites them on every call), so a tick costs the same at a million services
- * as at ten. Each service is moved once, whichever instance gets it. Answers how many it moved and the last
- * id it looked at (null when none was left: the sweep starts over).
+ * Takes out of service (`inactive`) active services failing long with no success, until their owner resumes them. It
+ * sweeps `rows` services after `after` in id order (the statistics it reads have no index: execute rewrites them every
+ * call), so a tick costs the same at any size; each moves once. Answers how many moved and the last id (null: start over).
  */
 export async function deactivateFailingServices(
   services: Pick<Services, 'db' | 'clock'>,

@@ -156,15 +156,9 @@ export interface UpdateServiceInput extends Omit<RegisterServiceInput, 'subKeyPo
 type ServiceQuery = { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect };
 
 /**
- * Changes a service of the caller's (another agent's, and a removed one, is not found), paused or not:
- * what it says of itself (name, description, endpoint, capabilities, languages, pricing model and details,
- * price) and its sub-key policy, field by field. Only the fields given are written, so two changes of
- * different fields made at once both stand. A field left out keeps its value; null restores an optional
- * field's default (for a null `subKeyPolicy`, no policy set: the default applies). Keys provisioned before
- * keep what they were given; the policy applies to provisioning and rotation from then on. Prices set per capability stay for the
- * capabilities the service still offers and go with the others. The database's change notification
- * empties every instance's rankings and execute's providers (services_changed), so the next `resolve` and
- * `execute` anywhere see the change.
+ * Changes a service of the caller's, paused or not, field by field: only fields given are written, so concurrent changes
+ * of different fields both stand; null restores an optional field's default. Keys provisioned before keep their grant,
+ * and the change notification makes every instance's next `resolve` and `execute` see the change.
  */
 export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateServiceInput, query: ServiceQuery = {}): Promise<Service> {
   const me = await requireAgent(ctx);

@@ -5,7 +5,7 @@ import type * as Yaml from 'yaml';
 import { onFirstUse } from '../../platform/lazy';
 import { Checks } from '../../platform/validate';
 
-/** The YAML library, loaded by the first SKILL.md read or written (about 7 MiB resident a start never needs). */
+/** The YAML library, loaded by the first SKILL.md read or written: a start never needs it (docs/operations.md, Start). */
 export const yaml = onFirstUse(() => require('yaml') as typeof Yaml);
 
 /** The fields of a skill that SKILL.md carries. */

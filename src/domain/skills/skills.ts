@@ -395,11 +395,9 @@ type HeadRow = [
 ];
 
 /**
- * A listing's head as the read cache keeps it, for some 2 s and beside a few hundred other listings': the
- * total, each row's text, and the rows a page took, parsed then and kept. Parsed whole, a head was some
- * 800 objects (a skill, its strings and its date per row) that the garbage collector copied, promoted and
- * traced until they expired, and the cache weighed it by serializing all of it again; it is weighed by the
- * text it was read as (two bytes a character) instead.
+ * A listing's head as the read cache keeps it: the total, each row's text, and the rows a page took, parsed then and
+ * kept. Parsed whole it was hundreds of objects for the garbage collector to copy and trace until they expired; it is
+ * weighed by the text it was read as rather than by serializing it again (docs/discovery.md, What is kept, and how).
  */
 interface KeptHead {
   total: number;
@@ -419,10 +417,9 @@ function skillAt(head: KeptHead, i: number): MarketplaceSkill {
 }
 
 /**
- * Published skills, most installed first (or newest), filtered by runtime, category and text: one
- * statement on the driver (a listing page is a hot public read), named per filter shape so each shape
- * is planned once. The page reads its rows from an index in that order; `total` is one row of
- * `skill_listing_counts`, or a count when searching text.
+ * Published skills, most installed first (or newest), filtered by runtime, category and text: one driver statement (a
+ * hot public read), named per filter shape so each is planned once. Rows come from an index in that order; `total` is
+ * one row of `skill_listing_counts`, or a count when searching text.
  */
 export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceFilter): Promise<{ items: MarketplaceSkill[]; total: number }> {
   const checks = new Checks();
@@ -446,12 +443,9 @@ export async function listMarketplace(ctx: Ctx, page: Page, filter: MarketplaceF
     ? `(SELECT count(*) FROM skills WHERE ${where.join(' AND ')})::int`
     : `COALESCE((SELECT count FROM skill_listing_counts WHERE runtime = ${runtime ? '$3' : `'*'`} AND category = ${category ? (runtime ? '$4' : '$3') : `'*'`}), 0)`;
   const shape = `${runtime ? 'r' : ''}${category ? 'c' : ''}${q ? 'q' : ''}${sort === 'newest' ? 'n' : 'p'}`;
-  // A page within the listing's head is cut from the head, kept once for every page of it (the read cache,
-  // src/platform/read-cache.ts: a change of a skill's listing notifies marketplace_changes, and install
-  // counts move within its TTL): the first MARKETPLACE_HEAD rows, whose order (a sort, then id) is total,
-  // so rows offset..offset+limit of the head are the page's rows. The head is read as text, the total and
-  // each row's array; its rows are parsed when a page first takes them. A text search, a page past the
-  // head, or the cache off reads its own page.
+  // A page within the listing's head is cut from the head, kept once for all its pages by the read cache (a listing's
+  // change notifies marketplace_changes; install counts move within the TTL): its order is total, so rows offset..
+  // offset+limit are the page's. A text search, a page past the head, or the cache off reads its own page.
   if (readCache.enabled && !q && page.offset + page.limit <= MARKETPLACE_HEAD) {
     const name = `skills_head_${shape}`;
     const headParams = [MARKETPLACE_HEAD, 0, ...params.slice(2)];

@@ -58,10 +58,9 @@ interface Standing {
 }
 
 /**
- * The publisher's standing, read under its row lock (taken before applyReputation takes it again, so the
- * caps read here are those it applies): its reputation, its gains in the window, and whether a spark of
- * `task` already earned — the reward events of its sparks, whoever published them (its creator or a
- * delegate of it, all of whose events since the task was made are read from their index).
+ * The publisher's standing, read under its row lock (taken before applyReputation's, so the caps read are those it
+ * applies): its reputation, its gains in the window, and whether a spark of `task` already earned, whoever of its
+ * creator or delegates published it.
  */
 async function standing(tx: DbTx, agentId: string, task: Task, now: Date): Promise<Standing> {
   const since = new Date(now.getTime() - GAIN_WINDOW_MS);
@@ -106,10 +105,9 @@ function sparkGain(s: Standing): { delta: number; reason: string | null } {
 }
 
 /**
- * Publishes a spark from a task, by its creator or its delegate (anyone else: not found): recorded with a
- * `spark.published` event and a reputation event of what it adds (PUBLISHER_REWARD within the bounds), in
- * one transaction. A spark of a task whose reward was taken adds nothing and records no reputation event;
- * one a cap holds back records what was applied, with the cap in its reason.
+ * Publishes a spark from a task, by its creator or delegate (anyone else: not found), with a `spark.published` event
+ * and a reputation event of what it adds (PUBLISHER_REWARD within the caps) in one transaction. A task whose reward was
+ * taken adds nothing; one a cap holds back records what was applied, naming the cap.
  */
 export async function publishSpark(ctx: Ctx, taskId: string, input: SparkInput): Promise<Published> {
   const me = await requireAgent(ctx);

@@ -119,10 +119,9 @@ function checkEvents(input: PushInput): { event: string; data: string }[] {
  * announces them to readers on every instance. An ended session answers 409.
  */
 /**
- * Numbers and stores the events (the session row's counter, under its lock), then announces them to
- * readers on every instance. An ended session answers 409. One statement looks the caller up by its key
- * and pushes as that agent (a push is the hot path of a stream); an invalid or inactive caller matches no
- * session, writes nothing, and is refused as usual.
+ * Numbers and stores the events (the session's counter, under its lock), then announces them on every instance; an
+ * ended session is 409. A push is a stream's hot path, so one statement also looks the caller up by its key: an invalid
+ * or inactive caller matches no session, writes nothing, and is refused as usual.
  */
 export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promise<{ count: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
   let events: ReturnType<typeof checkEvents>;

@@ -1,9 +1,7 @@
-// Runs capability subscriptions on their schedules, on any number of instances at once. A round claims the
-// due subscriptions with FOR UPDATE SKIP LOCKED and, in the same transaction, writes one run per due tick
-// (unique per subscription and instant) and moves each to its next tick — so each tick runs once across
-// instances, and a subscription that missed ticks during downtime runs once, not once per tick.
-// Each claimed run then executes the capability through the execute engine (recorded and billed like any
-// execution) and delivers its output; a run cut off by a crash is taken over once its lease passes.
+// Runs capability subscriptions on their schedules, on any number of instances. A round claims due subscriptions (FOR
+// UPDATE SKIP LOCKED) and in the same transaction writes one run per due tick (unique per subscription and instant) and
+// moves each on, so each tick runs once across instances and missed ticks run once, not once each. Runs execute
+// through the execute engine (recorded and billed like any call); one cut off by a crash is taken over after its lease.
 import type { Agent, CapabilitySubscription, SubscriptionRun } from '../../db/generated/prisma/client';
 import { newRequestId } from '../../platform/ids';
 import { inLanes } from '../../platform/lanes';

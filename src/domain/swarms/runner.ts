@@ -1,10 +1,8 @@
-// Runs swarm steps on any number of instances. A round claims runnable steps with FOR UPDATE SKIP LOCKED —
-// every pending step of a parallel swarm (at most PARALLEL_CAP of one swarm running at once), the next step
-// of a sequential one once every step before it succeeded — and a step whose claim's lease passed (its
-// instance stopped) is claimed again. Each step executes through the execute engine as the swarm's
-// creator, under the execution id fixed when the step was made: a step whose call was already recorded is
-// finished from that record, never called again. Finishing a step numbers it in the session's stream,
-// and the last step to finish ends the session — all in one transaction, fenced by the claim's attempt.
+// Runs swarm steps on any number of instances. A round claims runnable steps (FOR UPDATE SKIP LOCKED): a parallel
+// swarm's pending ones up to PARALLEL_CAP, a sequential one's next once all before it succeeded, and any whose lease
+// passed. A step executes as the swarm's creator under the execution id fixed when it was made, so one already recorded
+// is finished from that record, never called twice; finishing it, and ending the session, is one transaction fenced
+// by the claim's attempt.
 import type { Agent, SwarmSession, SwarmStep } from '../../db/generated/prisma/client';
 import { newRequestId } from '../../platform/ids';
 import { idleUntilDue, Worker } from '../../platform/worker';
@@ -172,10 +170,9 @@ export class SwarmRunner {
   }
 
   /**
-   * Records the step's outcome under the next number of the session's stream, in one statement fenced by
-   * the claim's attempt (a claim that lost its step records nothing). A step that leaves nothing to run —
-   * the last one, or a failure of a sequential swarm — then closes its session. Answers whether the
-   * session goes on with another step (a sequential swarm's next).
+   * Records the step's outcome under the session stream's next number, in one statement fenced by the claim's attempt (a
+   * lost claim records nothing); a step that leaves nothing to run closes the session. Answers whether the session goes
+   * on with another step.
    */
   private async finish(step: SwarmStep, outcome: Outcome): Promise<boolean> {
     const { services } = this;
@@ -260,12 +257,9 @@ const FINISH_STEP_SQL = `
   FROM st, s`;
 
 /**
- * Claims runnable steps (or ones whose claim's lease passed), marking them running under a new attempt.
- *
- * The candidates are read from the statement's snapshot, so a step another instance claimed and committed
- * after that snapshot is still among them. FOR UPDATE then locks the step's newest version and PostgreSQL
- * checks the locking query's own conditions against it again (not the candidates'), so the step's state is
- * one of those conditions: without it, such a step was claimed a second time, and run twice.
+ * Claims runnable steps (or ones whose lease passed), marking them running under a new attempt. The step's state is
+ * among the locking query's own conditions: the candidates come from the snapshot, and without it a step another
+ * instance claimed meanwhile was claimed again, and run twice (PostgreSQL re-checks those conditions after FOR UPDATE).
  */
 export function claimSteps(db: Services['db'], now: Date, leaseMs: number, limit: number): Promise<SwarmStep[]> {
   const lease = new Date(now.getTime() + leaseMs);

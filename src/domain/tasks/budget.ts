@@ -28,11 +28,9 @@ export async function taskForExecution(ctx: Ctx, me: Agent, taskId: string): Pro
 }
 
 /**
- * Holds `cents` of the task's budget for one provider call, or answers undefined when what is left (the
- * budget, less what was spent and what calls in flight hold) does not cover it. The task's row is locked
- * by a statement of its own, so that the holds summed next are read after it (in one statement, they would
- * be read from its snapshot, missing a hold committed while it waited for the lock). A hold lapses at
- * `expiresAt` if its call is never recorded (a crash).
+ * Holds `cents` of the task's budget for one call, or undefined when what is left (less spent and held) does not cover
+ * it. The row is locked by a statement of its own so the holds summed next are read after the lock (in one statement,
+ * its snapshot would miss a hold committed meanwhile). A hold lapses at `expiresAt` if its call is never recorded.
  */
 export async function holdBudget(services: Services, taskId: string, cents: number, expiresAt: Date): Promise<string | undefined> {
   const id = newUuid();

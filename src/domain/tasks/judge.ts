@@ -1,12 +1,6 @@
-// How a delegate's result is judged against its task's success criteria: one documented, deterministic
-// rule per criterion, so the same result always gets the same verdict.
-//
-// - `path op value` (op one of >=, <=, >, <, ==, !=): the value at the dotted path of the result compared
-//   with `value`, read as JSON when it parses (a number, true, "text") and as text otherwise; numbers
-//   compare as numbers, anything else only with == and != (as JSON).
-// - a bare dotted path (`summary`, `items.0.title`): the result has a value there that is not null and not
-//   empty (no empty string, list or object).
-// - anything else: the criterion's text appears in the result (as JSON text), ignoring case.
+// How a delegate's result is judged against its task's success criteria: one documented, deterministic rule per
+// criterion, so the same result always gets the same verdict: `path op value` compares, a bare dotted path must hold
+// a value that is not empty, anything else must appear in the result's JSON, ignoring case (docs/collaboration.md).
 
 export interface Verdict {
   criterion: string;

@@ -1,9 +1,7 @@
-// Tasks and delegation (spec §2, §3, §4.9): an agent states an intent with success criteria, a budget and a
-// deadline, and delegates it to one of its own sub-agents. The delegate executes capabilities under the
-// task — charged against its budget by the server, exactly, however many calls run at once — and reports a
-// result, judged against the criteria (judge.ts); its reputation moves with the verdict, but a completion
-// earns only when the work was paid for outside the task's family (settledWork). A task past its
-// deadline expires. Moves follow TASK_MOVES (409 otherwise).
+// Tasks and delegation (spec §2, §3, §4.9): an intent with success criteria, a budget and a deadline, delegated to a
+// sub-agent, which executes capabilities charged exactly against the budget however many calls run at once, and reports
+// a result judged against the criteria (judge.ts). Its reputation moves with the verdict, but a completion earns only
+// for work paid outside the task's family (settledWork). Moves follow TASK_MOVES (409 otherwise).
 import type { DbTx } from '../../db/database';
 import type { Agent, Prisma, Task, TaskDelegation, TaskExecution } from '../../db/generated/prisma/client';
 import { Conflict, NotFound } from '../../platform/errors';
@@ -159,10 +157,9 @@ export interface TaskExecuted {
 }
 
 /**
- * The delegate executes the task: `capability` runs with `input` under the task (its budget pays, the
- * delegate's scope applies), and `result` — the delegate's account of the outcome — is judged against the
- * success criteria. A successful execution whose result meets them all completes the task and earns the
- * delegate EXECUTOR_REWARD; anything else costs it EXECUTOR_PENALTY and leaves the task delegated.
+ * The delegate executes the task: `capability` runs with `input` under it (its budget pays, the delegate's scope
+ * applies) and `result` is judged against the criteria. A successful execution meeting them all completes the task and
+ * earns EXECUTOR_REWARD; anything else costs EXECUTOR_PENALTY and leaves the task delegated.
  */
 export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput): Promise<TaskExecuted> {
   const { me, task } = await taskInReach(ctx, id, 'delegate');
@@ -214,11 +211,9 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
 }
 
 /**
- * Whether the execution that completed a task was settled work, the one kind a completion earns for: it
- * succeeded, its caller paid for it (cost above 0), and what it paid went outside the task's family — to
- * the marketplace, or to a provider that is neither the creator nor any agent of its tree (the delegate is
- * one). A task an agent makes for its own sub-agent, completed with a free call or one to the family's own
- * service and a result the sub-agent wrote itself, cost the family nothing and earns nothing.
+ * Whether the execution that completed a task was settled work, the one kind a completion earns for: it succeeded, cost
+ * something, and what it paid went outside the task's family (to the marketplace, or a provider outside the creator's
+ * tree). A family paying itself, or a free call, costs the family nothing and so earns nothing.
  */
 async function settledWork(tx: DbTx, task: Task, receipt: ExecutionReceipt): Promise<boolean> {
   if (receipt.status !== 'success' || receipt.transaction.costCents <= 0 || !receipt.provider) return false;

@@ -24,10 +24,9 @@ export const TICKET_STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'c
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /**
- * Spec §3: a support ticket moves from any of the five statuses to the given one. The stated order
- * (open → in_progress → waiting → resolved → closed) is the usual course, not a fence: work goes back and
- * forth, and a resolved or closed ticket is reopened to any status. Every move is recorded in the ticket's
- * history; the status it already has is no move (updateTicketStatus answers it unchanged).
+ * Spec §3: a support ticket moves from any of the five statuses to any other. The stated order (open → in_progress →
+ * waiting → resolved → closed) is the usual course, not a fence: work goes back and forth and closed tickets reopen.
+ * Every move is recorded; the status it already has is no move (answered unchanged).
  */
 export const TICKET_MOVES: Moves<TicketStatus> = Object.fromEntries(
   TICKET_STATUSES.map((from) => [from, TICKET_STATUSES.filter((to) => to !== from)]),
@@ -63,10 +62,9 @@ function ticketFacts(ticket: Ticket): Record<string, unknown> {
 }
 
 /**
- * Emits a ticket event to the creator (and its callback_url) and, when it is another agent, to the target
- * service's owner; every event of the ticket (its creation, each status move, each comment) is forwarded to
- * the service's registered endpoint, if it has one then, signed and retried as every delivery is. A
- * forward of a ticket filed with priority resolution goes before the owner's other due deliveries.
+ * Emits a ticket event to the creator (and its callback_url) and, when another agent, to the service's owner; every
+ * event of the ticket is forwarded to the service's registered endpoint, if any, signed and retried like any delivery.
+ * A forward of a ticket filed with priority resolution goes before the owner's other due deliveries.
  */
 async function emitTicketEvent(tx: DbTx, emit: Emit, ticket: Ticket, type: EventType, data: Record<string, unknown>): Promise<void> {
   const facts = { ...ticketFacts(ticket), ...data };

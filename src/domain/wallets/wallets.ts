@@ -58,10 +58,9 @@ function viewOf(
 }
 
 /**
- * Creates the wallet of `agentId` (the caller or one of its sub-agents); 409 when it has one. With
- * `address` the agent registers its own (it signs its payments itself); otherwise the marketplace
- * generates a key and keeps it encrypted. In sandbox mode it is credited the starting balance, as a wallet
- * the marketplace opens on first need is.
+ * Creates the wallet of `agentId` (the caller or a sub-agent); 409 when it has one. With `address` the agent brings its
+ * own (and signs its payments itself); otherwise the marketplace generates a key and keeps it encrypted. In sandbox mode
+ * it is credited the starting balance, as a wallet opened on first need is.
  */
 export async function createWallet(ctx: Ctx, agentId: string, input: CreateWalletInput = {}): Promise<WalletView> {
   const agent = await agentInReach(ctx, agentId);

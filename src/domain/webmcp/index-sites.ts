@@ -200,9 +200,8 @@ function splitName(name: string): string {
 export async function indexOwnTools(services: Services, tools: ManifestTool[], name: string, description: string): Promise<void> {
   const base = new URL(services.config.publicBaseUrl);
   const manifestUrl = `${base.origin}${WELL_KNOWN_MANIFEST}`;
-  // A start whose tools are the ones indexed already writes nothing: rewriting them (and their search
-  // vectors) took a tenth of a second of every start on the embedded database. jsonb compares the input
-  // schemas by value, whatever the order of their keys.
+  // A start whose tools are the ones indexed already writes nothing, since rewriting them and their search vectors
+  // cost every start. jsonb compares the input schemas by value, whatever the order of their keys.
   const listed = tools.map((t) => ({ name: t.name, description: t.description, category: t.category, inputSchema: t.inputSchema }));
   const [current] = await services.sql.query<{ same: boolean }>(
     `SELECT s.manifest_url = $2 AND s.name IS NOT DISTINCT FROM $3 AND s.description IS NOT DISTINCT FROM $4
