@@ -317,9 +317,9 @@ interface OverPg {
 }
 
 /**
- * Made before the database answers: constructing Prisma's client takes about a tenth of a second of this
- * thread, which the embedded database's start (a second, in its own thread) then hides. `preparedSetup` is
- * what each connection of the named statements' pool runs first (see SqlRunner).
+ * Made before the database answers: constructing Prisma's client takes a moment of this thread, which the embedded
+ * database's start in its own thread then hides (docs/operations.md, Start). `preparedSetup` is what each connection of
+ * the named statements' pool runs first (see SqlRunner).
  */
 function overPg(connection: pg.PoolConfig, opts: OpenOptions, log: (m: string) => void, preparedSetup: string | undefined): OverPg {
   const pool = new pg.Pool({ ...connection, max: opts.poolSize ?? 10 });

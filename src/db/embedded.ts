@@ -1,6 +1,6 @@
-// Starting the embedded database: its data directory's lock, then PGlite's thread (pglite-thread.ts). A module
-// of its own, and a light one, so that the server starts the thread before it loads the rest of its modules
-// (src/server.ts): PGlite takes about a second to start in its thread, beside them.
+// Starting the embedded database: its data directory's lock, then PGlite's thread (pglite-thread.ts). A module of its
+// own, and a light one, so the server starts the thread before loading the rest of its modules (src/server.ts) and
+// PGlite's start runs beside them (docs/operations.md, Start).
 import fs from 'node:fs';
 import path from 'node:path';
 import { connectionOf, newSocketDir, startPgliteThread, type PgliteThread } from './pglite-thread';

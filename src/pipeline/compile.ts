@@ -52,12 +52,9 @@ export interface CompiledOperation {
 }
 
 /**
- * Leaves of the built-in scalars and of enums are answered as the resolvers give them. graphql-js's
- * serialization of such a leaf checks and converts what is already a string, number or boolean, and in
- * graphql-jit each call builds the leaf's path and argument arrays: for a ten-match resolve answer (about
- * 150 leaves) that was 17 KiB of garbage per request. What a resolver gives is already the answer's type
- * (the schema's types are the domain's, checked by TypeScript), every enum's values are their names (a
- * unit test holds the schema to it), and the custom scalars (DateTime, JSON) are still serialized.
+ * Leaves of the built-in scalars and enums are answered as the resolvers give them: serializing them re-checked what
+ * TypeScript already holds to the answer's type and made garbage per leaf (docs/benchmarks.md, The bare `node:http`
+ * reference). Enum values are their names (a unit test holds the schema to it); DateTime and JSON are still serialized.
  */
 const JIT_OPTIONS = { disableLeafSerialization: true } as const;
 
@@ -84,10 +81,9 @@ export function compileOperation(schema: GraphQLSchema, label: string, text: str
     if (!type) throw new Error(`${label}: unknown type for $${name}`);
     return { name, type };
   });
-  // Validated, measured and compiled on its first run, not here: a server starts with some 200 documents
-  // of which a process serves a few. Validating them all took a third of a second of every start, and
-  // compiling them all half a second and their code's memory. Every document is ours, and a test checks
-  // that each one validates, keeps within the limits and compiles (test/unit/tools.test.ts).
+  // Validated, measured and compiled on its first run, not here: a server starts with some 200 documents of which a
+  // process serves a few, and doing them all cost every start time and memory (docs/operations.md, Start). Every
+  // document is ours, and a test checks each validates, keeps within the limits and compiles (test/unit/tools.test.ts).
   let cost: OperationCost | undefined;
   const checked = (): OperationCost => {
     if (cost) return cost;

@@ -13,8 +13,8 @@ export const MAX_TOKENS = 2_000;
 const LIMITS: Omit<CostLimits, 'maxIntrospectionComplexity'> = {
   // The longest REST or MCP document has 24 aliases (the spec's keys are aliases of the schema's fields).
   maxAliases: 30,
-  // graphql-js's validation compares the fields of one response name pairwise: a name selected hundreds
-  // of times in one selection set costs it a tenth of a second.
+  // graphql-js's validation compares the fields of one response name pairwise: a name selected hundreds of times in
+  // one selection set makes validation slow.
   maxRepeats: 50,
   // GET /tickets at its largest page (100 tickets of about 20 comments) counts 21,701, and a page of 100
   // tasks with every field of their delegations and executions 32,401.
@@ -70,10 +70,9 @@ export function variablesProblem(
 }
 
 /**
- * When a page size comes from a variable, the operation's cost again with the request's values: the
- * refusal, or undefined. Measured once for each operation and set of page sizes, and kept: it depends on
- * the variables only through the values of the few that give a page size (sizesKey), and a route's or a
- * client's requests take a few sizes, while measuring walks the whole document again.
+ * When a page size comes from a variable, the operation's cost again with the request's values: the refusal, or
+ * undefined. Kept per operation and set of page sizes (sizesKey): requests take few sizes, and measuring walks the
+ * whole document again.
  */
 export function sizedCostProblem(
   schema: GraphQLSchema,
