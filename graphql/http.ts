@@ -1,9 +1,7 @@
-// The common case of GraphQL over HTTP — a POST of a JSON query or mutation asking for a JSON answer —
-// served on node:http with graphql `execute` after the same gate as yoga (graphql/operation-gate.ts: the
-// document parsed, measured and validated once, each run through the pipeline), on the same schema, context, rate
-// limits and error masking. Everything else (GraphiQL, GET, SSE, multipart,
-// subscriptions over HTTP) falls through to yoga. yoga's Fetch-API layer costs more than the whole
-// operation here; the semantics follow GraphQL over HTTP as yoga implements them.
+// The common case of GraphQL over HTTP (a POST of a JSON query or mutation asking for JSON) served on node:http with
+// graphql `execute`, since yoga's Fetch-API layer costs more than the whole operation. Same gate as yoga
+// (graphql/operation-gate.ts), schema, context, rate limits and masking; everything else (GraphiQL, GET, SSE,
+// multipart, subscriptions over HTTP) falls through to yoga, whose GraphQL-over-HTTP semantics this follows.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, getOperationAST, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Services } from '../src/domain/context';

@@ -1,9 +1,7 @@
-// The gate of GraphQL documents from outside (POST and GET /graphql, graphql-sse, graphql-ws): each is
-// checked at the boundary, parsed with a token limit, measured (aliases, repeated names, complexity with
-// list sizes multiplied, introspection; linear in the document) and validated once, and kept in a cache
-// bounded in bytes. Each run then goes through the pipeline (src/pipeline) with its root fields' rate
-// buckets and its cost with the request's page sizes. An operation that only introspects answers the same
-// for every caller of the schema: it is computed once and its answer kept.
+// The gate of GraphQL documents from outside (POST and GET /graphql, graphql-sse, graphql-ws): each is checked at the
+// boundary, parsed with a token limit, measured and validated once, and kept in a cache bounded in bytes; each run goes
+// through the pipeline (src/pipeline) with its rate buckets and cost at the request's page sizes. An operation that only
+// introspects answers the same for every caller, so its answer is computed once and kept.
 import {
   getOperationAST,
   GraphQLError,
@@ -125,10 +123,9 @@ export class OperationGate {
   }
 
   /**
-   * Runs `operation` for a client through the pipeline (src/pipeline): its root fields' rate buckets (and
-   * the introspection bucket when it introspects), the input boundary and its cost with the request's page
-   * sizes, then `execute`, or what is kept when it only introspects. A refusal is thrown, with the rate
-   * headers in `headers`.
+   * Runs `operation` for a client through the pipeline: its root fields' rate buckets (and introspection's), the input
+   * boundary and its cost at the request's page sizes, then `execute`, or the kept answer when it only introspects. A
+   * refusal is thrown, with the rate headers in `headers`.
    */
   operate<T>(
     ctx: Ctx,
@@ -170,10 +167,9 @@ export class OperationGate {
   }
 
   /**
-   * Where the answer of `operation` is kept when it only introspects (`__schema`, `__type`, `__typename`,
-   * no field of the schema's own): its answer depends on nothing but the schema, the document, the
-   * operation and the variables. Undefined for any other operation. The introspection setting is the
-   * gate's: with it off, no such document gets this far.
+   * Where the answer of `operation` is kept when it only introspects (no field of the schema's own): it depends only on
+   * the schema, document, operation and variables. Undefined for any other operation; with introspection off, no such
+   * document gets this far.
    */
   introspectionKey(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null | undefined): string | undefined {
     if (operation.operation !== 'query') return undefined;
@@ -229,10 +225,9 @@ export class OperationGate {
   }
 
   /**
-   * The gate for yoga (GET and other POSTs of /graphql, graphql-sse, and graphql-ws through
-   * yoga.getEnveloped): documents are parsed and validated here, from the same cache as the fast path
-   * (yoga's own cache is off), and every execution and subscription runs through the pipeline. The
-   * headers its guards add are kept by request, for the answer.
+   * The gate for yoga (GET and other POSTs of /graphql, graphql-sse, graphql-ws through yoga.getEnveloped): documents
+   * come from the fast path's cache (yoga's own is off), every execution and subscription runs through the pipeline,
+   * and the headers its guards add are kept by request, for the answer.
    */
   plugin(answerHeaders: WeakMap<object, Record<string, string>>): Plugin<Ctx & { request?: Request; socket?: unknown }> {
     const surfaceOf = (ctx: Ctx & { request?: Request; socket?: unknown }): Surface => {

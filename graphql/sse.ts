@@ -1,11 +1,7 @@
-// GraphQL over Server-Sent Events (the graphql-sse protocol, distinct connections) as a yoga plugin, on
-// yoga's enveloped schema: the same gate, context, masking and rate limits as every other entry. It is
-// yoga's own plugin with two differences. A request that fails before it produces anything — a document
-// refused or invalid, a subscription its caller may not open, an operation whose every field failed — is
-// answered as POST /graphql would answer it (401 for a credential that is not live, 400 for a refused
-// document), as JSON, instead of opening a stream; yoga's plugin hands graphql-sse such a result in a shape
-// it reads as execution arguments ("Unable to detect operation AST"). And nothing thrown escapes as a 500
-// carrying its stack: it is masked like any other error.
+// GraphQL over Server-Sent Events (graphql-sse, distinct connections) as a yoga plugin, with the same gate, context,
+// masking and rate limits as every entry. Unlike yoga's own plugin, a request that fails before producing anything is
+// answered as POST /graphql would (JSON, 401 or 400) instead of a stream, which yoga's plugin handed graphql-sse in a
+// shape it misread ("Unable to detect operation AST"); and nothing thrown escapes unmasked as a 500.
 import { getOperationAST, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { OperationResult, Response as SseResponse } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fetch';

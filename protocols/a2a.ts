@@ -28,9 +28,8 @@ type CompatServerModule = typeof import('@a2a-js/sdk/compat/v0_3/server', { with
 type Sdk = { core: CoreModule; sdk: ServerModule; compat: CompatModule; compatServer: CompatServerModule };
 
 /**
- * The SDK, loaded by the first A2A request or agent card: a process no A2A client calls never loads it
- * (about 9 MiB resident). It is published as ES modules with CommonJS builds; its types resolve as ES
- * modules only, hence the `typeof import` types and `require`.
+ * The SDK, loaded by the first A2A request or agent card, so a process no A2A client calls never holds it
+ * (docs/operations.md, Start). Its types resolve as ES modules only, hence `typeof import` types and `require`.
  */
 const a2aSdk = onFirstUse(
   (): Sdk => ({
@@ -61,10 +60,9 @@ type Envelope = { jsonrpc: '2.0'; id: RpcId; result?: unknown; error?: { code: n
 export type CallRequest = { args: Record<string, unknown> } | { problem: string };
 
 /**
- * The call a message asks for, from its parts (either generation's shape, reduced to data and text): the
- * first data part that is an object with a `capability` is execute's arguments; otherwise the first text
- * part, when it starts with a capability identifier, names it, and the rest of the text (after an optional
- * colon) is the input's `text`.
+ * The call a message asks for, from its parts (either generation's shape): the first data part that is an object with
+ * a `capability` is execute's arguments; otherwise a text part starting with a capability identifier names it, and the
+ * rest of the text (after an optional colon) is the input's `text`.
  */
 export function callOf(parts: { data?: unknown; text?: string }[]): CallRequest {
   for (const p of parts) {

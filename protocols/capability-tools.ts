@@ -1,9 +1,7 @@
-// The capabilities the marketplace serves itself as MCP tools: one per first-party capability this
-// instance can serve, named by its identifier, whose input and output schemas are the capability's. A call
-// runs the execute operation with that capability and the marketplace as the chosen provider (so the answer
-// is the capability's own, valid against its output schema), with the same bucket, authentication,
-// recording as every execute. Built from the first-party table: an entry added there is a tool, in the
-// MCP toolset of its catalog group (toolsets.ts).
+// The capabilities the marketplace serves itself as MCP tools: one per first-party capability this instance can serve,
+// with the capability's schemas. A call runs execute with the marketplace as chosen provider (so the answer is held to
+// the output schema), with execute's bucket, authentication and recording. Built from the first-party table, so an
+// entry added there is a tool in its catalog group's toolset (toolsets.ts).
 import type { GraphQLSchema } from 'graphql';
 import { executionReceipt } from '../rest/execution';
 import type { CompiledRoute } from '../rest/runner';

@@ -49,8 +49,8 @@ type Sdk = {
 let loadedSdk: Sdk | undefined;
 
 /**
- * The SDK, loaded when the first session opens: a process that serves no MCP client never loads it (about
- * 0.2 s of a start, and 14 MiB), and the first session of one that does waits for it once.
+ * The SDK, loaded when the first session opens: a process that serves no MCP client never loads it (docs/operations.md,
+ * Footprint), and the first session of one that does waits for it once.
  */
 function sdk(): Sdk {
   if (!loadedSdk) {

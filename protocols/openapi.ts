@@ -257,12 +257,9 @@ export function capabilitySchemaName(slug: string): string {
 }
 
 /**
- * The first-party capabilities' input and output schemas as components (`WebBrowseInput`,
- * `WebBrowseOutput`), and how execute's body and answer are described with them: one alternative per
- * capability (its `capability`, its `input`; its `result`), beside one for every other capability. The
- * marketplace's own systems' capabilities are always its own (so always held to their schemas); a generic
- * one may be answered by a registered provider, whose input and answer the marketplace does not hold to its
- * own schemas, so the open alternative stays open to it.
+ * The first-party capabilities' schemas as components (`WebBrowseInput`, `WebBrowseOutput`), and execute's body and
+ * answer as one alternative per capability beside an open one for all others. A generic capability may be answered by a
+ * registered provider the marketplace does not hold to its schemas, so the open alternative stays open to it.
  */
 function capabilityComponents(capabilities: readonly FirstPartyCapability[]) {
   const schemas: Record<string, JsonSchema> = {};

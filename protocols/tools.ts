@@ -36,10 +36,9 @@ export interface ToolSpec {
   name: string;
   title: string;
   /**
-   * The REST route whose operation the tool runs (`'POST /services/register'`): its document, bucket and
-   * auth. Its path, query, header and body-field parameters become arguments under their camelCase names
-   * (a header's as optional ones: `paymentSignature`), and the fields of a whole-body input become
-   * arguments themselves.
+   * The REST route whose operation the tool runs (`'POST /services/register'`): its document, bucket and auth. Its
+   * path, query, header (optional: `paymentSignature`) and body parameters become camelCase arguments, and a whole-body
+   * input's fields become arguments themselves.
    */
   route?: string;
   /** Or the tool's own document (each variable an argument of its name), with its bucket and auth. */
@@ -312,10 +311,9 @@ export interface ToolPayment {
 const META_PAYMENT_PATH = `_meta.${X402_PAYMENT_META}`;
 
 /**
- * Runs a tool for the caller in `ctx` through the pipeline (src/pipeline): its rate bucket, the key (or,
- * without one, the document for callers without a key), the arguments read in both spellings and coerced,
- * held to the boundary and the cost, then the compiled operation. Every refusal is the problem REST would
- * answer, naming the argument as the tool spells it.
+ * Runs a tool for the caller in `ctx` through the pipeline: its rate bucket, the key (or the keyless document), the
+ * arguments read in both spellings, coerced and held to the boundary and cost, then the operation. Every refusal is
+ * REST's problem, naming the argument as the tool spells it.
  */
 export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?: ToolPayment, surface: Surface = 'mcp'): Promise<ToolAnswer> {
   const base = ctx.services.config.publicBaseUrl;

@@ -40,11 +40,9 @@ export interface Route {
    */
   produces?: string;
   /**
-   * The answer is the same for every caller allowed to ask and depends only on the request's variables and
-   * on what the read cache keeps (a listing or ranking of the catalog): a success is kept in the read
-   * cache, serialized, under the route and its variables, and emptied with everything else there
-   * (src/platform/read-cache.ts). The route's authentication and rate limit still come first on every
-   * request. Only for a query (not a mutation or a stream) answering JSON.
+   * The answer is the same for every caller allowed to ask and depends only on the variables and what the read cache
+   * keeps: a success is kept there, serialized, under the route and variables, and emptied with the rest. Authentication
+   * and the rate limit still come first on every request. Only for a query answering JSON.
    */
   cacheable?: true;
   /** One operation with one root field; the field's value is the response body. */
@@ -85,10 +83,9 @@ export interface Route {
    */
   answers?: Record<number, string>;
   /**
-   * What the operation requires of the body beyond its input type, as JSON Schema over the input's GraphQL
-   * field names: the fields required on creation when the input type is shared with the update (`required`),
-   * or required together (`anyOf`). The operation checks it; this states it, in the OpenAPI request schema
-   * and in the arguments of the route's MCP tool.
+   * What the operation requires of the body beyond its input type, as JSON Schema over the input's field names (fields
+   * required on creation of a shared input type, or required together). The operation checks it; this states it, in the
+   * OpenAPI request schema and the route's MCP tool.
    */
   bodySchema?: Record<string, unknown>;
 }

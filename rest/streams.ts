@@ -24,10 +24,9 @@ export interface Frame {
 }
 
 /**
- * The stream's body runs to the connection's close, not in chunks (`useChunkedEncodingByDefault` off): a
- * stream is not followed by another request on its connection, and each event is then one write of the
- * shared frame per reader instead of four (size line, CRLF, frame, CRLF), about a tenth of the fan-out's
- * CPU (docs/streaming.md).
+ * The stream's body runs to the connection's close, not in chunks (`useChunkedEncodingByDefault` off): no request
+ * follows a stream on its connection, and each event is then one write of the shared frame per reader instead of four
+ * (docs/streaming.md).
  */
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',

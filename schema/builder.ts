@@ -53,11 +53,9 @@ export const builder = new SchemaBuilder<{
 });
 
 /**
- * Loads the object a global id names, for Query.node and each id of Query.nodes (on its own, so that one id
- * naming nothing fails only its place in the list). An object that is not there — no row (a prisma node's
- * findUniqueOrThrow), a loader's not-found, or nothing loaded — and one its type's scope does not let the
- * caller see both answer "No such object" here, at the node's own path: the two cannot be told apart, and
- * neither is a 500. (Left to scope-auth alone, a refused object would fail at its first field instead.)
+ * Loads the object a global id names, for Query.node and each id of Query.nodes (alone, so one bad id fails only its
+ * place). An object that is not there and one its type's scope hides both answer "No such object" at the node's own
+ * path: the two cannot be told apart, and neither is a 500 (scope-auth alone would fail at its first field instead).
  */
 async function loadNode(ctx: Ctx, info: GraphQLResolveInfo, id: { typename: string; id: string }): Promise<unknown> {
   let node: unknown;

@@ -1,11 +1,8 @@
-// A Pothos plugin for the one check most fields make: who may call them. A field declares
-// `auth: 'agent'` (a live, active agent's master key) or `auth: 'admin'` (the administrator key); the
-// field's resolver (a subscription's subscribe) runs only after the check, which throws our own 401/403.
-//
-// The scope-auth plugin could say the same with `auth: 'agent'`, and still says what it is
-// best at: whether the caller may see an object (a type's authScopes function). For a plain caller check
-// it builds a per-request cache of maps and promises on every field; this one asks the context once, and
-// without a promise when the caller is already known (REST, MCP and A2A look it up before the operation).
+// A Pothos plugin for the one check most fields make: who may call them. A field declares `auth: 'agent'` (a live,
+// active agent's master key) or `auth: 'admin'`, and its resolver (a subscription's subscribe) runs only after the
+// check, which throws our own 401/403. scope-auth keeps what it is best at, whether the caller may see an object; for a
+// plain caller check it built a request cache of maps and promises on every field, while this asks the context once,
+// without a promise when the caller is already known (docs/benchmarks.md, The bare `node:http` reference).
 import SchemaBuilder, { BasePlugin, type FieldNullability, type InputFieldMap, type PothosOutputFieldConfig, type SchemaTypes, type TypeParam } from '@pothos/core';
 import type { GraphQLFieldResolver } from 'graphql';
 import { adminOf, agentOf } from '../src/domain/agents/principal';

@@ -48,11 +48,9 @@ export const schema = builder.toSchema({ sortSchema: true });
 const LEAVE_CACHES = new Set(['execute', 'pushStreamingEvents']);
 
 /**
- * Every mutation but those empties this instance's read cache and principal cache once it has run, so
- * that the caller's own change (a key revoked, a service changed, an agent suspended, a skill published)
- * is seen by its next request even before the database's change notification arrives
- * (src/platform/read-cache.ts, src/domain/agents/principal-cache.ts). Wrapped here, on the built
- * schema, so that every surface that runs it (REST, GraphQL over HTTP, SSE and WebSocket) does it.
+ * Every mutation but those empties this instance's read cache and principal cache once it has run, so the caller's own
+ * change is seen by its next request before the database's change notification arrives. Wrapped here, on the built
+ * schema, so every surface that runs it does it.
  */
 for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
   if (LEAVE_CACHES.has(field.name)) continue;

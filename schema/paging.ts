@@ -20,10 +20,9 @@ export const MAX_PAGE = 100;
 const MAX_CURSOR = 2 ** 31 - 2;
 
 /**
- * The slice of a list that Relay's arguments ask for, as an offset and a size. Forwards: `first` items
- * after `after` (or from `offset`). Backwards: `last` items before `before`; `last` without `before` is
- * the end of the list, whose length is known only once counted (`fromEnd`: see tailOf). `before` also
- * bounds a forward page, and `after` a backward one.
+ * The slice of a list Relay's arguments ask for, as an offset and a size: forwards `first` after `after` (or from
+ * `offset`), backwards `last` before `before`; `last` without `before` is the list's end, known only once counted
+ * (`fromEnd`: see tailOf). `before` also bounds a forward page, and `after` a backward one.
  */
 export function pageOf(args: PageArgs, defaultSize = DEFAULT_PAGE, maxSize = MAX_PAGE): Page & { fromEnd?: true } {
   const errors: FieldError[] = [];
@@ -69,10 +68,9 @@ export function tailOf(page: Page, total: number): Page {
 }
 
 /**
- * A connection of the page the arguments ask for, read by `read` (the items from the page's offset, and
- * the whole list's length); what `read` answers beside them stays on the connection. `last` without
- * `before` reads from `after` (or the start) first: the answer when the list ends within that page,
- * and otherwise the length that says where the last page starts.
+ * A connection of the page the arguments ask for, read by `read` (items from the page's offset, and the list's length;
+ * what else it answers stays on the connection). `last` without `before` reads from `after` first: the answer when the
+ * list ends within that page, else the length that says where the last page starts.
  */
 export async function resolveConnection<T, R extends { total: number }>(
   args: PageArgs,
