@@ -36,10 +36,8 @@ const BATCH = 1000;
 /** After a failed attempt, statistics (and a cooldown) trail the executions by at most about this much (plus a fold's own time). */
 const FOLD_INTERVAL_MS = 1000;
 /**
- * After successes only, at most about this much: a fold under load holds the embedded database's one
- * session for some milliseconds (reading the queue, the services, then writing them and their offers), and
- * every call recorded meanwhile waits behind it (a fold a second put 1–3% of calls behind one, at the p99).
- * What a success moves (a ranking's success rate and latency) moves slowly anyway.
+ * After successes only, at most about this much: a fold holds the embedded database's one session a while
+ * and every call recorded meanwhile waits behind it, while what a success moves changes slowly anyway.
  */
 const LAZY_FOLD_MS = 5000;
 
@@ -186,7 +184,7 @@ const READ_SERVICES = `
  * marketplace_fold_unchanged aborts the whole statement unless every row was written: a serialization
  * failure, after which the fold reads again. Agents are written before services (the lock order
  * everywhere). Without moves the statement leaves agents alone: an UPDATE of no rows still runs their
- * statement trigger (about 2 ms on the embedded database).
+ * statement trigger.
  */
 const applySql = (moves: boolean) => `
   WITH ${moves ? `moves AS (

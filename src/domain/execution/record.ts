@@ -91,8 +91,8 @@ const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet
  * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
  * each with its attempts, its transaction and its event (with a delivery per subscribed webhook). Calls
  * outside tasks (most calls) answered while the database is busy with earlier records are recorded together
- * (see recordsTogether): one round trip, one commit and one wake-up of a database backend for the lot, which
- * in a run of 3 records costs PostgreSQL about 40% less CPU per record than 3 statements.
+ * (see recordsTogether): one round trip, one commit and one wake-up of a database backend for the lot
+ * (docs/execution.md, The execution ledger).
  *
  * Paid records also move their money, after the statement has locked every wallet its records touch, in id
  * order: so two such statements never wait on each other in a cycle, and a wallet every call touches (a
@@ -200,15 +200,10 @@ export interface BatchRecord extends Partial<ChargeFields> {
 }
 
 /**
- * Records of one database (free ones, and paid ones apart) wait here while some statements of them are
- * running, then go together, at most 100 to a statement. Answers, for each record, what its statement
- * answered (Written). Two statements of either kind (one committing while the next executes) on the
- * embedded database, whose one session runs them in turn anyway. On PostgreSQL, free records four: each
- * statement waits for its commit's flush, and behind two of them a record waited for up to two flushes
- * (the record's p99 10–16 ms against its median's 2 ms at 2; 6–9 ms at 4, for about a quarter more of the
- * database's CPU a call; at 8 nearly every record went alone: 45% more, and the median rose). Paid records stay at two
- * there too: their statements lock the wallets they charge through the commit, so a third would wait on
- * the lock rather than join the batch.
+ * Records of one database (free ones, and paid ones apart) wait here while some statements of them run,
+ * then go together, at most 100 to a statement. Two statements in flight (one commits while the next
+ * executes); free records four deep on PostgreSQL, where each waits for its commit's flush; paid ones stay
+ * at two, their wallets' locks held through the commit (docs/execution.md, The execution ledger).
  */
 const RECORDS_IN_FLIGHT = 2;
 const FREE_RECORDS_IN_FLIGHT_POSTGRES = 4;
