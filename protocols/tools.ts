@@ -70,6 +70,7 @@ export interface ToolSpec {
    */
   paymentVariable?: string;
   /** What a success says beyond its value (as Route.answer); a route's tool has its route's. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the value's shape is the document's
   answer?: (value: any) => AnswerMeta | undefined;
 }
 
@@ -126,6 +127,7 @@ export interface CompiledTool extends Runnable {
   /** The bucket as the pipeline spends it. */
   charges: readonly Charge[];
   /** What a success says beyond its value (a paid call's PAYMENT-RESPONSE): its route's, or the spec's. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the value's shape is the document's
   answer?: (value: any) => AnswerMeta | undefined;
   /** The arguments as one input object type: read in both spellings and coerced like a REST body. */
   argsType: GraphQLInputObjectType;

@@ -74,6 +74,7 @@ export interface Route {
    * is down answers 503; a paid call carries PAYMENT-RESPONSE). The operation's answer is the data; this is
    * how HTTP says it.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload's shape is the route's document's
   answer?: (payload: any) => AnswerMeta | undefined;
   /** Headers a success may carry (given by `answer`), for the OpenAPI document. */
   responseHeaders?: Record<string, string>;

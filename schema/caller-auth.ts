@@ -16,11 +16,14 @@ const CHECKS: Record<FieldAuth, (principal: Principal) => unknown> = { agent: ag
 const pluginName = 'callerAuth';
 
 declare global {
-  // Pothos' own extension point: plugins add their options by merging into these interfaces.
+  // Pothos' own extension point: plugins add their options by merging into these interfaces (a namespace, and
+  // every type parameter of the interface it merges into, used or not).
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   export namespace PothosSchemaTypes {
     export interface Plugins<Types extends SchemaTypes> {
       callerAuth: CallerAuthPlugin<Types>;
     }
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
     export interface FieldOptions<Types extends SchemaTypes, ParentShape, Type extends TypeParam<Types>, Nullable extends FieldNullability<Type>, Args extends InputFieldMap, ResolveShape, ResolveReturnShape> {
       /** Who may call the field: checked before it resolves (a subscription: before it subscribes). */
       auth?: FieldAuth;

@@ -118,7 +118,6 @@ export function useLive<T, V extends Record<string, unknown>>(
       unsubscribe?.();
     };
     // The document and variables (by value) name the feed.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ws, wsOpen, document, key, enabled]);
 
   return { events, status, error };

@@ -206,7 +206,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).
   let over = overPg(connection, opts, log, undefined);
-  let thread: PgliteThread;
+  let thread: PgliteThread | undefined;
   try {
     thread = await first;
     if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.dumpPath) {
@@ -219,7 +219,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     }
   } catch (err) {
     await over.end();
-    await thread!?.close().catch(() => {});
+    await thread?.close().catch(() => {});
     unlock();
     throw err;
   }

@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchServer, type Running } from '../support/process';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { LAZY } = require('../../src/start.cjs') as { LAZY: string[] };
 const packages = [...new Set(LAZY.map((p) => p.replace(/\/\*$/, '')))];
 

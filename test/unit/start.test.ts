@@ -8,7 +8,6 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { buildSync } from 'esbuild';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const start = require('../../src/start.cjs') as {
   positionsOf(map: { sources: string[]; mappings: string }, mapDir: string): Buffer;
   Positions: new (file: string) => { original(line: number, column: number): { source: string; line: number; column: number } | undefined };
