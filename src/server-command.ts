@@ -2,11 +2,12 @@
 // and the bench all run this command, so what is measured and tested is what operators run.
 
 /**
- * Node's options for the server: none. A larger young generation served more `GET /agents/me` but doubled
- * execute's tail, since requests waiting on a provider are copied at every scavenge (docs/benchmarks.md,
- * The bare `node:http` reference).
+ * Node's options for the server: the young generation Node 20 gives by default, on every Node. A larger one
+ * served more `GET /agents/me` but doubled execute's tail, since requests waiting on a provider are copied at
+ * every scavenge (docs/benchmarks.md, The bare `node:http` reference); Node 24's default grows it to four
+ * times that, and resident memory with it (docs/operations.md, Node versions).
  */
-export const SERVER_NODE_OPTIONS: string[] = [];
+export const SERVER_NODE_OPTIONS: string[] = ['--max-semi-space-size=16'];
 
 /** The arguments of `node` that run the server from the repository root: src/server.ts, bundled (src/start.cjs). */
 export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, 'src/start.cjs'];
