@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { eventually } from '../support/expect';
 import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 import { startTcpProxy } from '../support/tcp-proxy';
@@ -119,13 +120,9 @@ async function settled(page: Page, done: Locator): Promise<void> {
 /** Waits (up to 10 s) until the first element of `locator` has text matching `re`; answers the text. */
 async function textMatching(locator: Locator, re: RegExp): Promise<string> {
   await locator.first().waitFor();
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const text = (await locator.first().textContent()) ?? '';
-    if (re.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`expected ${re} in ${JSON.stringify(text)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const text = await eventually(async () => (await locator.first().textContent()) ?? '', (t) => re.test(t), 10_000, { everyMs: 50 });
+  if (!re.test(text)) throw new Error(`expected ${re} in ${JSON.stringify(text)}`);
+  return text;
 }
 
 describe('the console', () => {
