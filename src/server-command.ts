@@ -9,7 +9,7 @@
  */
 export const SERVER_NODE_OPTIONS: string[] = ['--max-semi-space-size=16'];
 
-/** The arguments of `node` that run the server from the repository root: src/server.ts, bundled (src/start.cjs). */
+/** The arguments of `node` that run the server from the repository root: app/server.ts, bundled (src/start.cjs). */
 export const SERVER_ARGS = [...SERVER_NODE_OPTIONS, 'src/start.cjs'];
 
 /**

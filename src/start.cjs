@@ -1,4 +1,4 @@
-// `npm start`: the server's process (src/server.ts) run from one bundle of its modules, since loading them one by
+// `npm start`: the server's process (app/server.ts) run from one bundle of its modules, since loading them one by
 // one (finding, reading and compiling each file) was most of a start (docs/operations.md, Start). esbuild makes
 // it at install and again when a start finds a source or node_modules changed since its stamp; it lives in
 // node_modules/.cache/marketplace-server beside V8's code cache and the positions stack traces map back through.
@@ -11,7 +11,7 @@ const path = require('node:path');
 const vm = require('node:vm');
 
 const ROOT = path.join(__dirname, '..');
-const ENTRY = path.join(ROOT, 'src', 'server.ts');
+const ENTRY = path.join(ROOT, 'app', 'server.ts');
 const DIR = path.join(ROOT, 'node_modules', '.cache', 'marketplace-server');
 const STAMP = path.join(DIR, 'stamp.json');
 /** npm's record of what node_modules holds, rewritten by every install. */
@@ -345,7 +345,7 @@ function run(stamp) {
   mod.loaded = true;
   script.runInThisContext({ displayErrors: true }).call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
   // Made now, when the modules have run (so it holds the functions they compiled, not only the top level)
-  // and before the server changes V8's flags at run time (src/server.ts, src/platform/settle.ts): V8 refuses
+  // and before the server changes V8's flags at run time (app/server.ts, src/platform/settle.ts): V8 refuses
   // data made under flags other than a new process's, so a cache made later was refused at every start.
   if (refused) {
     try {

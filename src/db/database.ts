@@ -131,7 +131,7 @@ export interface OpenOptions {
   log?: (message: string) => void;
   /** Told if the embedded database's thread stops while open (the process cannot go on without it). */
   onLost?: (err: Error) => void;
-  /** The embedded database's thread, already starting (src/server.ts starts it first). */
+  /** The embedded database's thread, already starting (app/server.ts starts it first). */
   embedded?: EmbeddedStart;
 }
 
@@ -201,7 +201,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
   // The embedded database runs in a worker thread behind a private socket (pglite-thread.ts), so that its
   // statements never take the server's event loop, and the server speaks to it as to PostgreSQL. The server
-  // starts it before loading the rest of its modules (src/server.ts); anything else starts it here.
+  // starts it before loading the rest of its modules (app/server.ts); anything else starts it here.
   const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, dumpPath: opts.dumpPath, log });
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).

@@ -1,5 +1,5 @@
 // Starting the embedded database: its data directory's lock, then PGlite's thread (pglite-thread.ts). A module of its
-// own, and a light one, so the server starts the thread before loading the rest of its modules (src/server.ts) and
+// own, and a light one, so the server starts the thread before loading the rest of its modules (app/server.ts) and
 // PGlite's start runs beside them (docs/operations.md, Start).
 import fs from 'node:fs';
 import path from 'node:path';

@@ -18,7 +18,7 @@ import type { ReadCache } from '../platform/read-cache';
 /**
  * Long-lived machinery shared by every request of one instance. Here the platform's; an area declares its
  * own beside the code that makes it (`declare module '../context'`), so this file imports no area and every
- * area may import it. src/app.ts builds them all.
+ * area may import it. app/app.ts builds them all.
  */
 export interface Services {
   config: Config;

@@ -1,4 +1,4 @@
-// The server as an operator runs it: `npm start`'s command (src/server-command.ts: src/server.ts, bundled by
+// The server as an operator runs it: `npm start`'s command (src/server-command.ts: app/server.ts, bundled by
 // src/start.cjs) in a process of its own, on an embedded database in `dataDir` (or the environment's),
 // answering once it logs its port.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,7 +1,7 @@
 // A real marketplace server on an ephemeral port with its own fresh database, plus small clients
 // (fetch for REST and GraphQL) that tests share. No module of ours is mocked.
 import { Writable } from 'node:stream';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App } from '../../app/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { Clock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';

@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 
 test('no module of the server reassigns an export (export let / export var, or a let exported by name)', () => {
   const offenders: string[] = [];
-  for (const file of ['src', 'schema', 'rest'].flatMap((d) => sources(join(ROOT, d)))) {
+  for (const file of ['app', 'src', 'schema', 'rest'].flatMap((d) => sources(join(ROOT, d)))) {
     const text = readFileSync(file, 'utf8');
     if (/^\s*export\s+(let|var)\s/m.test(text)) offenders.push(`${relative(ROOT, file)}: export let/var`);
     for (const list of text.matchAll(/^\s*export\s*\{([^}]*)\}\s*;?\s*$/gm)) {

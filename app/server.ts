@@ -1,12 +1,12 @@
 // The process: reads the environment, starts the app, and shuts down gracefully on SIGTERM/SIGINT
 // (stop accepting, drain, end streams, stop jobs, close the database) within SHUTDOWN_TIMEOUT_MS.
-import './production-mode';
-import { loadConfig } from './config';
+import '../src/production-mode';
+import { loadConfig } from '../src/config';
 import type { App } from './app';
-import type { Database } from './db/database';
-import { DataDirLockedError, startEmbedded } from './db/embedded';
-import { createLogger } from './platform/logger';
-import { collectAfterStart } from './platform/settle';
+import type { Database } from '../src/db/database';
+import { DataDirLockedError, startEmbedded } from '../src/db/embedded';
+import { createLogger } from '../src/platform/logger';
+import { collectAfterStart } from '../src/platform/settle';
 
 /**
  * WebAssembly compiled from now on stays on V8's baseline compiler (Liftoff). V8 fixes a module's tiers when
@@ -34,11 +34,11 @@ async function main() {
   let app: App;
   let database: Promise<Database> | undefined;
   try {
-    // The database opens while the server's modules load (./db/database, with Prisma's client, and ./app are
+    // The database opens while the server's modules load (../src/db/database, with Prisma's client, and ./app are
     // required after this): the embedded one's thread starts PGlite on the other core, PostgreSQL's pool
     // connects and the migrations are checked, where each waited for the modules before.
     const embedded = config.databaseUrl ? undefined : startEmbedded({ dataDir: config.dataDir, log: (m) => log.info(m) });
-    const { openConfiguredDatabase } = require('./db/database') as typeof import('./db/database');
+    const { openConfiguredDatabase } = require('../src/db/database') as typeof import('../src/db/database');
     database = openConfiguredDatabase(config, log, { onLost: () => process.exit(1), embedded });
     // Awaited by createApp; a failure to open is reported below, not as an unhandled rejection.
     database.catch(() => {});
