@@ -1,26 +1,19 @@
 // The radio capabilities (docs/capabilities/radio.md), served by the marketplace on the radio's own tables
 // inside the transaction that records the execution. The writes (a post, a reply, a new follow) are
 // broadcast on /ext/radio/stream by the trigger on executions; the reads are not broadcast.
+import { broadcastPost, CHANNEL_PATTERN, listenToPosts, MAX_LISTEN_CHANNELS, MAX_TAGS, MESSAGE_MAX, respondToPost, TAG_PATTERN } from '../radio/posts';
 import {
   agentFollows,
-  broadcastPost,
   callerProfile,
   channelDigest,
-  CHANNEL_PATTERN,
   FOLLOW_ACTIONS,
   leaderboard,
-  listenToPosts,
   MAX_FOLLOWING,
-  MAX_LISTEN_CHANNELS,
-  MAX_TAGS,
-  MESSAGE_MAX,
-  respondToPost,
-  TAG_PATTERN,
   TRENDING_HALF_LIFE_HOURS,
   TRENDING_HALF_LIVES,
   TRENDING_MAX_WINDOW_HOURS,
   trendingTopics,
-} from '../radio/posts';
+} from '../radio/readings';
 import { bool, dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
 
