@@ -1,11 +1,13 @@
 // Discovery: ranked providers for a capability, and the single best one.
+import type { ResolveQuery } from '../src/domain/discovery/ranking';
 import * as discovery from '../src/domain/discovery/resolve';
+import { PREFERENCES, type Match } from '../src/domain/discovery/scoring';
 import { builder } from './builder';
 import { maxLength, range } from './json-schema';
 
-const PreferEnum = builder.enumType('Prefer', { values: discovery.PREFERENCES });
+const PreferEnum = builder.enumType('Prefer', { values: PREFERENCES });
 
-const ScoreBreakdown = builder.objectRef<discovery.Match['scoreBreakdown']>('ScoreBreakdown').implement({
+const ScoreBreakdown = builder.objectRef<Match['scoreBreakdown']>('ScoreBreakdown').implement({
   description: "Each factor's contribution to the score (they add up to it)",
   fields: (t) => ({
     reputation: t.exposeFloat('reputation'),
@@ -37,7 +39,7 @@ const Match = builder.objectRef<discovery.Listed>('ProviderMatch').implement({
   }),
 });
 
-const ResolveQuery = builder.objectRef<discovery.ResolveQuery>('ResolveQuery').implement({
+const ResolveQuery = builder.objectRef<ResolveQuery>('ResolveQuery').implement({
   fields: (t) => ({
     capability: t.exposeString('capability'),
     prefer: t.expose('prefer', { type: PreferEnum }),

@@ -6,7 +6,7 @@ import type { ResolveBody } from '../lib/query-pool';
  * Before an uncached scenario counts, ours and the peer must give the same answer to every query of the
  * pool: the same entries (as sets for resolve, whose scores are exact at request time and may reorder ties
  * of the stored ones) and the same total, unless ours says it estimated it from a sample
- * (`total_is_estimate`, src/domain/discovery/resolve.ts TOTAL_SAMPLE): then within four standard errors
+ * (`total_is_estimate`, src/domain/discovery/ranking.ts TOTAL_SAMPLE): then within four standard errors
  * of a sample of that size, and the estimates' mean error is printed.
  */
 export async function assertSameAnswers(ours: Target, peer: Target): Promise<void> {

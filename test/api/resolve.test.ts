@@ -2,7 +2,9 @@
 // names the best one, and Query.resolve is the same operation. Properties of the ranking and of its
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
-import { HEAD_DEPTH, MATCHES_STATEMENTS, PREFERENCES, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders, readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { HEAD_DEPTH, MATCHES_STATEMENTS, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders } from '../../src/domain/discovery/ranking';
+import { readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { PREFERENCES } from '../../src/domain/discovery/scoring';
 import { ReadCache } from '../../src/platform/read-cache';
 import { api, besideServer, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { base62 } from '../../src/platform/ids';

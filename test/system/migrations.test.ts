@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import fc from 'fast-check';
 import { applyMigrations, diffMigrationsToSchema, readMigrations } from '../../src/db/migrate';
-import { factorsOf, FACTORS, PREFERENCES, WEIGHTS } from '../../src/domain/discovery/resolve';
+import { factorsOf, FACTORS, PREFERENCES, WEIGHTS } from '../../src/domain/discovery/scoring';
 
 jest.setTimeout(120_000);
 

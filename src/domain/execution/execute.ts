@@ -9,7 +9,7 @@ import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { callableMatches, loadCallable } from '../discovery/resolve';
+import { callableMatches, loadCallable } from '../discovery/candidates';
 import { transact } from '../events';
 import { TASK_ID, taskForExecution } from '../tasks/budget';
 import { releaseHold } from '../payments/ledger';

@@ -3,7 +3,7 @@
 import { CapabilityUnavailable, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
-import type { CallableMatch } from '../discovery/resolve';
+import type { CallableMatch } from '../discovery/candidates';
 import { firstPartyInput, MARKETPLACE_PROVIDER } from '../first-party/first-party';
 import type { GenericCapability } from '../first-party/types';
 

@@ -3,7 +3,7 @@
 // The matcher (matcher.ts) and a manual move to `matched` (tickets.ts) both ask it.
 import type { UtoTicket } from '../../db/generated/prisma/client';
 import type { Services } from '../context';
-import { rankProviders } from '../discovery/resolve';
+import { rankProviders } from '../discovery/ranking';
 
 /** Specialists and providers kept on a ticket. */
 const SPECIALISTS_KEPT = 10;
