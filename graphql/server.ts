@@ -133,7 +133,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
 
   /** graphql-ws on the same HTTP server and path; the bearer travels in connection_init. */
   function attachWebSocket(_server: Server) {
-    // The server's upgrade listener routes by path (app.ts): /graphql here, REST event streams elsewhere.
+    // The server's upgrade listener routes by path (app/http.ts): /graphql here, REST event streams elsewhere.
     // A frame larger than a request body may be closes the socket (1009 Message Too Big).
     const wss = new WebSocketServer({ noServer: true, maxPayload: BODY_LIMIT_BYTES });
     const disposable = useServer(
