@@ -12,11 +12,9 @@ import { collectAfterStart } from '../src/platform/settle';
  * WebAssembly compiled from now on stays on V8's baseline compiler (Liftoff). V8 fixes a module's tiers when
  * it compiles it, so this is called once the database is open: the embedded database's PostgreSQL, compiled
  * in its thread before, still tiers up to the optimizing compiler where it runs hot, while Prisma's query
- * compiler, compiled at the first query, does not. Its optimizing compiles took some 60 MiB of malloc in the
- * start's first seconds, which glibc kept: idle memory 239 -> 181 MiB on PostgreSQL and 381 -> 325 on the
- * embedded database, start to healthy 1.6 -> 1.2 s on PostgreSQL, with requests as fast (docs/operations.md,
- * Footprint). The whole process on Liftoff (`--liftoff-only`) held 286 MiB on the embedded database, but its
- * database answered uncached resolves a quarter slower.
+ * compiler, compiled at the first query, does not: its optimizing compiles took malloc that glibc kept, and
+ * made no request faster (docs/operations.md, Footprint). The whole process on Liftoff held less still, but
+ * its database answered uncached resolves slower.
  */
 function baselineWebAssemblyFromNow(): void {
   (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
