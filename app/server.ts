@@ -52,11 +52,8 @@ async function main() {
     process.exit(1);
   }
   const port = await app.listen();
-  // What the start made and dropped is collected once it is done, here and in the embedded database's thread.
-  collectAfterStart();
-  void database?.then((db) => db.settle());
-  log.info({ port, host: config.host, database: app.services.dbKind, redis: Boolean(config.redisUrl) }, `marketplace listening on ${config.publicBaseUrl}`);
-
+  // The signals are taken before the port is announced: a supervisor may signal as soon as it reads that
+  // line, and a signal with no handler ends the process undrained, its data directory still locked.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -80,6 +77,10 @@ async function main() {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // What the start made and dropped is collected once it is done, here and in the embedded database's thread.
+  collectAfterStart();
+  void database?.then((db) => db.settle());
+  log.info({ port, host: config.host, database: app.services.dbKind, redis: Boolean(config.redisUrl) }, `marketplace listening on ${config.publicBaseUrl}`);
 }
 
 void main();
