@@ -106,10 +106,6 @@ export class Pipeline {
     };
   }
 
-  get guards(): readonly Guard[] {
-    return [...this.requestGuards, ...this.operationGuards];
-  }
-
   /**
    * Runs the call through every guard, then the operation; a guard's refusal is thrown (the surface
    * answers it in its own form, with `call.headers`).

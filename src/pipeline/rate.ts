@@ -29,7 +29,7 @@ export async function spendCharges(ctx: Ctx, charges: readonly Charge[], headers
   if (!tightest!.allowed) throw new RateLimited(tightest!.retryAfterSeconds);
 }
 
-export function rateHeaders(decision: RateDecision): Record<string, string> {
+function rateHeaders(decision: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
     'X-RateLimit-Remaining': String(decision.remaining),
