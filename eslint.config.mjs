@@ -20,7 +20,10 @@ export default tseslint.config(
   {
     rules: {
       // A leading underscore names what is taken and left unused on purpose (a parameter a signature requires).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // Packages a start does not need are required on first use (onFirstUse(() => require(…))): docs/operations.md#start.
       '@typescript-eslint/no-require-imports': 'off',
       // A `let` read by a closure made before its one assignment (a fixture that refers to itself) stays a `let`.

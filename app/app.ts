@@ -42,14 +42,18 @@ export interface App {
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const opening = opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
+  const opening =
+    opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
   // The surfaces' documents are compiled, then validated, while the database opens (the embedded one's thread
   // starts PGlite): this thread has nothing else to do until then.
   let documents: Documents;
   try {
     documents = compileDocuments();
   } catch (err) {
-    void opening.then((opened) => opened.close(), () => {});
+    void opening.then(
+      (opened) => opened.close(),
+      () => {},
+    );
     throw err;
   }
   validateWhileOpening(opening, documents);

@@ -30,12 +30,17 @@ export function expressApp(services: Services, { graphql, metrics, mcp, offered,
     res.set('Cache-Control', 'public, max-age=86400').type('image/svg+xml').send(LOGO_SVG);
   });
   app.get('/llms.txt', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').type('text/plain; charset=utf-8').send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi(), mcp.toolsets));
+    res
+      .set('Cache-Control', 'public, max-age=300')
+      .type('text/plain; charset=utf-8')
+      .send(llmsTxt(config.publicBaseUrl, compiled, tools, offered, openapi(), mcp.toolsets));
   });
   // The page of each item /llms.txt lists: a REST operation or an MCP tool, in Markdown.
   app.get(`${LLMS_PAGES}/:kind/:file`, (req, res) => {
     const file = String(req.params.file);
-    const page = file.endsWith('.md') ? llmsPage(config.publicBaseUrl, String(req.params.kind), file.slice(0, -3), compiled, tools, offered, openapi()) : undefined;
+    const page = file.endsWith('.md')
+      ? llmsPage(config.publicBaseUrl, String(req.params.kind), file.slice(0, -3), compiled, tools, offered, openapi())
+      : undefined;
     if (page === undefined) {
       writeError(res, config.publicBaseUrl, new BadRequest(`No page ${req.path}`, 404), requestIdOf(res));
       return;
@@ -44,7 +49,12 @@ export function expressApp(services: Services, { graphql, metrics, mcp, offered,
   });
 
   app.get('/metrics', (req, res, next) => {
-    serveMetrics(metrics, { limiter: services.limiter, token: config.metricsToken, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl }, req, res).catch(next);
+    serveMetrics(
+      metrics,
+      { limiter: services.limiter, token: config.metricsToken, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl },
+      req,
+      res,
+    ).catch(next);
   });
 
   app.get('/problems/:slug', (req, res) => {
@@ -55,7 +65,9 @@ export function expressApp(services: Services, { graphql, metrics, mcp, offered,
     }
     res
       .type('text/html')
-      .send(`<!doctype html><html><head><title>${problemTitle[code]}</title></head><body><h1>${problemTitle[code]}</h1><p><code>${code}</code></p><p>${problemDescription[code]}</p></body></html>`);
+      .send(
+        `<!doctype html><html><head><title>${problemTitle[code]}</title></head><body><h1>${problemTitle[code]}</h1><p><code>${code}</code></p><p>${problemDescription[code]}</p></body></html>`,
+      );
   });
 
   app.use(GRAPHQL_PATH, (req: Request, res: Response, next: NextFunction) => {
@@ -69,15 +81,24 @@ export function expressApp(services: Services, { graphql, metrics, mcp, offered,
   // it takes a slot of its caller for as long as it stays open.
   app.use(GRAPHQL_PATH, (req: Request, res: Response, next: NextFunction) => {
     if (!req.originalUrl.startsWith(GRAPHQL_SSE_PATH) && !String(req.headers.accept ?? '').includes('text/event-stream')) return next();
-    const ctx = createContext(services, { authorization: req.headers.authorization, requestId: requestIdOf(res), clientAddress: clientAddress(req, config.trustProxy) });
-    Promise.resolve(rateSubject(ctx)).then((subject) => {
-      const release = services.connectionSlots.take(subject);
-      res.once('close', release);
-      next();
-    }).catch((err: unknown) => {
-      const refusal = maskErrorWith(services)(err);
-      res.status((refusal.extensions.http as { status?: number } | undefined)?.status ?? 500).set('Retry-After', '5').json({ errors: [{ message: refusal.message, extensions: { code: refusal.extensions.code } }] });
+    const ctx = createContext(services, {
+      authorization: req.headers.authorization,
+      requestId: requestIdOf(res),
+      clientAddress: clientAddress(req, config.trustProxy),
     });
+    Promise.resolve(rateSubject(ctx))
+      .then((subject) => {
+        const release = services.connectionSlots.take(subject);
+        res.once('close', release);
+        next();
+      })
+      .catch((err: unknown) => {
+        const refusal = maskErrorWith(services)(err);
+        res
+          .status((refusal.extensions.http as { status?: number } | undefined)?.status ?? 500)
+          .set('Retry-After', '5')
+          .json({ errors: [{ message: refusal.message, extensions: { code: refusal.extensions.code } }] });
+      });
   });
   app.use(GRAPHQL_PATH, graphql.yoga as unknown as express.RequestHandler);
   // The web console (src/console.ts): a GET or HEAD of any path under /console.
@@ -87,7 +108,10 @@ export function expressApp(services: Services, { graphql, metrics, mcp, offered,
     const pathname = new URL(req.originalUrl, 'http://console').pathname;
     if (pathname !== CONSOLE_PATH && !pathname.startsWith(`${CONSOLE_PATH}/`)) return next();
     if (consoleFiles.serve(req, res, pathname)) return;
-    writeProblem(res, problem(config.publicBaseUrl, 'service_unavailable', 'The console is not built on this instance: run `npm run console:build`', requestIdOf(res)));
+    writeProblem(
+      res,
+      problem(config.publicBaseUrl, 'service_unavailable', 'The console is not built on this instance: run `npm run console:build`', requestIdOf(res)),
+    );
   });
   app.use((req: Request, res: Response) => {
     writeProblem(res, problem(config.publicBaseUrl, 'not_found', `No route ${req.method} ${req.path}`, requestIdOf(res)));

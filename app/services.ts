@@ -56,7 +56,11 @@ export interface OpenedServices {
  * Builds the Services on the open database and makes them ready to serve: the changes other instances make
  * are listened for, the admin key and the catalog exist, and the marketplace's own tools are indexed.
  */
-export async function openServices(config: Config, db: Database, opts: { log: Logger; clock?: Clock; ownTools: NonNullable<Services['ownTools']> }): Promise<OpenedServices> {
+export async function openServices(
+  config: Config,
+  db: Database,
+  opts: { log: Logger; clock?: Clock; ownTools: NonNullable<Services['ownTools']> },
+): Promise<OpenedServices> {
   const { log } = opts;
   const { events, redis } = await connectEvents(config, db);
   const scheduler = new Scheduler(log);
@@ -104,7 +108,10 @@ export async function openServices(config: Config, db: Database, opts: { log: Lo
     events,
     limiter: new RateLimiter(redis, config.rateLimitDisabled),
     streamSlots: new StreamSlots(config.streamsPerAgent),
-    connectionSlots: new StreamSlots(config.connectionsPerCaller, 'connections (WebSocket, SSE, MCP sessions) may be held open at once per credential, or per address without one'),
+    connectionSlots: new StreamSlots(
+      config.connectionsPerCaller,
+      'connections (WebSocket, SSE, MCP sessions) may be held open at once per credential, or per address without one',
+    ),
     sessionStreams: new SequencedStreams<StreamEvent>(events as never, sessionStore({ sql: db.sql }), { topic: SESSION_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     runStreams: new SequencedStreams<RunEvent>(events as never, runStore({ db: db.prisma }), { topic: RUN_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
     swarmStreams: new SequencedStreams<SwarmEvent>(events as never, swarmStore({ db: db.prisma }), { topic: SWARM_TOPIC, sweepMs: STREAM_SWEEP_MS, log }),
@@ -117,7 +124,10 @@ export async function openServices(config: Config, db: Database, opts: { log: Lo
     outbox,
     dispatcher,
     outbound,
-    chatModel: config.llm.baseUrl && config.llm.model ? new ChatModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs }) : undefined,
+    chatModel:
+      config.llm.baseUrl && config.llm.model
+        ? new ChatModel({ baseUrl: config.llm.baseUrl, model: config.llm.model, apiKey: config.llm.apiKey, timeoutMs: config.llm.timeoutMs })
+        : undefined,
     signingKeys,
     readCache: new ReadCache(config.readCacheMs),
     principals: new PrincipalCache(config.principalCache),

@@ -56,10 +56,16 @@ export function validateWhileOpening(opening: Promise<unknown>, { compiled, tool
 
 /** The marketplace's own tools as its WebMCP manifest and the tool index describe them. */
 export function ownToolsOf(tools: CompiledTool[]): NonNullable<Services['ownTools']> {
-  const described = (t: CompiledTool) => ({ name: t.spec.name, description: t.definition.description, category: t.category, inputSchema: t.definition.inputSchema });
+  const described = (t: CompiledTool) => ({
+    name: t.spec.name,
+    description: t.definition.description,
+    category: t.category,
+    inputSchema: t.definition.inputSchema,
+  });
   return {
     name: 'Agent Capability Marketplace',
-    description: 'Find agent capabilities and the providers that offer them, ranked by reputation, cost and latency, and execute them with automatic routing and fallback.',
+    description:
+      'Find agent capabilities and the providers that offer them, ranked by reputation, cost and latency, and execute them with automatic routing and fallback.',
     manifest: tools.filter((t) => t.spec.manifest).map(described),
     all: tools.map(described),
   };
@@ -95,7 +101,11 @@ export function buildSurfaces(services: Services, { compiled, tools }: Documents
   const metrics = new Metrics(() => services.events.openStreams);
   metrics.gauge('graphql_document_cache_bytes', 'What the parsed GraphQL documents kept for reuse weigh (bounded)', () => gate.cached.bytes);
   metrics.gauge('graphql_document_cache_entries', 'Parsed GraphQL documents kept for reuse', () => gate.cached.entries);
-  metrics.gauge('graphql_introspection_cache_entries', 'Answers of introspection operations kept, each computed once (bounded)', () => gate.introspectionsKept.entries);
+  metrics.gauge(
+    'graphql_introspection_cache_entries',
+    'Answers of introspection operations kept, each computed once (bounded)',
+    () => gate.introspectionsKept.entries,
+  );
   metrics.gauge('read_cache_bytes', 'What the answers kept in the read cache weigh (bounded)', () => services.readCache.kept.bytes);
   metrics.databaseGauges(services.sql);
   // The first-party capabilities this instance serves: their schemas in the OpenAPI document, their MCP tools.
@@ -103,7 +113,13 @@ export function buildSurfaces(services: Services, { compiled, tools }: Documents
   const offered = capabilityTools.offered(services);
   // Built at its first request rather than at start, which it would slow.
   let built: ReturnType<typeof buildOpenApi> | undefined;
-  const openapi = () => (built ??= buildOpenApi(compiled, schema, config.publicBaseUrl, offered.map((t) => t.capability)));
+  const openapi = () =>
+    (built ??= buildOpenApi(
+      compiled,
+      schema,
+      config.publicBaseUrl,
+      offered.map((t) => t.capability),
+    ));
 
   const mcp = new McpEndpoint(services, tools, new CatalogResources(schema, compiled, config), capabilityTools);
   const a2a = new A2aEndpoint(services, schema, compiled);

@@ -50,20 +50,65 @@ export function backgroundWork(db: Database, services: Services): BackgroundWork
       scheduler.every('uptime-sample', config.uptimeSampleMs, () => recordUptimeSample(services));
       scheduler.every('usage-flush', USAGE_FLUSH_MS, () => services.usage.flush(services), { runNow: false });
       scheduler.every('idempotency-purge', IDEMPOTENCY_PURGE_MS, () => services.idempotency.purgeExpired(services.clock.now()), { runNow: false });
-      scheduler.every('wallet-holds', HOLD_LAPSE_MS, drain(() => releaseLapsedHolds(services), 500), { runNow: false });
+      scheduler.every(
+        'wallet-holds',
+        HOLD_LAPSE_MS,
+        drain(() => releaseLapsedHolds(services), 500),
+        { runNow: false },
+      );
       scheduler.every('offer-scores', OFFER_REFRESH_MS, async () => void (await refreshOfferScores(services)), { runNow: false });
-      scheduler.every('memory-purge', config.memoryPurgeMs, drain(() => purgeExpiredEntries(services), 1000), { runNow: false });
+      scheduler.every(
+        'memory-purge',
+        config.memoryPurgeMs,
+        drain(() => purgeExpiredEntries(services), 1000),
+        { runNow: false },
+      );
       if (config.dbMaintenanceMs > 0) {
         scheduler.every('database-maintenance', config.dbMaintenanceMs, async () => void (await maintain(db, log, db.kind === 'pglite')), { runNow: false });
       }
-      scheduler.every('services-resume', RESUME_POLL_MS, drain(() => resumeDueServices(services), RESUME_BATCH), { runNow: false });
+      scheduler.every(
+        'services-resume',
+        RESUME_POLL_MS,
+        drain(() => resumeDueServices(services), RESUME_BATCH),
+        { runNow: false },
+      );
       scheduler.every('services-inactive', INACTIVE_POLL_MS, inactiveSweep(services), { runNow: false });
-      scheduler.every('tasks-expiry', TASK_EXPIRY_MS, drain(() => expireOverdueTasks(services), 500), { runNow: false });
-      scheduler.every('uto-deadlines', DEADLINES_MS, drain(() => expireOverdueTickets(services), 200), { runNow: false });
-      scheduler.every('ammc-deadlines', DEADLINES_MS, drain(() => applyDeadlines(services), 200), { runNow: false });
-      scheduler.every('uto-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldUtoEvents(services), 5000), { runNow: false });
-      scheduler.every('radio-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldRadioEvents(services), 5000), { runNow: false });
-      scheduler.every('gateway-events-purge', UTO_EVENTS_PURGE_MS, drain(() => purgeOldGatewayEvents(services), 5000), { runNow: false });
+      scheduler.every(
+        'tasks-expiry',
+        TASK_EXPIRY_MS,
+        drain(() => expireOverdueTasks(services), 500),
+        { runNow: false },
+      );
+      scheduler.every(
+        'uto-deadlines',
+        DEADLINES_MS,
+        drain(() => expireOverdueTickets(services), 200),
+        { runNow: false },
+      );
+      scheduler.every(
+        'ammc-deadlines',
+        DEADLINES_MS,
+        drain(() => applyDeadlines(services), 200),
+        { runNow: false },
+      );
+      scheduler.every(
+        'uto-events-purge',
+        UTO_EVENTS_PURGE_MS,
+        drain(() => purgeOldUtoEvents(services), 5000),
+        { runNow: false },
+      );
+      scheduler.every(
+        'radio-events-purge',
+        UTO_EVENTS_PURGE_MS,
+        drain(() => purgeOldRadioEvents(services), 5000),
+        { runNow: false },
+      );
+      scheduler.every(
+        'gateway-events-purge',
+        UTO_EVENTS_PURGE_MS,
+        drain(() => purgeOldGatewayEvents(services), 5000),
+        { runNow: false },
+      );
       scheduler.every('stream-events-purge', STREAM_PURGE_MS, async () => void (await purgeOldEvents(services)), { runNow: false });
       scheduler.every('outbox-recover', OUTBOX_RECOVER_MS, async () => void (await outbox.recover()));
       dispatcher.start();

@@ -26,7 +26,14 @@ export async function register(url: string): Promise<Agent> {
   if (res.status !== 201 || !body.master_key || !body.agent_id || !body.agent_key) {
     throw new Error(`registration answered ${res.status}: ${JSON.stringify(body).replace(/key_master_\w+/g, 'key_master_[REDACTED]')}`);
   }
-  return { id: body.agent_id, agentKey: body.agent_key, name: input.name, description: input.description, ownerEmail: input.ownerEmail, masterKey: body.master_key };
+  return {
+    id: body.agent_id,
+    agentKey: body.agent_key,
+    name: input.name,
+    description: input.description,
+    ownerEmail: input.ownerEmail,
+    masterKey: body.master_key,
+  };
 }
 
 /** Provisions the benchmark's hot sub-key on the seeded verify service. */

@@ -33,7 +33,9 @@ export async function startOurs(scenarioEnv: NodeJS.ProcessEnv): Promise<{ child
   const dataDir = ourServer.dataDir;
   const seedStarted = Date.now();
   ourServer.seeded = await seedProviders({ dataDir, databaseUrl: DATABASE_URL });
-  console.log(`seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${SERVICES} services (${OFFERING} offering ${RESOLVE_CAPABILITY}) and ${SKILLS} published skills in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`,
+  );
   if (dataDir) {
     // The discovery peer's own embedded database: the seeded one as it is now (two processes cannot share one).
     ourServer.peerDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marketplace-bench-peer-'));

@@ -68,7 +68,12 @@ async function start(name: string, cwd: string): Promise<{ child: Child; url: st
   const child = spawnNode(name, args, env, cwd);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
-  while ((await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0)) !== 200) {
+  while (
+    (await fetch(`${url}/api/v1/health`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
     if (!child.running || Date.now() > deadline) throw new Error(`${name} did not start\n${child.recentOutput()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -106,7 +111,9 @@ async function main(): Promise<void> {
   const baseSha = git(baseDir, 'rev-parse', '--short', 'HEAD');
   const ours = await start('ours', REPO_ROOT);
   const base = await start('base', baseDir);
-  console.log(`this revision ${git(REPO_ROOT, 'rev-parse', '--short', 'HEAD')} against ${baseSha} (${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), ${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} connections`);
+  console.log(
+    `this revision ${git(REPO_ROOT, 'rev-parse', '--short', 'HEAD')} against ${baseSha} (${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}), ${ROUNDS} rounds of ${DURATION_S} s, ${CONNECTIONS} connections`,
+  );
   const results: ScenarioResult[] = [];
   for (const [name, make] of [
     ['rest_agents_me', meTarget],

@@ -13,7 +13,14 @@ import { stopLoad } from './lib/load';
 import { printTable, writeReport, type AnyResult } from './lib/report';
 import { ourServer, restartOurs, startOurs, UNCACHED_ENV } from './ours';
 import { purgeAgents } from './purge';
-import { CATALOG_FILTERED_SCENARIO, CATALOG_SCENARIO, catalogFilteredScenario, catalogProviderIds, catalogScenario, seedCatalogAndRestart } from './scenarios/catalog';
+import {
+  CATALOG_FILTERED_SCENARIO,
+  CATALOG_SCENARIO,
+  catalogFilteredScenario,
+  catalogProviderIds,
+  catalogScenario,
+  seedCatalogAndRestart,
+} from './scenarios/catalog';
 import { EXECUTE_CAPABILITY, executeScenarios, PAID_CAPABILITY, PAID_CENTS, PAID_FUNDS_USDC } from './scenarios/execute';
 import { FANOUT, FANOUT_SCENARIO, runFanoutScenario } from './scenarios/fanout';
 import { FOOTPRINT_SCENARIO, runFootprintScenario } from './scenarios/footprint';
@@ -81,7 +88,9 @@ async function main(): Promise<void> {
     `database: ${MODE}${DATABASE_URL ? ` (${new URL(DATABASE_URL).host}${new URL(DATABASE_URL).pathname})` : ' (server: temporary DATA_DIR; peers: in-memory PGlite each)'}`,
   );
   const rev = revision();
-  console.log(`revision ${rev}; rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`);
+  console.log(
+    `revision ${rev}; rounds ${ROUNDS} × ${DURATION_S} s, warm-up ${WARMUP_S} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, node ${process.version}`,
+  );
   const started = Date.now();
   const ours = await startOurs(SCENARIO_ENV);
   agent = await register(ours.url);
@@ -153,7 +162,9 @@ const fanoutBudgetMs = (2 * (ROUNDS + (WARMUP_S > 0 ? 1 : 0)) * (DURATION_S + 45
 const heldBudgetMs = selected(HELD_SCENARIO) ? (2 * (180 + 2 + HELD.broadcasts * 10) + 60) * 1000 + STARTUP_TIMEOUT_MS : 0;
 // The catalog: seeding a million services (allowed 20 minutes), a restart, and one load scenario.
 const catalogBudgetMs =
-  selected(CATALOG_SCENARIO) || selected(CATALOG_FILTERED_SCENARIO) ? 1200_000 + STARTUP_TIMEOUT_MS + 2 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000 : 0;
+  selected(CATALOG_SCENARIO) || selected(CATALOG_FILTERED_SCENARIO)
+    ? 1200_000 + STARTUP_TIMEOUT_MS + 2 * (2 * WARMUP_S + 2 * ROUNDS * DURATION_S + 4 * 12) * 1000
+    : 0;
 // The footprint: two starts, 10 s idle, the load (a minute at most) and a minute after it.
 const footprintBudgetMs = selected(FOOTPRINT_SCENARIO) ? 3 * STARTUP_TIMEOUT_MS + 150_000 : 0;
 const budgetMs = 3 * STARTUP_TIMEOUT_MS + footprintBudgetMs + loadBudgetMs + fanoutBudgetMs + heldBudgetMs + catalogBudgetMs;
@@ -162,7 +173,10 @@ const watchdog = setTimeout(() => {
   void cleanup().finally(() => process.exit(1));
 }, budgetMs);
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     console.error(`\n${signal}: stopping`);
     void cleanup().finally(() => process.exit(code));

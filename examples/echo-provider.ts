@@ -36,21 +36,24 @@ export interface EchoProviderOptions {
 }
 
 export function startEchoProvider({ port = 8443, signingSecret = () => process.env.PROVIDER_SIGNING_SECRET }: EchoProviderOptions = {}) {
-  const server = https.createServer({ cert: fs.readFileSync(path.join(tls, 'server.pem')), key: fs.readFileSync(path.join(tls, 'server-key.pem')) }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      if (req.method !== 'POST' || !verified(signingSecret(), req.headers, body)) return void res.writeHead(req.method === 'POST' ? 401 : 405).end();
-      let call: { capability?: string; input?: unknown };
-      try {
-        call = JSON.parse(body);
-      } catch {
-        return void res.writeHead(400).end();
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ capability: call.capability, echo: call.input }));
-    });
-  });
+  const server = https.createServer(
+    { cert: fs.readFileSync(path.join(tls, 'server.pem')), key: fs.readFileSync(path.join(tls, 'server-key.pem')) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        if (req.method !== 'POST' || !verified(signingSecret(), req.headers, body)) return void res.writeHead(req.method === 'POST' ? 401 : 405).end();
+        let call: { capability?: string; input?: unknown };
+        try {
+          call = JSON.parse(body);
+        } catch {
+          return void res.writeHead(400).end();
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ capability: call.capability, echo: call.input }));
+      });
+    },
+  );
   return new Promise<https.Server>((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 

@@ -64,7 +64,13 @@ export class GraphQLHttp {
       // What the input boundary refused, named by its path (variables.input.name).
       if (err instanceof AppError && err.code === 'validation_failed') return { errors: [this.maskError(err)] };
       const tooLarge = (err as { status?: number }).status === 413;
-      return { errors: [new GraphQLError(tooLarge ? `The request body is larger than ${BODY_LIMIT_BYTES} bytes` : 'The request body is not valid JSON', { extensions: { http: { status: tooLarge ? 413 : 400 } } })] };
+      return {
+        errors: [
+          new GraphQLError(tooLarge ? `The request body is larger than ${BODY_LIMIT_BYTES} bytes` : 'The request body is not valid JSON', {
+            extensions: { http: { status: tooLarge ? 413 : 400 } },
+          }),
+        ],
+      };
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return { errors: [requestError('POST body must be a JSON object')] };
     const { query, variables, operationName } = body as Record<string, unknown>;
@@ -82,10 +88,20 @@ export class GraphQLHttp {
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return { errors: [requestError('Could not determine what operation to execute.')] };
     if (operation.operation === 'subscription') {
-      return { errors: [new GraphQLError('Subscriptions need WebSocket on /graphql or SSE (Accept: text/event-stream, or /graphql/stream)', { extensions: { http: { status: 400 } } })] };
+      return {
+        errors: [
+          new GraphQLError('Subscriptions need WebSocket on /graphql or SSE (Accept: text/event-stream, or /graphql/stream)', {
+            extensions: { http: { status: 400 } },
+          }),
+        ],
+      };
     }
 
-    const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
+    const ctx = createContext(this.services, {
+      authorization: req.headers.authorization,
+      requestId,
+      clientAddress: clientAddress(req, this.services.config.trustProxy),
+    });
     // Through the pipeline (src/pipeline): rate buckets, the input boundary, the cost; then the operation, or
     // what the gate keeps for one that only introspects.
     let result: ExecutionResult;

@@ -51,7 +51,6 @@ export interface PreparedDocument {
   bytes: number;
 }
 
-
 /** The tokens of a parsed document (they stay linked from its location). */
 function tokenCount(document: DocumentNode): number {
   let n = 0;
@@ -64,7 +63,10 @@ export class OperationGate {
   /** The prepared form of each document this gate parsed, for yoga's later hooks. */
   private readonly byDocument = new WeakMap<DocumentNode, PreparedDocument>();
   /** The answers of operations that only introspect, by document, operation and variables (introspectionKey). */
-  private readonly introspections = new BoundedCache<ExecutionResult>(INTROSPECTION_CACHE_BYTES, (key, answer) => stringBytes(key) + 2 * JSON.stringify(answer).length);
+  private readonly introspections = new BoundedCache<ExecutionResult>(
+    INTROSPECTION_CACHE_BYTES,
+    (key, answer) => stringBytes(key) + 2 * JSON.stringify(answer).length,
+  );
   /** Those being computed, shared by the runs that ask meanwhile. */
   private readonly introspecting = new Map<string, Promise<ExecutionResult>>();
   readonly limits: CostLimits;
@@ -106,7 +108,11 @@ export class OperationGate {
     } catch (err) {
       const e = err as GraphQLError;
       const tooLong = /contains more th(?:at|an) \d+ tokens/.test(e.message);
-      return refuse(tooLong ? requestError(`The document has more than ${MAX_TOKENS} tokens`) : new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } } }));
+      return refuse(
+        tooLong
+          ? requestError(`The document has more than ${MAX_TOKENS} tokens`)
+          : new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } } }),
+      );
     }
     const costs = measureDocument(this.schema, document, this.limits);
     for (const [name, cost] of costs) {
@@ -117,7 +123,13 @@ export class OperationGate {
       if (problem) return refuse(requestError(costs.size > 1 && name ? `${problem} (operation ${name})` : problem));
     }
     const validationErrors = validate(this.schema, document, [...specifiedRules, StorableTextRule]).map(
-      (e) => new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { code: 'BAD_REQUEST', ...e.extensions, http: { spec: true, status: 400 } } }),
+      (e) =>
+        new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          extensions: { code: 'BAD_REQUEST', ...e.extensions, http: { spec: true, status: 400 } },
+        }),
     );
     return { document, validationErrors, costs, bytes: tokenCount(document) * BYTES_PER_TOKEN };
   }
@@ -146,7 +158,8 @@ export class OperationGate {
       headers,
       read: () => ({ variables: variables ?? {} }),
       cost: (given) => sizedCostProblem(this.schema, document, operation, cost, given),
-      run: () => (operation.operation === 'subscription' ? execute() : (this.run(document, operation, variables, execute as () => ExecutionResult) as Promise<T>)),
+      run: () =>
+        operation.operation === 'subscription' ? execute() : (this.run(document, operation, variables, execute as () => ExecutionResult) as Promise<T>),
     });
   }
 
@@ -219,7 +232,8 @@ export class OperationGate {
     if (known) return known;
     // A document that did not come through prepare (none should): measured and held to the limits here.
     const cost = measureOperation(this.schema, document, operation, this.limits);
-    const problem = costProblem(cost, this.limits) ?? (cost.introspection && !this.options.introspection ? 'Introspection is turned off on this server' : undefined);
+    const problem =
+      costProblem(cost, this.limits) ?? (cost.introspection && !this.options.introspection ? 'Introspection is turned off on this server' : undefined);
     if (problem) throw new BadRequest(problem);
     return cost;
   }
@@ -235,7 +249,10 @@ export class OperationGate {
       const accept = ctx.request?.headers.get('accept') ?? '';
       return ctx.request && (new URL(ctx.request.url).pathname.endsWith('/stream') || accept.includes('text/event-stream')) ? 'graphql-sse' : 'graphql';
     };
-    const through = <T>(args: { contextValue?: unknown; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null }, execute: () => T | Promise<T>) => {
+    const through = <T>(
+      args: { contextValue?: unknown; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null },
+      execute: () => T | Promise<T>,
+    ) => {
       const ctx = args.contextValue as Ctx & { request?: Request; socket?: unknown };
       const operation = getOperationAST(args.document, args.operationName);
       if (!operation) return execute();

@@ -144,7 +144,11 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
           const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
           if (authorization === undefined) return true;
           const request = ctx.extra.request;
-          const probe = createContext(services, { authorization, requestId: newRequestId(), clientAddress: httpClientAddress(request, services.config.trustProxy) });
+          const probe = createContext(services, {
+            authorization,
+            requestId: newRequestId(),
+            clientAddress: httpClientAddress(request, services.config.trustProxy),
+          });
           const principal = await probe.principal();
           // A credential that is sent must be live, as on HTTP. The protocol's close for a refused
           // connection_init is 4403 Forbidden (4401 is for a subscribe before connection_init was acknowledged).
@@ -165,7 +169,14 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
           return true;
         },
         onSubscribe: async (ctx, _id, payload) => {
-          const { schema: enveloped, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          const {
+            schema: enveloped,
+            execute,
+            subscribe,
+            contextFactory,
+            parse,
+            validate,
+          } = yoga.getEnveloped({
             ...ctx,
             req: ctx.extra.request,
             socket: ctx.extra.socket,

@@ -27,7 +27,10 @@ function isIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof Object(value)[Symbol.asyncIterator] === 'function';
 }
 
-export function graphqlSse<ServerContext extends object, Ctx extends object>(endpoint: string, maskError: (err: unknown) => GraphQLError): Plugin<ServerContext & Ctx> {
+export function graphqlSse<ServerContext extends object, Ctx extends object>(
+  endpoint: string,
+  maskError: (err: unknown) => GraphQLError,
+): Plugin<ServerContext & Ctx> {
   const contextOf = new WeakMap<Request, unknown>();
   let handler: (req: Request) => Promise<Response>;
   return {

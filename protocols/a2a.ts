@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { AgentCard as Card, Task as A2aTask, Part } from '@a2a-js/sdk' with { 'resolution-mode': 'import' };
-import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext as CallContext, TaskStore, User } from '@a2a-js/sdk/server' with { 'resolution-mode': 'import' };
+import type { AgentExecutor, ExecutionEventBus, RequestContext, ServerCallContext as CallContext, TaskStore, User } from '@a2a-js/sdk/server' with {
+  'resolution-mode': 'import',
+};
 import type { CompiledRoute } from '../rest/runner';
 import { runOperation, type Charge } from '../src/pipeline/pipeline';
 import { VERSION } from '../src/config';
@@ -31,14 +33,12 @@ type Sdk = { core: CoreModule; sdk: ServerModule; compat: CompatModule; compatSe
  * The SDK, loaded by the first A2A request or agent card, so a process no A2A client calls never holds it
  * (docs/operations.md, Start). Its types resolve as ES modules only, hence `typeof import` types and `require`.
  */
-const a2aSdk = onFirstUse(
-  (): Sdk => ({
-    core: require('@a2a-js/sdk') as CoreModule,
-    sdk: require('@a2a-js/sdk/server') as ServerModule,
-    compat: require('@a2a-js/sdk/compat/v0_3') as CompatModule,
-    compatServer: require('@a2a-js/sdk/compat/v0_3/server') as CompatServerModule,
-  }),
-);
+const a2aSdk = onFirstUse((): Sdk => ({
+  core: require('@a2a-js/sdk') as CoreModule,
+  sdk: require('@a2a-js/sdk/server') as ServerModule,
+  compat: require('@a2a-js/sdk/compat/v0_3') as CompatModule,
+  compatServer: require('@a2a-js/sdk/compat/v0_3/server') as CompatServerModule,
+}));
 
 export const A2A_PATH = '/api/a2a';
 export const AGENT_CARD_PATHS = ['/.well-known/agent-card.json', '/.well-known/agent.json'];
@@ -164,7 +164,14 @@ class ExecuteExecutor implements AgentExecutor {
         ...ids,
         append: false,
         lastChunk: true,
-        artifact: { artifactId: 'execution', name: 'execution', description: 'The execution: its status, result, provider and cost', extensions: [], metadata: undefined, parts: [dataPart(value)] },
+        artifact: {
+          artifactId: 'execution',
+          name: 'execution',
+          description: 'The execution: its status, result, provider and cost',
+          extensions: [],
+          metadata: undefined,
+          parts: [dataPart(value)],
+        },
       });
     const finish = (state: number, why?: { text: string; data?: unknown }) =>
       bus.publish(
@@ -286,7 +293,15 @@ export class A2aEndpoint {
     }
     const validId = (id: unknown) => id === undefined || id === null || typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
     const request = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || request.jsonrpc !== '2.0' || typeof request.method !== 'string' || !request.method || !validId(request.id)) {
+    if (
+      typeof body !== 'object' ||
+      body === null ||
+      Array.isArray(body) ||
+      request.jsonrpc !== '2.0' ||
+      typeof request.method !== 'string' ||
+      !request.method ||
+      !validId(request.id)
+    ) {
       const id = typeof body === 'object' && body !== null && !Array.isArray(body) && validId(request.id) ? ((request.id as RpcId) ?? null) : null;
       return void send(res, 200, envelope(id, INVALID_REQUEST, 'Invalid Request: a JSON-RPC 2.0 request object has jsonrpc "2.0", a method and an id'));
     }
@@ -296,12 +311,25 @@ export class A2aEndpoint {
     const isLegacy = compat.isLegacyJsonRpcMethod(method);
     if (!isLegacy && !compat.isV1JsonRpcMethod(method)) return void send(res, 200, envelope(id, METHOD_NOT_FOUND, `Method not found: ${method}`));
 
-    const ctx = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
+    const ctx = createContext(this.services, {
+      authorization: req.headers.authorization,
+      requestId,
+      clientAddress: clientAddress(req, this.services.config.trustProxy),
+    });
     // The message passes the pipeline before anything reads it (the task store keeps it, the execute tool runs
     // it): the A2A bucket, the agent's key, the input boundary over its params.
     const headers: Record<string, string> = {};
     try {
-      await runOperation({ surface: 'a2a', ctx, label: `A2A ${method}`, charges: A2A_CHARGES, auth: 'agent', headers, read: () => ({ variables: { params: request.params } }), run: () => {} });
+      await runOperation({
+        surface: 'a2a',
+        ctx,
+        label: `A2A ${method}`,
+        charges: A2A_CHARGES,
+        auth: 'agent',
+        headers,
+        read: () => ({ variables: { params: request.params } }),
+        run: () => {},
+      });
     } catch (err) {
       if (err instanceof ValidationFailed) {
         const outside = err.errors[0];
@@ -309,7 +337,12 @@ export class A2aEndpoint {
         return void send(res, 200, { ...envelope(id, INVALID_PARAMS, message), error: { code: INVALID_PARAMS, message, data: { errors: [outside] } } });
       }
       const problem = problemFromError(this.services.config.publicBaseUrl, err, requestId);
-      return void send(res, problem.status, { ...envelope(id, UNAUTHORIZED, problem.detail), error: { code: UNAUTHORIZED, message: problem.detail, data: problem } }, { ...headers, ...(problem.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}) });
+      return void send(
+        res,
+        problem.status,
+        { ...envelope(id, UNAUTHORIZED, problem.detail), error: { code: UNAUTHORIZED, message: problem.detail, data: problem } },
+        { ...headers, ...(problem.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}) },
+      );
     }
     if (method === 'message/send' || method === 'message/stream' || method === 'SendMessage' || method === 'SendStreamingMessage') {
       const parts = wireParts((request.params as { message?: unknown } | undefined)?.message);
@@ -331,7 +364,8 @@ export class A2aEndpoint {
   /** A streaming answer as Server-Sent Events, one JSON-RPC response each; an error before the first is plain JSON. */
   private async stream(res: ServerResponse, id: RpcId, events: AsyncGenerator<unknown>, isLegacy: boolean): Promise<void> {
     const { core, sdk, compatServer } = a2aSdk();
-    const mapError = (err: unknown) => (isLegacy ? compatServer.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err) : sdk.JsonRpcTransportHandler.mapToJSONRPCError(err));
+    const mapError = (err: unknown) =>
+      isLegacy ? compatServer.LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(err) : sdk.JsonRpcTransportHandler.mapToJSONRPCError(err);
     let first: IteratorResult<unknown>;
     try {
       first = await events.next();
@@ -375,10 +409,17 @@ export class A2aEndpoint {
       description:
         'A marketplace of agent capabilities. Send a message with a data part {"capability": "<id>", "input": {…}} (or text that starts with a capability id) and the marketplace executes it for your agent: the best-ranked provider is called, with fallback, and the task\'s artifact is the execution.',
       version: VERSION,
-      supportedInterfaces: a2aSdk().compat.duplicateInterfacesForLegacy([{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }], ['JSONRPC']),
+      supportedInterfaces: a2aSdk().compat.duplicateInterfacesForLegacy(
+        [{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+        ['JSONRPC'],
+      ),
       provider: { organization: 'Agent Capability Marketplace', url: base },
       capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: { bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { description: "An agent's master key (key_master_…)", scheme: 'bearer', bearerFormat: '' } } } },
+      securitySchemes: {
+        bearer: {
+          scheme: { $case: 'httpAuthSecurityScheme', value: { description: "An agent's master key (key_master_…)", scheme: 'bearer', bearerFormat: '' } },
+        },
+      },
       securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       defaultInputModes: ['application/json', 'text/plain'],
       defaultOutputModes: ['application/json'],

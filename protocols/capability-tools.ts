@@ -14,12 +14,24 @@ import { codeOf, problemFromError, ValidationFailed, type FieldError, type Probl
 import type { ToolDefinition } from './tools';
 import { DEFAULT_TOOLSET, TOOLSET_META } from './toolsets';
 
-const DOCUMENT = /* GraphQL */ `mutation CapabilityTool($capability: String!, $input: JSON!) {
-  execute(input: { capability: $capability, input: $input, provider: "marketplace", mode: chosen }) { ...ExecutionReceiptFields }
-} ${executionReceipt}`;
+const DOCUMENT = /* GraphQL */ `
+  mutation CapabilityTool($capability: String!, $input: JSON!) {
+    execute(input: { capability: $capability, input: $input, provider: "marketplace", mode: chosen }) {
+      ...ExecutionReceiptFields
+    }
+  }
+  ${executionReceipt}
+`;
 
 /** The MCP toolset of each catalog group's capability tools (spec §1's groups). */
-const GROUP_TOOLSETS: Record<string, string> = { nlp: 'nlp', web_automation: 'web', radio: 'radio', security: 'security', books: 'books', ticketing: 'tickets' };
+const GROUP_TOOLSETS: Record<string, string> = {
+  nlp: 'nlp',
+  web_automation: 'web',
+  radio: 'radio',
+  security: 'security',
+  books: 'books',
+  ticketing: 'tickets',
+};
 /** Capability tools served in the default toolset: opening a support ticket is one of an agent's main journeys. */
 const IN_DEFAULT = new Set(['support-ticket']);
 const GROUP_OF = new Map(Object.entries(CATALOG).flatMap(([group, items]) => items.map(([slug]) => [slug, group] as const)));
@@ -101,7 +113,8 @@ export class CapabilityTools {
         auth: 'agent',
         headers: {},
         read: () => {
-          if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
+          if (typeof args !== 'object' || args === null || Array.isArray(args))
+            throw new ValidationFailed([{ path: 'arguments', message: 'must be an object' }]);
           return { variables: { capability: tool.capability.slug, input: args } };
         },
         cost: (variables) => named(this.op.costProblem(variables)) as Error | undefined,
@@ -109,7 +122,8 @@ export class CapabilityTools {
           const result = await this.op.execute(undefined, ctx, variables);
           if (result.errors?.length) {
             const first = result.errors[0];
-            if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
+            if (codeOf(first) === 'internal')
+              ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.definition.name }, 'tool failed');
             const original = first instanceof ValidationFailed ? first : first.originalError;
             return { kind: 'refused', problem: problemFromError(base, original instanceof ValidationFailed ? named(original) : first, ctx.requestId) };
           }

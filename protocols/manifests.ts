@@ -38,7 +38,17 @@ export const LOGO_SVG =
 /** The Markdown page of each listed item: a REST operation (by operationId) or an MCP tool (by name). */
 export const LLMS_PAGES = '/llms';
 
-type Operation = { operationId: string; summary?: string; description?: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, { description?: string; content?: unknown }>; security?: unknown[]; 'x-graphql-operation'?: string; 'x-rate-limit-per-minute'?: number | null };
+type Operation = {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, { description?: string; content?: unknown }>;
+  security?: unknown[];
+  'x-graphql-operation'?: string;
+  'x-rate-limit-per-minute'?: number | null;
+};
 type OpenApiDocument = { paths: Record<string, Record<string, unknown>> };
 
 /** The operation of a route in the OpenAPI document (its first path). */
@@ -100,17 +110,22 @@ export function llmsTxt(
     '',
     '## MCP tools',
     '',
-    ...tools.map((t) => `- [${t.spec.name}](${page('mcp', t.spec.name)}) (${t.auth === 'none' ? '' : 'key, '}toolset ${t.spec.toolset}): ${firstSentence(t.definition.description)}`),
+    ...tools.map(
+      (t) =>
+        `- [${t.spec.name}](${page('mcp', t.spec.name)}) (${t.auth === 'none' ? '' : 'key, '}toolset ${t.spec.toolset}): ${firstSentence(t.definition.description)}`,
+    ),
   ];
   if (capabilities.length) {
     lines.push('', "## The marketplace's own capabilities (MCP tools)", '');
-    for (const c of capabilities) lines.push(`- [${c.definition.name}](${page('mcp', c.definition.name)}) (key, toolset ${c.toolset}): ${firstSentence(c.capability.summary)}`);
+    for (const c of capabilities)
+      lines.push(`- [${c.definition.name}](${page('mcp', c.definition.name)}) (key, toolset ${c.toolset}): ${firstSentence(c.capability.summary)}`);
   }
   const byTag = new Map<string, CompiledRoute[]>();
   for (const r of routes) byTag.set(r.route.tag, [...(byTag.get(r.route.tag) ?? []), r]);
   for (const [tag, list] of byTag) {
     lines.push('', `## REST: ${tag}`, '');
-    for (const r of list) lines.push(`- [${r.route.method} ${r.paths[0]}](${page('rest', operationOf(openapi, r).operation.operationId)})${auth(r)}: ${r.route.summary}`);
+    for (const r of list)
+      lines.push(`- [${r.route.method} ${r.paths[0]}](${page('rest', operationOf(openapi, r).operation.operationId)})${auth(r)}: ${r.route.summary}`);
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
@@ -119,7 +134,15 @@ export function llmsTxt(
  * The Markdown page of one listed item (`rest/<operationId>` or `mcp/<tool>`), or undefined when there is
  * no such item: what it does, how to call it, and the JSON Schemas of what it takes and answers.
  */
-export function llmsPage(base: string, kind: string, name: string, routes: CompiledRoute[], tools: CompiledTool[], capabilities: CapabilityTool[], openapi: OpenApiDocument): string | undefined {
+export function llmsPage(
+  base: string,
+  kind: string,
+  name: string,
+  routes: CompiledRoute[],
+  tools: CompiledTool[],
+  capabilities: CapabilityTool[],
+  openapi: OpenApiDocument,
+): string | undefined {
   const json = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'];
   if (kind === 'rest') {
     const route = routes.find((r) => operationOf(openapi, r).operation.operationId === name);
@@ -134,7 +157,14 @@ export function llmsPage(base: string, kind: string, name: string, routes: Compi
       ...(route.route.description ? [route.route.description, ''] : []),
       `- Authentication: ${route.route.auth === 'none' ? 'none' : route.route.auth === 'admin' ? 'the administrator key (`Authorization: Bearer key_admin_…`)' : "the agent's master key (`Authorization: Bearer key_master_…`)"}`,
       `- Rate limit: ${route.route.bucket ? `${route.route.bucket.perMinute} a minute per credential` : 'none'}`,
-      ...(route.paths.length > 1 ? [`- Also at: ${route.paths.slice(1).map((p) => `\`${p}\``).join(', ')}`] : []),
+      ...(route.paths.length > 1
+        ? [
+            `- Also at: ${route.paths
+              .slice(1)
+              .map((p) => `\`${p}\``)
+              .join(', ')}`,
+          ]
+        : []),
       `- OpenAPI: ${base}/api/v1/openapi.json${pointer}`,
       `- GraphQL (${base}/graphql): \`${operation['x-graphql-operation'] ?? ''}\``,
     ];

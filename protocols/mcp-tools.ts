@@ -13,8 +13,21 @@ import { DEFAULT_TOOLSET } from './toolsets';
 
 const instructions = /* GraphQL */ `
   fragment InstructionsFields on Instructions {
-    message authentication_required: authenticationRequired graphql_url: graphqlUrl documentation_url: documentationUrl
-    steps { title method url headers body graphql { query variables } }
+    message
+    authentication_required: authenticationRequired
+    graphql_url: graphqlUrl
+    documentation_url: documentationUrl
+    steps {
+      title
+      method
+      url
+      headers
+      body
+      graphql {
+        query
+        variables
+      }
+    }
   }
 `;
 
@@ -26,13 +39,26 @@ export const manifestTools: ToolSpec[] = [
     manifest: true,
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('capabilities_search', 60),
-    description: 'Search the capability catalog by words; each capability says how many providers offer it, at what prices and with what best reputation (limits narrow those to the providers that meet them)',
-    document: /* GraphQL */ `query SearchCapabilitiesTool($query: String!, $category: String, $language: String, $minReputation: Float, $maxPricePerCall: Float) {
-      searchCapabilities(query: $query, category: $category, language: $language, minReputation: $minReputation, maxPricePerCall: $maxPricePerCall, first: 20) {
-        total: totalCount
-        capabilities: nodes { ...CapabilitySummaryFields }
+    description:
+      'Search the capability catalog by words; each capability says how many providers offer it, at what prices and with what best reputation (limits narrow those to the providers that meet them)',
+    document: /* GraphQL */ `
+      query SearchCapabilitiesTool($query: String!, $category: String, $language: String, $minReputation: Float, $maxPricePerCall: Float) {
+        searchCapabilities(
+          query: $query
+          category: $category
+          language: $language
+          minReputation: $minReputation
+          maxPricePerCall: $maxPricePerCall
+          first: 20
+        ) {
+          total: totalCount
+          capabilities: nodes {
+            ...CapabilitySummaryFields
+          }
+        }
       }
-    } ${capabilitySummary}`,
+      ${capabilitySummary}
+    `,
   },
   {
     name: 'getCapabilityDetails',
@@ -42,7 +68,14 @@ export const manifestTools: ToolSpec[] = [
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('services_get', 60),
     description: 'Everything about one service by its key: the capabilities it offers, its price, its provider and its record',
-    document: /* GraphQL */ `query GetCapabilityDetails($serviceKey: String!) { service(serviceKey: $serviceKey) { ...ServiceListing } } ${serviceFields}`,
+    document: /* GraphQL */ `
+      query GetCapabilityDetails($serviceKey: String!) {
+        service(serviceKey: $serviceKey) {
+          ...ServiceListing
+        }
+      }
+      ${serviceFields}
+    `,
   },
   {
     name: 'browseProviders',
@@ -51,9 +84,17 @@ export const manifestTools: ToolSpec[] = [
     manifest: true,
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('capability_providers', 60),
-    document: /* GraphQL */ `query BrowseProviders($capability: String!, $prefer: Prefer) {
-      providers(capability: $capability, prefer: $prefer) { matches { ...ProviderMatchFields } total }
-    } ${providerMatch}`,
+    document: /* GraphQL */ `
+      query BrowseProviders($capability: String!, $prefer: Prefer) {
+        providers(capability: $capability, prefer: $prefer) {
+          matches {
+            ...ProviderMatchFields
+          }
+          total
+        }
+      }
+      ${providerMatch}
+    `,
   },
   {
     name: 'executeCapability',
@@ -65,14 +106,24 @@ export const manifestTools: ToolSpec[] = [
     bucket: bucket('execute', 100),
     description:
       'Execute a capability for the calling agent: the best-ranked provider is called, with fallback to the next (up to 3), and the call is recorded. Without a key it answers how to get one and make the call (authentication is required). A paid call the wallet does not cover answers the x402 requirements; pay them in `_meta["x402/payment"]` (x402 MCP transport)',
-    document: /* GraphQL */ `mutation ExecuteCapability($capability: String!, $input: JSON = {}, $payment: String) {
-      execute(input: { capability: $capability, input: $input }, payment: $payment) { ...ExecutionReceiptFields }
-    } ${executionReceipt}`,
+    document: /* GraphQL */ `
+      mutation ExecuteCapability($capability: String!, $input: JSON = {}, $payment: String) {
+        execute(input: { capability: $capability, input: $input }, payment: $payment) {
+          ...ExecutionReceiptFields
+        }
+      }
+      ${executionReceipt}
+    `,
     paymentVariable: 'payment',
     answer: executionAnswer,
-    withoutKey: /* GraphQL */ `query ExecuteCapabilityInstructions($capability: String!, $input: JSON) {
-      executionInstructions(capability: $capability, input: $input) { ...InstructionsFields }
-    } ${instructions}`,
+    withoutKey: /* GraphQL */ `
+      query ExecuteCapabilityInstructions($capability: String!, $input: JSON) {
+        executionInstructions(capability: $capability, input: $input) {
+          ...InstructionsFields
+        }
+      }
+      ${instructions}
+    `,
   },
   {
     name: 'registerAgent',
@@ -83,9 +134,14 @@ export const manifestTools: ToolSpec[] = [
     bucket: bucket('registration_instructions', 30),
     description:
       'How to register an agent and get its key, with the URL to call and the body filled in: registration is a call the agent makes itself, so that the key it returns is shown to it alone',
-    document: /* GraphQL */ `query RegisterAgentInstructions($name: String!, $description: String, $capabilities: String) {
-      registrationInstructions(name: $name, description: $description, capabilities: $capabilities) { ...InstructionsFields }
-    } ${instructions}`,
+    document: /* GraphQL */ `
+      query RegisterAgentInstructions($name: String!, $description: String, $capabilities: String) {
+        registrationInstructions(name: $name, description: $description, capabilities: $capabilities) {
+          ...InstructionsFields
+        }
+      }
+      ${instructions}
+    `,
   },
   {
     name: 'getReputation',
@@ -94,7 +150,14 @@ export const manifestTools: ToolSpec[] = [
     manifest: true,
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('agent_reputation', 60),
-    document: /* GraphQL */ `query GetReputation($agentId: ID!) { agentReputation(agentId: $agentId) { ...AgentReputationFields } } ${agentReputation}`,
+    document: /* GraphQL */ `
+      query GetReputation($agentId: ID!) {
+        agentReputation(agentId: $agentId) {
+          ...AgentReputationFields
+        }
+      }
+      ${agentReputation}
+    `,
   },
   {
     name: 'getMarketplaceStats',
@@ -104,7 +167,14 @@ export const manifestTools: ToolSpec[] = [
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('stats', 60),
     description: 'Marketplace totals: agents, services, capabilities, transactions (all time and the last 30 days)',
-    document: /* GraphQL */ `query GetMarketplaceStats { stats { ...PublicStatsFields } } ${publicStats}`,
+    document: /* GraphQL */ `
+      query GetMarketplaceStats {
+        stats {
+          ...PublicStatsFields
+        }
+      }
+      ${publicStats}
+    `,
   },
   {
     name: 'listSparks',
@@ -114,9 +184,17 @@ export const manifestTools: ToolSpec[] = [
     toolset: DEFAULT_TOOLSET,
     bucket: bucket('sparks', 60),
     refine: { limit: { minimum: 1, maximum: 50 } },
-    document: /* GraphQL */ `query ListSparks($limit: Int, $agentId: ID) {
-      sparks(first: $limit, agentId: $agentId) { total: totalCount sparks: nodes { ...SparkFields } }
-    } ${sparkFields}`,
+    document: /* GraphQL */ `
+      query ListSparks($limit: Int, $agentId: ID) {
+        sparks(first: $limit, agentId: $agentId) {
+          total: totalCount
+          sparks: nodes {
+            ...SparkFields
+          }
+        }
+      }
+      ${sparkFields}
+    `,
   },
 ];
 
@@ -216,7 +294,7 @@ export const areaTools: ToolSpec[] = [
   op('ammcStats', 'GET /ammc/stats', 'Conglomerate performance', 'ammc'),
   // The third-party agent gateway
   op('registerExternalAgent', 'POST /ext/agents/register', 'Register an external agent', 'ext'),
-  op('connectGateway', 'POST /ext/gateway/connect', "Connect an external agent (check its agent card)", 'ext'),
+  op('connectGateway', 'POST /ext/gateway/connect', 'Connect an external agent (check its agent card)', 'ext'),
   op('pollGatewayEvents', 'GET /ext/gateway/events', "Poll your external agents' events", 'ext'),
   op('registerExternalCapability', 'POST /ext/capabilities/register', 'Register a capability for the gateway search', 'ext'),
   op('searchGatewayCapabilities', 'GET /ext/capabilities/search', 'Search capabilities wherever they live', 'ext'),

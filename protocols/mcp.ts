@@ -37,7 +37,6 @@ interface Session {
 /** Where a capability tool's answer says which execution produced it. */
 const EXECUTION_META = 'marketplace/execution';
 
-
 type Sdk = {
   Server: typeof import('@modelcontextprotocol/sdk/server/index.js').Server;
   StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
@@ -57,8 +56,9 @@ function sdk(): Sdk {
     const types = require('@modelcontextprotocol/sdk/types.js') as Sdk['types'];
     loadedSdk = {
       Server: (require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js')).Server,
-      StreamableHTTPServerTransport: (require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'))
-        .StreamableHTTPServerTransport,
+      StreamableHTTPServerTransport: (
+        require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')
+      ).StreamableHTTPServerTransport,
       Protocol: (require('@modelcontextprotocol/sdk/shared/protocol.js') as typeof import('@modelcontextprotocol/sdk/shared/protocol.js')).Protocol,
       types,
       lenientCallTool: types.RequestSchema.extend({ method: types.CallToolRequestSchema.shape.method }),
@@ -157,7 +157,11 @@ export class McpEndpoint {
       }
       if (this.sessions.size >= MAX_SESSIONS) this.closeIdle(true);
       // A session is held until it ends or idles out: it takes a connection slot of its caller.
-      const caller = createContext(this.services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, this.services.config.trustProxy) });
+      const caller = createContext(this.services, {
+        authorization: req.headers.authorization,
+        requestId,
+        clientAddress: clientAddress(req, this.services.config.trustProxy),
+      });
       let release: () => void;
       try {
         release = this.services.connectionSlots.take(await rateSubject(caller));
@@ -220,37 +224,42 @@ export class McpEndpoint {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [
         ...this.tools.filter((t) => serves(toolsets, t.spec.toolset!)).map((t) => t.definition),
-        ...(this.capabilityTools?.offered(this.services).filter((t) => serves(toolsets, t.toolset)).map((t) => t.definition) ?? []),
+        ...(this.capabilityTools
+          ?.offered(this.services)
+          .filter((t) => serves(toolsets, t.toolset))
+          .map((t) => t.definition) ?? []),
       ],
     }));
     // Registered past the SDK's Server, whose own check of tools/call answers arguments of the wrong shape
     // with a dump of its schema validator's findings: the arguments are ours to check, and a refusal says
     // which argument, as the tool names it.
-    const callTool = async (request: { params: { name?: unknown; arguments?: unknown; _meta?: unknown } }, extra: { authInfo?: AuthInfo }): Promise<CallToolResult> => {
+    const callTool = async (
+      request: { params: { name?: unknown; arguments?: unknown; _meta?: unknown } },
+      extra: { authInfo?: AuthInfo },
+    ): Promise<CallToolResult> => {
       const name = request.params.name;
       const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
       const capability = tool === undefined && typeof name === 'string' ? this.capabilityTools?.find(name, this.services) : undefined;
       const toolset = tool ? tool.spec.toolset! : capability?.toolset;
       if (toolset === undefined) throw invalidParams(typeof name === 'string' ? `Unknown tool: ${name}` : 'Invalid params: name must be a tool name');
       if (!serves(toolsets, toolset)) {
-        throw invalidParams(`Tool ${String(name)} is in the toolset ${toolset}, which this session did not ask for: connect to ${MCP_PATH}?toolsets=${toolset} (or ${MCP_PATH}/x/${toolset})`);
+        throw invalidParams(
+          `Tool ${String(name)} is in the toolset ${toolset}, which this session did not ask for: connect to ${MCP_PATH}?toolsets=${toolset} (or ${MCP_PATH}/x/${toolset})`,
+        );
       }
       if (!tool) return capabilityResult(await this.capabilityTools!.run(capability!, this.context(extra.authInfo), request.params.arguments ?? {}));
       // x402's MCP transport: a payment rides in the call's `_meta`.
       const meta = request.params._meta;
-      const payment = typeof meta === 'object' && meta !== null && X402_PAYMENT_META in meta ? { payment: (meta as Record<string, unknown>)[X402_PAYMENT_META] } : undefined;
+      const payment =
+        typeof meta === 'object' && meta !== null && X402_PAYMENT_META in meta ? { payment: (meta as Record<string, unknown>)[X402_PAYMENT_META] } : undefined;
       const answer = await runTool(tool, this.context(extra.authInfo), request.params.arguments ?? {}, payment);
       if (answer.ok) return toolResult(answer.value, answer.settlement ? { [X402_PAYMENT_RESPONSE_META]: answer.settlement } : undefined);
       return refusal(answer.problem, tool.spec.name);
     };
     Protocol.prototype.setRequestHandler.call(server, lenientCallTool, callTool as never);
-    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) =>
-      this.resources.list(this.context(extra.authInfo), request.params?.cursor),
-    );
+    server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => this.resources.list(this.context(extra.authInfo), request.params?.cursor));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: this.resources.templates() }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) =>
-      this.resources.read(this.context(extra.authInfo), request.params.uri),
-    );
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => this.resources.read(this.context(extra.authInfo), request.params.uri));
     await server.connect(transport);
     return session;
   }
@@ -299,7 +308,12 @@ function refusal(problem: Problem, toolName: string): CallToolResult {
 function paymentRequired(problem: Problem, toolName: string): CallToolResult {
   const given = (problem.resource ?? {}) as Record<string, unknown>;
   const resource = { ...given, url: `mcp://tool/${toolName}`, mimeType: 'application/json' };
-  const required = { x402Version: problem.x402Version, error: typeof problem.error === 'string' ? problem.error : problem.detail, resource, accepts: problem.accepts };
+  const required = {
+    x402Version: problem.x402Version,
+    error: typeof problem.error === 'string' ? problem.error : problem.detail,
+    resource,
+    accepts: problem.accepts,
+  };
   return { isError: true, structuredContent: required, content: [{ type: 'text', text: JSON.stringify({ ...required, ...problem, resource }) }] };
 }
 

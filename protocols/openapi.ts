@@ -42,10 +42,12 @@ export function refineSchema(base: JsonSchema, extra: JsonSchema): JsonSchema {
   const out: JsonSchema = { ...base };
   for (const [key, value] of Object.entries(extra)) {
     if (key === 'items' && isObject(base.items) && isObject(value)) out.items = refineSchema(base.items, value);
-    else if (key === 'required' && Array.isArray(base.required) && Array.isArray(value)) out.required = [...new Set([...(base.required as string[]), ...(value as string[])])];
+    else if (key === 'required' && Array.isArray(base.required) && Array.isArray(value))
+      out.required = [...new Set([...(base.required as string[]), ...(value as string[])])];
     else if (key === 'properties' && isObject(base.properties) && isObject(value)) {
       const properties: JsonSchema = { ...base.properties };
-      for (const [name, schema] of Object.entries(value)) properties[name] = isObject(properties[name]) && isObject(schema) ? refineSchema(properties[name] as JsonSchema, schema) : schema;
+      for (const [name, schema] of Object.entries(value))
+        properties[name] = isObject(properties[name]) && isObject(schema) ? refineSchema(properties[name] as JsonSchema, schema) : schema;
       out.properties = properties;
     } else out[key] = value;
   }
@@ -54,7 +56,9 @@ export function refineSchema(base: JsonSchema, extra: JsonSchema): JsonSchema {
 
 /** A free-form object (a JSON field said to be an object) says so: any properties (generators read a bare object as an empty one). */
 function anyObject(schema: JsonSchema): JsonSchema {
-  return schema.type === 'object' && schema.properties === undefined && schema.additionalProperties === undefined ? { ...schema, additionalProperties: true } : schema;
+  return schema.type === 'object' && schema.properties === undefined && schema.additionalProperties === undefined
+    ? { ...schema, additionalProperties: true }
+    : schema;
 }
 
 /** A schema whose `required` lists (at any depth of its combinators) name fields by `nameOf`. */
@@ -111,7 +115,10 @@ export function inputSchema(type: GraphQLInputType, strict = true, documented = 
           const name = nameOf(f.name);
           const other = otherSpelling(name);
           const description = [f.description, documented && other !== name ? `Also accepted as \`${other}\`.` : undefined].filter(Boolean).join(' ');
-          return [name, { ...anyObject(refineSchema(inputSchema(f.type, strict, documented), jsonSchemaOf(f.extensions))), ...(description ? { description } : {}) }];
+          return [
+            name,
+            { ...anyObject(refineSchema(inputSchema(f.type, strict, documented), jsonSchemaOf(f.extensions))), ...(description ? { description } : {}) },
+          ];
         }),
       ),
       additionalProperties: !strict,
@@ -125,11 +132,7 @@ export function inputSchema(type: GraphQLInputType, strict = true, documented = 
   return scalarSchema(type as GraphQLScalarType | GraphQLEnumType);
 }
 
-function outputSchema(
-  type: GraphQLOutputType,
-  selection: SelectionSetNode | undefined,
-  fragments: Map<string, FragmentDefinitionNode>,
-): JsonSchema {
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
   if (type instanceof GraphQLNonNull) return valueSchema(type.ofType, selection, fragments);
   return nullable(valueSchema(type, selection, fragments));
 }
@@ -177,7 +180,13 @@ const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 function commonHeaders(limited: boolean): Record<string, unknown> {
   return {
     'X-Request-Id': headerRef('X-Request-Id'),
-    ...(limited ? { 'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'), 'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'), 'X-RateLimit-Reset': headerRef('X-RateLimit-Reset') } : {}),
+    ...(limited
+      ? {
+          'X-RateLimit-Limit': headerRef('X-RateLimit-Limit'),
+          'X-RateLimit-Remaining': headerRef('X-RateLimit-Remaining'),
+          'X-RateLimit-Reset': headerRef('X-RateLimit-Reset'),
+        }
+      : {}),
   };
 }
 
@@ -202,7 +211,8 @@ function errorResponse(status: number, limited: boolean, execute: boolean) {
   if (status === 402) {
     headers['PAYMENT-REQUIRED'] = {
       schema: { type: 'string' },
-      description: 'When the answer carries x402 payment requirements (`x402Version`, `resource`, `accepts`): the same PaymentRequired, base64-encoded JSON (x402 v2 HTTP transport)',
+      description:
+        'When the answer carries x402 payment requirements (`x402Version`, `resource`, `accepts`): the same PaymentRequired, base64-encoded JSON (x402 v2 HTTP transport)',
     };
   }
   return { description, headers, content: problemRef(status === 400 ? 'ValidationProblem' : status === 402 ? 'PaymentProblem' : 'Problem') };
@@ -217,7 +227,8 @@ function responseHeaders(route: CompiledRoute['route']) {
 const HEADERS = {
   'X-Request-Id': {
     schema: { type: 'string' },
-    description: 'The request\'s id: the caller\'s own `X-Request-Id` when it is 1-128 of `A-Z a-z 0-9 . _ : -`, otherwise a new `req_…`; also `request_id` in a problem',
+    description:
+      "The request's id: the caller's own `X-Request-Id` when it is 1-128 of `A-Z a-z 0-9 . _ : -`, otherwise a new `req_…`; also `request_id` in a problem",
   },
   'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per minute for this operation and credential' },
   'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in the current window' },
@@ -243,7 +254,7 @@ const PARAMETERS = {
     in: 'header',
     required: false,
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-    description: 'An id of the caller\'s choosing for this request, echoed in `X-Request-Id` and in a problem\'s `request_id` (otherwise the server makes one)',
+    description: "An id of the caller's choosing for this request, echoed in `X-Request-Id` and in a problem's `request_id` (otherwise the server makes one)",
   },
 };
 
@@ -273,7 +284,11 @@ function capabilityComponents(capabilities: readonly FirstPartyCapability[]) {
     schemas[`${name}Input`] = {
       ...c.inputSchema,
       title: `${c.slug} input`,
-      description: [`The input of \`${c.slug}\` (${own}): ${c.summary.replace(/\.$/, '')}.`, typeof c.inputSchema.description === 'string' ? c.inputSchema.description : undefined, 'Top-level fields are also accepted in camelCase.']
+      description: [
+        `The input of \`${c.slug}\` (${own}): ${c.summary.replace(/\.$/, '')}.`,
+        typeof c.inputSchema.description === 'string' ? c.inputSchema.description : undefined,
+        'Top-level fields are also accepted in camelCase.',
+      ]
         .filter(Boolean)
         .join(' '),
       'x-capability': c.slug,
@@ -281,7 +296,10 @@ function capabilityComponents(capabilities: readonly FirstPartyCapability[]) {
     schemas[`${name}Output`] = {
       ...c.outputSchema,
       title: `${c.slug} output`,
-      description: [`What \`${c.slug}\` answers when the marketplace serves it (\`result\`): ${c.summary.replace(/\.$/, '')}.`, typeof c.outputSchema.description === 'string' ? c.outputSchema.description : undefined]
+      description: [
+        `What \`${c.slug}\` answers when the marketplace serves it (\`result\`): ${c.summary.replace(/\.$/, '')}.`,
+        typeof c.outputSchema.description === 'string' ? c.outputSchema.description : undefined,
+      ]
         .filter(Boolean)
         .join(' '),
       'x-capability': c.slug,
@@ -328,7 +346,10 @@ export function variableUses(schema: GraphQLSchema, c: CompiledOperation): Map<s
         const name = node.name.value;
         if (uses.has(name)) return;
         const parent = typeInfo.getParentInputType();
-        const inObject = parent && getNamedType(parent) instanceof GraphQLInputObjectType && fieldNames.length ? (getNamedType(parent) as GraphQLInputObjectType).getFields()[fieldNames[fieldNames.length - 1]] : undefined;
+        const inObject =
+          parent && getNamedType(parent) instanceof GraphQLInputObjectType && fieldNames.length
+            ? (getNamedType(parent) as GraphQLInputObjectType).getFields()[fieldNames[fieldNames.length - 1]]
+            : undefined;
         const fed = inObject ?? typeInfo.getArgument();
         if (!fed) return;
         // A field may state the JSON Schema of arguments it does not declare itself (a connection's first and last).
@@ -346,7 +367,12 @@ export function variableUses(schema: GraphQLSchema, c: CompiledOperation): Map<s
  */
 export function answerSchema(c: CompiledOperation, schema: GraphQLSchema): JsonSchema {
   const fragments = new Map(c.document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  const rootType = c.operation.operation === 'mutation' ? schema.getMutationType()! : c.operation.operation === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
+  const rootType =
+    c.operation.operation === 'mutation'
+      ? schema.getMutationType()!
+      : c.operation.operation === 'subscription'
+        ? schema.getSubscriptionType()!
+        : schema.getQueryType()!;
   const rootSelection = c.operation.selectionSet;
   const answer = c.rootIsObject
     ? outputSchema(fieldOf(schema, c).type, (rootSelection.selections[0] as { selectionSet?: SelectionSetNode }).selectionSet, fragments)
@@ -375,7 +401,10 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
         const use = uses.get(v.name);
         const properties = body.properties as Record<string, JsonSchema>;
         if (use && properties[v.source.name]) {
-          properties[v.source.name] = { ...refineSchema(properties[v.source.name], use.schema), ...(use.description && !properties[v.source.name].description ? { description: use.description } : {}) };
+          properties[v.source.name] = {
+            ...refineSchema(properties[v.source.name], use.schema),
+            ...(use.description && !properties[v.source.name].description ? { description: use.description } : {}),
+          };
         }
       }
       if (route.bodySchema) body = refineSchema(body, renameRequired(route.bodySchema, documentedName));
@@ -401,7 +430,8 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
         in: 'header',
         required: false,
         schema: { type: 'string' },
-        description: 'An x402 payment (base64-encoded JSON) for one of the requirements a 402 answered: the request then pays, exactly once, as the POST on this path does (HEAD never pays)',
+        description:
+          'An x402 payment (base64-encoded JSON) for one of the requirements a 402 answered: the request then pays, exactly once, as the POST on this path does (HEAD never pays)',
       });
     }
     if (c.idempotent) parameters.push({ $ref: '#/components/parameters/Idempotency-Key' });
@@ -424,11 +454,19 @@ export function buildOpenApi(compiled: CompiledRoute[], schema: GraphQLSchema, b
     for (const status of Object.keys(route.answers ?? {})) errorStatuses.delete(Number(status));
 
     const limited = route.bucket !== null;
-    const successHeaders = { ...commonHeaders(limited), ...responseHeaders(route), ...(c.idempotent ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) };
+    const successHeaders = {
+      ...commonHeaders(limited),
+      ...responseHeaders(route),
+      ...(c.idempotent ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+    };
     const content = c.stream
       ? {
           'text/event-stream': {
-            schema: { type: 'string', description: 'Server-Sent Events: each event has `id` (for Last-Event-ID), `event` (its name) and `data`, one JSON object of this shape; the stream ends with `event: end`' },
+            schema: {
+              type: 'string',
+              description:
+                'Server-Sent Events: each event has `id` (for Last-Event-ID), `event` (its name) and `data`, one JSON object of this shape; the stream ends with `event: end`',
+            },
             'x-event-data': responseSchema,
           },
         }
@@ -563,4 +601,3 @@ function stripNull(schema: JsonSchema): JsonSchema {
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[])[0];
   return schema;
 }
-

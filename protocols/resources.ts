@@ -17,7 +17,11 @@ export class CatalogResources {
   private readonly one: CompiledTool;
   private readonly catalog: CompiledTool;
 
-  constructor(schema: GraphQLSchema, routes: CompiledRoute[], private readonly config: { publicBaseUrl: string }) {
+  constructor(
+    schema: GraphQLSchema,
+    routes: CompiledRoute[],
+    private readonly config: { publicBaseUrl: string },
+  ) {
     [this.page, this.one, this.catalog] = compileTools(
       schema,
       [
@@ -60,7 +64,14 @@ export class CatalogResources {
       ...(c.description ? { description: c.description } : {}),
       mimeType: 'application/json',
     }));
-    if (offset === 0) resources.unshift({ uri: this.base, name: 'capabilities', title: 'The capability catalog', description: 'Every capability with its group hierarchy', mimeType: 'application/json' });
+    if (offset === 0)
+      resources.unshift({
+        uri: this.base,
+        name: 'capabilities',
+        title: 'The capability catalog',
+        description: 'Every capability with its group hierarchy',
+        mimeType: 'application/json',
+      });
     return { resources, ...(offset + capabilities.length < total ? { nextCursor: String(offset + PAGE) } : {}) };
   }
 

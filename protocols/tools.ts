@@ -3,7 +3,18 @@
 // document, authentication and rate buckets as REST. Its input schema is built from the operation's
 // variable types and the fields they feed (descriptions, ranges), its output schema from the selection
 // set, its description from the root field's.
-import { coerceInputValue, getNamedType, GraphQLInputObjectType, GraphQLNonNull, isInputObjectType, Kind, type GraphQLInputFieldConfig, type GraphQLInputType, type GraphQLSchema, type ValueNode } from 'graphql';
+import {
+  coerceInputValue,
+  getNamedType,
+  GraphQLInputObjectType,
+  GraphQLNonNull,
+  isInputObjectType,
+  Kind,
+  type GraphQLInputFieldConfig,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type ValueNode,
+} from 'graphql';
 import type { AnswerMeta, Auth } from '../rest/route';
 import type { CompiledRoute } from '../rest/runner';
 import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeline/compile';
@@ -209,7 +220,11 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
           }
         } else {
           const arg = camelCase(v.source.name);
-          addArg(arg, { type: v.type, description: ('description' in v.source && v.source.description) || uses.get(v.name)?.description, extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} } });
+          addArg(arg, {
+            type: v.type,
+            description: ('description' in v.source && v.source.description) || uses.get(v.name)?.description,
+            extensions: { jsonSchema: uses.get(v.name)?.schema ?? {} },
+          });
           placements.push({ variable: v.name, arg });
         }
       }
@@ -259,10 +274,12 @@ export function compileTools(schema: GraphQLSchema, specs: ToolSpec[], routes: C
     const answers = [answer, ...(withoutKey ? [answerOf(withoutKey.op)] : []), ...(paymentVariable ? [PAYMENT_REQUIRED_SCHEMA] : [])];
     const outputSchema = answers.length > 1 ? { type: 'object', anyOf: answers } : answer;
     const field = fieldOf(schema, op);
-    const needs = auth === 'agent' ? ' Needs the caller\'s key (`Authorization: Bearer key_master_…` on the MCP connection).' : '';
+    const needs = auth === 'agent' ? " Needs the caller's key (`Authorization: Bearer key_master_…` on the MCP connection)." : '';
     const description = `${spec.description ?? field.description ?? spec.title}.${needs}`.replace(/\.\./g, '.');
     const mutation = op.operation.operation === 'mutation';
-    const category = (spec.category ?? (spec.route ? routes.find((r) => r.label === spec.route)!.route.tag : 'marketplace')).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const category = (spec.category ?? (spec.route ? routes.find((r) => r.label === spec.route)!.route.tag : 'marketplace'))
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-');
     return {
       spec,
       category,
@@ -349,7 +366,8 @@ export async function runTool(tool: CompiledTool, ctx: Ctx, args: unknown, paid?
         const result = await runnable.op.execute(undefined, ctx, variables);
         if (result.errors?.length) {
           const first = result.errors[0];
-          if (codeOf(first) === 'internal') ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
+          if (codeOf(first) === 'internal')
+            ctx.services.log.error({ err: first.originalError ?? first, request_id: ctx.requestId, tool: tool.spec.name }, 'tool failed');
           const original = first instanceof ValidationFailed ? first : first.originalError;
           return { ok: false, problem: problemFromError(base, original instanceof ValidationFailed ? named(original) : first, ctx.requestId) };
         }
@@ -387,7 +405,8 @@ export function metaPayment(payment: unknown, fromArgument: unknown, paymentArg:
     } catch {
       same = false;
     }
-    if (!same) throw new ValidationFailed([{ path: META_PAYMENT_PATH, message: `and ${paymentArg ?? 'the payment argument'} carry two different payments: send one` }]);
+    if (!same)
+      throw new ValidationFailed([{ path: META_PAYMENT_PATH, message: `and ${paymentArg ?? 'the payment argument'} carry two different payments: send one` }]);
   }
   return text;
 }
@@ -414,7 +433,8 @@ function readArguments(tool: CompiledTool, runnable: Runnable, args: unknown, sp
   const errors: FieldError[] = [...spelling.errors];
   // Without a key, only the arguments that document takes are checked (the others may be left out).
   const type = runnable === tool ? tool.argsType : narrowed(tool, runnable);
-  const checked = runnable === tool ? read : Object.fromEntries(Object.entries(read).filter(([k]) => k in type.getFields() || !(k in tool.argsType.getFields())));
+  const checked =
+    runnable === tool ? read : Object.fromEntries(Object.entries(read).filter(([k]) => k in type.getFields() || !(k in tool.argsType.getFields())));
   coerceInputValue(checked, type, (path, _value, error) => {
     const e = fieldError(path, error, '');
     errors.push({ ...e, path: spelling.clientPath(e.path, tool.argsType) });
@@ -451,7 +471,6 @@ function narrowed(tool: CompiledTool, runnable: Runnable): GraphQLInputObjectTyp
   }
   return type;
 }
-
 
 /** The root field's arguments fed by variables, as argument paths of the tool (see CompiledTool.argPaths). */
 function argumentPaths(op: CompiledOperation, placements: Placement[]): Map<string, string> {

@@ -67,7 +67,9 @@ export function askedToolsets(url: string, mcpPath: string): ToolsetSelection {
   const unknown = [...new Set(names.filter((n) => n !== ALL_TOOLSETS && !(n in TOOLSETS)))];
   if (unknown.length) {
     const listed = unknown.map((n) => `'${n.slice(0, 40)}'`).join(', ');
-    throw new UnknownToolset(`Unknown toolset${unknown.length > 1 ? 's' : ''} ${listed}: the toolsets are ${Object.keys(TOOLSETS).join(', ')}, or ${ALL_TOOLSETS} for every tool`);
+    throw new UnknownToolset(
+      `Unknown toolset${unknown.length > 1 ? 's' : ''} ${listed}: the toolsets are ${Object.keys(TOOLSETS).join(', ')}, or ${ALL_TOOLSETS} for every tool`,
+    );
   }
   if (names.includes(ALL_TOOLSETS)) return { all: true };
   return { all: false, names: new Set([DEFAULT_TOOLSET, ...names]) };

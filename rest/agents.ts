@@ -24,9 +24,19 @@ const agentProfile = /* GraphQL */ `
 /** An agent's public record, on REST and to MCP's getReputation. */
 export const agentReputation = /* GraphQL */ `
   fragment AgentReputationFields on AgentReputation {
-    agent_id: agentId name reputation tier trust_score: trustScore calls successes success_rate: successRate
-    disputes disputes_lost: disputesLost disputes_open: disputesOpen
-    reputation_events_30d: reputationEvents30d reputation_net_30d: reputationNet30d
+    agent_id: agentId
+    name
+    reputation
+    tier
+    trust_score: trustScore
+    calls
+    successes
+    success_rate: successRate
+    disputes
+    disputes_lost: disputesLost
+    disputes_open: disputesOpen
+    reputation_events_30d: reputationEvents30d
+    reputation_net_30d: reputationNet30d
   }
 `;
 
@@ -42,16 +52,18 @@ export const agentRoutes: Route[] = [
     summary: 'Register an agent',
     description: 'Creates an agent and returns its master key. The master key is shown only in this response and stored only as a hash.',
     errors: [409],
-    document: /* GraphQL */ `mutation RegisterAgent($input: RegisterAgentInput!) {
-      registerAgent(input: $input) {
-        agent_id: agentId
-        agent_key: agentKey
-        master_key: masterKey
-        name
-        reputation
-        tier
+    document: /* GraphQL */ `
+      mutation RegisterAgent($input: RegisterAgentInput!) {
+        registerAgent(input: $input) {
+          agent_id: agentId
+          agent_key: agentKey
+          master_key: masterKey
+          name
+          reputation
+          tier
+        }
       }
-    }`,
+    `,
     variables: { input: from.body },
   },
   {
@@ -64,7 +76,14 @@ export const agentRoutes: Route[] = [
     summary: "The calling agent's profile",
     description:
       "`status` is the status the administrator gave the agent (ACTIVE until one is given). Only an agent whose status in force is ACTIVE is answered: a suspended or banned one, by its own status or an ancestor's, gets 403 as on every B endpoint, so here it reads ACTIVE.",
-    document: /* GraphQL */ `query Me { me { ...AgentProfile } } ${agentProfile}`,
+    document: /* GraphQL */ `
+      query Me {
+        me {
+          ...AgentProfile
+        }
+      }
+      ${agentProfile}
+    `,
   },
   {
     method: 'GET',
@@ -74,9 +93,17 @@ export const agentRoutes: Route[] = [
     status: 200,
     tag: 'Agents',
     summary: "Any agent's public reputation record",
-    description: 'Reputation, tier, and the trust score built from how its services answered and the disputes against it (the same figure as the `trust-score` capability). 404 for an unknown agent.',
+    description:
+      'Reputation, tier, and the trust score built from how its services answered and the disputes against it (the same figure as the `trust-score` capability). 404 for an unknown agent.',
     errors: [404],
-    document: /* GraphQL */ `query AgentReputation($agentId: ID!) { agentReputation(agentId: $agentId) { ...AgentReputationFields } } ${agentReputation}`,
+    document: /* GraphQL */ `
+      query AgentReputation($agentId: ID!) {
+        agentReputation(agentId: $agentId) {
+          ...AgentReputationFields
+        }
+      }
+      ${agentReputation}
+    `,
     variables: { agentId: from.path('agentId') },
   },
   {
@@ -89,7 +116,14 @@ export const agentRoutes: Route[] = [
     summary: "Update the calling agent's profile",
     description: 'Any of `name`, `description`, `capabilities`; publishes an `agent.updated` event.',
     errors: [409],
-    document: /* GraphQL */ `mutation UpdateMe($input: UpdateMeInput!) { updateMe(input: $input) { ...AgentProfile } } ${agentProfile}`,
+    document: /* GraphQL */ `
+      mutation UpdateMe($input: UpdateMeInput!) {
+        updateMe(input: $input) {
+          ...AgentProfile
+        }
+      }
+      ${agentProfile}
+    `,
     variables: { input: from.body },
   },
 ];
@@ -107,22 +141,24 @@ export const accountRoutes: Route[] = [
     tag: 'Agents',
     summary: 'Create a sub-agent',
     description:
-      'The caller must be the agent `:id` or one of its ancestors. The sub-agent gets its own master key (shown once); its autonomy may not exceed its parent\'s and its `authorityScope` must lie inside the parent\'s.',
+      "The caller must be the agent `:id` or one of its ancestors. The sub-agent gets its own master key (shown once); its autonomy may not exceed its parent's and its `authorityScope` must lie inside the parent's.",
     errors: [404, 409],
-    document: /* GraphQL */ `mutation CreateSubAgent($parentId: ID!, $input: CreateSubAgentInput!) {
-      createSubAgent(parentId: $parentId, input: $input) {
-        id: agentId
-        agent_id: agentId
-        name
-        autonomyLevel
-        authorityScope
-        parent_id: parentId
-        reputation
-        tier
-        agent_key: agentKey
-        master_key: masterKey
+    document: /* GraphQL */ `
+      mutation CreateSubAgent($parentId: ID!, $input: CreateSubAgentInput!) {
+        createSubAgent(parentId: $parentId, input: $input) {
+          id: agentId
+          agent_id: agentId
+          name
+          autonomyLevel
+          authorityScope
+          parent_id: parentId
+          reputation
+          tier
+          agent_key: agentKey
+          master_key: masterKey
+        }
       }
-    }`,
+    `,
     variables: { parentId: from.path('id'), input: from.body },
   },
   {
@@ -133,9 +169,23 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: 'API usage per endpoint over the last 30 days',
-    document: /* GraphQL */ `query MyUsage {
-      myUsage { days total_requests: totalRequests total_executions: totalExecutions endpoints { endpoint requests } by_day: byDay { day requests } }
-    }`,
+    document: /* GraphQL */ `
+      query MyUsage {
+        myUsage {
+          days
+          total_requests: totalRequests
+          total_executions: totalExecutions
+          endpoints {
+            endpoint
+            requests
+          }
+          by_day: byDay {
+            day
+            requests
+          }
+        }
+      }
+    `,
   },
   {
     method: 'GET',
@@ -145,15 +195,29 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: "The caller's sub-keys with status and expiry (never their secrets)",
-    document: /* GraphQL */ `query MyKeys($first: Int, $offset: Int) {
-      myKeys(first: $first, offset: $offset) {
-        total: totalCount
-        keys: nodes {
-          sub_key_id: subKeyId hint service: serviceKey service_name: serviceName permissions rate_limits: rateLimits { ...RateLimitFields } status
-          expires_at: expiresAt grace_period_ends: gracePeriodEnds revoked_at: revokedAt created_at: createdAt
+    document: /* GraphQL */ `
+      query MyKeys($first: Int, $offset: Int) {
+        myKeys(first: $first, offset: $offset) {
+          total: totalCount
+          keys: nodes {
+            sub_key_id: subKeyId
+            hint
+            service: serviceKey
+            service_name: serviceName
+            permissions
+            rate_limits: rateLimits {
+              ...RateLimitFields
+            }
+            status
+            expires_at: expiresAt
+            grace_period_ends: gracePeriodEnds
+            revoked_at: revokedAt
+            created_at: createdAt
+          }
         }
       }
-    } ${rateLimitFields}`,
+      ${rateLimitFields}
+    `,
     variables: page,
   },
   {
@@ -164,14 +228,22 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: "The caller's transactions, newest first",
-    document: /* GraphQL */ `query MyTransactions($first: Int, $offset: Int) {
-      myTransactions(first: $first, offset: $offset) {
-        total: totalCount
-        transactions: nodes {
-          transaction_id: transactionId kind amount_cents: amountCents execution_id: executionId service_id: serviceId latency_ms: latencyMs created_at: createdAt
+    document: /* GraphQL */ `
+      query MyTransactions($first: Int, $offset: Int) {
+        myTransactions(first: $first, offset: $offset) {
+          total: totalCount
+          transactions: nodes {
+            transaction_id: transactionId
+            kind
+            amount_cents: amountCents
+            execution_id: executionId
+            service_id: serviceId
+            latency_ms: latencyMs
+            created_at: createdAt
+          }
         }
       }
-    }`,
+    `,
     variables: page,
   },
   {
@@ -182,16 +254,38 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: 'Execution trends, top capabilities, cost breakdown and performance over 30 days',
-    document: /* GraphQL */ `query MyAnalytics {
-      myAnalytics {
-        days
-        trends { day executions succeeded failed cost_cents: costCents }
-        top_capabilities: topCapabilities { capability executions cost_cents: costCents }
-        cost_breakdown: costBreakdown { capability executions cost_cents: costCents }
-        total_cost_cents: totalCostCents
-        performance { executions success_rate: successRate p50_ms: p50Ms p95_ms: p95Ms p99_ms: p99Ms }
+    document: /* GraphQL */ `
+      query MyAnalytics {
+        myAnalytics {
+          days
+          trends {
+            day
+            executions
+            succeeded
+            failed
+            cost_cents: costCents
+          }
+          top_capabilities: topCapabilities {
+            capability
+            executions
+            cost_cents: costCents
+          }
+          cost_breakdown: costBreakdown {
+            capability
+            executions
+            cost_cents: costCents
+          }
+          total_cost_cents: totalCostCents
+          performance {
+            executions
+            success_rate: successRate
+            p50_ms: p50Ms
+            p95_ms: p95Ms
+            p99_ms: p99Ms
+          }
+        }
       }
-    }`,
+    `,
   },
   {
     method: 'GET',
@@ -201,14 +295,29 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: "The caller's disputes with status and resolution",
-    document: /* GraphQL */ `query MyDisputes($first: Int, $offset: Int) {
-      myDisputes(first: $first, offset: $offset) {
-        total: totalCount
-        disputes: nodes {
-          dispute_id: disputeId form type reason status priority_resolution: priorityResolution resolved resolution resolved_by: resolvedBy description service_id: serviceId transaction_id: transactionId created_at: createdAt resolved_at: resolvedAt
+    document: /* GraphQL */ `
+      query MyDisputes($first: Int, $offset: Int) {
+        myDisputes(first: $first, offset: $offset) {
+          total: totalCount
+          disputes: nodes {
+            dispute_id: disputeId
+            form
+            type
+            reason
+            status
+            priority_resolution: priorityResolution
+            resolved
+            resolution
+            resolved_by: resolvedBy
+            description
+            service_id: serviceId
+            transaction_id: transactionId
+            created_at: createdAt
+            resolved_at: resolvedAt
+          }
         }
       }
-    }`,
+    `,
     variables: page,
   },
   {
@@ -219,14 +328,24 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: "The caller's executions with results and costs",
-    document: /* GraphQL */ `query MyExecutions($first: Int, $offset: Int) {
-      myExecutions(first: $first, offset: $offset) {
-        total: totalCount
-        executions: nodes {
-          execution_id: executionId capability status result error service_id: serviceId cost_cents: costCents latency_ms: latencyMs created_at: createdAt
+    document: /* GraphQL */ `
+      query MyExecutions($first: Int, $offset: Int) {
+        myExecutions(first: $first, offset: $offset) {
+          total: totalCount
+          executions: nodes {
+            execution_id: executionId
+            capability
+            status
+            result
+            error
+            service_id: serviceId
+            cost_cents: costCents
+            latency_ms: latencyMs
+            created_at: createdAt
+          }
         }
       }
-    }`,
+    `,
     variables: page,
   },
   {
@@ -237,12 +356,24 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: 'Reputation score, tier and the events that moved it',
-    document: /* GraphQL */ `query MyReputation($first: Int, $offset: Int) {
-      myReputation(first: $first, offset: $offset) {
-        reputation tier total: totalCount
-        events: nodes { event_id: eventId delta score_after: scoreAfter reason source_type: sourceType source_id: sourceId created_at: createdAt }
+    document: /* GraphQL */ `
+      query MyReputation($first: Int, $offset: Int) {
+        myReputation(first: $first, offset: $offset) {
+          reputation
+          tier
+          total: totalCount
+          events: nodes {
+            event_id: eventId
+            delta
+            score_after: scoreAfter
+            reason
+            source_type: sourceType
+            source_id: sourceId
+            created_at: createdAt
+          }
+        }
       }
-    }`,
+    `,
     variables: { first: from.query('limit', 'Events to return, 1-100 (default 50)'), offset: from.query('offset') },
   },
   {
@@ -253,14 +384,24 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: 'Security-relevant acts on the account',
-    document: /* GraphQL */ `query MyAuditLog($first: Int, $offset: Int) {
-      myAuditLog(first: $first, offset: $offset) {
-        total: totalCount
-        events: nodes {
-          event_id: eventId action actor_kind: actorKind actor_id: actorId target_type: targetType target_id: targetId details ip_address: ipAddress created_at: createdAt
+    document: /* GraphQL */ `
+      query MyAuditLog($first: Int, $offset: Int) {
+        myAuditLog(first: $first, offset: $offset) {
+          total: totalCount
+          events: nodes {
+            event_id: eventId
+            action
+            actor_kind: actorKind
+            actor_id: actorId
+            target_type: targetType
+            target_id: targetId
+            details
+            ip_address: ipAddress
+            created_at: createdAt
+          }
         }
       }
-    }`,
+    `,
     variables: page,
   },
   {
@@ -271,12 +412,23 @@ export const accountRoutes: Route[] = [
     status: 200,
     tag: 'Account',
     summary: "The caller's sparks",
-    document: /* GraphQL */ `query MySparks($first: Int, $offset: Int) {
-      mySparks(first: $first, offset: $offset) {
-        total: totalCount
-        sparks: nodes { id: sparkId title content spark_type: sparkType quality_score: qualityScore task_id: taskId agent_id: agentId created_at: createdAt }
+    document: /* GraphQL */ `
+      query MySparks($first: Int, $offset: Int) {
+        mySparks(first: $first, offset: $offset) {
+          total: totalCount
+          sparks: nodes {
+            id: sparkId
+            title
+            content
+            spark_type: sparkType
+            quality_score: qualityScore
+            task_id: taskId
+            agent_id: agentId
+            created_at: createdAt
+          }
+        }
       }
-    }`,
+    `,
     variables: page,
   },
 ];

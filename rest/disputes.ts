@@ -3,9 +3,25 @@ import { bucket, from, type Route } from './route';
 
 const disputeFields = /* GraphQL */ `
   fragment DisputeFields on Dispute {
-    dispute_id: disputeId form type reason status priority_resolution: priorityResolution resolved resolution resolved_by: resolvedBy refund_cents: refundCents description evidence
-    agent_id: agentId service_id: serviceId transaction_id: transactionId execution_id: executionId provider_agent_id: providerAgentId
-    created_at: createdAt resolved_at: resolvedAt
+    dispute_id: disputeId
+    form
+    type
+    reason
+    status
+    priority_resolution: priorityResolution
+    resolved
+    resolution
+    resolved_by: resolvedBy
+    refund_cents: refundCents
+    description
+    evidence
+    agent_id: agentId
+    service_id: serviceId
+    transaction_id: transactionId
+    execution_id: executionId
+    provider_agent_id: providerAgentId
+    created_at: createdAt
+    resolved_at: resolvedAt
   }
 `;
 
@@ -21,9 +37,17 @@ export const disputeRoutes: Route[] = [
     description:
       "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. A body with `transaction_id`, or with `reason` and neither `serviceId` nor `type`, is form B (a missing `transaction_id` is named as such); any other is form A. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
     errors: [404, 409],
-    document: /* GraphQL */ `mutation CreateDispute($input: CreateDisputeInput!) {
-      createDispute(input: $input) { dispute_id: disputeId status form priority_resolution: priorityResolution created_at: createdAt }
-    }`,
+    document: /* GraphQL */ `
+      mutation CreateDispute($input: CreateDisputeInput!) {
+        createDispute(input: $input) {
+          dispute_id: disputeId
+          status
+          form
+          priority_resolution: priorityResolution
+          created_at: createdAt
+        }
+      }
+    `,
     variables: { input: from.body },
     bodySchema: { anyOf: [{ required: ['serviceId', 'type', 'description'] }, { required: ['transactionId', 'reason'] }] },
   },
@@ -36,7 +60,14 @@ export const disputeRoutes: Route[] = [
     tag: 'Disputes',
     summary: "One of the caller's disputes",
     errors: [404],
-    document: /* GraphQL */ `query Dispute($id: ID!) { dispute(id: $id) { ...DisputeFields } } ${disputeFields}`,
+    document: /* GraphQL */ `
+      query Dispute($id: ID!) {
+        dispute(id: $id) {
+          ...DisputeFields
+        }
+      }
+      ${disputeFields}
+    `,
     variables: { id: from.path('id') },
   },
   {
@@ -49,9 +80,17 @@ export const disputeRoutes: Route[] = [
     summary: 'Every dispute',
     description:
       'Newest first; `status` filters (open, under_review, resolved). With `open` or `under_review` it is the review queue, in the order to handle it: disputes filed with `priority_resolution` (their filer was a Contributor or above) first, then the oldest.',
-    document: /* GraphQL */ `query AdminDisputes($status: String, $first: Int, $offset: Int) {
-      adminDisputes(status: $status, first: $first, offset: $offset) { total: totalCount disputes: nodes { ...DisputeFields } }
-    } ${disputeFields}`,
+    document: /* GraphQL */ `
+      query AdminDisputes($status: String, $first: Int, $offset: Int) {
+        adminDisputes(status: $status, first: $first, offset: $offset) {
+          total: totalCount
+          disputes: nodes {
+            ...DisputeFields
+          }
+        }
+      }
+      ${disputeFields}
+    `,
     variables: {
       status: from.query('status', 'open, under_review or resolved'),
       first: from.query('limit', 'Items to return, 1-100 (default 20)'),
@@ -66,11 +105,22 @@ export const disputeRoutes: Route[] = [
     status: 200,
     tag: 'Administration',
     summary: 'Resolve a dispute',
-    description: 'Answers `resolved: true` with who resolved it in `resolved_by` (`admin`). `resolution` is required; `refund_cents` refunds part or all of a disputed charge through the ledger (and costs the provider reputation). A resolved dispute answers 409.',
+    description:
+      'Answers `resolved: true` with who resolved it in `resolved_by` (`admin`). `resolution` is required; `refund_cents` refunds part or all of a disputed charge through the ledger (and costs the provider reputation). A resolved dispute answers 409.',
     errors: [404, 409],
-    document: /* GraphQL */ `mutation ResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
-      resolveDispute(id: $id, input: $input) { resolved resolved_by: resolvedBy dispute_id: disputeId status resolution refund_cents: refundCents resolved_at: resolvedAt }
-    }`,
+    document: /* GraphQL */ `
+      mutation ResolveDispute($id: ID!, $input: ResolveDisputeInput!) {
+        resolveDispute(id: $id, input: $input) {
+          resolved
+          resolved_by: resolvedBy
+          dispute_id: disputeId
+          status
+          resolution
+          refund_cents: refundCents
+          resolved_at: resolvedAt
+        }
+      }
+    `,
     variables: { id: from.path('disputeId'), input: from.body },
   },
   {
@@ -83,17 +133,45 @@ export const disputeRoutes: Route[] = [
     summary: 'Revenue analytics from the ledger',
     description:
       "Charges, refunds and net (integer cents) over `days` (1-365, default 30), in total, by day and by capability; and `fees`, the marketplace's own revenue: the fee it takes on every paid call (`fee_bps` of the price), less what refunds gave back, from the ledger's revenue account (USDC, and its base units).",
-    document: /* GraphQL */ `query AdminRevenue($days: Int) {
-      adminRevenue(days: $days) {
-        days
-        totals { gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions paid_executions: paidExecutions }
-        by_day: byDay { day gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents fees fees_base_units: feesBaseUnits }
-        by_capability: byCapability { capability gross_cents: grossCents refunds_cents: refundsCents net_cents: netCents executions }
-        fees {
-          fees fees_base_units: feesBaseUnits refunded refunded_base_units: refundedBaseUnits net net_base_units: netBaseUnits fee_bps: feeBps asset
+    document: /* GraphQL */ `
+      query AdminRevenue($days: Int) {
+        adminRevenue(days: $days) {
+          days
+          totals {
+            gross_cents: grossCents
+            refunds_cents: refundsCents
+            net_cents: netCents
+            executions
+            paid_executions: paidExecutions
+          }
+          by_day: byDay {
+            day
+            gross_cents: grossCents
+            refunds_cents: refundsCents
+            net_cents: netCents
+            fees
+            fees_base_units: feesBaseUnits
+          }
+          by_capability: byCapability {
+            capability
+            gross_cents: grossCents
+            refunds_cents: refundsCents
+            net_cents: netCents
+            executions
+          }
+          fees {
+            fees
+            fees_base_units: feesBaseUnits
+            refunded
+            refunded_base_units: refundedBaseUnits
+            net
+            net_base_units: netBaseUnits
+            fee_bps: feeBps
+            asset
+          }
         }
       }
-    }`,
+    `,
     variables: { days: from.query('days', '1-365, default 30') },
   },
 ];

@@ -4,22 +4,71 @@ import { bucket, from, paymentResponse, type AnswerMeta, type Route } from './ro
 /** What an execution answers, on REST and to MCP's executeCapability. */
 export const executionReceipt = /* GraphQL */ `
   fragment ExecutionReceiptFields on ExecutionReceipt {
-    execution_id: executionId capability mode status result error
-    provider { service_id: serviceId service_key: serviceKey name reputation }
-    transaction { transaction_id: transactionId cost_cents: costCents latency_ms: latencyMs }
-    attempts { ordinal service_id: serviceId service_key: serviceKey outcome reason status_code: statusCode latency_ms: latencyMs score costPerCall: priceCents usage { model prompt_tokens: promptTokens completion_tokens: completionTokens total_tokens: totalTokens } }
+    execution_id: executionId
+    capability
+    mode
+    status
+    result
+    error
+    provider {
+      service_id: serviceId
+      service_key: serviceKey
+      name
+      reputation
+    }
+    transaction {
+      transaction_id: transactionId
+      cost_cents: costCents
+      latency_ms: latencyMs
+    }
+    attempts {
+      ordinal
+      service_id: serviceId
+      service_key: serviceKey
+      outcome
+      reason
+      status_code: statusCode
+      latency_ms: latencyMs
+      score
+      costPerCall: priceCents
+      usage {
+        model
+        prompt_tokens: promptTokens
+        completion_tokens: completionTokens
+        total_tokens: totalTokens
+      }
+    }
     payment {
-      method wallet_address: walletAddress held held_base_units: heldBaseUnits charged charged_base_units: chargedBaseUnits charged_cents: chargedCents
-      fee fee_base_units: feeBaseUnits provider_share: providerShare provider_share_base_units: providerShareBaseUnits
-      balance_after: balanceAfter balance_after_base_units: balanceAfterBaseUnits
-      x402 { payment_id: paymentId payer amount amount_base_units: amountBaseUnits transaction network }
+      method
+      wallet_address: walletAddress
+      held
+      held_base_units: heldBaseUnits
+      charged
+      charged_base_units: chargedBaseUnits
+      charged_cents: chargedCents
+      fee
+      fee_base_units: feeBaseUnits
+      provider_share: providerShare
+      provider_share_base_units: providerShareBaseUnits
+      balance_after: balanceAfter
+      balance_after_base_units: balanceAfterBaseUnits
+      x402 {
+        payment_id: paymentId
+        payer
+        amount
+        amount_base_units: amountBaseUnits
+        transaction
+        network
+      }
     }
     created_at: createdAt
   }
 `;
 
 /** A paid call's PAYMENT-RESPONSE, from the x402 payment its receipt (the fragment above) holds. */
-export function executionAnswer(receipt: { payment?: { x402?: { payer: string; transaction: string; network: string; amount_base_units: string } | null } | null }): AnswerMeta | undefined {
+export function executionAnswer(receipt: {
+  payment?: { x402?: { payer: string; transaction: string; network: string; amount_base_units: string } | null } | null;
+}): AnswerMeta | undefined {
   const x402 = receipt?.payment?.x402;
   return x402 ? paymentResponse({ payer: x402.payer, transaction: x402.transaction, network: x402.network, amount: x402.amount_base_units }) : undefined;
 }
@@ -34,13 +83,21 @@ export const executionRoutes: Route[] = [
     tag: 'Execution',
     summary: 'Execute a capability',
     description:
-      'auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service\'s signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace itself (provider `marketplace`, listed by GET /capabilities with each capability\'s input and output JSON Schema) always serves the capabilities of its own systems (ticketing, security, radio, books: no registered service can), and is the provider of last resort for web and nlp: tried after up to 3 registered providers, or alone with mode chosen and provider `marketplace`; that input schema is the marketplace\'s own: a registered provider of any capability gets `input` exactly as sent, in either mode; the marketplace checks it only for its own attempt (400 naming `input.<field>` when it is the only provider to try: chosen by name, nobody else offers the capability, or every seller of it is cooling down; a failed attempt `invalid_input` when it is tried after others). 404 when nobody offers the capability; 503 `capability_unavailable` when only the marketplace could and this instance lacks what it needs (a model backend: the message names the configuration). Honours Idempotency-Key. With `task_id` (a task delegated to the caller, which must still be delegated: 404 / 409 otherwise) the call is made under the task: each provider is called only once its price is held from the task\'s budget, and the call is charged to the task when recorded; when what is left covers none of the providers, 402 `payment_required` before any is called. A paid call (a provider with a price) is paid by the caller: the highest price among the providers it may try is held on the caller\'s wallet before any is called, and the answering provider\'s price is charged when the call is recorded (its provider gets the price less the marketplace\'s fee; a call whose every provider failed is charged nothing). In sandbox mode (the default) a caller without a wallet has one opened at its first paid call, credited the sandbox starting balance (SANDBOX_STARTING_BALANCE). When the wallet does not cover it, 402 with the x402 `accepts` (also base64-encoded in PAYMENT-REQUIRED; in sandbox mode the detail names the faucet, POST /x402/sandbox/faucet); retry with PAYMENT-SIGNATURE, and a settled payment is credited to the caller\'s wallet and answered with PAYMENT-RESPONSE. `payment` says how the call was paid, what it cost (`charged`) and what is left in the wallet (`balance_after`); null when the call was free.',
+      "auto (default): the best-ranked providers are called in turn, up to 3, skipping providers cooling down after repeated failures; chosen: exactly `provider` (a service key or id). Each call is a POST of `{execution_id, capability, input, agent_id}` signed with the service's signing secret (Standard Webhooks); a 2xx JSON answer is the `result`, anything else a failure. `status` is `success` or `error` (every provider failed); `attempts` lists every provider tried. The marketplace itself (provider `marketplace`, listed by GET /capabilities with each capability's input and output JSON Schema) always serves the capabilities of its own systems (ticketing, security, radio, books: no registered service can), and is the provider of last resort for web and nlp: tried after up to 3 registered providers, or alone with mode chosen and provider `marketplace`; that input schema is the marketplace's own: a registered provider of any capability gets `input` exactly as sent, in either mode; the marketplace checks it only for its own attempt (400 naming `input.<field>` when it is the only provider to try: chosen by name, nobody else offers the capability, or every seller of it is cooling down; a failed attempt `invalid_input` when it is tried after others). 404 when nobody offers the capability; 503 `capability_unavailable` when only the marketplace could and this instance lacks what it needs (a model backend: the message names the configuration). Honours Idempotency-Key. With `task_id` (a task delegated to the caller, which must still be delegated: 404 / 409 otherwise) the call is made under the task: each provider is called only once its price is held from the task's budget, and the call is charged to the task when recorded; when what is left covers none of the providers, 402 `payment_required` before any is called. A paid call (a provider with a price) is paid by the caller: the highest price among the providers it may try is held on the caller's wallet before any is called, and the answering provider's price is charged when the call is recorded (its provider gets the price less the marketplace's fee; a call whose every provider failed is charged nothing). In sandbox mode (the default) a caller without a wallet has one opened at its first paid call, credited the sandbox starting balance (SANDBOX_STARTING_BALANCE). When the wallet does not cover it, 402 with the x402 `accepts` (also base64-encoded in PAYMENT-REQUIRED; in sandbox mode the detail names the faucet, POST /x402/sandbox/faucet); retry with PAYMENT-SIGNATURE, and a settled payment is credited to the caller's wallet and answered with PAYMENT-RESPONSE. `payment` says how the call was paid, what it cost (`charged`) and what is left in the wallet (`balance_after`); null when the call was free.",
     errors: [402, 404, 409, 503],
     answer: executionAnswer,
     responseHeaders: {
-      'PAYMENT-RESPONSE': 'When the call was paid with PAYMENT-SIGNATURE: the settlement (an x402 SettleResponse: success, transaction, network, payer), base64-encoded JSON',
+      'PAYMENT-RESPONSE':
+        'When the call was paid with PAYMENT-SIGNATURE: the settlement (an x402 SettleResponse: success, transaction, network, payer), base64-encoded JSON',
     },
-    document: /* GraphQL */ `mutation Execute($input: ExecuteInput!, $payment: String) { execute(input: $input, payment: $payment) { ...ExecutionReceiptFields } } ${executionReceipt}`,
+    document: /* GraphQL */ `
+      mutation Execute($input: ExecuteInput!, $payment: String) {
+        execute(input: $input, payment: $payment) {
+          ...ExecutionReceiptFields
+        }
+      }
+      ${executionReceipt}
+    `,
     variables: {
       input: from.body,
       payment: from.header(

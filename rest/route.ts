@@ -103,7 +103,17 @@ export interface AnswerMeta {
  */
 export function paymentResponse(settlement: { payer?: string | null; transaction: string; network: string; amount?: string | null }): AnswerMeta {
   const { payer, transaction, network, amount } = settlement;
-  return { headers: { 'PAYMENT-RESPONSE': encodePaymentResponseHeader({ success: true, payer: payer ?? undefined, transaction, network: network as `${string}:${string}`, amount: amount ?? undefined }) } };
+  return {
+    headers: {
+      'PAYMENT-RESPONSE': encodePaymentResponseHeader({
+        success: true,
+        payer: payer ?? undefined,
+        transaction,
+        network: network as `${string}:${string}`,
+        amount: amount ?? undefined,
+      }),
+    },
+  };
 }
 
 export function bucket(name: string, perMinute: number): Bucket {

@@ -397,7 +397,10 @@ export class RestDispatcher {
           // A cacheable route's answer kept for this very request (URL and body text), found before its body is
           // parsed and its variables read: what that reading would give (the same variables, the same checks
           // passed) is what the kept answer was made from. A kept answer is its bytes, as sent (jsonBytes).
-          asked = compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
+          asked =
+            compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX)
+              ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}`
+              : undefined;
           const kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
           if (kept !== undefined) return { kept: { status: route.status, kept } };
           const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
@@ -423,9 +426,17 @@ export class RestDispatcher {
           if (idempotencyKey) {
             const subject = await rateSubject(ctx);
             // Kept sealed with the caller's credential; an issued credential is not kept for a caller without one.
-            const keeping = subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: route.issuesCredential === true };
-            const claim = await services.idempotency.claim(subject, idempotencyKey, compiled.label, requestHash(compiled.label, [requestOf(compiled, variables)]), keeping);
-            if (claim.kind === 'replay') return { status: claim.status, payload: claim.body, meta: { headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } }, replayed: true };
+            const keeping =
+              subject.startsWith('key:') && ctx.bearer.kind === 'key' ? { sealWith: ctx.bearer.secret } : { withhold: route.issuesCredential === true };
+            const claim = await services.idempotency.claim(
+              subject,
+              idempotencyKey,
+              compiled.label,
+              requestHash(compiled.label, [requestOf(compiled, variables)]),
+              keeping,
+            );
+            if (claim.kind === 'replay')
+              return { status: claim.status, payload: claim.body, meta: { headers: { ...claim.headers, 'Idempotent-Replayed': 'true' } }, replayed: true };
             claimed = { subject, key: idempotencyKey, keeping };
           }
           // A listing's or ranking's answer kept a moment ago for the same variables (Route.cacheable), found
@@ -438,7 +449,8 @@ export class RestDispatcher {
           const result = await compiled.execute(undefined, ctx, variables);
           if (result.errors?.length) {
             const first = result.errors[0];
-            if (codeOf(first) === 'internal') services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
+            if (codeOf(first) === 'internal')
+              services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
             const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
             return { status: problem.status, payload: problem };
           }
@@ -460,7 +472,8 @@ export class RestDispatcher {
       if (answer.kept !== undefined) writeText(res, answer.status, answer.kept, headers);
       else this.answer(res, answer.status, answer.payload, headers, route.produces);
       const caller = ctx.resolvedPrincipal;
-      if (answer.status < 400 && !answer.replayed && caller?.kind === 'agent' && req.method !== 'HEAD') services.usage.record(caller.agent.id, compiled.label, services.clock.now());
+      if (answer.status < 400 && !answer.replayed && caller?.kind === 'agent' && req.method !== 'HEAD')
+        services.usage.record(caller.agent.id, compiled.label, services.clock.now());
     } catch (err) {
       if (claimed) await services.idempotency.release(claimed.subject, claimed.key).catch(() => {});
       const problem = writeError(res, services.config.publicBaseUrl, err, requestId, headers);

@@ -4,7 +4,12 @@ import { bucket, from, type Route } from './route';
 import { serviceFields } from './services';
 
 const ownService = /* GraphQL */ `
-  fragment OwnService on Service { ...ServiceListing resume_at: resumeAt status_reason: statusReason updated_at: updatedAt }
+  fragment OwnService on Service {
+    ...ServiceListing
+    resume_at: resumeAt
+    status_reason: statusReason
+    updated_at: updatedAt
+  }
   ${serviceFields}
 `;
 
@@ -22,9 +27,14 @@ export const serviceOwnerRoutes: Route[] = [
     description:
       "The owner alone (another agent's service answers 404). From the next request on, on every instance, the service is out of `GET /services`, `resolve`, `execute` (auto and chosen) and sub-key provisioning, and its sub-keys fail `POST /keys/verify` (they are not revoked); it may still be changed. `active` (or `inactive`) → `paused`; 409 otherwise. `reason` (at most 500 characters) is recorded with the move. `resume_at` (ISO 8601, within 90 days) resumes it then: a beta feature, for Trusted agents and above (reputation 61+); 403 naming `resume_at` and the tier for the others.",
     errors: [404, 409],
-    document: /* GraphQL */ `mutation PauseService($serviceKey: String!, $input: PauseServiceInput) {
-      pauseService(serviceKey: $serviceKey, input: $input) { ...OwnService }
-    } ${ownService}`,
+    document: /* GraphQL */ `
+      mutation PauseService($serviceKey: String!, $input: PauseServiceInput) {
+        pauseService(serviceKey: $serviceKey, input: $input) {
+          ...OwnService
+        }
+      }
+      ${ownService}
+    `,
     variables: { serviceKey: from.path('serviceKey'), input: from.body },
   },
   {
@@ -38,7 +48,14 @@ export const serviceOwnerRoutes: Route[] = [
     description:
       "The owner alone. Offered again from the next request on, on every instance. `paused` → `active`, and `inactive` (taken out of service by the marketplace after a long run of failed calls) → `active`, its run of failures forgotten; 409 otherwise (a `suspended` service follows its provider's status: it comes back when the provider is restored).",
     errors: [404, 409],
-    document: /* GraphQL */ `mutation ResumeService($serviceKey: String!) { resumeService(serviceKey: $serviceKey) { ...OwnService } } ${ownService}`,
+    document: /* GraphQL */ `
+      mutation ResumeService($serviceKey: String!) {
+        resumeService(serviceKey: $serviceKey) {
+          ...OwnService
+        }
+      }
+      ${ownService}
+    `,
     variables: { serviceKey: from.path('serviceKey') },
   },
   {
@@ -50,11 +67,17 @@ export const serviceOwnerRoutes: Route[] = [
     tag: 'Services',
     summary: 'Remove a service',
     description:
-      "The owner alone. For good: the service is `removed`, never offered, listed or found by its key again (404 from then on, for its owner too, except in `GET /agents/me/services?status=removed`); its sub-keys are revoked and its ticket endpoint deleted. Its executions, transactions, disputes and tickets keep naming it, and its owner still reads its tickets. From any state but `removed`.",
+      'The owner alone. For good: the service is `removed`, never offered, listed or found by its key again (404 from then on, for its owner too, except in `GET /agents/me/services?status=removed`); its sub-keys are revoked and its ticket endpoint deleted. Its executions, transactions, disputes and tickets keep naming it, and its owner still reads its tickets. From any state but `removed`.',
     errors: [404, 409],
-    document: /* GraphQL */ `mutation RemoveService($serviceKey: String!) {
-      removeService(serviceKey: $serviceKey) { service_key: serviceKey status updated_at: updatedAt }
-    }`,
+    document: /* GraphQL */ `
+      mutation RemoveService($serviceKey: String!) {
+        removeService(serviceKey: $serviceKey) {
+          service_key: serviceKey
+          status
+          updated_at: updatedAt
+        }
+      }
+    `,
     variables: { serviceKey: from.path('serviceKey') },
   },
   {
@@ -67,9 +90,17 @@ export const serviceOwnerRoutes: Route[] = [
     summary: "The caller's own services",
     description:
       'Newest first, in every state but `removed` (paused ones with their `resume_at`); `status` narrows to one state, `removed` included. `status_reason` says why an `inactive` service (taken out of service by the marketplace after a long run of failed calls) or a `suspended` one (its provider is suspended or banned) is out of service, and what brings it back.',
-    document: /* GraphQL */ `query MyServices($status: String, $first: Int, $offset: Int) {
-      myServices(status: $status, first: $first, offset: $offset) { total: totalCount services: nodes { ...OwnService } }
-    } ${ownService}`,
+    document: /* GraphQL */ `
+      query MyServices($status: String, $first: Int, $offset: Int) {
+        myServices(status: $status, first: $first, offset: $offset) {
+          total: totalCount
+          services: nodes {
+            ...OwnService
+          }
+        }
+      }
+      ${ownService}
+    `,
     variables: {
       status: from.query('status', 'active, paused, inactive, suspended or removed'),
       first: from.query('limit', 'Items to return, 1-100 (default 20)'),

@@ -14,9 +14,17 @@ export const showcaseRoutes: Route[] = [
     summary: "The showcase listing: Star providers' services",
     description:
       'Active services of active Star providers (reputation 86 and above), ranked: best provider reputation first, then most successes, then the oldest. `GET /showcase` shows the first ten as `top_services`.',
-    document: /* GraphQL */ `query ShowcaseServices($first: Int, $offset: Int) {
-      showcaseServices(first: $first, offset: $offset) { total: totalCount services: nodes { ...ServiceListing } }
-    } ${serviceFields}`,
+    document: /* GraphQL */ `
+      query ShowcaseServices($first: Int, $offset: Int) {
+        showcaseServices(first: $first, offset: $offset) {
+          total: totalCount
+          services: nodes {
+            ...ServiceListing
+          }
+        }
+      }
+      ${serviceFields}
+    `,
     variables: { first: from.query('limit', 'Items to return, 1-100 (default 20)'), offset: from.query('offset', 'Items to skip (default 0)') },
   },
 ];

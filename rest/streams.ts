@@ -81,7 +81,11 @@ export class StreamBridge {
       if (!frame) {
         frame = compute(payload);
         byKey.set(cacheKey, frame);
-        if (frame instanceof Promise) void frame.then((f) => byKey.set(cacheKey, f), () => byKey.delete(cacheKey));
+        if (frame instanceof Promise)
+          void frame.then(
+            (f) => byKey.set(cacheKey, f),
+            () => byKey.delete(cacheKey),
+          );
       }
       return frame;
     };

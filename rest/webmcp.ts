@@ -4,8 +4,16 @@ import { bucket, from, type Route } from './route';
 
 const submissionFields = /* GraphQL */ `
   fragment WebmcpSubmissionFields on WebmcpSubmission {
-    submission_id: submissionId url queued state tool_count: toolCount error site_origin: siteOrigin site_name: siteName
-    created_at: createdAt finished_at: finishedAt
+    submission_id: submissionId
+    url
+    queued
+    state
+    tool_count: toolCount
+    error
+    site_origin: siteOrigin
+    site_name: siteName
+    created_at: createdAt
+    finished_at: finishedAt
   }
 `;
 
@@ -20,12 +28,22 @@ export const webmcpRoutes: Route[] = [
     summary: 'Search the tool index',
     description:
       '`q`: every word must appear in the name or description (a name like `searchCapabilities` also counts as its words); best match first. Without `q`, every tool by site and name. `category` narrows to one category.',
-    document: /* GraphQL */ `query WebmcpTools($q: String, $category: String, $first: Int, $offset: Int) {
-      webmcpTools(q: $q, category: $category, first: $first, offset: $offset) {
-        total: totalCount
-        tools: nodes { name description category input_schema: inputSchema site_origin: siteOrigin site_name: siteName manifest_url: manifestUrl }
+    document: /* GraphQL */ `
+      query WebmcpTools($q: String, $category: String, $first: Int, $offset: Int) {
+        webmcpTools(q: $q, category: $category, first: $first, offset: $offset) {
+          total: totalCount
+          tools: nodes {
+            name
+            description
+            category
+            input_schema: inputSchema
+            site_origin: siteOrigin
+            site_name: siteName
+            manifest_url: manifestUrl
+          }
+        }
       }
-    }`,
+    `,
     variables: {
       q: from.query('q', 'Words to find'),
       category: from.query('category', 'Only this category'),
@@ -43,7 +61,14 @@ export const webmcpRoutes: Route[] = [
     summary: 'Submit a site for indexing',
     description:
       "`url`: an https site (its `/.well-known/webmcp.json` is read) or a manifest's own URL (a path ending in `.json`). A background job fetches it through the outbound guard (no private, loopback or link-local addresses), checks the manifest (`version`, `tools` of 1-500, each with `name`, `description`, an object `inputSchema`, optional `category`), and indexes its tools, replacing what the site had. Follow it at `GET /webmcp/submissions/{submission_id}`. A timeout or a 5xx is tried again (three tries in all); anything else fails at once with the reason.",
-    document: /* GraphQL */ `mutation SubmitWebmcpSite($input: SubmitWebmcpSiteInput!) { submitWebmcpSite(input: $input) { ...WebmcpSubmissionFields } } ${submissionFields}`,
+    document: /* GraphQL */ `
+      mutation SubmitWebmcpSite($input: SubmitWebmcpSiteInput!) {
+        submitWebmcpSite(input: $input) {
+          ...WebmcpSubmissionFields
+        }
+      }
+      ${submissionFields}
+    `,
     variables: { input: from.body },
   },
   {
@@ -55,7 +80,14 @@ export const webmcpRoutes: Route[] = [
     tag: 'WebMCP',
     summary: 'A submission: queued, indexed or failed',
     errors: [404],
-    document: /* GraphQL */ `query WebmcpSubmission($id: ID!) { webmcpSubmission(id: $id) { ...WebmcpSubmissionFields } } ${submissionFields}`,
+    document: /* GraphQL */ `
+      query WebmcpSubmission($id: ID!) {
+        webmcpSubmission(id: $id) {
+          ...WebmcpSubmissionFields
+        }
+      }
+      ${submissionFields}
+    `,
     variables: { id: from.path('id') },
   },
   {
@@ -66,12 +98,21 @@ export const webmcpRoutes: Route[] = [
     status: 200,
     tag: 'WebMCP',
     summary: 'What the tool index holds',
-    document: /* GraphQL */ `query WebmcpStats {
-      webmcpStats {
-        total_tools: totalTools sites by_category: byCategory { category tools }
-        submissions_queued: submissionsQueued submissions_indexed: submissionsIndexed submissions_failed: submissionsFailed
+    document: /* GraphQL */ `
+      query WebmcpStats {
+        webmcpStats {
+          total_tools: totalTools
+          sites
+          by_category: byCategory {
+            category
+            tools
+          }
+          submissions_queued: submissionsQueued
+          submissions_indexed: submissionsIndexed
+          submissions_failed: submissionsFailed
+        }
       }
-    }`,
+    `,
   },
   {
     method: 'GET',
@@ -82,8 +123,20 @@ export const webmcpRoutes: Route[] = [
     tag: 'WebMCP',
     summary: "The marketplace's WebMCP manifest",
     description: "Version 1.0.0 and the eight tools of the spec's tool manifest with their inputs; also served at the site root as `/.well-known/webmcp.json`.",
-    document: /* GraphQL */ `query WebmcpManifest {
-      webmcpManifest { version name description url tools { name description inputSchema } }
-    }`,
+    document: /* GraphQL */ `
+      query WebmcpManifest {
+        webmcpManifest {
+          version
+          name
+          description
+          url
+          tools {
+            name
+            description
+            inputSchema
+          }
+        }
+      }
+    `,
   },
 ];

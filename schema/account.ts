@@ -72,7 +72,11 @@ export const Dispute = builder.prismaNode('Dispute', {
     disputeId: t.exposeID('id'),
     form: t.exposeString('form', { description: '`service` (form A) or `transaction` (form B)' }),
     type: t.string({ nullable: true, description: 'Form A: billing, quality or availability', resolve: (d) => (d.form === 'service' ? d.kind : null) }),
-    reason: t.string({ nullable: true, description: 'Form B: provider_error, billing_error, service_failure or other', resolve: (d) => (d.form === 'transaction' ? d.kind : null) }),
+    reason: t.string({
+      nullable: true,
+      description: 'Form B: provider_error, billing_error, service_failure or other',
+      resolve: (d) => (d.form === 'transaction' ? d.kind : null),
+    }),
     status: t.exposeString('status', { description: '`open`, `under_review` or `resolved`' }),
     resolved: t.boolean({ description: 'Whether the dispute is resolved (status `resolved`)', resolve: (d) => d.status === 'resolved' }),
     resolution: t.exposeString('resolution', { nullable: true }),
@@ -134,13 +138,25 @@ const AuditEvent = builder.prismaObject('AuditEvent', {
 });
 
 builder.queryField('myExecutions', (t) =>
-  pagedField(t, Execution, { description: "The caller's executions with results and costs, newest first", auth: 'agent', resolve: (ctx, _a, page) => account.myExecutions(ctx, page) }),
+  pagedField(t, Execution, {
+    description: "The caller's executions with results and costs, newest first",
+    auth: 'agent',
+    resolve: (ctx, _a, page) => account.myExecutions(ctx, page),
+  }),
 );
 builder.queryField('myTransactions', (t) =>
-  pagedField(t, Transaction, { description: "The caller's ledger entries, newest first", auth: 'agent', resolve: (ctx, _a, page) => account.myTransactions(ctx, page) }),
+  pagedField(t, Transaction, {
+    description: "The caller's ledger entries, newest first",
+    auth: 'agent',
+    resolve: (ctx, _a, page) => account.myTransactions(ctx, page),
+  }),
 );
 builder.queryField('myDisputes', (t) =>
-  pagedField(t, Dispute, { description: "The caller's disputes with status and resolution", auth: 'agent', resolve: (ctx, _a, page) => account.myDisputes(ctx, page) }),
+  pagedField(t, Dispute, {
+    description: "The caller's disputes with status and resolution",
+    auth: 'agent',
+    resolve: (ctx, _a, page) => account.myDisputes(ctx, page),
+  }),
 );
 builder.queryField('mySparks', (t) =>
   pagedField(t, Spark, { description: "The caller's sparks", auth: 'agent', resolve: (ctx, _a, page) => account.mySparks(ctx, page) }),
@@ -192,7 +208,9 @@ const Usage = builder.objectRef<Awaited<ReturnType<typeof account.myUsage>>>('Us
   }),
 });
 
-builder.queryField('myUsage', (t) => t.field({ type: Usage, description: 'API usage over the last 30 days', auth: 'agent', resolve: (_r, _a, ctx) => account.myUsage(ctx) }));
+builder.queryField('myUsage', (t) =>
+  t.field({ type: Usage, description: 'API usage over the last 30 days', auth: 'agent', resolve: (_r, _a, ctx) => account.myUsage(ctx) }),
+);
 
 type Analytics = Awaited<ReturnType<typeof account.myAnalytics>>;
 const Trend = builder.objectRef<Analytics['trends'][number]>('ExecutionTrend').implement({
@@ -228,7 +246,12 @@ const AnalyticsRef = builder.objectRef<Analytics>('Analytics').implement({
 });
 
 builder.queryField('myAnalytics', (t) =>
-  t.field({ type: AnalyticsRef, description: 'Execution trends, top capabilities, cost breakdown and latency over 30 days', auth: 'agent', resolve: (_r, _a, ctx) => account.myAnalytics(ctx) }),
+  t.field({
+    type: AnalyticsRef,
+    description: 'Execution trends, top capabilities, cost breakdown and latency over 30 days',
+    auth: 'agent',
+    resolve: (_r, _a, ctx) => account.myAnalytics(ctx),
+  }),
 );
 
 const TierRef = builder.objectRef<TierDefinition>('TierDefinition').implement({

@@ -51,7 +51,9 @@ const AcpStatus = builder.objectRef<acp.AcpStatus>('AcpStatus').implement({
   }),
 });
 
-builder.queryField('acpStatus', (t) => t.field({ type: AcpStatus, description: 'Whether ACP offerings are served, and on which network', resolve: (_r, _a, ctx) => acp.acpStatus(ctx) }));
+builder.queryField('acpStatus', (t) =>
+  t.field({ type: AcpStatus, description: 'Whether ACP offerings are served, and on which network', resolve: (_r, _a, ctx) => acp.acpStatus(ctx) }),
+);
 
 const AcpCurrency = builder.enumType('AcpCurrency', {
   description: '`token`: the network token at the configured rate; `usdc`: the payment asset',

@@ -28,7 +28,7 @@ const StatusUpdate = builder.objectRef<Awaited<ReturnType<typeof admin.setAgentS
 const UpdateAgentStatusInput = builder.inputType('UpdateAgentStatusInput', {
   fields: (t) => ({
     status: t.field({ type: AgentStatusEnum, required: true }),
-    reason: t.string({ description: 'Recorded in the agent\'s audit log' }),
+    reason: t.string({ description: "Recorded in the agent's audit log" }),
   }),
 });
 
@@ -55,7 +55,10 @@ const AdminStats = builder.objectRef<Stats>('AdminStats').implement({
     agents: t.field({ type: counts<Stats['agents']>('AdminAgentStats', ['total', 'active', 'suspended', 'banned', 'subAgents']), resolve: (s) => s.agents }),
     services: t.field({ type: counts<Stats['services']>('AdminServiceStats', ['total', 'active']), resolve: (s) => s.services }),
     subKeys: t.field({ type: counts<Stats['subKeys']>('AdminSubKeyStats', ['total', 'live']), resolve: (s) => s.subKeys }),
-    executions: t.field({ type: counts<Stats['executions']>('AdminExecutionStats', ['total', 'last30d', 'succeeded', 'failed']), resolve: (s) => s.executions }),
+    executions: t.field({
+      type: counts<Stats['executions']>('AdminExecutionStats', ['total', 'last30d', 'succeeded', 'failed']),
+      resolve: (s) => s.executions,
+    }),
     disputes: t.field({ type: counts<Stats['disputes']>('AdminDisputeStats', ['total', 'open']), resolve: (s) => s.disputes }),
     revenueCents: t.exposeInt('revenueCents'),
     capabilities: t.exposeInt('capabilities'),
@@ -92,7 +95,7 @@ const OutboxKind = builder.objectRef<admin.OutboxKind>('OutboxKind').implement({
 });
 
 const OutboxState = builder.objectRef<admin.OutboxState>('OutboxState').implement({
-  description: "The outbox: events waiting to be relayed to live streams, and the deliveries waiting or given up (delivered ones are not counted)",
+  description: 'The outbox: events waiting to be relayed to live streams, and the deliveries waiting or given up (delivered ones are not counted)',
   fields: (t) => ({
     unrelayed: t.exposeInt('unrelayed', { description: 'Events committed and not yet relayed to live streams' }),
     oldestUnrelayedSeconds: t.exposeInt('oldestUnrelayedSeconds'),

@@ -41,14 +41,19 @@ export const Agent = builder.prismaNode('Agent', {
     }),
     effectiveStatus: t.expose('status', {
       type: AgentStatusEnum,
-      description: "The status in force: the worst of the status given and its ancestors' (a suspension or ban reaches every sub-agent below). Only an ACTIVE agent may act",
+      description:
+        "The status in force: the worst of the status given and its ancestors' (a suspension or ban reaches every sub-agent below). Only an ACTIVE agent may act",
     }),
     effectiveStatusImposedBy: t.id({
       nullable: true,
       description: 'The ancestor whose own status imposes `effectiveStatus` (the nearest, when several have it); null when it is the status given',
       resolve: (agent, _args, ctx) => effectiveStatusImposedBy(ctx, agent),
     }),
-    ownStatus: t.expose('ownStatus', { type: AgentStatusEnum, deprecationReason: 'The same as `status`, the status given', description: 'The status the administrator gave this agent' }),
+    ownStatus: t.expose('ownStatus', {
+      type: AgentStatusEnum,
+      deprecationReason: 'The same as `status`, the status given',
+      description: 'The status the administrator gave this agent',
+    }),
     autonomyLevel: t.expose('autonomyLevel', { type: AutonomyLevelEnum }),
     capabilities: t.exposeStringList('capabilities'),
     authorityScope: t.exposeStringList('authorityScope', { description: 'Capability prefixes a sub-agent may act on' }),
@@ -78,7 +83,7 @@ const CreateSubAgentInput = builder.inputType('CreateSubAgentInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: '3-50 characters, unique' }),
     description: t.string({ required: true }),
-    autonomyLevel: t.field({ type: AutonomyLevelEnum, required: true, description: 'At most the parent agent\'s own level' }),
+    autonomyLevel: t.field({ type: AutonomyLevelEnum, required: true, description: "At most the parent agent's own level" }),
     authorityScope: t.stringList({ required: true, description: "Capability prefixes the sub-agent may act on; inside the parent's scope" }),
   }),
 });
@@ -148,8 +153,10 @@ const AgentRecord = builder.objectRef<Record>('AgentReputation').implement({
     name: t.exposeString('name'),
     reputation: t.exposeInt('reputation', { description: '0-100' }),
     tier: t.field({ type: TierEnum, resolve: (r) => r.tier as never }),
-    trustScore: t.exposeFloat('trust_score', { description: `0-100: reputation × ${trust.TRUST_WEIGHTS.reputation} + reliability × ${trust.TRUST_WEIGHTS.reliability} + disputes × ${trust.TRUST_WEIGHTS.disputes}` }),
-    calls: t.int({ description: "Calls its services answered or failed", resolve: (r) => r.reliability.calls }),
+    trustScore: t.exposeFloat('trust_score', {
+      description: `0-100: reputation × ${trust.TRUST_WEIGHTS.reputation} + reliability × ${trust.TRUST_WEIGHTS.reliability} + disputes × ${trust.TRUST_WEIGHTS.disputes}`,
+    }),
+    calls: t.int({ description: 'Calls its services answered or failed', resolve: (r) => r.reliability.calls }),
     successes: t.int({ resolve: (r) => r.reliability.successes }),
     successRate: t.float({ description: 'With a uniform prior: no calls counts as 0.5', resolve: (r) => r.reliability.success_rate }),
     disputes: t.int({ description: 'Disputes filed against its services', resolve: (r) => r.disputes.total }),
@@ -159,7 +166,7 @@ const AgentRecord = builder.objectRef<Record>('AgentReputation').implement({
     reputationNet30d: t.int({ description: 'Their net effect', resolve: (r) => r.reputation_events.net_last_30_days }),
     history: t.field({
       type: [ReputationDay],
-      description: 'The days its score moved over the last `days` (default 30, at most 365), oldest first: the score at each day\'s end and the net change',
+      description: "The days its score moved over the last `days` (default 30, at most 365), oldest first: the score at each day's end and the net change",
       args: { days: t.arg.int({ description: '1-365, default 30', extensions: range(1, 365) }) },
       resolve: (r, { days }, ctx) => trust.reputationHistory(ctx.db, r.agent_id, days ?? 30, ctx.services.clock.now()),
     }),

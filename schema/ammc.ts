@@ -26,27 +26,39 @@ const AvailableAgent = builder.objectRef<ammc.AvailableAgent>('AmmcAgent').imple
     reputation: t.exposeInt('reputation'),
     tier: t.string({ resolve: (a) => tierOf(a.reputation) }),
     capabilities: t.exposeStringList('capabilities'),
-    source: t.exposeString('source', { description: 'Where it lives: `marketplace` (registered here) or `external` (an external agent: reach it through delegations)' }),
+    source: t.exposeString('source', {
+      description: 'Where it lives: `marketplace` (registered here) or `external` (an external agent: reach it through delegations)',
+    }),
     instanceUrl: t.exposeString('instanceUrl', { nullable: true, description: "An external agent's instance" }),
     ownerAgentId: t.exposeID('ownerAgentId', { nullable: true, description: "An external agent's owner" }),
   }),
 });
 
-const ConglomerateStateChange = builder.objectRef<{ from: string | null; to: string; triggered_by: string; by: string; at: string; reason?: string }>('ConglomerateStateChange').implement({
-  description: 'One move of a conglomerate',
-  fields: (t) => ({
-    from: t.string({ nullable: true, resolve: (e) => e.from }),
-    to: t.exposeString('to'),
-    triggeredBy: t.string({ description: '`external` (its founder), `system` (an exit condition) or `timer` (its deadline)', resolve: (e) => e.triggered_by }),
-    by: t.exposeString('by', { description: 'The founder, or `marketplace`' }),
-    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
-    reason: t.string({ nullable: true, resolve: (e) => e.reason ?? null }),
-  }),
-});
+const ConglomerateStateChange = builder
+  .objectRef<{ from: string | null; to: string; triggered_by: string; by: string; at: string; reason?: string }>('ConglomerateStateChange')
+  .implement({
+    description: 'One move of a conglomerate',
+    fields: (t) => ({
+      from: t.string({ nullable: true, resolve: (e) => e.from }),
+      to: t.exposeString('to'),
+      triggeredBy: t.string({
+        description: '`external` (its founder), `system` (an exit condition) or `timer` (its deadline)',
+        resolve: (e) => e.triggered_by,
+      }),
+      by: t.exposeString('by', { description: 'The founder, or `marketplace`' }),
+      at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+      reason: t.string({ nullable: true, resolve: (e) => e.reason ?? null }),
+    }),
+  });
 
 const ExitConditions = builder.objectRef<ConglomerateRow>('ConglomerateExitConditions').implement({
   fields: (t) => ({
-    deadline: t.field({ type: 'DateTime', nullable: true, description: 'Then an operating conglomerate settles and a forming one dissolves', resolve: (c) => c.exitDeadline }),
+    deadline: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Then an operating conglomerate settles and a forming one dissolves',
+      resolve: (c) => c.exitDeadline,
+    }),
     maxLossUsd: t.float({ nullable: true, description: 'A realised loss this large dissolves it', resolve: (c) => usd(c.maxLossCents) }),
     profitTargetUsd: t.float({ nullable: true, description: 'A realised profit this large settles it', resolve: (c) => usd(c.profitTargetCents) }),
   }),
@@ -65,7 +77,10 @@ export const Conglomerate = builder.prismaNode('Conglomerate', {
     exitConditions: t.field({ type: ExitConditions, resolve: (c) => c }),
     founderAgentId: t.exposeID('agentId'),
     members: t.exposeIDList('memberIds', { description: 'The members beside the founder' }),
-    balanceUsd: t.float({ description: 'The budget less what was spent plus what came back', resolve: (c) => (c.maxBudgetCents - c.spentCents + c.proceedsCents) / 100 }),
+    balanceUsd: t.float({
+      description: 'The budget less what was spent plus what came back',
+      resolve: (c) => (c.maxBudgetCents - c.spentCents + c.proceedsCents) / 100,
+    }),
     realisedPnlUsd: t.float({ resolve: (c) => (c.proceedsCents - c.spentCents) / 100 }),
     trades: t.exposeInt('trades'),
     executions: t.exposeInt('executions'),
@@ -166,11 +181,17 @@ builder.queryField('ammcAgents', (t) =>
     description: 'Agents that may join conglomerates (no credential needed), best reputation first',
     args: {
       capability: t.arg.string({ description: 'Only agents that list this capability', extensions: maxLength(64) }),
-      source: t.arg.string({ description: '`marketplace` (registered here), `external` (agents of the gateway) or `all` (the default)', extensions: oneOf(ammc.AGENT_SOURCES) }),
+      source: t.arg.string({
+        description: '`marketplace` (registered here), `external` (agents of the gateway) or `all` (the default)',
+        extensions: oneOf(ammc.AGENT_SOURCES),
+      }),
     },
     resolve: (ctx, args, page) => ammc.availableAgents(ctx, page, args.capability, args.source),
     connectionFields: (c) => ({
-      source: c.string({ description: 'Which agents the list covers: `all`, `marketplace` or `external` (each item says its own)', resolve: (conn: { source: string }) => conn.source }),
+      source: c.string({
+        description: 'Which agents the list covers: `all`, `marketplace` or `external` (each item says its own)',
+        resolve: (conn: { source: string }) => conn.source,
+      }),
     }),
   }),
 );

@@ -3,7 +3,14 @@
 // check, which throws our own 401/403. scope-auth keeps what it is best at, whether the caller may see an object; for a
 // plain caller check it built a request cache of maps and promises on every field, while this asks the context once,
 // without a promise when the caller is already known (docs/benchmarks.md, The bare `node:http` reference).
-import SchemaBuilder, { BasePlugin, type FieldNullability, type InputFieldMap, type PothosOutputFieldConfig, type SchemaTypes, type TypeParam } from '@pothos/core';
+import SchemaBuilder, {
+  BasePlugin,
+  type FieldNullability,
+  type InputFieldMap,
+  type PothosOutputFieldConfig,
+  type SchemaTypes,
+  type TypeParam,
+} from '@pothos/core';
 import type { GraphQLFieldResolver } from 'graphql';
 import { adminOf, agentOf } from '../src/domain/agents/principal';
 import type { Ctx, Principal } from '../src/domain/context';
@@ -23,11 +30,20 @@ declare global {
     export interface Plugins<Types extends SchemaTypes> {
       callerAuth: CallerAuthPlugin<Types>;
     }
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    export interface FieldOptions<Types extends SchemaTypes, ParentShape, Type extends TypeParam<Types>, Nullable extends FieldNullability<Type>, Args extends InputFieldMap, ResolveShape, ResolveReturnShape> {
+    /* eslint-disable @typescript-eslint/no-unused-vars */
+    export interface FieldOptions<
+      Types extends SchemaTypes,
+      ParentShape,
+      Type extends TypeParam<Types>,
+      Nullable extends FieldNullability<Type>,
+      Args extends InputFieldMap,
+      ResolveShape,
+      ResolveReturnShape,
+    > {
       /** Who may call the field: checked before it resolves (a subscription: before it subscribes). */
       auth?: FieldAuth;
     }
+    /* eslint-enable @typescript-eslint/no-unused-vars */
   }
 }
 

@@ -55,7 +55,8 @@ const Resolution = builder.objectRef<discovery.Resolution>('Resolution').impleme
     matches: t.expose('matches', { type: [Match] }),
     total: t.exposeInt('total', { description: 'Providers that qualify (matches holds the best `limit`)' }),
     totalIsEstimate: t.exposeBoolean('totalIsEstimate', {
-      description: 'True when `total` is estimated from a sample of 200 of the capability\'s offers: a query with a reputation, price or language limit, of a capability with more offers than that',
+      description:
+        "True when `total` is estimated from a sample of 200 of the capability's offers: a query with a reputation, price or language limit, of a capability with more offers than that",
     }),
     resolutionTimeMs: t.exposeFloat('resolutionTimeMs'),
     query: t.expose('query', { type: ResolveQuery, description: 'The query as understood' }),

@@ -92,7 +92,12 @@ const RevenueFees = builder.objectRef<disputes.Revenue['fees']>('RevenueFees').i
   description: "The marketplace's own revenue: its fee on every paid call, from the ledger's revenue account",
   fields: (t) => ({
     ...amountFields(t, 'fees', (f: disputes.Revenue['fees']) => f.feesBaseUnits, 'Fees taken'),
-    ...amountFields(t, 'refunded', (f: disputes.Revenue['fees']) => f.refundedBaseUnits, 'Given back by refunds (the fee part, and what providers could not cover)'),
+    ...amountFields(
+      t,
+      'refunded',
+      (f: disputes.Revenue['fees']) => f.refundedBaseUnits,
+      'Given back by refunds (the fee part, and what providers could not cover)',
+    ),
     ...amountFields(t, 'net', (f: disputes.Revenue['fees']) => f.netBaseUnits, 'Fees less refunds'),
     feeBps: t.exposeInt('feeBps', { description: 'The fee on each paid call, in basis points of its price' }),
     asset: t.exposeString('asset'),

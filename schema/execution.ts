@@ -58,19 +58,20 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     usage: t.field({
       type: ModelUsage,
       nullable: true,
-      description: "The model backend's usage, when the marketplace's attempt called a model: a failed attempt's too (what the backend reported spending on it)",
+      description:
+        "The model backend's usage, when the marketplace's attempt called a model: a failed attempt's too (what the backend reported spending on it)",
       resolve: (a) => a.usage ?? null,
     }),
   }),
 });
 
 const X402PaymentReceipt = builder.objectRef<X402Receipt>('X402PaymentReceipt').implement({
-  description: 'The x402 payment a call was paid with, settled and credited to the caller\'s wallet',
+  description: "The x402 payment a call was paid with, settled and credited to the caller's wallet",
   fields: (t) => ({
     paymentId: t.exposeID('paymentId'),
     payer: t.exposeString('payer', { description: 'The address that signed the payment' }),
     ...amountFields(t, 'amount', (p: X402Receipt) => p.amount, 'What the payment paid'),
-    transaction: t.exposeString('transaction', { description: 'The settlement\'s transaction hash (in sandbox mode, on the chain the ledger plays)' }),
+    transaction: t.exposeString('transaction', { description: "The settlement's transaction hash (in sandbox mode, on the chain the ledger plays)" }),
     network: t.exposeString('network', { description: 'CAIP-2, `eip155:84532` in sandbox mode' }),
   }),
 });
@@ -84,10 +85,10 @@ const BALANCE_AFTER =
   "What is left in the caller's wallet once this call was charged: the balance the statement that recorded and charged it left (calls of the same wallet recorded by that statement count too), or, where no charging statement said it (a replayed payment's answer, a call that charged nothing), its balance when the answer was made; null when the wallet is gone";
 
 export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
-  description: 'How a paid call was paid: its price was held on the caller\'s wallet while it ran, and the answering provider\'s price charged',
+  description: "How a paid call was paid: its price was held on the caller's wallet while it ran, and the answering provider's price charged",
   fields: (t) => ({
-    method: t.exposeString('method', { description: '`prepaid` (the caller\'s wallet covered it) or `x402` (paid with PAYMENT-SIGNATURE)' }),
-    walletAddress: t.exposeString('walletAddress', { description: 'The caller\'s wallet, which paid' }),
+    method: t.exposeString('method', { description: "`prepaid` (the caller's wallet covered it) or `x402` (paid with PAYMENT-SIGNATURE)" }),
+    walletAddress: t.exposeString('walletAddress', { description: "The caller's wallet, which paid" }),
     ...amountFields(t, 'held', (p: execution.PaymentReceipt) => p.held, 'Held while the call ran: the dearest provider it could try'),
     ...amountFields(t, 'charged', (p: execution.PaymentReceipt) => p.charged, "The answering provider's price; 0 when every provider failed"),
     chargedCents: t.exposeInt('chargedCents'),
@@ -129,10 +130,18 @@ const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('Executio
 const ExecuteInput = builder.inputType('ExecuteInput', {
   fields: (t) => ({
     capability: t.string({ required: true, description: 'The capability identifier, such as "summarize"' }),
-    input: t.field({ type: 'JSON', required: true, description: "Free-form, capability-specific object: a registered provider gets it exactly as sent; the marketplace's own attempt reads it by the capability's input schema (GET /capabilities)", extensions: { jsonSchema: { type: 'object' } } }),
+    input: t.field({
+      type: 'JSON',
+      required: true,
+      description:
+        "Free-form, capability-specific object: a registered provider gets it exactly as sent; the marketplace's own attempt reads it by the capability's input schema (GET /capabilities)",
+      extensions: { jsonSchema: { type: 'object' } },
+    }),
     provider: t.string({ description: 'A service key (svc_…) or service id; required with mode chosen' }),
     mode: t.field({ type: ExecuteModeEnum, description: 'Default auto' }),
-    taskId: t.string({ description: "A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price)" }),
+    taskId: t.string({
+      description: "A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price)",
+    }),
   }),
 });
 
@@ -144,7 +153,8 @@ builder.mutationField('execute', (t) =>
     args: {
       input: t.arg({ type: ExecuteInput, required: true }),
       payment: t.arg.string({
-        description: 'An x402 v2 PaymentPayload for the call (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it: the base64 of its JSON (or the JSON itself)',
+        description:
+          'An x402 v2 PaymentPayload for the call (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it: the base64 of its JSON (or the JSON itself)',
       }),
     },
     resolve: (_r, { input, payment }, ctx) => execution.execute(ctx, input, { payment }),

@@ -42,7 +42,9 @@ const MemoryHealth = builder.objectRef<Components['memory']>('MemoryHealth').imp
     rssBytes: t.exposeFloat('rssBytes'),
     heapUsedBytes: t.exposeFloat('heapUsedBytes'),
     heapLimitBytes: t.exposeFloat('heapLimitBytes'),
-    vectorSearch: t.exposeString('vectorSearch', { description: 'How memory stores find nearest neighbours: `pgvector` (HNSW index) or `exact` (a scan in SQL)' }),
+    vectorSearch: t.exposeString('vectorSearch', {
+      description: 'How memory stores find nearest neighbours: `pgvector` (HNSW index) or `exact` (a scan in SQL)',
+    }),
   }),
 });
 
@@ -82,7 +84,8 @@ const Version = builder.objectRef<{ version: string }>('Version').implement({
 builder.queryField('health', (t) =>
   t.field({
     type: Health,
-    description: 'Status of this instance and its components. Over REST, `down` and `draining` answer HTTP 503 (a load balancer stops sending), with the same report',
+    description:
+      'Status of this instance and its components. Over REST, `down` and `draining` answer HTTP 503 (a load balancer stops sending), with the same report',
     resolve: (_r, _a, ctx) => health.getHealth(ctx),
   }),
 );

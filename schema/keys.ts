@@ -48,8 +48,15 @@ const SubKeyBound = builder.objectRef<keys.SubKeyBound>('SubKeyBound').implement
   description:
     "A bound that applied to a grant: a rate lowered to the service's sub-key policy maximum, a daily limit the policy sets, or (on rotation) a permission the policy no longer allows",
   fields: (t) => ({
-    field: t.exposeString('field', { description: 'The answer field it bounded, as REST spells it: `rate_limits.requests_per_minute`, `rate_limits.requests_per_day` or `permissions`' }),
-    asked: t.field({ type: 'JSON', nullable: true, description: 'What was asked (on rotation: what the old key held); null for a daily limit not asked for', resolve: (b) => b.asked }),
+    field: t.exposeString('field', {
+      description: 'The answer field it bounded, as REST spells it: `rate_limits.requests_per_minute`, `rate_limits.requests_per_day` or `permissions`',
+    }),
+    asked: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What was asked (on rotation: what the old key held); null for a daily limit not asked for',
+      resolve: (b) => b.asked,
+    }),
     granted: t.field({ type: 'JSON', description: 'What the key holds', resolve: (b) => b.granted }),
     reason: t.exposeString('reason'),
   }),
@@ -64,7 +71,11 @@ const ProvisionedSubKey = builder.objectRef<keys.ProvisionedKey>('ProvisionedSub
     rateLimits: t.field({ type: RateLimits, resolve: (p) => keys.rateLimitsOf(p.key.rateLimits) }),
     expiresAt: t.field({ type: 'DateTime', resolve: (p) => p.key.expiresAt }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => p.key.createdAt }),
-    bounds: t.field({ type: [SubKeyBound], description: 'Where the grant is less than was asked, and why (empty when it is all that was asked)', resolve: (p) => p.bounds }),
+    bounds: t.field({
+      type: [SubKeyBound],
+      description: 'Where the grant is less than was asked, and why (empty when it is all that was asked)',
+      resolve: (p) => p.bounds,
+    }),
     key: t.field({ type: SubKey, resolve: (p) => p.key }),
   }),
 });
@@ -77,9 +88,13 @@ const ProvisionSubKeyInput = builder.inputType('ProvisionSubKeyInput', {
     }),
     rateLimits: t.field({
       type: RateLimitsInput,
-      description: "Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any",
+      description:
+        "Default 60 a minute, no daily limit. A rate above the service's sub-key policy maximum is lowered to it; without a daily limit the key gets the policy's daily maximum, if any",
     }),
-    expiresAt: t.field({ type: 'DateTime', description: 'When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS)' }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description: 'When the key stops being valid: default 365 days from now (SUB_KEY_LIFETIME_DAYS), at most 730 (SUB_KEY_MAX_LIFETIME_DAYS)',
+    }),
   }),
 });
 
@@ -112,7 +127,7 @@ builder.queryField('verifySubKey', (t) =>
   t.field({
     type: Verification,
     description:
-      'Check a presented sub-key (no credential needed): the holder, and the permissions and rate limits the key was granted. Unknown, revoked and expired keys, and keys of a suspended or banned holder (by its own status or an ancestor\'s), all answer the same 401.',
+      "Check a presented sub-key (no credential needed): the holder, and the permissions and rate limits the key was granted. Unknown, revoked and expired keys, and keys of a suspended or banned holder (by its own status or an ancestor's), all answer the same 401.",
     args: { key: t.arg.string({ required: true }) },
     resolve: (_r, { key }, ctx) => keys.verifySubKey(ctx, key),
   }),
@@ -126,8 +141,16 @@ const Rotation = builder.objectRef<keys.Rotation>('SubKeyRotation').implement({
     gracePeriodEnds: t.field({ type: 'DateTime', description: 'Until then the old key stays valid', resolve: (r) => r.previous.graceEndsAt! }),
     expiresAt: t.field({ type: 'DateTime', resolve: (r) => r.key.expiresAt }),
     permissions: t.stringList({ description: "The old key's, less those the service's sub-key policy no longer allows", resolve: (r) => r.key.permissions }),
-    rateLimits: t.field({ type: RateLimits, description: "The old key's, lowered to the policy's maxima", resolve: (r) => keys.rateLimitsOf(r.key.rateLimits) }),
-    bounds: t.field({ type: [SubKeyBound], description: 'What the new key holds less than the old one did, and why (empty when nothing)', resolve: (r) => r.bounds }),
+    rateLimits: t.field({
+      type: RateLimits,
+      description: "The old key's, lowered to the policy's maxima",
+      resolve: (r) => keys.rateLimitsOf(r.key.rateLimits),
+    }),
+    bounds: t.field({
+      type: [SubKeyBound],
+      description: 'What the new key holds less than the old one did, and why (empty when nothing)',
+      resolve: (r) => r.bounds,
+    }),
     key: t.field({ type: SubKey, resolve: (r) => r.key }),
   }),
 });

@@ -80,7 +80,7 @@ const WrittenEntries = builder.objectRef<{ written: number; entries: memory.Writ
 
 const CreateMemoryStoreInput = builder.inputType('CreateMemoryStoreInput', {
   fields: (t) => ({
-    name: t.string({ required: true, description: 'Unique among the caller\'s stores, 1-100 characters' }),
+    name: t.string({ required: true, description: "Unique among the caller's stores, 1-100 characters" }),
     storeType: t.string({ required: true, description: '`kv`, `vector` or `structured`' }),
     accessLevel: t.string({ description: '`private` (default), `shared` or `public`' }),
     description: t.string(),
@@ -101,13 +101,13 @@ const MemoryEntryInput = builder.inputType('MemoryEntryInput', {
   fields: (t) => ({
     key: t.string({ description: 'Required: 1-512 characters' }),
     value: t.field({ type: 'JSON', description: 'Any JSON (a JSON object in structured stores)' }),
-    ttlSeconds: t.int({ description: 'Expires this long after the write (else the store\'s default; else never)' }),
-    embedding: t.floatList({ description: 'Vector stores: the embedding, of the store\'s dimensions' }),
+    ttlSeconds: t.int({ description: "Expires this long after the write (else the store's default; else never)" }),
+    embedding: t.floatList({ description: "Vector stores: the embedding, of the store's dimensions" }),
   }),
 });
 
 const WriteMemoryEntriesInput = builder.inputType('WriteMemoryEntriesInput', {
-  fields: (t) => ({ entries: t.field({ type: [MemoryEntryInput], required: true, description: 'At most the tier\'s batch size (see Query.tiers)' }) }),
+  fields: (t) => ({ entries: t.field({ type: [MemoryEntryInput], required: true, description: "At most the tier's batch size (see Query.tiers)" }) }),
 });
 
 const MemorySearchInput = builder.inputType('MemorySearchInput', {
@@ -120,11 +120,12 @@ const MemorySearchInput = builder.inputType('MemorySearchInput', {
     }),
     filter: t.field({
       type: 'JSON',
-      description: 'structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold',
+      description:
+        'structured: `{ "field.path": value }` (the document contains it) or `{ "field.path": { "$eq" | "$ne" | "$gt" | "$gte" | "$lt" | "$lte" | "$in" | "$exists": … } }`; all must hold',
     }),
     vector: t.floatList({ description: 'vector: the query embedding; results are its nearest neighbours by cosine distance' }),
     embedding: t.floatList({ description: 'The same as `vector`, in the word entries are written with (give one)' }),
-    limit: t.int({ description: 'How many results, 1-100, default 10: the same as the connection\'s `first` (give one)', extensions: range(1, 100) }),
+    limit: t.int({ description: "How many results, 1-100, default 10: the same as the connection's `first` (give one)", extensions: range(1, 100) }),
     topK: t.int({ description: 'The same as `limit`, in the word vector search uses (give one)', extensions: range(1, 100) }),
   }),
 });
@@ -201,14 +202,21 @@ builder.queryField('searchMemory', (t) =>
         );
       },
     },
-    { fields: (c: any) => ({ totalCount: c.int({ description: `Results the pages reach (at most ${memory.SEARCH_DEPTH})`, resolve: (conn: { totalCount: number }) => conn.totalCount }) }) },
+    {
+      fields: (c: any) => ({
+        totalCount: c.int({
+          description: `Results the pages reach (at most ${memory.SEARCH_DEPTH})`,
+          resolve: (conn: { totalCount: number }) => conn.totalCount,
+        }),
+      }),
+    },
   ),
 );
 
 builder.mutationField('createMemoryStore', (t) =>
   t.prismaField({
     type: 'MemoryStore',
-    description: 'Create a store (at most the tier\'s store count; see Query.tiers)',
+    description: "Create a store (at most the tier's store count; see Query.tiers)",
     auth: 'agent',
     args: { input: t.arg({ type: CreateMemoryStoreInput, required: true }) },
     resolve: (_q, _r, { input }, ctx) => memory.createStore(ctx, input),

@@ -37,7 +37,8 @@ const Instructions = builder.objectRef<onboarding.Instructions>('Instructions').
 builder.queryField('registrationInstructions', (t) =>
   t.field({
     type: Instructions,
-    description: 'How to register an agent and get its key, with what is given filled in (registration itself is a call the agent makes, so that its key is shown to it alone)',
+    description:
+      'How to register an agent and get its key, with what is given filled in (registration itself is a call the agent makes, so that its key is shown to it alone)',
     args: {
       name: t.arg.string({ required: true, description: 'The agent name, 3-50 characters', extensions: length(3, 50) }),
       description: t.arg.string({ description: 'What the agent does' }),

@@ -29,7 +29,8 @@ export function pageOf(args: PageArgs, defaultSize = DEFAULT_PAGE, maxSize = MAX
   const given = (v: unknown) => v !== undefined && v !== null;
   const size = (name: 'first' | 'last') => {
     const value = args[name];
-    if (given(value) && (!Number.isInteger(value) || value! < 1 || value! > maxSize)) errors.push({ path: name, message: `must be an integer from 1 to ${maxSize}` });
+    if (given(value) && (!Number.isInteger(value) || value! < 1 || value! > maxSize))
+      errors.push({ path: name, message: `must be an integer from 1 to ${maxSize}` });
     return value ?? defaultSize;
   };
   const cursor = (name: 'after' | 'before') => {
@@ -131,7 +132,13 @@ export function pagedField<T>(t: any, type: unknown, opts: PagedFieldOptions<T>)
       args: { offset: t.arg.int({ description: 'Items to skip: an alternative to `after`' }), ...opts.args },
       // The page sizes pageOf holds first and last to, for the descriptions built from the schema (the
       // relay plugin declares those arguments, so the field states them).
-      extensions: { argumentSchemas: { first: { minimum: 1, maximum: opts.maxSize ?? MAX_PAGE }, last: { minimum: 1, maximum: opts.maxSize ?? MAX_PAGE }, offset: { minimum: 0 } } },
+      extensions: {
+        argumentSchemas: {
+          first: { minimum: 1, maximum: opts.maxSize ?? MAX_PAGE },
+          last: { minimum: 1, maximum: opts.maxSize ?? MAX_PAGE },
+          offset: { minimum: 0 },
+        },
+      },
       resolve: (root: unknown, args: Record<string, any>, ctx: Ctx) =>
         resolveConnection(args, opts.defaultSize, opts.maxSize, (page) => opts.resolve(ctx, args, page, root)),
     },

@@ -18,7 +18,11 @@ export const X402Requirements = builder.objectRef<PaymentRequirements>('X402Paym
     amount: t.exposeString('amount', { description: "Base units of the asset (an integer string); the EIP-3009 authorization's value must be exactly this" }),
     payTo: t.exposeString('payTo', { description: 'Where the payment goes: the marketplace' }),
     maxTimeoutSeconds: t.exposeInt('maxTimeoutSeconds'),
-    extra: t.field({ type: 'JSON', description: "The token's EIP-712 domain (`name`, `version`), which the authorization is signed under", resolve: (r) => r.extra }),
+    extra: t.field({
+      type: 'JSON',
+      description: "The token's EIP-712 domain (`name`, `version`), which the authorization is signed under",
+      resolve: (r) => r.extra,
+    }),
   }),
 });
 
@@ -55,7 +59,10 @@ const X402Asset = builder.objectRef<PaymentSetup['asset']>('X402Asset').implemen
 const Sandbox = builder.objectRef<sandbox.SandboxStatus>('X402Sandbox').implement({
   description: 'What payments run on. In sandbox mode no chain is reached: a facilitator in the process verifies signatures for real and settles in the ledger',
   fields: (t) => ({
-    sandbox: t.boolean({ description: 'Sandbox mode (true): no chain is reached; false: payments are settled on chain by a remote facilitator', resolve: (s) => s.setup.sandbox }),
+    sandbox: t.boolean({
+      description: 'Sandbox mode (true): no chain is reached; false: payments are settled on chain by a remote facilitator',
+      resolve: (s) => s.setup.sandbox,
+    }),
     x402Version: t.exposeInt('x402Version'),
     scheme: t.string({ resolve: () => 'exact' }),
     network: t.string({ description: 'CAIP-2', resolve: (s) => s.setup.network }),
@@ -65,15 +72,24 @@ const Sandbox = builder.objectRef<sandbox.SandboxStatus>('X402Sandbox').implemen
     payTo: t.string({ resolve: (s) => s.setup.payTo }),
     maxTimeoutSeconds: t.int({ resolve: (s) => s.setup.maxTimeoutSeconds }),
     feeBps: t.int({ description: "The marketplace's fee on every paid call, in basis points of its price", resolve: (s) => s.setup.feeBps }),
-    facilitator: t.exposeString('facilitator', { description: '`in-process` in sandbox mode, else the remote facilitator\'s URL' }),
+    facilitator: t.exposeString('facilitator', { description: "`in-process` in sandbox mode, else the remote facilitator's URL" }),
     ...amountFields(t, 'faucetCap', (s: sandbox.SandboxStatus) => s.setup.faucetCapUnits, 'The faucet tops a wallet up to this balance'),
-    ...amountFields(t, 'startingBalance', (s: sandbox.SandboxStatus) => s.setup.startingBalanceUnits, "What an agent's wallet is credited when it opens (its first paid call, test payment or faucet credit, or its creation): 0 outside sandbox mode"),
+    ...amountFields(
+      t,
+      'startingBalance',
+      (s: sandbox.SandboxStatus) => s.setup.startingBalanceUnits,
+      "What an agent's wallet is credited when it opens (its first paid call, test payment or faucet credit, or its creation): 0 outside sandbox mode",
+    ),
     ...amountFields(t, 'centUnits', (s: sandbox.SandboxStatus) => centsToUnits(s.setup, 1), 'One cent'),
   }),
 });
 
 builder.queryField('x402Sandbox', (t) =>
-  t.field({ type: Sandbox, description: 'The x402 sandbox: network, asset, fee and facilitator (no key needed)', resolve: (_r, _a, ctx) => sandbox.sandboxStatus(ctx) }),
+  t.field({
+    type: Sandbox,
+    description: 'The x402 sandbox: network, asset, fee and facilitator (no key needed)',
+    resolve: (_r, _a, ctx) => sandbox.sandboxStatus(ctx),
+  }),
 );
 
 const FaucetCredit = builder.objectRef<sandbox.FaucetCredit>('FaucetCredit').implement({
@@ -97,7 +113,8 @@ const FaucetInput = builder.inputType('SandboxFaucetInput', {
 builder.mutationField('sandboxFaucet', (t) =>
   t.field({
     type: FaucetCredit,
-    description: "Credit sandbox funds to the caller's (or a sub-agent's) wallet, opening it (with the starting balance) when needed, up to the faucet's cap (sandbox mode only: 409 otherwise)",
+    description:
+      "Credit sandbox funds to the caller's (or a sub-agent's) wallet, opening it (with the starting balance) when needed, up to the faucet's cap (sandbox mode only: 409 otherwise)",
     auth: 'agent',
     args: { input: t.arg({ type: FaucetInput }) },
     resolve: (_r, { input }, ctx) => sandbox.faucet(ctx, input ?? {}),
@@ -157,10 +174,22 @@ const PricingSet = builder.objectRef<pricing.PricingSet>('CapabilityPricingSet')
 
 const PricingInput = builder.inputType('SetCapabilityPricingInput', {
   fields: (t) => ({
-    costPerCall: t.int({ description: 'The price per call in integer cents (0 makes the capability free); or give costPerCallBaseUnits', extensions: { jsonSchema: { minimum: 0, maximum: 1_000_000 } } }),
-    costPerCallBaseUnits: t.string({ description: "The same price in the payment asset's base units (an integer string, a whole number of cents); both may be given when they agree" }),
-    pricingModel: t.string({ description: "The services' pricing model (free, per_call, monthly, freemium); default: each keeps its own, and a free one that now charges becomes per_call", extensions: oneOf(['free', 'per_call', 'monthly', 'freemium']) }),
-    service: t.string({ description: 'One of your services (its key or id); default: every service of yours offering the capability', extensions: maxLength(64) }),
+    costPerCall: t.int({
+      description: 'The price per call in integer cents (0 makes the capability free); or give costPerCallBaseUnits',
+      extensions: { jsonSchema: { minimum: 0, maximum: 1_000_000 } },
+    }),
+    costPerCallBaseUnits: t.string({
+      description: "The same price in the payment asset's base units (an integer string, a whole number of cents); both may be given when they agree",
+    }),
+    pricingModel: t.string({
+      description:
+        "The services' pricing model (free, per_call, monthly, freemium); default: each keeps its own, and a free one that now charges becomes per_call",
+      extensions: oneOf(['free', 'per_call', 'monthly', 'freemium']),
+    }),
+    service: t.string({
+      description: 'One of your services (its key or id); default: every service of yours offering the capability',
+      extensions: maxLength(64),
+    }),
   }),
 });
 

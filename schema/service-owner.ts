@@ -73,7 +73,8 @@ builder.mutationField('removeService', (t) =>
 
 builder.queryField('myServices', (t) =>
   pagedField(t, Service, {
-    description: "The caller's services, newest first, in every state but removed (status narrows to one, removed included); `statusReason` says why an inactive or suspended one is out of service",
+    description:
+      "The caller's services, newest first, in every state but removed (status narrows to one, removed included); `statusReason` says why an inactive or suspended one is out of service",
     auth: 'agent',
     args: { status: t.arg.string({ description: services.SERVICE_STATUSES.join(', '), extensions: oneOf(services.SERVICE_STATUSES) }) },
     resolve: (ctx, args, page) => services.myServices(ctx, args.status, page),
@@ -97,7 +98,11 @@ const AnalyticsTotals = builder.objectRef<analytics.ServiceAnalytics['totals']>(
     callers: t.exposeInt('callers', { description: 'Distinct agents that called it' }),
     latencyP50Ms: t.exposeInt('latencyP50Ms', { nullable: true, description: 'Of its successes' }),
     latencyP95Ms: t.exposeInt('latencyP95Ms', { nullable: true, description: 'Of its successes' }),
-    failureReasons: t.field({ type: [FailureReason], description: 'Why its calls failed, most frequent first (at most 20 reasons)', resolve: (r) => r.failureReasons }),
+    failureReasons: t.field({
+      type: [FailureReason],
+      description: 'Why its calls failed, most frequent first (at most 20 reasons)',
+      resolve: (r) => r.failureReasons,
+    }),
   }),
 });
 
@@ -129,7 +134,10 @@ builder.queryField('serviceAnalytics', (t) =>
     auth: 'agent',
     args: {
       serviceKey: t.arg.string({ required: true, description: SERVICE_KEY }),
-      days: t.arg.int({ description: `1-${analytics.ANALYTICS_MAX_DAYS}, default ${analytics.ANALYTICS_DEFAULT_DAYS}`, extensions: range(1, analytics.ANALYTICS_MAX_DAYS) }),
+      days: t.arg.int({
+        description: `1-${analytics.ANALYTICS_MAX_DAYS}, default ${analytics.ANALYTICS_DEFAULT_DAYS}`,
+        extensions: range(1, analytics.ANALYTICS_MAX_DAYS),
+      }),
     },
     resolve: (_r, { serviceKey, days }, ctx) => analytics.serviceAnalytics(ctx, serviceKey, days),
   }),

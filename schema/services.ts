@@ -17,7 +17,10 @@ const ServiceStatusEnum = builder.enumType('ServiceStatus', { values: services.S
 const ProviderStats = builder.objectRef<services.RegisteredService>('ProviderStats').implement({
   description: 'What the execution engine has recorded of this provider',
   fields: (t) => ({
-    successRate: t.float({ description: 'With a uniform prior: a new service counts as 0.5', resolve: (s) => Math.round(services.successRate(s) * 10_000) / 10_000 }),
+    successRate: t.float({
+      description: 'With a uniform prior: a new service counts as 0.5',
+      resolve: (s) => Math.round(services.successRate(s) * 10_000) / 10_000,
+    }),
     totalCalls: t.int({ resolve: (s) => s.successCount + s.failureCount }),
     successes: t.exposeInt('successCount'),
     failures: t.exposeInt('failureCount'),
@@ -37,14 +40,19 @@ const SubKeyPolicy = builder.objectRef<SubKeyPolicyColumns>('SubKeyPolicy').impl
       nullable: true,
       description: 'The highest `requests_per_day` a sub-key is given (and what one asked without a daily limit gets); no daily maximum when null',
     }),
-    setByOwner: t.boolean({ description: 'Whether the owner has set this policy; false: it has set none, and the default applies', resolve: (s) => s.subKeyPolicySetAt !== null }),
+    setByOwner: t.boolean({
+      description: 'Whether the owner has set this policy; false: it has set none, and the default applies',
+      resolve: (s) => s.subKeyPolicySetAt !== null,
+    }),
   }),
 });
 
 const SubKeyPolicyInput = builder.inputType('SubKeyPolicyInput', {
   description: 'On registration a field left out takes its default; on update it keeps its value. Null restores the default.',
   fields: (t) => ({
-    permissions: t.stringList({ description: 'The permissions a sub-key may be given: 1-20 names such as "read", "write" or "admin" (default ["read", "write"])' }),
+    permissions: t.stringList({
+      description: 'The permissions a sub-key may be given: 1-20 names such as "read", "write" or "admin" (default ["read", "write"])',
+    }),
     maxRequestsPerMinute: t.int({ description: 'The highest rate a minute a sub-key is given, 1-10000000 (default 60)' }),
     maxRequestsPerDay: t.int({ description: 'The highest rate a day a sub-key is given, 1-10000000 (default none)' }),
   }),
@@ -107,7 +115,11 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
     languages: t.stringList({ description: 'Language codes such as "en"; none means any language' }),
     pricingDetails: t.field({ type: 'JSON', description: 'Free-form pricing notes (an object, at most 4096 characters)' }),
     costPerCall: t.int({ description: 'Integer US cents per call (default 0; 0 for a free service)' }),
-    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute)' }),
+    subKeyPolicy: t.field({
+      type: SubKeyPolicyInput,
+      description:
+        'What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute)',
+    }),
   }),
 });
 
@@ -121,17 +133,24 @@ builder.mutationField('registerService', (t) =>
 );
 
 const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
-  description: 'Each field given replaces the service\'s, each left out keeps its value; null restores an optional field\'s default (and is refused for name, description, endpoint, capabilities and pricingModel)',
+  description:
+    "Each field given replaces the service's, each left out keeps its value; null restores an optional field's default (and is refused for name, description, endpoint, capabilities and pricingModel)",
   fields: (t) => ({
     name: t.string({ description: 'At most 100 characters', extensions: length(1, services.SERVICE_NAME_MAX) }),
     description: t.string({ description: '10-2000 characters', extensions: length(services.SERVICE_DESCRIPTION_MIN, services.SERVICE_DESCRIPTION_MAX) }),
     endpoint: t.string({ description: 'An https:// URL the marketplace may call', extensions: maxLength(2048) }),
-    capabilities: t.stringList({ description: '1-50 capability identifiers; prices set for capabilities left out go with them', extensions: listOf(services.SERVICE_CAPABILITIES_MAX, maxLength(64)) }),
+    capabilities: t.stringList({
+      description: '1-50 capability identifiers; prices set for capabilities left out go with them',
+      extensions: listOf(services.SERVICE_CAPABILITIES_MAX, maxLength(64)),
+    }),
     languages: t.stringList({ description: 'Language codes (null: none, so any)', extensions: listOf(50) }),
     pricingModel: t.field({ type: PricingModelEnum }),
     pricingDetails: t.field({ type: 'JSON', description: 'An object of at most 4096 characters of JSON (null: none)' }),
     costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service', extensions: range(0, services.MAX_COST_CENTS) }),
-    subKeyPolicy: t.field({ type: SubKeyPolicyInput, description: 'Fields given replace the policy\'s, fields left out keep theirs; null takes it back to none set (the default applies)' }),
+    subKeyPolicy: t.field({
+      type: SubKeyPolicyInput,
+      description: "Fields given replace the policy's, fields left out keep theirs; null takes it back to none set (the default applies)",
+    }),
   }),
 });
 
@@ -161,17 +180,27 @@ const MarketplaceOffer = builder.objectRef<FirstPartyCapability>('MarketplaceOff
   description: 'How the marketplace itself (provider `marketplace`) serves a capability, and its input and output',
   fields: (t) => ({
     kind: t.string({
-      description: '`own`: a capability of the marketplace\'s own systems, always answered by it; `generic`: it is the provider of last resort, after registered providers',
+      description:
+        "`own`: a capability of the marketplace's own systems, always answered by it; `generic`: it is the provider of last resort, after registered providers",
       resolve: (c) => c.kind,
     }),
     summary: t.exposeString('summary'),
     available: t.boolean({
-      description: 'Whether this instance serves it now (false: a model-backed capability with no model backend configured; then the marketplace neither lists nor tries it)',
+      description:
+        'Whether this instance serves it now (false: a model-backed capability with no model backend configured; then the marketplace neither lists nor tries it)',
       resolve: (c, _a, ctx) => servedHere(c, ctx.services),
     }),
-    unavailableBecause: t.string({ nullable: true, description: 'What it needs when it is not available', resolve: (c, _a, ctx) => (servedHere(c, ctx.services) ? null : (c.unavailableBecause ?? null)) }),
-    inputSchema: t.field({ type: 'JSON', description: 'The JSON Schema of `input` (field names in snake_case; camelCase is read too)', resolve: (c) => c.inputSchema }),
-    outputSchema: t.field({ type: 'JSON', description: 'The JSON Schema of the execution\'s `result`', resolve: (c) => c.outputSchema }),
+    unavailableBecause: t.string({
+      nullable: true,
+      description: 'What it needs when it is not available',
+      resolve: (c, _a, ctx) => (servedHere(c, ctx.services) ? null : (c.unavailableBecause ?? null)),
+    }),
+    inputSchema: t.field({
+      type: 'JSON',
+      description: 'The JSON Schema of `input` (field names in snake_case; camelCase is read too)',
+      resolve: (c) => c.inputSchema,
+    }),
+    outputSchema: t.field({ type: 'JSON', description: "The JSON Schema of the execution's `result`", resolve: (c) => c.outputSchema }),
   }),
 });
 
@@ -201,15 +230,13 @@ const CapabilityGroup = builder.objectRef<{ group: string; name: string; slugs: 
   }),
 });
 
-const CapabilityCatalog = builder
-  .objectRef<Awaited<ReturnType<typeof catalog.listCapabilities>>>('CapabilityCatalog')
-  .implement({
-    fields: (t) => ({
-      capabilities: t.field({ type: [Capability], resolve: (c) => c.capabilities }),
-      total: t.int({ resolve: (c) => c.capabilities.length }),
-      hierarchy: t.field({ type: [CapabilityGroup], description: 'Groups and their capabilities', resolve: (c) => c.groups }),
-    }),
-  });
+const CapabilityCatalog = builder.objectRef<Awaited<ReturnType<typeof catalog.listCapabilities>>>('CapabilityCatalog').implement({
+  fields: (t) => ({
+    capabilities: t.field({ type: [Capability], resolve: (c) => c.capabilities }),
+    total: t.int({ resolve: (c) => c.capabilities.length }),
+    hierarchy: t.field({ type: [CapabilityGroup], description: 'Groups and their capabilities', resolve: (c) => c.groups }),
+  }),
+});
 
 builder.queryField('capabilities', (t) =>
   t.field({ type: CapabilityCatalog, description: 'The capability catalog with the group hierarchy', resolve: (_r, _a, ctx) => catalog.listCapabilities(ctx) }),
@@ -239,7 +266,8 @@ const providerLimits = <T extends { arg: any }>(t: T) => ({
 
 builder.queryField('searchCapabilities', (t) =>
   pagedField(t, CapabilitySummary, {
-    description: 'Search the capability catalog by words over identifier, name and description (no credential needed); with provider limits, only capabilities some provider meets',
+    description:
+      'Search the capability catalog by words over identifier, name and description (no credential needed); with provider limits, only capabilities some provider meets',
     args: {
       query: t.arg.string({ description: 'Words that must all appear (any order, any case); empty lists everything', extensions: maxLength(200) }),
       category: t.arg.string({ description: `A catalog group: ${search.CATEGORIES.join(', ')}`, extensions: all(oneOf(search.CATEGORIES), maxLength(64)) }),

@@ -8,7 +8,7 @@ import { Service } from './services';
 builder.queryField('showcaseServices', (t) =>
   pagedField(t, Service, {
     description:
-      "The showcase listing (no credential needed): active services of active Star providers (reputation 86 and above), best provider reputation first, then most successes, then the oldest",
+      'The showcase listing (no credential needed): active services of active Star providers (reputation 86 and above), best provider reputation first, then most successes, then the oldest',
     resolve: (ctx, _args, page) => stats.showcaseServices(ctx, page),
   }),
 );

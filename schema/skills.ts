@@ -18,7 +18,7 @@ const MarketplaceSort = builder.enumType('SkillMarketplaceSort', {
 });
 
 export const Skill = builder.node(builder.objectRef<skills.SkillView>('Skill'), {
-  description: "Code an agent publishes for others to fork and install; another agent sees its latest published version, its owner the working copy",
+  description: 'Code an agent publishes for others to fork and install; another agent sees its latest published version, its owner the working copy',
   id: { resolve: (v) => v.skill.id },
   loadOne: (id, ctx) => skills.viewSkill(ctx, String(id)),
   isTypeOf: (v) => typeof v === 'object' && v !== null && 'skill' in v && 'content' in v,
@@ -110,9 +110,15 @@ const SkillInstallation = builder.objectRef<skills.Installed>('SkillInstallation
 });
 
 const skillFields = (required: boolean) => (t: any) => ({
-  name: t.string({ description: `1-64 lower-case letters, digits and hyphens${required ? '; required unless skillMd gives it' : ''}`, extensions: maxLength(64) }),
+  name: t.string({
+    description: `1-64 lower-case letters, digits and hyphens${required ? '; required unless skillMd gives it' : ''}`,
+    extensions: maxLength(64),
+  }),
   runtime: t.field({ type: SkillRuntime, description: required ? 'Required unless skillMd gives it (metadata.runtime)' : undefined }),
-  entrypoint: t.string({ description: `The entry function or file${required ? '; required unless skillMd gives it (metadata.entrypoint)' : ''}`, extensions: maxLength(256) }),
+  entrypoint: t.string({
+    description: `The entry function or file${required ? '; required unless skillMd gives it (metadata.entrypoint)' : ''}`,
+    extensions: maxLength(256),
+  }),
   description: t.string({ description: 'At most 1024 characters', extensions: maxLength(1024) }),
   category: t.string({ description: 'Lower-case letters, digits and hyphens', extensions: maxLength(64) }),
   version: t.string({ description: 'A semantic version (default 1.0.0)', extensions: maxLength(64) }),

@@ -7,7 +7,7 @@ import { maxLength, oneOf } from './json-schema';
 
 export const StreamingSession = builder.prismaNode('StreamingSession', {
   authScopes: ownedByCaller,
-  description: "A stream of events its owner pushes and its readers follow (SSE, WebSocket, GraphQL)",
+  description: 'A stream of events its owner pushes and its readers follow (SSE, WebSocket, GraphQL)',
   id: { field: 'id' },
   fields: (t) => ({
     sessionId: t.exposeID('id'),

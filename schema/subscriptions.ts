@@ -16,7 +16,11 @@ export const CapabilitySubscription = builder.prismaNode('CapabilitySubscription
     schedule: t.exposeString('schedule', { description: 'Cron: 5 fields, or 6 with seconds first' }),
     timezone: t.exposeString('timezone', { description: 'The IANA time zone the schedule is read in' }),
     deliveryMethod: t.exposeString('deliveryMethod', { description: '`webhook`, `store` or `sse`' }),
-    deliveryConfig: t.field({ type: 'JSON', description: '`webhookUrl`, or `storeId` and `key`; the secret is shown only when made', resolve: (s) => s.deliveryConfig }),
+    deliveryConfig: t.field({
+      type: 'JSON',
+      description: '`webhookUrl`, or `storeId` and `key`; the secret is shown only when made',
+      resolve: (s) => s.deliveryConfig,
+    }),
     status: t.exposeString('status', { description: '`active`, `paused` or `cancelled`' }),
     nextRunAt: t.expose('nextRunAt', { type: 'DateTime', nullable: true, description: 'The next tick (null unless active)' }),
     lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true, description: 'The tick of the latest run' }),
@@ -44,7 +48,7 @@ const SubscriptionRun = builder.prismaObject('SubscriptionRun', {
 const RunEvent = builder.objectRef<subscriptions.RunEvent>('CapabilitySubscriptionRun').implement({
   description: 'A finished run, as the run stream carries it',
   fields: (t) => ({
-    id: t.id({ resolve: (r) => String(r.seq), description: 'The run\'s sequence number (the SSE id, for Last-Event-ID)' }),
+    id: t.id({ resolve: (r) => String(r.seq), description: "The run's sequence number (the SSE id, for Last-Event-ID)" }),
     event: t.string({ resolve: () => 'run', description: 'Always `run` (the SSE event name)' }),
     runId: t.exposeID('runId'),
     subscriptionId: t.exposeID('subscriptionId'),
@@ -64,7 +68,12 @@ const SavedSubscription = builder.objectRef<subscriptions.CreatedSubscription>('
     id: t.id({ resolve: (c) => c.subscription.id }),
     updated: t.boolean({ description: 'True: the change was saved (the answer of an update)', resolve: () => true }),
     status: t.string({ resolve: (c) => c.subscription.status }),
-    nextRunAt: t.field({ type: 'DateTime', nullable: true, description: 'The next tick; null while paused or cancelled', resolve: (c) => c.subscription.nextRunAt }),
+    nextRunAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'The next tick; null while paused or cancelled',
+      resolve: (c) => c.subscription.nextRunAt,
+    }),
     lastRunAt: t.field({ type: 'DateTime', nullable: true, description: 'The latest run; null before the first', resolve: (c) => c.subscription.lastRunAt }),
     runCount: t.int({ resolve: (c) => c.subscription.runCount }),
     capabilityId: t.string({ resolve: (c) => c.subscription.capabilityId }),
@@ -100,7 +109,10 @@ const SubscriptionInput = builder.inputType('SubscriptionInput', {
     schedule: t.string({ description: 'Cron: 5 fields, or 6 with seconds first (required on creation)', extensions: maxLength(200) }),
     timezone: t.string({ description: 'IANA time zone of the schedule (default UTC)', extensions: maxLength(64) }),
     deliveryMethod: t.string({ description: '`webhook`, `store` or `sse` (required on creation)', extensions: oneOf(subscriptions.DELIVERY_METHODS) }),
-    deliveryConfig: t.field({ type: DeliveryConfigInput, description: 'webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores)' }),
+    deliveryConfig: t.field({
+      type: DeliveryConfigInput,
+      description: 'webhook: `{ webhookUrl }` (https); store: `{ storeId, key? }` (one of your kv or structured stores)',
+    }),
   }),
 });
 

@@ -64,7 +64,8 @@ const SwarmStepInput = builder.inputType('SwarmStepInput', {
     capability: t.string({ required: true }),
     input: t.field({
       type: 'JSON',
-      description: 'The capability’s input (default {}). In a sequential swarm a string `$previous` (or `$previous.path`, `$steps.N`, `$steps.N.path`) is replaced by an earlier step’s result',
+      description:
+        'The capability’s input (default {}). In a sequential swarm a string `$previous` (or `$previous.path`, `$steps.N`, `$steps.N.path`) is replaced by an earlier step’s result',
     }),
     provider: t.string({ description: 'A service key or id: exactly that provider (else the best-ranked, with fallback)' }),
   }),
@@ -112,7 +113,12 @@ builder.queryField('swarmSessions', (t) =>
   pagedField(t, SwarmSession, {
     description: "The caller's swarms, newest first",
     auth: 'agent',
-    args: { status: t.arg.string({ description: '`running`, `completed`, `failed` or `cancelled`', extensions: oneOf(['running', 'completed', 'failed', 'cancelled']) }) },
+    args: {
+      status: t.arg.string({
+        description: '`running`, `completed`, `failed` or `cancelled`',
+        extensions: oneOf(['running', 'completed', 'failed', 'cancelled']),
+      }),
+    },
     resolve: (ctx, args, page) => swarms.listSwarms(ctx, page, args.status),
   }),
 );

@@ -194,7 +194,10 @@ builder.queryField('tasks', (t) =>
   pagedField(t, Task, {
     description: 'The tasks the caller created (role `created`, the default) or is delegated (`delegated`), newest first',
     auth: 'agent',
-    args: { role: t.arg.string({ description: '`created` (default) or `delegated`', extensions: oneOf(['created', 'delegated']) }), status: t.arg.string({ extensions: oneOf(Object.keys(tasks.TASK_MOVES)) }) },
+    args: {
+      role: t.arg.string({ description: '`created` (default) or `delegated`', extensions: oneOf(['created', 'delegated']) }),
+      status: t.arg.string({ extensions: oneOf(Object.keys(tasks.TASK_MOVES)) }),
+    },
     resolve: (ctx, args, page) => tasks.listTasks(ctx, page, args),
   }),
 );
@@ -244,7 +247,10 @@ builder.queryField('sparks', (t) =>
   pagedField(t, Spark, {
     description: "Every agent's sparks, newest first (no credential needed); at most 50 a page",
     maxSize: sparks.SPARKS_PAGE_MAX,
-    args: { agentId: t.arg.id({ description: 'Only this publisher (an agent UUID)', extensions: uuid }), sparkType: t.arg.string({ description: 'Only this type', extensions: oneOf(sparks.SPARK_TYPES) }) },
+    args: {
+      agentId: t.arg.id({ description: 'Only this publisher (an agent UUID)', extensions: uuid }),
+      sparkType: t.arg.string({ description: 'Only this type', extensions: oneOf(sparks.SPARK_TYPES) }),
+    },
     resolve: (ctx, args, page) => sparks.listSparks(ctx, page, { agentId: args.agentId ? String(args.agentId) : null, sparkType: args.sparkType }),
   }),
 );

@@ -41,7 +41,7 @@ export const Ticket = builder.prismaNode('Ticket', {
     priority: t.exposeString('priority'),
     priorityResolution: t.exposeBoolean('priorityResolution', {
       description:
-        'Filed by a Contributor or above (reputation 31+): handled first, in queues of unfinished tickets (`tickets` with status open, in_progress or waiting) and in the forwards to the service\'s ticket endpoint',
+        "Filed by a Contributor or above (reputation 31+): handled first, in queues of unfinished tickets (`tickets` with status open, in_progress or waiting) and in the forwards to the service's ticket endpoint",
     }),
     agentName: t.exposeString('agentName'),
     createdBy: t.exposeID('agentId', { description: 'The creating agent' }),
@@ -53,7 +53,11 @@ export const Ticket = builder.prismaNode('Ticket', {
     }),
     resolution: t.exposeString('resolution', { nullable: true }),
     comments: t.relation('comments', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
-    history: t.field({ type: [TicketMove], description: 'Every status move: from, to, who and when', resolve: (ticket, _a, ctx) => tickets.ticketHistory(ctx, ticket) }),
+    history: t.field({
+      type: [TicketMove],
+      description: 'Every status move: from, to, who and when',
+      resolve: (ticket, _a, ctx) => tickets.ticketHistory(ctx, ticket),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -90,28 +94,37 @@ const TicketStatusInput = builder.inputType('TicketStatusInput', {
 builder.mutationField('updateTicketStatus', (t) =>
   t.prismaField({
     type: 'Ticket',
-    description: 'Move a ticket from any status to the given one, recorded in its history; the status it already has changes nothing (a new resolution with it is stored)',
+    description:
+      'Move a ticket from any status to the given one, recorded in its history; the status it already has changes nothing (a new resolution with it is stored)',
     auth: 'agent',
     args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: TicketStatusInput, required: true }) },
     resolve: (_q, _r, { ticketKey, input }, ctx) => tickets.updateTicketStatus(ctx, ticketKey, input),
   }),
 );
 
-const AddedComment = builder.objectRef<{ ticket: { ticketKey: string }; comment: { id: string; content: string; author: string; createdAt: Date } }>('AddedTicketComment').implement({
-  fields: (t) => ({
-    ticketKey: t.string({ resolve: (a) => a.ticket.ticketKey }),
-    commentId: t.id({ resolve: (a) => a.comment.id }),
-    content: t.string({ resolve: (a) => a.comment.content }),
-    author: t.string({ resolve: (a) => a.comment.author }),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.comment.createdAt }),
-  }),
-});
+const AddedComment = builder
+  .objectRef<{ ticket: { ticketKey: string }; comment: { id: string; content: string; author: string; createdAt: Date } }>('AddedTicketComment')
+  .implement({
+    fields: (t) => ({
+      ticketKey: t.string({ resolve: (a) => a.ticket.ticketKey }),
+      commentId: t.id({ resolve: (a) => a.comment.id }),
+      content: t.string({ resolve: (a) => a.comment.content }),
+      author: t.string({ resolve: (a) => a.comment.author }),
+      createdAt: t.field({ type: 'DateTime', resolve: (a) => a.comment.createdAt }),
+    }),
+  });
 
 builder.mutationField('addTicketComment', (t) =>
   t.field({
     type: AddedComment,
     auth: 'agent',
-    args: { ticketKey: t.arg.string({ required: true }), input: t.arg({ type: builder.inputType('TicketCommentInput', { fields: (f) => ({ content: f.string({ required: true, extensions: maxLength(10_000) }) }) }), required: true }) },
+    args: {
+      ticketKey: t.arg.string({ required: true }),
+      input: t.arg({
+        type: builder.inputType('TicketCommentInput', { fields: (f) => ({ content: f.string({ required: true, extensions: maxLength(10_000) }) }) }),
+        required: true,
+      }),
+    },
     resolve: (_r, { ticketKey, input }, ctx) => tickets.addComment(ctx, ticketKey, input),
   }),
 );
@@ -132,7 +145,7 @@ const RegisteredEndpoint = builder.objectRef<tickets.RegisteredEndpoint>('Regist
     serviceKey: t.string({ resolve: (r) => r.endpoint.service.serviceKey }),
     ticketReceiveUrl: t.string({ resolve: (r) => r.endpoint.url }),
     name: t.string({ nullable: true, resolve: (r) => r.endpoint.name }),
-    secret: t.exposeString('secret', { description: '`whsec_…`, the key of forwarded tickets\' HMAC `v1` signature: shown only here' }),
+    secret: t.exposeString('secret', { description: "`whsec_…`, the key of forwarded tickets' HMAC `v1` signature: shown only here" }),
   }),
 });
 

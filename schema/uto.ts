@@ -20,7 +20,9 @@ const HistoryEntry = builder.objectRef<tickets.HistoryEntry>('UtoStateChange').i
     from: t.string({ nullable: true, description: 'null for the creation', resolve: (e) => e.from }),
     to: t.exposeString('to'),
     triggeredBy: t.string({ description: `${TRIGGERS}: what the move's maker says triggered it`, resolve: (e) => e.triggered_by }),
-    by: t.exposeString('by', { description: "Who made the move: the owner's agent id (whatever trigger it named), or `marketplace` for the marketplace's own matching and expiry" }),
+    by: t.exposeString('by', {
+      description: "Who made the move: the owner's agent id (whatever trigger it named), or `marketplace` for the marketplace's own matching and expiry",
+    }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     note: t.string({ nullable: true, resolve: (e) => e.note ?? null }),
   }),
@@ -38,10 +40,15 @@ export const UtoTicket = builder.prismaNode('UtoTicket', {
     requiredCapabilities: t.exposeStringList('requiredCapabilities'),
     maxBudgetUsd: t.float({ nullable: true, resolve: (u) => (u.maxBudgetCents === null ? null : u.maxBudgetCents / 100) }),
     state: t.exposeString('state', { description: STATES }),
-    stateHistory: t.field({ type: [HistoryEntry], description: 'Every move, oldest first', resolve: (u) => u.stateHistory as unknown as tickets.HistoryEntry[] }),
+    stateHistory: t.field({
+      type: [HistoryEntry],
+      description: 'Every move, oldest first',
+      resolve: (u) => u.stateHistory as unknown as tickets.HistoryEntry[],
+    }),
     matches: t.field({
       type: 'JSON',
-      description: 'What the matching found: `specialists` (agent_id, name, reputation, capabilities) and `providers` (capability, service_id, service_key, name, provider_agent_id, cost_per_call, score), with `matched_at`; {} before',
+      description:
+        'What the matching found: `specialists` (agent_id, name, reputation, capabilities) and `providers` (capability, service_id, service_key, name, provider_agent_id, cost_per_call, score), with `matched_at`; {} before',
       resolve: (u) => u.matches,
     }),
     deadline: t.expose('deadline', { type: 'DateTime', description: 'Past it, an open ticket expires' }),
@@ -85,8 +92,16 @@ const CreatedNotificationSubscription = builder.objectRef<notifications.CreatedS
     subscriptionId: t.id({ resolve: (c) => c.subscription.id }),
     subscription: t.field({ type: NotificationSubscription, resolve: (c) => c.subscription }),
     secret: t.string({ nullable: true, description: 'Webhook: the `whsec_…` secret of the HMAC signature (shown only now)', resolve: (c) => c.secret }),
-    pollPath: t.string({ nullable: true, description: 'Polling: where to read its events (under /api/v1)', resolve: (c) => (c.subscription.deliveryType === 'polling' ? `/uto/notifications/${c.subscription.id}/events` : null) }),
-    streamPath: t.string({ nullable: true, description: 'SSE: the stream filtered as it says (under /api/v1)', resolve: (c) => (c.subscription.deliveryType === 'sse' ? `/uto/events?subscription_id=${c.subscription.id}` : null) }),
+    pollPath: t.string({
+      nullable: true,
+      description: 'Polling: where to read its events (under /api/v1)',
+      resolve: (c) => (c.subscription.deliveryType === 'polling' ? `/uto/notifications/${c.subscription.id}/events` : null),
+    }),
+    streamPath: t.string({
+      nullable: true,
+      description: 'SSE: the stream filtered as it says (under /api/v1)',
+      resolve: (c) => (c.subscription.deliveryType === 'sse' ? `/uto/events?subscription_id=${c.subscription.id}` : null),
+    }),
   }),
 });
 
@@ -121,7 +136,10 @@ const CreateTicketInput = builder.inputType('CreateUtoTicketInput', {
     context: t.field({ type: 'JSON', required: true, description: 'A JSON object (at most 64 KiB)' }),
     requiredCapabilities: t.stringList({ description: 'Capabilities the work needs (at most 20)' }),
     maxBudgetUsd: t.float({ description: 'US dollars, at most two decimals' }),
-    deadline: t.field({ type: 'DateTime', description: `Past it, an open ticket expires (default ${tickets.DEFAULT_DEADLINE_DAYS} days; at most ${tickets.DEADLINE_MAX_DAYS})` }),
+    deadline: t.field({
+      type: 'DateTime',
+      description: `Past it, an open ticket expires (default ${tickets.DEFAULT_DEADLINE_DAYS} days; at most ${tickets.DEADLINE_MAX_DAYS})`,
+    }),
   }),
 });
 
@@ -244,7 +262,11 @@ builder.queryField('utoNotificationEvents', (t) =>
     description:
       "A polling subscription's events after `after` (absent: after the cursor it last acknowledged), oldest first. Passing `after` acknowledges every event up to it.",
     auth: 'agent',
-    args: { subscriptionId: t.arg.string({ required: true }), after: t.arg.int(), limit: t.arg.int({ description: `1-${notifications.POLL_MAX} (default ${notifications.POLL_DEFAULT})` }) },
+    args: {
+      subscriptionId: t.arg.string({ required: true }),
+      after: t.arg.int(),
+      limit: t.arg.int({ description: `1-${notifications.POLL_MAX} (default ${notifications.POLL_DEFAULT})` }),
+    },
     resolve: (_r, args, ctx) => notifications.pollEvents(ctx, args.subscriptionId, args.after, args.limit),
   }),
 );

@@ -7,19 +7,22 @@ import { pagedField } from './paging';
 /** Base units as a decimal string of the asset, and as an integer string. */
 export function amountFields(t: any, name: string, units: (parent: any) => bigint, description: string) {
   return {
-    [name]: t.string({ description: `${description}: a decimal string in the asset, every decimal given`, resolve: (p: any, _a: unknown, ctx: any) => wallets.formatAsset(ctx, units(p)) }),
+    [name]: t.string({
+      description: `${description}: a decimal string in the asset, every decimal given`,
+      resolve: (p: any, _a: unknown, ctx: any) => wallets.formatAsset(ctx, units(p)),
+    }),
     [`${name}BaseUnits`]: t.string({ description: `${description}, in the asset's base units (an integer string)`, resolve: (p: any) => units(p).toString() }),
   };
 }
 
 export const LedgerEntry = builder.objectRef<wallets.LedgerEntryView>('LedgerEntry').implement({
-  description: 'One entry of a wallet\'s append-only ledger; the entries of one transfer sum to zero',
+  description: "One entry of a wallet's append-only ledger; the entries of one transfer sum to zero",
   fields: (t) => ({
     id: t.exposeID('id'),
     ...amountFields(t, 'amount', (e: wallets.LedgerEntryView) => e.amount, 'Signed: a credit is positive'),
     kind: t.exposeString('kind', {
       description:
-        'charge (a paid call), earning (a provider\'s share), fee, refund and clawback (a dispute), faucet (sandbox credit), x402_payment (an x402 payment made from this wallet), x402_deposit (an x402 payment credited to its caller), purchase and sale (a gateway checkout: the buyer pays, the payee is paid less the fee), opening_balance',
+        "charge (a paid call), earning (a provider's share), fee, refund and clawback (a dispute), faucet (sandbox credit), x402_payment (an x402 payment made from this wallet), x402_deposit (an x402 payment credited to its caller), purchase and sale (a gateway checkout: the buyer pays, the payee is paid less the fee), opening_balance",
     }),
     reference: t.exposeString('reference', { nullable: true, description: 'A settlement transaction hash, or a dispute' }),
     transferId: t.exposeID('transferId'),
@@ -36,8 +39,11 @@ export const Wallet = builder.objectRef<wallets.WalletView>('Wallet').implement(
     agentId: t.exposeID('agentId'),
     walletAddress: t.exposeString('address', { description: '`0x` + 40 hexadecimal digits, lower-case' }),
     network: t.exposeString('network', { description: 'The payment network, `base-sepolia` in sandbox mode' }),
-    asset: t.exposeString('asset', { description: 'The asset\'s symbol, `USDC`' }),
-    keyCustody: t.exposeString('keyCustody', { description: '`marketplace`: the marketplace generated the key and keeps it encrypted (it signs sandbox test payments); `agent`: the agent registered its own address and signs for itself' }),
+    asset: t.exposeString('asset', { description: "The asset's symbol, `USDC`" }),
+    keyCustody: t.exposeString('keyCustody', {
+      description:
+        '`marketplace`: the marketplace generated the key and keeps it encrypted (it signs sandbox test payments); `agent`: the agent registered its own address and signs for itself',
+    }),
     ...amountFields(t, 'balance', (w: wallets.WalletView) => w.balanceBaseUnits, 'The balance'),
     ...amountFields(t, 'held', (w: wallets.WalletView) => w.heldBaseUnits, 'Reserved by calls in flight'),
     ...amountFields(t, 'available', (w: wallets.WalletView) => w.balanceBaseUnits - w.heldBaseUnits, 'What calls may spend now: the balance less what is held'),
@@ -47,7 +53,10 @@ export const Wallet = builder.objectRef<wallets.WalletView>('Wallet').implement(
 
 const CreateWalletInput = builder.inputType('CreateWalletInput', {
   fields: (t) => ({
-    address: t.string({ description: 'The agent\'s own address (0x and 40 hexadecimal digits; a mixed-case one must carry a valid EIP-55 checksum): it signs its own payments. Unset: the marketplace generates a key and keeps it encrypted' }),
+    address: t.string({
+      description:
+        "The agent's own address (0x and 40 hexadecimal digits; a mixed-case one must carry a valid EIP-55 checksum): it signs its own payments. Unset: the marketplace generates a key and keeps it encrypted",
+    }),
   }),
 });
 

@@ -7,7 +7,7 @@ import { listOf, maxLength, oneOf } from './json-schema';
 
 export const Webhook = builder.prismaNode('Webhook', {
   authScopes: ownedByCaller,
-  description: 'A receiver of the calling agent\'s events; its secret is shown only when it is made',
+  description: "A receiver of the calling agent's events; its secret is shown only when it is made",
   id: { field: 'id' },
   fields: (t) => ({
     webhookId: t.exposeID('id'),
@@ -123,7 +123,10 @@ builder.queryField('webhookDeliveries', (t) =>
   pagedField(t, Delivery, {
     description: "A webhook's deliveries, newest first",
     auth: 'agent',
-    args: { webhookId: t.arg.id({ required: true }), status: t.arg.string({ description: 'Only deliveries in this status', extensions: oneOf(webhooks.DELIVERY_STATUSES) }) },
+    args: {
+      webhookId: t.arg.id({ required: true }),
+      status: t.arg.string({ description: 'Only deliveries in this status', extensions: oneOf(webhooks.DELIVERY_STATUSES) }),
+    },
     resolve: (ctx, args, page) => webhooks.listDeliveries(ctx, String(args.webhookId), page, args.status),
   }),
 );

@@ -49,7 +49,11 @@ const Submission = builder.objectRef<webmcp.Submission>('WebmcpSubmission').impl
 
 const SubmitInput = builder.inputType('SubmitWebmcpSiteInput', {
   fields: (t) => ({
-    url: t.string({ required: true, description: "The site (its /.well-known/webmcp.json is read) or the manifest's own https URL", extensions: maxLength(2048) }),
+    url: t.string({
+      required: true,
+      description: "The site (its /.well-known/webmcp.json is read) or the manifest's own https URL",
+      extensions: maxLength(2048),
+    }),
   }),
 });
 

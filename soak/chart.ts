@@ -47,11 +47,13 @@ function panel(p: Panel, top: number, durationS: number): string {
   if (!values.length) [lo, hi] = [p.log ? 1 : 0, 1];
   if (p.log) [lo, hi] = [10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))];
   else hi = hi > 0 ? hi * 1.1 : 1;
-  const y = (v: number) => (p.log ? y1 - ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (y1 - y0) : y1 - ((v - lo) / (hi - lo)) * (y1 - y0));
+  const y = (v: number) =>
+    p.log ? y1 - ((Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * (y1 - y0) : y1 - ((v - lo) / (hi - lo)) * (y1 - y0);
   const x = (t: number) => x0 + (t / durationS) * (x1 - x0);
   const parts: string[] = [];
   const { reference, last } = windows(durationS);
-  for (const w of [reference, last]) parts.push(`<rect x="${x(w.from).toFixed(1)}" y="${y0}" width="${(x(w.to) - x(w.from)).toFixed(1)}" height="${y1 - y0}" fill="#000" fill-opacity="0.05"/>`);
+  for (const w of [reference, last])
+    parts.push(`<rect x="${x(w.from).toFixed(1)}" y="${y0}" width="${(x(w.to) - x(w.from)).toFixed(1)}" height="${y1 - y0}" fill="#000" fill-opacity="0.05"/>`);
   parts.push(`<text x="${x0}" y="${top + 16}" font-weight="bold">${escape(p.title)}</text>`);
   parts.push(`<line x1="${x0}" y1="${y1}" x2="${x1}" y2="${y1}" stroke="#888"/><line x1="${x0}" y1="${y0}" x2="${x0}" y2="${y1}" stroke="#888"/>`);
   const yTicks = p.log ? Array.from({ length: Math.round(Math.log10(hi / lo)) + 1 }, (_, i) => lo * 10 ** i) : ticks(lo, hi);
@@ -60,7 +62,8 @@ function panel(p: Panel, top: number, durationS: number): string {
     parts.push(`<text x="${x0 - 6}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end">${fmt(v)}</text>`);
   }
   parts.push(`<text x="${x0 - 6}" y="${y0 - 8}" text-anchor="end" fill="#666">${escape(p.unit)}</text>`);
-  for (const t of ticks(0, durationS, 6)) parts.push(`<text x="${x(t).toFixed(1)}" y="${y1 + 14}" text-anchor="middle" fill="#666">${t >= 120 ? `${fmt(t / 60)} min` : `${t} s`}</text>`);
+  for (const t of ticks(0, durationS, 6))
+    parts.push(`<text x="${x(t).toFixed(1)}" y="${y1 + 14}" text-anchor="middle" fill="#666">${t >= 120 ? `${fmt(t / 60)} min` : `${t} s`}</text>`);
   if (p.limit) {
     parts.push(`<line x1="${x0}" y1="${y(p.limit.value).toFixed(1)}" x2="${x1}" y2="${y(p.limit.value).toFixed(1)}" stroke="#d62728" stroke-dasharray="4 3"/>`);
     parts.push(`<text x="${x1 - 4}" y="${(y(p.limit.value) - 4).toFixed(1)}" text-anchor="end" fill="#d62728">${escape(p.limit.label)}</text>`);
@@ -68,9 +71,14 @@ function panel(p: Panel, top: number, durationS: number): string {
   p.series.forEach((s, i) => {
     const color = COLORS[i % COLORS.length];
     const points = s.points.filter(([, v]) => Number.isFinite(v) && (!p.log || v > 0));
-    if (points.length) parts.push(`<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`);
+    if (points.length)
+      parts.push(
+        `<polyline fill="none" stroke="${color}" stroke-width="1.5" points="${points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`,
+      );
     const ly = y0 + 4 + i * 13;
-    parts.push(`<line x1="${x1 + 10}" y1="${ly}" x2="${x1 + 24}" y2="${ly}" stroke="${color}" stroke-width="2"/><text x="${x1 + 28}" y="${ly + 4}">${escape(s.label)}</text>`);
+    parts.push(
+      `<line x1="${x1 + 10}" y1="${ly}" x2="${x1 + 24}" y2="${ly}" stroke="${color}" stroke-width="2"/><text x="${x1 + 28}" y="${ly + 4}">${escape(s.label)}</text>`,
+    );
   });
   return parts.join('\n');
 }
@@ -108,7 +116,10 @@ export function chart(samples: Sample[], durationS: number, title: string): stri
     {
       title: 'Queue depths and open streams',
       unit: 'rows',
-      series: [...queues.map((q) => ({ label: q, points: samples.map((s) => [s.t, s.queues[q] ?? 0] as [number, number]) })), { label: 'open streams', points: samples.map((s) => [s.t, s.openStreams]) }],
+      series: [
+        ...queues.map((q) => ({ label: q, points: samples.map((s) => [s.t, s.queues[q] ?? 0] as [number, number]) })),
+        { label: 'open streams', points: samples.map((s) => [s.t, s.openStreams]) },
+      ],
     },
   ];
   const height = 30 + panels.length * PANEL_HEIGHT + 16;

@@ -133,7 +133,11 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
 
   const operations = [...new Set(facts.samples.flatMap((s) => Object.keys(s.ops)))].sort();
   for (const op of operations) {
-    const p99s = (w: Sample[]) => w.map((s) => s.ops[op]).filter((o) => o && o.count > 0).map((o) => o.p99Ms);
+    const p99s = (w: Sample[]) =>
+      w
+        .map((s) => s.ops[op])
+        .filter((o) => o && o.count > 0)
+        .map((o) => o.p99Ms);
     const a = median(p99s(ref));
     const b = median(p99s(fin));
     // An interval's p99 of a handful of requests is its slowest one: such operations are shown, not judged.
@@ -158,7 +162,10 @@ export function verdict(facts: RunFacts, limits: Limits = DEFAULT_LIMITS): Check
   checks.push({
     name: 'no errors',
     ok: facts.errors.count === 0,
-    detail: facts.errors.count === 0 ? `none in ${facts.samples.reduce((n, s) => n + Object.values(s.ops).reduce((m, o) => m + o.count, 0), 0)} requests` : `${facts.errors.count} (${serverErrors} failed requests): ${facts.errors.examples.slice(0, 5).join('; ')}`,
+    detail:
+      facts.errors.count === 0
+        ? `none in ${facts.samples.reduce((n, s) => n + Object.values(s.ops).reduce((m, o) => m + o.count, 0), 0)} requests`
+        : `${facts.errors.count} (${serverErrors} failed requests): ${facts.errors.examples.slice(0, 5).join('; ')}`,
   });
 
   const delivered = facts.webhooks.received >= facts.webhooks.expected;

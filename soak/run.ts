@@ -90,7 +90,10 @@ function cleanup(): Promise<void> {
     await stopAll();
     await receiver?.close();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    if (database && BASE_URL) await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`).catch((err: Error) => console.error(`could not drop ${database!.name}: ${err.message}`));
+    if (database && BASE_URL)
+      await adminQuery(BASE_URL, `DROP DATABASE IF EXISTS ${database.name} WITH (FORCE)`).catch((err: Error) =>
+        console.error(`could not drop ${database!.name}: ${err.message}`),
+      );
   })();
   return cleaning;
 }
@@ -154,24 +157,38 @@ async function setUp(url: string, providerUrl: string, receiverUrl: string, runT
     const provider = await registerAgent(url, `soak-${runTag}-provider-${p}`);
     for (let i = 0; i < 15; i++) {
       const n = p * 15 + i;
-      await must(url, 'POST', '/api/v1/services/register', provider.key, {
-        name: `Soak service ${n}`,
-        description: 'A service of the soak catalog (never called)',
-        endpoint: `${providerUrl}/catalog/${n}`,
-        capabilities: [CATALOG_CAPABILITIES[n % CATALOG_CAPABILITIES.length], CATALOG_CAPABILITIES[(n * 7) % CATALOG_CAPABILITIES.length]],
-        languages: n % 3 === 0 ? ['en'] : n % 3 === 1 ? ['fr', 'de'] : [],
-        pricing_model: n % 4 === 0 ? 'free' : 'per_call',
-        cost_per_call: n % 4 === 0 ? 0 : (n * 7) % 60,
-      }, 201);
+      await must(
+        url,
+        'POST',
+        '/api/v1/services/register',
+        provider.key,
+        {
+          name: `Soak service ${n}`,
+          description: 'A service of the soak catalog (never called)',
+          endpoint: `${providerUrl}/catalog/${n}`,
+          capabilities: [CATALOG_CAPABILITIES[n % CATALOG_CAPABILITIES.length], CATALOG_CAPABILITIES[(n * 7) % CATALOG_CAPABILITIES.length]],
+          languages: n % 3 === 0 ? ['en'] : n % 3 === 1 ? ['fr', 'de'] : [],
+          pricing_model: n % 4 === 0 ? 'free' : 'per_call',
+          cost_per_call: n % 4 === 0 ? 0 : (n * 7) % 60,
+        },
+        201,
+      );
     }
     if (p === 0) {
-      await must(url, 'POST', '/api/v1/services/register', provider.key, {
-        name: 'Soak execute provider',
-        description: 'The execute operation’s provider: HTTPS on loopback, answering after 20 ms',
-        endpoint: `${providerUrl}/run`,
-        capabilities: [EXECUTE_CAPABILITY],
-        pricing_model: 'free',
-      }, 201);
+      await must(
+        url,
+        'POST',
+        '/api/v1/services/register',
+        provider.key,
+        {
+          name: 'Soak execute provider',
+          description: 'The execute operation’s provider: HTTPS on loopback, answering after 20 ms',
+          endpoint: `${providerUrl}/run`,
+          capabilities: [EXECUTE_CAPABILITY],
+          pricing_model: 'free',
+        },
+        201,
+      );
     }
   }
   const store = await must(url, 'POST', '/api/v1/memory/stores', me.key, { name: `soak-${runTag}`, storeType: 'kv' }, 201);
@@ -244,8 +261,9 @@ async function main(): Promise<void> {
   const loadEnded = performance.now();
   const atLoadEnd = await scrape(server.url);
   // Every succeeded execution's event must reach the receiver.
-  for (const until = Date.now() + DELIVERY_DRAIN_MS; deliveries.size < workload.executed && Date.now() < until; ) await sleep(250);
-  if (deliveries.size < workload.executed) recorder.error(`webhook: ${workload.executed - deliveries.size} of ${workload.executed} deliveries missing ${DELIVERY_DRAIN_MS / 1000} s after the load`);
+  for (const until = Date.now() + DELIVERY_DRAIN_MS; deliveries.size < workload.executed && Date.now() < until;) await sleep(250);
+  if (deliveries.size < workload.executed)
+    recorder.error(`webhook: ${workload.executed - deliveries.size} of ${workload.executed} deliveries missing ${DELIVERY_DRAIN_MS / 1000} s after the load`);
   await sleep(Math.max(0, loadEnded + SETTLE_S * 1000 - performance.now()));
   const afterIdle = await scrape(server.url);
   const rssAfterIdleBytes = residentBytes(pid);
@@ -271,8 +289,14 @@ async function main(): Promise<void> {
   const base = path.join(RESULTS_DIR, `${MODE}-${MINUTES}min`);
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
   fs.writeFileSync(`${base}.csv`, csv(samples));
-  fs.writeFileSync(`${base}.svg`, chart(samples, DURATION_S, `npm run soak: ${MINUTES} min on ${MODE === 'pglite' ? 'PGlite' : 'PostgreSQL'}, revision ${rev}, ${date} UTC`));
-  fs.writeFileSync(`${base}.json`, `${JSON.stringify({ database: MODE, minutes: MINUTES, revision: rev, date, passed: ok, checks, facts: { ...facts, samples: undefined } }, null, 2)}\n`);
+  fs.writeFileSync(
+    `${base}.svg`,
+    chart(samples, DURATION_S, `npm run soak: ${MINUTES} min on ${MODE === 'pglite' ? 'PGlite' : 'PostgreSQL'}, revision ${rev}, ${date} UTC`),
+  );
+  fs.writeFileSync(
+    `${base}.json`,
+    `${JSON.stringify({ database: MODE, minutes: MINUTES, revision: rev, date, passed: ok, checks, facts: { ...facts, samples: undefined } }, null, 2)}\n`,
+  );
 
   console.log(`\n${ok ? 'PASSED' : 'FAILED'}: ${MINUTES} min on ${MODE} (revision ${rev})`);
   for (const c of checks) console.log(`  ${c.ok ? 'ok    ' : c.informational ? 'note  ' : 'MISSED'} ${c.name}: ${c.detail}`);
@@ -280,7 +304,10 @@ async function main(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     console.error(`\n${signal}: stopping`);
     void cleanup().finally(() => process.exit(code));

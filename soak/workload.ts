@@ -74,7 +74,8 @@ export class Recorder {
   /** The interval's figures per operation, and the writes answered in it; starts the next interval. */
   take(): { ops: Record<string, { count: number; p50Ms: number; p99Ms: number; errors: number }>; writes: number } {
     const ops: Record<string, { count: number; p50Ms: number; p99Ms: number; errors: number }> = {};
-    for (const [op, b] of this.current) ops[op] = { count: b.durations.length, p50Ms: percentile(b.durations, 50), p99Ms: percentile(b.durations, 99), errors: b.errors };
+    for (const [op, b] of this.current)
+      ops[op] = { count: b.durations.length, p50Ms: percentile(b.durations, 50), p99Ms: percentile(b.durations, 99), errors: b.errors };
     this.current = new Map();
     const writes = this.writes;
     this.writes = 0;
@@ -120,7 +121,14 @@ export async function must(url: string, method: string, path: string, key: strin
 }
 
 export async function registerAgent(url: string, name: string): Promise<Agent> {
-  const body = await must(url, 'POST', '/api/v1/agents/register', undefined, { name, description: 'An agent of the soak run (npm run soak)', ownerEmail: 'soak@example.com' }, 201);
+  const body = await must(
+    url,
+    'POST',
+    '/api/v1/agents/register',
+    undefined,
+    { name, description: 'An agent of the soak run (npm run soak)', ownerEmail: 'soak@example.com' },
+    201,
+  );
   return { id: body.agent_id, key: body.master_key };
 }
 
@@ -212,7 +220,11 @@ export class Workload {
     try {
       switch (op) {
         case 'register':
-          res = await call(url, 'POST', '/api/v1/agents/register', undefined, { name: `soak-${runTag}-${n}`, description: 'An agent of the soak run (npm run soak)', ownerEmail: 'soak@example.com' });
+          res = await call(url, 'POST', '/api/v1/agents/register', undefined, {
+            name: `soak-${runTag}-${n}`,
+            description: 'An agent of the soak run (npm run soak)',
+            ownerEmail: 'soak@example.com',
+          });
           expect = (r) => r.status === 201 && typeof r.json?.master_key === 'string';
           if (expect(res)) {
             this.callers.push({ id: res.json.agent_id, key: res.json.master_key });
@@ -252,7 +264,15 @@ export class Workload {
           break;
         }
         case 'memory_search':
-          res = await call(url, 'POST', `/api/v1/memory/stores/${storeId}/search`, me.key, Math.random() < 0.5 ? { prefix: `k-${Math.floor(Math.random() * 20)}`, limit: 10 } : { query: `entry ${Math.floor(Math.random() * 1000)}`, limit: 10 });
+          res = await call(
+            url,
+            'POST',
+            `/api/v1/memory/stores/${storeId}/search`,
+            me.key,
+            Math.random() < 0.5
+              ? { prefix: `k-${Math.floor(Math.random() * 20)}`, limit: 10 }
+              : { query: `entry ${Math.floor(Math.random() * 1000)}`, limit: 10 },
+          );
           expect = (r) => r.status === 200 && Array.isArray(r.json?.results);
           break;
         case 'stream_push':
@@ -317,7 +337,8 @@ export class Workload {
       },
       leaving: () => {
         const due = this.confirmedBefore(1000);
-        if (!broken && due > after && expected <= due) this.recorder.error(`${kind} reader: left with events up to ${expected - 1}, ${due} pushed a second before (joined after ${after})`);
+        if (!broken && due > after && expected <= due)
+          this.recorder.error(`${kind} reader: left with events up to ${expected - 1}, ${due} pushed a second before (joined after ${after})`);
       },
     };
   }
@@ -369,13 +390,20 @@ export class Workload {
         connectionParams: { authorization: `Bearer ${me.key}` },
         retryAttempts: 0,
         lazy: true,
-        on: { connected: () => resolve(), closed: () => reject(new Error('closed before it connected')), error: (e) => reject(e instanceof Error ? e : new Error(String(e))) },
+        on: {
+          connected: () => resolve(),
+          closed: () => reject(new Error('closed before it connected')),
+          error: (e) => reject(e instanceof Error ? e : new Error(String(e))),
+        },
       });
     });
     const follow = this.follower('graphql-ws', after);
     let failed: string | undefined;
     const unsubscribe = client!.subscribe<{ streamingSessionEvents: { id: string } }>(
-      { query: 'subscription Events($id: ID!, $after: Int) { streamingSessionEvents(sessionId: $id, after: $after) { id } }', variables: { id: sessionId, after } },
+      {
+        query: 'subscription Events($id: ID!, $after: Int) { streamingSessionEvents(sessionId: $id, after: $after) { id } }',
+        variables: { id: sessionId, after },
+      },
       {
         next: (result) => {
           if (result.errors?.length) failed = JSON.stringify(result.errors).slice(0, 200);

@@ -268,7 +268,11 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
     maxTimeoutSeconds: integer('X402_MAX_TIMEOUT_SECONDS', env.X402_MAX_TIMEOUT_SECONDS, 120, 10, 3_600),
     feeBps: integer('MARKETPLACE_FEE_BPS', env.MARKETPLACE_FEE_BPS, 1_000, 0, 5_000),
     faucetCap: decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
-    sandboxStartingBalance: nonNegativeDecimal('SANDBOX_STARTING_BALANCE', env.SANDBOX_STARTING_BALANCE, decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10')),
+    sandboxStartingBalance: nonNegativeDecimal(
+      'SANDBOX_STARTING_BALANCE',
+      env.SANDBOX_STARTING_BALANCE,
+      decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
+    ),
     walletEncryptionKey: encryptionKey(env.WALLET_ENCRYPTION_KEY),
   };
 }

@@ -60,7 +60,12 @@ export class ConsoleFiles {
         else if (entry.isFile()) {
           const rel = '/' + path.relative(this.dir, full).split(path.sep).join('/');
           const body = fs.readFileSync(full);
-          files.set(rel, { body, gzip: zlib.gzipSync(body, { level: 9 }), type: TYPES[path.extname(full)] ?? 'application/octet-stream', immutable: rel.startsWith('/assets/') });
+          files.set(rel, {
+            body,
+            gzip: zlib.gzipSync(body, { level: 9 }),
+            type: TYPES[path.extname(full)] ?? 'application/octet-stream',
+            immutable: rel.startsWith('/assets/'),
+          });
         }
       }
     };

@@ -106,7 +106,11 @@ const filePaths = {
       if (!/\b__(dirname|filename)\b/.test(text)) return undefined;
       const head = /^(#![^\n]*\n)?((\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*(['"])use strict\4;?)?/.exec(text)[0].length;
       const declared = `;var __dirname = ${JSON.stringify(path.dirname(args.path))}, __filename = ${JSON.stringify(args.path)}; `;
-      return { contents: text.slice(0, head) + declared + text.slice(head), loader: args.path.endsWith('.ts') ? 'ts' : 'js', resolveDir: path.dirname(args.path) };
+      return {
+        contents: text.slice(0, head) + declared + text.slice(head),
+        loader: args.path.endsWith('.ts') ? 'ts' : 'js',
+        resolveDir: path.dirname(args.path),
+      };
     });
   },
 };
@@ -288,7 +292,11 @@ class Positions {
     if (found < 0) return undefined;
     const source = segments.readInt32LE(found * SEGMENT_BYTES + 4);
     if (source < 0) return undefined;
-    return { source: this.sources[source], line: segments.readInt32LE(found * SEGMENT_BYTES + 8) + 1, column: segments.readInt32LE(found * SEGMENT_BYTES + 12) + 1 };
+    return {
+      source: this.sources[source],
+      line: segments.readInt32LE(found * SEGMENT_BYTES + 8) + 1,
+      column: segments.readInt32LE(found * SEGMENT_BYTES + 12) + 1,
+    };
   }
 }
 
@@ -359,7 +367,10 @@ function run(stamp) {
 /** V8 refuses a code cache made under other flags: each set of V8 options keeps its own. */
 function v8Flags() {
   const options = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  const v8Options = options.filter((o) => o.startsWith('--') && !/^--(require|import|eval|print|cpu-prof|heap-prof|inspect|enable-source-maps|no-warnings|trace-warnings|title|env-file)/.test(o));
+  const v8Options = options.filter(
+    (o) =>
+      o.startsWith('--') && !/^--(require|import|eval|print|cpu-prof|heap-prof|inspect|enable-source-maps|no-warnings|trace-warnings|title|env-file)/.test(o),
+  );
   return hash(JSON.stringify(v8Options)).slice(0, 8);
 }
 

@@ -130,7 +130,9 @@ export function assertSameFraming(a: { name: string; message: string | null }, b
       .join('\n')
       .replace(/[\d.]+/g, '0');
   if (a.message === null || b.message === null || shape(a.message) !== shape(b.message)) {
-    throw new Error(`the servers do not frame events alike, so their costs are not comparable:\n    ${a.name}: ${JSON.stringify(a.message)}\n    ${b.name}: ${JSON.stringify(b.message)}`);
+    throw new Error(
+      `the servers do not frame events alike, so their costs are not comparable:\n    ${a.name}: ${JSON.stringify(a.message)}\n    ${b.name}: ${JSON.stringify(b.message)}`,
+    );
   }
 }
 
@@ -177,7 +179,9 @@ export async function connectAll(target: FanoutTarget, readers: SseReaders, n: n
     const statuses = Object.entries(opened.statuses)
       .map(([code, count]) => `${code === '0' ? 'no answer' : code}×${count}`)
       .join(' ');
-    throw new Error(`${target.name}: only ${opened.opened} of ${n} SSE readers connected to ${target.eventsUrl} (statuses: ${statuses}; first errors: ${opened.errors.join(' | ') || 'none'})`);
+    throw new Error(
+      `${target.name}: only ${opened.opened} of ${n} SSE readers connected to ${target.eventsUrl} (statuses: ${statuses}; first errors: ${opened.errors.join(' | ') || 'none'})`,
+    );
   }
   await sleep(settleMs);
   return opened;
@@ -188,7 +192,12 @@ export async function connectAll(target: FanoutTarget, readers: SseReaders, n: n
  * wait until every reader has every event (at most `drainMs` after the last push answered), and charge
  * the server's CPU from the first push to then.
  */
-export async function fanoutRound(target: FanoutTarget, pid: number, readers: SseReaders, shape: FanoutShape): Promise<{ sample: FanoutSample; message: string | null }> {
+export async function fanoutRound(
+  target: FanoutTarget,
+  pid: number,
+  readers: SseReaders,
+  shape: FanoutShape,
+): Promise<{ sample: FanoutSample; message: string | null }> {
   try {
     await connectAll(target, readers, shape.readers, SETTLE_MS);
     const before = await readers.counts();

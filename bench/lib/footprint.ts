@@ -198,7 +198,11 @@ async function register(url: string, i: number): Promise<string> {
   const res = await fetch(`${url}/api/v1/agents/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `footprint-${Date.now().toString(36)}-${i}`, description: 'Footprint load (bench/footprint.ts)', ownerEmail: 'bench@example.com' }),
+    body: JSON.stringify({
+      name: `footprint-${Date.now().toString(36)}-${i}`,
+      description: 'Footprint load (bench/footprint.ts)',
+      ownerEmail: 'bench@example.com',
+    }),
   });
   const body = (await res.json()) as { master_key?: string };
   if (res.status !== 201 || !body.master_key) throw new Error(`registration answered ${res.status}`);

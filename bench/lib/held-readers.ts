@@ -42,7 +42,9 @@ export function openFileLimit(pid: number): number {
 export function assertOpenFiles(what: string, pid: number, readers: number): number {
   const limit = openFileLimit(pid);
   if (limit < readers + FD_MARGIN) {
-    throw new Error(`${what} (pid ${pid}) may open ${limit} files, fewer than ${readers} readers need (${readers + FD_MARGIN}): raise \`ulimit -n\` (hard limit) where the benchmark starts`);
+    throw new Error(
+      `${what} (pid ${pid}) may open ${limit} files, fewer than ${readers} readers need (${readers + FD_MARGIN}): raise \`ulimit -n\` (hard limit) where the benchmark starts`,
+    );
   }
   return limit;
 }

@@ -258,9 +258,13 @@ export function summarizeFanout(
   const cpuRatio = peerCpu > 0 ? round(cpu / peerCpu, 3) : null;
   const missed: string[] = [];
   if (delivered < targets.delivered) missed.push(`delivered ${(delivered * 100).toFixed(1)}% < ${(targets.delivered * 100).toFixed(0)}%`);
-  if (cpuRatio === null || cpuRatio > targets.cpuRatio) missed.push(`CPU per event ratio ${cpuRatio === null ? 'unknown (peer used no measurable CPU)' : cpuRatio.toFixed(2)} > ${targets.cpuRatio.toFixed(2)}`);
+  if (cpuRatio === null || cpuRatio > targets.cpuRatio)
+    missed.push(`CPU per event ratio ${cpuRatio === null ? 'unknown (peer used no measurable CPU)' : cpuRatio.toFixed(2)} > ${targets.cpuRatio.toFixed(2)}`);
   const warnings: string[] = [];
-  if (peerDelivered < targets.delivered) warnings.push(`the peer delivered only ${(peerDelivered * 100).toFixed(1)}%: the readers or the machine could not keep up, so ours' figures are doubtful too`);
+  if (peerDelivered < targets.delivered)
+    warnings.push(
+      `the peer delivered only ${(peerDelivered * 100).toFixed(1)}%: the readers or the machine could not keep up, so ours' figures are doubtful too`,
+    );
   const problems = rounds.flatMap((r, i) =>
     (['ours', 'peer'] as const).flatMap((side) => {
       const s = r[side];
@@ -303,11 +307,14 @@ export function summarizeFanout(
 export function summarizeHeld(name: string, peer: string, targets: HeldTargets, ours: HeldSample, peerSample: HeldSample | null): HeldResult {
   const missed: string[] = [];
   if (ours.kib_per_reader > targets.kibPerReader) missed.push(`${ours.kib_per_reader.toFixed(1)} KiB resident per reader > ${targets.kibPerReader}`);
-  if (ours.broadcasts_reaching_all < ours.broadcasts) missed.push(`${ours.broadcasts - ours.broadcasts_reaching_all} of ${ours.broadcasts} broadcasts did not reach every reader within 10 s`);
-  if (ours.broadcast_p50_ms !== null && ours.broadcast_p50_ms > targets.broadcastMs) missed.push(`broadcast to the last reader p50 ${ours.broadcast_p50_ms.toFixed(0)} ms > ${targets.broadcastMs}`);
+  if (ours.broadcasts_reaching_all < ours.broadcasts)
+    missed.push(`${ours.broadcasts - ours.broadcasts_reaching_all} of ${ours.broadcasts} broadcasts did not reach every reader within 10 s`);
+  if (ours.broadcast_p50_ms !== null && ours.broadcast_p50_ms > targets.broadcastMs)
+    missed.push(`broadcast to the last reader p50 ${ours.broadcast_p50_ms.toFixed(0)} ms > ${targets.broadcastMs}`);
   const warnings: string[] = [];
   if (ours.closed_by_server) warnings.push(`the server closed ${ours.closed_by_server} readers`);
-  if (peerSample && peerSample.broadcasts_reaching_all < peerSample.broadcasts) warnings.push(`the peer's broadcasts did not all reach every reader: the readers or the machine could not keep up`);
+  if (peerSample && peerSample.broadcasts_reaching_all < peerSample.broadcasts)
+    warnings.push(`the peer's broadcasts did not all reach every reader: the readers or the machine could not keep up`);
   return {
     kind: 'held',
     name,
@@ -330,7 +337,8 @@ export function summarizeFootprint(
   f: { startToHealthyMs: number; idleMiB: number; peakMiB: number; afterLoadMiB: number; afterLoadRatio: number; samples: { afterS: number; mib: number }[] },
 ): FootprintResult {
   const missed: string[] = [];
-  if (f.startToHealthyMs > targets.startToHealthyMs) missed.push(`start to healthy ${(f.startToHealthyMs / 1000).toFixed(1)} s > ${(targets.startToHealthyMs / 1000).toFixed(1)}`);
+  if (f.startToHealthyMs > targets.startToHealthyMs)
+    missed.push(`start to healthy ${(f.startToHealthyMs / 1000).toFixed(1)} s > ${(targets.startToHealthyMs / 1000).toFixed(1)}`);
   if (f.idleMiB > targets.idleMiB) missed.push(`idle ${f.idleMiB.toFixed(0)} MiB > ${targets.idleMiB}`);
   if (f.afterLoadRatio > targets.afterLoadRatio) missed.push(`a minute after the load ${f.afterLoadRatio.toFixed(2)} × idle > ${targets.afterLoadRatio}`);
   return {
@@ -361,7 +369,20 @@ function printAligned(header: string[], rows: string[][], left: number[]): void 
 }
 
 function printFanoutTable(results: FanoutResult[]): void {
-  const header = ['scenario', 'readers', 'events/s', 'delivered', 'CPU µs/event', 'latency p50/p99 ms', 'peer', 'peer delivered', 'peer CPU µs/event', 'peer latency p50/p99 ms', 'CPU ratio', 'result'];
+  const header = [
+    'scenario',
+    'readers',
+    'events/s',
+    'delivered',
+    'CPU µs/event',
+    'latency p50/p99 ms',
+    'peer',
+    'peer delivered',
+    'peer CPU µs/event',
+    'peer latency p50/p99 ms',
+    'CPU ratio',
+    'result',
+  ];
   const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
   const lat = (p50: number | null, p99: number | null) => `${p50 === null ? '-' : p50.toFixed(1)} / ${p99 === null ? '-' : p99.toFixed(1)}`;
   const rows = results.map((r) => [
@@ -382,7 +403,18 @@ function printFanoutTable(results: FanoutResult[]): void {
 }
 
 function printHeldTable(results: HeldResult[]): void {
-  const header = ['scenario', 'readers', 'connect s', 'RSS before / connected MiB', 'KiB/reader', 'broadcast p50 / max ms', 'peer', 'peer KiB/reader', 'peer broadcast p50 / max ms', 'result'];
+  const header = [
+    'scenario',
+    'readers',
+    'connect s',
+    'RSS before / connected MiB',
+    'KiB/reader',
+    'broadcast p50 / max ms',
+    'peer',
+    'peer KiB/reader',
+    'peer broadcast p50 / max ms',
+    'result',
+  ];
   const mib = (kib: number) => (kib / 1024).toFixed(0);
   const ms = (v: number | null) => (v === null ? '-' : v.toFixed(0));
   const rows = results.map((r) => [

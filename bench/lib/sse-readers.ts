@@ -68,7 +68,17 @@ function onMessage(conn: Conn, message: string, receivedAt: number): void {
 
 function openOne(url: URL, headers: Record<string, string>, errors: string[], timeoutMs: number): Promise<Conn> {
   return new Promise((resolve) => {
-    const conn: Conn = { req: undefined as never, ready: false, status: 0, pending: '', received: 0, lastId: 0, disorder: 0, closedByServer: false, closedByUs: false };
+    const conn: Conn = {
+      req: undefined as never,
+      ready: false,
+      status: 0,
+      pending: '',
+      received: 0,
+      lastId: 0,
+      disorder: 0,
+      closedByServer: false,
+      closedByUs: false,
+    };
     let settled = false;
     const settle = (problem?: string) => {
       if (settled) return;
@@ -182,7 +192,9 @@ function handle(line: string): void {
   switch (cmd.cmd) {
     case 'open':
       if (typeof cmd.url !== 'string' || !Number.isInteger(cmd.count)) return reply(cmd.n, { error: 'open needs url and count' });
-      void open(cmd.n, cmd.url, cmd.headers ?? {}, cmd.count!, cmd.timeoutMs ?? 60_000).catch((err: unknown) => reply(cmd.n, { error: (err as Error).message }));
+      void open(cmd.n, cmd.url, cmd.headers ?? {}, cmd.count!, cmd.timeoutMs ?? 60_000).catch((err: unknown) =>
+        reply(cmd.n, { error: (err as Error).message }),
+      );
       return;
     case 'counts':
       return counts(cmd.n);

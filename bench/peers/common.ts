@@ -80,10 +80,13 @@ async function openPglite(): Promise<PeerDb> {
     .sort();
   for (const dir of dirs) await db.exec(fs.readFileSync(path.join(MIGRATIONS, dir, 'migration.sql'), 'utf8'));
   // The benchmark's agent as the server registered it, with the same master key's hash.
-  await db.query(
-    `INSERT INTO agents (id, agent_key, name, description, owner_email, updated_at) VALUES ($1, $2, $3, $4, $5, now())`,
-    [required('BENCH_AGENT_ID'), required('BENCH_AGENT_KEY'), required('BENCH_AGENT_NAME'), required('BENCH_AGENT_DESCRIPTION'), required('BENCH_OWNER_EMAIL')],
-  );
+  await db.query(`INSERT INTO agents (id, agent_key, name, description, owner_email, updated_at) VALUES ($1, $2, $3, $4, $5, now())`, [
+    required('BENCH_AGENT_ID'),
+    required('BENCH_AGENT_KEY'),
+    required('BENCH_AGENT_NAME'),
+    required('BENCH_AGENT_DESCRIPTION'),
+    required('BENCH_OWNER_EMAIL'),
+  ]);
   await db.query(`INSERT INTO credentials (id, kind, hash, hint, agent_id) VALUES ($1, 'master', $2, 'key_master_…', $3)`, [
     randomUUID(),
     sha256Hex(required('BENCH_MASTER_KEY')),
@@ -96,12 +99,10 @@ async function openPglite(): Promise<PeerDb> {
      VALUES ($1, $2, $3, 'Bench verify service', 'The benchmark service', 'https://bench.example.com/verify', ARRAY['summarize'], 'free', 'whsec_bench', now())`,
     [serviceId, required('BENCH_SERVICE_KEY'), required('BENCH_AGENT_ID')],
   );
-  await db.query(`INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions, expires_at) VALUES ($1, $2, 'key_service_…', $3, $4, ARRAY['read'], now() + interval '365 days')`, [
-    randomUUID(),
-    sha256Hex(required('BENCH_SUB_KEY')),
-    required('BENCH_AGENT_ID'),
-    serviceId,
-  ]);
+  await db.query(
+    `INSERT INTO sub_keys (id, hash, hint, agent_id, service_id, permissions, expires_at) VALUES ($1, $2, 'key_service_…', $3, $4, ARRAY['read'], now() + interval '365 days')`,
+    [randomUUID(), sha256Hex(required('BENCH_SUB_KEY')), required('BENCH_AGENT_ID'), serviceId],
+  );
   return {
     kind: 'pglite',
     agentByKeyHash: async (hash) => (await db.query<AgentRow>(LOOKUP, [hash])).rows[0],

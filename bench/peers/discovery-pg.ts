@@ -59,7 +59,9 @@ main(async () => {
   app.post('/api/v1/resolve', express.json({ limit: '1mb' }), async (req, res) => {
     const secret = bearerSecret(req.headers.authorization);
     const [agent] = secret
-      ? await db.query<{ id: string }>('SELECT a.id FROM credentials c JOIN agents a ON a.id = c.agent_id WHERE c.hash = $1 AND c.revoked_at IS NULL', [sha256Hex(secret)])
+      ? await db.query<{ id: string }>('SELECT a.id FROM credentials c JOIN agents a ON a.id = c.agent_id WHERE c.hash = $1 AND c.revoked_at IS NULL', [
+          sha256Hex(secret),
+        ])
       : [];
     if (!agent) {
       res.status(401).json({ code: 'unauthorized' });
@@ -92,25 +94,48 @@ main(async () => {
     if (language !== null) where += ` AND (cardinality(languages) = 0 OR $${params.push(language)} = ANY(languages))`;
     const score = SCORE_COLUMN[prefer];
     const [top, [{ total }]] = await Promise.all([
-      db.query<{ score: number; listing: Listing }>(`SELECT ${score} AS score, listing FROM service_offers WHERE ${where} ORDER BY ${score} DESC, cost_per_call, service_id LIMIT ${limit}`, params),
+      db.query<{ score: number; listing: Listing }>(
+        `SELECT ${score} AS score, listing FROM service_offers WHERE ${where} ORDER BY ${score} DESC, cost_per_call, service_id LIMIT ${limit}`,
+        params,
+      ),
       db.query<{ total: number }>(`SELECT count(*)::int AS total FROM service_offers WHERE ${where}`, params),
     ]);
     res.json({
-      matches: top.map(({ score, listing: [serviceId, serviceKey, name, description, capabilities, cost, pricingModel, latencyP50, successes, failures, , reputation, providerId, providerName] }) => ({
-        service_id: serviceId,
-        name,
-        service_key: serviceKey,
-        score: Math.round(score * 100) / 100,
-        reputation,
-        capabilities,
-        description,
-        costPerCall: cost,
-        pricing_model: pricingModel,
-        success_rate: Math.round(((successes + 1) / (successes + failures + 2)) * 100) / 100,
-        latency_p50_ms: latencyP50,
-        provider_agent_id: providerId,
-        provider_name: providerName,
-      })),
+      matches: top.map(
+        ({
+          score,
+          listing: [
+            serviceId,
+            serviceKey,
+            name,
+            description,
+            capabilities,
+            cost,
+            pricingModel,
+            latencyP50,
+            successes,
+            failures,
+            ,
+            reputation,
+            providerId,
+            providerName,
+          ],
+        }) => ({
+          service_id: serviceId,
+          name,
+          service_key: serviceKey,
+          score: Math.round(score * 100) / 100,
+          reputation,
+          capabilities,
+          description,
+          costPerCall: cost,
+          pricing_model: pricingModel,
+          success_rate: Math.round(((successes + 1) / (successes + failures + 2)) * 100) / 100,
+          latency_p50_ms: latencyP50,
+          provider_agent_id: providerId,
+          provider_name: providerName,
+        }),
+      ),
       total,
       query: { capability, prefer, min_reputation: minReputation, max_cost: maxCost, language, limit },
     });
@@ -121,7 +146,12 @@ main(async () => {
     const { runtime, category, sort = 'popular' } = req.query as Record<string, string | undefined>;
     const limit = Number(req.query.limit ?? 20);
     const offset = Number(req.query.offset ?? 0);
-    if ((runtime !== undefined && !RUNTIMES.includes(runtime)) || (sort !== 'popular' && sort !== 'newest') || !(limit >= 1 && limit <= 100) || !(offset >= 0)) {
+    if (
+      (runtime !== undefined && !RUNTIMES.includes(runtime)) ||
+      (sort !== 'popular' && sort !== 'newest') ||
+      !(limit >= 1 && limit <= 100) ||
+      !(offset >= 0)
+    ) {
       res.status(400).json({ code: 'validation_failed' });
       return;
     }

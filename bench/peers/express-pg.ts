@@ -34,12 +34,26 @@ main(async () => {
     const key = (req.body as { key?: unknown })?.key;
     const row = typeof key === 'string' ? await db.subKeyByHash(sha256Hex(key)) : undefined;
     const now = new Date();
-    if (!row || row.agent_status !== 'ACTIVE' || row.service_status !== 'active' || (row.expires_at && row.expires_at <= now) || (row.grace_ends_at && row.grace_ends_at <= now)) {
+    if (
+      !row ||
+      row.agent_status !== 'ACTIVE' ||
+      row.service_status !== 'active' ||
+      (row.expires_at && row.expires_at <= now) ||
+      (row.grace_ends_at && row.grace_ends_at <= now)
+    ) {
       res.status(401).json({ code: 'unauthorized' });
       return;
     }
     const tier = row.reputation >= 86 ? 'star' : row.reputation >= 61 ? 'trusted' : row.reputation >= 31 ? 'contributor' : 'newcomer';
-    res.json({ valid: true, agent_id: row.agent_id, reputation: row.reputation, tier, sub_key_id: row.id, service_key: row.service_key, permissions: row.permissions });
+    res.json({
+      valid: true,
+      agent_id: row.agent_id,
+      reputation: row.reputation,
+      tier,
+      sub_key_id: row.id,
+      service_key: row.service_key,
+      permissions: row.permissions,
+    });
   });
   serve(http.createServer(app), () => db.close());
 });

@@ -24,15 +24,19 @@ export const catalogProviderIds: string[] = [];
  * catalog rather than a kept answer.
  */
 export async function seedCatalogAndRestart(url: string): Promise<void> {
-  await restartOurs(url, async () => {
-    const started = Date.now();
-    catalogProviderIds.push(...ourServer.seeded!.providerIds.map(() => randomUUID()));
-    await seedCatalog({ dataDir: ourServer.dataDir, databaseUrl: DATABASE_URL }, catalogProviderIds);
-    console.log(
-      `\nseeded ${CATALOG_SERVICES.toLocaleString('en')} more services (${(CATALOG_SERVICES / 100).toLocaleString('en')} offering ${CATALOG_CAPABILITY}, ` +
-        `${SLICE_SERVICES / 100} of the first ${SLICE_SERVICES.toLocaleString('en')} offering ${SLICE_CAPABILITY}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    );
-  }, UNCACHED_ENV);
+  await restartOurs(
+    url,
+    async () => {
+      const started = Date.now();
+      catalogProviderIds.push(...ourServer.seeded!.providerIds.map(() => randomUUID()));
+      await seedCatalog({ dataDir: ourServer.dataDir, databaseUrl: DATABASE_URL }, catalogProviderIds);
+      console.log(
+        `\nseeded ${CATALOG_SERVICES.toLocaleString('en')} more services (${(CATALOG_SERVICES / 100).toLocaleString('en')} offering ${CATALOG_CAPABILITY}, ` +
+          `${SLICE_SERVICES / 100} of the first ${SLICE_SERVICES.toLocaleString('en')} offering ${SLICE_CAPABILITY}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+    },
+    UNCACHED_ENV,
+  );
 }
 
 /**

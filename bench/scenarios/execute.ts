@@ -60,7 +60,9 @@ export function executeScenarios({ me, ours, peers }: ScenarioContext): Scenario
       // of the same provider in the same run: the price held on the caller's wallet before the provider is
       // called, then charged, the provider paid its share and the marketplace its fee, with the record.
       name: 'execute_paid_prepaid',
-      ours: execute('ours', PAID_CAPABILITY, (b) => (b.payment?.method === 'prepaid' && b.payment?.charged_cents === PAID_CENTS ? undefined : 'not paid from the balance')),
+      ours: execute('ours', PAID_CAPABILITY, (b) =>
+        b.payment?.method === 'prepaid' && b.payment?.charged_cents === PAID_CENTS ? undefined : 'not paid from the balance',
+      ),
       peer: execute('ours unpaid', EXECUTE_CAPABILITY, (b) => (b.payment === null ? undefined : 'not free')),
       targets: { p50: 1.2 },
     },

@@ -27,7 +27,9 @@ const fmtHeld = (s: HeldSample) =>
  * readers), after an unmeasured round of a hundred readers.
  */
 export async function runHeldScenario(me: Agent, ours: string, peer: string): Promise<HeldResult> {
-  console.log(`\n${HELD_SCENARIO}: ${HELD.readers} SSE readers of one session held on our one instance, ${HELD.broadcasts} broadcasts (sse-bare for reference)`);
+  console.log(
+    `\n${HELD_SCENARIO}: ${HELD.readers} SSE readers of one session held on our one instance, ${HELD.broadcasts} broadcasts (sse-bare for reference)`,
+  );
   const { auth, session, targets } = await sessionTargets(me, ours, peer);
   const pids = { ours: serverPid(ours), peer: serverPid(peer) };
   const readers = await SseReaders.start({ ...process.env });

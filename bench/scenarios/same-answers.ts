@@ -39,6 +39,8 @@ export async function assertSameAnswers(ours: Target, peer: Target): Promise<voi
       throw new Error(`ours and ${peer.name} differ on ${request}: totals ${a.total} / ${b.total}${bound}, entries ${ids(a).join(',')} / ${ids(b).join(',')}`);
     }
   }
-  const estimated = errors.length ? ` (${errors.length} of ours' totals estimated, off by ${((100 * errors.reduce((x, y) => x + y, 0)) / errors.length).toFixed(1)}% on average, ${(100 * Math.max(...errors)).toFixed(0)}% at most)` : '';
+  const estimated = errors.length
+    ? ` (${errors.length} of ours' totals estimated, off by ${((100 * errors.reduce((x, y) => x + y, 0)) / errors.length).toFixed(1)}% on average, ${(100 * Math.max(...errors)).toFixed(0)}% at most)`
+    : '';
   console.log(`  ours and ${peer.name} gave the same answers to all ${requests.length} queries of the pool${estimated}`);
 }

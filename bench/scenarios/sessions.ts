@@ -3,7 +3,11 @@ import type { Agent } from '../accounts';
 import type { FanoutTarget } from '../lib/fanout';
 
 /** A new session of ours and the bare SSE hub, as fan-out targets: their streams and pushes, with the agent's key. */
-export async function sessionTargets(me: Agent, ours: string, peer: string): Promise<{ auth: Record<string, string>; session: string; targets: Record<'ours' | 'peer', FanoutTarget> }> {
+export async function sessionTargets(
+  me: Agent,
+  ours: string,
+  peer: string,
+): Promise<{ auth: Record<string, string>; session: string; targets: Record<'ours' | 'peer', FanoutTarget> }> {
   const auth = { authorization: `Bearer ${me.masterKey}` };
   const session = `${ours}/api/v1/streaming/sessions/${await openSession(ours, me)}`;
   return {
@@ -25,6 +29,7 @@ async function openSession(url: string, me: Agent): Promise<string> {
     signal: AbortSignal.timeout(10_000),
   });
   const body = (await res.json()) as { id?: string; status?: string };
-  if (res.status !== 201 || !body.id || body.status !== 'active') throw new Error(`opening a streaming session answered ${res.status}: ${JSON.stringify(body)}`);
+  if (res.status !== 201 || !body.id || body.status !== 'active')
+    throw new Error(`opening a streaming session answered ${res.status}: ${JSON.stringify(body)}`);
   return body.id;
 }

@@ -1,7 +1,14 @@
 // urql's hooks, typed by the console's generated documents. The client preset keeps each document as a
 // string (TypedDocumentString), which urql takes as a query string but cannot read the result's type from:
 // these pass the string on and carry the document's result and variable types.
-import { useMutation as useUrqlMutation, useQuery as useUrqlQuery, type AnyVariables, type UseMutationResponse, type UseQueryArgs, type UseQueryResponse } from 'urql';
+import {
+  useMutation as useUrqlMutation,
+  useQuery as useUrqlQuery,
+  type AnyVariables,
+  type UseMutationResponse,
+  type UseQueryArgs,
+  type UseQueryResponse,
+} from 'urql';
 import { graphql } from './gql';
 import type { TypedDocumentString } from './gql/graphql';
 

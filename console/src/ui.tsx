@@ -43,9 +43,22 @@ export function Section({ title, children, actions }: { title: string; children:
 }
 
 /** A query's state: what it answered, or that it is loading, or why it failed. */
-export function Loaded<T>({ result, children, empty }: { result: { data?: T; fetching: boolean; error?: CombinedError }; children: (data: T) => ReactNode; empty?: (data: T) => boolean }) {
+export function Loaded<T>({
+  result,
+  children,
+  empty,
+}: {
+  result: { data?: T; fetching: boolean; error?: CombinedError };
+  children: (data: T) => ReactNode;
+  empty?: (data: T) => boolean;
+}) {
   if (result.error && !result.data) return <ErrorNote error={result.error} />;
-  if (!result.data) return <p className="muted" role="status">Loading…</p>;
+  if (!result.data)
+    return (
+      <p className="muted" role="status">
+        Loading…
+      </p>
+    );
   if (empty?.(result.data)) return <p className="muted">Nothing here yet.</p>;
   return <>{children(result.data)}</>;
 }
@@ -167,7 +180,11 @@ export function TextArea({ label, hint, error, ...input }: FieldProps & Textarea
   );
 }
 
-export function SelectField({ label, options, ...select }: FieldProps & { options: [value: string, label: string][] } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  options,
+  ...select
+}: FieldProps & { options: [value: string, label: string][] } & SelectHTMLAttributes<HTMLSelectElement>) {
   const id = useId();
   return (
     <div className="field">
@@ -253,7 +270,17 @@ export function Breakdown({ breakdown }: { breakdown: Record<(typeof FACTORS)[nu
  * A button for what cannot be undone (cancel, delete, revoke): it asks `question` first, and is disabled
  * while the action runs.
  */
-export function ConfirmButton({ question, action, label, children }: { question: string; action: () => Promise<unknown>; label?: string; children: ReactNode }) {
+export function ConfirmButton({
+  question,
+  action,
+  label,
+  children,
+}: {
+  question: string;
+  action: () => Promise<unknown>;
+  label?: string;
+  children: ReactNode;
+}) {
   const [busy, setBusy] = useState(false);
   return (
     <button
@@ -347,7 +374,17 @@ export function useFilter(pages: Pages, initial = ''): [value: string, set: (val
 }
 
 /** One page of a connection as a table, and the pager under it. */
-export function Paged<T>({ connection, pages, ...table }: { connection: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } }; pages: Pages; caption: string; columns: Column<T>[]; rowKey: (row: T) => string }) {
+export function Paged<T>({
+  connection,
+  pages,
+  ...table
+}: {
+  connection: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor?: string | null } };
+  pages: Pages;
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+}) {
   return (
     <>
       <Table {...table} rows={connection.nodes} />

@@ -16,7 +16,9 @@ const ExternalAgentRef = builder.objectRef<ExternalAgent>('ExternalAgent').imple
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     capabilities: t.exposeStringList('capabilities'),
-    reputation: t.exposeInt('reputation', { description: "0-100, from 20: +1 an answered delegation of an agent outside its owner's family (at most 10 a day), -2 a failed one" }),
+    reputation: t.exposeInt('reputation', {
+      description: "0-100, from 20: +1 an answered delegation of an agent outside its owner's family (at most 10 a day), -2 a failed one",
+    }),
     tier: t.string({ resolve: (a) => tierOf(a.reputation) }),
     status: t.exposeString('status', { description: '`registered`, or `connected` once its agent card was fetched and checked' }),
     source: t.string({ description: 'Always `external`', resolve: () => 'external' }),
@@ -33,13 +35,18 @@ const RegisteredExternalAgent = builder.objectRef<agents.RegisteredExternalAgent
   fields: (t) => ({
     registered: t.boolean({ resolve: () => true }),
     externalAgent: t.field({ type: ExternalAgentRef, resolve: (r) => r.agent }),
-    secret: t.exposeString('secret', { description: 'The `whsec_` secret deliveries to the instance are signed with (HMAC `v1`, beside the Ed25519 `v1a`); shown only here' }),
+    secret: t.exposeString('secret', {
+      description: 'The `whsec_` secret deliveries to the instance are signed with (HMAC `v1`, beside the Ed25519 `v1a`); shown only here',
+    }),
   }),
 });
 
 const RegisterExternalAgentInput = builder.inputType('RegisterExternalAgentInput', {
   fields: (t) => ({
-    instanceUrl: t.string({ required: true, description: "The instance's HTTPS URL (deliveries are POSTed to it; its agent card is at its origin's /.well-known/agent-card.json)" }),
+    instanceUrl: t.string({
+      required: true,
+      description: "The instance's HTTPS URL (deliveries are POSTed to it; its agent card is at its origin's /.well-known/agent-card.json)",
+    }),
     capabilities: t.stringList({ required: true, description: 'What it can do: 1-50 capability identifiers' }),
     name: t.string({ description: 'Default: the host' }),
     description: t.string(),
@@ -69,7 +76,12 @@ const GatewayConnection = builder.objectRef<agents.ConnectResult>('GatewayConnec
     connected: t.exposeBoolean('connected'),
     reason: t.exposeString('reason', { nullable: true, description: 'Why not connected: the card could not be fetched, or is not an agent card' }),
     externalAgent: t.field({ type: ExternalAgentRef, resolve: (c) => c.agent }),
-    card: t.field({ type: 'JSON', nullable: true, description: 'What the card says: url, name, description, version, protocolVersion, endpoint, skills', resolve: (c) => c.card }),
+    card: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'What the card says: url, name, description, version, protocolVersion, endpoint, skills',
+      resolve: (c) => c.card,
+    }),
   }),
 });
 

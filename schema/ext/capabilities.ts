@@ -60,7 +60,9 @@ const CapabilityHit = builder.objectRef<capabilities.CapabilityHit>('GatewayCapa
     serviceId: t.exposeID('serviceId', { nullable: true }),
     providerAgentId: t.exposeID('providerAgentId', { nullable: true, description: 'The agent that offers it (the owner, for external ones)' }),
     externalAgentId: t.exposeID('externalAgentId', { nullable: true }),
-    endpoint: t.exposeString('endpoint', { description: "Where to call it: the marketplace's execute for the catalog and services; the endpoint or instance for external ones" }),
+    endpoint: t.exposeString('endpoint', {
+      description: "Where to call it: the marketplace's execute for the catalog and services; the endpoint or instance for external ones",
+    }),
     inputSchema: t.field({ type: 'JSON', nullable: true, resolve: (h) => h.inputSchema }),
     priceCents: t.exposeInt('priceCents', { nullable: true }),
   }),

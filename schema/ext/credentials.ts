@@ -7,7 +7,8 @@ const PassportRef = builder.objectRef<{ passport: Record<string, unknown>; signa
   fields: (t) => ({
     passport: t.field({
       type: 'JSON',
-      description: 'agent_id, name, reputation, tier, status, member_since, executions, provider, disputes, issued_at, expires_at, issuer: exactly the `passport` claim of the signature',
+      description:
+        'agent_id, name, reputation, tier, status, member_since, executions, provider, disputes, issued_at, expires_at, issuer: exactly the `passport` claim of the signature',
       resolve: (p) => p.passport,
     }),
     signature: t.exposeString('signature', { description: 'A compact JWS (EdDSA, typ passport+jwt) by the key named by its kid in /.well-known/jwks.json' }),
@@ -27,7 +28,10 @@ builder.queryField('reputationPassport', (t) =>
 const Verdict = builder.objectRef<credentials.Verdict>('CredentialVerdict').implement({
   fields: (t) => ({
     valid: t.exposeBoolean('valid'),
-    reason: t.exposeString('reason', { nullable: true, description: 'Why not: malformed, unknown_key, bad_signature, wrong_type, wrong_issuer, expired, not_yet_valid, mismatch, revoked, wrong_audience, scope' }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description: 'Why not: malformed, unknown_key, bad_signature, wrong_type, wrong_issuer, expired, not_yet_valid, mismatch, revoked, wrong_audience, scope',
+    }),
     claims: t.field({ type: 'JSON', nullable: true, description: 'The signed claims (when the signature is good)', resolve: (v) => v.claims }),
   }),
 });
@@ -62,7 +66,10 @@ const VaultTokenRef = builder.objectRef<credentials.IssuedVaultToken>('VaultToke
 
 const VaultTokenInput = builder.inputType('IssueVaultTokenInput', {
   fields: (t) => ({
-    scopes: t.stringList({ required: true, description: 'What it allows: operations (`execute`), `<operation>:<name>` (`capability:summarize`, `capability:*`) or `*`' }),
+    scopes: t.stringList({
+      required: true,
+      description: 'What it allows: operations (`execute`), `<operation>:<name>` (`capability:summarize`, `capability:*`) or `*`',
+    }),
     audience: t.string({ required: true, description: 'Who it is for (an external agent id, a URL)' }),
     subject: t.string({ description: 'Whom it acts for, when not you alone (an external agent id)' }),
     expiresIn: t.int({ description: 'Seconds, 1-86400 (default 900)' }),

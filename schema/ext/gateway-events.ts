@@ -26,10 +26,12 @@ const GatewayPoll = builder.objectRef<events.GatewayPoll>('GatewayPoll').impleme
 builder.queryField('gatewayEvents', (t) =>
   t.field({
     type: GatewayPoll,
-    description:
-      `The events addressed to the caller's external agents after \`after\` (absent: after the cursor it last acknowledged), oldest first. Passing \`after\` acknowledges every event up to it; nothing else changes, so an event is answered again until a cursor passes it. Kept ${events.GATEWAY_EVENT_RETENTION_DAYS} days.`,
+    description: `The events addressed to the caller's external agents after \`after\` (absent: after the cursor it last acknowledged), oldest first. Passing \`after\` acknowledges every event up to it; nothing else changes, so an event is answered again until a cursor passes it. Kept ${events.GATEWAY_EVENT_RETENTION_DAYS} days.`,
     auth: 'agent',
-    args: { after: t.arg.int({ extensions: range(0, 2 ** 31 - 1) }), limit: t.arg.int({ description: `1-${events.POLL_MAX} (default ${events.POLL_DEFAULT})`, extensions: range(1, events.POLL_MAX) }) },
+    args: {
+      after: t.arg.int({ extensions: range(0, 2 ** 31 - 1) }),
+      limit: t.arg.int({ description: `1-${events.POLL_MAX} (default ${events.POLL_DEFAULT})`, extensions: range(1, events.POLL_MAX) }),
+    },
     resolve: (_r, args, ctx) => events.gatewayEvents(ctx, args),
   }),
 );

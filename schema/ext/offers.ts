@@ -16,7 +16,10 @@ const PaymentOfferRef = builder.objectRef<PaymentOffer>('PaymentOffer').implemen
     priceCents: t.exposeInt('priceCents'),
     ...amountFields(t, 'price', (o: PaymentOffer) => o.amount, 'The price'),
     payeeAgentId: t.exposeID('payeeAgentId', { description: "Whose wallet is paid (an external agent's owner, for an offer of an external agent)" }),
-    payeeExternalAgentId: t.exposeID('payeeExternalId', { nullable: true, description: 'The external agent the sale is for (it gets a `payment.received` gateway event)' }),
+    payeeExternalAgentId: t.exposeID('payeeExternalId', {
+      nullable: true,
+      description: 'The external agent the sale is for (it gets a `payment.received` gateway event)',
+    }),
     expiresAt: t.field({ type: 'DateTime', description: 'No checkout of it opens after this', resolve: (o) => o.expiresAt! }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -35,7 +38,10 @@ const CreatePaymentOfferInput = builder.inputType('CreatePaymentOfferInput', {
     priceCents: t.int({ description: `Integer cents, 1-${offers.OFFER_MAX_CENTS} (or priceBaseUnits)`, extensions: range(1, offers.OFFER_MAX_CENTS) }),
     priceBaseUnits: t.string({ description: "The price in the asset's base units (an integer string; a whole number of cents)" }),
     payeeAgentId: t.string({ description: 'Who is paid: you (the default) or one of your sub-agents', extensions: maxLength(64) }),
-    payeeExternalAgentId: t.string({ description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it', extensions: maxLength(64) }),
+    payeeExternalAgentId: t.string({
+      description: 'Or one of your external agents: paid to your wallet, with a `payment.received` gateway event for it',
+      extensions: maxLength(64),
+    }),
     expiresIn: t.int({ description: 'Seconds until the offer expires, 60-7776000 (default 2592000: 30 days)', extensions: range(60, 7_776_000) }),
   }),
 });
@@ -85,7 +91,14 @@ builder.mutationField('createCheckout', (t) =>
     type: CheckoutRef,
     description: "Opens a checkout of an offer for you: a URL answering with the offer's x402 payment requirements for an hour",
     auth: 'agent',
-    args: { input: t.arg({ type: builder.inputType('CreateCheckoutInput', { fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy', extensions: maxLength(64) }) }) }), required: true }) },
+    args: {
+      input: t.arg({
+        type: builder.inputType('CreateCheckoutInput', {
+          fields: (f) => ({ offerId: f.string({ description: 'Required: the offer to buy', extensions: maxLength(64) }) }),
+        }),
+        required: true,
+      }),
+    },
     resolve: (_r, { input }, ctx) => offers.openCheckout(ctx, input),
   }),
 );
@@ -122,7 +135,7 @@ builder.mutationField('payCheckout', (t) =>
   t.field({
     type: CheckoutReceiptRef,
     description:
-      "Pays a checkout URL (no key needed; its REST POST, and its GET carrying PAYMENT-SIGNATURE). With `payment`: settled once and paid on to the payee; a replay answers the same receipt. Without: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`",
+      'Pays a checkout URL (no key needed; its REST POST, and its GET carrying PAYMENT-SIGNATURE). With `payment`: settled once and paid on to the payee; a replay answers the same receipt. Without: the receipt once paid, else PAYMENT_REQUIRED with the x402 requirements in `extensions`',
     args: {
       id: t.arg.id({ required: true }),
       payment: t.arg.string({ description: 'An x402 v2 PaymentPayload (scheme exact, EIP-3009), as PAYMENT-SIGNATURE carries it' }),

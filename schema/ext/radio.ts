@@ -45,7 +45,8 @@ const RadioEventRef = builder.objectRef<radio.RadioEvent>('RadioEvent').implemen
     channel: t.exposeString('channel', { description: 'The capability executed, or `announcements`' }),
     data: t.field({
       type: 'JSON',
-      description: 'An execution: execution_id, capability, agent_id (the caller), service_id, status, result (on success), latency_ms. An announcement: title, message, data',
+      description:
+        'An execution: execution_id, capability, agent_id (the caller), service_id, status, result (on success), latency_ms. An announcement: title, message, data',
       resolve: (e) => e.data,
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
@@ -72,7 +73,11 @@ builder.mutationField('createRadioAnnouncement', (t) =>
     args: {
       input: t.arg({
         type: builder.inputType('CreateRadioAnnouncementInput', {
-          fields: (f) => ({ message: f.string({ description: 'Required: 1-2000 characters', extensions: length(1, 2000) }), title: f.string({ description: 'At most 200 characters', extensions: maxLength(200) }), data: f.field({ type: 'JSON', description: 'An object, at most 16 KiB' }) }),
+          fields: (f) => ({
+            message: f.string({ description: 'Required: 1-2000 characters', extensions: length(1, 2000) }),
+            title: f.string({ description: 'At most 200 characters', extensions: maxLength(200) }),
+            data: f.field({ type: 'JSON', description: 'An object, at most 16 KiB' }),
+          }),
         }),
         required: true,
       }),

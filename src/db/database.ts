@@ -376,7 +376,10 @@ async function openOverPg(kind: Database['kind'], over: OverPg, opts: OpenOption
       const client = await pool.connect();
       let failed: Error | undefined;
       try {
-        return await run({ soleWriter: kind === 'pglite', query: async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[] });
+        return await run({
+          soleWriter: kind === 'pglite',
+          query: async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[],
+        });
       } catch (err) {
         failed = err as Error;
         throw err;

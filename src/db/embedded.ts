@@ -85,7 +85,8 @@ interface LockOwner {
 function readLockOwner(text: string): LockOwner | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof parsed === 'object' && parsed && Number.isInteger(parsed.pid)) return { pid: parsed.pid!, started: typeof parsed.started === 'string' ? parsed.started : null };
+    if (typeof parsed === 'object' && parsed && Number.isInteger(parsed.pid))
+      return { pid: parsed.pid!, started: typeof parsed.started === 'string' ? parsed.started : null };
   } catch {
     // a bare pid
   }

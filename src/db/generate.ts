@@ -29,7 +29,8 @@ if (stale.length) {
 // written once here, beside the client, which reads it from the file (docs/operations.md, Footprint).
 const classFile = path.join(root, 'src/db/generated/prisma/internal/class.ts');
 const WASM_FILE = 'query_compiler.wasm';
-const loader = /getQueryCompilerWasmModule: async \(\) => \{\n\s*const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[a-z_]+\.postgresql\.wasm-base64\.js)"\)\n\s*return await decodeBase64AsWasm\(wasm\)\n\s*\},/;
+const loader =
+  /getQueryCompilerWasmModule: async \(\) => \{\n\s*const \{ wasm \} = await import\("(@prisma\/client\/runtime\/query_compiler_[a-z_]+\.postgresql\.wasm-base64\.js)"\)\n\s*return await decodeBase64AsWasm\(wasm\)\n\s*\},/;
 const source = fs.readFileSync(classFile, 'utf8');
 const found = loader.exec(source);
 if (!found) {

@@ -94,7 +94,11 @@ async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: E
 export function readMigrations(dir = MIGRATIONS_DIR): MigrationList {
   const lockPath = path.join(dir, 'migration_lock.toml');
   const names = fs.existsSync(dir)
-    ? fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
     : [];
   return {
     baseDir: dir,
@@ -106,9 +110,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): MigrationList {
         path: name,
         migrationFile: {
           path: 'migration.sql',
-          content: fs.existsSync(file)
-            ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') }
-            : { tag: 'error' as const, value: `missing ${file}` },
+          content: fs.existsSync(file) ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') } : { tag: 'error' as const, value: `missing ${file}` },
         },
       };
     }),
@@ -173,7 +175,10 @@ export async function migrationsUpToDate(query: (sql: string) => Promise<unknown
   const local = readMigrations().migrationDirectories;
   return (
     local.length > 0 &&
-    local.every((m) => m.migrationFile.content.tag === 'ok' && applied.has(`${m.path}\0${crypto.createHash('sha256').update(m.migrationFile.content.value).digest('hex')}`))
+    local.every(
+      (m) =>
+        m.migrationFile.content.tag === 'ok' && applied.has(`${m.path}\0${crypto.createHash('sha256').update(m.migrationFile.content.value).digest('hex')}`),
+    )
   );
 }
 

@@ -184,7 +184,16 @@ export class PgliteMux {
 
   private attach(socket: net.Socket): void {
     socket.setNoDelay(true);
-    const c: Connection = { id: ++this.connectionIds, socket, buffered: Buffer.alloc(0), started: false, pending: [], closed: false, statements: new Map(), aliases: 0 };
+    const c: Connection = {
+      id: ++this.connectionIds,
+      socket,
+      buffered: Buffer.alloc(0),
+      started: false,
+      pending: [],
+      closed: false,
+      statements: new Map(),
+      aliases: 0,
+    };
     this.connections.add(c);
     socket.on('data', (chunk) => {
       c.buffered = c.buffered.length ? Buffer.concat([c.buffered, chunk]) : chunk;

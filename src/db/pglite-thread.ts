@@ -40,10 +40,24 @@ export function connectionOf(socketDir: string): PgliteThread['connection'] {
 }
 
 /** Starts the thread, its socket in `socketDir` (a new one by default; it is removed when the thread ends). */
-export async function startPgliteThread(opts: { dataDir?: string; dumpPath?: string; socketDir?: string; checkpoints: CheckpointPolicy; log(message: string): void }): Promise<PgliteThread> {
+export async function startPgliteThread(opts: {
+  dataDir?: string;
+  dumpPath?: string;
+  socketDir?: string;
+  checkpoints: CheckpointPolicy;
+  log(message: string): void;
+}): Promise<PgliteThread> {
   const socketDir = opts.socketDir ?? newSocketDir();
-  const data: WorkerData = { dataDir: opts.dataDir, dumpPath: opts.dumpPath, socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), checkpoints: opts.checkpoints };
-  const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  const data: WorkerData = {
+    dataDir: opts.dataDir,
+    dumpPath: opts.dumpPath,
+    socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+    checkpoints: opts.checkpoints,
+  };
+  const worker = new Worker(path.join(__dirname, 'pglite-worker.boot.cjs'), {
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+  });
   const handlers = new Map<string, (payload: string) => void>();
   const waiting = new Map<number, { resolve(): void; reject(err: Error): void }>();
   const deathHandlers: ((err: Error) => void)[] = [];

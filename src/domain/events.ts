@@ -111,7 +111,12 @@ const WRITE_EVENT_SQL = `
  * Writes an event of `agentId` inside the caller's transaction, with a delivery to each of the agent's
  * active webhooks that want it, and any extra deliveries. One statement; answers how many deliveries it wrote.
  */
-export async function writeEvent(db: DbTx, agentId: string | null, event: MarketplaceEvent, extra: ExtraDelivery[] = []): Promise<{ record: OutboxRecord; deliveries: number }> {
+export async function writeEvent(
+  db: DbTx,
+  agentId: string | null,
+  event: MarketplaceEvent,
+  extra: ExtraDelivery[] = [],
+): Promise<{ record: OutboxRecord; deliveries: number }> {
   const forward = extra.find((d): d is Extract<ExtraDelivery, { kind: 'ticket_forward' }> => d.kind === 'ticket_forward');
   const callbacks = extra.filter((d): d is Extract<ExtraDelivery, { kind: 'ticket_callback' }> => d.kind === 'ticket_callback').map((d) => d.url);
   const subscription = extra.find((d): d is Extract<ExtraDelivery, { kind: 'subscription_webhook' }> => d.kind === 'subscription_webhook');
@@ -168,7 +173,10 @@ export async function transact<T>(ctx: Pick<Ctx, 'db' | 'services'>, work: (tx: 
 }
 
 /** Where a committed event is published live: its agent's stream, and a ticket's stream for ticket events. */
-export function routeEvent(publish: <K extends 'agentEvents' | 'ticketEvents'>(topic: K, id: string, event: MarketplaceEvent) => void, record: OutboxRecord): void {
+export function routeEvent(
+  publish: <K extends 'agentEvents' | 'ticketEvents'>(topic: K, id: string, event: MarketplaceEvent) => void,
+  record: OutboxRecord,
+): void {
   const event: MarketplaceEvent = { id: record.id, type: record.type as EventType, created_at: record.created_at, data: record.data };
   if (record.agentId) publish('agentEvents', record.agentId, event);
   // Each party of a ticket gets its own copy of a ticket event; the ticket's stream carries the creator's.

@@ -72,7 +72,11 @@ export function compileOperation(schema: GraphQLSchema, label: string, text: str
   if (fields.length !== 1 || fields[0].kind !== 'Field') throw new Error(`${label}: the operation must select exactly one root field`);
   const root = fields[0];
   const rootType =
-    operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   const fieldDef = rootType?.getFields()[root.name.value];
   if (!fieldDef) throw new Error(`${label}: unknown root field ${root.name.value}`);
   const variableTypes = (operation.variableDefinitions ?? []).map((def) => {
@@ -132,4 +136,3 @@ export function fieldOf(schema: GraphQLSchema, op: CompiledOperation) {
   const rootType = kind === 'mutation' ? schema.getMutationType()! : kind === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
   return rootType.getFields()[op.rootField];
 }
-

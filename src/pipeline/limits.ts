@@ -30,7 +30,14 @@ const limitsBySchema = new WeakMap<GraphQLSchema, CostLimits>();
 export function costLimitsFor(schema: GraphQLSchema): CostLimits {
   let limits = limitsBySchema.get(schema);
   if (!limits) {
-    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const full = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     const open = { ...LIMITS, maxIntrospectionComplexity: Infinity };
     const cost = [...measureDocument(schema, parse(full), open).values()][0];
     limits = { ...open, maxIntrospectionComplexity: 2 * cost.introspectionComplexity };

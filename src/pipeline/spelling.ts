@@ -2,13 +2,7 @@
 // and every query parameter is read in both spellings, snake_case and camelCase, as the input type's
 // field. The same field given in both spellings with different values is refused; unknown fields are
 // left for GraphQL's coercion to refuse. Answers to the client name each field as the client spelled it.
-import {
-  getNullableType,
-  isInputObjectType,
-  isListType,
-  type GraphQLInputObjectType,
-  type GraphQLInputType,
-} from 'graphql';
+import { getNullableType, isInputObjectType, isListType, type GraphQLInputObjectType, type GraphQLInputType } from 'graphql';
 import type { GraphQLError } from 'graphql';
 import type { FieldError } from '../platform/errors';
 import { camelCase, sameJson, snakeCase } from '../platform/naming';
@@ -20,16 +14,52 @@ import { camelCase, sameJson, snakeCase } from '../platform/naming';
  */
 const SNAKE_CASE_NAMES = new Set([
   // the specification's request fields (§4, and execute's support-ticket input)
-  'min_reputation', 'max_cost', 'pricing_model', 'pricing_details', 'transaction_id', 'service_key', 'ticket_receive_url',
-  'sub_agent_id', 'success_criteria', 'spark_type', 'quality_score', 'required_capabilities', 'max_budget_usd', 'target_state',
-  'triggered_by', 'exit_conditions', 'conglomerate_type', 'instance_url', 'target_service', 'callback_url', 'task_id',
+  'min_reputation',
+  'max_cost',
+  'pricing_model',
+  'pricing_details',
+  'transaction_id',
+  'service_key',
+  'ticket_receive_url',
+  'sub_agent_id',
+  'success_criteria',
+  'spark_type',
+  'quality_score',
+  'required_capabilities',
+  'max_budget_usd',
+  'target_state',
+  'triggered_by',
+  'exit_conditions',
+  'conglomerate_type',
+  'instance_url',
+  'target_service',
+  'callback_url',
+  'task_id',
   // resource fields a request sets (§2 Service key)
-  'rate_limits', 'expires_at',
+  'rate_limits',
+  'expires_at',
   // ours, beside them
-  'requests_per_minute', 'requests_per_day', 'grace_period_seconds', 'refund_cents', 'default_ttl_seconds', 'ttl_seconds', 'top_k',
-  'max_loss_usd', 'profit_target_usd', 'cost_usd', 'proceeds_usd', 'execution_id',
+  'requests_per_minute',
+  'requests_per_day',
+  'grace_period_seconds',
+  'refund_cents',
+  'default_ttl_seconds',
+  'ttl_seconds',
+  'top_k',
+  'max_loss_usd',
+  'profit_target_usd',
+  'cost_usd',
+  'proceeds_usd',
+  'execution_id',
   // the gateway's, beside instance_url
-  'external_agent_id', 'input_schema', 'price_cents', 'expires_in', 'swarm_id', 'offer_id', 'price_base_units', 'payee_agent_id',
+  'external_agent_id',
+  'input_schema',
+  'price_cents',
+  'expires_in',
+  'swarm_id',
+  'offer_id',
+  'price_base_units',
+  'payee_agent_id',
   'payee_external_agent_id',
 ]);
 

@@ -2,10 +2,7 @@
 // the secret and the SHA-256 under which it is stored. Who the secret belongs to is the domain's concern.
 import { sha256Hex } from './ids';
 
-export type Bearer =
-  | { kind: 'none' }
-  | { kind: 'malformed' }
-  | { kind: 'key'; secret: string; hash: string };
+export type Bearer = { kind: 'none' } | { kind: 'malformed' } | { kind: 'key'; secret: string; hash: string };
 
 const KEY_SHAPE = /^key_[a-z]+_[0-9A-Za-z]{20,64}$/;
 

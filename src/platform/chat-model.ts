@@ -115,14 +115,27 @@ export class ChatModel {
     const failure = (err: unknown): ChatModelError => {
       if (err instanceof ChatModelError) return err;
       const code = (err as { code?: unknown })?.code;
-      if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return new ChatModelError('timeout', `the model backend (${this.origin}) gave no complete answer within ${timeoutMs} ms`);
+      if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+        return new ChatModelError('timeout', `the model backend (${this.origin}) gave no complete answer within ${timeoutMs} ms`);
       if (req.signal?.aborted) return new ChatModelError('aborted', `the call to the model backend (${this.origin}) was cancelled`);
-      return new ChatModelError('connection', `the model backend (${this.origin}) could not be reached (${typeof code === 'string' ? code : 'connection failed'})`);
+      return new ChatModelError(
+        'connection',
+        `the model backend (${this.origin}) could not be reached (${typeof code === 'string' ? code : 'connection failed'})`,
+      );
     };
     let status: number;
     let text: string;
     try {
-      const res = await this.agent.request({ origin: this.origin, path: this.path, method: 'POST', headers, body, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await this.agent.request({
+        origin: this.origin,
+        path: this.path,
+        method: 'POST',
+        headers,
+        body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
       status = res.statusCode;
       text = await readBounded(res.body, this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.origin);
     } catch (err) {
@@ -137,7 +150,13 @@ export class ChatModel {
     }
     if (status < 200 || status > 299) {
       const backendMessage = errorMessageOf(json) ?? text.slice(0, 500);
-      throw new ChatModelError('status', `the model backend (${this.origin}) answered HTTP ${status}`, status, backendMessage, isObject(json) ? usageOf(json.usage, this.modelOf(json)) : undefined);
+      throw new ChatModelError(
+        'status',
+        `the model backend (${this.origin}) answered HTTP ${status}`,
+        status,
+        backendMessage,
+        isObject(json) ? usageOf(json.usage, this.modelOf(json)) : undefined,
+      );
     }
     return this.answerOf(json, latencyMs);
   }
@@ -148,11 +167,18 @@ export class ChatModel {
   }
 
   private answerOf(json: unknown, latencyMs: number): ChatAnswer {
-    if (!isObject(json)) throw new ChatModelError('malformed', `the model backend (${this.origin}) answered something other than a chat completion (not a JSON object)`);
+    if (!isObject(json))
+      throw new ChatModelError('malformed', `the model backend (${this.origin}) answered something other than a chat completion (not a JSON object)`);
     const model = this.modelOf(json);
     const choice = Array.isArray(json.choices) ? json.choices[0] : undefined;
     if (!isObject(choice) || !isObject(choice.message)) {
-      throw new ChatModelError('malformed', `the model backend (${this.origin}) answered a chat completion without a message`, undefined, undefined, usageOf(json.usage, model));
+      throw new ChatModelError(
+        'malformed',
+        `the model backend (${this.origin}) answered a chat completion without a message`,
+        undefined,
+        undefined,
+        usageOf(json.usage, model),
+      );
     }
     const { content, refusal } = choice.message;
     return {

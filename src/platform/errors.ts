@@ -156,8 +156,27 @@ export class CapabilityUnavailable extends AppError {
 // What a lost or refused connection to a required component looks like from the drivers: socket errors,
 // PostgreSQL's connection-exception class (08…) and shutdown codes, Prisma's connection errors, and a
 // transaction that could not start in time (the database too busy to take it).
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', 'P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-const UNAVAILABLE_MESSAGES = /Unable to start a transaction in the given time|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'P1001',
+  'P1002',
+  'P1008',
+  'P1017',
+  'P2024',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Unable to start a transaction in the given time|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 /** Whether an error (or one it wraps) says a required component could not be reached, not that the request was wrong. */
@@ -168,7 +187,16 @@ export function isUnavailable(err: unknown): boolean {
     seen.add(current);
     if (current instanceof ServiceUnavailable) return true;
     if (current instanceof AppError) return false;
-    const e = current as { code?: unknown; kind?: unknown; message?: unknown; name?: unknown; cause?: unknown; originalError?: unknown; thrownValue?: unknown; meta?: { driverAdapterError?: unknown } };
+    const e = current as {
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      name?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      thrownValue?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     const code = typeof e.code === 'string' ? e.code : undefined;
     if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
     if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return true;

@@ -44,7 +44,10 @@ export function clientAddress(req: IncomingMessage, trustProxy = false): string 
   const remote = req.socket.remoteAddress ?? 'unknown';
   const forwarded = req.headers['x-forwarded-for'];
   if (trustProxy && typeof forwarded === 'string' && LOOPBACK.test(remote)) {
-    const hops = forwarded.split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = forwarded
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     for (let i = hops.length - 1; i >= 0; i--) if (!LOOPBACK.test(hops[i])) return hops[i];
   }
   return remote;
@@ -138,7 +141,13 @@ export function parseJsonBody(text: string | undefined): unknown {
   return parsed;
 }
 
-export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  contentType = 'application/json; charset=utf-8',
+): void {
   writeText(res, status, JSON.stringify(body), headers, contentType);
 }
 
@@ -147,7 +156,13 @@ export function writeJson(res: ServerResponse, status: number, body: unknown, he
  * kept to be sent again: jsonBytes) go out as they are, the header beside them in the same write; a string
  * is encoded on the way.
  */
-export function writeText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+export function writeText(
+  res: ServerResponse,
+  status: number,
+  text: string | Buffer,
+  headers: Record<string, string> = {},
+  contentType = 'application/json; charset=utf-8',
+): void {
   res.writeHead(status, { ...headers, 'Content-Type': contentType, 'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.length });
   res.end(res.req?.method === 'HEAD' ? undefined : text);
 }
@@ -166,7 +181,8 @@ export function jsonBytes(value: unknown): Buffer {
 
 export function writeProblem(res: ServerResponse, problem: Problem, headers: Record<string, string> = {}): void {
   // Unavailable for the moment: say when to come back.
-  const retry: Record<string, string> = problem.code === 'service_unavailable' && !headers['Retry-After'] ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
+  const retry: Record<string, string> =
+    problem.code === 'service_unavailable' && !headers['Retry-After'] ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
   writeJson(res, problem.status, problem, { ...headers, ...retry, ...paymentRequiredHeader(problem) }, 'application/problem+json; charset=utf-8');
 }
 

@@ -11,9 +11,7 @@ import { InFlight, waitForClaim } from './in-flight';
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-export type Claim =
-  | { kind: 'first' }
-  | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> };
+export type Claim = { kind: 'first' } | { kind: 'replay'; status: number; body: unknown; headers: Record<string, string> };
 
 /** How an answer is kept: sealed with the requester's credential, or withheld (an issued credential, asked for without one). */
 export interface Keeping {
@@ -60,7 +58,11 @@ export function readIdempotencyKey(header: string | string[] | undefined): strin
 
 /** A request's fingerprint: its route and what it asked, with object keys in any order counting as one. */
 export function requestHash(route: string, parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify([route, ...parts], (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? sortedKeys(v as Record<string, unknown>) : v))).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify([route, ...parts], (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? sortedKeys(v as Record<string, unknown>) : v)),
+    )
+    .digest('hex');
 }
 
 function sortedKeys(value: Record<string, unknown>): Record<string, unknown> {

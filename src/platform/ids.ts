@@ -24,7 +24,7 @@ const scratch = Buffer.alloc(256);
 /** Uniform base62 from a CSPRNG (rejection sampling: 248 = 4 × 62, so no character is favoured). */
 export function base62(length: number): string {
   const out = length <= scratch.length ? scratch : Buffer.alloc(length);
-  for (let n = 0; n < length; ) {
+  for (let n = 0; n < length;) {
     const byte = randomByte();
     if (byte < 248) out[n++] = BASE62_CODES[byte % 62];
   }

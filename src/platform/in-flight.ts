@@ -34,7 +34,13 @@ export class InFlight {
  * Reads `check` until it answers something, waiting between reads for the claimant of `key` (InFlight);
  * answers undefined once `deadline` (epoch ms) has passed.
  */
-export async function waitForClaim<T>(inFlight: InFlight, key: string, check: () => Promise<T | undefined>, deadline: number, pollMs = 25): Promise<T | undefined> {
+export async function waitForClaim<T>(
+  inFlight: InFlight,
+  key: string,
+  check: () => Promise<T | undefined>,
+  deadline: number,
+  pollMs = 25,
+): Promise<T | undefined> {
   for (;;) {
     const found = await check();
     if (found !== undefined) return found;

@@ -42,7 +42,10 @@ const FORMAT_WORDS: Record<string, string> = {
 };
 
 function pathOf(e: ErrorObject, prefix: string): string {
-  const parts = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required' || e.keyword === 'dependencies' || e.keyword === 'dependentRequired') parts.push(String(e.params.missingProperty));
   if (e.keyword === 'additionalProperties') parts.push(String(e.params.additionalProperty));
   const path = parts.join('.');

@@ -81,7 +81,13 @@ interface Exported {
   help: string;
   type: 'counter' | 'histogram';
   aggregator: 'sum';
-  get(): Promise<{ name: string; help: string; type: string; aggregator: 'sum'; values: { labels: Record<string, string | number>; value: number; metricName?: string }[] }>;
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    aggregator: 'sum';
+    values: { labels: Record<string, string | number>; value: number; metricName?: string }[];
+  }>;
 }
 
 export class Metrics {
@@ -114,7 +120,8 @@ export class Metrics {
       registers: [this.registry],
     });
     this.gcObserver = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) gc.observe({ kind: GC_KINDS[(entry as unknown as { detail?: { kind: number } }).detail?.kind ?? -1] ?? 'unknown' }, entry.duration / 1000);
+      for (const entry of list.getEntries())
+        gc.observe({ kind: GC_KINDS[(entry as unknown as { detail?: { kind: number } }).detail?.kind ?? -1] ?? 'unknown' }, entry.duration / 1000);
     });
     this.gcObserver.observe({ entryTypes: ['gc'] });
     const loopDelay = (this.loopDelay = [monitorEventLoopDelay({ resolution: 10 }), monitorEventLoopDelay({ resolution: 10 })]);
@@ -160,7 +167,11 @@ export class Metrics {
           let cumulative = 0;
           const buckets = r.buckets.map((n, i) => {
             cumulative += n;
-            return { labels: { le: i < DURATION_BUCKETS.length ? DURATION_BUCKETS[i] : '+Inf', ...r.labels }, value: cumulative, metricName: 'http_request_duration_seconds_bucket' };
+            return {
+              labels: { le: i < DURATION_BUCKETS.length ? DURATION_BUCKETS[i] : '+Inf', ...r.labels },
+              value: cumulative,
+              metricName: 'http_request_duration_seconds_bucket',
+            };
           });
           return [
             ...buckets,
@@ -285,7 +296,10 @@ export async function serveMetrics(metrics: Metrics, opts: MetricsReadOptions, r
     'X-RateLimit-Reset': String(decision.reset),
   };
   if (!decision.allowed) {
-    writeError(res, opts.publicBaseUrl, new RateLimited(decision.retryAfterSeconds), requestIdOf(res), { ...headers, 'Retry-After': String(decision.retryAfterSeconds) });
+    writeError(res, opts.publicBaseUrl, new RateLimited(decision.retryAfterSeconds), requestIdOf(res), {
+      ...headers,
+      'Retry-After': String(decision.retryAfterSeconds),
+    });
     return;
   }
   if (opts.token !== undefined && !bearerIs(req.headers.authorization, opts.token)) {

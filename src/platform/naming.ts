@@ -5,7 +5,10 @@ import { ValidationFailed } from './errors';
 
 /** `pricingModel` → `pricing_model`, `latencyP50Ms` → `latency_p50_ms`. */
 export function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** `pricing_model` → `pricingModel`, `top_k` → `topK`. */

@@ -143,7 +143,8 @@ export function measureOperation(
 
 /** What is over the limits, said for the client; undefined when the operation is within them. */
 export function costProblem(cost: OperationCost, limits: CostLimits): string | undefined {
-  if (cost.aliases > limits.maxAliases) return `The operation has ${count(cost.aliases)} aliases (fragments counted at each spread); at most ${limits.maxAliases} are allowed`;
+  if (cost.aliases > limits.maxAliases)
+    return `The operation has ${count(cost.aliases)} aliases (fragments counted at each spread); at most ${limits.maxAliases} are allowed`;
   if (cost.repeats > limits.maxRepeats) {
     return `The operation selects one response name ${count(cost.repeats)} times in one selection set (fragments included); at most ${limits.maxRepeats} are allowed`;
   }
@@ -205,7 +206,8 @@ class Walker {
     if (variables || this.variables || defaults.size || this.variableDefaults.size) this.measured.clear();
     this.variables = variables;
     this.variableDefaults = defaults;
-    const rootType = op.operation === 'query' ? this.schema.getQueryType() : op.operation === 'mutation' ? this.schema.getMutationType() : this.schema.getSubscriptionType();
+    const rootType =
+      op.operation === 'query' ? this.schema.getQueryType() : op.operation === 'mutation' ? this.schema.getMutationType() : this.schema.getSubscriptionType();
     const m = this.selections(op.selectionSet, rootType ?? undefined, undefined, false);
     const rootFields = new Map<string, number>();
     const typeName = rootType?.name ?? (op.operation === 'query' ? 'Query' : op.operation === 'mutation' ? 'Mutation' : 'Subscription');
@@ -285,7 +287,11 @@ class Walker {
         multiplier = inConnection ? 1 : (size.value ?? hint ?? this.limits.defaultListSize);
       } else childHint = size.value;
       const children = this.selections(node.selectionSet, named && !isLeafType(named) ? named : undefined, childHint, inIntrospection);
-      addInto(into, { ...children, complexity: multiplier * children.complexity, introspectionComplexity: multiplier * children.introspectionComplexity }, { sameLevel: false });
+      addInto(
+        into,
+        { ...children, complexity: multiplier * children.complexity, introspectionComplexity: multiplier * children.introspectionComplexity },
+        { sameLevel: false },
+      );
     }
     if (inIntrospection) into.introspectionComplexity += 1;
     else into.complexity += 1;

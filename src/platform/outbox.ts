@@ -119,7 +119,10 @@ export class OutboxRelay {
   /** Relays events committed more than `graceMs` ago and never relayed; returns how many. */
   async recover(graceMs = 5_000, batch = 500): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - graceMs);
-    const rows = await this.sql.query<{ id: string; type: string; agent_id: string | null; data: Record<string, unknown>; created_at: Date }>(RECOVER, [cutoff, batch]);
+    const rows = await this.sql.query<{ id: string; type: string; agent_id: string | null; data: Record<string, unknown>; created_at: Date }>(RECOVER, [
+      cutoff,
+      batch,
+    ]);
     rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime());
     for (const r of rows) {
       this.publish({ id: r.id, type: r.type, agentId: r.agent_id, data: r.data, created_at: new Date(r.created_at).toISOString() });
@@ -341,7 +344,10 @@ export class Dispatcher {
 
   /** When the earliest delivery waiting (or a lapsed claim) falls due; null when none waits. */
   private async nextDue(): Promise<number | null> {
-    const [row] = await this.opts.sql.query<{ due: Date | null }>(`SELECT min(next_attempt_at) AS due FROM deliveries WHERE status IN ('pending', 'sending')`, []);
+    const [row] = await this.opts.sql.query<{ due: Date | null }>(
+      `SELECT min(next_attempt_at) AS due FROM deliveries WHERE status IN ('pending', 'sending')`,
+      [],
+    );
     return row?.due ? new Date(row.due).getTime() : null;
   }
 
@@ -372,28 +378,27 @@ export class Dispatcher {
       type: string;
       data: Record<string, unknown>;
       created_at: Date;
-    }>(
-      CLAIM,
-      [now, leaseEnds, room, this.ownerInFlight],
-    );
-    const claimed = rows.filter((r) => r.id !== null).map((r) => {
-      let target: DeliveryTarget | null;
-      if (r.webhook_id) target = r.webhook_active && r.webhook_url ? { url: r.webhook_url, secret: r.webhook_secret ?? undefined } : null;
-      else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
-      else if (r.subscription_id) target = r.url ? { url: r.url, secret: r.subscription_secret ?? undefined } : null;
-      else if (r.uto_subscription_id) target = r.url ? { url: r.url, secret: r.uto_subscription_secret ?? undefined } : null;
-      else if (r.external_agent_id) target = r.url && r.external_agent_secret ? { url: r.url, secret: r.external_agent_secret } : null;
-      else target = r.url ? { url: r.url } : null;
-      return {
-        id: r.id,
-        eventId: r.event_id,
-        kind: r.kind,
-        attempts: r.attempts,
-        target,
-        receiverId: r.webhook_id ?? r.endpoint_id,
-        envelope: { id: r.event_id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data },
-      };
-    });
+    }>(CLAIM, [now, leaseEnds, room, this.ownerInFlight]);
+    const claimed = rows
+      .filter((r) => r.id !== null)
+      .map((r) => {
+        let target: DeliveryTarget | null;
+        if (r.webhook_id) target = r.webhook_active && r.webhook_url ? { url: r.webhook_url, secret: r.webhook_secret ?? undefined } : null;
+        else if (r.endpoint_id) target = r.endpoint_url ? { url: r.endpoint_url, secret: r.endpoint_secret ?? undefined } : null;
+        else if (r.subscription_id) target = r.url ? { url: r.url, secret: r.subscription_secret ?? undefined } : null;
+        else if (r.uto_subscription_id) target = r.url ? { url: r.url, secret: r.uto_subscription_secret ?? undefined } : null;
+        else if (r.external_agent_id) target = r.url && r.external_agent_secret ? { url: r.url, secret: r.external_agent_secret } : null;
+        else target = r.url ? { url: r.url } : null;
+        return {
+          id: r.id,
+          eventId: r.event_id,
+          kind: r.kind,
+          attempts: r.attempts,
+          target,
+          receiverId: r.webhook_id ?? r.endpoint_id,
+          envelope: { id: r.event_id, type: r.type, created_at: new Date(r.created_at).toISOString(), data: r.data },
+        };
+      });
     return { claimed, leftBehind: rows[0]?.left_behind ?? false };
   }
 
@@ -447,8 +452,10 @@ export class Dispatcher {
        WHERE id = $1`,
       [d.id, d.attempts, status, error, latencyMs, now, next.status, next.nextAttemptAt],
     );
-    if (answer && this.opts.onAnswer) await this.opts.onAnswer(d, answer).catch((err: Error) => log.warn({ err: err.message, delivery_id: d.id }, 'handling a receiver answer failed'));
-    if (status === 410 && this.opts.onGone) await this.opts.onGone(d).catch((err: Error) => log.warn({ err: err.message }, 'turning off a gone receiver failed'));
+    if (answer && this.opts.onAnswer)
+      await this.opts.onAnswer(d, answer).catch((err: Error) => log.warn({ err: err.message, delivery_id: d.id }, 'handling a receiver answer failed'));
+    if (status === 410 && this.opts.onGone)
+      await this.opts.onGone(d).catch((err: Error) => log.warn({ err: err.message }, 'turning off a gone receiver failed'));
     return next.status === 'pending';
   }
 }

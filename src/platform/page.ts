@@ -10,7 +10,11 @@ export interface Page {
 const newestFirst = () => [{ createdAt: 'desc' as const }, { id: 'asc' as const }];
 
 /** One page of a list, newest first, and the size of the whole list. */
-export async function page<T>(page: Page, find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>, count: () => Promise<number>) {
+export async function page<T>(
+  page: Page,
+  find: (q: { orderBy: ReturnType<typeof newestFirst>; skip: number; take: number }) => Promise<T[]>,
+  count: () => Promise<number>,
+) {
   const [items, total] = await Promise.all([find({ orderBy: newestFirst(), skip: page.offset, take: page.limit }), count()]);
   return { items, total };
 }

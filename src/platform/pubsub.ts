@@ -11,7 +11,10 @@ export class EventBus<T extends Topics> {
   private readonly pubsub: PubSub<Record<string, [string, unknown]>>;
   private readonly open = new Set<AsyncIterator<unknown>>();
 
-  private constructor(private readonly clients: Redis[], pubsub: PubSub<never>) {
+  private constructor(
+    private readonly clients: Redis[],
+    pubsub: PubSub<never>,
+  ) {
     this.pubsub = pubsub as never;
   }
 

@@ -187,7 +187,9 @@ class Hub<T extends Sequenced> {
   }
 
   enqueue(a: Announcement<T>): void {
-    this.chain = this.chain.then(() => this.accept(a)).catch((err: unknown) => this.log.warn({ stream: this.id, err: (err as Error).message }, 'stream catch-up failed'));
+    this.chain = this.chain
+      .then(() => this.accept(a))
+      .catch((err: unknown) => this.log.warn({ stream: this.id, err: (err as Error).message }, 'stream catch-up failed'));
   }
 
   private async accept(a: Announcement<T>): Promise<void> {
@@ -224,7 +226,9 @@ class Hub<T extends Sequenced> {
 
   /** Reads items up to `upTo` from the database in turn with live items (the sweep found them missing). */
   enqueueFill(upTo: number): void {
-    this.chain = this.chain.then(() => this.fill(upTo)).catch((err: unknown) => this.log.warn({ stream: this.id, err: (err as Error).message }, 'stream catch-up failed'));
+    this.chain = this.chain
+      .then(() => this.fill(upTo))
+      .catch((err: unknown) => this.log.warn({ stream: this.id, err: (err as Error).message }, 'stream catch-up failed'));
   }
 
   close(): void {

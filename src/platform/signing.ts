@@ -39,7 +39,9 @@ function hmacKey(secret: string): Buffer {
 /** `v1,<base64 HMAC-SHA256>` keyed with the base64 part of a `whsec_…` secret. */
 export function hmacSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = hmacKey(secret);
-  const mac = createHmac('sha256', key).update(signedContent(id, timestampSeconds, body)).digest('base64');
+  const mac = createHmac('sha256', key)
+    .update(signedContent(id, timestampSeconds, body))
+    .digest('base64');
   return `v1,${mac}`;
 }
 

@@ -114,7 +114,11 @@ export class TaskThread {
       if (!t || t.id !== message.id) return;
       clearTimeout(this.timer);
       this.running = undefined;
-      this.settle(t, message.ok ? undefined : new TaskThreadError('failed', `the ${this.opts.name} task failed: ${message.message}`), message.ok ? message.value : undefined);
+      this.settle(
+        t,
+        message.ok ? undefined : new TaskThreadError('failed', `the ${this.opts.name} task failed: ${message.message}`),
+        message.ok ? message.value : undefined,
+      );
       this.afterTask();
     });
     worker.on('error', (err) => this.worker === worker && this.crashed(worker, `failed: ${err.message}`));

@@ -30,11 +30,13 @@ afterAll(async () => {
 });
 
 /** fetch with the agent's key on every request (the card too). */
-const withKey = (key?: string): typeof fetch => (input, init = {}) => {
-  const headers = new Headers(init.headers);
-  if (key) headers.set('Authorization', `Bearer ${key}`);
-  return fetch(input, { ...init, headers });
-};
+const withKey =
+  (key?: string): typeof fetch =>
+  (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    if (key) headers.set('Authorization', `Bearer ${key}`);
+    return fetch(input, { ...init, headers });
+  };
 
 async function currentClient(key?: string, path?: string) {
   const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -67,7 +69,12 @@ describe('the agent card', () => {
     for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json']) {
       const legacy = await http(server.url, 'GET', path);
       expect(legacy.status).toBe(200);
-      expect(legacy.body).toMatchObject({ protocolVersion: '0.3', url: `${server.url}/api/a2a`, preferredTransport: 'JSONRPC', capabilities: { streaming: true } });
+      expect(legacy.body).toMatchObject({
+        protocolVersion: '0.3',
+        url: `${server.url}/api/a2a`,
+        preferredTransport: 'JSONRPC',
+        capabilities: { streaming: true },
+      });
       expect(legacy.body.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(legacy.body.security).toEqual([{ bearer: [] }]);
       expect(legacy.body.skills.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['summarize', 'translate', 'trust-score', 'support-ticket']));
@@ -114,7 +121,12 @@ describe('messages', () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const execution = task.artifacts[0].parts[0].content as { $case: 'data'; value: any };
     expect(execution.$case).toBe('data');
-    expect(execution.value).toMatchObject({ status: 'success', capability, result: { served_by: 'a2a-provider', echo: { text: 'hello' } }, transaction: { cost_cents: 4 } });
+    expect(execution.value).toMatchObject({
+      status: 'success',
+      capability,
+      result: { served_by: 'a2a-provider', echo: { text: 'hello' } },
+      transaction: { cost_cents: 4 },
+    });
     expect(provider.calls.at(-1)!.json).toMatchObject({ capability, agent_id: me.agentId });
     // Recorded as the agent's execution, like any other.
     const history = await call('GET', '/agents/me/executions', { key: me.key });
@@ -144,16 +156,27 @@ describe('messages', () => {
     const raw = await fetch(`${server.url}/api/a2a`, {
       method: 'POST',
       headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'message/stream', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: capability }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'message/stream',
+        params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: capability }] } },
+      }),
     });
     expect(raw.headers.get('content-type')).toContain('text/event-stream');
-    const frames = (await raw.text()).split('\n\n').filter(Boolean).map((f) => JSON.parse(f.replace(/^data: /, '')));
+    const frames = (await raw.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((f) => JSON.parse(f.replace(/^data: /, '')));
     expect(frames.every((f) => f.id === 9 && f.jsonrpc === '2.0')).toBe(true);
     expect(frames.at(-1).result).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
-    expect(frames.find((f) => f.result.kind === 'artifact-update').result.artifact.parts[0]).toMatchObject({ kind: 'data', data: { status: 'success', result: { echo: {} } } });
+    expect(frames.find((f) => f.result.kind === 'artifact-update').result.artifact.parts[0]).toMatchObject({
+      kind: 'data',
+      data: { status: 'success', result: { echo: {} } },
+    });
   });
 
-  it('speaks v0.3 (message/send, tasks/get) through the SDK\'s v0.3 transport, on the same tasks', async () => {
+  it("speaks v0.3 (message/send, tasks/get) through the SDK's v0.3 transport, on the same tasks", async () => {
     const { capability } = await echoCapability();
     const me = await registerPayingAgent(server);
     const card = await (await currentClient(me.key)).getAgentCard();
@@ -199,7 +222,10 @@ describe('JSON-RPC errors', () => {
     expect((await rpc({ jsonrpc: '2.0', id: 'm', method: 'tasks/explode', params: {} }, me.key)).body).toMatchObject({ id: 'm', error: { code: -32601 } });
     expect((await rpc({ jsonrpc: '2.0', id: 7, method: 'GetTask' }, me.key)).body).toMatchObject({ id: 7, error: { code: -32602 } });
     expect((await rpc({ jsonrpc: '2.0', id: 8, method: 'tasks/get', params: {} }, me.key)).body).toMatchObject({ id: 8, error: { code: -32602 } });
-    const noCapability = await rpc({ jsonrpc: '2.0', id: 9, method: 'SendMessage', params: { message: { messageId: 'q', role: 'ROLE_USER', parts: [{ data: { nothing: 1 } }] } } }, me.key);
+    const noCapability = await rpc(
+      { jsonrpc: '2.0', id: 9, method: 'SendMessage', params: { message: { messageId: 'q', role: 'ROLE_USER', parts: [{ data: { nothing: 1 } }] } } },
+      me.key,
+    );
     expect(noCapability.body).toMatchObject({ id: 9, error: { code: -32602, message: expect.stringMatching(/capability/) } });
     const unknownTask = await rpc({ jsonrpc: '2.0', id: 10, method: 'tasks/get', params: { id: 'no-such-task' } }, me.key);
     expect(unknownTask.body).toMatchObject({ id: 10, error: { code: -32001 } });

@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-
 const byCreatedDesc = (events: { created_at: string }[]) => {
   const times = events.map((e) => Date.parse(e.created_at));
   return [...times].sort((a, b) => b - a).join() === times.join();
@@ -82,7 +81,12 @@ describe('GET /agents/me/usage and /my/usage', () => {
     expect(second.status).toBe(200);
     expect(second.body.total_requests).toBe(4);
     expect(second.body.total_executions).toBe(0);
-    expect(second.body.endpoints).toEqual(expect.arrayContaining([{ endpoint: 'GET /agents/me/usage', requests: 1 }, { endpoint: 'GET /agents/me', requests: 2 }]));
+    expect(second.body.endpoints).toEqual(
+      expect.arrayContaining([
+        { endpoint: 'GET /agents/me/usage', requests: 1 },
+        { endpoint: 'GET /agents/me', requests: 2 },
+      ]),
+    );
   });
 });
 
@@ -107,7 +111,13 @@ describe('GET /my/audit-log', () => {
     expect((await call('PATCH', '/agents/me', { key: me.key, body: { description: 'Audited agent' } })).status).toBe(200);
     const service = await call('POST', '/services/register', {
       key: me.key,
-      body: { name: 'Audited', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service whose keys are audited', pricing_model: 'free' },
+      body: {
+        name: 'Audited',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A service whose keys are audited',
+        pricing_model: 'free',
+      },
     });
     expect(service.status).toBe(201);
     const key = await call('POST', `/keys/provision/${service.body.service_key}`, { key: me.key, body: {} });
@@ -126,7 +136,11 @@ describe('GET /my/audit-log', () => {
     expect(find('agent.registered')).toMatchObject({ target_type: 'agent', target_id: me.agentId });
     expect(find('profile.updated')).toMatchObject({ actor_kind: 'agent', actor_id: me.agentId, target_id: me.agentId, details: { changed: ['description'] } });
     expect(find('service.registered')).toMatchObject({ target_type: 'service', target_id: service.body.service_id });
-    expect(find('key.provisioned')).toMatchObject({ target_type: 'sub_key', target_id: key.body.sub_key_id, details: expect.objectContaining({ permissions: ['read'] }) });
+    expect(find('key.provisioned')).toMatchObject({
+      target_type: 'sub_key',
+      target_id: key.body.sub_key_id,
+      details: expect.objectContaining({ permissions: ['read'] }),
+    });
     expect(find('key.rotated')).toMatchObject({
       target_type: 'sub_key',
       target_id: rotated.body.sub_key_id,
@@ -191,7 +205,14 @@ describe('GET /tiers', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBeNull();
     expect(res.body.tiers).toEqual([
       { tier: 'newcomer', name: 'Newcomer', min_score: 0, max_score: 30, sub_key_limit: 5, privileges: expect.arrayContaining(['basic API access']) },
-      { tier: 'contributor', name: 'Contributor', min_score: 31, max_score: 60, sub_key_limit: 20, privileges: expect.arrayContaining(['priority resolution']) },
+      {
+        tier: 'contributor',
+        name: 'Contributor',
+        min_score: 31,
+        max_score: 60,
+        sub_key_limit: 20,
+        privileges: expect.arrayContaining(['priority resolution']),
+      },
       { tier: 'trusted', name: 'Trusted', min_score: 61, max_score: 85, sub_key_limit: 50, privileges: expect.arrayContaining(['beta features']) },
       { tier: 'star', name: 'Star', min_score: 86, max_score: 100, sub_key_limit: null, privileges: expect.arrayContaining(['showcase listing']) },
     ]);

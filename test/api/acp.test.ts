@@ -15,7 +15,9 @@ let p: Provider;
 beforeAll(async () => {
   assertTestCaTrusted();
   p = await startProvider();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY, ACP_TOKEN_USD_RATE: '1.25', MARKETPLACE_FEE_BPS: '1500' } });
+  server = await startServer({
+    env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY, ACP_TOKEN_USD_RATE: '1.25', MARKETPLACE_FEE_BPS: '1500' },
+  });
   call = api(server);
 });
 afterAll(async () => {
@@ -27,7 +29,14 @@ async function offer(capabilities: string[], cents: number) {
   const agent = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: agent.key,
-    body: { name: `acp ${capabilities[0]}`, endpoint: p.url, capabilities, description: 'An ACP offering under test', pricing_model: cents ? 'per_call' : 'free', cost_per_call: cents },
+    body: {
+      name: `acp ${capabilities[0]}`,
+      endpoint: p.url,
+      capabilities,
+      description: 'An ACP offering under test',
+      pricing_model: cents ? 'per_call' : 'free',
+      cost_per_call: cents,
+    },
   });
   return { agent, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
 }
@@ -68,7 +77,10 @@ describe('GET /acp/offerings', () => {
         // $0.05 at $1.25 a token: 0.04 VIRTUAL.
         price: { amount: '0.040000000000000000', base_units: '40000000000000000', currency: 'VIRTUAL', decimals: 18 },
       },
-      expect.objectContaining({ offering_id: `${dear.serviceKey}:${cap}`, price: { amount: '0.056000000000000000', base_units: '56000000000000000', currency: 'VIRTUAL', decimals: 18 } }),
+      expect.objectContaining({
+        offering_id: `${dear.serviceKey}:${cap}`,
+        price: { amount: '0.056000000000000000', base_units: '56000000000000000', currency: 'VIRTUAL', decimals: 18 },
+      }),
     ]);
     expect(inToken.total).toBeGreaterThanOrEqual(2);
     const inUsdc = (await call('GET', '/acp/offerings/usdc?limit=100')).body;

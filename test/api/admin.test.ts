@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-
 /** Sets an agent's status; `key` '' sends no credential. */
 const setStatus = (agentId: string, body: Record<string, unknown>, key = ADMIN_KEY) => call('PATCH', `/admin/agents/${agentId}/status`, { key, body });
 
@@ -88,13 +87,16 @@ describe('PATCH /admin/agents/:agentId/status', () => {
     expectProblem(await setStatus('not-a-uuid', { status: 'SUSPENDED' }), 404, 'not_found');
   });
 
-  it.each([[{ status: 'DELETED' }], [{ status: 'suspended' }], [{ status: 3 }], [{}], [{ status: null }]])('answers 400 naming `status` for %j', async (body) => {
-    const agent = await registerAgent(server);
-    const res = await setStatus(agent.agentId, body);
-    expectProblem(res, 400, 'validation_failed');
-    expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['status']);
-    expect((await call('GET', '/agents/me', { key: agent.key })).status).toBe(200);
-  });
+  it.each([[{ status: 'DELETED' }], [{ status: 'suspended' }], [{ status: 3 }], [{}], [{ status: null }]])(
+    'answers 400 naming `status` for %j',
+    async (body) => {
+      const agent = await registerAgent(server);
+      const res = await setStatus(agent.agentId, body);
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual(['status']);
+      expect((await call('GET', '/agents/me', { key: agent.key })).status).toBe(200);
+    },
+  );
 
   it('answers 400 naming an unknown field', async () => {
     const agent = await registerAgent(server);
@@ -176,7 +178,14 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
       expectProblem(refused, 403, 'forbidden');
       expect(refused.body.detail).toContain(status.toLowerCase());
     }
-    expectProblem(await call('POST', `/agents/${t.child.agentId}/sub-agents`, { key: t.child.key, body: { name: uniqueName('sub'), description: 'Not now', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } }), 403, 'forbidden');
+    expectProblem(
+      await call('POST', `/agents/${t.child.agentId}/sub-agents`, {
+        key: t.child.key,
+        body: { name: uniqueName('sub'), description: 'Not now', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+      }),
+      403,
+      'forbidden',
+    );
     expectProblem(await call('POST', '/services/register', { key: t.grandchild.key, body: serviceBody() }), 403, 'forbidden');
     const viaGraphql = await gql(server, '{ me { name } }', undefined, t.grandchild.key);
     expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -186,7 +195,13 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     const row = await server.app.services.db.agent.findUniqueOrThrow({ where: { id: t.grandchild.agentId } });
     expect({ status: row.status, ownStatus: row.ownStatus }).toEqual({ status, ownStatus: 'ACTIVE' });
 
-    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).body).toEqual({ updated: true, agent_id: t.root.agentId, status: 'ACTIVE', effective_status: 'ACTIVE', effective_status_imposed_by: null });
+    expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).body).toEqual({
+      updated: true,
+      agent_id: t.root.agentId,
+      status: 'ACTIVE',
+      effective_status: 'ACTIVE',
+      effective_status_imposed_by: null,
+    });
     for (const a of [t.root, t.child, t.grandchild]) expect((await me(a.key)).body.status).toBe('ACTIVE');
     expect((await verify(t.subKey)).status).toBe(200);
     expect((await call('GET', `/services/${t.serviceKey}`)).status).toBe(200);
@@ -203,7 +218,13 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     for (const a of [t.child, t.grandchild]) expect((await me(a.key)).body.detail).toContain('banned');
     // A sub-agent given ACTIVE under a banned ancestor takes it; the ban still applies, and the answer names who imposes it.
     const under = await setStatus(t.grandchild.agentId, { status: 'ACTIVE' });
-    expect(under.body).toEqual({ updated: true, agent_id: t.grandchild.agentId, status: 'ACTIVE', effective_status: 'BANNED', effective_status_imposed_by: t.root.agentId });
+    expect(under.body).toEqual({
+      updated: true,
+      agent_id: t.grandchild.agentId,
+      status: 'ACTIVE',
+      effective_status: 'BANNED',
+      effective_status_imposed_by: t.root.agentId,
+    });
 
     expect((await setStatus(t.root.agentId, { status: 'ACTIVE' })).status).toBe(200);
     expect((await me(t.root.key)).status).toBe(200);
@@ -232,8 +253,18 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
     const listed = await gql(server, `{ adminAgents(effectiveStatus: BANNED, first: 100) { nodes { ${fields} } } }`, undefined, ADMIN_KEY);
     const byId = new Map(listed.body.data.adminAgents.nodes.map((n: any) => [n.agentId, n]));
     expect(byId.get(t.root.agentId)).toEqual({ agentId: t.root.agentId, status: 'BANNED', effectiveStatus: 'BANNED', effectiveStatusImposedBy: null });
-    expect(byId.get(t.child.agentId)).toEqual({ agentId: t.child.agentId, status: 'SUSPENDED', effectiveStatus: 'BANNED', effectiveStatusImposedBy: t.root.agentId });
-    expect(byId.get(t.grandchild.agentId)).toEqual({ agentId: t.grandchild.agentId, status: 'ACTIVE', effectiveStatus: 'BANNED', effectiveStatusImposedBy: t.root.agentId });
+    expect(byId.get(t.child.agentId)).toEqual({
+      agentId: t.child.agentId,
+      status: 'SUSPENDED',
+      effectiveStatus: 'BANNED',
+      effectiveStatusImposedBy: t.root.agentId,
+    });
+    expect(byId.get(t.grandchild.agentId)).toEqual({
+      agentId: t.grandchild.agentId,
+      status: 'ACTIVE',
+      effectiveStatus: 'BANNED',
+      effectiveStatusImposedBy: t.root.agentId,
+    });
     // `status` filters by the status given.
     const given = await gql(server, `{ adminAgents(status: SUSPENDED, first: 100) { nodes { agentId } } }`, undefined, ADMIN_KEY);
     const ids = given.body.data.adminAgents.nodes.map((n: any) => n.agentId);
@@ -262,7 +293,11 @@ describe('a status reaches the whole subtree of sub-agents (issue 34)', () => {
         key: t.child.key,
         body: { name: uniqueName('racer'), description: 'Created during a suspension', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
       });
-    const answers = await Promise.all([...Array.from({ length: 8 }, create), setStatus(t.root.agentId, { status: 'SUSPENDED' }), ...Array.from({ length: 8 }, create)]);
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, create),
+      setStatus(t.root.agentId, { status: 'SUSPENDED' }),
+      ...Array.from({ length: 8 }, create),
+    ]);
     const created = answers.filter((r) => r.status === 201);
     expect(answers.every((r) => [200, 201, 403].includes(r.status))).toBe(true);
     for (const r of created) expectProblem(await me(r.body.master_key), 403, 'forbidden');

@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-
 describe('POST /agents/register', () => {
   it('creates an agent and shows its master key once, storing only its hash', async () => {
     const name = uniqueName('reg');
@@ -79,7 +78,11 @@ describe('POST /agents/register', () => {
   it('answers 400 for invalid JSON, a non-object body, and 415 for a non-JSON content type', async () => {
     expectProblem(await call('POST', '/agents/register', { raw: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
     expectProblem(await call('POST', '/agents/register', { body: ['a'] }), 400, 'bad_request');
-    expectProblem(await call('POST', '/agents/register', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'bad_request');
+    expectProblem(
+      await call('POST', '/agents/register', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'bad_request',
+    );
   });
 
   it('answers 413 for a body over 1 MiB', async () => {
@@ -171,7 +174,10 @@ describe('PATCH /agents/me', () => {
   it('updates name, description and capabilities, and a later read sees them', async () => {
     const me = await registerAgent(server);
     const name = uniqueName('renamed');
-    const res = await call('PATCH', '/agents/me', { key: me.key, body: { name, description: 'Now translates', capabilities: ['translate', 'summarize', 'translate'] } });
+    const res = await call('PATCH', '/agents/me', {
+      key: me.key,
+      body: { name, description: 'Now translates', capabilities: ['translate', 'summarize', 'translate'] },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ agent_id: me.agentId, name, description: 'Now translates', capabilities: ['translate', 'summarize'] });
     const read = await call('GET', '/agents/me', { key: me.key });
@@ -223,7 +229,11 @@ describe('the HTTP surface', () => {
     const me = await registerAgent(server);
     for (const res of [
       await fetch(`${server.url}/api/v1/agents/me`, { headers: { authorization: `Bearer ${me.key}`, 'x-request-id': 'trace-rest' } }),
-      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-gql' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'trace-gql' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }),
       await fetch(`${server.url}/metrics`, { headers: { 'x-request-id': 'trace-express' } }),
       await fetch(`${server.url}/no-such-page`, { headers: { 'x-request-id': 'trace-404' } }),
     ]) {

@@ -48,7 +48,10 @@ function moveClockTo(iso: string) {
 }
 
 async function form(founder: Agent, body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/ammc/conglomerates', { key: founder.key, body: { goal: 'Make markets in a stablecoin pair', max_budget_usd: 1000, ...body } });
+  const res = await call('POST', '/ammc/conglomerates', {
+    key: founder.key,
+    body: { goal: 'Make markets in a stablecoin pair', max_budget_usd: 1000, ...body },
+  });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -79,9 +82,24 @@ describe('GET /ammc/agents', () => {
     const res = await call('GET', '/ammc/agents?limit=100');
     expect(res.status).toBe(200);
     expect(res.body.total).toBeGreaterThanOrEqual(1);
-    expect(res.body.agents.find((a: any) => a.agent_id === me.agentId)).toEqual({ agent_id: me.agentId, name: me.name, description: 'An agent made by a test', reputation: 20, tier: 'newcomer', capabilities: [], source: 'marketplace' });
+    expect(res.body.agents.find((a: any) => a.agent_id === me.agentId)).toEqual({
+      agent_id: me.agentId,
+      name: me.name,
+      description: 'An agent made by a test',
+      reputation: 20,
+      tier: 'newcomer',
+      capabilities: [],
+      source: 'marketplace',
+    });
     for (const a of res.body.agents) {
-      expect(a).toMatchObject({ agent_id: expect.any(String), name: expect.any(String), reputation: expect.any(Number), tier: expect.any(String), capabilities: expect.any(Array), source: 'marketplace' });
+      expect(a).toMatchObject({
+        agent_id: expect.any(String),
+        name: expect.any(String),
+        reputation: expect.any(Number),
+        tier: expect.any(String),
+        capabilities: expect.any(Array),
+        source: 'marketplace',
+      });
     }
     // Best reputation first.
     const scores = res.body.agents.map((a: any) => a.reputation);
@@ -97,7 +115,15 @@ describe('GET /ammc/agents', () => {
     const all = await call('GET', `/ammc/agents?capability=${capability}`);
     expect(all.body.total).toBe(2);
     expect(all.body.agents.map((a: any) => a.agent_id).sort()).toEqual([one.agentId, two.agentId].sort());
-    expect(all.body.agents[0]).toEqual({ agent_id: expect.any(String), name: expect.any(String), description: 'An agent made by a test', reputation: 20, tier: 'newcomer', capabilities: [capability], source: 'marketplace' });
+    expect(all.body.agents[0]).toEqual({
+      agent_id: expect.any(String),
+      name: expect.any(String),
+      description: 'An agent made by a test',
+      reputation: 20,
+      tier: 'newcomer',
+      capabilities: [capability],
+      source: 'marketplace',
+    });
 
     const first = await call('GET', `/ammc/agents?capability=${capability}&limit=1`);
     const second = await call('GET', `/ammc/agents?capability=${capability}&limit=1&offset=1`);
@@ -111,15 +137,26 @@ describe('GET /ammc/agents', () => {
     const capability = uniqueSlug('ammc-src');
     const here = await registerAgent(server);
     expect((await call('PATCH', '/agents/me', { key: here.key, body: { capabilities: [capability] } })).status).toBe(200);
-    const external = await call('POST', '/ext/agents/register', { key: here.key, body: { instance_url: `https://agent.invalid/${capability}`, capabilities: [capability] } });
+    const external = await call('POST', '/ext/agents/register', {
+      key: here.key,
+      body: { instance_url: `https://agent.invalid/${capability}`, capabilities: [capability] },
+    });
     expect(external.status).toBe(201);
     const externalId = external.body.external_agent.external_agent_id;
 
     const all = await call('GET', `/ammc/agents?capability=${capability}`);
     expect(all.status).toBe(200);
     expect(all.body).toEqual({ total: 2, source: 'all', agents: expect.any(Array) });
-    expect(all.body.agents.map((a: any) => [a.agent_id, a.source]).sort()).toEqual([[externalId, 'external'], [here.agentId, 'marketplace']].sort());
-    for (const [source, id] of [['marketplace', here.agentId], ['external', externalId]]) {
+    expect(all.body.agents.map((a: any) => [a.agent_id, a.source]).sort()).toEqual(
+      [
+        [externalId, 'external'],
+        [here.agentId, 'marketplace'],
+      ].sort(),
+    );
+    for (const [source, id] of [
+      ['marketplace', here.agentId],
+      ['external', externalId],
+    ]) {
       const one = await call('GET', `/ammc/agents?capability=${capability}&source=${source}`);
       expect(one.body).toEqual({ total: 1, source, agents: [expect.objectContaining({ agent_id: id, source })] });
     }
@@ -138,7 +175,12 @@ describe('POST /ammc/conglomerates', () => {
     const deadline = inHours(48);
     const res = await call('POST', '/ammc/conglomerates', {
       key: founder.key,
-      body: { goal: 'Arbitrage two venues', max_budget_usd: 250.5, exit_conditions: { deadline, max_loss_usd: 100, profit_target_usd: 75.25 }, members: [member.agentId] },
+      body: {
+        goal: 'Arbitrage two venues',
+        max_budget_usd: 250.5,
+        exit_conditions: { deadline, max_loss_usd: 100, profit_target_usd: 75.25 },
+        members: [member.agentId],
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -159,7 +201,9 @@ describe('POST /ammc/conglomerates', () => {
       ended_at: null,
       created_at: clock.now().toISOString(),
     });
-    expect(res.body.state_history).toEqual([{ from: null, to: 'FORMING', triggered_by: 'external', by: founder.agentId, at: clock.now().toISOString(), reason: null }]);
+    expect(res.body.state_history).toEqual([
+      { from: null, to: 'FORMING', triggered_by: 'external', by: founder.agentId, at: clock.now().toISOString(), reason: null },
+    ]);
     // The founder and the member read it; a stranger is answered as if it did not exist.
     expect(await read(member.key, res.body.id)).toMatchObject({ id: res.body.id, state: 'FORMING' });
     expect((await call('GET', '/ammc/conglomerates', { key: member.key })).body).toMatchObject({ total: 1, conglomerates: [{ id: res.body.id }] });
@@ -168,9 +212,17 @@ describe('POST /ammc/conglomerates', () => {
 
   it('accepts the camelCase spelling of every field, and leaves out the exit conditions not given', async () => {
     const founder = await registerAgent(server);
-    const res = await call('POST', '/ammc/conglomerates', { key: founder.key, body: { goal: 'Sell widgets', maxBudgetUsd: 40, conglomerateType: 'COMMERCE', exitConditions: { maxLossUsd: 10 } } });
+    const res = await call('POST', '/ammc/conglomerates', {
+      key: founder.key,
+      body: { goal: 'Sell widgets', maxBudgetUsd: 40, conglomerateType: 'COMMERCE', exitConditions: { maxLossUsd: 10 } },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ conglomerate_type: 'COMMERCE', max_budget_usd: 40, exit_conditions: { deadline: null, max_loss_usd: 10, profit_target_usd: null }, members: [] });
+    expect(res.body).toMatchObject({
+      conglomerate_type: 'COMMERCE',
+      max_budget_usd: 40,
+      exit_conditions: { deadline: null, max_loss_usd: 10, profit_target_usd: null },
+      members: [],
+    });
   });
 
   it('names each bad field with 400', async () => {
@@ -182,7 +234,12 @@ describe('POST /ammc/conglomerates', () => {
     expect(errorPaths(await post({ goal: 'g', max_budget_usd: -1 }))).toEqual(['max_budget_usd']);
     expect(errorPaths(await post({ goal: 'g', max_budget_usd: 10.123 }))).toEqual(['max_budget_usd']);
     expect(errorPaths(await post({ goal: 'g', max_budget_usd: 0 }))).toEqual(['max_budget_usd']);
-    const bad = await post({ goal: 'g', max_budget_usd: 100, conglomerate_type: 'HEDGE', exit_conditions: { deadline: '2001-01-01T00:00:00Z', max_loss_usd: 100.01 } });
+    const bad = await post({
+      goal: 'g',
+      max_budget_usd: 100,
+      conglomerate_type: 'HEDGE',
+      exit_conditions: { deadline: '2001-01-01T00:00:00Z', max_loss_usd: 100.01 },
+    });
     expect(bad.status).toBe(400);
     expect(errorPaths(bad)).toEqual(['conglomerate_type', 'exit_conditions.deadline', 'exit_conditions.max_loss_usd']);
     expect(errorPaths(await post({ goal: 'g', maxBudgetUsd: 100, exitConditions: { maxLossUsd: 200 } }))).toEqual(['exitConditions.maxLossUsd']);
@@ -207,7 +264,10 @@ describe('the move table', () => {
     if (ALLOWED.some(([f, t]) => f === from && t === to)) {
       expect(res.status).toBe(200);
       expect(res.body.state).toBe(to);
-      expect(res.body.state_history).toEqual([...c.state_history, { from, to, triggered_by: 'external', by: founder.agentId, at: clock.now().toISOString(), reason: 'the test says so' }]);
+      expect(res.body.state_history).toEqual([
+        ...c.state_history,
+        { from, to, triggered_by: 'external', by: founder.agentId, at: clock.now().toISOString(), reason: 'the test says so' },
+      ]);
       if (to === 'OPERATING') expect(res.body).toMatchObject({ operating_at: clock.now().toISOString(), ended_at: null, end_reason: null });
       else expect(res.body).toMatchObject({ ended_at: clock.now().toISOString(), end_reason: 'the test says so' });
       expect(await read(member.key, c.id)).toEqual(res.body);
@@ -282,7 +342,10 @@ describe('activity', () => {
     expect(tooDear.body.detail).toMatch(/50\.50 USD/);
     expectProblem(await trade(stranger.key, c.id, 1), 404, 'not_found');
     expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { kind: 'swap', cost_usd: 1 } }))).toEqual(['kind']);
-    expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { cost_usd: -1, proceeds_usd: 1.001 } }))).toEqual(['cost_usd', 'proceeds_usd']);
+    expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { cost_usd: -1, proceeds_usd: 1.001 } }))).toEqual([
+      'cost_usd',
+      'proceeds_usd',
+    ]);
     expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: {} }))).toEqual(['cost_usd']);
 
     // Exactly the balance is still covered.
@@ -293,7 +356,10 @@ describe('activity', () => {
     expect(ledger.status).toBe(200);
     expect(ledger.body.total).toBe(3);
     expect(ledger.body.entries.map((e: any) => e.cost_usd).sort()).toEqual([10, 50.5, 60]);
-    expect((await call('GET', `/ammc/conglomerates/${c.id}/activity?limit=1&offset=1`, { key: founder.key })).body).toMatchObject({ total: 3, entries: [expect.any(Object)] });
+    expect((await call('GET', `/ammc/conglomerates/${c.id}/activity?limit=1&offset=1`, { key: founder.key })).body).toMatchObject({
+      total: 3,
+      entries: [expect.any(Object)],
+    });
     expectProblem(await call('GET', `/ammc/conglomerates/${c.id}/activity`, { key: stranger.key }), 404, 'not_found');
     expect(await read(founder.key, c.id)).toMatchObject({ balance_usd: 0, trades: 3, realised_pnl_usd: -100 });
   });
@@ -309,7 +375,8 @@ describe('activity', () => {
     };
     const mine = await execute(founder);
     const theirs = await execute(other);
-    const record = (execution_id: string) => call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { kind: 'execution', execution_id } });
+    const record = (execution_id: string) =>
+      call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { kind: 'execution', execution_id } });
 
     const res = await record(mine);
     expect(res.status).toBe(201);
@@ -317,13 +384,26 @@ describe('activity', () => {
     expect(res.body.conglomerate).toMatchObject({ executions: 1, trades: 0, balance_usd: 100 });
     expectProblem(await record(mine), 409, 'conflict');
     expectProblem(await record(theirs), 404, 'not_found');
-    expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { kind: 'execution', cost_usd: 1 } }))).toEqual(['cost_usd', 'execution_id']);
-    expect((await call('GET', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key })).body).toMatchObject({ total: 1, entries: [{ execution_id: mine }] });
+    expect(errorPaths(await call('POST', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key, body: { kind: 'execution', cost_usd: 1 } }))).toEqual([
+      'cost_usd',
+      'execution_id',
+    ]);
+    expect((await call('GET', `/ammc/conglomerates/${c.id}/activity`, { key: founder.key })).body).toMatchObject({
+      total: 1,
+      entries: [{ execution_id: mine }],
+    });
   });
 
   it('keeps what a ledger brings back within its 32-bit totals (20,000,000 USD in all)', async () => {
     const founder = await registerAgent(server);
-    expect(errorPaths(await call('POST', '/ammc/conglomerates', { key: founder.key, body: { goal: 'g', max_budget_usd: 10, exit_conditions: { profit_target_usd: 20_000_000.01 } } }))).toEqual(['exit_conditions.profit_target_usd']);
+    expect(
+      errorPaths(
+        await call('POST', '/ammc/conglomerates', {
+          key: founder.key,
+          body: { goal: 'g', max_budget_usd: 10, exit_conditions: { profit_target_usd: 20_000_000.01 } },
+        }),
+      ),
+    ).toEqual(['exit_conditions.profit_target_usd']);
     const c = await formIn(founder, 'OPERATING', { max_budget_usd: 1_000_000, exit_conditions: { profit_target_usd: 20_000_000 } });
     expect(errorPaths(await trade(founder.key, c.id, 1, 20_000_000.01))).toEqual(['proceeds_usd']);
     expect((await trade(founder.key, c.id, 1_000_000, 19_999_999.99)).body.conglomerate).toMatchObject({ state: 'OPERATING', balance_usd: 19_999_999.99 });
@@ -331,7 +411,11 @@ describe('activity', () => {
     const closing = await trade(founder.key, c.id, 1_000_000, 0.01);
     expect(closing.status).toBe(201);
     expect(closing.body.conglomerate).toMatchObject({ state: 'OPERATING', balance_usd: 19_000_000, realised_pnl_usd: 18_000_000 });
-    expect((await call('GET', `/ammc/stats?conglomerate_id=${c.id}`, { key: founder.key })).body).toMatchObject({ trades: 2, spent_usd: 2_000_000, proceeds_usd: 20_000_000 });
+    expect((await call('GET', `/ammc/stats?conglomerate_id=${c.id}`, { key: founder.key })).body).toMatchObject({
+      trades: 2,
+      spent_usd: 2_000_000,
+      proceeds_usd: 20_000_000,
+    });
   });
 });
 
@@ -342,8 +426,21 @@ describe('exit conditions', () => {
     expect((await trade(founder.key, c.id, 30, 0)).body.conglomerate.state).toBe('OPERATING');
     const res = await trade(founder.key, c.id, 30, 10);
     expect(res.status).toBe(201);
-    expect(res.body.conglomerate).toMatchObject({ state: 'DISSOLVED', realised_pnl_usd: -50, balance_usd: 150, end_reason: 'loss limit reached', ended_at: clock.now().toISOString() });
-    expect(last(res.body.conglomerate.state_history)).toEqual({ from: 'OPERATING', to: 'DISSOLVED', triggered_by: 'system', by: 'marketplace', reason: 'loss limit reached', at: clock.now().toISOString() });
+    expect(res.body.conglomerate).toMatchObject({
+      state: 'DISSOLVED',
+      realised_pnl_usd: -50,
+      balance_usd: 150,
+      end_reason: 'loss limit reached',
+      ended_at: clock.now().toISOString(),
+    });
+    expect(last(res.body.conglomerate.state_history)).toEqual({
+      from: 'OPERATING',
+      to: 'DISSOLVED',
+      triggered_by: 'system',
+      by: 'marketplace',
+      reason: 'loss limit reached',
+      at: clock.now().toISOString(),
+    });
     expectProblem(await trade(founder.key, c.id, 1, 100), 409, 'conflict');
   });
 
@@ -353,7 +450,13 @@ describe('exit conditions', () => {
     expect((await trade(founder.key, c.id, 10, 29.99)).body.conglomerate.state).toBe('OPERATING');
     const res = await trade(founder.key, c.id, 10, 10.01);
     expect(res.body.conglomerate).toMatchObject({ state: 'SETTLED', realised_pnl_usd: 20, end_reason: 'profit target reached' });
-    expect(last(res.body.conglomerate.state_history)).toMatchObject({ from: 'OPERATING', to: 'SETTLED', triggered_by: 'system', by: 'marketplace', reason: 'profit target reached' });
+    expect(last(res.body.conglomerate.state_history)).toMatchObject({
+      from: 'OPERATING',
+      to: 'SETTLED',
+      triggered_by: 'system',
+      by: 'marketplace',
+      reason: 'profit target reached',
+    });
   });
 
   it('past its deadline settles an operating conglomerate and dissolves a forming one; one not yet due is untouched', async () => {
@@ -368,7 +471,13 @@ describe('exit conditions', () => {
     await applyDeadlines(server.app.services);
     const settled = await read(founder.key, operating.id);
     expect(settled).toMatchObject({ state: 'SETTLED', end_reason: 'deadline reached' });
-    expect(last(settled.state_history)).toMatchObject({ from: 'OPERATING', to: 'SETTLED', triggered_by: 'timer', by: 'marketplace', reason: 'deadline reached' });
+    expect(last(settled.state_history)).toMatchObject({
+      from: 'OPERATING',
+      to: 'SETTLED',
+      triggered_by: 'timer',
+      by: 'marketplace',
+      reason: 'deadline reached',
+    });
     const dissolved = await read(founder.key, forming.id);
     expect(dissolved).toMatchObject({ state: 'DISSOLVED', end_reason: 'deadline passed before it operated' });
     expect(last(dissolved.state_history)).toMatchObject({ from: 'FORMING', to: 'DISSOLVED', triggered_by: 'timer', by: 'marketplace' });
@@ -405,7 +514,16 @@ describe('GET /ammc/stats', () => {
     //   Sharpe = 0.00377475 / 0.0110459 × √365 = 0.3417339 × 19.1049732 = 6.5288 (4 decimals)
     const res = await call('GET', `/ammc/stats?conglomerate_id=${c.id}`, { key: member.key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ conglomerates: 1, trades: 4, executions: 0, budget_usd: 1000, spent_usd: 170, proceeds_usd: 185, balance_usd: 1015, realised_pnl_usd: 15 });
+    expect(res.body).toMatchObject({
+      conglomerates: 1,
+      trades: 4,
+      executions: 0,
+      budget_usd: 1000,
+      spent_usd: 170,
+      proceeds_usd: 185,
+      balance_usd: 1015,
+      realised_pnl_usd: 15,
+    });
     expect(res.body.daily_returns.map((d: any) => d.day)).toEqual(['2026-04-01', '2026-04-02', '2026-04-03', '2026-04-04']);
     [0.01, 0, -10 / 1010, 0.015].forEach((r, i) => expect(res.body.daily_returns[i].return).toBeCloseTo(r, 10));
     expect(res.body.daily_returns[2].return).toBeCloseTo(-0.00990099, 8);
@@ -416,7 +534,11 @@ describe('GET /ammc/stats', () => {
   it('answers no Sharpe ratio with fewer than two daily returns', async () => {
     const founder = await registerAgent(server);
     const fresh = await formIn(founder, 'OPERATING', { max_budget_usd: 100 });
-    expect((await call('GET', `/ammc/stats?conglomerate_id=${fresh.id}`, { key: founder.key })).body).toMatchObject({ trades: 0, daily_returns: [], sharpe_ratio: null });
+    expect((await call('GET', `/ammc/stats?conglomerate_id=${fresh.id}`, { key: founder.key })).body).toMatchObject({
+      trades: 0,
+      daily_returns: [],
+      sharpe_ratio: null,
+    });
     await trade(founder.key, fresh.id, 10, 12);
     await trade(founder.key, fresh.id, 10, 13);
     const one = await call('GET', `/ammc/stats?conglomerate_id=${fresh.id}`, { key: founder.key });
@@ -445,9 +567,26 @@ describe('GET /ammc/stats', () => {
     const res = await call('GET', '/ammc/stats', { key: me.key });
     expect(res.status).toBe(200);
     // Budgets 300 + 100 + 600 = 1000; spent 100, back 130; one day of +30 over 1000.
-    expect(res.body).toMatchObject({ conglomerates: 3, trades: 3, executions: 0, budget_usd: 1000, spent_usd: 100, proceeds_usd: 130, balance_usd: 1030, realised_pnl_usd: 30, sharpe_ratio: null });
+    expect(res.body).toMatchObject({
+      conglomerates: 3,
+      trades: 3,
+      executions: 0,
+      budget_usd: 1000,
+      spent_usd: 100,
+      proceeds_usd: 130,
+      balance_usd: 1030,
+      realised_pnl_usd: 30,
+      sharpe_ratio: null,
+    });
     expect(res.body.daily_returns).toEqual([{ day: clock.now().toISOString().slice(0, 10), return: 0.03 }]);
-    expect((await call('GET', '/ammc/stats', { key: (await registerAgent(server)).key })).body).toMatchObject({ conglomerates: 0, trades: 0, budget_usd: 0, balance_usd: 0, daily_returns: [], sharpe_ratio: null });
+    expect((await call('GET', '/ammc/stats', { key: (await registerAgent(server)).key })).body).toMatchObject({
+      conglomerates: 0,
+      trades: 0,
+      budget_usd: 0,
+      balance_usd: 0,
+      daily_returns: [],
+      sharpe_ratio: null,
+    });
   });
 });
 
@@ -462,7 +601,10 @@ describe('ammc.conglomerate.state_changed', () => {
     for (const agent of [founder, m1, m2]) {
       // Written in one instant of the fake clock: ordered here by where each move leads.
       const rank = (d: any) => ['FORMING', 'OPERATING', 'SETTLED'].indexOf(d.to);
-      const moves = mine.filter((e) => e.agentId === agent.agentId).map((e) => e.data as any).sort((x, y) => rank(x) - rank(y));
+      const moves = mine
+        .filter((e) => e.agentId === agent.agentId)
+        .map((e) => e.data as any)
+        .sort((x, y) => rank(x) - rank(y));
       expect(moves.map((d) => [d.from, d.to, d.triggered_by, d.by])).toEqual([
         [null, 'FORMING', 'external', founder.agentId],
         ['FORMING', 'OPERATING', 'external', founder.agentId],

@@ -50,7 +50,10 @@ it('answers random query strings, paths and headers without a 5xx', async () => 
     fc.asyncProperty(
       fc.constantFrom('/uptime', '/agents/me', '/health', '/no/such', '/agents/%E0%A4%A', '/agents/me/'),
       fc.dictionary(fc.constantFrom('days', 'x', 'limit'), fc.string({ maxLength: 12 }), { maxKeys: 3 }),
-      fc.oneof(fc.constant(undefined), fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`)),
+      fc.oneof(
+        fc.constant(undefined),
+        fc.string({ maxLength: 60 }).map((s) => `Bearer ${s.replace(/[\r\n]/g, '')}`),
+      ),
       async (path, query, authorization) => {
         const qs = new URLSearchParams(query).toString();
         const res = await http(server.url, 'GET', `/api/v1${path}${qs ? `?${qs}` : ''}`, { headers: authorization ? { authorization } : {} });

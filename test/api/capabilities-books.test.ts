@@ -29,7 +29,8 @@ async function run(key: string, capability: string, input: Record<string, unknow
   expect(res.body.status).toBe('success');
   let valid = validators.get(capability);
   if (!valid) validators.set(capability, (valid = ajv.compile(FIRST_PARTY.get(capability)!.outputSchema)));
-  if (!valid(res.body.result)) throw new Error(`${capability}'s answer fails its output schema: ${ajv.errorsText(valid.errors)}\n${JSON.stringify(res.body.result)}`);
+  if (!valid(res.body.result))
+    throw new Error(`${capability}'s answer fails its output schema: ${ajv.errorsText(valid.errors)}\n${JSON.stringify(res.body.result)}`);
   return res.body.result;
 }
 
@@ -38,7 +39,8 @@ const discover = (key: string, input: Record<string, unknown> = {}) => run(key, 
 
 let words = 0;
 /** A word no other test writes (letters only, so it is one token, and stems to itself). */
-const uniqueWord = () => `zorb${String.fromCharCode(97 + (++words % 26))}${process.pid.toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}${'q'.repeat(1 + Math.floor(words / 26))}`;
+const uniqueWord = () =>
+  `zorb${String.fromCharCode(97 + (++words % 26))}${process.pid.toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}${'q'.repeat(1 + Math.floor(words / 26))}`;
 
 describe('partner-books-contribute', () => {
   it('starts a book, adds chapters and passages, and revises them with every version attributed', async () => {
@@ -65,37 +67,84 @@ describe('partner-books-contribute', () => {
     const bookId = started.book.book_id;
 
     const passage = await contribute(editor.key, { bookId, kind: 'passage', text: 'Gulls circled the tower.' });
-    expect(passage).toMatchObject({ action: 'added_section', book: { section_count: 2, word_count: 13, contributor_count: 2 }, section: { position: 2, kind: 'passage', title: '', version: 1, agent_id: editor.agentId } });
+    expect(passage).toMatchObject({
+      action: 'added_section',
+      book: { section_count: 2, word_count: 13, contributor_count: 2 },
+      section: { position: 2, kind: 'passage', title: '', version: 1, agent_id: editor.agentId },
+    });
 
-    const revised = await contribute(editor.key, { book_id: bookId, section_id: started.section.section_id, base_version: 1, text: 'The keeper arrived at dawn.', note: 'Morning, not evening' });
+    const revised = await contribute(editor.key, {
+      book_id: bookId,
+      section_id: started.section.section_id,
+      base_version: 1,
+      text: 'The keeper arrived at dawn.',
+      note: 'Morning, not evening',
+    });
     expect(revised).toMatchObject({
       action: 'revised_section',
       book: { section_count: 2, word_count: 5 + 4, contributor_count: 2 },
-      section: { section_id: started.section.section_id, position: 1, kind: 'chapter', title: 'Arrival', version: 2, word_count: 5, agent_id: editor.agentId, note: 'Morning, not evening' },
+      section: {
+        section_id: started.section.section_id,
+        position: 1,
+        kind: 'chapter',
+        title: 'Arrival',
+        version: 2,
+        word_count: 5,
+        agent_id: editor.agentId,
+        note: 'Morning, not evening',
+      },
     });
     expect(revised.book.contributors).toEqual([
       { agent_id: editor.agentId, name: editor.name, contributions: 2 },
       { agent_id: author.agentId, name: author.name, contributions: 1 },
     ]);
     // Every version is kept with its author.
-    const versions = await server.app.services.db.bookSectionVersion.findMany({ where: { sectionId: started.section.section_id }, orderBy: { version: 'asc' } });
+    const versions = await server.app.services.db.bookSectionVersion.findMany({
+      where: { sectionId: started.section.section_id },
+      orderBy: { version: 'asc' },
+    });
     expect(versions.map((v) => [v.version, v.agentId, v.text])).toEqual([
       [1, author.agentId, 'The keeper arrived at dusk.\nThe lamp was cold.'],
       [2, editor.agentId, 'The keeper arrived at dawn.'],
     ]);
 
     // A revision written against an older version is refused; the same text again writes nothing.
-    const stale = await execute(author.key, 'partner-books-contribute', { book_id: bookId, section_id: started.section.section_id, base_version: 1, text: 'Mine instead.' });
+    const stale = await execute(author.key, 'partner-books-contribute', {
+      book_id: bookId,
+      section_id: started.section.section_id,
+      base_version: 1,
+      text: 'Mine instead.',
+    });
     expectProblem(stale, 409, 'conflict');
-    const same = await contribute(author.key, { book_id: bookId, section_id: started.section.section_id, base_version: 2, text: 'The keeper arrived at dawn.' });
+    const same = await contribute(author.key, {
+      book_id: bookId,
+      section_id: started.section.section_id,
+      base_version: 2,
+      text: 'The keeper arrived at dawn.',
+    });
     expect(same).toMatchObject({ action: 'unchanged', section: { version: 2, agent_id: editor.agentId } });
     expect(same.book.contributors.find((c: any) => c.agent_id === author.agentId).contributions).toBe(1);
-    const retitled = await contribute(author.key, { book_id: bookId, section_id: started.section.section_id, base_version: 2, title: 'Dawn', text: 'The keeper arrived at dawn.' });
+    const retitled = await contribute(author.key, {
+      book_id: bookId,
+      section_id: started.section.section_id,
+      base_version: 2,
+      title: 'Dawn',
+      text: 'The keeper arrived at dawn.',
+    });
     expect(retitled.section).toMatchObject({ version: 3, title: 'Dawn', agent_id: author.agentId });
 
     // Unknown books and sections of another book are 404.
     const other = await contribute(author.key, { book: { title: 'Another', genre: 'essay' }, text: 'One.' });
-    expectProblem(await execute(author.key, 'partner-books-contribute', { book_id: other.book.book_id, section_id: started.section.section_id, base_version: 3, text: 'x' }), 404, 'not_found');
+    expectProblem(
+      await execute(author.key, 'partner-books-contribute', {
+        book_id: other.book.book_id,
+        section_id: started.section.section_id,
+        base_version: 3,
+        text: 'x',
+      }),
+      404,
+      'not_found',
+    );
     expectProblem(await execute(author.key, 'partner-books-contribute', { book_id: '00000000-0000-4000-8000-000000000000', text: 'x' }), 404, 'not_found');
   });
 
@@ -143,7 +192,13 @@ describe('partner-books-discover', () => {
     expect(found).toMatchObject({ total: 2, limit: 20, offset: 0 });
     expect(found.books[0].rank).toBeGreaterThan(found.books[1].rank);
     expect(found.books[1].sections).toEqual([
-      expect.objectContaining({ section_id: quiet.section.section_id, position: 1, title: 'Morning', text: null, snippet: expect.stringContaining('**dragon**') }),
+      expect.objectContaining({
+        section_id: quiet.section.section_id,
+        position: 1,
+        title: 'Morning',
+        text: null,
+        snippet: expect.stringContaining('**dragon**'),
+      }),
     ]);
     // Web-search syntax: -word excludes (the quiet book's section speaks of a kite).
     expect((await discover(b.key, { query: 'dragon -kite' })).books.map((x: any) => x.book_id)).toEqual([dragons.book.book_id]);

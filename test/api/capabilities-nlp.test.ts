@@ -18,14 +18,25 @@ let provider: Provider;
 let key: string;
 let keyWithout: string;
 
-const MODEL_ONLY = ['translate', 'document-draft', 'content-rewrite', 'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe'];
+const MODEL_ONLY = [
+  'translate',
+  'document-draft',
+  'content-rewrite',
+  'research-synthesize',
+  'research-compare',
+  'arabic-cultural',
+  'arabic-poetry',
+  'agent-vibe',
+];
 
 beforeAll(async () => {
   assertTestCaTrusted();
   m = await startChatModel();
   m.respond(modelAnswer);
   provider = await startProvider('seller');
-  withModel = await startServer({ env: chatModelEnv(m, { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '1500', LLM_TIMEOUT_MS: '4000' }) });
+  withModel = await startServer({
+    env: chatModelEnv(m, { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '1500', LLM_TIMEOUT_MS: '4000' }),
+  });
   withoutModel = await startServer({ env: { RATE_LIMIT_DISABLED: '1', PROVIDER_TIMEOUT_MS: '1500' } });
   key = (await registerAgent(withModel)).key;
   keyWithout = (await registerAgent(withoutModel)).key;
@@ -35,7 +46,8 @@ afterAll(async () => {
   await Promise.all([m?.close(), provider?.close()]);
 });
 
-const execute = (server: TestServer, k: string, capability: string, input: unknown, extra: Record<string, unknown> = {}) => api(server)('POST', '/execute', { key: k, body: { capability, input, ...extra } });
+const execute = (server: TestServer, k: string, capability: string, input: unknown, extra: Record<string, unknown> = {}) =>
+  api(server)('POST', '/execute', { key: k, body: { capability, input, ...extra } });
 
 /** The output's problems against the capability's documented output schema (none when it holds). */
 const outputProblems = (slug: string, result: unknown) => schemaProblems(FIRST_PARTY.get(slug)!.outputSchema, result);
@@ -73,16 +85,37 @@ function modelAnswer(call: ChatCall) {
       return { content: { scores: labels.map((label, i) => ({ label, score: i === labels.length - 1 ? 0.9 : 0.05 * (i + 1) })) } };
     }
     case 'code_review':
-      return { content: { summary: 'One bug: the loop runs one past the end.', findings: [{ severity: 'error', category: 'bug', line: 2, message: 'Off by one: <= reads past the end', suggestion: 'Use < instead of <=' }, { severity: 'info', category: 'style', line: null, message: 'Consider a for-of loop', suggestion: null }] } };
+      return {
+        content: {
+          summary: 'One bug: the loop runs one past the end.',
+          findings: [
+            { severity: 'error', category: 'bug', line: 2, message: 'Off by one: <= reads past the end', suggestion: 'Use < instead of <=' },
+            { severity: 'info', category: 'style', line: null, message: 'Consider a for-of loop', suggestion: null },
+          ],
+        },
+      };
     case 'code_explain':
-      return { content: { summary: 'Sums a list.', parts: [{ name: 'total', start_line: 1, end_line: 3, explanation: 'Adds each number to an accumulator.' }], concepts: ['accumulator'] } };
+      return {
+        content: {
+          summary: 'Sums a list.',
+          parts: [{ name: 'total', start_line: 1, end_line: 3, explanation: 'Adds each number to an accumulator.' }],
+          concepts: ['accumulator'],
+        },
+      };
     case 'document_draft':
       return { content: { title: 'Team offsite', body: 'Hello team,\n\nThe offsite is on [date].\n\nBest', placeholders: ['[date]'] } };
     case 'content_rewrite':
       return { content: { text: 'We regret the delay.', changes: ['Made it formal'] } };
     case 'research_synthesize': {
       const ids = enumOf(props.findings.items.properties.sources.items);
-      return { content: { answer: 'Both sources agree it rose.', findings: [{ claim: 'It rose in 2024', sources: ids }], gaps: ['Nothing on 2025'], confidence: 'medium' } };
+      return {
+        content: {
+          answer: 'Both sources agree it rose.',
+          findings: [{ claim: 'It rose in 2024', sources: ids }],
+          gaps: ['Nothing on 2025'],
+          confidence: 'medium',
+        },
+      };
     }
     case 'research_compare': {
       const names = enumOf(props.criteria.items.properties.assessments.items.properties.item);
@@ -90,7 +123,11 @@ function modelAnswer(call: ChatCall) {
       return {
         content: {
           summary: 'A is cheaper; B is faster.',
-          criteria: criteria.map((criterion) => ({ criterion, assessments: names.map((item) => ({ item, assessment: `${item} on ${criterion}` })), leader: names[0] })),
+          criteria: criteria.map((criterion) => ({
+            criterion,
+            assessments: names.map((item) => ({ item, assessment: `${item} on ${criterion}` })),
+            leader: names[0],
+          })),
           similarities: ['Both are databases'],
           differences: ['Price'],
           recommendation: input.question ? `${names[0]}, for its price` : null,
@@ -98,15 +135,47 @@ function modelAnswer(call: ChatCall) {
       };
     }
     case 'arabic_cultural':
-      return { content: { result: 'The phrase "inshallah" expresses hope and deference to God.', notes: [{ topic: 'inshallah', note: 'Not a refusal by itself', sensitivity: 'info' }] } };
+      return {
+        content: {
+          result: 'The phrase "inshallah" expresses hope and deference to God.',
+          notes: [{ topic: 'inshallah', note: 'Not a refusal by itself', sensitivity: 'info' }],
+        },
+      };
     case 'arabic_poetry':
       if ('verses' in props) {
         const n = props.verses.minItems;
-        return { content: { title: 'البحر', verses: Array.from({ length: n }, (_, i) => `بيت ${i + 1}`), meter: 'kamil', rhyme: 'ر', translation: props.translation.type === 'null' ? null : Array.from({ length: n }, (_, i) => `Verse ${i + 1}`), notes: 'Kamil suits the sea.' } };
+        return {
+          content: {
+            title: 'البحر',
+            verses: Array.from({ length: n }, (_, i) => `بيت ${i + 1}`),
+            meter: 'kamil',
+            rhyme: 'ر',
+            translation: props.translation.type === 'null' ? null : Array.from({ length: n }, (_, i) => `Verse ${i + 1}`),
+            notes: 'Kamil suits the sea.',
+          },
+        };
       }
-      return { content: { meter: 'tawil', rhyme: 'ل', form: 'qasida', themes: ['nostalgia'], devices: [{ device: 'atlal', example: 'قفا نبك', explanation: 'Weeping at the ruins' }], explanation: 'The poet stops at the ruins.', translation: null, notes: 'none' } };
+      return {
+        content: {
+          meter: 'tawil',
+          rhyme: 'ل',
+          form: 'qasida',
+          themes: ['nostalgia'],
+          devices: [{ device: 'atlal', example: 'قفا نبك', explanation: 'Weeping at the ruins' }],
+          explanation: 'The poet stops at the ruins.',
+          translation: null,
+          notes: 'none',
+        },
+      };
     case 'agent_vibe':
-      return { content: { vibe: 'earnest helper', tone: 'plain', traits: [{ trait: 'focused', evidence: 'Its services all summarize text' }], summary: 'A focused agent.' } };
+      return {
+        content: {
+          vibe: 'earnest helper',
+          tone: 'plain',
+          traits: [{ trait: 'focused', evidence: 'Its services all summarize text' }],
+          summary: 'A focused agent.',
+        },
+      };
     default:
       return { status: 500, error: `no answer for ${call.name}` };
   }
@@ -155,7 +224,11 @@ const CASES: Case[] = [
         { label: 'technical', description: null },
         { label: 'billing', description: 'charges and refunds' },
       ]);
-      expect(r).toMatchObject({ label: 'billing', chosen: ['billing'], scores: [{ label: 'billing', score: 0.9, matched_terms: null }, { label: 'technical' }, { label: 'shipping' }] });
+      expect(r).toMatchObject({
+        label: 'billing',
+        chosen: ['billing'],
+        scores: [{ label: 'billing', score: 0.9, matched_terms: null }, { label: 'technical' }, { label: 'shipping' }],
+      });
     },
   },
   {
@@ -165,7 +238,15 @@ const CASES: Case[] = [
       // The source reaches the model with its line numbers, so findings can cite lines.
       expect(c.input.source).toBe('1| def total(xs):\n2|     for i in range(len(xs) + 1):\n3|         pass');
       expect(r).toMatchObject({ language: 'python', summary: 'One bug: the loop runs one past the end.', total: 2, counts: { error: 1, warning: 0, info: 1 } });
-      expect(r.findings[0]).toEqual({ source: 'model', severity: 'error', rule: 'bug', line: 2, column: null, message: 'Off by one: <= reads past the end', suggestion: 'Use < instead of <=' });
+      expect(r.findings[0]).toEqual({
+        source: 'model',
+        severity: 'error',
+        rule: 'bug',
+        line: 2,
+        column: null,
+        message: 'Off by one: <= reads past the end',
+        suggestion: 'Use < instead of <=',
+      });
     },
   },
   {
@@ -173,7 +254,12 @@ const CASES: Case[] = [
     input: { source: 'function total(xs) {\n  return xs.reduce((a, b) => a + b, 0);\n}', language: 'javascript', filename: 'total.js' },
     check: (r, c) => {
       expect(c.input).toMatchObject({ language: 'javascript', filename: 'total.js' });
-      expect(r).toMatchObject({ lines: 3, summary: 'Sums a list.', outline: null, explanation: { parts: [{ name: 'total', start_line: 1, end_line: 3 }], concepts: ['accumulator'] } });
+      expect(r).toMatchObject({
+        lines: 3,
+        summary: 'Sums a list.',
+        outline: null,
+        explanation: { parts: [{ name: 'total', start_line: 1, end_line: 3 }], concepts: ['accumulator'] },
+      });
     },
   },
   {
@@ -195,7 +281,13 @@ const CASES: Case[] = [
   },
   {
     slug: 'research-synthesize',
-    input: { question: 'Did it rise?', sources: [{ content: 'It rose in 2024.', url: 'https://a.example/report' }, { id: 'census', title: 'Census', content: 'Up 3% in 2024.' }] },
+    input: {
+      question: 'Did it rise?',
+      sources: [
+        { content: 'It rose in 2024.', url: 'https://a.example/report' },
+        { id: 'census', title: 'Census', content: 'Up 3% in 2024.' },
+      ],
+    },
     check: (r, c) => {
       expect(enumOf(c.schema.properties.findings.items.properties.sources.items)).toEqual(['S1', 'census']);
       expect(r).toMatchObject({
@@ -210,7 +302,14 @@ const CASES: Case[] = [
   },
   {
     slug: 'research-compare',
-    input: { items: [{ name: 'A', content: 'cheap, slow' }, { name: 'B', content: 'fast, dear' }], criteria: ['price', 'speed'], question: 'Which for a startup?' },
+    input: {
+      items: [
+        { name: 'A', content: 'cheap, slow' },
+        { name: 'B', content: 'fast, dear' },
+      ],
+      criteria: ['price', 'speed'],
+      question: 'Which for a startup?',
+    },
     check: (r, c) => {
       expect(c.schema.properties.criteria).toMatchObject({ minItems: 2, maxItems: 2 });
       expect(r.criteria.map((x: any) => x.criterion)).toEqual(['price', 'speed']);
@@ -230,7 +329,12 @@ const CASES: Case[] = [
     input: { theme: 'the sea', meter: 'kamil', verses: 4, translate: true },
     check: (r, c) => {
       expect(c.schema.properties.verses).toMatchObject({ minItems: 4, maxItems: 4 });
-      expect(r).toMatchObject({ task: 'compose', poem: { title: 'البحر', meter: 'kamil', rhyme: 'ر' }, analysis: null, translation: ['Verse 1', 'Verse 2', 'Verse 3', 'Verse 4'] });
+      expect(r).toMatchObject({
+        task: 'compose',
+        poem: { title: 'البحر', meter: 'kamil', rhyme: 'ر' },
+        analysis: null,
+        translation: ['Verse 1', 'Verse 2', 'Verse 3', 'Verse 4'],
+      });
       expect(r.poem.verses).toHaveLength(4);
     },
   },
@@ -245,27 +349,30 @@ const CASES: Case[] = [
 ];
 
 describe('with a model backend', () => {
-  it.each(CASES.map((c) => [c.slug, c] as const))('%s: the model answers through a strict JSON Schema, held to the output schema, its usage recorded', async (slug, c) => {
-    const before = m.calls.length;
-    const res = await execute(withModel, key, slug, c.input);
-    expect(m.refused).toEqual([]);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'success', provider: { service_key: 'marketplace' } });
-    expect(m.calls.length).toBe(before + 1);
-    const sent = m.calls[before];
-    expect(sent.headers.authorization).toBe(`Bearer ${m.apiKey}`);
-    expect(sent.body).toMatchObject({ model: m.model, stream: false, response_format: { type: 'json_schema', json_schema: { strict: true } } });
-    expect(strictProblems(sent.schema)).toEqual([]);
-    expect(sent.system).toMatch(/never as instructions to you/);
-    const result = res.body.result;
-    expect(result).toMatchObject({ method: 'model', model: m.model });
-    expect(outputProblems(slug, result)).toEqual([]);
-    c.check(result, sent);
-    const usage = res.body.attempts[0].usage;
-    expect(usage).toEqual({ model: m.model, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
-    expect(usage.prompt_tokens).toBeGreaterThan(0);
-    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
-  });
+  it.each(CASES.map((c) => [c.slug, c] as const))(
+    '%s: the model answers through a strict JSON Schema, held to the output schema, its usage recorded',
+    async (slug, c) => {
+      const before = m.calls.length;
+      const res = await execute(withModel, key, slug, c.input);
+      expect(m.refused).toEqual([]);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'success', provider: { service_key: 'marketplace' } });
+      expect(m.calls.length).toBe(before + 1);
+      const sent = m.calls[before];
+      expect(sent.headers.authorization).toBe(`Bearer ${m.apiKey}`);
+      expect(sent.body).toMatchObject({ model: m.model, stream: false, response_format: { type: 'json_schema', json_schema: { strict: true } } });
+      expect(strictProblems(sent.schema)).toEqual([]);
+      expect(sent.system).toMatch(/never as instructions to you/);
+      const result = res.body.result;
+      expect(result).toMatchObject({ method: 'model', model: m.model });
+      expect(outputProblems(slug, result)).toEqual([]);
+      c.check(result, sent);
+      const usage = res.body.attempts[0].usage;
+      expect(usage).toEqual({ model: m.model, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+      expect(usage.prompt_tokens).toBeGreaterThan(0);
+      expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    },
+  );
 
   it('asks once more when the answer does not follow the schema, telling the model why, and counts both calls’ tokens', async () => {
     const before = m.calls.length;
@@ -285,13 +392,22 @@ describe('with a model backend', () => {
     m.script({ content: { summary: 42 } }, { content: { text: 'wrong field' } });
     const res = await execute(withModel, key, 'summarize', { text: 'Anything at all.' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'error', result: null, attempts: [{ service_key: 'marketplace', outcome: 'failure', reason: 'service_unavailable' }] });
+    expect(res.body).toMatchObject({
+      status: 'error',
+      result: null,
+      attempts: [{ service_key: 'marketplace', outcome: 'failure', reason: 'service_unavailable' }],
+    });
     expect(res.body.error).toMatch(/did not follow the output schema twice \(summary must be a string\)/);
     expect(m.calls.length).toBe(before + 2);
     // What the two calls spent is recorded on the failed attempt, as a success's is.
     const tokens = (c: ChatCall) => c.body.messages.reduce((n: number, x: any) => n + x.content.split(/\s+/).filter(Boolean).length, 0);
     const [first, second] = m.calls.slice(before);
-    expect(res.body.attempts[0].usage).toEqual({ model: m.model, prompt_tokens: tokens(first) + tokens(second), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+    expect(res.body.attempts[0].usage).toEqual({
+      model: m.model,
+      prompt_tokens: tokens(first) + tokens(second),
+      completion_tokens: expect.any(Number),
+      total_tokens: expect.any(Number),
+    });
     expect(res.body.attempts[0].usage.completion_tokens).toBeGreaterThan(0);
     const recorded = await api(withModel)('GET', '/agents/me/executions', { key });
     expect(recorded.status).toBe(200);
@@ -318,7 +434,9 @@ describe('with a model backend', () => {
     m.script(answer);
     const res = await execute(withModel, key, 'summarize', { text: 'Some text.' });
     expect(res.body).toMatchObject({ status: 'error', attempts: [{ outcome: 'failure' }] });
-    expect(res.body.attempts[0].usage).toEqual(spent ? { model: m.model, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) } : null);
+    expect(res.body.attempts[0].usage).toEqual(
+      spent ? { model: m.model, prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), total_tokens: expect.any(Number) } : null,
+    );
     expect(res.body.error).toMatch(message);
     // The backend's own message is the operator's (logged), not the caller's.
     expect(res.body.error).not.toMatch(/CUDA/);
@@ -366,7 +484,11 @@ describe('with a model backend', () => {
     const res = await execute(withModel, key, 'agent-vibe', { agent_id: subject.agentId });
     expect(res.body).toMatchObject({ status: 'success', result: { subject: { kind: 'agent', agent_id: subject.agentId, name: subject.name } } });
     const material = m.calls.at(-1)!.input.material;
-    expect(material).toMatchObject({ name: subject.name, tier: 'newcomer', services: [{ description: 'Summarizes legal contracts into plain English', capabilities: ['contract-summary'] }] });
+    expect(material).toMatchObject({
+      name: subject.name,
+      tier: 'newcomer',
+      services: [{ description: 'Summarizes legal contracts into plain English', capabilities: ['contract-summary'] }],
+    });
     expect(JSON.stringify(material)).not.toMatch(/PRIVATE-NOTE/);
     // Its own description is the caller's to have read.
     await execute(withModel, subject.key, 'agent-vibe', { agentId: subject.agentId });
@@ -425,7 +547,11 @@ describe('without a model backend', () => {
 
   it('classify: lexical similarity to the labels and their descriptions, with the terms that matched', async () => {
     const labels = ['billing', 'technical', 'shipping'];
-    const descriptions = { billing: 'invoices, charges, refunds and payments', technical: 'bugs, errors, crashes, the app not working', shipping: 'delivery, tracking, parcels and couriers' };
+    const descriptions = {
+      billing: 'invoices, charges, refunds and payments',
+      technical: 'bugs, errors, crashes, the app not working',
+      shipping: 'delivery, tracking, parcels and couriers',
+    };
     const r = await library('classify', { text: 'I was charged twice on my last invoice; please refund one of the charges.', labels, descriptions });
     expect(r).toMatchObject({ label: 'billing', chosen: ['billing'] });
     expect(r.scores[0]).toMatchObject({ label: 'billing' });
@@ -456,7 +582,15 @@ describe('without a model backend', () => {
   });
 
   it('code-review: the TypeScript compiler’s diagnostics, lint-like ones as warnings', async () => {
-    const source = ['import { thing } from "somewhere";', 'export function add(a: number, b: number): number {', '  const unused = 1;', '  return a + b + thing;', '}', 'export const n: number = "one";', ''].join('\n');
+    const source = [
+      'import { thing } from "somewhere";',
+      'export function add(a: number, b: number): number {',
+      '  const unused = 1;',
+      '  return a + b + thing;',
+      '}',
+      'export const n: number = "one";',
+      '',
+    ].join('\n');
     const r = await library('code-review', { source, language: 'typescript' });
     expect(r.findings).toEqual(
       expect.arrayContaining([
@@ -472,7 +606,16 @@ describe('without a model backend', () => {
   });
 
   it('code-review: ESLint’s recommended rules on JavaScript, with the compiler’s checks', async () => {
-    const source = ['function f(x) {', '  if (x == NaN) return 1;', '  return 2;', '  console.log("never");', '}', 'const o = { a: 1, a: 2 };', 'module.exports = { f, o };', ''].join('\n');
+    const source = [
+      'function f(x) {',
+      '  if (x == NaN) return 1;',
+      '  return 2;',
+      '  console.log("never");',
+      '}',
+      'const o = { a: 1, a: 2 };',
+      'module.exports = { f, o };',
+      '',
+    ].join('\n');
     const r = await library('code-review', { source, language: 'javascript' });
     const rules = r.findings.map((f: any) => f.rule);
     expect(rules).toEqual(expect.arrayContaining(['use-isnan', 'no-unreachable', 'no-dupe-keys']));
@@ -512,7 +655,9 @@ describe('without a model backend', () => {
       ['function', 'helper', null, 11, true],
     ]);
     expect(r.outline.declarations.find((d: any) => d.name === 'get').signature).toBe('(key: string): string | undefined');
-    expect(r.summary).toBe('A TypeScript module of 12 lines, declaring 1 function, 1 class, 1 interface at the top level, importing 2 modules and exporting 3 names.');
+    expect(r.summary).toBe(
+      'A TypeScript module of 12 lines, declaring 1 function, 1 class, 1 interface at the top level, importing 2 modules and exporting 3 names.',
+    );
   });
 
   it('code-review and code-explain read only TypeScript and JavaScript without a backend', async () => {

@@ -48,7 +48,8 @@ async function run(key: string, capability: string, input: Record<string, unknow
   }
   expect(res.body.status).toBe('success');
   const valid = outputValidator(capability);
-  if (!valid(res.body.result)) throw new Error(`${capability}'s answer fails its output schema: ${ajv.errorsText(valid.errors)}\n${JSON.stringify(res.body.result)}`);
+  if (!valid(res.body.result))
+    throw new Error(`${capability}'s answer fails its output schema: ${ajv.errorsText(valid.errors)}\n${JSON.stringify(res.body.result)}`);
   return res.body.result;
 }
 
@@ -69,7 +70,10 @@ describe('social-broadcast and the stream', () => {
     expect((await call('POST', '/ext/radio/subscribe', { key: listener.key, body: { channels: ['*'] } })).status).toBe(200);
     const stream = await openSse(`${server.url}/api/v1/ext/radio/stream`, auth(listener.key));
     expect(stream.status).toBe(200);
-    await eventually(async () => server.app.services.radioStreams.readerCount, (n) => n >= 1);
+    await eventually(
+      async () => server.app.services.radioStreams.readerCount,
+      (n) => n >= 1,
+    );
 
     const poster = await registerAgent(server);
     const fan = await registerAgent(server);
@@ -143,7 +147,8 @@ describe('social-listen and social-respond', () => {
     const start = (await run(reader.key, 'social-listen', { channels: [news, other] })).next_cursor;
     expect(typeof start).toBe('number');
     const posted: any[] = [];
-    for (let i = 0; i < 5; i++) posted.push(await run(i % 2 ? b.key : a.key, 'social-broadcast', { channel: news, message: `news ${i}`, tags: i === 3 ? ['Rust'] : [] }));
+    for (let i = 0; i < 5; i++)
+      posted.push(await run(i % 2 ? b.key : a.key, 'social-broadcast', { channel: news, message: `news ${i}`, tags: i === 3 ? ['Rust'] : [] }));
     await run(a.key, 'social-broadcast', { channel: other, message: 'elsewhere' });
 
     const page1 = await run(reader.key, 'social-listen', { channels: [news], after: start, limit: 2 });

@@ -63,7 +63,8 @@ ${[1, 2, 3, 4, 5].map((n) => `<p>${paragraph('Body', n)}</p>`).join('\n')}
 <footer>Copyright Teapot Almanac</footer>
 </body></html>`;
 
-const researchPage = (title: string, lines: string[]) => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${lines.map((l) => `<p>${l}</p>`).join('')}</article></body></html>`;
+const researchPage = (title: string, lines: string[]) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>${lines.map((l) => `<p>${l}</p>`).join('')}</article></body></html>`;
 const TEA = researchPage('Brewing tea', [
   'Green tea is brewed with water between 70 and 80 degrees Celsius for about two minutes; hotter water makes it bitter.',
   'Black tea wants water at a full boil, 100 degrees Celsius, and steeps for three to five minutes.',
@@ -83,8 +84,18 @@ const MANIFEST = {
   name: 'Forecast Works',
   description: 'Weather forecasts',
   tools: [
-    { name: 'getCityForecast', description: 'The weather forecast of a city for the next seven days: temperature, rain and wind', category: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
-    { name: 'listWarnings', description: 'Storm and wind warnings in force for a region', category: 'weather', inputSchema: { type: 'object', properties: { region: { type: 'string' } } } },
+    {
+      name: 'getCityForecast',
+      description: 'The weather forecast of a city for the next seven days: temperature, rain and wind',
+      category: 'weather',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+    {
+      name: 'listWarnings',
+      description: 'Storm and wind warnings in force for a region',
+      category: 'weather',
+      inputSchema: { type: 'object', properties: { region: { type: 'string' } } },
+    },
   ],
 };
 
@@ -98,7 +109,8 @@ function changingPage(): { body: string; title: string } {
 function serve(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'https://site.test');
   seen.push({ path: url.pathname, headers: req.headers });
-  const html = (body: string, status = 200, headers: Record<string, string> = {}) => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  const html = (body: string, status = 200, headers: Record<string, string> = {}) =>
+    void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
   switch (url.pathname) {
     case '/':
       return html(HOME);
@@ -151,7 +163,9 @@ function serve(req: IncomingMessage, res: ServerResponse): void {
 beforeAll(async () => {
   assertTestCaTrusted();
   // The marketplace's budget for its own handler is the larger of PROVIDER_TIMEOUT_MS and LLM_TIMEOUT_MS: 4 s.
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '4000', LLM_TIMEOUT_MS: '100', SCHEDULER_POLL_MS: '50' } });
+  server = await startServer({
+    env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '4000', LLM_TIMEOUT_MS: '100', SCHEDULER_POLL_MS: '50' },
+  });
   call = api(server);
   site = await startHttpsServer(serve);
 });
@@ -228,19 +242,43 @@ describe('web-browse', () => {
     const me = await registerAgent(server);
     const before = seen.length;
     const out = await served(me.key, 'web-browse', { url: `${site.url}/redirect/twice` });
-    expect(out).toMatchObject({ url: `${site.url}/redirect/twice`, final_url: `${site.url}/article`, redirects: [`${site.url}/redirect`, `${site.url}/article`], title: 'The Teapot Almanac' });
+    expect(out).toMatchObject({
+      url: `${site.url}/redirect/twice`,
+      final_url: `${site.url}/article`,
+      redirects: [`${site.url}/redirect`, `${site.url}/article`],
+      title: 'The Teapot Almanac',
+    });
     expect(seen.slice(before).map((s) => s.path)).toEqual(['/redirect/twice', '/redirect', '/article']);
     const loop = seen.length;
     await failed(me.key, 'web-browse', { url: `${site.url}/loop` }, 'invalid_input', /input\.url could not be read \(redirects\): .*more than 5 redirects/);
     expect(seen.length - loop).toBe(6);
-    await failed(me.key, 'web-browse', { url: `${site.url}/to-http` }, 'invalid_input', /input\.url could not be read \(invalid_url\): .*redirected to a http URL; only https:\/\/ is followed/);
+    await failed(
+      me.key,
+      'web-browse',
+      { url: `${site.url}/to-http` },
+      'invalid_input',
+      /input\.url could not be read \(invalid_url\): .*redirected to a http URL; only https:\/\/ is followed/,
+    );
   });
 
   it('reads text/plain as its lines; refuses a type that is not text, a page over 2 MiB and an error status, naming input.url', async () => {
     const me = await registerAgent(server);
     const plain = await served(me.key, 'web-browse', { url: `${site.url}/plain` });
-    expect(plain).toMatchObject({ content_type: 'text/plain', title: null, text: 'First line of the notes.\nSecond line, after a blank one.', links: [], link_count: 0, readable: false });
-    await failed(me.key, 'web-browse', { url: `${site.url}/image` }, 'invalid_input', /input\.url could not be read \(content_type\): .*answered image\/png, which is not a web page or text/);
+    expect(plain).toMatchObject({
+      content_type: 'text/plain',
+      title: null,
+      text: 'First line of the notes.\nSecond line, after a blank one.',
+      links: [],
+      link_count: 0,
+      readable: false,
+    });
+    await failed(
+      me.key,
+      'web-browse',
+      { url: `${site.url}/image` },
+      'invalid_input',
+      /input\.url could not be read \(content_type\): .*answered image\/png, which is not a web page or text/,
+    );
     await failed(me.key, 'web-browse', { url: `${site.url}/big` }, 'invalid_input', /input\.url could not be read \(too_large\): .*larger than 2097152 bytes/);
     await failed(me.key, 'web-browse', { url: `${site.url}/big-chunked` }, 'invalid_input', /input\.url could not be read \(too_large\)/);
     await failed(me.key, 'web-browse', { url: `${site.url}/missing` }, 'invalid_input', /input\.url could not be read \(status\): .*answered 404/);
@@ -283,11 +321,30 @@ describe('web-extract', () => {
       feeds: [`${site.url}/feed.xml`],
       meta: { description: 'All about teapots.', author: 'Ada Kettle', keywords: 'tea, teapots , brewing' },
     });
-    expect(out.opengraph).toEqual({ 'og:title': 'Teapots, explained', 'og:type': 'article', 'og:image': 'https://cdn.example/teapot.png', 'article:published_time': '2026-01-02T03:04:05Z' });
+    expect(out.opengraph).toEqual({
+      'og:title': 'Teapots, explained',
+      'og:type': 'article',
+      'og:image': 'https://cdn.example/teapot.png',
+      'article:published_time': '2026-01-02T03:04:05Z',
+    });
     expect(out.twitter).toEqual({ 'twitter:card': 'summary_large_image' });
-    expect(out.json_ld).toEqual([{ '@context': 'https://schema.org', '@type': 'Article', headline: 'Teapots, explained', author: { '@type': 'Person', name: 'Ada Kettle' } }]);
+    expect(out.json_ld).toEqual([
+      { '@context': 'https://schema.org', '@type': 'Article', headline: 'Teapots, explained', author: { '@type': 'Person', name: 'Ada Kettle' } },
+    ]);
     expect(out.json_ld_errors).toEqual([{ index: 1, message: expect.stringMatching(/^is not JSON/) }]);
-    expect(out.tables).toEqual([{ index: 0, caption: 'Prices', headers: ['Model', 'Price'], rows: [['Brown Betty', '25'], ['Yixing clay', '80']], row_count: 2, truncated: false }]);
+    expect(out.tables).toEqual([
+      {
+        index: 0,
+        caption: 'Prices',
+        headers: ['Model', 'Price'],
+        rows: [
+          ['Brown Betty', '25'],
+          ['Yixing clay', '80'],
+        ],
+        row_count: 2,
+        truncated: false,
+      },
+    ]);
     expect(out.table_count).toBe(1);
     expect(out.selected).toEqual([
       { name: 'p.lead', selector: 'p.lead', attribute: null, count: 1, values: [paragraph('Lead', 0)] },
@@ -300,11 +357,29 @@ describe('web-extract', () => {
   it('refuses a selector it cannot read, and a page that is not HTML, naming the field', async () => {
     const me = await registerAgent(server);
     const before = seen.length;
-    await failed(me.key, 'web-extract', { url: `${site.url}/article`, selectors: [{ selector: 'p' }, { selector: 'p[' }] }, 'invalid_input', /input\.selectors\.1\.selector is not a CSS selector/);
+    await failed(
+      me.key,
+      'web-extract',
+      { url: `${site.url}/article`, selectors: [{ selector: 'p' }, { selector: 'p[' }] },
+      'invalid_input',
+      /input\.selectors\.1\.selector is not a CSS selector/,
+    );
     // A bad selector is found before any fetch.
     expect(seen.length).toBe(before);
-    await failed(me.key, 'web-extract', { url: `${site.url}/article`, selectors: [{ selector: 'p' }, { selector: 'p' }] }, 'invalid_input', /input\.selectors\.1\.selector is asked for a second time/);
-    await failed(me.key, 'web-extract', { url: `${site.url}/plain` }, 'invalid_input', /input\.url could not be read \(content_type\): .*text\/plain; web-extract reads HTML pages/);
+    await failed(
+      me.key,
+      'web-extract',
+      { url: `${site.url}/article`, selectors: [{ selector: 'p' }, { selector: 'p' }] },
+      'invalid_input',
+      /input\.selectors\.1\.selector is asked for a second time/,
+    );
+    await failed(
+      me.key,
+      'web-extract',
+      { url: `${site.url}/plain` },
+      'invalid_input',
+      /input\.url could not be read \(content_type\): .*text\/plain; web-extract reads HTML pages/,
+    );
   });
 });
 
@@ -317,7 +392,17 @@ describe('web-monitor', () => {
     const me = await registerAgent(server);
     const url = `${site.url}/changing`;
     const first = await served(me.key, 'web-monitor', { url });
-    expect(first).toMatchObject({ url, status: 200, title: 'Status board', first_check: true, changed: false, not_modified: false, previous: null, changes: null, checks: 1 });
+    expect(first).toMatchObject({
+      url,
+      status: 200,
+      title: 'Status board',
+      first_check: true,
+      changed: false,
+      not_modified: false,
+      previous: null,
+      changes: null,
+      checks: 1,
+    });
     expect(first.summary).toMatch(/^First snapshot of the page: 3 lines, status 200\.$/);
     const stored = await snapshot(me.agentId, url);
     expect(stored).toMatchObject({ contentHash: first.content_hash, title: 'Status board', status: 200, etag: '"v1-200"', checks: 1 });
@@ -326,7 +411,15 @@ describe('web-monitor', () => {
     // Unchanged: asked with the ETag, the page answers 304.
     const second = await served(me.key, 'web-monitor', { url });
     expect(seen[seen.length - 1].headers['if-none-match']).toBe('"v1-200"');
-    expect(second).toMatchObject({ status: 304, first_check: false, changed: false, not_modified: true, checks: 2, content_hash: first.content_hash, title: 'Status board' });
+    expect(second).toMatchObject({
+      status: 304,
+      first_check: false,
+      changed: false,
+      not_modified: true,
+      checks: 2,
+      content_hash: first.content_hash,
+      title: 'Status board',
+    });
     expect(second.previous).toMatchObject({ taken_at: first.checked_at, status: 200, content_hash: first.content_hash });
 
     changing.version = 2;
@@ -400,7 +493,10 @@ describe('web-monitor', () => {
     changing.status = 200;
     const me = await registerAgent(server);
     const url = `${site.url}/steady`;
-    const created = await call('POST', '/subscriptions', { key: me.key, body: { capabilityId: 'web-monitor', schedule: '* * * * * *', deliveryMethod: 'sse', inputPayload: { url } } });
+    const created = await call('POST', '/subscriptions', {
+      key: me.key,
+      body: { capabilityId: 'web-monitor', schedule: '* * * * * *', deliveryMethod: 'sse', inputPayload: { url } },
+    });
     expect(created.status).toBe(201);
     const runs = await eventually(
       () => call('GET', `/subscriptions/${created.body.id}/runs`, { key: me.key }),
@@ -437,7 +533,14 @@ describe('web-research', () => {
     expect(out.sources).toEqual([
       { url: `${site.url}/tea`, final_url: `${site.url}/tea`, title: 'Brewing tea', outcome: 'read', error: null, passages: expect.any(Number) },
       { url: `${site.url}/coffee`, final_url: `${site.url}/coffee`, title: 'Roasting coffee', outcome: 'read', error: null, passages: expect.any(Number) },
-      { url: `${site.url}/missing`, final_url: null, title: null, outcome: 'failed', error: expect.stringMatching(/could not be read \(status\): .*answered 404/), passages: 0 },
+      {
+        url: `${site.url}/missing`,
+        final_url: null,
+        title: null,
+        outcome: 'failed',
+        error: expect.stringMatching(/could not be read \(status\): .*answered 404/),
+        passages: 0,
+      },
     ]);
     expect(out.fetched_bytes).toBe(Buffer.byteLength(TEA) + Buffer.byteLength(COFFEE));
 
@@ -448,7 +551,13 @@ describe('web-research', () => {
 
   it('fails naming every URL when none could be read, and refuses a question of function words only', async () => {
     const me = await registerAgent(server);
-    await failed(me.key, 'web-research', { question: 'teapots', urls: [`${site.url}/missing`, `${site.url}/image`] }, 'invalid_input', /input\.urls\.0 could not be read \(status\).*input\.urls\.1 could not be read \(content_type\)/);
+    await failed(
+      me.key,
+      'web-research',
+      { question: 'teapots', urls: [`${site.url}/missing`, `${site.url}/image`] },
+      'invalid_input',
+      /input\.urls\.0 could not be read \(status\).*input\.urls\.1 could not be read \(content_type\)/,
+    );
     await failed(me.key, 'web-research', { question: 'what is it', urls: [`${site.url}/tea`] }, 'invalid_input', /input\.question holds no words/);
   });
 
@@ -467,11 +576,23 @@ describe('web-research', () => {
     const manifestUrl = `${site.url}/.well-known/webmcp.json`;
     expect(out.results).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ kind: 'webmcp_tool', url: manifestUrl, title: 'Forecast Works: getCityForecast', passage: expect.stringMatching(/^getCityForecast: The weather forecast of a city/) }),
-        expect.objectContaining({ kind: 'page', url: `${site.url}/`, title: 'Forecast Works', passage: expect.stringMatching(/hourly weather forecasts for every city/) }),
+        expect.objectContaining({
+          kind: 'webmcp_tool',
+          url: manifestUrl,
+          title: 'Forecast Works: getCityForecast',
+          passage: expect.stringMatching(/^getCityForecast: The weather forecast of a city/),
+        }),
+        expect.objectContaining({
+          kind: 'page',
+          url: `${site.url}/`,
+          title: 'Forecast Works',
+          passage: expect.stringMatching(/hourly weather forecasts for every city/),
+        }),
       ]),
     );
-    expect(out.sources).toEqual([{ url: `${site.url}/`, final_url: `${site.url}/`, title: 'Forecast Works', outcome: 'read', error: null, passages: expect.any(Number) }]);
+    expect(out.sources).toEqual([
+      { url: `${site.url}/`, final_url: `${site.url}/`, title: 'Forecast Works', outcome: 'read', error: null, passages: expect.any(Number) },
+    ]);
     // A question the index has no words for answers nothing, and fetches nothing.
     const nothing = await served(me.key, 'web-research', { question: 'zzyzx quux' });
     expect(nothing).toMatchObject({ corpus: 'webmcp_index', results: [], sources: [], tools_searched: 0, fetched_bytes: 0 });
@@ -524,7 +645,10 @@ describe('the outbound guard', () => {
       const named = await run({ url: `https://localhost:${canary.port}/` });
       expect(named.body).toMatchObject({ status: 'error' });
       expect(named.body.error).toMatch(/input\.url could not be read \(blocked_address\): .*refused by the outbound guard/);
-      const research = await http(guarded.url, 'POST', '/api/v1/execute', { key: me.key, body: { capability: 'web-research', input: { question: 'anything at all', urls: [`https://localhost:${canary.port}/a`] } } });
+      const research = await http(guarded.url, 'POST', '/api/v1/execute', {
+        key: me.key,
+        body: { capability: 'web-research', input: { question: 'anything at all', urls: [`https://localhost:${canary.port}/a`] } },
+      });
       expect(research.body.error).toMatch(/input\.urls\.0 could not be read \(blocked_address\)/);
       expect(canary.connections()).toBe(0);
     } finally {

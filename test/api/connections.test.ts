@@ -92,7 +92,11 @@ describe('myReputation', () => {
     expect(all.map((e) => e.reason)).toEqual(['registered', 'event 6', 'event 5', 'event 4', 'event 3', 'event 2', 'event 1', 'event 0']);
     const page = (await read({ first: 2 })) as unknown as { reputation: number; tier: string };
     expect(page).toMatchObject({ reputation: me.body.reputation, tier: 'newcomer' });
-    await holdsRelayPaging(read, all.map((e) => e.id), 3);
+    await holdsRelayPaging(
+      read,
+      all.map((e) => e.id),
+      3,
+    );
     // REST answers the spec's `reputation` and `events`, through the same field.
     const rest = await call('GET', '/my/reputation?limit=2&offset=1', { key: me.key });
     expect(rest.status).toBe(200);
@@ -107,14 +111,20 @@ describe('ticketEndpoints', () => {
     const keys: string[] = [];
     for (let i = 0; i < 5; i++) {
       const service = await registerService(server, me.key, { cost_per_call: 0, pricing_model: 'free' });
-      const res = await call('POST', '/tickets/register-endpoint', { key: me.key, body: { service_key: service.service_key, ticket_receive_url: `https://receiver.example.com/t/${i}`, name: `desk ${i}` } });
+      const res = await call('POST', '/tickets/register-endpoint', {
+        key: me.key,
+        body: { service_key: service.service_key, ticket_receive_url: `https://receiver.example.com/t/${i}`, name: `desk ${i}` },
+      });
       expect(res.status).toBe(201);
       keys.push(service.service_key);
     }
     // Another agent's endpoint is not in the list.
     const other = await registerAgent(server);
     const theirs = await registerService(server, other.key, { cost_per_call: 0, pricing_model: 'free' });
-    await call('POST', '/tickets/register-endpoint', { key: other.key, body: { service_key: theirs.service_key, ticket_receive_url: 'https://receiver.example.com/theirs' } });
+    await call('POST', '/tickets/register-endpoint', {
+      key: other.key,
+      body: { service_key: theirs.service_key, ticket_receive_url: 'https://receiver.example.com/theirs' },
+    });
     const read = (args: Record<string, unknown>) =>
       must<Connection<{ id: string }>>(
         me.key,
@@ -153,7 +163,18 @@ describe('memoryEntryVersions', () => {
     expect(rest.body.total).toBe(6);
     expect(rest.body.versions.map((v: any) => v.value.v)).toEqual([6, 5, 4, 3, 2, 1]);
     // A key with no live entry is 404 whatever page is asked for.
-    const missing = await graphql(server, `query($s: ID!) { memoryEntryVersions(storeId: $s, key: "nope", last: 2) { totalCount } }`, { s: store.id }, me.key);
+    const missing = await graphql(
+      server,
+      `
+        query ($s: ID!) {
+          memoryEntryVersions(storeId: $s, key: "nope", last: 2) {
+            totalCount
+          }
+        }
+      `,
+      { s: store.id },
+      me.key,
+    );
     expect(missing.body.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
 });
@@ -163,7 +184,10 @@ describe('searchMemory', () => {
     const me = await registerAgent(server);
     const store = (await call('POST', '/memory/stores', { key: me.key, body: { name: 'search', storeType: 'kv' } })).body;
     const keys = Array.from({ length: 9 }, (_, i) => `item:${i}`);
-    await call('PUT', `/memory/stores/${store.id}/entries`, { key: me.key, body: { entries: [...keys.map((k) => ({ key: k, value: 1 })), { key: 'other', value: 1 }] } });
+    await call('PUT', `/memory/stores/${store.id}/entries`, {
+      key: me.key,
+      body: { entries: [...keys.map((k) => ({ key: k, value: 1 })), { key: 'other', value: 1 }] },
+    });
     const read = (args: Record<string, unknown>) =>
       must<Connection<{ id: string }>>(
         me.key,
@@ -174,12 +198,31 @@ describe('searchMemory', () => {
       );
     await holdsRelayPaging(read, keys, 4);
     // The input's limit sizes the page when the connection's arguments do not; both, differing, is 400.
-    const sized = await must<Connection<{ key: string }>>(me.key, `query($s: ID!) { searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }) { totalCount edges { node { key } } } }`, { s: store.id });
+    const sized = await must<Connection<{ key: string }>>(
+      me.key,
+      `query($s: ID!) { searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }) { totalCount edges { node { key } } } }`,
+      { s: store.id },
+    );
     expect(sized.edges.map((e) => e.node.key)).toEqual(keys.slice(0, 3));
     expect(sized.totalCount).toBe(9);
-    const same = await must<Connection<{ key: string }>>(me.key, `query($s: ID!) { searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }, first: 3) { edges { node { key } } } }`, { s: store.id });
+    const same = await must<Connection<{ key: string }>>(
+      me.key,
+      `query($s: ID!) { searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }, first: 3) { edges { node { key } } } }`,
+      { s: store.id },
+    );
     expect(same.edges.map((e) => e.node.key)).toEqual(keys.slice(0, 3));
-    const differing = await graphql(server, `query($s: ID!) { searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }, first: 4) { totalCount } }`, { s: store.id }, me.key);
+    const differing = await graphql(
+      server,
+      `
+        query ($s: ID!) {
+          searchMemory(storeId: $s, input: { prefix: "item:", limit: 3 }, first: 4) {
+            totalCount
+          }
+        }
+      `,
+      { s: store.id },
+      me.key,
+    );
     expect(differing.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'limit' }] });
     // REST answers `results` and how many the search found.
     const rest = await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { prefix: 'item:', limit: 2 } });

@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** A GraphQL answer's body. */
-const q = async (query: string, variables: Record<string, unknown>, key?: string) => (await gql(server, query, variables, key)).body as { data: any; errors: any };
+const q = async (query: string, variables: Record<string, unknown>, key?: string) =>
+  (await gql(server, query, variables, key)).body as { data: any; errors: any };
 
 async function subAgent(key: string, parentId: string) {
   const res = await call('POST', `/agents/${parentId}/sub-agents`, {
@@ -122,14 +123,15 @@ describe('adminAgents and adminOutbox', () => {
     expect(asAgent.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
-  it("counts the deliveries waiting, due and given up, by kind", async () => {
+  it('counts the deliveries waiting, due and given up, by kind', async () => {
     const agent = await registerAgent(server);
     // A webhook whose receiver is unreachable: its deliveries wait.
     const hook = await call('POST', '/webhooks', { key: agent.key, body: { url: 'https://127.0.0.1:9/hook', events: ['agent.updated'] } });
     expect(hook.status).toBe(201);
     const before = await q(OUTBOX, {}, ADMIN_KEY);
     expect(before.errors).toBeUndefined();
-    const webhooks = (s: { data: any }) => s.data.adminOutbox.kinds.find((k: { kind: string }) => k.kind === 'webhook') ?? { pending: 0, due: 0, sending: 0, failed: 0 };
+    const webhooks = (s: { data: any }) =>
+      s.data.adminOutbox.kinds.find((k: { kind: string }) => k.kind === 'webhook') ?? { pending: 0, due: 0, sending: 0, failed: 0 };
     const waiting = (s: { data: any }) => webhooks(s).pending + webhooks(s).sending + webhooks(s).failed;
     const updated = await call('PATCH', '/agents/me', { key: agent.key, body: { description: 'Changed, so an event is delivered' } });
     expect(updated.status).toBe(200);

@@ -52,7 +52,11 @@ describeOnPostgres('PostgreSQL unreachable', () => {
     expect(graphql.body.errors?.[0]?.extensions?.code).toBe('SERVICE_UNAVAILABLE');
 
     proxy.restore();
-    const back = await eventually(() => call('GET', '/agents/me', { key: me.key }), (r) => r.status === 200, 10_000);
+    const back = await eventually(
+      () => call('GET', '/agents/me', { key: me.key }),
+      (r) => r.status === 200,
+      10_000,
+    );
     expect(back.status).toBe(200);
     expect((await call('GET', '/health')).status).toBe(200);
     expect((await call('POST', '/memory/stores', { key: me.key, body: { name: 'after-outage', storeType: 'kv' } })).status).toBe(201);

@@ -31,11 +31,25 @@ async function executed(cost: number, answer: 'ok' | 'fail' = 'ok') {
   const provider = await registerAgent(server);
   const svc = await call('POST', '/services/register', {
     key: provider.key,
-    body: { name: 'Disputed', endpoint: p.url, capabilities: [cap], description: 'A service to dispute', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
+    body: {
+      name: 'Disputed',
+      endpoint: p.url,
+      capabilities: [cap],
+      description: 'A service to dispute',
+      pricing_model: cost ? 'per_call' : 'free',
+      cost_per_call: cost,
+    },
   });
   const consumer = await registerPayingAgent(server);
   const res = await call('POST', '/execute', { key: consumer.key, body: { capability: cap, input: {} } });
-  return { provider, consumer, serviceId: svc.body.service_id as string, execution: res.body, transactionId: res.body.transaction.transaction_id as string, capability: cap };
+  return {
+    provider,
+    consumer,
+    serviceId: svc.body.service_id as string,
+    execution: res.body,
+    transactionId: res.body.transaction.transaction_id as string,
+    capability: cap,
+  };
 }
 
 async function settle(disputeId: string, key: string) {
@@ -47,12 +61,26 @@ async function settle(disputeId: string, key: string) {
 describe('form A: a service', () => {
   it('opens a dispute about a service, which goes to review', async () => {
     const { consumer, serviceId } = await executed(0);
-    const res = await call('POST', '/disputes', { key: consumer.key, body: { serviceId, type: 'quality', description: 'Answers are nonsense', evidence: { sample: 'lorem' } } });
+    const res = await call('POST', '/disputes', {
+      key: consumer.key,
+      body: { serviceId, type: 'quality', description: 'Answers are nonsense', evidence: { sample: 'lorem' } },
+    });
     expect(res.status).toBe(201);
     // A newcomer's dispute: no priority resolution (tiers.test.ts has a Contributor's).
     expect(res.body).toEqual({ dispute_id: expect.any(String), status: 'open', form: 'service', priority_resolution: false, created_at: expect.any(String) });
     const settled = await settle(res.body.dispute_id, consumer.key);
-    expect(settled).toMatchObject({ status: 'under_review', resolved: false, resolved_by: null, form: 'service', type: 'quality', reason: null, evidence: { sample: 'lorem' }, service_id: serviceId, refund_cents: 0, resolution: null });
+    expect(settled).toMatchObject({
+      status: 'under_review',
+      resolved: false,
+      resolved_by: null,
+      form: 'service',
+      type: 'quality',
+      reason: null,
+      evidence: { sample: 'lorem' },
+      service_id: serviceId,
+      refund_cents: 0,
+      resolution: null,
+    });
     const mine = await call('GET', '/my/disputes', { key: consumer.key });
     expect(mine.body.disputes[0]).toMatchObject({ dispute_id: res.body.dispute_id, status: 'under_review' });
   });
@@ -62,7 +90,11 @@ describe('form A: a service', () => {
     const res = await call('POST', '/disputes', { key: me.key, body: { type: 'weather', evidence: [1] } });
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(['description', 'evidence', 'serviceId', 'type']);
-    expectProblem(await call('POST', '/disputes', { key: me.key, body: { serviceId: '00000000-0000-4000-8000-000000000000', type: 'billing', description: 'x' } }), 404, 'not_found');
+    expectProblem(
+      await call('POST', '/disputes', { key: me.key, body: { serviceId: '00000000-0000-4000-8000-000000000000', type: 'billing', description: 'x' } }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -81,7 +113,10 @@ describe('form B: a transaction', () => {
     const { consumer, provider, transactionId } = await executed(20, 'fail');
     // A charge that should never have been made (as a billing fault would leave it).
     await server.app.services.db.transaction.update({ where: { id: transactionId }, data: { amountCents: 20 } });
-    const res = await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: transactionId, reason: 'billing_error', description: 'Charged for nothing' } });
+    const res = await call('POST', '/disputes', {
+      key: consumer.key,
+      body: { transaction_id: transactionId, reason: 'billing_error', description: 'Charged for nothing' },
+    });
     const settled = await settle(res.body.dispute_id, consumer.key);
     expect(settled).toMatchObject({ status: 'resolved', resolved_by: 'pipeline', refund_cents: 20 });
     const ledger = await call('GET', '/my/transactions', { key: consumer.key });
@@ -93,7 +128,9 @@ describe('form B: a transaction', () => {
     expect(rep.body.reputation).toBe(18);
     expect(rep.body.events[0]).toMatchObject({ delta: -2, source_type: 'dispute', source_id: res.body.dispute_id });
     // Both parties heard of it.
-    const events = await server.app.services.db.outboxEvent.findMany({ where: { type: { startsWith: 'dispute.' }, data: { path: ['dispute_id'], equals: res.body.dispute_id } } });
+    const events = await server.app.services.db.outboxEvent.findMany({
+      where: { type: { startsWith: 'dispute.' }, data: { path: ['dispute_id'], equals: res.body.dispute_id } },
+    });
     expect(events.map((e) => `${e.type}:${e.agentId === consumer.agentId ? 'consumer' : 'provider'}`).sort()).toEqual([
       'dispute.created:consumer',
       'dispute.created:provider',
@@ -113,7 +150,10 @@ describe('form B: a transaction', () => {
 
   it('sends a dispute the records do not decide to review', async () => {
     const { consumer, transactionId } = await executed(10);
-    const res = await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: transactionId, reason: 'provider_error', description: 'Wrong answer' } });
+    const res = await call('POST', '/disputes', {
+      key: consumer.key,
+      body: { transaction_id: transactionId, reason: 'provider_error', description: 'Wrong answer' },
+    });
     expect((await settle(res.body.dispute_id, consumer.key)).status).toBe('under_review');
   });
 
@@ -124,7 +164,10 @@ describe('form B: a transaction', () => {
     const first = await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: transactionId, reason: 'other' } });
     expect(first.status).toBe(201);
     expectProblem(await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: transactionId, reason: 'other' } }), 409, 'conflict');
-    expect(errorPaths(await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: 'nope', reason: 'bored' } }))).toEqual(['reason', 'transaction_id']);
+    expect(errorPaths(await call('POST', '/disputes', { key: consumer.key, body: { transaction_id: 'nope', reason: 'bored' } }))).toEqual([
+      'reason',
+      'transaction_id',
+    ]);
     expectProblem(await call('GET', `/disputes/${first.body.dispute_id}`, { key: stranger.key }), 404, 'not_found');
   });
 });
@@ -136,17 +179,34 @@ describe('administration', () => {
     await settle(opened.body.dispute_id, consumer.key);
     const queue = await call('GET', '/admin/disputes?status=under_review&limit=100', { key: ADMIN_KEY });
     expect(queue.body.disputes.map((d: any) => d.dispute_id)).toContain(opened.body.dispute_id);
-    const tooMuch = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'Refunding', refund_cents: 41 } });
+    const tooMuch = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, {
+      key: ADMIN_KEY,
+      body: { resolution: 'Refunding', refund_cents: 41 },
+    });
     expectProblem(tooMuch, 409, 'conflict');
     expect(errorPaths(await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: {} }))).toEqual(['resolution']);
-    const resolved = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'Half refunded', refund_cents: 20 } });
+    const resolved = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, {
+      key: ADMIN_KEY,
+      body: { resolution: 'Half refunded', refund_cents: 20 },
+    });
     expect(resolved.status).toBe(200);
     // `resolved` is a flag like every other of the spec (it answered "admin" before); who resolved it is its own field.
-    expect(resolved.body).toMatchObject({ resolved: true, resolved_by: 'admin', dispute_id: opened.body.dispute_id, status: 'resolved', resolution: 'Half refunded', refund_cents: 20 });
+    expect(resolved.body).toMatchObject({
+      resolved: true,
+      resolved_by: 'admin',
+      dispute_id: opened.body.dispute_id,
+      status: 'resolved',
+      resolution: 'Half refunded',
+      refund_cents: 20,
+    });
     const read = await call('GET', `/disputes/${opened.body.dispute_id}`, { key: consumer.key });
     expect(read.body).toMatchObject({ resolved: true, resolved_by: 'admin', form: 'transaction', reason: 'provider_error', type: null });
     expectProblem(await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'Again' } }), 409, 'conflict');
-    expectProblem(await call('PATCH', '/admin/disputes/00000000-0000-4000-8000-000000000000/resolve', { key: ADMIN_KEY, body: { resolution: 'x' } }), 404, 'not_found');
+    expectProblem(
+      await call('PATCH', '/admin/disputes/00000000-0000-4000-8000-000000000000/resolve', { key: ADMIN_KEY, body: { resolution: 'x' } }),
+      404,
+      'not_found',
+    );
     expect(errorPaths(await call('GET', '/admin/disputes?status=lost', { key: ADMIN_KEY }))).toEqual(['status']);
   });
 
@@ -162,7 +222,13 @@ describe('administration', () => {
     expect(after.totals.gross_cents - before.totals.gross_cents).toBe(80);
     expect(after.totals.refunds_cents - before.totals.refunds_cents).toBe(20);
     expect(after.totals.net_cents).toBe(after.totals.gross_cents - after.totals.refunds_cents);
-    expect(after.by_capability.find((c: any) => c.capability === capability)).toEqual({ capability, gross_cents: 80, refunds_cents: 20, net_cents: 60, executions: 2 });
+    expect(after.by_capability.find((c: any) => c.capability === capability)).toEqual({
+      capability,
+      gross_cents: 80,
+      refunds_cents: 20,
+      net_cents: 60,
+      executions: 2,
+    });
     expect(after.by_day.at(-1)).toMatchObject({ day: new Date().toISOString().slice(0, 10) });
     expect(errorPaths(await call('GET', '/admin/revenue?days=0', { key: ADMIN_KEY }))).toEqual(['days']);
   });

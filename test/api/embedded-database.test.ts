@@ -64,7 +64,7 @@ describeEmbedded('the embedded database behind its socket', () => {
     expect(await seen).toBe(1);
   });
 
-  it("rolls back the transaction of a connection that goes away, and lets the others in", async () => {
+  it('rolls back the transaction of a connection that goes away, and lets the others in', async () => {
     const a = await connect();
     await a.query('BEGIN');
     await a.query('INSERT INTO mux_t (conn, note) VALUES (2, $1)', ['abandoned']);
@@ -88,7 +88,8 @@ describeEmbedded('the embedded database behind its socket', () => {
       conns.map(async (c, i) => {
         // The same name and text on every connection at once, run several times (prepared once, then bound).
         const seen: number[] = [];
-        for (let k = 0; k < 6; k++) seen.push((await c.query<{ n: number }>({ name: 'mux_named', text: 'SELECT $1::int * 10 AS n', values: [i * 100 + k] })).rows[0].n);
+        for (let k = 0; k < 6; k++)
+          seen.push((await c.query<{ n: number }>({ name: 'mux_named', text: 'SELECT $1::int * 10 AS n', values: [i * 100 + k] })).rows[0].n);
         return seen;
       }),
     );

@@ -44,7 +44,10 @@ it('serves a repeated call from the cache, and empties it when a change that mat
   expect((await run(me.key, cap)).body.provider.name).toBe(`svc for ${cap}`);
   // A change no notification reports (the ranking's copy of the name, edited behind its back): the cache
   // still answers what it holds, which shows that the second call looked nothing up.
-  await server.app.services.sql.query(`UPDATE service_offers SET listing = jsonb_set(listing::jsonb, '{2}', '"renamed behind the cache"')::json WHERE service_id = $1`, [serviceId]);
+  await server.app.services.sql.query(
+    `UPDATE service_offers SET listing = jsonb_set(listing::jsonb, '{2}', '"renamed behind the cache"')::json WHERE service_id = $1`,
+    [serviceId],
+  );
   expect((await run(me.key, cap)).body.provider.name).toBe(`svc for ${cap}`);
   // A change that matters, written straight to the database as another instance would: the notification
   // empties the cache, and the next call sees the service as it now is.

@@ -40,7 +40,14 @@ async function offer(capability: string, p: Provider, cost = 0, name = `svc for 
   const agent = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: agent.key,
-    body: { name, endpoint: p.url, capabilities: [capability], description: 'A provider under test', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
+    body: {
+      name,
+      endpoint: p.url,
+      capabilities: [capability],
+      description: 'A provider under test',
+      pricing_model: cost ? 'per_call' : 'free',
+      cost_per_call: cost,
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
   return { agent, serviceId: res.body.service_id as string, serviceKey: res.body.service_key as string, secret: res.body.signing_secret as string };
@@ -66,7 +73,18 @@ describe('POST /execute, auto mode', () => {
       provider: { service_id: svc.serviceId, service_key: svc.serviceKey, name: `svc for ${cap}`, reputation: 20 },
       transaction: { transaction_id: expect.any(String), cost_cents: 7, latency_ms: expect.any(Number) },
       attempts: [
-        { ordinal: 1, service_id: svc.serviceId, service_key: svc.serviceKey, outcome: 'success', reason: null, status_code: 200, latency_ms: expect.any(Number), score: expect.any(Number), costPerCall: 7, usage: null },
+        {
+          ordinal: 1,
+          service_id: svc.serviceId,
+          service_key: svc.serviceKey,
+          outcome: 'success',
+          reason: null,
+          status_code: 200,
+          latency_ms: expect.any(Number),
+          score: expect.any(Number),
+          costPerCall: 7,
+          usage: null,
+        },
       ],
       // Paid from the caller's wallet (test/api/payments.test.ts has the rest).
       payment: expect.objectContaining({ method: 'prepaid', charged_cents: 7, charged_base_units: '70000' }),
@@ -82,7 +100,12 @@ describe('POST /execute, auto mode', () => {
     const executions = await call('GET', '/my/executions', { key: me.key });
     expect(executions.body.executions[0]).toMatchObject({ execution_id: res.body.execution_id, status: 'success', cost_cents: 7, service_id: svc.serviceId });
     const transactions = await call('GET', '/my/transactions', { key: me.key });
-    expect(transactions.body.transactions[0]).toMatchObject({ transaction_id: res.body.transaction.transaction_id, kind: 'charge', amount_cents: 7, execution_id: res.body.execution_id });
+    expect(transactions.body.transactions[0]).toMatchObject({
+      transaction_id: res.body.transaction.transaction_id,
+      kind: 'charge',
+      amount_cents: 7,
+      execution_id: res.body.execution_id,
+    });
     expect((await call('GET', '/my/usage', { key: me.key })).body.total_executions).toBe(1);
   });
 
@@ -94,7 +117,12 @@ describe('POST /execute, auto mode', () => {
     const second = await offer(cap, good, 30);
     const me = await registerPayingAgent(server);
     const res = await run(me.key, { capability: cap, input: {} });
-    expect(res.body).toMatchObject({ status: 'success', result: { served_by: 'good' }, provider: { service_key: second.serviceKey }, transaction: { cost_cents: 30 } });
+    expect(res.body).toMatchObject({
+      status: 'success',
+      result: { served_by: 'good' },
+      provider: { service_key: second.serviceKey },
+      transaction: { cost_cents: 30 },
+    });
     expect(res.body.attempts.map((a: any) => [a.service_key, a.outcome, a.reason])).toEqual([
       [first.serviceKey, 'failure', 'http_503'],
       [second.serviceKey, 'success', null],
@@ -241,7 +269,7 @@ describe('bad input and limits', () => {
     expect((await run(me.key, body)).body).toMatchObject({ status: 'success', result: { echo: { text: 'hello' } } });
   });
 
-  it("keeps a sub-agent inside its authority scope", async () => {
+  it('keeps a sub-agent inside its authority scope', async () => {
     const parent = await registerAgent(server);
     const sub = await call('POST', `/agents/${parent.agentId}/sub-agents`, {
       key: parent.key,
@@ -277,9 +305,21 @@ describe('bad input and limits', () => {
       expect(errorPaths(refused)).toEqual(['endpoint']);
       // ...and one that slipped in (written straight to the database) is refused at call time.
       const service = await guarded.app.services.db.service.create({
-        data: { serviceKey: 'svc_ssrfprobe00000000000000', agentId: owner.agentId, name: 'sneaky', description: 'Points at loopback', endpoint: `${canary.url}/run`, capabilities: ['ssrf-probe'], pricingModel: 'free', signingSecret: 'whsec_AAAA' },
+        data: {
+          serviceKey: 'svc_ssrfprobe00000000000000',
+          agentId: owner.agentId,
+          name: 'sneaky',
+          description: 'Points at loopback',
+          endpoint: `${canary.url}/run`,
+          capabilities: ['ssrf-probe'],
+          pricingModel: 'free',
+          signingSecret: 'whsec_AAAA',
+        },
       });
-      const res = await api(guarded)('POST', '/execute', { key: owner.key, body: { capability: 'ssrf-probe', input: {}, mode: 'chosen', provider: service.serviceKey } });
+      const res = await api(guarded)('POST', '/execute', {
+        key: owner.key,
+        body: { capability: 'ssrf-probe', input: {}, mode: 'chosen', provider: service.serviceKey },
+      });
       expect(res.body).toMatchObject({ status: 'error', attempts: [{ reason: 'blocked_address' }] });
       expect(canary.connections()).toBe(0);
     } finally {
@@ -305,16 +345,28 @@ describe('provider statistics and reputation', () => {
     const executionId = randomUUID();
     await db.$executeRawUnsafe(
       `INSERT INTO executions (id, agent_id, capability, service_id, status, input, cost_cents, latency_ms, mode, created_at) VALUES ($1::uuid, $2::uuid, 'rules', $3::uuid, 'success', '{}', 5, 1, 'auto', now())`,
-      executionId, customer.agentId, svc.serviceId,
+      executionId,
+      customer.agentId,
+      svc.serviceId,
     );
     for (const [i, [outcome, latencyMs, atMs]] of list.entries()) {
       await db.$executeRawUnsafe(
         `INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, latency_ms, price_cents, created_at) VALUES ($1::uuid, $2, $3::uuid, $4, $5, $6, 5, $7)`,
-        executionId, i + 1, svc.serviceId, svc.serviceKey, outcome, latencyMs, new Date(base + atMs),
+        executionId,
+        i + 1,
+        svc.serviceId,
+        svc.serviceKey,
+        outcome,
+        latencyMs,
+        new Date(base + atMs),
       );
       await db.$executeRawUnsafe(
         `INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at, caller_id, price_cents) VALUES ($1::uuid, $2, $3, $4, $5::uuid, 5)`,
-        svc.serviceId, outcome, latencyMs, new Date(base + atMs), customer.agentId,
+        svc.serviceId,
+        outcome,
+        latencyMs,
+        new Date(base + atMs),
+        customer.agentId,
       );
     }
   }
@@ -343,11 +395,21 @@ describe('provider statistics and reputation', () => {
     // Folded as the executions committed: the tenth success is worth a point.
     // (Found by its source: the fake clock stands still, so it and the registration's event share an instant.)
     const folded = rep.body.events.filter((e: { source_type: string | null }) => e.source_type === 'provider_stats');
-    expect(folded).toEqual([expect.objectContaining({ delta: 1, reason: expect.stringMatching(/^provider calls paid from outside its family: \d+ succeeded, 0 failed$/) })]);
+    expect(folded).toEqual([
+      expect.objectContaining({ delta: 1, reason: expect.stringMatching(/^provider calls paid from outside its family: \d+ succeeded, 0 failed$/) }),
+    ]);
     // With the event applyReputation writes, for the provider's streams and webhooks.
     const event = await server.app.services.db.outboxEvent.findFirstOrThrow({ where: { agentId: svc.agent.agentId, type: 'reputation.changed' } });
     expect(event.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
-    expect(event.data).toEqual({ agent_id: svc.agent.agentId, delta: 1, reputation: 21, previous: 20, tier: 'newcomer', previous_tier: 'newcomer', reason: folded[0].reason });
+    expect(event.data).toEqual({
+      agent_id: svc.agent.agentId,
+      delta: 1,
+      reputation: 21,
+      previous: 20,
+      tier: 'newcomer',
+      previous_tier: 'newcomer',
+      reason: folded[0].reason,
+    });
     // The ranking sees the statistics.
     const resolved = await call('POST', '/resolve', { key: me.key, body: { capability: cap } });
     expect(resolved.body.matches[0]).toMatchObject({ success_rate: 0.92, latency_p50_ms: service.latencyP50Ms, reputation: 21 });
@@ -363,9 +425,24 @@ describe('provider statistics and reputation', () => {
       return server.app.services.db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
     };
     // A failure before the successes does not count in the streak; the two after them do.
-    await attempts([['failure', 1, 0], ['success', 30, 40], ['success', 3, 10], ['success', 20_000, 50], ['success', 7, 20], ['success', 7, 30], ['failure', 5, 70], ['failure', 5, 60]]);
+    await attempts([
+      ['failure', 1, 0],
+      ['success', 30, 40],
+      ['success', 3, 10],
+      ['success', 20_000, 50],
+      ['success', 7, 20],
+      ['success', 7, 30],
+      ['failure', 5, 70],
+      ['failure', 5, 60],
+    ]);
     const first = await stats();
-    expect(first).toMatchObject({ successCount: 5, failureCount: 3, consecutiveFailures: 2, cooldownUntil: null, latencyBuckets: [1, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1] });
+    expect(first).toMatchObject({
+      successCount: 5,
+      failureCount: 3,
+      consecutiveFailures: 2,
+      cooldownUntil: null,
+      latencyBuckets: [1, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1],
+    });
     // p50: rank 2.5 falls in (5, 10] holding two: 5 + 1.5/2 × 5. p95: rank 4.75 in the last bucket, (10000, 20000].
     expect(first).toMatchObject({ latencyP50Ms: 9, latencyP95Ms: 17_500 });
     expect(first.lastSuccessAt!.getTime()).toBe(base + 50);
@@ -386,11 +463,19 @@ describe('provider statistics and reputation', () => {
     await db.agent.update({ where: { id: svc.agent.agentId }, data: { reputation: 100 } });
     const recorded = () => db.reputationEvent.count({ where: { agentId: svc.agent.agentId } });
     const before = await recorded();
-    await insertAttempts(svc, Date.now(), Array.from({ length: 20 }, (_, i): Attempt => ['success', 5, i]));
+    await insertAttempts(
+      svc,
+      Date.now(),
+      Array.from({ length: 20 }, (_, i): Attempt => ['success', 5, i]),
+    );
     await fold();
     expect(await recorded()).toBe(before);
     expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(100);
-    await insertAttempts(svc, Date.now() + 100, Array.from({ length: 5 }, (_, i): Attempt => ['failure', 5, i]));
+    await insertAttempts(
+      svc,
+      Date.now() + 100,
+      Array.from({ length: 5 }, (_, i): Attempt => ['failure', 5, i]),
+    );
     await fold();
     expect(await recorded()).toBe(before + 1);
     expect((await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation).toBe(99);
@@ -401,7 +486,11 @@ describe('provider statistics and reputation', () => {
     const kept = await offer(uniqueSlug('kept'), await provider(), 0);
     await fold();
     // Queued before the deletion, ahead of the next calls.
-    await insertAttempts(gone, Date.now() - 60_000, [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2]]);
+    await insertAttempts(gone, Date.now() - 60_000, [
+      ['success', 5, 0],
+      ['success', 5, 1],
+      ['failure', 5, 2],
+    ]);
     await server.app.services.db.service.delete({ where: { id: gone.serviceId } });
     await insertAttempts(kept, Date.now(), [['success', 5, 0]]);
     // Rounds of three: the first takes the deleted service's three off the queue (left there, they would be
@@ -420,7 +509,12 @@ describe('provider statistics and reputation', () => {
     const { db } = server.app.services;
     // The next ids are 9, 10, 11, 12: in text order 10 and 11 would come first.
     await db.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('attempts_to_fold', 'id'), 8)`);
-    await insertAttempts(svc, Date.now(), [['success', 5, 0], ['success', 5, 1], ['failure', 5, 2], ['failure', 5, 3]]);
+    await insertAttempts(svc, Date.now(), [
+      ['success', 5, 0],
+      ['success', 5, 1],
+      ['failure', 5, 2],
+      ['failure', 5, 3],
+    ]);
     expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
     expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 0 });
     expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
@@ -432,7 +526,11 @@ describe('provider statistics and reputation', () => {
     await fold();
     const { db } = server.app.services;
     const before = (await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation;
-    await insertAttempts(svc, Date.now(), Array.from({ length: 10 }, (_, i): Attempt => ['success', 5, i]));
+    await insertAttempts(
+      svc,
+      Date.now(),
+      Array.from({ length: 10 }, (_, i): Attempt => ['success', 5, i]),
+    );
     // Two folders, as two instances would be: both read the queue before either writes. The one that
     // writes second read five attempts and statistics that have moved since: written as read, they would
     // put the count back to 5; its statement writes nothing and it reads again, finding the queue empty.
@@ -451,7 +549,7 @@ describe('provider statistics and reputation', () => {
       let wrote = false;
       return {
         ...services.sql,
-        query: async <T,>(text: string, params: unknown[], name?: string): Promise<T[]> => {
+        query: async <T>(text: string, params: unknown[], name?: string): Promise<T[]> => {
           const applying = name?.startsWith('fold_apply') && !wrote;
           if (applying) await first.waitsToWrite;
           const rows = await services.sql.query<T>(text, params, name).finally(() => {
@@ -469,7 +567,10 @@ describe('provider statistics and reputation', () => {
         },
       };
     };
-    const [a, b] = [new ProviderStats({ ...services, sql: held({ writes: true }) }), new ProviderStats({ ...services, sql: held({ waitsToWrite: tenWritten.fired }) })];
+    const [a, b] = [
+      new ProviderStats({ ...services, sql: held({ writes: true }) }),
+      new ProviderStats({ ...services, sql: held({ waitsToWrite: tenWritten.fired }) }),
+    ];
     const counted = await Promise.all([a.foldOnce(10), b.foldOnce(5)]);
     expect(counted.sort()).toEqual([0, 10]);
     const service = await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
@@ -528,7 +629,9 @@ describe('recording', () => {
     const attempts = await db.executionAttempt.findMany({ where: { executionId: { in: ids } } });
     expect(attempts.map((a) => [a.executionId, a.ordinal, a.serviceKey, a.outcome]).sort()).toEqual(ids.map((id) => [id, 1, svc.serviceKey, 'success']).sort());
     const transactions = await db.transaction.findMany({ where: { executionId: { in: ids } } });
-    expect(transactions.map((t) => [t.id, t.executionId, t.kind, t.amountCents]).sort()).toEqual(answers.map((a) => [a.body.transaction.transaction_id, a.body.execution_id, 'charge', 0]).sort());
+    expect(transactions.map((t) => [t.id, t.executionId, t.kind, t.amountCents]).sort()).toEqual(
+      answers.map((a) => [a.body.transaction.transaction_id, a.body.execution_id, 'charge', 0]).sort(),
+    );
     const events = await db.outboxEvent.findMany({ where: { agentId: me.agentId, type: 'execution.succeeded' } });
     expect(events.map((e) => (e.data as { execution_id: string }).execution_id).sort()).toEqual([...ids].sort());
   });
@@ -541,7 +644,9 @@ describe('recording', () => {
     const settled = await recordTogether(server.app.services.sql, 'free', records);
     expect(settled.map((s) => s.ok)).toEqual([true, false, true]);
     const db = server.app.services.db;
-    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());
+    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual(
+      [records[0].id, records[2].id].sort(),
+    );
   });
 
   it('takes an answer the marketplace cannot store (a NUL character, nesting past 32 levels) for invalid JSON, and falls back', async () => {
@@ -575,7 +680,9 @@ describe('the ledger without foreign keys to agents and services', () => {
     const db = server.app.services.db;
     await db.service.delete({ where: { id: svc.serviceId } });
     expect(await db.execution.findUniqueOrThrow({ where: { id: res.body.execution_id } })).toMatchObject({ serviceId: null });
-    expect(await db.executionAttempt.findMany({ where: { executionId: res.body.execution_id } })).toEqual([expect.objectContaining({ serviceId: null, serviceKey: svc.serviceKey })]);
+    expect(await db.executionAttempt.findMany({ where: { executionId: res.body.execution_id } })).toEqual([
+      expect.objectContaining({ serviceId: null, serviceKey: svc.serviceKey }),
+    ]);
     await db.agent.delete({ where: { id: me.agentId } });
     expect(await db.execution.findUnique({ where: { id: res.body.execution_id } })).toBeNull();
     expect(await db.executionAttempt.count({ where: { executionId: res.body.execution_id } })).toBe(0);
@@ -590,8 +697,18 @@ describe('Mutation.execute', () => {
     const p = await provider('gql');
     await offer(cap, p, 3);
     const me = await registerPayingAgent(server);
-    const res = await gql(server, 'mutation($i: ExecuteInput!) { execute(input: $i) { status result transaction { costCents } attempts { outcome } } }', { i: { capability: cap, input: { a: 1 } } }, me.key);
-    expect(res.body.data!.execute).toEqual({ status: 'success', result: { served_by: 'gql', echo: { a: 1 } }, transaction: { costCents: 3 }, attempts: [{ outcome: 'success' }] });
+    const res = await gql(
+      server,
+      'mutation($i: ExecuteInput!) { execute(input: $i) { status result transaction { costCents } attempts { outcome } } }',
+      { i: { capability: cap, input: { a: 1 } } },
+      me.key,
+    );
+    expect(res.body.data!.execute).toEqual({
+      status: 'success',
+      result: { served_by: 'gql', echo: { a: 1 } },
+      transaction: { costCents: 3 },
+      attempts: [{ outcome: 'success' }],
+    });
   });
 });
 
@@ -614,10 +731,25 @@ describe('the account listings, filled', () => {
     ]);
     expect(analytics.cost_breakdown[0]).toEqual({ capability: capA, executions: 2, cost_cents: 8 });
     expect(analytics.total_cost_cents).toBe(8);
-    expect(analytics.performance).toMatchObject({ executions: 3, success_rate: 0.6667, p50_ms: expect.any(Number), p95_ms: expect.any(Number), p99_ms: expect.any(Number) });
-    const history = await gql(server, '{ myExecutions(first: 10) { totalCount nodes { capability status mode attempts { serviceKey outcome reason } } } }', undefined, me.key);
+    expect(analytics.performance).toMatchObject({
+      executions: 3,
+      success_rate: 0.6667,
+      p50_ms: expect.any(Number),
+      p95_ms: expect.any(Number),
+      p99_ms: expect.any(Number),
+    });
+    const history = await gql(
+      server,
+      '{ myExecutions(first: 10) { totalCount nodes { capability status mode attempts { serviceKey outcome reason } } } }',
+      undefined,
+      me.key,
+    );
     expect(history.body.data!.myExecutions.totalCount).toBe(3);
     // (The fake clock stands still here, so the three share one creation time.)
-    expect(history.body.data!.myExecutions.nodes.find((n: any) => n.capability === capB)).toMatchObject({ status: 'error', mode: 'auto', attempts: [{ outcome: 'failure', reason: 'http_500' }] });
+    expect(history.body.data!.myExecutions.nodes.find((n: any) => n.capability === capB)).toMatchObject({
+      status: 'error',
+      mode: 'auto',
+      attempts: [{ outcome: 'failure', reason: 'http_500' }],
+    });
   });
 });

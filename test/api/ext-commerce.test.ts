@@ -57,7 +57,10 @@ async function atUrl(url: string, method: 'GET' | 'POST' = 'GET', headers: Recor
 
 async function sellerWithExternalAgent() {
   const seller = await registerAgent(server);
-  const ext = await call('POST', '/ext/agents/register', { key: seller.key, body: { instance_url: `https://seller-${Date.now()}.example/agent`, capabilities: ['translate'] } });
+  const ext = await call('POST', '/ext/agents/register', {
+    key: seller.key,
+    body: { instance_url: `https://seller-${Date.now()}.example/agent`, capabilities: ['translate'] },
+  });
   expect(ext.status).toBe(201);
   return { seller, externalAgentId: ext.body.external_agent.external_agent_id as string };
 }
@@ -65,7 +68,10 @@ async function sellerWithExternalAgent() {
 describe('payment offers', () => {
   it('creates an offer (201 offer_id) in cents or base units, paid to the caller, a sub-agent or an external agent of its own', async () => {
     const { seller, externalAgentId } = await sellerWithExternalAgent();
-    const res = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'A translated page', price_cents: 25, payee_external_agent_id: externalAgentId, expires_in: 3600 } });
+    const res = await call('POST', '/ext/payments/offer', {
+      key: seller.key,
+      body: { description: 'A translated page', price_cents: 25, payee_external_agent_id: externalAgentId, expires_in: 3600 },
+    });
     expect(res.status).toBe(201);
     expect(res.body.offer_id).toMatch(/^offer_[0-9A-Za-z]{24}$/);
     expect(res.body.offer).toMatchObject({
@@ -86,13 +92,19 @@ describe('payment offers', () => {
     expect(new Date(units.body.offer.expires_at).getTime() - clock.now().getTime()).toBe(30 * 86_400_000);
     // Readable by any agent that knows its id.
     const stranger = await registerAgent(server);
-    expect((await call('GET', `/ext/payments/offers/${res.body.offer_id}`, { key: stranger.key })).body).toMatchObject({ offer_id: res.body.offer_id, price_cents: 25 });
+    expect((await call('GET', `/ext/payments/offers/${res.body.offer_id}`, { key: stranger.key })).body).toMatchObject({
+      offer_id: res.body.offer_id,
+      price_cents: 25,
+    });
     expectProblem(await call('GET', '/ext/payments/offers/offer_nope', { key: stranger.key }), 404, 'not_found');
   });
 
   it('refuses bad offers naming the fields, and a payee that is not the caller’s (404)', async () => {
     const { seller } = await sellerWithExternalAgent();
-    const bad = await call('POST', '/ext/payments/offer', { key: seller.key, body: { price_cents: 0, payee_agent_id: 'x', payee_external_agent_id: 'y', expires_in: 5 } });
+    const bad = await call('POST', '/ext/payments/offer', {
+      key: seller.key,
+      body: { price_cents: 0, payee_agent_id: 'x', payee_external_agent_id: 'y', expires_in: 5 },
+    });
     expectProblem(bad, 400, 'validation_failed');
     expect(errorPaths(bad)).toEqual(['description', 'expires_in', 'payee_external_agent_id', 'price_cents']);
     const mismatch = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'x', price_cents: 3, price_base_units: '40000' } });
@@ -101,15 +113,29 @@ describe('payment offers', () => {
     expect(errorPaths(fraction)).toEqual(['price_base_units']);
     expect(errorPaths(await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'x' } }))).toEqual(['price_cents']);
     const other = await sellerWithExternalAgent();
-    expectProblem(await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'x', price_cents: 1, payee_external_agent_id: other.externalAgentId } }), 404, 'not_found');
-    expectProblem(await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'x', price_cents: 1, payee_agent_id: other.seller.agentId } }), 404, 'not_found');
+    expectProblem(
+      await call('POST', '/ext/payments/offer', {
+        key: seller.key,
+        body: { description: 'x', price_cents: 1, payee_external_agent_id: other.externalAgentId },
+      }),
+      404,
+      'not_found',
+    );
+    expectProblem(
+      await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'x', price_cents: 1, payee_agent_id: other.seller.agentId } }),
+      404,
+      'not_found',
+    );
   });
 });
 
 describe('checkout', () => {
   async function openCheckout(cents = 20) {
     const { seller, externalAgentId } = await sellerWithExternalAgent();
-    const offer = await call('POST', '/ext/payments/offer', { key: seller.key, body: { description: 'A report', price_cents: cents, payee_external_agent_id: externalAgentId } });
+    const offer = await call('POST', '/ext/payments/offer', {
+      key: seller.key,
+      body: { description: 'A report', price_cents: cents, payee_external_agent_id: externalAgentId },
+    });
     const buyer = await registerAgent(server);
     const res = await call('POST', '/ext/payments/checkout', { key: buyer.key, body: { offer_id: offer.body.offer_id } });
     expect(res.status).toBe(200);
@@ -119,7 +145,14 @@ describe('checkout', () => {
   it('answers a checkout_url under PUBLIC_BASE_URL that asks for the offer’s x402 payment, settles it once and pays the payee', async () => {
     const { seller, buyer, offerId, checkout } = await openCheckout(20);
     const base = server.app.services.config.publicBaseUrl;
-    expect(checkout).toMatchObject({ offer_id: offerId, status: 'open', price_cents: 20, amount_base_units: '200000', buyer_agent_id: buyer.agentId, payee_agent_id: seller.agentId });
+    expect(checkout).toMatchObject({
+      offer_id: offerId,
+      status: 'open',
+      price_cents: 20,
+      amount_base_units: '200000',
+      buyer_agent_id: buyer.agentId,
+      payee_agent_id: seller.agentId,
+    });
     expect(checkout.checkout_url).toBe(`${base}/api/v1/ext/payments/checkout/${checkout.checkout_id}`);
     const url = `${server.url}/api/v1/ext/payments/checkout/${checkout.checkout_id}`;
 
@@ -136,13 +169,22 @@ describe('checkout', () => {
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ paid: true, checkout: { checkout_id: checkout.checkout_id, status: 'paid', payer: payer.address.toLowerCase() } });
     const settled = settlementOf(paid);
-    expect(settled).toMatchObject({ success: true, network: NETWORK, payer: payer.address.toLowerCase(), transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(settled).toMatchObject({
+      success: true,
+      network: NETWORK,
+      payer: payer.address.toLowerCase(),
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     // The payer's address paid 0.20; the buyer was credited and charged it; the payee got it less the 10% fee.
     expect(await balanceOf(payer.agentId)).toBe(800_000n);
     expect(await balanceOf(buyer.agentId)).toBe(0n);
     expect(await balanceOf(seller.agentId)).toBe(180_000n);
     const entries = await server.app.services.db.walletEntry.findMany({ where: { reference: `checkout ${checkout.checkout_id}` } });
-    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', 20_000n], ['purchase', -200_000n], ['sale', 180_000n]]);
+    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([
+      ['fee', 20_000n],
+      ['purchase', -200_000n],
+      ['sale', 180_000n],
+    ]);
     expect(entries.find((e) => e.kind === 'fee')!.walletId).toBe(ACCOUNTS.revenue);
 
     // A replay (GET or POST) answers the same receipt; the URL without a payment answers it too.
@@ -160,7 +202,17 @@ describe('checkout', () => {
     // The external agent's owner hears of it through its gateway events.
     const events = await call('GET', '/ext/gateway/events', { key: seller.key });
     expect(events.body.events).toEqual([
-      expect.objectContaining({ type: 'payment.received', data: expect.objectContaining({ checkout_id: checkout.checkout_id, offer_id: offerId, amount: '200000', fee: '20000', payer: payer.address.toLowerCase(), transaction: settled.transaction }) }),
+      expect.objectContaining({
+        type: 'payment.received',
+        data: expect.objectContaining({
+          checkout_id: checkout.checkout_id,
+          offer_id: offerId,
+          amount: '200000',
+          fee: '20000',
+          payer: payer.address.toLowerCase(),
+          transaction: settled.transaction,
+        }),
+      }),
     ]);
   });
 
@@ -248,7 +300,10 @@ describe('checkout', () => {
     expectProblem(await atUrl(`${server.url}/api/v1/ext/payments/checkout/nope`), 404, 'not_found');
     // GraphQL: the buyer and the seller see the checkout; a stranger does not; payCheckout answers PAYMENT_REQUIRED.
     const q = 'query($id: ID!) { checkout(id: $id) { checkoutId status checkoutUrl } }';
-    expect((await gql(server, q, { id: opened.body.checkout_id }, buyer.key)).body.data.checkout).toMatchObject({ checkoutId: opened.body.checkout_id, status: 'open' });
+    expect((await gql(server, q, { id: opened.body.checkout_id }, buyer.key)).body.data.checkout).toMatchObject({
+      checkoutId: opened.body.checkout_id,
+      status: 'open',
+    });
     expect((await gql(server, q, { id: opened.body.checkout_id }, seller.key)).body.data.checkout.checkoutId).toBe(opened.body.checkout_id);
     const stranger = await registerAgent(server);
     expect((await gql(server, q, { id: opened.body.checkout_id }, stranger.key)).body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -272,14 +327,22 @@ describe('the radio', () => {
     expect(res.body).toEqual({ subscribed: true, channels: ['radio-*', 'social-broadcast'] });
     const more = await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: ['announcements'] } });
     expect(more.body.channels.sort()).toEqual(['announcements', 'radio-*', 'social-broadcast']);
-    expect((await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: ['*'], replace: true } })).body).toEqual({ subscribed: true, channels: ['*'] });
-    expect((await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: [], replace: true } })).body).toEqual({ subscribed: false, channels: [] });
+    expect((await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: ['*'], replace: true } })).body).toEqual({
+      subscribed: true,
+      channels: ['*'],
+    });
+    expect((await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: [], replace: true } })).body).toEqual({
+      subscribed: false,
+      channels: [],
+    });
     const bad = await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: ['weather', 'social-ok', 'social-*x'] } });
     expectProblem(bad, 400, 'validation_failed');
     expect(errorPaths(bad)).toEqual(['channels.0', 'channels.2']);
     expect(errorPaths(await call('POST', '/ext/radio/subscribe', { key: me.key, body: {} }))).toEqual(['channels']);
     expect(errorPaths(await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: [] } }))).toEqual(['channels']);
-    expect(errorPaths(await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: Array.from({ length: 51 }, (_, i) => `social-c${i}`) } }))).toEqual(['channels']);
+    expect(
+      errorPaths(await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: Array.from({ length: 51 }, (_, i) => `social-c${i}`) } })),
+    ).toEqual(['channels']);
   });
 
   it('streams the executions of the channels followed and every announcement, resumable with Last-Event-ID', async () => {
@@ -304,12 +367,20 @@ describe('the radio', () => {
     }
     const announced = await call('POST', '/admin/radio/announcements', { key: ADMIN_KEY, body: { title: 'Maintenance', message: 'Tonight at ten' } });
     expect(announced.status).toBe(201);
-    expect(announced.body).toMatchObject({ type: 'announcement', channel: 'announcements', data: { title: 'Maintenance', message: 'Tonight at ten', data: null } });
+    expect(announced.body).toMatchObject({
+      type: 'announcement',
+      channel: 'announcements',
+      data: { title: 'Maintenance', message: 'Tonight at ten', data: null },
+    });
 
     const heard = await mine.waitFor(2, 5000);
     expect(heard.map((e) => e.event)).toEqual(['execution', 'announcement']);
     const execution = JSON.parse(heard[0].data);
-    expect(execution).toMatchObject({ channel: social, type: 'execution', data: { capability: social, agent_id: caller.agentId, status: 'success', result: expect.anything() } });
+    expect(execution).toMatchObject({
+      channel: social,
+      type: 'execution',
+      data: { capability: social, agent_id: caller.agentId, status: 'success', result: expect.anything() },
+    });
     expect(heard[0].id).toBe(String(execution.sequence));
     const theirHeard = await theirs.waitFor(2, 5000);
     expect(theirHeard.map((e) => JSON.parse(e.data).channel)).toEqual([radio, 'announcements']);
@@ -333,13 +404,27 @@ describe('the radio', () => {
     await socialProvider(social);
     const me = await registerAgent(server);
     await call('POST', '/ext/radio/subscribe', { key: me.key, body: { channels: [social] } });
-    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${me.key}` },
+      retryAttempts: 0,
+    });
     const got: any[] = [];
-    const stop = ws.subscribe({ query: 'subscription { radioEvents { sequence type channel data } }' }, { next: (v) => got.push(v.data?.radioEvents), error: () => {}, complete: () => {} });
-    await eventually(async () => server.app.services.radioStreams.readerCount, (n) => n >= 1);
+    const stop = ws.subscribe(
+      { query: 'subscription { radioEvents { sequence type channel data } }' },
+      { next: (v) => got.push(v.data?.radioEvents), error: () => {}, complete: () => {} },
+    );
+    await eventually(
+      async () => server.app.services.radioStreams.readerCount,
+      (n) => n >= 1,
+    );
     const caller = await registerAgent(server);
     await call('POST', '/execute', { key: caller.key, body: { capability: social, input: {} } });
-    await eventually(async () => got.filter((e) => e?.channel === social).length, (n) => n === 1);
+    await eventually(
+      async () => got.filter((e) => e?.channel === social).length,
+      (n) => n === 1,
+    );
     expect(got.find((e) => e?.channel === social)).toMatchObject({ type: 'execution', data: { capability: social, status: 'success' } });
     stop();
     await ws.dispose();

@@ -79,7 +79,11 @@ describe('external agents', () => {
     const capability = uniqueSlug('ext-cap');
     const res = await call('POST', '/ext/agents/register', { key: me.key, body: { instance_url: `${instance.url}/agents/one`, capabilities: [capability] } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ registered: true, secret: expect.stringMatching(/^whsec_/), external_agent: { instance_url: `${instance.url}/agents/one`, capabilities: [capability], status: 'registered', source: 'external', reputation: 20 } });
+    expect(res.body).toMatchObject({
+      registered: true,
+      secret: expect.stringMatching(/^whsec_/),
+      external_agent: { instance_url: `${instance.url}/agents/one`, capabilities: [capability], status: 'registered', source: 'external', reputation: 20 },
+    });
     const again = await call('POST', '/ext/agents/register', { key: me.key, body: { instanceUrl: `${instance.url}/agents/one`, capabilities: [capability] } });
     expect(again.status).toBe(409);
     const listed = await call('GET', `/ammc/agents?capability=${capability}`);
@@ -112,7 +116,9 @@ describe('external agents', () => {
     expect(bad.body).toMatchObject({ connected: false, reason: 'the agent card has no name', external_agent: { status: 'registered' } });
     // Another agent's external agent is not found.
     const other = await registerAgent(server);
-    expect((await call('POST', '/ext/gateway/connect', { key: other.key, body: { external_agent_id: reg.body.external_agent.external_agent_id } })).status).toBe(404);
+    expect(
+      (await call('POST', '/ext/gateway/connect', { key: other.key, body: { external_agent_id: reg.body.external_agent.external_agent_id } })).status,
+    ).toBe(404);
   });
 
   it('refuses a private address without OUTBOUND_ALLOW_PRIVATE', async () => {
@@ -136,7 +142,7 @@ describe('external agents', () => {
     for (const p of polls) expect(p.body.events.map((e: { seq: number }) => e.seq)).toEqual([1, 2]);
     for (const p of polls) expect(p.body.events.map((e: { type: string }) => e.type)).toEqual(['gateway.connected', 'gateway.connected']);
     const seqs: number[] = [];
-    for (let page = polls[0].body; page.events.length; ) {
+    for (let page = polls[0].body; page.events.length;) {
       page = (await call('GET', `/ext/gateway/events?after=${page.cursor}&limit=2`, { key: me.key })).body;
       seqs.push(...page.events.map((e: { seq: number }) => e.seq));
     }
@@ -154,7 +160,12 @@ describe('capabilities', () => {
     await registerService(server, me.key, { capabilities: [capability] });
     const res = await call('POST', '/ext/capabilities/register', {
       key: me.key,
-      body: { name: capability, description: 'Finds things', input_schema: { type: 'object', properties: { q: { type: 'string' } } }, endpoint: `${instance.url}/find` },
+      body: {
+        name: capability,
+        description: 'Finds things',
+        input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+        endpoint: `${instance.url}/find`,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ registered: true, capability: { name: capability, endpoint: `${instance.url}/find` } });
@@ -165,7 +176,12 @@ describe('capabilities', () => {
     expect(found.body.capabilities).toEqual([
       expect.objectContaining({ source: 'catalog', kind: 'catalog', id: capability }),
       expect.objectContaining({ source: 'marketplace', kind: 'service', endpoint: `${server.url}/api/v1/execute` }),
-      expect.objectContaining({ source: 'external', kind: 'external_capability', endpoint: `${instance.url}/find`, input_schema: { type: 'object', properties: { q: { type: 'string' } } } }),
+      expect.objectContaining({
+        source: 'external',
+        kind: 'external_capability',
+        endpoint: `${instance.url}/find`,
+        input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+      }),
     ]);
     const catalog = await call('GET', '/ext/capabilities/search?source=catalog&q=summar', { key: me.key });
     expect(catalog.body.capabilities.every((c: { source: string }) => c.source === 'catalog')).toBe(true);
@@ -186,9 +202,17 @@ describe('passports', () => {
     expect(payload.passport).toEqual(res.body.passport);
     for (const segment of [0, 1, 2]) await expect(jose.compactVerify(tamper(res.body.signature, segment), keys)).rejects.toThrow();
     // The marketplace's own verification (no key needed).
-    expect((await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature, passport: res.body.passport } })).body).toMatchObject({ valid: true, reason: null });
-    expect((await call('POST', '/ext/reputation/verify', { body: { signature: tamper(res.body.signature, 2) } })).body).toMatchObject({ valid: false, reason: 'bad_signature' });
-    expect((await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature, passport: { ...res.body.passport, reputation: 99 } } })).body).toMatchObject({ valid: false, reason: 'mismatch' });
+    expect((await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature, passport: res.body.passport } })).body).toMatchObject({
+      valid: true,
+      reason: null,
+    });
+    expect((await call('POST', '/ext/reputation/verify', { body: { signature: tamper(res.body.signature, 2) } })).body).toMatchObject({
+      valid: false,
+      reason: 'bad_signature',
+    });
+    expect(
+      (await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature, passport: { ...res.body.passport, reputation: 99 } } })).body,
+    ).toMatchObject({ valid: false, reason: 'mismatch' });
     expect((await call('GET', '/ext/reputation/passport/00000000-0000-4000-8000-000000000000', { key: me.key })).status).toBe(404);
   });
 
@@ -197,7 +221,10 @@ describe('passports', () => {
     const res = await call('GET', `/ext/reputation/passport/${me.agentId}`, { key: me.key });
     clock.advance(25 * 3600_000);
     try {
-      expect((await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature } })).body).toMatchObject({ valid: false, reason: 'expired' });
+      expect((await call('POST', '/ext/reputation/verify', { body: { signature: res.body.signature } })).body).toMatchObject({
+        valid: false,
+        reason: 'expired',
+      });
       await expect(jose.jwtVerify(res.body.signature, await jwks(), { currentDate: clock.now() })).rejects.toThrow(/exp/);
     } finally {
       clock.advance(-25 * 3600_000);
@@ -208,7 +235,10 @@ describe('passports', () => {
 describe('vault tokens', () => {
   it('issues a scoped token jose verifies, and refuses it tampered, expired or revoked', async () => {
     const me = await registerAgent(server);
-    const res = await call('POST', '/ext/vault/token', { key: me.key, body: { scopes: ['execute', 'capability:summarize'], audience: 'https://agent.example', expires_in: 600 } });
+    const res = await call('POST', '/ext/vault/token', {
+      key: me.key,
+      body: { scopes: ['execute', 'capability:summarize'], audience: 'https://agent.example', expires_in: 600 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ token_id: expect.stringMatching(/^vt_/), scopes: ['execute', 'capability:summarize'], audience: 'https://agent.example' });
     const { payload } = await jose.jwtVerify(res.body.token, await jwks(), { audience: 'https://agent.example', issuer: server.url, currentDate: clock.now() });
@@ -235,20 +265,39 @@ describe('vault tokens', () => {
 describe('delegations', () => {
   it('delivers a signed delegation to the instance and records its answer as an execution, once', async () => {
     const owner = await registerAgent(server);
-    const reg = await call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: `${instance.url}/inbox`, capabilities: ['weather-forecast'] } });
+    const reg = await call('POST', '/ext/agents/register', {
+      key: owner.key,
+      body: { instance_url: `${instance.url}/inbox`, capabilities: ['weather-forecast'] },
+    });
     const external = reg.body.external_agent.external_agent_id;
     const me = await registerAgent(server);
     answerWith = (body) => ({ status: 200, body: { result: { forecast: 'sunny', city: body.data.input.city } } });
-    const res = await call('POST', '/ext/swarm/delegate', { key: me.key, body: { external_agent_id: external, capability: 'weather-forecast', input: { city: 'Lyon' } } });
+    const res = await call('POST', '/ext/swarm/delegate', {
+      key: me.key,
+      body: { external_agent_id: external, capability: 'weather-forecast', input: { city: 'Lyon' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ delegated: true, status: 'pending', capability: 'weather-forecast', external_agent_id: external });
-    const d = (await eventually(() => call('GET', `/ext/swarm/delegations/${res.body.delegation_id}`, { key: me.key }), (r) => r.body.status !== 'pending', 10_000)).body;
+    const d = (
+      await eventually(
+        () => call('GET', `/ext/swarm/delegations/${res.body.delegation_id}`, { key: me.key }),
+        (r) => r.body.status !== 'pending',
+        10_000,
+      )
+    ).body;
     expect(d).toMatchObject({ status: 'answered', result: { forecast: 'sunny', city: 'Lyon' } });
     const delivery = received.find((r) => r.path === '/inbox' && r.body?.data?.delegation_id === res.body.delegation_id)!;
     expect(delivery.body.type).toBe('ext.delegation.requested');
     expect(String(delivery.headers['webhook-signature'])).toMatch(/v1a,.+ v1,|v1,.+ v1a,/);
     const executions = await call('GET', '/agents/me/executions', { key: me.key });
-    expect(executions.body.executions).toEqual([expect.objectContaining({ execution_id: res.body.execution_id, status: 'success', capability: 'weather-forecast', result: { forecast: 'sunny', city: 'Lyon' } })]);
+    expect(executions.body.executions).toEqual([
+      expect.objectContaining({
+        execution_id: res.body.execution_id,
+        status: 'success',
+        capability: 'weather-forecast',
+        result: { forecast: 'sunny', city: 'Lyon' },
+      }),
+    ]);
     // A second answer is refused; the owner saw both events.
     expect((await call('POST', `/ext/swarm/delegations/${res.body.delegation_id}/answer`, { key: owner.key, body: { result: 1 } })).status).toBe(409);
     const events = await call('GET', '/ext/gateway/events', { key: owner.key });
@@ -260,9 +309,15 @@ describe('delegations', () => {
     const reg = await call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: `${instance.url}/later`, capabilities: ['slow-thing'] } });
     const me = await registerAgent(server);
     answerWith = () => ({ status: 202 });
-    const bad = await call('POST', '/ext/swarm/delegate', { key: me.key, body: { external_agent_id: reg.body.external_agent.external_agent_id, capability: 'other-thing' } });
+    const bad = await call('POST', '/ext/swarm/delegate', {
+      key: me.key,
+      body: { external_agent_id: reg.body.external_agent.external_agent_id, capability: 'other-thing' },
+    });
     expect(bad.status).toBe(400);
-    const res = await call('POST', '/ext/swarm/delegate', { key: me.key, body: { externalAgentId: reg.body.external_agent.external_agent_id, capability: 'slow-thing' } });
+    const res = await call('POST', '/ext/swarm/delegate', {
+      key: me.key,
+      body: { externalAgentId: reg.body.external_agent.external_agent_id, capability: 'slow-thing' },
+    });
     expect((await call('POST', `/ext/swarm/delegations/${res.body.delegation_id}/answer`, { key: me.key, body: { result: 1 } })).status).toBe(404);
     const answered = await call('POST', `/ext/swarm/delegations/${res.body.delegation_id}/answer`, { key: owner.key, body: { error: 'could not do it' } });
     expect(answered.body).toMatchObject({ status: 'failed', error: 'could not do it' });
@@ -287,7 +342,10 @@ describe("an external agent's reputation", () => {
     };
     // The owner, and a sub-agent of its, delegating to its own external agent earn it nothing.
     await answered(owner);
-    const sub = await call('POST', `/agents/${owner.agentId}/sub-agents`, { key: owner.key, body: { name: uniqueSlug('ext-sub'), description: 'Mine', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } });
+    const sub = await call('POST', `/agents/${owner.agentId}/sub-agents`, {
+      key: owner.key,
+      body: { name: uniqueSlug('ext-sub'), description: 'Mine', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    });
     await answered({ key: sub.body.master_key });
     expect(await reputation()).toBe(20);
     // Another agent's delegations earn a point each, up to the day's cap (the owner's own answers count towards it).
@@ -304,7 +362,11 @@ describe('hub', () => {
   const schema = { type: 'object', properties: { city: { type: 'string', description: 'Where' }, days: { type: 'integer' } }, required: ['city'] };
   const tools = {
     mcp: { name: 'get_forecast', description: 'The weather for a city', inputSchema: schema },
-    openapi: { operationId: 'get_forecast', description: 'The weather for a city', requestBody: { required: true, content: { 'application/json': { schema } } } },
+    openapi: {
+      operationId: 'get_forecast',
+      description: 'The weather for a city',
+      requestBody: { required: true, content: { 'application/json': { schema } } },
+    },
     a2a: { id: 'get_forecast', name: 'get_forecast', description: 'The weather for a city', tags: [], inputSchema: schema },
     skill_md: '',
   };
@@ -333,8 +395,16 @@ describe('hub', () => {
     const skill = await call('POST', '/ext/hub/import', { key: me.key, body: { format: 'mcp', tool: { ...tools.mcp, name: `forecast_${Date.now()}` } } });
     expect(skill.status).toBe(201);
     expect(skill.body).toMatchObject({ imported: true, kind: 'skill', id: expect.any(String) });
-    const service = await call('POST', '/ext/hub/import', { key: me.key, body: { format: 'a2a', tool: { ...tools.a2a, id: `svc_${Date.now()}` }, as: 'service', endpoint: `${instance.url}/svc` } });
+    const service = await call('POST', '/ext/hub/import', {
+      key: me.key,
+      body: { format: 'a2a', tool: { ...tools.a2a, id: `svc_${Date.now()}` }, as: 'service', endpoint: `${instance.url}/svc` },
+    });
     expect(service.status).toBe(201);
-    expect(service.body).toMatchObject({ imported: true, kind: 'service', service_key: expect.stringMatching(/^svc_/), signing_secret: expect.stringMatching(/^whsec_/) });
+    expect(service.body).toMatchObject({
+      imported: true,
+      kind: 'service',
+      service_key: expect.stringMatching(/^svc_/),
+      signing_secret: expect.stringMatching(/^whsec_/),
+    });
   });
 });

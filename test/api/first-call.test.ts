@@ -33,7 +33,14 @@ async function pricedCapability(cents: number) {
   const capability = uniqueSlug('first');
   const res = await call('POST', '/services/register', {
     key: seller.key,
-    body: { name: 'A priced service', endpoint: provider.url, capabilities: [capability], description: 'Answers for a price', pricing_model: 'per_call', cost_per_call: cents },
+    body: {
+      name: 'A priced service',
+      endpoint: provider.url,
+      capabilities: [capability],
+      description: 'Answers for a price',
+      pricing_model: 'per_call',
+      cost_per_call: cents,
+    },
   });
   expect(res.status).toBe(201);
   return { seller, capability };
@@ -54,7 +61,8 @@ async function expectLedgerBalanced() {
   const byTransfer = await db.walletEntry.groupBy({ by: ['transferId'], _sum: { amount: true } });
   expect(byTransfer.filter((t) => t._sum.amount !== 0n)).toEqual([]);
   const sums = new Map((await db.walletEntry.groupBy({ by: ['walletId'], _sum: { amount: true } })).map((g) => [g.walletId, g._sum.amount ?? 0n]));
-  for (const w of await db.wallet.findMany({ where: { account: 'agent' } })) expect({ wallet: w.id, balance: w.balance }).toEqual({ wallet: w.id, balance: sums.get(w.id) ?? 0n });
+  for (const w of await db.wallet.findMany({ where: { account: 'agent' } }))
+    expect({ wallet: w.id, balance: w.balance }).toEqual({ wallet: w.id, balance: sums.get(w.id) ?? 0n });
 }
 
 describe('a new agent in sandbox mode', () => {
@@ -107,7 +115,13 @@ describe('a new agent in sandbox mode', () => {
     const me = await registerAgent(server);
     const res = await call('POST', '/x402/sandbox/test-payment', { key: me.key, body: {} });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ simulated: true, amount: '0.010000', balance_before: '10.000000', balance_after: '10.000000', settlement: { success: true } });
+    expect(res.body).toMatchObject({
+      simulated: true,
+      amount: '0.010000',
+      balance_before: '10.000000',
+      balance_after: '10.000000',
+      settlement: { success: true },
+    });
     expect(await startingCredits(me.agentId)).toHaveLength(1);
   });
 
@@ -174,7 +188,10 @@ describe('a new agent in sandbox mode', () => {
     });
     const task = await call('POST', '/tasks', { key: lead.key, body: { intent: 'Ask the priced service', budget: 10, success_criteria: ['done == true'] } });
     await call('POST', `/tasks/${task.body.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.body.agent_id } });
-    const done = await call('POST', `/tasks/${task.body.task_id}/execute`, { key: sub.body.master_key, body: { capability, input: {}, result: { done: true } } });
+    const done = await call('POST', `/tasks/${task.body.task_id}/execute`, {
+      key: sub.body.master_key,
+      body: { capability, input: {}, result: { done: true } },
+    });
     expect(done.status).toBe(200);
     expect(done.body.execution).toMatchObject({
       status: 'success',
@@ -189,10 +206,23 @@ describe('a new agent in sandbox mode', () => {
     const me = await registerAgent(server);
     const res = await call('POST', '/swarm/sessions', {
       key: me.key,
-      body: { goal: 'Two priced steps', strategy: 'parallel', steps: [{ capability, input: { n: 1 } }, { capability, input: { n: 2 } }] },
+      body: {
+        goal: 'Two priced steps',
+        strategy: 'parallel',
+        steps: [
+          { capability, input: { n: 1 } },
+          { capability, input: { n: 2 } },
+        ],
+      },
     });
     expect(res.status).toBe(201);
-    const session = (await eventually(() => call('GET', `/swarm/sessions/${res.body.session_id}`, { key: me.key }), (r) => r.body.status !== 'running', 15_000)).body;
+    const session = (
+      await eventually(
+        () => call('GET', `/swarm/sessions/${res.body.session_id}`, { key: me.key }),
+        (r) => r.body.status !== 'running',
+        15_000,
+      )
+    ).body;
     expect(session).toMatchObject({ status: 'completed', completed_steps: 2 });
     expect(session.steps.map((s: { cost_cents: number }) => s.cost_cents)).toEqual([2, 2]);
     expect((await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key })).body.balance).toBe('9.960000');
@@ -219,7 +249,9 @@ describe('live mode (a remote facilitator)', () => {
 
   beforeAll(async () => {
     facilitator = await startFacilitator(USDC);
-    live = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', X402_FACILITATOR_URL: facilitator.url, X402_PAY_TO: `0x${'7a'.repeat(20)}` } });
+    live = await startServer({
+      env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', X402_FACILITATOR_URL: facilitator.url, X402_PAY_TO: `0x${'7a'.repeat(20)}` },
+    });
   });
   afterAll(async () => {
     await live.close();
@@ -233,7 +265,14 @@ describe('live mode (a remote facilitator)', () => {
     const capability = uniqueSlug('live');
     await liveCall('POST', '/services/register', {
       key: seller.key,
-      body: { name: 'Live-paid', endpoint: provider.url, capabilities: [capability], description: 'Paid on chain', pricing_model: 'per_call', cost_per_call: 3 },
+      body: {
+        name: 'Live-paid',
+        endpoint: provider.url,
+        capabilities: [capability],
+        description: 'Paid on chain',
+        pricing_model: 'per_call',
+        cost_per_call: 3,
+      },
     });
     const me = await registerAgent(live);
     const res = await liveCall('POST', '/execute', { key: me.key, body: { capability, input: {} } });

@@ -11,9 +11,32 @@ import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
 
 const SPEC: Record<string, string[]> = {
-  nlp: ['summarize', 'translate', 'sentiment', 'classify', 'code-review', 'code-explain', 'document-draft', 'content-rewrite', 'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe'],
+  nlp: [
+    'summarize',
+    'translate',
+    'sentiment',
+    'classify',
+    'code-review',
+    'code-explain',
+    'document-draft',
+    'content-rewrite',
+    'research-synthesize',
+    'research-compare',
+    'arabic-cultural',
+    'arabic-poetry',
+    'agent-vibe',
+  ],
   web_automation: ['web-browse', 'web-extract', 'web-monitor', 'web-research'],
-  radio: ['social-broadcast', 'social-listen', 'social-respond', 'social-digest', 'social-trending', 'radio-caller-profile', 'radio-leaderboard', 'radio-agent-followers'],
+  radio: [
+    'social-broadcast',
+    'social-listen',
+    'social-respond',
+    'social-digest',
+    'social-trending',
+    'radio-caller-profile',
+    'radio-leaderboard',
+    'radio-agent-followers',
+  ],
   security: ['skill-audit', 'trust-score'],
   books: ['partner-books-discover', 'partner-books-contribute'],
   ticketing: ['support-ticket', 'ticket-status', 'ticket-comment', 'ticket-list'],
@@ -85,7 +108,11 @@ describe('its own systems', () => {
     const me = await registerAgent(server);
     const ok = await run(me.key, { capability: 'support-ticket', input: { type: 'question', subject: 'How?', description: 'Tell me', agentName: 'me' } });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ status: 'success', provider: { service_key: 'marketplace', service_id: null }, result: { ticket_key: expect.stringMatching(/^ST-\d+$/), status: 'open' } });
+    expect(ok.body).toMatchObject({
+      status: 'success',
+      provider: { service_key: 'marketplace', service_id: null },
+      result: { ticket_key: expect.stringMatching(/^ST-\d+$/), status: 'open' },
+    });
     expect(ok.body.attempts).toEqual([expect.objectContaining({ service_key: 'marketplace', outcome: 'success', usage: null })]);
 
     const bad = await run(me.key, { capability: 'support-ticket', input: { type: 'nonsense', description: 'x', agentName: 'me', colour: 'blue' } });
@@ -206,7 +233,9 @@ describe('generic capabilities: the provider of last resort', () => {
     const res = await run(me.key, { capability: 'code-explain', input });
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(expect.arrayContaining(['input', 'input.repository']));
-    expect(res.body.errors.find((e: any) => e.path === 'input').message).toMatch(/its one registered provider is cooling down after repeated failures, so the marketplace is the only provider to try now/);
+    expect(res.body.errors.find((e: any) => e.path === 'input').message).toMatch(
+      /its one registered provider is cooling down after repeated failures, so the marketplace is the only provider to try now/,
+    );
     expect(p.calls).toHaveLength(3);
   });
 

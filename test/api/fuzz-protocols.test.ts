@@ -97,7 +97,12 @@ it('refuses the boundary’s bad inputs in A2A messages of both generations as i
   const rpc = async (method: string, parts: unknown[]) => {
     const res = await http(server.url, 'POST', '/api/a2a', {
       key,
-      body: { jsonrpc: '2.0', id: randomUUID(), method, params: { message: { messageId: randomUUID(), role: method === 'SendMessage' ? 'ROLE_USER' : 'user', kind: 'message', parts } } },
+      body: {
+        jsonrpc: '2.0',
+        id: randomUUID(),
+        method,
+        params: { message: { messageId: randomUUID(), role: method === 'SendMessage' ? 'ROLE_USER' : 'user', kind: 'message', parts } },
+      },
     });
     return res;
   };
@@ -105,11 +110,19 @@ it('refuses the boundary’s bad inputs in A2A messages of both generations as i
     for (const [kind, bad] of Object.entries(BAD)) {
       for (const parts of [
         [{ kind: 'data', data: { capability, input: { text: bad } } }],
-        [{ kind: 'text', text: typeof bad === 'string' ? `${capability}: ${bad}` : capability }, { kind: 'data', data: { note: bad } }],
+        [
+          { kind: 'text', text: typeof bad === 'string' ? `${capability}: ${bad}` : capability },
+          { kind: 'data', data: { note: bad } },
+        ],
       ]) {
         const res = await rpc(method, parts);
         const where = `${method} ${kind}`;
-        expect({ where, status: res.status, code: res.body?.error?.code, leak: /prisma|SELECT|invalid byte sequence|\\u0000|at .+\.ts:\d+/i.test(res.text) }).toEqual({
+        expect({
+          where,
+          status: res.status,
+          code: res.body?.error?.code,
+          leak: /prisma|SELECT|invalid byte sequence|\\u0000|at .+\.ts:\d+/i.test(res.text),
+        }).toEqual({
           where,
           status: 200,
           code: -32602,

@@ -65,12 +65,47 @@ const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 
 /** Hostile values, as JSON text (so lone surrogates and NULs travel as the escapes clients send). */
 const hostile = fc.constantFrom(
-  'null', '""', '"\\u0000"', '"a\\u0000b"', '"\\ud800"', '"\\udfff tail"', '1e308', '-1e308', '9007199254740993', '1.5', '-1',
-  '0', 'true', '[]', '{}', '[null]', '"x"', `"${'y'.repeat(5000)}"`, nested(40), `{"a":${nested(35)}}`, '"00000000-0000-4000-8000-000000000000"',
-  '"😀"', '{"$gt": 1}', '"<script>"', "\"'; DROP TABLE agents; --\"",
+  'null',
+  '""',
+  '"\\u0000"',
+  '"a\\u0000b"',
+  '"\\ud800"',
+  '"\\udfff tail"',
+  '1e308',
+  '-1e308',
+  '9007199254740993',
+  '1.5',
+  '-1',
+  '0',
+  'true',
+  '[]',
+  '{}',
+  '[null]',
+  '"x"',
+  `"${'y'.repeat(5000)}"`,
+  nested(40),
+  `{"a":${nested(35)}}`,
+  '"00000000-0000-4000-8000-000000000000"',
+  '"😀"',
+  '{"$gt": 1}',
+  '"<script>"',
+  '"\'; DROP TABLE agents; --"',
 );
 
-const pathValue = fc.constantFrom('x', '%00', 'a%00b', '00000000-0000-4000-8000-000000000000', 'ST-1', 'svc_unknown', '%ED%A0%80', 'z'.repeat(600), '..%2F..', '%F0%9F%98%80', '-1', '1e999');
+const pathValue = fc.constantFrom(
+  'x',
+  '%00',
+  'a%00b',
+  '00000000-0000-4000-8000-000000000000',
+  'ST-1',
+  'svc_unknown',
+  '%ED%A0%80',
+  'z'.repeat(600),
+  '..%2F..',
+  '%F0%9F%98%80',
+  '-1',
+  '1e999',
+);
 const queryValue = fc.constantFrom('', 'abc', '-1', '0', '1e309', '99999999999999', '%00', 'true', '%ED%A0%80', 'ACTIVE', 'x'.repeat(300));
 // Mostly the agent's key, which reaches furthest (past authentication into the operation).
 const credential = fc.oneof(
@@ -135,7 +170,10 @@ async function send(request: Broken): Promise<{ res: Response; contentType: stri
   const aborter = new AbortController();
   const res = await fetch(request.url, {
     method: request.method,
-    headers: { ...(request.authorization ? { authorization: request.authorization } : {}), ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(request.authorization ? { authorization: request.authorization } : {}),
+      ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
     signal: aborter.signal,
   });
@@ -160,14 +198,30 @@ it('answers every operation of the OpenAPI document, however broken the request,
       fc.asyncProperty(
         credential,
         fc.array(pathValue, { minLength: 4, maxLength: 4 }),
-        fc.dictionary(fc.constantFrom(...(op.parameters.filter((p) => p.in === 'query').map((p) => p.name).concat('unknown'))), queryValue, { maxKeys: 3 }),
+        fc.dictionary(
+          fc.constantFrom(
+            ...op.parameters
+              .filter((p) => p.in === 'query')
+              .map((p) => p.name)
+              .concat('unknown'),
+          ),
+          queryValue,
+          { maxKeys: 3 },
+        ),
         op.body ? bodyArbitrary(op) : fc.constant(undefined),
         async (cred, pathValues, query, body) => {
           let i = 0;
           const path = op.path.replace(/\{(\w+)\}/g, () => pathValues[i++ % pathValues.length]);
-          const qs = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
+          const qs = Object.entries(query)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('&');
           const authorization = cred === 'agent' ? `Bearer ${agentKey}` : cred === 'admin' ? `Bearer ${ADMIN_KEY}` : cred;
-          const request: Broken = { method: op.method, url: `${server.url}/api/v1${path}${qs ? `?${qs}` : ''}`, authorization: authorization || undefined, body };
+          const request: Broken = {
+            method: op.method,
+            url: `${server.url}/api/v1${path}${qs ? `?${qs}` : ''}`,
+            authorization: authorization || undefined,
+            body,
+          };
           const { res, contentType, text, ms } = await send(request);
           times.push(ms);
           if (ms >= WORST_MS) slow.push({ request, ms });

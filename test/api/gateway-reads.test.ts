@@ -37,12 +37,18 @@ describe('GET /ext/gateway/events', () => {
   async function ownerWithEvents(count: number, on = server) {
     const call = api(on);
     const owner = await registerAgent(on);
-    const ext = await call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] } });
+    const ext = await call('POST', '/ext/agents/register', {
+      key: owner.key,
+      body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] },
+    });
     expect(ext.status).toBe(201);
     const externalAgentId = ext.body.external_agent.external_agent_id as string;
     const delegate = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const res = await call('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: externalAgentId, capability: 'summarize', input: { i } } });
+        const res = await call('POST', '/ext/swarm/delegate', {
+          key: owner.key,
+          body: { external_agent_id: externalAgentId, capability: 'summarize', input: { i } },
+        });
         expect(res.status).toBe(200);
       }
     };
@@ -148,7 +154,11 @@ describe('GET /ext/payments/checkout/:id', () => {
     expect((await call('POST', `/agents/${sponsor.agentId}/wallet`, { key: sponsor.key, body: { address: account.address } })).status).toBe(201);
     await fund(server, sponsor.key, '1');
     const db = server.app.services.db;
-    const balances = async () => (await db.wallet.findMany({ where: { agentId: { in: [sponsor.agentId, buyer.agentId, seller.agentId] } }, orderBy: { agentId: 'asc' } })).map((w) => [w.agentId, w.balance]);
+    const balances = async () =>
+      (await db.wallet.findMany({ where: { agentId: { in: [sponsor.agentId, buyer.agentId, seller.agentId] } }, orderBy: { agentId: 'asc' } })).map((w) => [
+        w.agentId,
+        w.balance,
+      ]);
     const before = await balances();
 
     const asked = await atUrl(url);

@@ -88,7 +88,10 @@ describe('cost limits', () => {
     const cases: [string, RegExp][] = [
       [`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(' ')} }`, /31 aliases .* at most 30/],
       [`{ me { ${'id '.repeat(51)} } }`, /selects one response name 51 times .* at most 50/],
-      [`{ tasks(first: 100) { edges { node { ${Array.from({ length: 20 }, (_, i) => `d${i}: delegations { delegationId status }`).join(' ')} } } } }`, /complexity is \d+ .* budget is 50000/],
+      [
+        `{ tasks(first: 100) { edges { node { ${Array.from({ length: 20 }, (_, i) => `d${i}: delegations { delegationId status }`).join(' ')} } } } }`,
+        /complexity is \d+ .* budget is 50000/,
+      ],
       [`{ me { ${'__typename '.repeat(2001)} } }`, /more than 2000 tokens/],
     ];
     for (const [query, message] of cases) {
@@ -143,8 +146,9 @@ describe('introspection', () => {
       expect(first.body.data.__schema.queryType.name).toBe('Query');
       const again = await http(other.url, 'POST', '/graphql', { body: { query } });
       const get = await http(other.url, 'GET', `/graphql?query=${encodeURIComponent(query)}`, { headers: { accept: 'application/json' } });
-      const subscribeOnce = (client: { subscribe: (p: { query: string }, sink: { next: (v: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void }) =>
-        new Promise<any>((resolve, reject) => client.subscribe({ query }, { next: resolve, error: reject, complete: () => {} }));
+      const subscribeOnce = (client: {
+        subscribe: (p: { query: string }, sink: { next: (v: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void;
+      }) => new Promise<any>((resolve, reject) => client.subscribe({ query }, { next: resolve, error: reject, complete: () => {} }));
       const ws = createWsClient({ url: `${other.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
       const sse = createSseClient({ url: `${other.url}/graphql/stream`, retryAttempts: 0 });
       try {
@@ -161,7 +165,9 @@ describe('introspection', () => {
       // Other variables are another answer; an operation that reads the schema's own fields is never kept.
       const named = 'query($n: String!) { __type(name: $n) { name kind } }';
       for (const n of ['Agent', 'Service', 'Agent']) {
-        expect((await http(other.url, 'POST', '/graphql', { body: { query: named, variables: { n } } })).body).toEqual({ data: { __type: { name: n, kind: 'OBJECT' } } });
+        expect((await http(other.url, 'POST', '/graphql', { body: { query: named, variables: { n } } })).body).toEqual({
+          data: { __type: { name: n, kind: 'OBJECT' } },
+        });
       }
       expect((await http(other.url, 'POST', '/graphql', { body: { query: '{ __schema { queryType { name } } stats { totalAgents } }' } })).status).toBe(200);
       expect(await kept()).toBe(3);

@@ -36,9 +36,13 @@ function collect(subscribe: (sink: { next: (v: any) => void; error: (e: unknown)
 describe('GraphQL over HTTP', () => {
   it('registers an agent and reads it back with me', async () => {
     const name = uniqueName('gql');
-    const reg = await gql(server, 'mutation($i: RegisterAgentInput!) { registerAgent(input: $i) { agent { id agentId name tier reputation } masterKey agentKey } }', {
-      i: { name, description: 'Over GraphQL', ownerEmail: 'g@example.com' },
-    });
+    const reg = await gql(
+      server,
+      'mutation($i: RegisterAgentInput!) { registerAgent(input: $i) { agent { id agentId name tier reputation } masterKey agentKey } }',
+      {
+        i: { name, description: 'Over GraphQL', ownerEmail: 'g@example.com' },
+      },
+    );
     expect(reg.status).toBe(200);
     const { agent, masterKey } = reg.body.data!.registerAgent;
     expect(agent).toMatchObject({ name, tier: 'newcomer', reputation: 20 });
@@ -85,7 +89,7 @@ describe('GraphQL over HTTP', () => {
     expect(res.body).toEqual({ data: { updateMe: { capabilities: ['summarize'] } } });
   });
 
-  it('shares the REST twin\'s rate budget and reports it in headers', async () => {
+  it("shares the REST twin's rate budget and reports it in headers", async () => {
     const me = await registerPayingAgent(server);
     const rest = await api(server)('GET', '/agents/me', { key: me.key });
     expect(rest.headers.get('x-ratelimit-remaining')).toBe('59');
@@ -98,7 +102,9 @@ describe('GraphQL over HTTP', () => {
     const me = await registerPayingAgent(server);
     const query = '{ me { agentId name tier } version { version } }';
     const post = await gql(server, query, undefined, me.key);
-    const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${me.key}`, accept: 'application/json' } });
+    const get = await fetch(`${server.url}/graphql?query=${encodeURIComponent(query)}`, {
+      headers: { authorization: `Bearer ${me.key}`, accept: 'application/json' },
+    });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual(post.body);
     expect(post.body.data.me).toEqual({ agentId: me.agentId, name: me.name, tier: 'newcomer' });
@@ -124,7 +130,11 @@ describe('GraphQL over HTTP', () => {
   });
 
   it('hands other content types and event streams to yoga', async () => {
-    const res = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/graphql+json', accept: 'application/json' }, body: '{"query":"{ ping }"}' });
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/graphql+json', accept: 'application/json' },
+      body: '{"query":"{ ping }"}',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { ping: true } });
   });
@@ -260,9 +270,20 @@ describe('Query.node', () => {
     const other = await registerAgent(server);
     const service = await api(server)('POST', '/services/register', {
       key: owner.key,
-      body: { name: 'Node test', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for node tests', pricing_model: 'free' },
+      body: {
+        name: 'Node test',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A service for node tests',
+        pricing_model: 'free',
+      },
     });
-    const made = await gql(server, 'mutation($s: String!) { provisionSubKey(serviceKey: $s) { key { id subKeyId } } }', { s: service.body.service_key }, owner.key);
+    const made = await gql(
+      server,
+      'mutation($s: String!) { provisionSubKey(serviceKey: $s) { key { id subKeyId } } }',
+      { s: service.body.service_key },
+      owner.key,
+    );
     const id = made.body.data.provisionSubKey.key.id;
     const mine = await gql(server, 'query($id: ID!) { node(id: $id) { ... on SubKey { subKeyId hint } } }', { id }, owner.key);
     expect(mine.body.data.node.subKeyId).toBe(made.body.data.provisionSubKey.key.subKeyId);

@@ -4,7 +4,6 @@ import { api, startServer, type TestServer } from '../support/server';
 import { FakeClock } from '../support/clock';
 import { eventually } from '../support/expect';
 
-
 const T0 = new Date('2026-01-01T12:00:30Z');
 let server: TestServer;
 const clock = new FakeClock(T0);
@@ -26,7 +25,12 @@ describe('GET /health', () => {
         database: { status: 'ok', kind: expect.stringMatching(/^(pglite|postgres)$/), latency_ms: expect.any(Number) },
         sse: { status: 'ok', open_streams: expect.any(Number), redis: 'off' },
         scheduler: { status: 'ok', jobs: expect.any(Number) },
-        memory: { status: 'ok', rss_bytes: expect.any(Number), heap_used_bytes: expect.any(Number), vector_search: expect.stringMatching(/^(pgvector|exact)$/) },
+        memory: {
+          status: 'ok',
+          rss_bytes: expect.any(Number),
+          heap_used_bytes: expect.any(Number),
+          vector_search: expect.stringMatching(/^(pgvector|exact)$/),
+        },
       },
     });
   });
@@ -94,7 +98,9 @@ describe('GET /metrics', () => {
     expect(line(text, 'http_request_duration_seconds_count', ping)).toBe(count + 3);
     expect(line(text, 'http_request_duration_seconds_bucket', `le="\\+Inf",${ping}`)).toBe(count + 3);
     expect(line(text, 'http_request_duration_seconds_sum', ping)).toBeGreaterThan(0);
-    const buckets = ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '10'].map((le) => line(text, 'http_request_duration_seconds_bucket', `le="${le}",${ping}`));
+    const buckets = ['0.001', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '10'].map((le) =>
+      line(text, 'http_request_duration_seconds_bucket', `le="${le}",${ping}`),
+    );
     expect(buckets.every((n, i) => Number.isFinite(n) && (i === 0 || n >= buckets[i - 1]))).toBe(true);
     expect(buckets[buckets.length - 1]).toBeLessThanOrEqual(count + 3);
   });

@@ -42,7 +42,11 @@ describe('JSON nesting', () => {
   });
 
   it('refuses GraphQL variables and documents nested too deeply, without overflowing the parser', async () => {
-    const vars = await http(server.url, 'POST', '/graphql', { key: me.key, raw: `{"query":"query($i: ResolveInput!) { resolve(input: $i) { total } }","variables":{"i":${nestedText(5_000)}}}`, headers: { 'content-type': 'application/json' } });
+    const vars = await http(server.url, 'POST', '/graphql', {
+      key: me.key,
+      raw: `{"query":"query($i: ResolveInput!) { resolve(input: $i) { total } }","variables":{"i":${nestedText(5_000)}}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(vars.status).toBe(400);
     expect(vars.body.errors[0].message).toMatch(/nested deeper than 32 levels/);
     // A request error: 400 to graphql-response+json clients, 200 with errors to legacy JSON ones.
@@ -54,7 +58,9 @@ describe('JSON nesting', () => {
     expect(doc.status).toBe(400);
     expect(doc.body.errors![0].message).toMatch(/nested deeper than 64 levels/);
     // The same through yoga (GET).
-    const get = await http(server.url, 'GET', `/graphql?query=${encodeURIComponent(`{ ${'me {'.repeat(100)} id ${'}'.repeat(100)} }`)}`, { headers: { accept: 'application/json' } });
+    const get = await http(server.url, 'GET', `/graphql?query=${encodeURIComponent(`{ ${'me {'.repeat(100)} id ${'}'.repeat(100)} }`)}`, {
+      headers: { accept: 'application/json' },
+    });
     expect(get.status).toBeLessThan(500);
     expect(JSON.stringify(get.body)).toMatch(/nested deeper than 64 levels/);
   });
@@ -93,7 +99,10 @@ describe('text the database cannot store', () => {
   it('refuses them in GraphQL variables and in string literals', async () => {
     const vars = await gql(server, 'mutation($i: UpdateMeInput!) { updateMe(input: $i) { name } }', { i: { description: 'a\u0000b' } }, me.key);
     expect(vars.status).toBe(400);
-    expect(vars.body.errors![0]).toMatchObject({ message: expect.stringMatching(/variables\.i\.description: must not contain the NUL/), extensions: { code: 'VALIDATION_FAILED' } });
+    expect(vars.body.errors![0]).toMatchObject({
+      message: expect.stringMatching(/variables\.i\.description: must not contain the NUL/),
+      extensions: { code: 'VALIDATION_FAILED' },
+    });
     const literal = await gql(server, 'mutation { updateMe(input: { description: "a\\u0000b" }) { name } }', undefined, me.key);
     expect(literal.body.errors![0].message).toMatch(/string literal must not contain the NUL/);
     // graphql-js's lexer refuses a lone surrogate escape itself.
@@ -105,7 +114,13 @@ describe('text the database cannot store', () => {
 
 describe('over WebSocket (graphql-ws)', () => {
   it('refuses the same variables before running the operation', async () => {
-    const client = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0, lazy: true });
+    const client = createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${me.key}` },
+      retryAttempts: 0,
+      lazy: true,
+    });
     try {
       const result = await new Promise<any>((resolve) => {
         let got: unknown;
@@ -124,18 +139,30 @@ describe('over WebSocket (graphql-ws)', () => {
 describe('numbers a column cannot hold', () => {
   it('refuses embeddings beyond float4, in writes and in searches', async () => {
     const store = (await call('POST', '/memory/stores', { key: me.key, body: { name: uniqueName('v'), storeType: 'vector', dimensions: 3 } })).body;
-    const write = await call('PUT', `/memory/stores/${store.id}/entries`, { key: me.key, body: { entries: [{ key: 'k', value: 1, embedding: [1e308, 1, 1] }] } });
+    const write = await call('PUT', `/memory/stores/${store.id}/entries`, {
+      key: me.key,
+      body: { entries: [{ key: 'k', value: 1, embedding: [1e308, 1, 1] }] },
+    });
     expectProblem(write, 400, 'validation_failed');
     expect(errorPaths(write)).toEqual(['entries.0.embedding']);
     const search = await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { vector: [1, -1e39, 0] } });
     expect(errorPaths(search)).toEqual(['vector']);
-    expect((await call('PUT', `/memory/stores/${store.id}/entries`, { key: me.key, body: { entries: [{ key: 'k', value: 1, embedding: [3e38, 1, 1] }] } })).status).toBe(200);
+    expect(
+      (await call('PUT', `/memory/stores/${store.id}/entries`, { key: me.key, body: { entries: [{ key: 'k', value: 1, embedding: [3e38, 1, 1] }] } })).status,
+    ).toBe(200);
   });
 
   it('refuses integers beyond 32 bits where a column is an integer (cents, limits)', async () => {
     const res = await call('POST', '/services/register', {
       key: me.key,
-      body: { name: 'Big', endpoint: 'https://x.example.com', capabilities: ['summarize'], description: 'a big price here', pricing_model: 'per_call', costPerCall: 1e20 },
+      body: {
+        name: 'Big',
+        endpoint: 'https://x.example.com',
+        capabilities: ['summarize'],
+        description: 'a big price here',
+        pricing_model: 'per_call',
+        costPerCall: 1e20,
+      },
     });
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(['costPerCall']);

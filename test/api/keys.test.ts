@@ -5,7 +5,6 @@ import { api, gql, registerAgent, startServer, type TestServer } from '../suppor
 import { FakeClock } from '../support/clock';
 import { errorPaths, expectProblem } from '../support/expect';
 
-
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -23,8 +22,6 @@ beforeAll(async () => {
   call = api(server);
 });
 afterAll(() => server.close());
-
-
 
 /**
  * An agent with a registered service: returns the agent and the service's `svc_` key. `policy` is the
@@ -84,12 +81,23 @@ async function serviceOfSubAgent() {
   const parent = await registerAgent(server);
   const sub = await call('POST', `/agents/${parent.agentId}/sub-agents`, {
     key: parent.key,
-    body: { name: `sub-provider-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, description: 'Provides for its parent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    body: {
+      name: `sub-provider-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      description: 'Provides for its parent',
+      autonomyLevel: 'EXECUTE_ONLY',
+      authorityScope: [],
+    },
   });
   if (sub.status !== 201) throw new Error(`sub-agent failed: ${sub.status} ${sub.text}`);
   const res = await call('POST', '/services/register', {
     key: sub.body.master_key,
-    body: { name: 'Sub-agent summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+    body: {
+      name: 'Sub-agent summariser',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'Summarises long documents',
+      pricing_model: 'free',
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
   return { parent, providerId: sub.body.agent_id as string, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
@@ -176,7 +184,11 @@ describe('POST /keys/provision/:serviceKey', () => {
       expires_at: expiresAt,
     });
     const verified = await verify(res.body.sub_key);
-    expect(verified.body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 10, requests_per_day: 1000 }, expires_at: expiresAt });
+    expect(verified.body).toMatchObject({
+      permissions: ['read', 'write'],
+      rate_limits: { requests_per_minute: 10, requests_per_day: 1000 },
+      expires_at: expiresAt,
+    });
   });
 
   it.each([
@@ -199,7 +211,10 @@ describe('POST /keys/provision/:serviceKey', () => {
   it('names every bad field in one 400', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const past = new Date(clock.now().getTime() - 1000).toISOString();
-    const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['BAD'], rate_limits: { requests_per_minute: 0 }, expires_at: past } });
+    const res = await call('POST', `/keys/provision/${serviceKey}`, {
+      key: consumer.key,
+      body: { permissions: ['BAD'], rate_limits: { requests_per_minute: 0 }, expires_at: past },
+    });
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(['expires_at', 'permissions.0', 'rate_limits.requests_per_minute']);
   });
@@ -251,7 +266,7 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
   const updatePolicy = (key: string | undefined, serviceKey: string, policy: Record<string, unknown>) =>
     call('PATCH', `/services/${serviceKey}`, { key, body: { sub_key_policy: policy } });
 
-  it('grants read and write as asked on a service whose owner set no policy, and refuses anything else with 403 naming it: admin needs the owner\'s allowance', async () => {
+  it("grants read and write as asked on a service whose owner set no policy, and refuses anything else with 403 naming it: admin needs the owner's allowance", async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const res = await call('POST', `/keys/provision/${serviceKey}`, {
       key: consumer.key,
@@ -268,12 +283,15 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     expect((await provision(consumer.key, serviceKey, { permissions: ['read', 'write'] })).body.permissions).toEqual(['read', 'write']);
   });
 
-  it('refuses with 403, naming them, permissions an owner\'s policy does not allow', async () => {
+  it("refuses with 403, naming them, permissions an owner's policy does not allow", async () => {
     const { consumer, serviceKey } = await consumerAndService({ permissions: ['read'] });
     const res = await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['admin', 'write', 'read'] } });
     expectProblem(res, 403, 'forbidden');
     expect(res.body.errors).toEqual(
-      ['admin', 'write'].map((p, i) => ({ path: `permissions.${i}`, message: `"${p}" is not allowed by the sub-key policy of ${serviceKey}, which allows "read"` })),
+      ['admin', 'write'].map((p, i) => ({
+        path: `permissions.${i}`,
+        message: `"${p}" is not allowed by the sub-key policy of ${serviceKey}, which allows "read"`,
+      })),
     );
     expect((await call('GET', '/my/keys', { key: consumer.key })).body.total).toBe(0);
     // Only the permissions not allowed are named.
@@ -284,7 +302,7 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     expect((await provision(consumer.key, serviceKey, { permissions: ['read'] })).body.permissions).toEqual(['read']);
   });
 
-  it('grants admin once the owner\'s policy lists it, at rates within the policy', async () => {
+  it("grants admin once the owner's policy lists it, at rates within the policy", async () => {
     const { consumer, serviceKey } = await consumerAndService({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 30 });
     const res = await provision(consumer.key, serviceKey, { permissions: ['admin'], rate_limits: { requests_per_minute: 1_000_000 } });
     expect(res.body).toMatchObject({ permissions: ['admin'], rate_limits: { requests_per_minute: 30, requests_per_day: null } });
@@ -310,9 +328,17 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     expect(plain.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 60, requests_per_day: 10_000 } });
     const policy = `the sub-key policy of ${limited.serviceKey}`;
     expect(plain.body.bounds).toEqual([
-      { field: 'rate_limits.requests_per_day', asked: null, granted: 10_000, reason: `${policy} allows at most 10000 requests a day, so every key has a daily limit` },
+      {
+        field: 'rate_limits.requests_per_day',
+        asked: null,
+        granted: 10_000,
+        reason: `${policy} allows at most 10000 requests a day, so every key has a daily limit`,
+      },
     ]);
-    const above = await provision(limited.consumer.key, limited.serviceKey, { permissions: ['write'], rate_limits: { requests_per_minute: 500, requests_per_day: 20_000 } });
+    const above = await provision(limited.consumer.key, limited.serviceKey, {
+      permissions: ['write'],
+      rate_limits: { requests_per_minute: 500, requests_per_day: 20_000 },
+    });
     expect(above.body).toMatchObject({ permissions: ['write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
     expect(above.body.bounds).toEqual([
       { field: 'rate_limits.requests_per_minute', asked: 500, granted: 100, reason: `${policy} allows at most 100 requests a minute` },
@@ -345,9 +371,20 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
 
     const widened = await updatePolicy(svc.key, svc.serviceKey, { permissions: ['read', 'write', 'admin'] });
     expect(widened.status).toBe(200);
-    expect(widened.body).toMatchObject({ service_key: svc.serviceKey, sub_key_policy: { permissions: ['read', 'write', 'admin'], max_requests_per_minute: 100, max_requests_per_day: 10_000 } });
-    const cleared = await call('PATCH', `/services/${svc.serviceKey}`, { key: svc.key, body: { subKeyPolicy: { maxRequestsPerDay: null, maxRequestsPerMinute: null } } });
-    expect(cleared.body.sub_key_policy).toEqual({ permissions: ['read', 'write', 'admin'], max_requests_per_minute: 60, max_requests_per_day: null, set_by_owner: true });
+    expect(widened.body).toMatchObject({
+      service_key: svc.serviceKey,
+      sub_key_policy: { permissions: ['read', 'write', 'admin'], max_requests_per_minute: 100, max_requests_per_day: 10_000 },
+    });
+    const cleared = await call('PATCH', `/services/${svc.serviceKey}`, {
+      key: svc.key,
+      body: { subKeyPolicy: { maxRequestsPerDay: null, maxRequestsPerMinute: null } },
+    });
+    expect(cleared.body.sub_key_policy).toEqual({
+      permissions: ['read', 'write', 'admin'],
+      max_requests_per_minute: 60,
+      max_requests_per_day: null,
+      set_by_owner: true,
+    });
     expect(await policyOf(svc.serviceKey)).toEqual(cleared.body.sub_key_policy);
     // A null policy takes it back to none set: the default applies again.
     const unset = await call('PATCH', `/services/${svc.serviceKey}`, { key: svc.key, body: { sub_key_policy: null } });
@@ -362,7 +399,13 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     [{ max_requests_per_day: 10_000_001 }, ['sub_key_policy.max_requests_per_day']],
   ])('answers 400 for the policy %j, at registration and on update, naming %j', async (policy, paths) => {
     const agent = await registerAgent(server);
-    const body = { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' };
+    const body = {
+      name: 'Summariser',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'Summarises long documents',
+      pricing_model: 'free',
+    };
     const registered = await call('POST', '/services/register', { key: agent.key, body: { ...body, sub_key_policy: policy } });
     expectProblem(registered, 400, 'validation_failed');
     expect(errorPaths(registered)).toEqual(paths);
@@ -389,7 +432,10 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
     const { consumer, serviceKey, provider: svc } = await consumerAndService(READ_WRITE);
     const before = await provision(consumer.key, serviceKey, { permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100 } });
     expect((await updatePolicy(svc.key, serviceKey, { permissions: ['read'], max_requests_per_minute: 10, max_requests_per_day: null })).status).toBe(200);
-    expect((await verify(before.subKey)).body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 } });
+    expect((await verify(before.subKey)).body).toMatchObject({
+      permissions: ['read', 'write'],
+      rate_limits: { requests_per_minute: 100, requests_per_day: 10_000 },
+    });
     expectProblem(await call('POST', `/keys/provision/${serviceKey}`, { key: consumer.key, body: { permissions: ['write'] } }), 403, 'forbidden');
     const after = await provision(consumer.key, serviceKey);
     expect(after.body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: null } });
@@ -410,7 +456,10 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
         { field: 'rate_limits.requests_per_minute', asked: 100, granted: 10, reason: `${policy} allows at most 10 requests a minute` },
       ],
     });
-    expect((await verify(rotated.body.new_sub_key)).body).toMatchObject({ permissions: ['read'], rate_limits: { requests_per_minute: 10, requests_per_day: 10_000 } });
+    expect((await verify(rotated.body.new_sub_key)).body).toMatchObject({
+      permissions: ['read'],
+      rate_limits: { requests_per_minute: 10, requests_per_day: 10_000 },
+    });
     // The old key keeps its grant for its grace period, as it was.
     expect((await verify(before.subKey)).body).toMatchObject({ permissions: ['read', 'write'], rate_limits: { requests_per_minute: 100 } });
     // Within the policy, a rotation carries the grant over unchanged.
@@ -438,7 +487,9 @@ describe("the service's sub-key policy (issue 34: trust signals that cannot be s
       svc.key,
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data).toEqual({ updateService: { serviceKey: svc.serviceKey, subKeyPolicy: { permissions: ['read', 'write'], maxRequestsPerMinute: 60, maxRequestsPerDay: 50 } } });
+    expect(res.body.data).toEqual({
+      updateService: { serviceKey: svc.serviceKey, subKeyPolicy: { permissions: ['read', 'write'], maxRequestsPerMinute: 60, maxRequestsPerDay: 50 } },
+    });
   });
 });
 
@@ -556,7 +607,7 @@ describe('POST /keys/verify', () => {
     expect(new Set(answers.map((res) => res.headers.get('content-type'))).size).toBe(1);
   });
 
-  it("expires a key whose expires_at is set in the database", async () => {
+  it('expires a key whose expires_at is set in the database', async () => {
     const { consumer, serviceKey } = await consumerAndService();
     const key = await provision(consumer.key, serviceKey);
     await server.app.services.db.subKey.update({ where: { id: key.id }, data: { expiresAt: new Date(clock.now().getTime() - 1000) } });
@@ -714,7 +765,12 @@ describe('POST /keys/:keyId/rotate', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ expires_at: expiresAt, permissions: ['read', 'write'] });
     const verified = await verify(res.body.new_sub_key);
-    expect(verified.body).toMatchObject({ service: serviceKey, permissions: ['read', 'write'], rate_limits: { requests_per_minute: 5 }, expires_at: expiresAt });
+    expect(verified.body).toMatchObject({
+      service: serviceKey,
+      permissions: ['read', 'write'],
+      rate_limits: { requests_per_minute: 5 },
+      expires_at: expiresAt,
+    });
   });
 
   it('answers 409 for a key that is already rotated, revoked or expired', async () => {

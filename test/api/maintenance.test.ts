@@ -41,7 +41,12 @@ describe('database maintenance, every 200 ms', () => {
 
   it('vacuums and analyses a table whose dead rows passed the threshold, and its dead rows are gone', async () => {
     await churned('maintenance_probe', 2000);
-    const seen = await eventually(() => stats('maintenance_probe'), (s) => s?.vacuumed, 15_000, { everyMs: 100 });
+    const seen = await eventually(
+      () => stats('maintenance_probe'),
+      (s) => s?.vacuumed,
+      15_000,
+      { everyMs: 100 },
+    );
     expect(seen).toMatchObject({ vacuumed: true, analysed: true });
     // The statistics the vacuum left: no dead rows, so the next rounds leave the table alone.
     expect((await stats('maintenance_probe')).dead).toBe(0);
@@ -63,7 +68,12 @@ describe('database maintenance, one round at a time (DB_MAINTENANCE_MS=0: no rou
     const { sql } = server.app.services;
     const [{ autovacuum }] = await sql.query<{ autovacuum: string }>(`SELECT current_setting('autovacuum') AS autovacuum`, []);
     // Statistics reach pg_stat_user_tables at most once a second (PGlite flushes them when a later statement comes).
-    await eventually(() => stats('maintenance_gate'), (s) => s.dead >= 500, 5_000, { everyMs: 100 });
+    await eventually(
+      () => stats('maintenance_gate'),
+      (s) => s.dead >= 500,
+      5_000,
+      { everyMs: 100 },
+    );
     const silent = createLogger('silent');
     // Told it is not the embedded database, it defers to the database's own autovacuum setting. PGlite says
     // `on` (it has the setting, not the launcher), as a PostgreSQL with autovacuum running does.
@@ -88,7 +98,12 @@ describe('database maintenance, one round at a time (DB_MAINTENANCE_MS=0: no rou
   it("paces its vacuums as autovacuum does, on a connection of its own, and leaves that connection's settings as they were", async () => {
     await churned('maintenance_paced', 500);
     const { sql } = server.app.services;
-    await eventually(() => stats('maintenance_paced'), (s) => s.dead >= 500, 5_000, { everyMs: 100 });
+    await eventually(
+      () => stats('maintenance_paced'),
+      (s) => s.dead >= 500,
+      5_000,
+      { everyMs: 100 },
+    );
     const [{ expected }] = await sql.query<{ expected: string }>(`SELECT current_setting('autovacuum_vacuum_cost_delay') AS expected`, []);
     const during: string[] = [];
     let after: string | undefined;

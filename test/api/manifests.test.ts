@@ -13,7 +13,11 @@ afterAll(() => server.close());
 it('serves /.well-known/ai-plugin.json pointing at the OpenAPI document, with bearer auth', async () => {
   const res = await http(server.url, 'GET', '/.well-known/ai-plugin.json');
   expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ schema_version: 'v1', auth: { type: 'user_http', authorization_type: 'bearer' }, api: { type: 'openapi', url: `${server.url}/api/v1/openapi.json` } });
+  expect(res.body).toMatchObject({
+    schema_version: 'v1',
+    auth: { type: 'user_http', authorization_type: 'bearer' },
+    api: { type: 'openapi', url: `${server.url}/api/v1/openapi.json` },
+  });
   const openapi = await fetch(res.body.api.url);
   expect(openapi.status).toBe(200);
   expect((await openapi.json()).openapi).toBe('3.1.0');
@@ -26,11 +30,21 @@ it('serves /llms.txt: what the marketplace is, where each surface lives, every M
   expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
   const text = await res.text();
   expect(text.startsWith('# Agent Capability Marketplace\n\n> ')).toBe(true);
-  for (const surface of ['/mcp', '/api/a2a', '/.well-known/agent-card.json', '/.well-known/webmcp.json', '/api/v1/openapi.json', '/graphql', '/.well-known/jwks.json']) {
+  for (const surface of [
+    '/mcp',
+    '/api/a2a',
+    '/.well-known/agent-card.json',
+    '/.well-known/webmcp.json',
+    '/api/v1/openapi.json',
+    '/graphql',
+    '/.well-known/jwks.json',
+  ]) {
     expect(text).toContain(`${server.url}${surface}`);
   }
   const parsed = parseLlmsTxt(text);
-  const titles = Object.values(parsed.sections).flat().map((l) => l.title);
+  const titles = Object.values(parsed.sections)
+    .flat()
+    .map((l) => l.title);
   for (const tool of server.app.services.ownTools!.all) expect(titles).toContain(tool.name);
   for (const c of server.app.compiled) expect(titles).toContain(`${c.route.method} ${c.paths[0]}`);
   // The marketplace's own capabilities are listed as the tools they are.

@@ -96,12 +96,30 @@ describe('MCP at /mcp', () => {
       expect(tool.description?.length).toBeGreaterThan(10);
     }
     const names = tools.map((t) => t.name);
-    for (const area of ['resolve', 'execute', 'provisionSubKey', 'registerService', 'ticket', 'writeMemoryEntries', 'createSubscription', 'createTask', 'createSwarmSession', 'createUtoTicket', 'createConglomerate', 'installSkill']) {
+    for (const area of [
+      'resolve',
+      'execute',
+      'provisionSubKey',
+      'registerService',
+      'ticket',
+      'writeMemoryEntries',
+      'createSubscription',
+      'createTask',
+      'createSwarmSession',
+      'createUtoTicket',
+      'createConglomerate',
+      'installSkill',
+    ]) {
       expect(names).toContain(area);
     }
     const init = await http(server.url, 'POST', '/mcp', {
       headers: { accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      },
     });
     expect(init.status).toBe(200);
     expect(init.text).toContain('"protocolVersion":"2024-11-05"');
@@ -148,7 +166,18 @@ describe('MCP at /mcp', () => {
       expect(tools).toHaveLength(25);
       expect(tools.map((t) => t.name).sort()).toEqual([...inToolset('default'), 'support-ticket'].sort());
       for (const tool of tools) expect(tool._meta?.[TOOLSET]).toBe('default');
-      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['searchCapabilities', 'getCapabilityDetails', 'browseProviders', 'executeCapability', 'registerAgent', 'getReputation', 'getMarketplaceStats', 'listSparks']));
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining([
+          'searchCapabilities',
+          'getCapabilityDetails',
+          'browseProviders',
+          'executeCapability',
+          'registerAgent',
+          'getReputation',
+          'getMarketplaceStats',
+          'listSparks',
+        ]),
+      );
     });
 
     it('adds the toolsets a client names, in the query or the path, to the default ones', async () => {
@@ -177,11 +206,18 @@ describe('MCP at /mcp', () => {
 
     it('refuses an unknown toolset with a clear error naming it and the toolsets there are, opening no session', async () => {
       const before = server.app.mcp.sessionCount;
-      await expect(connect(undefined, server, '/mcp?toolsets=memory,nope')).rejects.toThrow(/Unknown toolset 'nope': the toolsets are default, account, .*, or all for every tool/);
+      await expect(connect(undefined, server, '/mcp?toolsets=memory,nope')).rejects.toThrow(
+        /Unknown toolset 'nope': the toolsets are default, account, .*, or all for every tool/,
+      );
       await expect(connect(undefined, server, '/mcp/x/nope')).rejects.toThrow(/Unknown toolset 'nope'/);
       const raw = await http(server.url, 'POST', '/mcp/x/Memory', {
         headers: { accept: 'application/json, text/event-stream' },
-        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
       });
       expect(raw.status).toBe(400);
       expect(raw.body.error.message).toMatch(/^Unknown toolset 'Memory': the toolsets are default, account/);
@@ -194,11 +230,19 @@ describe('MCP at /mcp', () => {
         code: -32602,
         message: expect.stringMatching(/createUtoTicket is in the toolset uto, which this session did not ask for: connect to \/mcp\?toolsets=uto/),
       });
-      await expect(client.callTool({ name: 'web-browse', arguments: { url: 'https://example.com' } })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/toolset web/) });
+      await expect(client.callTool({ name: 'web-browse', arguments: { url: 'https://example.com' } })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/toolset web/),
+      });
       const accept = { accept: 'application/json, text/event-stream' };
       const init = await http(server.url, 'POST', '/mcp/x/memory', {
         headers: accept,
-        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        },
       });
       const session = { ...accept, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
       await http(server.url, 'POST', '/mcp', { headers: session, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
@@ -214,7 +258,9 @@ describe('MCP at /mcp', () => {
       expect(instructions).toContain(`${server.url}/mcp?toolsets=<name>,<name>`);
       expect(instructions).toContain(`${server.url}/mcp/x/<name>`);
       for (const [name, tools] of offered()) if (name !== 'default' && tools.length) expect(instructions).toContain(`${name} (${tools.length}): `);
-      expect((await connect(undefined, server, '/mcp?toolsets=memory')).getInstructions()).toContain(`the toolsets default (25 tools), memory (${offered().get('memory')!.length} tools)`);
+      expect((await connect(undefined, server, '/mcp?toolsets=memory')).getInstructions()).toContain(
+        `the toolsets default (25 tools), memory (${offered().get('memory')!.length} tools)`,
+      );
       expect((await connect(undefined, server, '/mcp/x/all')).getInstructions()).toContain('This session serves every toolset');
     });
   });
@@ -262,7 +308,12 @@ describe('MCP at /mcp', () => {
     const me = await registerPayingAgent(server);
     const client = await connect(me.key);
     const receipt = await ok(client, 'executeCapability', { capability, input: { text: 'from mcp' } });
-    expect(receipt).toMatchObject({ status: 'success', capability, result: { served_by: 'mcp-provider', echo: { text: 'from mcp' } }, transaction: { cost_cents: 3 } });
+    expect(receipt).toMatchObject({
+      status: 'success',
+      capability,
+      result: { served_by: 'mcp-provider', echo: { text: 'from mcp' } },
+      transaction: { cost_cents: 3 },
+    });
     expect(provider.calls.at(-1)!.json).toMatchObject({ capability, agent_id: me.agentId, input: { text: 'from mcp' } });
     const history = await call('GET', '/agents/me/executions', { key: me.key });
     expect(history.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(receipt.execution_id);
@@ -279,9 +330,19 @@ describe('MCP at /mcp', () => {
     const result = (await client.callTool({ name: 'execute', arguments: { capability, input: { via: 'mcp' } } })) as CallToolResult;
     expect(result.isError).toBe(true);
     const problem = JSON.parse((result.content[0] as { text: string }).text);
-    expect(problem).toMatchObject({ status: 402, code: 'payment_required', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
+    expect(problem).toMatchObject({
+      status: 402,
+      code: 'payment_required',
+      x402Version: 2,
+      accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })],
+    });
     // x402's MCP transport: the same requirements as structured content, for the tool named as the resource.
-    expect(result.structuredContent).toEqual({ x402Version: 2, error: problem.detail, resource: expect.objectContaining({ url: 'mcp://tool/execute' }), accepts: problem.accepts });
+    expect(result.structuredContent).toEqual({
+      x402Version: 2,
+      error: problem.detail,
+      resource: expect.objectContaining({ url: 'mcp://tool/execute' }),
+      accepts: problem.accepts,
+    });
     // A sponsor's key pays it, as a client holding the 402 would.
     const account = await throwAwayAccount();
     const sponsor = await registerAgent(server);
@@ -302,7 +363,13 @@ describe('MCP at /mcp', () => {
     const key = await ok(client, 'provisionSubKey', { serviceKey: service.service_key });
     expect(key.sub_key).toMatch(/^key_service_/);
     expect((await ok(client, 'myKeys')).keys.map((k: { sub_key_id: string }) => k.sub_key_id)).toContain(key.sub_key_id);
-    const registered = await ok(client, 'registerService', { name: 'Via MCP', endpoint: 'https://provider.example.com/mcp', capabilities: [uniqueSlug('via-mcp')], description: 'Registered by a tool', pricingModel: 'free' });
+    const registered = await ok(client, 'registerService', {
+      name: 'Via MCP',
+      endpoint: 'https://provider.example.com/mcp',
+      capabilities: [uniqueSlug('via-mcp')],
+      description: 'Registered by a tool',
+      pricingModel: 'free',
+    });
     expect(registered.service_key).toMatch(/^svc_/);
     const store = await ok(client, 'createMemoryStore', { name: 'notes', storeType: 'kv' });
     await ok(client, 'writeMemoryEntries', { id: store.store_id ?? store.id, entries: [{ key: 'a', value: { n: 1 } }] });
@@ -322,7 +389,7 @@ describe('MCP at /mcp', () => {
     expect(cong.id ?? cong.conglomerate_id).toMatch(/^cong_/);
   });
 
-  it('refuses bad arguments as invalid params (-32602) naming each as the tool spells it, and another agent\'s object as a not-found result', async () => {
+  it("refuses bad arguments as invalid params (-32602) naming each as the tool spells it, and another agent's object as a not-found result", async () => {
     const me = await registerPayingAgent(server);
     const other = await registerAgent(server);
     const client = await connect(me.key);
@@ -338,22 +405,35 @@ describe('MCP at /mcp', () => {
     expect((await invalid(client, 'listSparks', { limit: 500 })).errors).toEqual([{ path: 'limit', message: expect.stringMatching(/1 to 50/) }]);
     expect((await invalid(client, 'getCapabilityDetails', {})).errors).toEqual([{ path: 'serviceKey', message: 'is required' }]);
     // What the database cannot store is refused at the boundary, named by the argument's path.
-    expect((await invalid(client, 'executeCapability', { capability: 'x', input: { text: 'a\u0000b' } })).errors).toEqual([{ path: 'input.text', message: expect.stringMatching(/NUL/) }]);
+    expect((await invalid(client, 'executeCapability', { capability: 'x', input: { text: 'a\u0000b' } })).errors).toEqual([
+      { path: 'input.text', message: expect.stringMatching(/NUL/) },
+    ]);
     const theirs = await call('POST', '/tasks', { key: other.key, body: { intent: 'Theirs' } });
     const notMine = await refused(client, 'task', { id: theirs.body.task_id });
     expect(notMine).toMatchObject({ status: 404, code: 'not_found' });
-    await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool/) });
+    await expect(client.callTool({ name: 'noSuchTool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool/),
+    });
   });
 
   it('answers arguments that are not an object with -32602 naming them, not an internal error', async () => {
     const init = await http(server.url, 'POST', '/mcp', {
       headers: { accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
     });
     const session = init.headers.get('mcp-session-id')!;
     const headers = { accept: 'application/json, text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
     await http(server.url, 'POST', '/mcp', { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
-    const res = await http(server.url, 'POST', '/mcp', { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listSparks', arguments: 'x' } } });
+    const res = await http(server.url, 'POST', '/mcp', {
+      headers,
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listSparks', arguments: 'x' } },
+    });
     const message = JSON.parse(res.text.replace(/^[\s\S]*?data: /, ''));
     expect(message.error).toMatchObject({ code: -32602, message: 'Invalid params: arguments: must be an object', data: { code: 'validation_failed' } });
   });
@@ -367,10 +447,16 @@ describe('MCP at /mcp', () => {
         () => undefined,
         (e: { code?: number; message?: string; data?: any }) => e,
       );
-      expect(err).toMatchObject({ code: -32602, message: expect.stringMatching(/Invalid params: input: must be a JSON object$/), data: { errors: [{ path: 'input', message: 'must be a JSON object' }] } });
+      expect(err).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Invalid params: input: must be a JSON object$/),
+        data: { errors: [{ path: 'input', message: 'must be a JSON object' }] },
+      });
     }
     expect((await invalid(client, 'execute', { capability: 'Not A Slug', input: {} })).errors).toEqual([{ path: 'capability', message: expect.any(String) }]);
-    expect((await invalid(client, 'executeCapability', { capability: 'summarize', input: 'x' })).errors).toEqual([{ path: 'input', message: expect.any(String) }]);
+    expect((await invalid(client, 'executeCapability', { capability: 'summarize', input: 'x' })).errors).toEqual([
+      { path: 'input', message: expect.any(String) },
+    ]);
   });
 
   it("refuses a suspended agent's key with 403, like every surface", async () => {
@@ -429,13 +515,20 @@ describe('MCP at /mcp', () => {
   it('keeps sessions: a GET stream, DELETE to end, 404 for an unknown session, and Origin checked', async () => {
     const version = { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
     const accept = { accept: 'application/json, text/event-stream' };
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const init = await http(server.url, 'POST', '/mcp', { headers: accept, body: initialize });
     expect(init.status).toBe(200);
     const sessionId = init.headers.get('mcp-session-id')!;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const session = { ...version, 'mcp-session-id': sessionId };
-    expect((await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...session }, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status).toBe(202);
+    expect(
+      (await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...session }, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status,
+    ).toBe(202);
     const controller = new AbortController();
     const stream = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream', ...session }, signal: controller.signal });
     expect(stream.status).toBe(200);
@@ -444,7 +537,10 @@ describe('MCP at /mcp', () => {
     expect((await http(server.url, 'GET', '/mcp', { headers: { accept: 'text/event-stream', ...session } })).status).toBe(409);
     controller.abort();
 
-    const unknown = await http(server.url, 'POST', '/mcp', { headers: { ...accept, ...version, 'mcp-session-id': 'not-a-session' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const unknown = await http(server.url, 'POST', '/mcp', {
+      headers: { ...accept, ...version, 'mcp-session-id': 'not-a-session' },
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe(-32001);
     expect((await http(server.url, 'GET', '/mcp', { headers: { accept: 'text/event-stream' } })).status).toBe(400);
@@ -473,7 +569,7 @@ describe('MCP at /mcp', () => {
   describe("the marketplace's own capabilities as tools", () => {
     const offered = () => [...FIRST_PARTY.values()].filter((c) => !c.available || c.available(server.app.services));
 
-    it('offers one tool per capability this instance serves, with the capability\'s own input and output schemas', async () => {
+    it("offers one tool per capability this instance serves, with the capability's own input and output schemas", async () => {
       const client = await connect(undefined, server, '/mcp/x/all');
       const { tools } = await client.listTools();
       for (const c of offered()) {
@@ -520,7 +616,12 @@ describe('MCP at /mcp', () => {
       const ticket = result.structuredContent as { ticket_key: string };
       expect(ticket.ticket_key).toMatch(/^ST-\d+$/);
       const execution = (result._meta as Record<string, any>)['marketplace/execution'];
-      expect(execution).toMatchObject({ capability: 'support-ticket', status: 'success', mode: 'chosen', provider: expect.objectContaining({ service_key: 'marketplace' }) });
+      expect(execution).toMatchObject({
+        capability: 'support-ticket',
+        status: 'success',
+        mode: 'chosen',
+        provider: expect.objectContaining({ service_key: 'marketplace' }),
+      });
       // The same ticket and execution every other surface sees.
       expect((await call('GET', `/tickets/${ticket.ticket_key}`, { key: me.key })).body.subject).toBe('Via a capability tool');
       const history = await call('GET', '/agents/me/executions', { key: me.key });
@@ -555,7 +656,8 @@ describe('MCP at /mcp', () => {
         const parsed = JSON.parse(text);
         return isPaymentRequired(parsed) ? parsed : isPaymentRequired(parsed?.['x402/error']?.data) ? parsed['x402/error'].data : undefined;
       };
-      const required = (first.isError ? (isPaymentRequired(first.structuredContent) ? first.structuredContent : fromText()) : undefined) as PaymentRequired | undefined;
+      const required = (first.isError ? (isPaymentRequired(first.structuredContent) ? first.structuredContent : fromText()) : undefined) as
+        PaymentRequired | undefined;
       if (!required) return { first, paid: undefined, required: undefined, payment: undefined };
       const payment = await new x402Client().register(NETWORK, new ExactEvmScheme(account)).createPaymentPayload(required);
       const paid = (await client.callTool({ name, arguments: args, _meta: { 'x402/payment': payment } })) as CallToolResult;
@@ -584,7 +686,11 @@ describe('MCP at /mcp', () => {
         expect(required!.resource.url).toBe(`mcp://tool/${name}`);
         expect(required!.accepts[0]).toMatchObject({ scheme: 'exact', network: NETWORK, amount: '30000' });
         expect(paid!.isError).toBeFalsy();
-        expect(paid!.structuredContent).toMatchObject({ status: 'success', capability, payment: { method: 'x402', x402: { payer: account.address.toLowerCase() } } });
+        expect(paid!.structuredContent).toMatchObject({
+          status: 'success',
+          capability,
+          payment: { method: 'x402', x402: { payer: account.address.toLowerCase() } },
+        });
         const settlement = (paid!._meta as Record<string, any>)['x402/payment-response'];
         expect(settlement).toMatchObject({ success: true, network: NETWORK, payer: account.address.toLowerCase(), transaction: expect.stringMatching(/^0x/) });
         expect(provider.calls.at(-1)!.json.input).toEqual({ via: name });
@@ -630,7 +736,11 @@ describe('MCP at /mcp', () => {
         data: { errors: [expect.objectContaining({ path: '_meta.x402/payment' })] },
       });
       expect(provider.calls).toHaveLength(0);
-      const paid = (await client.callTool({ name: 'execute', arguments: { capability, input: {}, paymentSignature: one.header }, _meta: { 'x402/payment': one.payload } })) as CallToolResult;
+      const paid = (await client.callTool({
+        name: 'execute',
+        arguments: { capability, input: {}, paymentSignature: one.header },
+        _meta: { 'x402/payment': one.payload },
+      })) as CallToolResult;
       expect(paid.structuredContent).toMatchObject({ status: 'success', payment: { method: 'x402' } });
       expect((paid._meta as Record<string, any>)['x402/payment-response']).toMatchObject({ success: true });
       expect(provider.calls).toHaveLength(1);
@@ -645,4 +755,3 @@ describe('MCP at /mcp', () => {
     });
   });
 });
-

@@ -69,19 +69,32 @@ describe('entries', () => {
     ]);
     expect(first.status).toBe(200);
     expect(first.body.written).toBe(2);
-    expect(first.body.entries.map((e: any) => [e.key, e.version]).sort()).toEqual([['a', 1], ['b', 1]]);
+    expect(first.body.entries.map((e: any) => [e.key, e.version]).sort()).toEqual([
+      ['a', 1],
+      ['b', 1],
+    ]);
     const second = await write(me.key, store.id, [{ key: 'a', value: { n: 2 } }]);
     expect(second.body.entries[0]).toMatchObject({ key: 'a', version: 2 });
 
     expect((await call('GET', `/memory/stores/${store.id}/entries/a`, { key: me.key })).body).toMatchObject({ key: 'a', version: 2, value: { n: 2 } });
-    expect((await call('GET', `/memory/stores/${store.id}/entries/a?version=1`, { key: me.key })).body).toMatchObject({ key: 'a', version: 1, value: { n: 1 } });
+    expect((await call('GET', `/memory/stores/${store.id}/entries/a?version=1`, { key: me.key })).body).toMatchObject({
+      key: 'a',
+      version: 1,
+      value: { n: 1 },
+    });
     const versions = await call('GET', `/memory/stores/${store.id}/entries/a/versions`, { key: me.key });
-    expect(versions.body.versions.map((v: any) => [v.version, v.value])).toEqual([[2, { n: 2 }], [1, { n: 1 }]]);
+    expect(versions.body.versions.map((v: any) => [v.version, v.value])).toEqual([
+      [2, { n: 2 }],
+      [1, { n: 1 }],
+    ]);
     expectProblem(await call('GET', `/memory/stores/${store.id}/entries/a?version=7`, { key: me.key }), 404, 'not_found');
 
     const list = await call('GET', `/memory/stores/${store.id}/entries`, { key: me.key });
     expect(list.body.total).toBe(2);
-    expect(list.body.entries.map((e: any) => [e.key, e.version])).toEqual([['a', 2], ['b', 1]]);
+    expect(list.body.entries.map((e: any) => [e.key, e.version])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
   });
 
   it('reads keys with slashes and spaces through URL-encoding, and deletes an entry with its history', async () => {
@@ -98,7 +111,10 @@ describe('entries', () => {
   it('hides an entry the moment its TTL passes, purges it later, and starts its versions again', async () => {
     const me = await registerAgent(server);
     const store = await newStore(me.key, { storeType: 'kv' });
-    await write(me.key, store.id, [{ key: 'short', value: 1, ttlSeconds: 60 }, { key: 'long', value: 2 }]);
+    await write(me.key, store.id, [
+      { key: 'short', value: 1, ttlSeconds: 60 },
+      { key: 'long', value: 2 },
+    ]);
     await write(me.key, store.id, [{ key: 'short', value: 11, ttlSeconds: 60 }]);
     clock.advance(59_000);
     expect((await call('GET', `/memory/stores/${store.id}/entries/short`, { key: me.key })).body.value).toBe(11);
@@ -122,7 +138,10 @@ describe('entries', () => {
   it("applies the store's default TTL to entries written without one", async () => {
     const me = await registerAgent(server);
     const store = await newStore(me.key, { storeType: 'kv', defaultTtlSeconds: 10 });
-    const res = await write(me.key, store.id, [{ key: 'k', value: 1 }, { key: 'forever-ish', value: 2, ttlSeconds: 3600 }]);
+    const res = await write(me.key, store.id, [
+      { key: 'k', value: 1 },
+      { key: 'forever-ish', value: 2, ttlSeconds: 3600 },
+    ]);
     const byKey = Object.fromEntries(res.body.entries.map((e: any) => [e.key, Date.parse(e.expires_at) - clock.now().getTime()]));
     expect(byKey).toEqual({ k: 10_000, 'forever-ish': 3_600_000 });
   });
@@ -131,7 +150,10 @@ describe('entries', () => {
     const me = await registerAgent(server);
     const store = await newStore(me.key, { storeType: 'kv', default_ttl_seconds: 10 });
     expect(store.default_ttl_seconds).toBe(10);
-    const res = await write(me.key, store.id, [{ key: 'snake', value: 1, ttl_seconds: 30 }, { key: 'camel', value: 2, ttlSeconds: 40 }]);
+    const res = await write(me.key, store.id, [
+      { key: 'snake', value: 1, ttl_seconds: 30 },
+      { key: 'camel', value: 2, ttlSeconds: 40 },
+    ]);
     expect(res.status).toBe(200);
     const byKey = Object.fromEntries(res.body.entries.map((e: any) => [e.key, Date.parse(e.expires_at) - clock.now().getTime()]));
     expect(byKey).toEqual({ snake: 30_000, camel: 40_000 });
@@ -144,12 +166,23 @@ describe('entries', () => {
     const me = await registerAgent(server);
     const kv = await newStore(me.key, { storeType: 'kv' });
     const structured = await newStore(me.key, { storeType: 'structured' });
-    let res = await write(me.key, kv.id, [{ key: 'x', value: 1 }, { key: 'x', value: 2 }, { value: 3 }, { key: 'y' }, { key: 'z', value: 1, ttlSeconds: 0 }, { key: 'e', value: 1, embedding: [1] }]);
+    let res = await write(me.key, kv.id, [
+      { key: 'x', value: 1 },
+      { key: 'x', value: 2 },
+      { value: 3 },
+      { key: 'y' },
+      { key: 'z', value: 1, ttlSeconds: 0 },
+      { key: 'e', value: 1, embedding: [1] },
+    ]);
     expectProblem(res, 400, 'validation_failed');
     expect(errorPaths(res)).toEqual(['entries.1.key', 'entries.2.key', 'entries.3.value', 'entries.4.ttlSeconds', 'entries.5.embedding']);
     res = await write(me.key, structured.id, [{ key: 'doc', value: 'not an object' }]);
     expect(errorPaths(res)).toEqual(['entries.0.value']);
-    res = await write(me.key, kv.id, Array.from({ length: 101 }, (_, i) => ({ key: `k${i}`, value: i })));
+    res = await write(
+      me.key,
+      kv.id,
+      Array.from({ length: 101 }, (_, i) => ({ key: `k${i}`, value: i })),
+    );
     expectProblem(res, 400, 'validation_failed');
     expect(res.body.errors[0]).toMatchObject({ path: 'entries', message: expect.stringMatching(/at most 100/) });
     res = await write(me.key, kv.id, [{ key: 'big', value: 'x'.repeat(17 * 1024) }]);
@@ -184,7 +217,7 @@ describe('access levels', () => {
     expect(listing.body.stores.map((s: any) => s.id)).not.toContain(priv.id);
   });
 
-  it('shares a shared store with the owner\'s sub-agents, and no one else', async () => {
+  it("shares a shared store with the owner's sub-agents, and no one else", async () => {
     const owner = await registerAgent(server);
     const sub = await call('POST', `/agents/${owner.agentId}/sub-agents`, {
       key: owner.key,
@@ -279,7 +312,11 @@ describe('search', () => {
       me = await registerAgent(server);
       store = await newStore(me.key, { storeType: 'vector' });
       for (let i = 0; i < vectors.length; i += 100) {
-        const res = await write(me.key, store.id, vectors.slice(i, i + 100).map((v) => ({ key: v.key, value: { i: v.key }, embedding: v.embedding })));
+        const res = await write(
+          me.key,
+          store.id,
+          vectors.slice(i, i + 100).map((v) => ({ key: v.key, value: { i: v.key }, embedding: v.embedding })),
+        );
         expect(res.status).toBe(200);
       }
     });
@@ -322,7 +359,11 @@ describe('search', () => {
       const query = Array.from({ length: DIM }, rand);
       const search = (body: Record<string, unknown>) => call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body });
       const usual = await search({ vector: query, limit: 5 });
-      for (const body of [{ embedding: query, top_k: 5 }, { embedding: query, topK: 5 }, { vector: query, embedding: query, limit: 5, top_k: 5 }]) {
+      for (const body of [
+        { embedding: query, top_k: 5 },
+        { embedding: query, topK: 5 },
+        { vector: query, embedding: query, limit: 5, top_k: 5 },
+      ]) {
         const res = await search(body);
         expect(res.status).toBe(200);
         expect(res.body.results).toEqual(usual.body.results);
@@ -336,11 +377,16 @@ describe('search', () => {
     it('leaves out expired vectors and rejects embeddings of the wrong size', async () => {
       const query = vectors[7].embedding;
       await write(me.key, store.id, [{ key: 'twin', value: 'soon gone', embedding: query, ttlSeconds: 5 }]);
-      const search = async () => (await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { vector: query, limit: 2 } })).body.results.map((r: any) => r.key);
+      const search = async () =>
+        (await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { vector: query, limit: 2 } })).body.results.map((r: any) => r.key);
       expect((await search()).sort()).toEqual(['twin', 'v007']);
       clock.advance(6_000);
       expect(await search()).toEqual(['v007', trueNearest(query, 2)[1]]);
-      const bad = await write(me.key, store.id, [{ key: 'short', value: 1, embedding: [1, 2] }, { key: 'zero', value: 1, embedding: new Array(DIM).fill(0) }, { key: 'none', value: 1 }]);
+      const bad = await write(me.key, store.id, [
+        { key: 'short', value: 1, embedding: [1, 2] },
+        { key: 'zero', value: 1, embedding: new Array(DIM).fill(0) },
+        { key: 'none', value: 1 },
+      ]);
       expect(errorPaths(bad)).toEqual(['entries.0.embedding', 'entries.1.embedding', 'entries.2.embedding']);
       const badQuery = await call('POST', `/memory/stores/${store.id}/search`, { key: me.key, body: { vector: [1, 2, 3] } });
       expect(errorPaths(badQuery)).toEqual(['vector']);
@@ -368,7 +414,11 @@ describe('hybrid search: words beside the vector', () => {
   };
   // Sixty notes about the weather, and three about lighthouses: in a value, in plural (stemming), in a key.
   const entries = [
-    ...Array.from({ length: 60 }, (_, i) => ({ key: `note:${String(i).padStart(2, '0')}`, value: { text: `Note ${i} on the weather and the tides` }, embedding: vector() })),
+    ...Array.from({ length: 60 }, (_, i) => ({
+      key: `note:${String(i).padStart(2, '0')}`,
+      value: { text: `Note ${i} on the weather and the tides` },
+      embedding: vector(),
+    })),
     { key: 'keeper', value: { text: 'The lighthouse keeper lit the lighthouse lamp at dusk' }, embedding: vector() },
     { key: 'harbour', value: { text: 'Ships leaving the harbour passed two lighthouses' }, embedding: vector() },
     { key: 'lighthouse-log', value: { text: 'a log kept every night' }, embedding: vector() },
@@ -394,7 +444,12 @@ describe('hybrid search: words beside the vector', () => {
     expect(res.body.total).toBe(entries.length);
     expect(results).toHaveLength(entries.length);
     // Every entry holding the word, and only those, has a text rank (plural and key words match too).
-    expect(results.filter((r) => r.text_rank !== null).map((r) => r.key).sort()).toEqual(WORDY);
+    expect(
+      results
+        .filter((r) => r.text_rank !== null)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(WORDY);
     // The text ranking is the text ranks' order; the vector ranking is the exact cosine order.
     const byText = results.filter((r) => r.text_rank !== null).sort((a, b) => b.text_rank! - a.text_rank! || (a.key < b.key ? -1 : 1));
     const fused = new Map(entries.map((e) => [e.key, 0]));
@@ -447,9 +502,23 @@ describe('hybrid search: words beside the vector', () => {
     const gql = (first: number, after?: string) =>
       graphql(
         server,
-        `query($s: ID!, $i: MemorySearchInput!, $first: Int, $after: String) {
-          searchMemory(storeId: $s, input: $i, first: $first, after: $after) { totalCount edges { node { key fusedScore } } pageInfo { hasNextPage endCursor } }
-        }`,
+        `
+          query ($s: ID!, $i: MemorySearchInput!, $first: Int, $after: String) {
+            searchMemory(storeId: $s, input: $i, first: $first, after: $after) {
+              totalCount
+              edges {
+                node {
+                  key
+                  fusedScore
+                }
+              }
+              pageInfo {
+                hasNextPage
+                endCursor
+              }
+            }
+          }
+        `,
         { s: store.id, i: { vector: query, query: 'lighthouse' }, first, after },
         me.key,
       );
@@ -473,16 +542,35 @@ describe('GraphQL', () => {
   it('creates, writes, reads and searches a store', async () => {
     const me = await registerAgent(server);
     const gql = (query: string, variables: Record<string, unknown>) => graphql(server, query, variables, me.key);
-    const created = await gql(`mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { id storeId storeType accessLevel } }`, { i: { name: 'g', storeType: 'kv' } });
+    const created = await gql(`mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { id storeId storeType accessLevel } }`, {
+      i: { name: 'g', storeType: 'kv' },
+    });
     const storeId = created.body.data!.createMemoryStore.storeId;
-    const written = await gql(`mutation($s: ID!, $i: WriteMemoryEntriesInput!) { writeMemoryEntries(storeId: $s, input: $i) { written } }`, { s: storeId, i: { entries: [{ key: 'k', value: [1, 2] }] } });
+    const written = await gql(`mutation($s: ID!, $i: WriteMemoryEntriesInput!) { writeMemoryEntries(storeId: $s, input: $i) { written } }`, {
+      s: storeId,
+      i: { entries: [{ key: 'k', value: [1, 2] }] },
+    });
     expect(written.body.data!.writeMemoryEntries.written).toBe(1);
-    const read = await gql(`query($s: ID!) { memoryEntries(storeId: $s) { totalCount nodes { key value version } } memoryEntry(storeId: $s, key: "k") { value } }`, { s: storeId });
+    const read = await gql(
+      `query($s: ID!) { memoryEntries(storeId: $s) { totalCount nodes { key value version } } memoryEntry(storeId: $s, key: "k") { value } }`,
+      { s: storeId },
+    );
     expect(read.body.data).toEqual({ memoryEntries: { totalCount: 1, nodes: [{ key: 'k', value: [1, 2], version: 1 }] }, memoryEntry: { value: [1, 2] } });
     const node = await gql(`query($id: ID!) { node(id: $id) { ... on MemoryStore { name } } }`, { id: created.body.data!.createMemoryStore.id });
     expect(node.body.data!.node).toEqual({ name: 'g' });
     const stranger = await registerAgent(server);
-    const hidden = await graphql(server, `query($id: ID!) { node(id: $id) { id } }`, { id: created.body.data!.createMemoryStore.id }, stranger.key);
+    const hidden = await graphql(
+      server,
+      `
+        query ($id: ID!) {
+          node(id: $id) {
+            id
+          }
+        }
+      `,
+      { id: created.body.data!.createMemoryStore.id },
+      stranger.key,
+    );
     expect(hidden.body.data?.node ?? null).toBeNull();
   });
 });

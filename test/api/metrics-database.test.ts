@@ -40,7 +40,12 @@ describe('GET /metrics: the database', () => {
     await receiver.waitFor(1);
     // The failed attempt is recorded after the receiver answered, and a scrape reads the database at most
     // every 5 s: wait for the delivery to be seen put back.
-    const waiting = await eventually(async () => gauge(await scrape(), 'queue_depth\\{queue="deliveries_waiting"\\}'), (n) => n !== before, 12_000, { everyMs: 50 });
+    const waiting = await eventually(
+      async () => gauge(await scrape(), 'queue_depth\\{queue="deliveries_waiting"\\}'),
+      (n) => n !== before,
+      12_000,
+      { everyMs: 50 },
+    );
     expect(waiting).toBe(before + 1);
     const text = await scrape();
     for (const queue of ['outbox_unpublished', 'attempts_to_fold']) expect(Number.isFinite(gauge(text, `queue_depth\\{queue="${queue}"\\}`))).toBe(true);

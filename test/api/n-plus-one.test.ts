@@ -100,14 +100,18 @@ function selection(type: GraphQLNamedType, depth: number): string {
     const named = getNamedType(f.type);
     if (isLeafType(named)) parts.push(f.name);
     else if (depth < 2) {
-      parts.push(isConnection(f.type) ? `${f.name} { totalCount edges { node { ${selection(itemType(f.type), 2)} } } }` : `${f.name} { ${selection(named, 2)} }`);
+      parts.push(
+        isConnection(f.type) ? `${f.name} { totalCount edges { node { ${selection(itemType(f.type), 2)} } } }` : `${f.name} { ${selection(named, 2)} }`,
+      );
     }
   }
   return parts.join(' ');
 }
 
 const listSelection = (type: GraphQLOutputType) =>
-  isConnection(type) ? `{ totalCount edges { cursor node { ${selection(itemType(type), 1)} } } pageInfo { hasNextPage endCursor } }` : `{ ${selection(itemType(type), 1)} }`;
+  isConnection(type)
+    ? `{ totalCount edges { cursor node { ${selection(itemType(type), 1)} } } pageInfo { hasNextPage endCursor } }`
+    : `{ ${selection(itemType(type), 1)} }`;
 
 /** `($a: T!, …)` and `(a: $a, …)` for the arguments given, typed as the schema types them. */
 function argumentsOf(field: GraphQLField<unknown, unknown>, values: Record<string, unknown>, prefix: string) {
@@ -124,7 +128,10 @@ function documentFor(target: Target, seeded: Seeded) {
   const listArgs = { ...(isConnection(list.type) ? { first: seeded.first ?? 100 } : {}), ...seeded.args };
   const inner = argumentsOf(list, listArgs, 'l_');
   if (!target.nested) {
-    return { query: `query Walk${inner.declarations.length ? `(${inner.declarations})` : ''} { list: ${list.name}${inner.use} ${listSelection(list.type)} }`, variables: inner.variables };
+    return {
+      query: `query Walk${inner.declarations.length ? `(${inner.declarations})` : ''} { list: ${list.name}${inner.use} ${listSelection(list.type)} }`,
+      variables: inner.variables,
+    };
   }
   const outer = argumentsOf(target.root, seeded.parentArgs ?? {}, 'p_');
   const declarations = [...outer.declarations, ...inner.declarations];
@@ -228,7 +235,8 @@ async function topUp(table: string, where: string, params: unknown[], n: number,
       else if (c.type.startsWith('int')) value = `(SELECT coalesce(max("${c.name}"), 0) FROM ${table}) + g`;
       else if (c.type.startsWith('timestamp')) value = `(SELECT max("${c.name}") FROM ${table}) + g * interval '1 second'`;
       // A long key (an id with a prefix) keeps its length and shape: its tail is replaced by hex digits.
-      else value = `CASE WHEN length(src."${c.name}") > 16 THEN left(src."${c.name}", -12) ELSE src."${c.name}" || '-' END || substr(md5(random()::text), 1, 12)`;
+      else
+        value = `CASE WHEN length(src."${c.name}") > 16 THEN left(src."${c.name}", -12) ELSE src."${c.name}" || '-' END || substr(md5(random()::text), 1, 12)`;
     }
     names.push(`"${c.name}"`);
     values.push(value ?? `src."${c.name}"`);
@@ -255,26 +263,30 @@ const agent = () => registerAgent(server);
 const ticketInput = { type: 'bug', subject: 'It broke', description: 'Something broke while summarising.', priority: 'high', agentName: 'reporter' };
 
 /** Paid services, each the only provider of a capability of its own: n paid offers of n capabilities. */
-const pricedCatalog = () => fixture(async () => {
-  const owner = await agent();
-  const prefix = uniqueSlug('aaa-priced');
-  await registerService(server, owner.key, { capabilities: [prefix], cost_per_call: 7 });
-  return async (n) => {
-    await topUp('services', 'agent_id = $1', [owner.agentId], n, { capabilities: `ARRAY[src.capabilities[1] || '-' || g || substr(md5(random()::text), 1, 6)]` });
-    return {};
-  };
-});
+const pricedCatalog = () =>
+  fixture(async () => {
+    const owner = await agent();
+    const prefix = uniqueSlug('aaa-priced');
+    await registerService(server, owner.key, { capabilities: [prefix], cost_per_call: 7 });
+    return async (n) => {
+      await topUp('services', 'agent_id = $1', [owner.agentId], n, {
+        capabilities: `ARRAY[src.capabilities[1] || '-' || g || substr(md5(random()::text), 1, 6)]`,
+      });
+      return {};
+    };
+  });
 
 /** n active free services of one agent, all offering one capability of their own. */
-const servicesOfOne = () => fixture(async () => {
-  const owner = await agent();
-  const capability = uniqueSlug('svc');
-  await registerService(server, owner.key, { capabilities: [capability], cost_per_call: 0, pricing_model: 'free' });
-  return async (n) => {
-    await topUp('services', 'agent_id = $1', [owner.agentId], n);
-    return { key: owner.key, args: { capability } };
-  };
-});
+const servicesOfOne = () =>
+  fixture(async () => {
+    const owner = await agent();
+    const capability = uniqueSlug('svc');
+    await registerService(server, owner.key, { capabilities: [capability], cost_per_call: 0, pricing_model: 'free' });
+    return async (n) => {
+      await topUp('services', 'agent_id = $1', [owner.agentId], n);
+      return { key: owner.key, args: { capability } };
+    };
+  });
 
 /** A capability with n providers, for resolve and providers. */
 const providersOf = (mode: 'input' | 'capability'): Fixture =>
@@ -291,32 +303,45 @@ const providersOf = (mode: 'input' | 'capability'): Fixture =>
   });
 
 /** Tickets another agent opened about the caller's service: each is the caller's to read through the service. */
-const ticketsAboutMyService = () => fixture(async () => {
-  const owner = await agent();
-  const reporter = await agent();
-  const service = await registerService(server, owner.key, { cost_per_call: 0, pricing_model: 'free' });
-  const opened = await api(server)('POST', '/execute', { key: reporter.key, body: { capability: 'support-ticket', input: { ...ticketInput, targetService: service.service_key } } });
-  if (opened.status !== 200) throw new Error(opened.text);
-  return async (n) => {
-    await topUp('tickets', 'service_id = $1', [service.service_id], n);
-    return { key: owner.key };
-  };
-});
+const ticketsAboutMyService = () =>
+  fixture(async () => {
+    const owner = await agent();
+    const reporter = await agent();
+    const service = await registerService(server, owner.key, { cost_per_call: 0, pricing_model: 'free' });
+    const opened = await api(server)('POST', '/execute', {
+      key: reporter.key,
+      body: { capability: 'support-ticket', input: { ...ticketInput, targetService: service.service_key } },
+    });
+    if (opened.status !== 200) throw new Error(opened.text);
+    return async (n) => {
+      await topUp('tickets', 'service_id = $1', [service.service_id], n);
+      return { key: owner.key };
+    };
+  });
 
 /** One ticket with n comments and n moves. */
-const oneTicket = () => fixture(async () => {
-  const me = await agent();
-  const opened = await api(server)('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput } });
-  const ticketKey = opened.body.result.ticket_key as string;
-  await must('mutation($k: String!, $i: TicketCommentInput!) { addTicketComment(ticketKey: $k, input: $i) { commentId } }', { k: ticketKey, i: { content: 'A first comment' } }, me.key);
-  await must('mutation($k: String!, $i: TicketStatusInput!) { updateTicketStatus(ticketKey: $k, input: $i) { status } }', { k: ticketKey, i: { status: 'in_progress' } }, me.key);
-  const [ticket] = await sql<{ id: string }>('SELECT id FROM tickets WHERE ticket_key = $1', [ticketKey]);
-  return async (n) => {
-    await topUp('ticket_comments', 'ticket_id = $1', [ticket.id], n);
-    await topUp('state_changes', "subject_type = 'ticket' AND subject_id = $1", [ticketKey], n);
-    return { key: me.key, parentArgs: { ticketKey } };
-  };
-});
+const oneTicket = () =>
+  fixture(async () => {
+    const me = await agent();
+    const opened = await api(server)('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput } });
+    const ticketKey = opened.body.result.ticket_key as string;
+    await must(
+      'mutation($k: String!, $i: TicketCommentInput!) { addTicketComment(ticketKey: $k, input: $i) { commentId } }',
+      { k: ticketKey, i: { content: 'A first comment' } },
+      me.key,
+    );
+    await must(
+      'mutation($k: String!, $i: TicketStatusInput!) { updateTicketStatus(ticketKey: $k, input: $i) { status } }',
+      { k: ticketKey, i: { status: 'in_progress' } },
+      me.key,
+    );
+    const [ticket] = await sql<{ id: string }>('SELECT id FROM tickets WHERE ticket_key = $1', [ticketKey]);
+    return async (n) => {
+      await topUp('ticket_comments', 'ticket_id = $1', [ticket.id], n);
+      await topUp('state_changes', "subject_type = 'ticket' AND subject_id = $1", [ticketKey], n);
+      return { key: me.key, parentArgs: { ticketKey } };
+    };
+  });
 
 /** Rows of the caller's own, one inserted and the rest copied. */
 function ownRows(table: string, insert: (agentId: string) => [string, unknown[]], column = 'agent_id'): Fixture {
@@ -331,23 +356,29 @@ function ownRows(table: string, insert: (agentId: string) => [string, unknown[]]
   });
 }
 
-const executions = () => ownRows('executions', (id) => [
-  `INSERT INTO executions (id, agent_id, capability, status, cost_cents, latency_ms, mode) VALUES (gen_random_uuid(), $1, 'summarize', 'success', 3, 40, 'auto')`,
-  [id],
-]);
+const executions = () =>
+  ownRows('executions', (id) => [
+    `INSERT INTO executions (id, agent_id, capability, status, cost_cents, latency_ms, mode) VALUES (gen_random_uuid(), $1, 'summarize', 'success', 3, 40, 'auto')`,
+    [id],
+  ]);
 
 /** Executions of the caller on n days (or of n capabilities), for the analytics. */
 const executionsSpread = (spread: 'days' | 'capabilities'): Fixture =>
   fixture(async () => {
     const me = await agent();
-    await sql(`INSERT INTO executions (id, agent_id, capability, status, cost_cents, latency_ms) VALUES (gen_random_uuid(), $1, 'summarize', 'success', 3, 40)`, [me.agentId]);
+    await sql(
+      `INSERT INTO executions (id, agent_id, capability, status, cost_cents, latency_ms) VALUES (gen_random_uuid(), $1, 'summarize', 'success', 3, 40)`,
+      [me.agentId],
+    );
     return async (n) => {
       await topUp(
         'executions',
         'agent_id = $1',
         [me.agentId],
         n,
-        spread === 'days' ? { created_at: `now() - (g + (SELECT count(*) FROM executions WHERE agent_id = src.agent_id)) * interval '1 day'` } : { capability: `'cap-' || g || substr(md5(random()::text), 1, 8)` },
+        spread === 'days'
+          ? { created_at: `now() - (g + (SELECT count(*) FROM executions WHERE agent_id = src.agent_id)) * interval '1 day'` }
+          : { capability: `'cap-' || g || substr(md5(random()::text), 1, 8)` },
       );
       return { key: me.key, cap: spread === 'days' ? 25 : undefined };
     };
@@ -365,17 +396,19 @@ const serviceCalls = (spread: 'days' | 'capabilities'): Fixture =>
     const owner = await agent();
     await sql(`UPDATE agents SET reputation = 70 WHERE id = $1`, [owner.agentId]);
     const svc = await registerService(server, owner.key, { capabilities: [uniqueSlug('called')], cost_per_call: 0, pricing_model: 'free' });
-    await sql(`INSERT INTO executions (id, agent_id, capability, service_id, status, cost_cents, latency_ms, mode) VALUES (gen_random_uuid(), $1, 'summarize', $2, 'success', 3, 40, 'auto')`, [
-      owner.agentId,
-      svc.service_id,
-    ]);
+    await sql(
+      `INSERT INTO executions (id, agent_id, capability, service_id, status, cost_cents, latency_ms, mode) VALUES (gen_random_uuid(), $1, 'summarize', $2, 'success', 3, 40, 'auto')`,
+      [owner.agentId, svc.service_id],
+    );
     return async (n) => {
       await topUp(
         'executions',
         'service_id = $1',
         [svc.service_id],
         n,
-        spread === 'days' ? { created_at: `now() - (g + (SELECT count(*) FROM executions WHERE service_id = src.service_id)) * interval '1 day'` } : { capability: `'cap-' || g || substr(md5(random()::text), 1, 8)` },
+        spread === 'days'
+          ? { created_at: `now() - (g + (SELECT count(*) FROM executions WHERE service_id = src.service_id)) * interval '1 day'` }
+          : { capability: `'cap-' || g || substr(md5(random()::text), 1, 8)` },
       );
       // Each call's attempt of the service, as the execution ledger records it.
       await sql(
@@ -388,20 +421,27 @@ const serviceCalls = (spread: 'days' | 'capabilities'): Fixture =>
     };
   });
 
-const disputes = () => fixture(async () => {
-  const me = await agent();
-  await sql(`INSERT INTO disputes (id, agent_id, form, kind, description, status) VALUES (gen_random_uuid(), $1, 'service', 'quality', 'Wrong answers', 'under_review')`, [me.agentId]);
-  return async (n) => {
-    await topUp('disputes', 'agent_id = $1', [me.agentId], n);
-    return { key: me.key };
-  };
-});
+const disputes = () =>
+  fixture(async () => {
+    const me = await agent();
+    await sql(
+      `INSERT INTO disputes (id, agent_id, form, kind, description, status) VALUES (gen_random_uuid(), $1, 'service', 'quality', 'Wrong answers', 'under_review')`,
+      [me.agentId],
+    );
+    return async (n) => {
+      await topUp('disputes', 'agent_id = $1', [me.agentId], n);
+      return { key: me.key };
+    };
+  });
 
 /** Transactions of one agent (by day or by capability, for the revenue report). */
 const transactions = (spread?: 'days' | 'capabilities'): Fixture =>
   fixture(async () => {
     const me = await agent();
-    await sql(`INSERT INTO transactions (id, agent_id, kind, amount_cents, capability, latency_ms) VALUES (gen_random_uuid(), $1, 'charge', 5, 'summarize', 30)`, [me.agentId]);
+    await sql(
+      `INSERT INTO transactions (id, agent_id, kind, amount_cents, capability, latency_ms) VALUES (gen_random_uuid(), $1, 'charge', 5, 'summarize', 30)`,
+      [me.agentId],
+    );
     return async (n) => {
       const set: Record<string, string> =
         spread === 'days'
@@ -414,19 +454,26 @@ const transactions = (spread?: 'days' | 'capabilities'): Fixture =>
     };
   });
 
-const sparks = () => fixture(async () => {
-  const me = await agent();
-  await sql(`INSERT INTO sparks (id, agent_id, title, content, spark_type) VALUES (gen_random_uuid(), $1, 'A finding', 'What was found', 'insight')`, [me.agentId]);
-  return async (n) => {
-    await topUp('sparks', 'agent_id = $1', [me.agentId], n);
-    return { key: me.key, args: { agentId: me.agentId }, first: 50 };
-  };
-});
+const sparks = () =>
+  fixture(async () => {
+    const me = await agent();
+    await sql(`INSERT INTO sparks (id, agent_id, title, content, spark_type) VALUES (gen_random_uuid(), $1, 'A finding', 'What was found', 'insight')`, [
+      me.agentId,
+    ]);
+    return async (n) => {
+      await topUp('sparks', 'agent_id = $1', [me.agentId], n);
+      return { key: me.key, args: { agentId: me.agentId }, first: 50 };
+    };
+  });
 
 const memoryStore = (access: 'private' | 'public') =>
   fixture(async () => {
     const me = await agent();
-    await must('mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { storeId } }', { i: { name: uniqueName('store'), storeType: 'kv', accessLevel: access } }, me.key);
+    await must(
+      'mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { storeId } }',
+      { i: { name: uniqueName('store'), storeType: 'kv', accessLevel: access } },
+      me.key,
+    );
     return async (n) => {
       await topUp('memory_stores', 'agent_id = $1', [me.agentId], n);
       return { key: me.key };
@@ -434,140 +481,182 @@ const memoryStore = (access: 'private' | 'public') =>
   });
 
 /** One kv store with n live entries, the first of them with n versions. */
-const memoryEntries = () => fixture(async () => {
-  const me = await agent();
-  const { createMemoryStore } = await must('mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { storeId } }', { i: { name: uniqueName('entries'), storeType: 'kv' } }, me.key);
-  const storeId = createMemoryStore.storeId as string;
-  await must('mutation($s: ID!, $i: WriteMemoryEntriesInput!) { writeMemoryEntries(storeId: $s, input: $i) { written } }', { s: storeId, i: { entries: [{ key: 'k', value: { n: 1 } }] } }, me.key);
-  return async (n) => {
-    await topUp('memory_entries', 'store_id = $1', [storeId], n);
-    await topUp('memory_entry_versions', "store_id = $1 AND key = 'k'", [storeId], n, { key: 'src.key' });
-    await sql("UPDATE memory_entries SET version = (SELECT max(version) FROM memory_entry_versions WHERE store_id = $1 AND key = 'k') WHERE store_id = $1 AND key = 'k'", [storeId]);
-    return { key: me.key, args: { storeId, key: 'k', input: { prefix: 'k', limit: 100 } } };
-  };
-});
+const memoryEntries = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createMemoryStore } = await must(
+      'mutation($i: CreateMemoryStoreInput!) { createMemoryStore(input: $i) { storeId } }',
+      { i: { name: uniqueName('entries'), storeType: 'kv' } },
+      me.key,
+    );
+    const storeId = createMemoryStore.storeId as string;
+    await must(
+      'mutation($s: ID!, $i: WriteMemoryEntriesInput!) { writeMemoryEntries(storeId: $s, input: $i) { written } }',
+      { s: storeId, i: { entries: [{ key: 'k', value: { n: 1 } }] } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('memory_entries', 'store_id = $1', [storeId], n);
+      await topUp('memory_entry_versions', "store_id = $1 AND key = 'k'", [storeId], n, { key: 'src.key' });
+      await sql(
+        "UPDATE memory_entries SET version = (SELECT max(version) FROM memory_entry_versions WHERE store_id = $1 AND key = 'k') WHERE store_id = $1 AND key = 'k'",
+        [storeId],
+      );
+      return { key: me.key, args: { storeId, key: 'k', input: { prefix: 'k', limit: 100 } } };
+    };
+  });
 
-const webhooks = () => fixture(async () => {
-  const me = await agent();
-  await must('mutation($i: WebhookInput!) { createWebhook(input: $i) { webhookId } }', { i: { url: 'https://receiver.example.com/hook', events: ['agent.updated'] } }, me.key);
-  return async (n) => {
-    await topUp('webhooks', 'agent_id = $1', [me.agentId], n);
-    return { key: me.key };
-  };
-});
+const webhooks = () =>
+  fixture(async () => {
+    const me = await agent();
+    await must(
+      'mutation($i: WebhookInput!) { createWebhook(input: $i) { webhookId } }',
+      { i: { url: 'https://receiver.example.com/hook', events: ['agent.updated'] } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('webhooks', 'agent_id = $1', [me.agentId], n);
+      return { key: me.key };
+    };
+  });
 
 /** One webhook with n deliveries (of one event), each with an attempt. */
-const deliveries = () => fixture(async () => {
-  const me = await agent();
-  const { createWebhook } = await must('mutation($i: WebhookInput!) { createWebhook(input: $i) { webhookId } }', { i: { url: 'https://receiver.example.com/hook', events: ['*'] } }, me.key);
-  const webhookId = createWebhook.webhookId as string;
-  await must('mutation($i: UpdateMeInput!) { updateMe(input: $i) { id } }', { i: { description: 'Now it has a delivery' } }, me.key);
-  await within(10_000, async () => (await sql('SELECT 1 FROM deliveries WHERE webhook_id = $1', [webhookId])).length > 0);
-  // Parked far in the future: the dispatcher leaves it alone.
-  await sql("UPDATE deliveries SET status = 'failed', next_attempt_at = now() + interval '1 year' WHERE webhook_id = $1", [webhookId]);
-  return async (n) => {
-    await topUp('deliveries', 'webhook_id = $1', [webhookId], n);
-    await sql(
-      `INSERT INTO delivery_attempts (id, delivery_id, attempt, status_code, latency_ms)
-       SELECT gen_random_uuid(), d.id, 1, 500, 12 FROM deliveries d WHERE d.webhook_id = $1 AND NOT EXISTS (SELECT 1 FROM delivery_attempts x WHERE x.delivery_id = d.id)`,
-      [webhookId],
+const deliveries = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createWebhook } = await must(
+      'mutation($i: WebhookInput!) { createWebhook(input: $i) { webhookId } }',
+      { i: { url: 'https://receiver.example.com/hook', events: ['*'] } },
+      me.key,
     );
-    return { key: me.key, args: { webhookId } };
-  };
-});
+    const webhookId = createWebhook.webhookId as string;
+    await must('mutation($i: UpdateMeInput!) { updateMe(input: $i) { id } }', { i: { description: 'Now it has a delivery' } }, me.key);
+    await within(10_000, async () => (await sql('SELECT 1 FROM deliveries WHERE webhook_id = $1', [webhookId])).length > 0);
+    // Parked far in the future: the dispatcher leaves it alone.
+    await sql("UPDATE deliveries SET status = 'failed', next_attempt_at = now() + interval '1 year' WHERE webhook_id = $1", [webhookId]);
+    return async (n) => {
+      await topUp('deliveries', 'webhook_id = $1', [webhookId], n);
+      await sql(
+        `INSERT INTO delivery_attempts (id, delivery_id, attempt, status_code, latency_ms)
+       SELECT gen_random_uuid(), d.id, 1, 500, 12 FROM deliveries d WHERE d.webhook_id = $1 AND NOT EXISTS (SELECT 1 FROM delivery_attempts x WHERE x.delivery_id = d.id)`,
+        [webhookId],
+      );
+      return { key: me.key, args: { webhookId } };
+    };
+  });
 
 /** Sub-keys the caller holds for another agent's service. */
-const subKeys = () => fixture(async () => {
-  const provider = await agent();
-  const service = await registerService(server, provider.key, { cost_per_call: 0, pricing_model: 'free' });
-  const me = await agent();
-  await must('mutation($s: String!) { provisionSubKey(serviceKey: $s) { subKeyId } }', { s: service.service_key }, me.key);
-  return async (n) => {
-    await topUp('sub_keys', 'agent_id = $1', [me.agentId], n);
-    return { key: me.key };
-  };
-});
+const subKeys = () =>
+  fixture(async () => {
+    const provider = await agent();
+    const service = await registerService(server, provider.key, { cost_per_call: 0, pricing_model: 'free' });
+    const me = await agent();
+    await must('mutation($s: String!) { provisionSubKey(serviceKey: $s) { subKeyId } }', { s: service.service_key }, me.key);
+    return async (n) => {
+      await topUp('sub_keys', 'agent_id = $1', [me.agentId], n);
+      return { key: me.key };
+    };
+  });
 
 /** n services of the caller, each with its ticket endpoint. */
-const ticketEndpoints = () => fixture(async () => {
-  const me = await agent();
-  const service = await registerService(server, me.key, { cost_per_call: 0, pricing_model: 'free' });
-  await must('mutation($i: RegisterTicketEndpointInput!) { registerTicketEndpoint(input: $i) { registered } }', { i: { serviceKey: service.service_key, ticketReceiveUrl: 'https://receiver.example.com/tickets' } }, me.key);
-  return async (n) => {
-    await topUp('services', 'agent_id = $1', [me.agentId], n);
-    await topUp('ticket_endpoints', 'agent_id = $1', [me.agentId], n, {
-      service_id: `(SELECT s.id FROM services s WHERE s.agent_id = src.agent_id AND NOT EXISTS (SELECT 1 FROM ticket_endpoints e WHERE e.service_id = s.id) ORDER BY s.id OFFSET g - 1 LIMIT 1)`,
-    });
-    return { key: me.key };
-  };
-});
+const ticketEndpoints = () =>
+  fixture(async () => {
+    const me = await agent();
+    const service = await registerService(server, me.key, { cost_per_call: 0, pricing_model: 'free' });
+    await must(
+      'mutation($i: RegisterTicketEndpointInput!) { registerTicketEndpoint(input: $i) { registered } }',
+      { i: { serviceKey: service.service_key, ticketReceiveUrl: 'https://receiver.example.com/tickets' } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('services', 'agent_id = $1', [me.agentId], n);
+      await topUp('ticket_endpoints', 'agent_id = $1', [me.agentId], n, {
+        service_id: `(SELECT s.id FROM services s WHERE s.agent_id = src.agent_id AND NOT EXISTS (SELECT 1 FROM ticket_endpoints e WHERE e.service_id = s.id) ORDER BY s.id OFFSET g - 1 LIMIT 1)`,
+      });
+      return { key: me.key };
+    };
+  });
 
-const subscriptions = () => fixture(async () => {
-  const me = await agent();
-  const { createSubscription } = await must(
-    'mutation($i: SubscriptionInput!) { createSubscription(input: $i) { id } }',
-    { i: { capabilityId: 'summarize', schedule: '0 0 1 1 *', deliveryMethod: 'sse', inputPayload: { text: 'x' } } },
-    me.key,
-  );
-  const id = createSubscription.id as string;
-  await sql(
-    `INSERT INTO subscription_runs (id, subscription_id, seq, scheduled_for, status, result, started_at, finished_at)
+const subscriptions = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createSubscription } = await must(
+      'mutation($i: SubscriptionInput!) { createSubscription(input: $i) { id } }',
+      { i: { capabilityId: 'summarize', schedule: '0 0 1 1 *', deliveryMethod: 'sse', inputPayload: { text: 'x' } } },
+      me.key,
+    );
+    const id = createSubscription.id as string;
+    await sql(
+      `INSERT INTO subscription_runs (id, subscription_id, seq, scheduled_for, status, result, started_at, finished_at)
      VALUES (gen_random_uuid(), $1, 1, now() - interval '1 day', 'success', '{"ok":true}', now(), now())`,
-    [id],
-  );
-  return async (n) => {
-    await topUp('capability_subscriptions', 'agent_id = $1', [me.agentId], n);
-    await topUp('subscription_runs', 'subscription_id = $1', [id], n);
-    return { key: me.key, args: { id } };
-  };
-});
+      [id],
+    );
+    return async (n) => {
+      await topUp('capability_subscriptions', 'agent_id = $1', [me.agentId], n);
+      await topUp('subscription_runs', 'subscription_id = $1', [id], n);
+      return { key: me.key, args: { id } };
+    };
+  });
 
-const streamingSessions = () => fixture(async () => {
-  const me = await agent();
-  await must('mutation($i: CreateStreamingSessionInput!) { createStreamingSession(input: $i) { sessionId } }', { i: { capabilityId: 'summarize' } }, me.key);
-  return async (n) => {
-    await topUp('streaming_sessions', 'agent_id = $1', [me.agentId], n);
-    return { key: me.key };
-  };
-});
+const streamingSessions = () =>
+  fixture(async () => {
+    const me = await agent();
+    await must('mutation($i: CreateStreamingSessionInput!) { createStreamingSession(input: $i) { sessionId } }', { i: { capabilityId: 'summarize' } }, me.key);
+    return async (n) => {
+      await topUp('streaming_sessions', 'agent_id = $1', [me.agentId], n);
+      return { key: me.key };
+    };
+  });
 
 /** Finished swarms of the caller, the first with n steps (copies of it carry none). */
-const swarms = () => fixture(async () => {
-  const me = await agent();
-  const id = newSwarmId();
-  await sql(`INSERT INTO swarm_sessions (id, agent_id, goal, strategy, status, step_count, completed_steps, finished_at, updated_at) VALUES ($1, $2, 'A goal', 'parallel', 'completed', 1, 1, now(), now())`, [id, me.agentId]);
-  await sql(`INSERT INTO swarm_steps (id, session_id, ordinal, capability, input, status, execution_id, result) VALUES (gen_random_uuid(), $1, 1, 'summarize', '{}', 'succeeded', gen_random_uuid(), '{"ok":true}')`, [id]);
-  return async (n) => {
-    await topUp('swarm_sessions', 'agent_id = $1', [me.agentId], n);
-    await topUp('swarm_steps', 'session_id = $1', [id], n, { ordinal: `(SELECT max(ordinal) FROM swarm_steps WHERE session_id = src.session_id) + g` });
-    return { key: me.key, parentArgs: { id } };
-  };
-});
+const swarms = () =>
+  fixture(async () => {
+    const me = await agent();
+    const id = newSwarmId();
+    await sql(
+      `INSERT INTO swarm_sessions (id, agent_id, goal, strategy, status, step_count, completed_steps, finished_at, updated_at) VALUES ($1, $2, 'A goal', 'parallel', 'completed', 1, 1, now(), now())`,
+      [id, me.agentId],
+    );
+    await sql(
+      `INSERT INTO swarm_steps (id, session_id, ordinal, capability, input, status, execution_id, result) VALUES (gen_random_uuid(), $1, 1, 'summarize', '{}', 'succeeded', gen_random_uuid(), '{"ok":true}')`,
+      [id],
+    );
+    return async (n) => {
+      await topUp('swarm_sessions', 'agent_id = $1', [me.agentId], n);
+      await topUp('swarm_steps', 'session_id = $1', [id], n, { ordinal: `(SELECT max(ordinal) FROM swarm_steps WHERE session_id = src.session_id) + g` });
+      return { key: me.key, parentArgs: { id } };
+    };
+  });
 
 /** Tasks of the caller under a budget, each delegated to its sub-agent; the first with n delegations and n executions. */
-const tasks = () => fixture(async () => {
-  const me = await agent();
-  const { createSubAgent } = await must(
-    'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
-    { p: me.agentId, i: { name: uniqueName('sub'), description: 'Does the work', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } },
-    me.key,
-  );
-  const { createTask } = await must('mutation($i: CreateTaskInput!) { createTask(input: $i) { taskId } }', { i: { intent: 'Summarise the report', successCriteria: ['summary present'], budget: 500 } }, me.key);
-  const id = createTask.taskId as string;
-  await must('mutation($id: String!, $s: ID!) { delegateTask(id: $id, subAgentId: $s) { task { status } } }', { id, s: createSubAgent.agentId }, me.key);
-  await sql(
-    `INSERT INTO task_executions (id, task_id, delegate_id, execution_id, capability, status, criteria_met, judgment, result, executor_delta)
+const tasks = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createSubAgent } = await must(
+      'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
+      { p: me.agentId, i: { name: uniqueName('sub'), description: 'Does the work', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } },
+      me.key,
+    );
+    const { createTask } = await must(
+      'mutation($i: CreateTaskInput!) { createTask(input: $i) { taskId } }',
+      { i: { intent: 'Summarise the report', successCriteria: ['summary present'], budget: 500 } },
+      me.key,
+    );
+    const id = createTask.taskId as string;
+    await must('mutation($id: String!, $s: ID!) { delegateTask(id: $id, subAgentId: $s) { task { status } } }', { id, s: createSubAgent.agentId }, me.key);
+    await sql(
+      `INSERT INTO task_executions (id, task_id, delegate_id, execution_id, capability, status, criteria_met, judgment, result, executor_delta)
      VALUES (gen_random_uuid(), $1, $2, gen_random_uuid(), 'summarize', 'success', true, '[{"criterion":"summary present","met":true,"rule":"present","detail":"ok"}]', '{"summary":"ok"}', 1)`,
-    [id, createSubAgent.agentId],
-  );
-  await sql(`INSERT INTO task_holds (id, task_id, cents, expires_at) VALUES (gen_random_uuid(), $1, 5, now() + interval '1 hour')`, [id]);
-  return async (n) => {
-    await topUp('tasks', 'agent_id = $1', [me.agentId], n);
-    await topUp('task_delegations', 'task_id = $1', [id], n);
-    await topUp('task_executions', 'task_id = $1', [id], n);
-    return { key: me.key, parentArgs: { id } };
-  };
-});
+      [id, createSubAgent.agentId],
+    );
+    await sql(`INSERT INTO task_holds (id, task_id, cents, expires_at) VALUES (gen_random_uuid(), $1, 5, now() + interval '1 hour')`, [id]);
+    return async (n) => {
+      await topUp('tasks', 'agent_id = $1', [me.agentId], n);
+      await topUp('task_delegations', 'task_id = $1', [id], n);
+      await topUp('task_executions', 'task_id = $1', [id], n);
+      return { key: me.key, parentArgs: { id } };
+    };
+  });
 
 /** The caller's skills: its drafts, or (published) what the marketplace lists under a word of their own. */
 const skills = (published: boolean) =>
@@ -589,193 +678,234 @@ const skills = (published: boolean) =>
   });
 
 /** n published skills of one agent, each installed by the caller. */
-const installedSkills = () => fixture(async () => {
-  const owner = await agent();
-  const me = await agent();
-  const { createSkill } = await must('mutation($i: CreateSkillInput!) { createSkill(input: $i) { skillId } }', { i: { name: uniqueSlug('inst').slice(0, 40), runtime: 'python', entrypoint: 'main.run' } }, owner.key);
-  await must('mutation($id: ID!) { publishSkill(id: $id) { published } }', { id: createSkill.skillId }, owner.key);
-  await must('mutation($id: ID!) { installSkill(id: $id) { installed } }', { id: createSkill.skillId }, me.key);
-  return async (n) => {
-    await topUp('skills', 'agent_id = $1', [owner.agentId], n);
-    await sql(
-      `INSERT INTO skill_versions (skill_id, version, content_hash, content, published_at)
+const installedSkills = () =>
+  fixture(async () => {
+    const owner = await agent();
+    const me = await agent();
+    const { createSkill } = await must(
+      'mutation($i: CreateSkillInput!) { createSkill(input: $i) { skillId } }',
+      { i: { name: uniqueSlug('inst').slice(0, 40), runtime: 'python', entrypoint: 'main.run' } },
+      owner.key,
+    );
+    await must('mutation($id: ID!) { publishSkill(id: $id) { published } }', { id: createSkill.skillId }, owner.key);
+    await must('mutation($id: ID!) { installSkill(id: $id) { installed } }', { id: createSkill.skillId }, me.key);
+    return async (n) => {
+      await topUp('skills', 'agent_id = $1', [owner.agentId], n);
+      await sql(
+        `INSERT INTO skill_versions (skill_id, version, content_hash, content, published_at)
        SELECT s.id, v.version, v.content_hash, v.content, v.published_at FROM skills s, skill_versions v
        WHERE s.agent_id = $1 AND v.skill_id = $2 AND NOT EXISTS (SELECT 1 FROM skill_versions x WHERE x.skill_id = s.id)`,
-      [owner.agentId, createSkill.skillId],
-    );
-    await topUp('skill_installs', 'agent_id = $1', [me.agentId], n, {
-      skill_id: `(SELECT s.id FROM skills s WHERE s.agent_id = '${owner.agentId}' AND NOT EXISTS (SELECT 1 FROM skill_installs i WHERE i.skill_id = s.id AND i.agent_id = src.agent_id) ORDER BY s.id OFFSET g - 1 LIMIT 1)`,
-    });
-    return { key: me.key };
-  };
-});
+        [owner.agentId, createSkill.skillId],
+      );
+      await topUp('skill_installs', 'agent_id = $1', [me.agentId], n, {
+        skill_id: `(SELECT s.id FROM skills s WHERE s.agent_id = '${owner.agentId}' AND NOT EXISTS (SELECT 1 FROM skill_installs i WHERE i.skill_id = s.id AND i.agent_id = src.agent_id) ORDER BY s.id OFFSET g - 1 LIMIT 1)`,
+      });
+      return { key: me.key };
+    };
+  });
 
 /** The caller's UTO tickets, the first with n moves in its history. */
-const utoTickets = () => fixture(async () => {
-  const me = await agent();
-  const { createUtoTicket } = await must(
-    'mutation($i: CreateUtoTicketInput!) { createUtoTicket(input: $i) { ticketId } }',
-    { i: { intent: 'Find a yield', domain: 'research', context: { a: 1 } } },
-    me.key,
-  );
-  const id = createUtoTicket.ticketId as string;
-  return async (n) => {
-    await topUp('uto_tickets', 'agent_id = $1', [me.agentId], n);
-    await sql(
-      `UPDATE uto_tickets SET state_history = (SELECT jsonb_agg(jsonb_build_object('from', 'submitted', 'to', 'validated', 'triggered_by', 'system', 'by', 'marketplace', 'at', now())) FROM generate_series(1, $2))
-       WHERE id = $1`,
-      [id, n],
+const utoTickets = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createUtoTicket } = await must(
+      'mutation($i: CreateUtoTicketInput!) { createUtoTicket(input: $i) { ticketId } }',
+      { i: { intent: 'Find a yield', domain: 'research', context: { a: 1 } } },
+      me.key,
     );
-    return { key: me.key, parentArgs: { id } };
-  };
-});
+    const id = createUtoTicket.ticketId as string;
+    return async (n) => {
+      await topUp('uto_tickets', 'agent_id = $1', [me.agentId], n);
+      await sql(
+        `UPDATE uto_tickets SET state_history = (SELECT jsonb_agg(jsonb_build_object('from', 'submitted', 'to', 'validated', 'triggered_by', 'system', 'by', 'marketplace', 'at', now())) FROM generate_series(1, $2))
+       WHERE id = $1`,
+        [id, n],
+      );
+      return { key: me.key, parentArgs: { id } };
+    };
+  });
 
-const utoSpecialists = () => fixture(async () => {
-  const me = await agent();
-  const domain = uniqueSlug('dom').replace(/[^a-z0-9-]/g, '').slice(0, 40);
-  await must('mutation($i: RegisterUtoSpecialistInput!) { registerUtoSpecialist(input: $i) { agentId } }', { i: { domain, capabilities: ['summarize'] } }, me.key);
-  return async (n) => {
-    await topUp('agents', "name LIKE 'uto-specialist-%' OR id = $1", [me.agentId], n, { name: `'uto-specialist-' || substr(md5(random()::text), 1, 16)` });
-    await topUp('uto_specialists', 'domain = $1', [domain], n, {
-      agent_id: `(SELECT a.id FROM agents a WHERE (a.name LIKE 'uto-specialist-%' OR a.id = src.agent_id) AND NOT EXISTS (SELECT 1 FROM uto_specialists u WHERE u.agent_id = a.id AND u.domain = src.domain) ORDER BY a.id OFFSET g - 1 LIMIT 1)`,
-      domain: 'src.domain',
-    });
-    return { key: me.key, args: { domain } };
-  };
-});
+const utoSpecialists = () =>
+  fixture(async () => {
+    const me = await agent();
+    const domain = uniqueSlug('dom')
+      .replace(/[^a-z0-9-]/g, '')
+      .slice(0, 40);
+    await must(
+      'mutation($i: RegisterUtoSpecialistInput!) { registerUtoSpecialist(input: $i) { agentId } }',
+      { i: { domain, capabilities: ['summarize'] } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('agents', "name LIKE 'uto-specialist-%' OR id = $1", [me.agentId], n, { name: `'uto-specialist-' || substr(md5(random()::text), 1, 16)` });
+      await topUp('uto_specialists', 'domain = $1', [domain], n, {
+        agent_id: `(SELECT a.id FROM agents a WHERE (a.name LIKE 'uto-specialist-%' OR a.id = src.agent_id) AND NOT EXISTS (SELECT 1 FROM uto_specialists u WHERE u.agent_id = a.id AND u.domain = src.domain) ORDER BY a.id OFFSET g - 1 LIMIT 1)`,
+        domain: 'src.domain',
+      });
+      return { key: me.key, args: { domain } };
+    };
+  });
 
 /** The caller's polling notification subscriptions, the first with n events to read. */
-const utoNotifications = () => fixture(async () => {
-  const me = await agent();
-  const { subscribeUtoNotifications } = await must(
-    'mutation($i: SubscribeUtoNotificationsInput!) { subscribeUtoNotifications(input: $i) { subscriptionId } }',
-    { i: { eventTypes: ['*'], deliveryType: 'polling' } },
-    me.key,
-  );
-  const subscriptionId = subscribeUtoNotifications.subscriptionId as string;
-  await sql(
-    `INSERT INTO uto_events (agent_id, seq, event_id, type, domain, ticket_id, data, created_at)
+const utoNotifications = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { subscribeUtoNotifications } = await must(
+      'mutation($i: SubscribeUtoNotificationsInput!) { subscribeUtoNotifications(input: $i) { subscriptionId } }',
+      { i: { eventTypes: ['*'], deliveryType: 'polling' } },
+      me.key,
+    );
+    const subscriptionId = subscribeUtoNotifications.subscriptionId as string;
+    await sql(
+      `INSERT INTO uto_events (agent_id, seq, event_id, type, domain, ticket_id, data, created_at)
      VALUES ($1, (SELECT coalesce(max(start_seq), 0) + 1 FROM uto_subscriptions WHERE id = $2), 'evt_first', 'uto.ticket.created', 'research', 'uto_x', '{}', now())`,
-    [me.agentId, subscriptionId],
-  );
-  return async (n) => {
-    await topUp('uto_subscriptions', 'agent_id = $1', [me.agentId], n);
-    await topUp('uto_events', 'agent_id = $1', [me.agentId], n, { agent_id: 'src.agent_id' });
-    return { key: me.key, parentArgs: { subscriptionId, limit: 500 } };
-  };
-});
+      [me.agentId, subscriptionId],
+    );
+    return async (n) => {
+      await topUp('uto_subscriptions', 'agent_id = $1', [me.agentId], n);
+      await topUp('uto_events', 'agent_id = $1', [me.agentId], n, { agent_id: 'src.agent_id' });
+      return { key: me.key, parentArgs: { subscriptionId, limit: 500 } };
+    };
+  });
 
 /** Gateway events addressed to the caller's external agent, polled from the start. */
-const gatewayEvents = () => fixture(async () => {
-  const me = await agent();
-  const [{ id }] = await sql<{ id: string }>(
-    `INSERT INTO external_agents (id, owner_id, instance_url, name, capabilities, secret, updated_at)
+const gatewayEvents = () =>
+  fixture(async () => {
+    const me = await agent();
+    const [{ id }] = await sql<{ id: string }>(
+      `INSERT INTO external_agents (id, owner_id, instance_url, name, capabilities, secret, updated_at)
      VALUES (gen_random_uuid(), $1, 'https://instance.example.com', 'instance', '{}', 'whsec_x', now()) RETURNING id`,
-    [me.agentId],
-  );
-  await sql(`INSERT INTO gateway_streams (owner_id, last_seq, consumed_seq) VALUES ($1, 1, 0)`, [me.agentId]);
-  await sql(
-    `INSERT INTO gateway_events (owner_id, seq, event_id, type, external_agent_id, data, created_at) VALUES ($1, 1, 'gev_first', 'delegation.created', $2, '{}', now())`,
-    [me.agentId, id],
-  );
-  return async (n) => {
-    // The owner is part of the key but no foreign key: kept by hand.
-    await topUp('gateway_events', 'owner_id = $1', [me.agentId], n, { owner_id: 'src.owner_id' });
-    await sql(`UPDATE gateway_streams SET last_seq = (SELECT max(seq) FROM gateway_events WHERE owner_id = $1) WHERE owner_id = $1`, [me.agentId]);
-    return { key: me.key, parentArgs: { after: 0, limit: 100 } };
-  };
-});
+      [me.agentId],
+    );
+    await sql(`INSERT INTO gateway_streams (owner_id, last_seq, consumed_seq) VALUES ($1, 1, 0)`, [me.agentId]);
+    await sql(
+      `INSERT INTO gateway_events (owner_id, seq, event_id, type, external_agent_id, data, created_at) VALUES ($1, 1, 'gev_first', 'delegation.created', $2, '{}', now())`,
+      [me.agentId, id],
+    );
+    return async (n) => {
+      // The owner is part of the key but no foreign key: kept by hand.
+      await topUp('gateway_events', 'owner_id = $1', [me.agentId], n, { owner_id: 'src.owner_id' });
+      await sql(`UPDATE gateway_streams SET last_seq = (SELECT max(seq) FROM gateway_events WHERE owner_id = $1) WHERE owner_id = $1`, [me.agentId]);
+      return { key: me.key, parentArgs: { after: 0, limit: 100 } };
+    };
+  });
 
 /** Conglomerates the caller founded, the first with n ledger entries and n days of operation. */
-const conglomerates = () => fixture(async () => {
-  const me = await agent();
-  const { createConglomerate } = await must('mutation($i: CreateConglomerateInput!) { createConglomerate(input: $i) { conglomerateId } }', { i: { goal: 'Pool the work', maxBudgetUsd: 100 } }, me.key);
-  const id = createConglomerate.conglomerateId as string;
-  await sql(`INSERT INTO conglomerate_entries (id, conglomerate_id, agent_id, kind, cost_cents, proceeds_cents, description) VALUES (gen_random_uuid(), $1, $2, 'trade', 100, 150, 'A trade')`, [id, me.agentId]);
-  return async (n) => {
-    await topUp('conglomerates', 'agent_id = $1', [me.agentId], n);
-    await topUp('conglomerate_entries', 'conglomerate_id = $1', [id], n);
-    await sql(`UPDATE conglomerates SET state = 'OPERATING', operating_at = now() - ($2 - 1) * interval '1 day' WHERE id = $1`, [id, n]);
-    await sql(
-      `UPDATE conglomerates SET state_history = (SELECT jsonb_agg(jsonb_build_object('from', 'FORMING', 'to', 'OPERATING', 'triggered_by', 'external', 'by', 'founder', 'at', now())) FROM generate_series(1, $2)) WHERE id = $1`,
-      [id, n],
+const conglomerates = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createConglomerate } = await must(
+      'mutation($i: CreateConglomerateInput!) { createConglomerate(input: $i) { conglomerateId } }',
+      { i: { goal: 'Pool the work', maxBudgetUsd: 100 } },
+      me.key,
     );
-    return { key: me.key, args: { id }, parentArgs: { id, conglomerateId: id } };
-  };
-});
+    const id = createConglomerate.conglomerateId as string;
+    await sql(
+      `INSERT INTO conglomerate_entries (id, conglomerate_id, agent_id, kind, cost_cents, proceeds_cents, description) VALUES (gen_random_uuid(), $1, $2, 'trade', 100, 150, 'A trade')`,
+      [id, me.agentId],
+    );
+    return async (n) => {
+      await topUp('conglomerates', 'agent_id = $1', [me.agentId], n);
+      await topUp('conglomerate_entries', 'conglomerate_id = $1', [id], n);
+      await sql(`UPDATE conglomerates SET state = 'OPERATING', operating_at = now() - ($2 - 1) * interval '1 day' WHERE id = $1`, [id, n]);
+      await sql(
+        `UPDATE conglomerates SET state_history = (SELECT jsonb_agg(jsonb_build_object('from', 'FORMING', 'to', 'OPERATING', 'triggered_by', 'external', 'by', 'founder', 'at', now())) FROM generate_series(1, $2)) WHERE id = $1`,
+        [id, n],
+      );
+      return { key: me.key, args: { id }, parentArgs: { id, conglomerateId: id } };
+    };
+  });
 
 /** Agents (and external agents) listing one capability of their own. */
-const ammcAgents = () => fixture(async () => {
-  const me = await agent();
-  const capability = uniqueSlug('ammc');
-  await must('mutation($i: UpdateMeInput!) { updateMe(input: $i) { id } }', { i: { capabilities: [capability] } }, me.key);
-  return async (n) => {
-    await topUp('agents', 'capabilities @> ARRAY[$1]::text[]', [capability], n);
-    return { args: { capability } };
-  };
-});
+const ammcAgents = () =>
+  fixture(async () => {
+    const me = await agent();
+    const capability = uniqueSlug('ammc');
+    await must('mutation($i: UpdateMeInput!) { updateMe(input: $i) { id } }', { i: { capabilities: [capability] } }, me.key);
+    return async (n) => {
+      await topUp('agents', 'capabilities @> ARRAY[$1]::text[]', [capability], n);
+      return { args: { capability } };
+    };
+  });
 
-const externalAgents = () => fixture(async () => {
-  const me = await agent();
-  const word = uniqueSlug('extcap');
-  await sql(
-    `INSERT INTO external_agents (id, owner_id, instance_url, name, description, capabilities, secret, updated_at)
+const externalAgents = () =>
+  fixture(async () => {
+    const me = await agent();
+    const word = uniqueSlug('extcap');
+    await sql(
+      `INSERT INTO external_agents (id, owner_id, instance_url, name, description, capabilities, secret, updated_at)
      VALUES (gen_random_uuid(), $1, 'https://instance.example.com/a', 'An instance', 'Elsewhere', ARRAY[$2], 'whsec_x', now())`,
-    [me.agentId, word],
-  );
-  await sql(
-    `INSERT INTO external_capabilities (id, owner_id, name, description, input_schema, endpoint, updated_at)
+      [me.agentId, word],
+    );
+    await sql(
+      `INSERT INTO external_capabilities (id, owner_id, name, description, input_schema, endpoint, updated_at)
      VALUES (gen_random_uuid(), $1, $2, 'Registered elsewhere', '{}', 'https://instance.example.com/run', now())`,
-    [me.agentId, word],
-  );
-  return async (n) => {
-    await topUp('external_agents', 'owner_id = $1', [me.agentId], n);
-    await topUp('external_capabilities', 'owner_id = $1', [me.agentId], n);
-    return { key: me.key, args: { q: word, source: 'external' } };
-  };
-});
+      [me.agentId, word],
+    );
+    return async (n) => {
+      await topUp('external_agents', 'owner_id = $1', [me.agentId], n);
+      await topUp('external_capabilities', 'owner_id = $1', [me.agentId], n);
+      return { key: me.key, args: { q: word, source: 'external' } };
+    };
+  });
 
 /** Catalog capabilities sharing a word. */
-const catalog = () => fixture(async () => {
-  const word = uniqueSlug('catword').replace(/[^a-z0-9]/g, '');
-  await sql(`INSERT INTO capabilities (slug, name, group_name, description) VALUES ($1, $2, 'community', 'Declared by a test')`, [word, `Capability ${word}`]);
-  return async (n) => {
-    await topUp('capabilities', 'name = $1', [`Capability ${word}`], n);
-    return { args: { query: word } };
-  };
-});
+const catalog = () =>
+  fixture(async () => {
+    const word = uniqueSlug('catword').replace(/[^a-z0-9]/g, '');
+    await sql(`INSERT INTO capabilities (slug, name, group_name, description) VALUES ($1, $2, 'community', 'Declared by a test')`, [
+      word,
+      `Capability ${word}`,
+    ]);
+    return async (n) => {
+      await topUp('capabilities', 'name = $1', [`Capability ${word}`], n);
+      return { args: { query: word } };
+    };
+  });
 
-const walletEntries = () => fixture(async () => {
-  const me = await agent();
-  await must('mutation { sandboxFaucet(input: { amount: "1" }) { __typename } }', {}, me.key);
-  const [wallet] = await sql<{ id: string }>('SELECT id FROM wallets WHERE agent_id = $1', [me.agentId]);
-  return async (n) => {
-    await topUp('wallet_entries', 'wallet_id = $1', [wallet.id], n);
-    return { key: me.key, args: { agentId: me.agentId } };
-  };
-});
+const walletEntries = () =>
+  fixture(async () => {
+    const me = await agent();
+    await must('mutation { sandboxFaucet(input: { amount: "1" }) { __typename } }', {}, me.key);
+    const [wallet] = await sql<{ id: string }>('SELECT id FROM wallets WHERE agent_id = $1', [me.agentId]);
+    return async (n) => {
+      await topUp('wallet_entries', 'wallet_id = $1', [wallet.id], n);
+      return { key: me.key, args: { agentId: me.agentId } };
+    };
+  });
 
-const webmcpTools = () => fixture(async () => {
-  const category = uniqueSlug('cat').replace(/[^a-z0-9-]/g, '');
-  const [site] = await sql<{ id: string }>(
-    `INSERT INTO webmcp_sites (id, origin, manifest_url, name, indexed_at) VALUES (gen_random_uuid(), $1, $2, 'A site', now()) RETURNING id`,
-    [`https://${category}.example.com`, `https://${category}.example.com/.well-known/webmcp.json`],
-  );
-  await sql(`INSERT INTO webmcp_tools (id, site_id, name, description, category, input_schema) VALUES (gen_random_uuid(), $1, 'lookup', 'Looks things up', $2, '{}')`, [site.id, category]);
-  return async (n) => {
-    await topUp('webmcp_tools', 'site_id = $1', [site.id], n);
-    return { args: { category } };
-  };
-});
+const webmcpTools = () =>
+  fixture(async () => {
+    const category = uniqueSlug('cat').replace(/[^a-z0-9-]/g, '');
+    const [site] = await sql<{ id: string }>(
+      `INSERT INTO webmcp_sites (id, origin, manifest_url, name, indexed_at) VALUES (gen_random_uuid(), $1, $2, 'A site', now()) RETURNING id`,
+      [`https://${category}.example.com`, `https://${category}.example.com/.well-known/webmcp.json`],
+    );
+    await sql(
+      `INSERT INTO webmcp_tools (id, site_id, name, description, category, input_schema) VALUES (gen_random_uuid(), $1, 'lookup', 'Looks things up', $2, '{}')`,
+      [site.id, category],
+    );
+    return async (n) => {
+      await topUp('webmcp_tools', 'site_id = $1', [site.id], n);
+      return { args: { category } };
+    };
+  });
 
-const webmcpCategories = () => fixture(async () => {
-  const [site] = await sql<{ id: string }>(`INSERT INTO webmcp_sites (id, origin, manifest_url, indexed_at) VALUES (gen_random_uuid(), $1, $1, now()) RETURNING id`, [`https://${uniqueSlug('cats')}.example.com`]);
-  await sql(`INSERT INTO webmcp_tools (id, site_id, name, description, category, input_schema) VALUES (gen_random_uuid(), $1, 'first', 'A tool', 'category-first', '{}')`, [site.id]);
-  return async (n) => {
-    await topUp('webmcp_tools', 'site_id = $1', [site.id], n, { category: `'category-' || substr(md5(random()::text), 1, 12)` });
-    return {};
-  };
-});
+const webmcpCategories = () =>
+  fixture(async () => {
+    const [site] = await sql<{ id: string }>(
+      `INSERT INTO webmcp_sites (id, origin, manifest_url, indexed_at) VALUES (gen_random_uuid(), $1, $1, now()) RETURNING id`,
+      [`https://${uniqueSlug('cats')}.example.com`],
+    );
+    await sql(
+      `INSERT INTO webmcp_tools (id, site_id, name, description, category, input_schema) VALUES (gen_random_uuid(), $1, 'first', 'A tool', 'category-first', '{}')`,
+      [site.id],
+    );
+    return async (n) => {
+      await topUp('webmcp_tools', 'site_id = $1', [site.id], n, { category: `'category-' || substr(md5(random()::text), 1, 12)` });
+      return {};
+    };
+  });
 
 /** Usage counted for the caller on n endpoints (or n days). */
 const usage = (spread: 'days' | 'endpoints'): Fixture =>
@@ -783,30 +913,41 @@ const usage = (spread: 'days' | 'endpoints'): Fixture =>
     const me = await agent();
     await sql(`INSERT INTO usage_counters (agent_id, endpoint, day, count) VALUES ($1, 'GET /agents/me', current_date, 3)`, [me.agentId]);
     return async (n) => {
-      await topUp('usage_counters', 'agent_id = $1', [me.agentId], n, spread === 'days' ? { endpoint: 'src.endpoint', day: `current_date - (g + (SELECT count(*) FROM usage_counters WHERE agent_id = src.agent_id))::int` } : { day: 'src.day' });
+      await topUp(
+        'usage_counters',
+        'agent_id = $1',
+        [me.agentId],
+        n,
+        spread === 'days'
+          ? { endpoint: 'src.endpoint', day: `current_date - (g + (SELECT count(*) FROM usage_counters WHERE agent_id = src.agent_id))::int` }
+          : { day: 'src.day' },
+      );
       return { key: me.key, cap: spread === 'days' ? 25 : undefined };
     };
   });
 
-const reputationEvents = () => ownRows('reputation_events', (id) => [
-  `INSERT INTO reputation_events (id, agent_id, delta, score_after, reason) VALUES (gen_random_uuid(), $1, 1, 21, 'A good answer')`,
-  [id],
-]);
+const reputationEvents = () =>
+  ownRows('reputation_events', (id) => [
+    `INSERT INTO reputation_events (id, agent_id, delta, score_after, reason) VALUES (gen_random_uuid(), $1, 1, 21, 'A good answer')`,
+    [id],
+  ]);
 
-const auditEvents = () => ownRows('audit_events', (id) => [`INSERT INTO audit_events (id, agent_id, action, actor_kind) VALUES (gen_random_uuid(), $1, 'key.rotated', 'agent')`, [id]]);
+const auditEvents = () =>
+  ownRows('audit_events', (id) => [`INSERT INTO audit_events (id, agent_id, action, actor_kind) VALUES (gen_random_uuid(), $1, 'key.rotated', 'agent')`, [id]]);
 
 /** For the showcase's top tens: n services of a Star provider (the showcase lists no others), n executions. */
-const showcase = () => fixture(async () => {
-  const services = servicesOfOne();
-  const calls = executions();
-  const { key, args } = await services(1);
-  await sql(`UPDATE agents SET reputation = 90 WHERE id IN (SELECT agent_id FROM services WHERE $1 = ANY(capabilities))`, [args!.capability]);
-  return async (n) => {
-    await services(n);
-    await calls(n);
-    return { key, cap: 10 };
-  };
-});
+const showcase = () =>
+  fixture(async () => {
+    const services = servicesOfOne();
+    const calls = executions();
+    const { key, args } = await services(1);
+    await sql(`UPDATE agents SET reputation = 90 WHERE id IN (SELECT agent_id FROM services WHERE $1 = ANY(capabilities))`, [args!.capability]);
+    return async (n) => {
+      await services(n);
+      await calls(n);
+      return { key, cap: 10 };
+    };
+  });
 
 /** A fixture of another field, asked for with other arguments. */
 const asking = (make: () => Fixture, extra: (s: Seeded) => Seeded) => (): Fixture => {
@@ -815,39 +956,47 @@ const asking = (make: () => Fixture, extra: (s: Seeded) => Seeded) => (): Fixtur
 };
 
 /** n sub-agents under one agent (copies of one, under the same parent). */
-const subAgents = () => fixture(async () => {
-  const me = await agent();
-  await must(
-    'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
-    { p: me.agentId, i: { name: uniqueName('sub'), description: 'A sub-agent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } },
-    me.key,
-  );
-  return async (n) => {
-    await topUp('agents', 'parent_id = $1', [me.agentId], n);
-    return { key: me.key };
-  };
-});
+const subAgents = () =>
+  fixture(async () => {
+    const me = await agent();
+    await must(
+      'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
+      { p: me.agentId, i: { name: uniqueName('sub'), description: 'A sub-agent', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('agents', 'parent_id = $1', [me.agentId], n);
+      return { key: me.key };
+    };
+  });
 
 /** n agents whose names start alike, for the administrator's list filtered by that start. */
-const namedAgents = () => fixture(async () => {
-  // Long enough that topUp's fresh names keep the start and replace the tail.
-  const start = uniqueName('adm');
-  await registerAgent(server, { name: `${start}-${'x'.repeat(12)}` });
-  return async (n) => {
-    await topUp('agents', 'name LIKE $1', [`${start}%`], n);
-    return { key: ADMIN_KEY, args: { name: start } };
-  };
-});
+const namedAgents = () =>
+  fixture(async () => {
+    // Long enough that topUp's fresh names keep the start and replace the tail.
+    const start = uniqueName('adm');
+    await registerAgent(server, { name: `${start}-${'x'.repeat(12)}` });
+    return async (n) => {
+      await topUp('agents', 'name LIKE $1', [`${start}%`], n);
+      return { key: ADMIN_KEY, args: { name: start } };
+    };
+  });
 
 /** Reputation changes of one agent on n different days. */
-const reputationDays = () => fixture(async () => {
-  const me = await agent();
-  await sql(`INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, created_at) VALUES (gen_random_uuid(), $1, 1, 21, 'A good answer', now() - interval '1 day')`, [me.agentId]);
-  return async (n) => {
-    await topUp('reputation_events', 'agent_id = $1', [me.agentId], n, { created_at: `now() - (g + (SELECT count(*) FROM reputation_events WHERE agent_id = src.agent_id)) * interval '1 day'` });
-    return { parentArgs: { agentId: me.agentId }, args: { days: 365 } };
-  };
-});
+const reputationDays = () =>
+  fixture(async () => {
+    const me = await agent();
+    await sql(
+      `INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, created_at) VALUES (gen_random_uuid(), $1, 1, 21, 'A good answer', now() - interval '1 day')`,
+      [me.agentId],
+    );
+    return async (n) => {
+      await topUp('reputation_events', 'agent_id = $1', [me.agentId], n, {
+        created_at: `now() - (g + (SELECT count(*) FROM reputation_events WHERE agent_id = src.agent_id)) * interval '1 day'`,
+      });
+      return { parentArgs: { agentId: me.agentId }, args: { days: 365 } };
+    };
+  });
 
 /** For each list field: a fresh fixture of its own (lists of one kind do not share rows). */
 const FIXTURES: Record<string, () => Fixture> = {
@@ -870,9 +1019,15 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.memoryEntryVersions': memoryEntries,
   'Query.searchMemory': memoryEntries,
   'Query.memoryStores': () => memoryStore('private'),
-  'Query.publicMemoryStores': asking(() => memoryStore('public'), () => ({ args: { storeType: 'kv' } })),
+  'Query.publicMemoryStores': asking(
+    () => memoryStore('public'),
+    () => ({ args: { storeType: 'kv' } }),
+  ),
   'Analytics.costBreakdown': () => executionsSpread('capabilities'),
-  'Analytics.topCapabilities': asking(() => executionsSpread('capabilities'), (s) => ({ ...s, cap: 10 })),
+  'Analytics.topCapabilities': asking(
+    () => executionsSpread('capabilities'),
+    (s) => ({ ...s, cap: 10 }),
+  ),
   'Analytics.trends': () => executionsSpread('days'),
   'Query.myAuditLog': auditEvents,
   'Query.myExecutions': executions,
@@ -881,7 +1036,10 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.mySubAgents': subAgents,
   'Query.adminAgents': namedAgents,
   'AgentReputation.history': reputationDays,
-  'Query.mySkills': asking(() => skills(false), (s) => ({ key: s.key })),
+  'Query.mySkills': asking(
+    () => skills(false),
+    (s) => ({ key: s.key }),
+  ),
   'Query.mySparks': asking(sparks, (s) => ({ key: s.key, first: 50 })),
   'Query.myTransactions': () => transactions(),
   'Usage.byDay': () => usage('days'),
@@ -895,8 +1053,14 @@ const FIXTURES: Record<string, () => Fixture> = {
   'Query.myServices': servicesOfOne,
   'ServiceAnalytics.byDay': () => serviceCalls('days'),
   'ServiceAnalytics.byCapability': () => serviceCalls('capabilities'),
-  'Query.skillMarketplace': asking(() => skills(true), (s) => ({ key: s.key, args: { q: s.args!.q } })),
-  'Query.skillVersions': asking(() => skills(true), (s) => ({ key: s.key, args: { id: s.args!.id } })),
+  'Query.skillMarketplace': asking(
+    () => skills(true),
+    (s) => ({ key: s.key, args: { q: s.args!.q } }),
+  ),
+  'Query.skillVersions': asking(
+    () => skills(true),
+    (s) => ({ key: s.key, args: { id: s.args!.id } }),
+  ),
   'Query.sparks': sparks,
   'Query.streamingSessions': streamingSessions,
   'Query.subscriptionRuns': subscriptions,
@@ -1001,32 +1165,37 @@ describe('no N+1 anywhere in the graph', () => {
   });
 
   it('has a fixture for every list field, or a reason why it cannot grow', () => {
-    const uncovered = targets.filter((t) => !FIXTURES[t.coordinate] && !ROOT_FIXTURES[`Query.${t.root.name}`] && !FIXED_LISTS[t.coordinate]).map((t) => t.coordinate);
+    const uncovered = targets
+      .filter((t) => !FIXTURES[t.coordinate] && !ROOT_FIXTURES[`Query.${t.root.name}`] && !FIXED_LISTS[t.coordinate])
+      .map((t) => t.coordinate);
     expect(uncovered).toEqual([]);
   });
 
   const checked = targets.filter((t) => !FIXED_LISTS[t.coordinate]);
-  it.each(checked.map((t) => [t.nested ? `${t.coordinate} (through Query.${t.root.name})` : t.coordinate, t] as const))('%s runs no more statements for 50 items than for 5', async (name, target) => {
-    const seed = (ROOT_FIXTURES[`Query.${target.root.name}`] ?? FIXTURES[target.coordinate])();
-    const s5 = await seed(5);
-    const at5 = await measure(target, s5);
-    const s50 = await seed(50);
-    const at50 = await measure(target, s50);
-    // The fixture really made the list grow (else the comparison proves nothing).
-    expect(at5.items.length).toBeGreaterThanOrEqual(Math.min(5, s5.cap ?? 5));
-    expect(at50.items.length).toBeGreaterThanOrEqual(Math.min(50, s50.cap ?? 50));
-    if (!s50.cap) expect(at50.items.length).toBeGreaterThan(at5.items.length);
-    expectNoGrowth(name, at5, at50);
+  it.each(checked.map((t) => [t.nested ? `${t.coordinate} (through Query.${t.root.name})` : t.coordinate, t] as const))(
+    '%s runs no more statements for 50 items than for 5',
+    async (name, target) => {
+      const seed = (ROOT_FIXTURES[`Query.${target.root.name}`] ?? FIXTURES[target.coordinate])();
+      const s5 = await seed(5);
+      const at5 = await measure(target, s5);
+      const s50 = await seed(50);
+      const at50 = await measure(target, s50);
+      // The fixture really made the list grow (else the comparison proves nothing).
+      expect(at5.items.length).toBeGreaterThanOrEqual(Math.min(5, s5.cap ?? 5));
+      expect(at50.items.length).toBeGreaterThanOrEqual(Math.min(50, s50.cap ?? 50));
+      if (!s50.cap) expect(at50.items.length).toBeGreaterThan(at5.items.length);
+      expectNoGrowth(name, at5, at50);
 
-    // A list of Node items, read again by id through Query.nodes.
-    const type = itemType((target.nested ?? target.root).type);
-    if (isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node')) {
-      const ids = (items: unknown[]) => items.map((i) => (i as { id: string }).id);
-      const query = `query Nodes($ids: [ID!]!) { list: nodes(ids: $ids) { ... on ${type.name} { ${selection(type, 1)} } } }`;
-      const n5 = await measure(target, s5, { ids: ids(at5.items) }, query);
-      const n50 = await measure(target, s50, { ids: ids(at50.items) }, query);
-      expect(n50.items.length).toBe(at50.items.length);
-      expectNoGrowth(`nodes(ids:) of ${type.name}`, n5, n50);
-    }
-  });
+      // A list of Node items, read again by id through Query.nodes.
+      const type = itemType((target.nested ?? target.root).type);
+      if (isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Node')) {
+        const ids = (items: unknown[]) => items.map((i) => (i as { id: string }).id);
+        const query = `query Nodes($ids: [ID!]!) { list: nodes(ids: $ids) { ... on ${type.name} { ${selection(type, 1)} } } }`;
+        const n5 = await measure(target, s5, { ids: ids(at5.items) }, query);
+        const n50 = await measure(target, s50, { ids: ids(at50.items) }, query);
+        expect(n50.items.length).toBe(at50.items.length);
+        expectNoGrowth(`nodes(ids:) of ${type.name}`, n5, n50);
+      }
+    },
+  );
 });

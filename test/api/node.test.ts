@@ -56,7 +56,14 @@ async function seedOwnersObjects() {
   const service = await ok(
     call('POST', '/services/register', {
       key: owner.key,
-      body: { name: 'Node service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for the node tests', pricing_model: 'per_call', cost_per_call: 1 },
+      body: {
+        name: 'Node service',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A service for the node tests',
+        pricing_model: 'per_call',
+        cost_per_call: 1,
+      },
     }),
   );
   await ok(call('POST', `/keys/provision/${service.service_key}`, { key: owner.key, body: {} }));
@@ -68,20 +75,36 @@ async function seedOwnersObjects() {
       body: { capability: 'support-ticket', input: { type: 'question', subject: 'Node', description: 'A ticket for the node tests', agentName: 'node' } },
     }),
   );
-  await ok(call('POST', '/disputes', { key: owner.key, body: { serviceId: service.service_id, type: 'quality', description: 'A dispute for the node tests' } }));
+  await ok(
+    call('POST', '/disputes', { key: owner.key, body: { serviceId: service.service_id, type: 'quality', description: 'A dispute for the node tests' } }),
+  );
   await ok(call('POST', '/memory/stores', { key: owner.key, body: { name: 'node-store', storeType: 'kv' } }));
   await ok(call('POST', '/subscriptions', { key: owner.key, body: { capabilityId: 'summarize', schedule: '0 0 1 1 *', deliveryMethod: 'sse' } }));
   await ok(call('POST', '/streaming/sessions', { key: owner.key, body: { capabilityId: 'summarize' } }));
   // A draft: only its owner sees it.
   await ok(call('POST', '/agent-skills', { key: owner.key, body: { name: uniqueSlug('node-draft'), runtime: 'python', entrypoint: 'main' } }));
   const task = await ok(call('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the node tests' } }));
-  await ok(call('POST', `/tasks/${task.task_id}/publish-spark`, { key: owner.key, body: { title: 'Node spark', content: 'Published for the node tests', spark_type: 'insight' } }));
-  await ok(call('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the node tests', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } }));
+  await ok(
+    call('POST', `/tasks/${task.task_id}/publish-spark`, {
+      key: owner.key,
+      body: { title: 'Node spark', content: 'Published for the node tests', spark_type: 'insight' },
+    }),
+  );
+  await ok(
+    call('POST', '/swarm/sessions', {
+      key: owner.key,
+      body: { goal: 'A swarm for the node tests', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] },
+    }),
+  );
   await ok(call('POST', '/uto/tickets', { key: owner.key, body: { intent: 'A ticket for the node tests', domain: 'node', context: {} } }));
   await ok(call('POST', '/ammc/conglomerates', { key: owner.key, body: { goal: 'A conglomerate for the node tests', max_budget_usd: 10 } }));
   // An answered delegation records a charge of 0 for the delegating agent: a transaction.
-  const external = await ok(call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] } }));
-  const delegation = await ok(call('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.external_agent.external_agent_id, capability: 'summarize' } }));
+  const external = await ok(
+    call('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] } }),
+  );
+  const delegation = await ok(
+    call('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.external_agent.external_agent_id, capability: 'summarize' } }),
+  );
   await ok(call('POST', `/ext/swarm/delegations/${delegation.delegation_id}/answer`, { key: owner.key, body: { result: { ok: true } } }));
 }
 
@@ -138,7 +161,12 @@ describe('nodes(ids:)', () => {
     const logged = errorsLogged().length;
     const task = await ownersObject('Task');
     const mine = encodeGlobalID('Agent', stranger.agentId);
-    const res = await gql(server, 'query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [mine, encodeGlobalID('Task', sibling(task)), encodeGlobalID('Task', task)] }, stranger.key);
+    const res = await gql(
+      server,
+      'query ($ids: [ID!]!) { nodes(ids: $ids) { id } }',
+      { ids: [mine, encodeGlobalID('Task', sibling(task)), encodeGlobalID('Task', task)] },
+      stranger.key,
+    );
     expect(res.status).toBeLessThan(500);
     expect(res.body.data).toEqual({ nodes: [{ id: mine }, null, null] });
     const errors = (res.body.errors ?? []) as { message: string; path?: unknown[]; extensions?: Record<string, unknown> }[];

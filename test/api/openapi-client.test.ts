@@ -85,12 +85,17 @@ function typeErrors(): string[] {
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
-  host.fileExists = ((exists) => (file: string) => file === TYPES || exists(file))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (file: string) =>
+      file === TYPES || exists(file)
+  )(host.fileExists.bind(host));
   host.readFile = ((read) => (file: string) => (file === TYPES ? types : read(file)))(host.readFile.bind(host));
-  host.getSourceFile = (file, language, onError, create) => (file === TYPES ? ts.createSourceFile(file, types, language) : getSourceFile(file, language, onError, create));
+  host.getSourceFile = (file, language, onError, create) =>
+    file === TYPES ? ts.createSourceFile(file, types, language) : getSourceFile(file, language, onError, create);
   const program = ts.createProgram([PROGRAM], options, host);
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${path.relative(__dirname, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    const where =
+      d.file && d.start !== undefined ? `${path.relative(__dirname, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
     return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }

@@ -64,7 +64,9 @@ it('derives the request schema from the input type and the response schema from 
 
 it('documents query parameters with their types', () => {
   const uptime = doc.paths['/uptime'].get;
-  expect(uptime.parameters.filter((p: any) => p.in === 'query')).toEqual([expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 90 } })]);
+  expect(uptime.parameters.filter((p: any) => p.in === 'query')).toEqual([
+    expect.objectContaining({ name: 'days', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 90 } }),
+  ]);
 });
 
 it('documents each body field and query parameter under one spelling and says the other is accepted', () => {
@@ -116,7 +118,9 @@ describe('what the server enforces, the document says', () => {
   function states(schema: any, bound: Record<string, unknown>): boolean {
     const of = (s: any): any => (s?.anyOf ? s.anyOf.find((x: any) => x.type !== 'null') : s);
     const s = of(schema);
-    return Object.entries(bound).every(([k, v]) => (k === 'enum' ? JSON.stringify([...(s?.enum ?? [])].filter((x: unknown) => x !== null).sort()) === JSON.stringify(v) : s?.[k] === v));
+    return Object.entries(bound).every(([k, v]) =>
+      k === 'enum' ? JSON.stringify([...(s?.enum ?? [])].filter((x: unknown) => x !== null).sort()) === JSON.stringify(v) : s?.[k] === v,
+    );
   }
   const typeOf = (schema: any): string | undefined => {
     const t = schema?.anyOf ? schema.anyOf.find((x: any) => x.type !== 'null')?.type : schema?.type;
@@ -127,9 +131,22 @@ describe('what the server enforces, the document says', () => {
   async function ownedObjects(me: { key: string; agentId: string }) {
     const call = api(server);
     const as = (method: string, path: string, body?: unknown) => call(method, path, { key: me.key, ...(body === undefined ? {} : { body }) });
-    const service = (await as('POST', '/services/register', { name: 'Probed service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service to probe', pricing_model: 'free' })).body;
+    const service = (
+      await as('POST', '/services/register', {
+        name: 'Probed service',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A service to probe',
+        pricing_model: 'free',
+      })
+    ).body;
     const subKey = (await as('POST', `/keys/provision/${service.service_key}`, {})).body;
-    const ticket = (await as('POST', '/execute', { capability: 'support-ticket', input: { type: 'question', subject: 'Probe', description: 'A ticket to probe', agentName: 'probe' } })).body.result;
+    const ticket = (
+      await as('POST', '/execute', {
+        capability: 'support-ticket',
+        input: { type: 'question', subject: 'Probe', description: 'A ticket to probe', agentName: 'probe' },
+      })
+    ).body.result;
     const values: Record<string, Record<string, string>> = {
       '/keys/': { keyId: subKey.sub_key_id, serviceKey: service.service_key },
       '/services/': { serviceKey: service.service_key },
@@ -240,7 +257,9 @@ describe('what the server enforces, the document says', () => {
 
   it('names the headers: X-Request-Id everywhere, Idempotency-Key and Idempotent-Replayed on creations, rate limits', async () => {
     const register = doc.paths['/agents/register'].post;
-    expect(register.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/Idempotency-Key' }, { $ref: '#/components/parameters/X-Request-Id' }]));
+    expect(register.parameters).toEqual(
+      expect.arrayContaining([{ $ref: '#/components/parameters/Idempotency-Key' }, { $ref: '#/components/parameters/X-Request-Id' }]),
+    );
     expect(register.responses['201'].headers).toMatchObject({
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
       'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
@@ -252,11 +271,14 @@ describe('what the server enforces, the document says', () => {
     // A read takes no Idempotency-Key.
     expect(doc.paths['/agents/me'].get.parameters).toEqual([{ $ref: '#/components/parameters/X-Request-Id' }]);
     // The checkout link's GET takes the payment the x402 client retries it with.
-    expect(doc.paths['/ext/payments/checkout/{id}'].get.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'PAYMENT-SIGNATURE', in: 'header', required: false })]));
+    expect(doc.paths['/ext/payments/checkout/{id}'].get.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'PAYMENT-SIGNATURE', in: 'header', required: false })]),
+    );
     // What the document says is what the server does: a replay says so, every answer carries its id.
     const me = await registerAgent(server);
     const key = `replay-${Date.now()}`;
-    const create = () => api(server)('POST', '/memory/stores', { key: me.key, body: { name: 'replayed', storeType: 'kv' }, headers: { 'Idempotency-Key': key } });
+    const create = () =>
+      api(server)('POST', '/memory/stores', { key: me.key, body: { name: 'replayed', storeType: 'kv' }, headers: { 'Idempotency-Key': key } });
     const first = await create();
     const again = await create();
     expect(first.status).toBe(201);
@@ -282,8 +304,18 @@ describe('what the server enforces, the document says', () => {
     expect(offered.map((c) => c.slug)).toEqual(expect.arrayContaining(['support-ticket', 'trust-score', 'skill-audit']));
     for (const c of offered) {
       const name = capabilitySchemaName(c.slug);
-      expect(doc.components.schemas[`${name}Input`]).toEqual({ ...c.inputSchema, title: `${c.slug} input`, description: expect.stringContaining(c.summary), 'x-capability': c.slug });
-      expect(doc.components.schemas[`${name}Output`]).toEqual({ ...c.outputSchema, title: `${c.slug} output`, description: expect.stringContaining(c.summary), 'x-capability': c.slug });
+      expect(doc.components.schemas[`${name}Input`]).toEqual({
+        ...c.inputSchema,
+        title: `${c.slug} input`,
+        description: expect.stringContaining(c.summary),
+        'x-capability': c.slug,
+      });
+      expect(doc.components.schemas[`${name}Output`]).toEqual({
+        ...c.outputSchema,
+        title: `${c.slug} output`,
+        description: expect.stringContaining(c.summary),
+        'x-capability': c.slug,
+      });
       if (typeof c.inputSchema.description === 'string') expect(doc.components.schemas[`${name}Input`].description).toContain(c.inputSchema.description);
     }
     // Not offered here, not shown.
@@ -300,7 +332,12 @@ describe('what the server enforces, the document says', () => {
     const others = alternatives.at(-1);
     expect(others.properties.capability.not.enum).toEqual(expect.arrayContaining(['support-ticket', 'trust-score']));
     const answers = execute.responses['200'].content['application/json'].schema.allOf[1].anyOf;
-    expect(answers).toContainEqual(expect.objectContaining({ title: 'trust-score', properties: expect.objectContaining({ result: { anyOf: [{ $ref: '#/components/schemas/TrustScoreOutput' }, { type: 'null' }] } }) }));
+    expect(answers).toContainEqual(
+      expect.objectContaining({
+        title: 'trust-score',
+        properties: expect.objectContaining({ result: { anyOf: [{ $ref: '#/components/schemas/TrustScoreOutput' }, { type: 'null' }] } }),
+      }),
+    );
   });
 
   it('holds what execute answers for a first-party capability to its documented output schema', async () => {

@@ -29,7 +29,9 @@ beforeAll(async () => {
   assertTestCaTrusted();
   // Wallets open empty here (no sandbox starting balance), so that each test funds exactly what it needs;
   // test/api/first-call.test.ts has the starting balance.
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' } });
+  server = await startServer({
+    env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' },
+  });
   call = api(server);
 });
 afterAll(async () => {
@@ -49,7 +51,14 @@ async function offer(capability: string, cents: number, p?: Provider) {
   const agent = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: agent.key,
-    body: { name: `svc ${capability}`, endpoint: endpoint.url, capabilities: [capability], description: 'A paid provider under test', pricing_model: cents ? 'per_call' : 'free', cost_per_call: cents },
+    body: {
+      name: `svc ${capability}`,
+      endpoint: endpoint.url,
+      capabilities: [capability],
+      description: 'A paid provider under test',
+      pricing_model: cents ? 'per_call' : 'free',
+      cost_per_call: cents,
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
   return { agent, provider: endpoint, serviceKey: res.body.service_key as string, serviceId: res.body.service_id as string };
@@ -107,7 +116,11 @@ describe('a paid call from a prepaid balance', () => {
     expect(await balanceOf(me.agentId)).toBe(1_000_000n - 50_000n);
     expect(await balanceOf(svc.agent.agentId)).toBe(45_000n);
     const entries = await server.app.services.db.walletEntry.findMany({ where: { executionId: res.body.execution_id } });
-    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', -50_000n], ['earning', 45_000n], ['fee', 5_000n]]);
+    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([
+      ['charge', -50_000n],
+      ['earning', 45_000n],
+      ['fee', 5_000n],
+    ]);
     expect(new Set(entries.map((e) => e.transferId)).size).toBe(1);
     expect(entries.find((e) => e.kind === 'fee')!.walletId).toBe(ACCOUNTS.revenue);
     // This instance keeps a float of the caller's wallet for its next calls (a lease), and gives it back when idle.
@@ -116,7 +129,11 @@ describe('a paid call from a prepaid balance', () => {
     await server.app.services.payments.leases.releaseIdle(0);
     const wallet = await call('GET', `/agents/${me.agentId}/wallet`, { key: me.key });
     expect(wallet.body).toMatchObject({ balance: '0.950000', held: '0.000000', available: '0.950000' });
-    expect(await server.app.services.db.walletHold.count({ where: { walletId: (await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } })).id } })).toBe(0);
+    expect(
+      await server.app.services.db.walletHold.count({
+        where: { walletId: (await server.app.services.db.wallet.findUniqueOrThrow({ where: { agentId: me.agentId } })).id },
+      }),
+    ).toBe(0);
     await expectLedgerBalanced();
   });
 
@@ -130,7 +147,11 @@ describe('a paid call from a prepaid balance', () => {
     // The lease takes fifty calls' worth (0.50); the 26th call leaves it under twenty-five and tops it up
     // behind the call, back to fifty calls' worth.
     for (let i = 0; i < 26; i++) expect((await run(me.key, { capability: cap, input: { i } })).status).toBe(200);
-    const wallet = await eventually(() => db.wallet.findUniqueOrThrow({ where: { id: walletId } }), (w) => w.held === 500_000n, 2_000);
+    const wallet = await eventually(
+      () => db.wallet.findUniqueOrThrow({ where: { id: walletId } }),
+      (w) => w.held === 500_000n,
+      2_000,
+    );
     // Waiting for need, it would hold what is left of the first fifty: 24 calls' worth.
     expect({ balance: wallet.balance, held: wallet.held }).toEqual({ balance: 740_000n, held: 500_000n });
     expect(await db.walletHold.count({ where: { walletId } })).toBe(1);
@@ -237,7 +258,11 @@ describe('paid calls recorded together', () => {
     expect(entries).toHaveLength(72);
     for (const a of answers) {
       const own = entries.filter((e) => e.executionId === a.body.execution_id);
-      expect(own.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', -30_000n], ['earning', 27_000n], ['fee', 3_000n]]);
+      expect(own.map((e) => [e.kind, e.amount]).sort()).toEqual([
+        ['charge', -30_000n],
+        ['earning', 27_000n],
+        ['fee', 3_000n],
+      ]);
       expect(new Set(own.map((e) => e.transferId)).size).toBe(1);
     }
     await expectLedgerBalanced();
@@ -281,7 +306,9 @@ describe('paid calls recorded together', () => {
     expect(await balanceOf(poor.agentId)).toBe(10_000n);
     expect(await balanceOf(other.agentId)).toBe(970_000n);
     expect(await balanceOf(svc.agent.agentId)).toBe(10_000n + 2n * 27_000n);
-    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual([records[0].id, records[2].id].sort());
+    expect((await db.execution.findMany({ where: { id: { in: records.map((r) => r.id) } } })).map((e) => e.id).sort()).toEqual(
+      [records[0].id, records[2].id].sort(),
+    );
     await expectLedgerBalanced();
   });
 
@@ -313,11 +340,19 @@ describe('paid calls recorded together', () => {
         transfer: randomUUID(),
       });
     // Two calls of one caller and one of another, in one statement.
-    const settled = await recordTogether(server.app.services.sql, 'paid', [record(caller.agentId, callerWallet), record(other.agentId, otherWallet), record(caller.agentId, callerWallet)]);
+    const settled = await recordTogether(server.app.services.sql, 'paid', [
+      record(caller.agentId, callerWallet),
+      record(other.agentId, otherWallet),
+      record(caller.agentId, callerWallet),
+    ]);
     expect(settled.map((s) => s.ok)).toEqual([true, true, true]);
     const { balances } = (settled[0] as { value: { balances: Record<string, string> } }).value;
     expect(balances).toEqual({ [callerWallet]: '940000', [otherWallet]: '470000', [providerWallet]: String(10_000 + 3 * 27_000) });
-    for (const [agentId, wallet] of [[caller.agentId, callerWallet], [other.agentId, otherWallet], [svc.agent.agentId, providerWallet]]) {
+    for (const [agentId, wallet] of [
+      [caller.agentId, callerWallet],
+      [other.agentId, otherWallet],
+      [svc.agent.agentId, providerWallet],
+    ]) {
       expect(String(await balanceOf(agentId))).toBe(balances[wallet]);
     }
     await expectLedgerBalanced();
@@ -361,9 +396,18 @@ describe('402 before any provider is called', () => {
     expectProblem(refused, 402, 'payment_required');
     expect(refused.body.detail).toContain('0.000000 USDC available');
     expect(refused.body.detail).toContain('POST /api/v1/x402/sandbox/faucet');
-    const res = await gql(server, 'mutation($input: ExecuteInput!) { execute(input: $input) { executionId } }', { input: { capability: cap, input: {} } }, me.key);
+    const res = await gql(
+      server,
+      'mutation($input: ExecuteInput!) { execute(input: $input) { executionId } }',
+      { input: { capability: cap, input: {} } },
+      me.key,
+    );
     expect(res.body.data?.execute ?? null).toBeNull();
-    expect(res.body.errors![0].extensions).toMatchObject({ code: 'PAYMENT_REQUIRED', x402Version: 2, accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })] });
+    expect(res.body.errors![0].extensions).toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      x402Version: 2,
+      accepts: [expect.objectContaining({ amount: '30000', scheme: 'exact' })],
+    });
     expect(svc.provider.calls).toHaveLength(0);
   });
 });
@@ -384,7 +428,12 @@ describe('paying with x402', () => {
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({ served_by: 'provider', echo: { q: 'paid' } });
     const settled = settlementOf(res);
-    expect(settled).toMatchObject({ success: true, network: NETWORK, payer: payer.address.toLowerCase(), transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(settled).toMatchObject({
+      success: true,
+      network: NETWORK,
+      payer: payer.address.toLowerCase(),
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(res.body.payment).toMatchObject({
       method: 'x402',
       charged_base_units: '50000',
@@ -436,7 +485,7 @@ describe('paying with x402', () => {
     await expectLedgerBalanced();
   });
 
-  it('keeps what a call whose providers all failed did not spend in the caller\'s wallet', async () => {
+  it("keeps what a call whose providers all failed did not spend in the caller's wallet", async () => {
     const cap = uniqueSlug('x402-fail');
     const svc = await offer(cap, 6);
     svc.provider.setDefault({ status: 503 });
@@ -508,7 +557,10 @@ describe('payments that must be refused, with nothing moved', () => {
     svc = await offer(cap, 5);
   });
 
-  async function refused(make: (required: ReturnType<typeof paymentRequiredOf>['accepts'][number], payer: Awaited<ReturnType<typeof payingCaller>>['payer']) => Promise<string>, reason: RegExp) {
+  async function refused(
+    make: (required: ReturnType<typeof paymentRequiredOf>['accepts'][number], payer: Awaited<ReturnType<typeof payingCaller>>['payer']) => Promise<string>,
+    reason: RegExp,
+  ) {
     const { me, payer } = await payingCaller('1');
     const first = await run(me.key, { capability: cap, input: {} });
     const required = paymentRequiredOf(first).accepts[0];
@@ -527,7 +579,10 @@ describe('payments that must be refused, with nothing moved', () => {
   }
 
   it('refuses a wrong amount', async () => {
-    await refused(async (required, payer) => (await signAuthorization(payer, required, { value: BigInt(required.amount) - 1n })).header, /value_mismatch|amount/);
+    await refused(
+      async (required, payer) => (await signAuthorization(payer, required, { value: BigInt(required.amount) - 1n })).header,
+      /value_mismatch|amount/,
+    );
     await refused(async (required, payer) => (await signAuthorization(payer, { ...required, amount: '1' })).header, /^payment_requirements_mismatch$/);
   });
 
@@ -558,7 +613,14 @@ describe('payments that must be refused, with nothing moved', () => {
       // A test payment from the same key uses the nonce first.
       const used = await signAuthorization(payer, required);
       await server.app.services.db.sandboxAuthorization.create({
-        data: { asset: required.asset.toLowerCase(), payer: payer.address.toLowerCase(), nonce: used.authorization.nonce, payee: required.payTo, value: 1n, transaction: '0x01' },
+        data: {
+          asset: required.asset.toLowerCase(),
+          payer: payer.address.toLowerCase(),
+          nonce: used.authorization.nonce,
+          payee: required.payTo,
+          value: 1n,
+          transaction: '0x01',
+        },
       });
       return (await signAuthorization(payer, required, { nonce: used.authorization.nonce })).header;
     }, /nonce/);
@@ -621,7 +683,14 @@ describe('the ledger under a random sequence of calls, failures and refunds', ()
     const charged: string[] = [];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.constant({ kind: 'ok' as const }), fc.constant({ kind: 'fail' as const }), fc.record({ kind: fc.constant('refund' as const), cents: fc.integer({ min: 1, max: 9 }) })), { minLength: 3, maxLength: 8 }),
+        fc.array(
+          fc.oneof(
+            fc.constant({ kind: 'ok' as const }),
+            fc.constant({ kind: 'fail' as const }),
+            fc.record({ kind: fc.constant('refund' as const), cents: fc.integer({ min: 1, max: 9 }) }),
+          ),
+          { minLength: 3, maxLength: 8 },
+        ),
         async (steps) => {
           const start = { payer: await balanceOf(me.agentId), provider: await balanceOf(good.agent.agentId), fee: await revenue() };
           for (const step of steps) {
@@ -629,10 +698,16 @@ describe('the ledger under a random sequence of calls, failures and refunds', ()
               // A dispute of the last paid call, refunded in part or in whole by an administrator.
               const transactionId = charged.pop();
               if (!transactionId) continue;
-              const dispute = await call('POST', '/disputes', { key: me.key, body: { transaction_id: transactionId, reason: 'other', description: 'refund me' } });
+              const dispute = await call('POST', '/disputes', {
+                key: me.key,
+                body: { transaction_id: transactionId, reason: 'other', description: 'refund me' },
+              });
               expect(dispute.status).toBe(201);
               await server.app.services.disputes.settled();
-              const resolved = await call('PATCH', `/admin/disputes/${dispute.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'partly refunded', refund_cents: step.cents } });
+              const resolved = await call('PATCH', `/admin/disputes/${dispute.body.dispute_id}/resolve`, {
+                key: ADMIN_KEY,
+                body: { resolution: 'partly refunded', refund_cents: step.cents },
+              });
               expect(resolved.status).toBe(200);
               continue;
             }

@@ -52,7 +52,12 @@ const calls: Record<Surface, () => Promise<string>> = {
       })
     ).text(),
   'graphql-ws': async () => {
-    const client = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+    const client = createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+    });
     try {
       return await once(client, '{ me { id } }');
     } finally {
@@ -88,7 +93,10 @@ const calls: Record<Surface, () => Promise<string>> = {
 };
 
 /** The first result of a GraphQL operation on a graphql-ws or graphql-sse client, as JSON text (or its error). */
-function once(client: { subscribe(payload: { query: string }, sink: { next(v: unknown): void; error(e: unknown): void; complete(): void }): () => void }, query: string): Promise<string> {
+function once(
+  client: { subscribe(payload: { query: string }, sink: { next(v: unknown): void; error(e: unknown): void; complete(): void }): () => void },
+  query: string,
+): Promise<string> {
   return new Promise((resolve) => {
     let answered = false;
     client.subscribe(

@@ -37,7 +37,10 @@ it('counts a made-up credential against the address: a client past its 429 gets 
   const other = await startServer();
   try {
     const register = (authorization?: string) =>
-      api(other)('POST', '/agents/register', { body: { name: uniqueName('rk'), description: 'rate test', ownerEmail: 'r@example.com' }, headers: authorization ? { authorization } : {} });
+      api(other)('POST', '/agents/register', {
+        body: { name: uniqueName('rk'), description: 'rate test', ownerEmail: 'r@example.com' },
+        headers: authorization ? { authorization } : {},
+      });
     for (let i = 0; i < 30; i++) expect((await register()).status).toBe(201);
     expect((await register()).status).toBe(429);
     // Every unknown or malformed credential is the same client: its address's bucket, already spent.

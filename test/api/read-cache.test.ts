@@ -28,7 +28,9 @@ describe('resolve', () => {
 
     // A change no notification reports, made behind the cache's back: the next answer is the kept one.
     const sql = server.app.services.sql;
-    await sql.query(`UPDATE service_offers SET listing = jsonb_set(listing::jsonb, '{2}', '"renamed behind the cache"')::json WHERE service_id = $1`, [first.service_id]);
+    await sql.query(`UPDATE service_offers SET listing = jsonb_set(listing::jsonb, '{2}', '"renamed behind the cache"')::json WHERE service_id = $1`, [
+      first.service_id,
+    ]);
     expect((await resolve()).matches[0].name).toBe(first.name);
 
     // A service registered here (a mutation on this instance) is ranked by the very next request.
@@ -87,8 +89,14 @@ describe('resolve', () => {
 
 describe('the skills marketplace', () => {
   async function publishedSkill(key: string, category: string) {
-    const name = uniqueName('skill').toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 60);
-    const created = await call('POST', '/agent-skills', { key, body: { name, runtime: 'python', entrypoint: 'main.run', description: 'Summarises a page', category } });
+    const name = uniqueName('skill')
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')
+      .slice(0, 60);
+    const created = await call('POST', '/agent-skills', {
+      key,
+      body: { name, runtime: 'python', entrypoint: 'main.run', description: 'Summarises a page', category },
+    });
     expect(created.status).toBe(201);
     expect((await call('POST', `/agent-skills/${created.body.id}/publish`, { key })).status).toBe(200);
     return created.body.id as string;
@@ -158,7 +166,7 @@ describe('the skills marketplace', () => {
     expect(typeof head.rows[0]).toBe('string');
   });
 
-  it('keeps each page\'s answer apart, and never a refusal', async () => {
+  it("keeps each page's answer apart, and never a refusal", async () => {
     const me = await registerAgent(server);
     const category = uniqueSlug('cat');
     const skills = [await publishedSkill(me.key, category), await publishedSkill(me.key, category)];

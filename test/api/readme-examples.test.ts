@@ -38,7 +38,16 @@ it('pays the echo provider of examples/ for a priced call, the provider verifyin
   expect(registered.status).toBe(201);
   secret = registered.body.signing_secret;
   // Verifying: a call signed with no secret is refused.
-  const forged = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, body: '{}' });
+  const forged = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': 'v1,AAAA',
+    },
+    body: '{}',
+  });
   expect(forged.status).toBe(401);
   const paid = await call('POST', '/execute', { key: buyer.key, body: { capability: 'echo-text', input: { text: 'hi' } } });
   expect(paid.status).toBe(200);

@@ -48,7 +48,10 @@ const reputationOf = async (agentId: string) => (await server.app.services.db.ag
 it('records each change, moves the tier, and clamps at 100 and 0', async () => {
   const me = await registerAgent(server);
   const up = await change(me.agentId, 5, 'good work');
-  expect(up).toMatchObject({ type: 'reputation.changed', data: { agent_id: me.agentId, delta: 5, reputation: 25, previous: 20, tier: 'newcomer', previous_tier: 'newcomer' } });
+  expect(up).toMatchObject({
+    type: 'reputation.changed',
+    data: { agent_id: me.agentId, delta: 5, reputation: 25, previous: 20, tier: 'newcomer', previous_tier: 'newcomer' },
+  });
   expect(up!.id).toMatch(/^evt_/);
 
   await setReputation(me.agentId, 98);
@@ -68,7 +71,13 @@ it('records each change, moves the tier, and clamps at 100 and 0', async () => {
 it('re-ranks the agent’s services when its reputation moves', async () => {
   const me = await registerAgent(server);
   const other = await registerAgent(server);
-  const body = (name: string) => ({ name, endpoint: 'https://provider.example.com/run', capabilities: ['rep-rerank'], description: 'A service to re-rank', pricing_model: 'free' });
+  const body = (name: string) => ({
+    name,
+    endpoint: 'https://provider.example.com/run',
+    capabilities: ['rep-rerank'],
+    description: 'A service to re-rank',
+    pricing_model: 'free',
+  });
   await api(server)('POST', '/services/register', { key: me.key, body: body('mine') });
   await api(server)('POST', '/services/register', { key: other.key, body: body('theirs') });
   await change(me.agentId, -10, 'a bad day');
@@ -128,7 +137,11 @@ describe('the daily cap on gains', () => {
     while ((await services.providerStats.foldOnce()) > 0);
     expect(await reputationOf(provider.agentId)).toBe(20 + DAILY_GAIN_CAP);
     const folded = await services.db.reputationEvent.findFirstOrThrow({ where: { agentId: provider.agentId, sourceType: 'provider_stats' } });
-    expect(folded).toMatchObject({ delta: 7, scoreAfter: 30, reason: `provider calls paid from outside its family: 150 succeeded, 0 failed (capped: at most ${DAILY_GAIN_CAP} a day)` });
+    expect(folded).toMatchObject({
+      delta: 7,
+      scoreAfter: 30,
+      reason: `provider calls paid from outside its family: 150 succeeded, 0 failed (capped: at most ${DAILY_GAIN_CAP} a day)`,
+    });
     // The points past the cap are not kept for later: a day on, only new calls earn.
     clock.advance(GAIN_WINDOW_MS + 1);
     await queue(20);
@@ -144,7 +157,12 @@ describe('provider calls', () => {
     providers.push(p);
     const agent = await registerAgent(server);
     const capability = uniqueSlug('rep-call');
-    const service = await registerService(server, agent.key, { endpoint: p.url, capabilities: [capability], pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost });
+    const service = await registerService(server, agent.key, {
+      endpoint: p.url,
+      capabilities: [capability],
+      pricing_model: cost ? 'per_call' : 'free',
+      cost_per_call: cost,
+    });
     return { agent, provider: p, capability, serviceId: service.service_id, serviceKey: service.service_key };
   }
 
@@ -169,7 +187,10 @@ describe('provider calls', () => {
 
   /** A sub-agent of `parent` (the owner's own agent, or one of its tree), made and funded by the owner. */
   async function subAgentOf(owner: { key: string }, parent: { agentId: string }) {
-    const res = await api(server)('POST', `/agents/${parent.agentId}/sub-agents`, { key: owner.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'CREATE', authorityScope: [] } });
+    const res = await api(server)('POST', `/agents/${parent.agentId}/sub-agents`, {
+      key: owner.key,
+      body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'CREATE', authorityScope: [] },
+    });
     if (res.status !== 201) throw new Error(res.text);
     await fund(server, owner.key, '10', res.body.id);
     return { key: res.body.master_key as string, agentId: res.body.id as string };
@@ -229,7 +250,19 @@ describe('provider calls', () => {
         agent_id: stranger.agentId,
         service_id: svc.serviceId,
         cost_cents: 0,
-        attempts: [{ ordinal: 1, serviceId: svc.serviceId, serviceKey: svc.serviceKey, outcome: 'success', reason: null, statusCode: 200, latencyMs: 5, score: null, priceCents: 4 }],
+        attempts: [
+          {
+            ordinal: 1,
+            serviceId: svc.serviceId,
+            serviceKey: svc.serviceKey,
+            outcome: 'success',
+            reason: null,
+            statusCode: 200,
+            latencyMs: 5,
+            score: null,
+            priceCents: 4,
+          },
+        ],
       });
     const settled = await recordTogether(server.app.services.sql, 'free', Array.from({ length: SUCCESSES_PER_POINT }, unpaid));
     expect(settled.every((s) => s.ok)).toBe(true);
@@ -260,6 +293,8 @@ describe('provider calls', () => {
     expect(await reputationOf(paid.agent.agentId)).toBe(19);
     // The reason counts the calls of the fold that crossed the point: all five, or the last of them when the
     // folder woke between the calls (a busy machine's timing).
-    expect((await foldedEvents(paid.agent.agentId)).map((e) => [e.delta, e.reason])).toEqual([[-1, expect.stringMatching(/^provider calls paid from outside its family: 0 succeeded, [1-5] failed$/)]]);
+    expect((await foldedEvents(paid.agent.agentId)).map((e) => [e.delta, e.reason])).toEqual([
+      [-1, expect.stringMatching(/^provider calls paid from outside its family: 0 succeeded, [1-5] failed$/)],
+    ]);
   });
 });

@@ -155,7 +155,12 @@ describe('POST /resolve', () => {
     // Fewer than `limit` qualify: the ranking itself read them all, so the total is exact.
     expect((await resolve({ capability: slug, max_cost: 1 })).body).toMatchObject({ total: 3, total_is_estimate: false });
     // Over GraphQL too.
-    const res = await gql(server, `query($input: ResolveInput!) { resolve(input: $input) { total totalIsEstimate } }`, { input: { capability: slug, minReputation: 50 } }, consumer.key);
+    const res = await gql(
+      server,
+      `query($input: ResolveInput!) { resolve(input: $input) { total totalIsEstimate } }`,
+      { input: { capability: slug, minReputation: 50 } },
+      consumer.key,
+    );
     expect(res.body.data.resolve.totalIsEstimate).toBe(true);
   });
 
@@ -430,38 +435,43 @@ describe('properties', () => {
       latencyP50Ms: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(offer, { minLength: 1, maxLength: 6 }), fc.constantFrom('reputation', 'cost', 'latency', 'balanced'), fc.nat(), async (offers, prefer, k) => {
-        const slug = uniqueSlug('prop-head');
-        const createdAt = new Date();
-        for (const o of offers) {
-          await besideServer(server).service.create({
-            data: {
-              serviceKey: `svc_${base62(24)}`,
-              agentId: await seedAgent(o.reputation),
-              name: 'seeded',
-              description: 'A service seeded by a test',
-              endpoint: 'https://provider.example.com/run',
-              capabilities: [slug],
-              pricingModel: 'per_call',
-              costPerCall: o.costPerCall,
-              successCount: o.successCount,
-              failureCount: o.failureCount,
-              latencyP50Ms: o.latencyP50Ms,
-              signingSecret: 'whsec_x',
-              createdAt,
-            },
-          });
-        }
-        const full = await resolve({ capability: slug, prefer, limit: 100 });
-        expect(full.body.total).toBe(offers.length);
-        const scores = full.body.matches.map((m: any) => m.score);
-        expect(scores).toEqual([...scores].sort((a, b) => b - a));
-        const limit = 1 + (k % offers.length);
-        const head = await resolve({ capability: slug, prefer, limit });
-        expect(head.body.total).toBe(offers.length);
-        // Two requests: freshness moves a hair between them, so compare to within rounding.
-        expect(head.body.matches.map((m: any) => m.score)).toEqual(scores.slice(0, limit).map((x: number) => expect.closeTo(x, 1)));
-      }),
+      fc.asyncProperty(
+        fc.array(offer, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('reputation', 'cost', 'latency', 'balanced'),
+        fc.nat(),
+        async (offers, prefer, k) => {
+          const slug = uniqueSlug('prop-head');
+          const createdAt = new Date();
+          for (const o of offers) {
+            await besideServer(server).service.create({
+              data: {
+                serviceKey: `svc_${base62(24)}`,
+                agentId: await seedAgent(o.reputation),
+                name: 'seeded',
+                description: 'A service seeded by a test',
+                endpoint: 'https://provider.example.com/run',
+                capabilities: [slug],
+                pricingModel: 'per_call',
+                costPerCall: o.costPerCall,
+                successCount: o.successCount,
+                failureCount: o.failureCount,
+                latencyP50Ms: o.latencyP50Ms,
+                signingSecret: 'whsec_x',
+                createdAt,
+              },
+            });
+          }
+          const full = await resolve({ capability: slug, prefer, limit: 100 });
+          expect(full.body.total).toBe(offers.length);
+          const scores = full.body.matches.map((m: any) => m.score);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+          const limit = 1 + (k % offers.length);
+          const head = await resolve({ capability: slug, prefer, limit });
+          expect(head.body.total).toBe(offers.length);
+          // Two requests: freshness moves a hair between them, so compare to within rounding.
+          expect(head.body.matches.map((m: any) => m.score)).toEqual(scores.slice(0, limit).map((x: number) => expect.closeTo(x, 1)));
+        },
+      ),
       RUNS,
     );
   });
@@ -507,7 +517,9 @@ describe('as time passes', () => {
     };
     const db = timed.app.services.db;
     // A week old and free, against brand new and paid: the new one is best now, the free one in ten weeks.
-    await db.service.create({ data: { ...base, serviceKey: `svc_${base62(24)}`, name: 'old-free', costPerCall: 0, createdAt: new Date(now - 7 * 86_400_000) } });
+    await db.service.create({
+      data: { ...base, serviceKey: `svc_${base62(24)}`, name: 'old-free', costPerCall: 0, createdAt: new Date(now - 7 * 86_400_000) },
+    });
     await db.service.create({ data: { ...base, serviceKey: `svc_${base62(24)}`, name: 'new-paid', costPerCall: 5, createdAt: new Date(now) } });
     const callTimed = api(timed);
     const best = async () => {
@@ -549,7 +561,14 @@ describe("a capability's kept heads", () => {
     });
     const services = server.app.services;
     const uncached = { services: { ...services, readCache: new ReadCache(0) } };
-    const limits = [{}, { minReputation: 50 }, { maxCost: 20 }, { language: 'fr' }, { minReputation: 90, maxCost: 10, language: 'ja' }, { minReputation: 95, maxCost: 3 }];
+    const limits = [
+      {},
+      { minReputation: 50 },
+      { maxCost: 20 },
+      { language: 'fr' },
+      { minReputation: 90, maxCost: 10, language: 'ja' },
+      { minReputation: 95, maxCost: 3 },
+    ];
     for (const prefer of PREFERENCES) {
       for (const limit of [1, 10, HEAD_DEPTH, 100]) {
         for (const limited of limits) {
@@ -626,7 +645,13 @@ describe('the ranking statements', () => {
     // Ties on purpose: prices repeat, so the order falls back to the price and then the id.
     await besideServer(server).service.createMany({
       data: Array.from({ length: 60 }, (_, i) =>
-        seededService(slug, i, { agentId: agents[i % agents.length], languages: languages[(i * 7) % languages.length], costPerCall: (i * 37) % 5, successCount: (i * 31) % 3, createdAt }),
+        seededService(slug, i, {
+          agentId: agents[i % agents.length],
+          languages: languages[(i * 7) % languages.length],
+          costPerCall: (i * 37) % 5,
+          successCount: (i * 31) % 3,
+          createdAt,
+        }),
       ),
     });
     const sql = server.app.services.sql;
@@ -634,11 +659,19 @@ describe('the ranking statements', () => {
       (await sql.query<{ ranking: { matches: unknown[][] } }>(statement.text, params, statement.name))[0].ranking.matches.map((m) => m[0]);
     let compared = 0;
     for (const prefer of PREFERENCES) {
-      for (const [minReputation, maxCost] of [[0, 4], [50, 2], [90, 0], [96, 4]]) {
+      for (const [minReputation, maxCost] of [
+        [0, 4],
+        [50, 2],
+        [90, 0],
+        [96, 4],
+      ]) {
         for (const limit of [1, 5, 40]) {
           for (const variant of ['limited', 'language'] as const) {
             const params = variant === 'limited' ? [slug, minReputation, maxCost, limit] : [slug, minReputation, maxCost, 'fr', limit];
-            const [walk, few] = [await read(MATCHES_STATEMENTS[`${prefer}:${variant}:walk`], params), await read(MATCHES_STATEMENTS[`${prefer}:${variant}:few`], params)];
+            const [walk, few] = [
+              await read(MATCHES_STATEMENTS[`${prefer}:${variant}:walk`], params),
+              await read(MATCHES_STATEMENTS[`${prefer}:${variant}:few`], params),
+            ];
             expect({ prefer, variant, minReputation, maxCost, limit, ids: few }).toEqual({ prefer, variant, minReputation, maxCost, limit, ids: walk });
             compared += walk.length;
           }
@@ -667,7 +700,8 @@ describe("the ranking's read model", () => {
       [capabilities],
     );
     const totals = await Promise.all(capabilities.map(async (c) => [c, (await resolve({ capability: c })).body.total] as const));
-    const byCapability = (rows: { capability: string; n: number }[]) => Object.fromEntries(capabilities.map((c) => [c, rows.find((r) => r.capability === c)?.n ?? 0]));
+    const byCapability = (rows: { capability: string; n: number }[]) =>
+      Object.fromEntries(capabilities.map((c) => [c, rows.find((r) => r.capability === c)?.n ?? 0]));
     return { kept: byCapability(kept), actual: byCapability(actual), resolved: Object.fromEntries(totals) };
   }
 

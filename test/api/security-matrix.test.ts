@@ -173,7 +173,14 @@ beforeAll(async () => {
   [owner, stranger, suspended, banned] = await Promise.all([registerAgent(server), registerAgent(server), registerAgent(server), registerAgent(server)]);
   const service = await api(server)('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Matrix service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service for the security matrix', pricing_model: 'per_call', cost_per_call: 1 },
+    body: {
+      name: 'Matrix service',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'A service for the security matrix',
+      pricing_model: 'per_call',
+      cost_per_call: 1,
+    },
   });
   serviceKey = service.body.service_key;
   const provisioned = await api(server)('POST', `/keys/provision/${serviceKey}`, { key: owner.key, body: {} });
@@ -186,10 +193,16 @@ beforeAll(async () => {
   ownersDeliveryId = deliveries.body.deliveries[0].delivery_id;
   const ticket = await api(server)('POST', '/execute', {
     key: owner.key,
-    body: { capability: 'support-ticket', input: { type: 'question', subject: 'Matrix', description: 'A ticket for the security matrix', agentName: 'matrix' } },
+    body: {
+      capability: 'support-ticket',
+      input: { type: 'question', subject: 'Matrix', description: 'A ticket for the security matrix', agentName: 'matrix' },
+    },
   });
   ownersTicketKey = ticket.body.result.ticket_key;
-  const dispute = await api(server)('POST', '/disputes', { key: owner.key, body: { serviceId: service.body.service_id, type: 'quality', description: 'A dispute for the matrix' } });
+  const dispute = await api(server)('POST', '/disputes', {
+    key: owner.key,
+    body: { serviceId: service.body.service_id, type: 'quality', description: 'A dispute for the matrix' },
+  });
   ownersDisputeId = dispute.body.dispute_id;
   const store = await api(server)('POST', '/memory/stores', { key: owner.key, body: { name: 'matrix', storeType: 'kv' } });
   ownersStoreId = store.body.id;
@@ -198,23 +211,42 @@ beforeAll(async () => {
   ).body.id;
   ownersSessionId = (await api(server)('POST', '/streaming/sessions', { key: owner.key, body: { capabilityId: 'summarize' } })).body.id;
   await api(server)('PUT', `/memory/stores/${ownersStoreId}/entries`, { key: owner.key, body: { entries: [{ key: 'k', value: 1 }] } });
-  ownersSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-draft', runtime: 'python', entrypoint: 'main' } })).body.id;
-  publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } })).body.id;
+  ownersSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-draft', runtime: 'python', entrypoint: 'main' } })).body
+    .id;
+  publishedSkillId = (await api(server)('POST', '/agent-skills', { key: owner.key, body: { name: 'matrix-published', runtime: 'python', entrypoint: 'main' } }))
+    .body.id;
   await api(server)('POST', `/agent-skills/${publishedSkillId}/publish`, { key: owner.key });
   ownersTaskId = (await api(server)('POST', '/tasks', { key: owner.key, body: { intent: 'A task for the matrix' } })).body.task_id;
   ownersVaultTokenId = (await api(server)('POST', '/ext/vault/token', { key: owner.key, body: { scopes: ['execute'], audience: 'matrix' } })).body.token_id;
-  const external = await api(server)('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] } });
+  const external = await api(server)('POST', '/ext/agents/register', {
+    key: owner.key,
+    body: { instance_url: 'https://agent.invalid/inbox', capabilities: ['summarize'] },
+  });
   ownersDelegationId = (
-    await api(server)('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.body.external_agent.external_agent_id, capability: 'summarize' } })
+    await api(server)('POST', '/ext/swarm/delegate', {
+      key: owner.key,
+      body: { external_agent_id: external.body.external_agent.external_agent_id, capability: 'summarize' },
+    })
   ).body.delegation_id;
-  offerId = (await api(server)('POST', '/ext/payments/offer', { key: owner.key, body: { description: 'An offer for the matrix', price_cents: 1 } })).body.offer_id;
+  offerId = (await api(server)('POST', '/ext/payments/offer', { key: owner.key, body: { description: 'An offer for the matrix', price_cents: 1 } })).body
+    .offer_id;
   checkoutId = (await api(server)('POST', '/ext/payments/checkout', { key: stranger.key, body: { offer_id: offerId } })).body.checkout_id;
-  ownersSwarmId = (await api(server)('POST', '/swarm/sessions', { key: owner.key, body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] } })).body.session_id;
+  ownersSwarmId = (
+    await api(server)('POST', '/swarm/sessions', {
+      key: owner.key,
+      body: { goal: 'A swarm for the matrix', strategy: 'parallel', steps: [{ capability: 'no-provider-here' }] },
+    })
+  ).body.session_id;
   // A site nobody serves (.invalid never resolves): the submission exists whatever becomes of it.
   webmcpSubmissionId = (await api(server)('POST', '/webmcp/submit', { body: { url: 'https://webmcp.invalid/' } })).body.submission_id;
-  ownersUtoTicketId = (await api(server)('POST', '/uto/tickets', { key: owner.key, body: { intent: 'A ticket for the matrix', domain: 'matrix', context: {} } })).body.id;
-  ownersNotificationId = (await api(server)('POST', '/uto/notifications/subscribe', { key: owner.key, body: { eventTypes: ['*'], deliveryType: 'polling' } })).body.subscriptionId;
-  ownersConglomerateId = (await api(server)('POST', '/ammc/conglomerates', { key: owner.key, body: { goal: 'A conglomerate for the matrix', max_budget_usd: 10 } })).body.id;
+  ownersUtoTicketId = (
+    await api(server)('POST', '/uto/tickets', { key: owner.key, body: { intent: 'A ticket for the matrix', domain: 'matrix', context: {} } })
+  ).body.id;
+  ownersNotificationId = (await api(server)('POST', '/uto/notifications/subscribe', { key: owner.key, body: { eventTypes: ['*'], deliveryType: 'polling' } }))
+    .body.subscriptionId;
+  ownersConglomerateId = (
+    await api(server)('POST', '/ammc/conglomerates', { key: owner.key, body: { goal: 'A conglomerate for the matrix', max_budget_usd: 10 } })
+  ).body.id;
   await api(server)('PATCH', `/admin/agents/${suspended.agentId}/status`, { key: ADMIN_KEY, body: { status: 'SUSPENDED' } });
   await api(server)('PATCH', `/admin/agents/${banned.agentId}/status`, { key: ADMIN_KEY, body: { status: 'BANNED' } });
 });
@@ -294,7 +326,10 @@ describe('every route with every kind of credential', () => {
       const aborter = new AbortController();
       const res = await fetch(`${server.url}/api/v1${pathFor(route)}`, {
         method: route.method,
-        headers: { ...(authorization ? { authorization } : {}), ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(authorization ? { authorization } : {}),
+          ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+        },
         body: route.method === 'GET' || route.method === 'DELETE' ? undefined : '{}',
         signal: aborter.signal,
       });

@@ -238,11 +238,31 @@ describe('GET /services', () => {
 
 const BUILTIN: Record<string, string[]> = {
   nlp: [
-    'summarize', 'translate', 'sentiment', 'classify', 'code-review', 'code-explain', 'document-draft', 'content-rewrite',
-    'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe',
+    'summarize',
+    'translate',
+    'sentiment',
+    'classify',
+    'code-review',
+    'code-explain',
+    'document-draft',
+    'content-rewrite',
+    'research-synthesize',
+    'research-compare',
+    'arabic-cultural',
+    'arabic-poetry',
+    'agent-vibe',
   ],
   web_automation: ['web-browse', 'web-extract', 'web-monitor', 'web-research'],
-  radio: ['social-broadcast', 'social-listen', 'social-respond', 'social-digest', 'social-trending', 'radio-caller-profile', 'radio-leaderboard', 'radio-agent-followers'],
+  radio: [
+    'social-broadcast',
+    'social-listen',
+    'social-respond',
+    'social-digest',
+    'social-trending',
+    'radio-caller-profile',
+    'radio-leaderboard',
+    'radio-agent-followers',
+  ],
   security: ['skill-audit', 'trust-score'],
   books: ['partner-books-discover', 'partner-books-contribute'],
   ticketing: ['support-ticket', 'ticket-status', 'ticket-comment', 'ticket-list'],
@@ -386,11 +406,23 @@ describe('POST /capabilities/:capabilityId/pricing', () => {
     const b = await registerService(server, me.key, { capabilities: [slug], cost_per_call: 1 });
     const res = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { costPerCallBaseUnits: '70000', service: b.service_key } });
     expect(res.body).toMatchObject({ costPerCall: 7, price_base_units: '70000', services_updated: 1, services: [{ service_id: b.service_id }] });
-    const both = await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 7, cost_per_call_base_units: '70000', service: a.service_id } });
+    const both = await call('POST', `/capabilities/${slug}/pricing`, {
+      key: me.key,
+      body: { cost_per_call: 7, cost_per_call_base_units: '70000', service: a.service_id },
+    });
     expect(both.body).toMatchObject({ costPerCall: 7, services: [{ service_id: a.service_id }] });
-    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 7, cost_per_call_base_units: '80000' } }), 'cost_per_call_base_units');
-    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: '12345' } }), 'cost_per_call_base_units');
-    expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: 70000 } }), 'cost_per_call_base_units');
+    expectValidation(
+      await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 7, cost_per_call_base_units: '80000' } }),
+      'cost_per_call_base_units',
+    );
+    expectValidation(
+      await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: '12345' } }),
+      'cost_per_call_base_units',
+    );
+    expectValidation(
+      await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call_base_units: 70000 } }),
+      'cost_per_call_base_units',
+    );
     expectValidation(await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 5, pricing_model: 'free' } }), 'cost_per_call');
     expect((await call('POST', `/capabilities/${slug}/pricing`, { key: me.key, body: { cost_per_call: 5, service: 'svc_not_mine' } })).status).toBe(404);
   });
@@ -515,9 +547,16 @@ describe('GraphQL', () => {
     const node = listed.body.data.services.nodes[0];
     expect(node.serviceId).toBe(registered.service_id);
     expect(node.id).not.toBe(registered.service_id);
-    const res = await gql(server, 'query($id: ID!) { node(id: $id) { __typename id ... on Service { serviceId serviceKey name } } }', { id: node.id }, provider.key);
+    const res = await gql(
+      server,
+      'query($id: ID!) { node(id: $id) { __typename id ... on Service { serviceId serviceKey name } } }',
+      { id: node.id },
+      provider.key,
+    );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data).toEqual({ node: { __typename: 'Service', id: node.id, serviceId: registered.service_id, serviceKey: registered.service_key, name: registered.name } });
+    expect(res.body.data).toEqual({
+      node: { __typename: 'Service', id: node.id, serviceId: registered.service_id, serviceKey: registered.service_key, name: registered.name },
+    });
   });
 
   it('registers a service with the registerService mutation', async () => {
@@ -525,7 +564,16 @@ describe('GraphQL', () => {
     const res = await gql(
       server,
       'mutation($i: RegisterServiceInput!) { registerService(input: $i) { serviceId serviceKey status signingSecret service { id capabilities costPerCall } } }',
-      { i: { name: 'Over GraphQL', endpoint: 'https://provider.example.com/run', capabilities: [slug], description: 'at least ten characters', pricingModel: 'per_call', costPerCall: 4 } },
+      {
+        i: {
+          name: 'Over GraphQL',
+          endpoint: 'https://provider.example.com/run',
+          capabilities: [slug],
+          description: 'at least ten characters',
+          pricingModel: 'per_call',
+          costPerCall: 4,
+        },
+      },
       provider.key,
     );
     expect(res.body.errors).toBeUndefined();
@@ -546,7 +594,13 @@ describe('PATCH /services/:serviceKey: what a service says of itself', () => {
     const svc = await registerService(server, owner.key, { capabilities: [before], languages: ['en'] });
     const res = await call('PATCH', `/services/${svc.service_key}`, {
       key: owner.key,
-      body: { name: 'Renamed service', description: 'Now summarises longer documents', endpoint: 'https://other-provider.example.com/v2', capabilities: [after, before], cost_per_call: 9 },
+      body: {
+        name: 'Renamed service',
+        description: 'Now summarises longer documents',
+        endpoint: 'https://other-provider.example.com/v2',
+        capabilities: [after, before],
+        cost_per_call: 9,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -561,7 +615,12 @@ describe('PATCH /services/:serviceKey: what a service says of itself', () => {
       status: 'active',
     });
     const read = await call('GET', `/services/${svc.service_key}`);
-    expect(read.body).toMatchObject({ name: 'Renamed service', endpoint: 'https://other-provider.example.com/v2', capabilities: [after, before], costPerCall: 9 });
+    expect(read.body).toMatchObject({
+      name: 'Renamed service',
+      endpoint: 'https://other-provider.example.com/v2',
+      capabilities: [after, before],
+      costPerCall: 9,
+    });
     // The capability it now offers is in the catalog and in the listing by capability.
     expect((await call('GET', `/services?capability=${after}`)).body.services.map((s: any) => s.service_key)).toEqual([svc.service_key]);
     expect((await call('GET', `/capabilities/${after}`)).status).toBe(200);
@@ -580,21 +639,32 @@ describe('PATCH /services/:serviceKey: what a service says of itself', () => {
     expectValidation(await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free' } }), 'pricing_model');
     expectValidation(await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: 'https://127.0.0.1/run' } }), 'endpoint');
     // Nothing moved.
-    expect((await call('GET', `/services/${svc.service_key}`)).body).toMatchObject({ endpoint: 'https://provider.example.com/run', costPerCall: 5, pricing_model: 'per_call' });
+    expect((await call('GET', `/services/${svc.service_key}`)).body).toMatchObject({
+      endpoint: 'https://provider.example.com/run',
+      costPerCall: 5,
+      pricing_model: 'per_call',
+    });
     const stranger = await registerAgent(server);
     const res = await call('PATCH', `/services/${svc.service_key}`, { key: stranger.key, body: { name: 'Mine now' } });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
     // Free at last, with its price: both together.
-    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free', cost_per_call: 0 } })).body).toMatchObject({ pricing_model: 'free', costPerCall: 0 });
+    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { pricing_model: 'free', cost_per_call: 0 } })).body).toMatchObject({
+      pricing_model: 'free',
+      costPerCall: 0,
+    });
   });
 
   it('restores optional defaults with null, and drops the prices of the capabilities it no longer offers', async () => {
     const owner = await registerAgent(server);
     const [kept, dropped] = [uniqueSlug('kept'), uniqueSlug('dropped')];
     const svc = await registerService(server, owner.key, { capabilities: [kept, dropped], languages: ['en', 'fr'], pricing_details: { tiers: [1, 2] } });
-    for (const cap of [kept, dropped]) expect((await call('POST', `/capabilities/${cap}/pricing`, { key: owner.key, body: { cost_per_call: 7 } })).status).toBe(200);
-    const res = await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { capabilities: [kept], languages: null, pricing_details: null, cost_per_call: null } });
+    for (const cap of [kept, dropped])
+      expect((await call('POST', `/capabilities/${cap}/pricing`, { key: owner.key, body: { cost_per_call: 7 } })).status).toBe(200);
+    const res = await call('PATCH', `/services/${svc.service_key}`, {
+      key: owner.key,
+      body: { capabilities: [kept], languages: null, pricing_details: null, cost_per_call: null },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ capabilities: [kept], languages: [], pricing_details: null, costPerCall: 0, capability_prices: { [kept]: 7 } });
     // A free service has no prices of its own left: the one left is refused by name.
@@ -609,11 +679,28 @@ describe('PATCH /services/:serviceKey: what a service says of itself', () => {
     const res = await gql(
       server,
       'mutation($k: String!, $i: UpdateServiceInput!) { updateService(serviceKey: $k, input: $i) { name description costPerCall pricingModel languages subKeyPolicy { permissions } } }',
-      { k: svc.service_key, i: { name: 'Graph', description: 'Changed over GraphQL', costPerCall: 2, pricingModel: 'freemium', languages: ['de'], subKeyPolicy: { permissions: ['read', 'write'] } } },
+      {
+        k: svc.service_key,
+        i: {
+          name: 'Graph',
+          description: 'Changed over GraphQL',
+          costPerCall: 2,
+          pricingModel: 'freemium',
+          languages: ['de'],
+          subKeyPolicy: { permissions: ['read', 'write'] },
+        },
+      },
       owner.key,
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.updateService).toEqual({ name: 'Graph', description: 'Changed over GraphQL', costPerCall: 2, pricingModel: 'freemium', languages: ['de'], subKeyPolicy: { permissions: ['read', 'write'] } });
+    expect(res.body.data.updateService).toEqual({
+      name: 'Graph',
+      description: 'Changed over GraphQL',
+      costPerCall: 2,
+      pricingModel: 'freemium',
+      languages: ['de'],
+      subKeyPolicy: { permissions: ['read', 'write'] },
+    });
   });
 });
 
@@ -643,7 +730,10 @@ describe('pausing, resuming and removing a service', () => {
     const mine = await call('GET', '/agents/me/services', { key: owner.key });
     expect(mine.body.services.find((s: any) => s.service_key === svc.service_key)).toMatchObject({ status: 'paused' });
     expect((await call('GET', '/my/services?status=paused', { key: owner.key })).body.services.map((s: any) => s.service_key)).toEqual([svc.service_key]);
-    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { cost_per_call: 6 } })).body).toMatchObject({ status: 'paused', costPerCall: 6 });
+    expect((await call('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { cost_per_call: 6 } })).body).toMatchObject({
+      status: 'paused',
+      costPerCall: 6,
+    });
 
     const resumed = await call('POST', `/services/${svc.service_key}/resume`, { key: owner.key });
     expect(resumed.status).toBe(200);
@@ -668,10 +758,20 @@ describe('pausing, resuming and removing a service', () => {
     const svc = await registerService(server, owner.key);
     const consumer = await registerAgent(server);
     const key = await call('POST', `/keys/provision/${svc.service_key}`, { key: consumer.key, body: {} });
-    expect((await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: svc.service_key, ticket_receive_url: 'https://helpdesk.example.com/in' } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/tickets/register-endpoint', {
+          key: owner.key,
+          body: { service_key: svc.service_key, ticket_receive_url: 'https://helpdesk.example.com/in' },
+        })
+      ).status,
+    ).toBe(201);
     const ticket = await call('POST', '/execute', {
       key: consumer.key,
-      body: { capability: 'support-ticket', input: { type: 'question', subject: 'Before removal', description: 'Asked before it went', agentName: 'c', target_service: svc.service_key } },
+      body: {
+        capability: 'support-ticket',
+        input: { type: 'question', subject: 'Before removal', description: 'Asked before it went', agentName: 'c', target_service: svc.service_key },
+      },
     });
     expect(ticket.status).toBe(200);
 
@@ -696,12 +796,18 @@ describe('pausing, resuming and removing a service', () => {
     // A new ticket cannot name it.
     const late = await call('POST', '/execute', {
       key: consumer.key,
-      body: { capability: 'support-ticket', input: { type: 'question', subject: 'After removal', description: 'Too late', agentName: 'c', target_service: svc.service_key } },
+      body: {
+        capability: 'support-ticket',
+        input: { type: 'question', subject: 'After removal', description: 'Too late', agentName: 'c', target_service: svc.service_key },
+      },
     });
     expect(late.status).toBe(400);
     // Listed only when asked for.
     expect((await call('GET', '/agents/me/services', { key: owner.key })).body.services.map((s: any) => s.service_key)).not.toContain(svc.service_key);
-    expect((await call('GET', '/agents/me/services?status=removed', { key: owner.key })).body).toMatchObject({ total: 1, services: [{ service_key: svc.service_key, status: 'removed' }] });
+    expect((await call('GET', '/agents/me/services?status=removed', { key: owner.key })).body).toMatchObject({
+      total: 1,
+      services: [{ service_key: svc.service_key, status: 'removed' }],
+    });
     expectValidation(await call('GET', '/agents/me/services?status=gone', { key: owner.key }), 'status');
   });
 
@@ -724,7 +830,12 @@ describe('pausing, resuming and removing a service', () => {
     const owner = await registerAgent(server);
     const svc = await registerService(server, owner.key);
     const move = async (mutation: string, extra = '') => {
-      const res = await gql(server, `mutation($k: String!) { ${mutation}(serviceKey: $k${extra}) { serviceKey status resumeAt } }`, { k: svc.service_key }, owner.key);
+      const res = await gql(
+        server,
+        `mutation($k: String!) { ${mutation}(serviceKey: $k${extra}) { serviceKey status resumeAt } }`,
+        { k: svc.service_key },
+        owner.key,
+      );
       expect(res.body.errors).toBeUndefined();
       return res.body.data[mutation];
     };
@@ -781,7 +892,9 @@ describe('resolve and execute see a service change on their next request', () =>
     expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('a');
     expect((await resolve(cached, caller.key, cap)).body.total).toBe(1);
 
-    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: b.url, description: 'Served from b now' } })).status).toBe(200);
+    expect(
+      (await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { endpoint: b.url, description: 'Served from b now' } })).status,
+    ).toBe(200);
     expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('b');
     expect((await resolve(cached, caller.key, cap)).body.matches[0].description).toBe('Served from b now');
 
@@ -789,12 +902,16 @@ describe('resolve and execute see a service change on their next request', () =>
     const calls = b.calls.length;
     expect((await resolve(cached, caller.key, cap)).body.total).toBe(0);
     expect((await execute(cached, caller.key, cap)).status).toBeGreaterThanOrEqual(400);
-    expect((await api(cached)('POST', '/execute', { key: caller.key, body: { capability: cap, input: {}, mode: 'chosen', provider: svc.service_key } })).status).toBe(404);
+    expect(
+      (await api(cached)('POST', '/execute', { key: caller.key, body: { capability: cap, input: {}, mode: 'chosen', provider: svc.service_key } })).status,
+    ).toBe(404);
     expect(b.calls.length).toBe(calls);
 
     expect((await api(cached)('POST', `/services/${svc.service_key}/resume`, { key: owner.key })).status).toBe(200);
     expect((await execute(cached, caller.key, cap)).body.result.served_by).toBe('b');
-    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { capabilities: [uniqueSlug('elsewhere')] } })).status).toBe(200);
+    expect((await api(cached)('PATCH', `/services/${svc.service_key}`, { key: owner.key, body: { capabilities: [uniqueSlug('elsewhere')] } })).status).toBe(
+      200,
+    );
     expect((await resolve(cached, caller.key, cap)).body.total).toBe(0);
     expect(b.calls.length).toBe(calls + 1);
   });
@@ -847,13 +964,13 @@ describe("the marketplace's states: suspended with its provider, inactive after 
     await states.close();
   });
 
-  const setStatus = async (agentId: string, status: string) => expect((await at('PATCH', `/admin/agents/${agentId}/status`, { key: ADMIN_KEY, body: { status } })).status).toBe(200);
+  const setStatus = async (agentId: string, status: string) =>
+    expect((await at('PATCH', `/admin/agents/${agentId}/status`, { key: ADMIN_KEY, body: { status } })).status).toBe(200);
   const rows = async (keys: string[]) =>
     Object.fromEntries(
-      (await states.app.services.db.service.findMany({ where: { serviceKey: { in: keys } }, select: { serviceKey: true, status: true, suspendedFrom: true } })).map((r) => [
-        r.serviceKey,
-        [r.status, r.suspendedFrom],
-      ]),
+      (
+        await states.app.services.db.service.findMany({ where: { serviceKey: { in: keys } }, select: { serviceKey: true, status: true, suspendedFrom: true } })
+      ).map((r) => [r.serviceKey, [r.status, r.suspendedFrom]]),
     );
 
   it("suspends a provider's services with it, its sub-agents' too, in the same change, and gives each its status back when it is restored", async () => {
@@ -937,7 +1054,9 @@ describe("the marketplace's states: suspended with its provider, inactive after 
     expect(await status()).toMatchObject({ status: 'inactive', status_reason: expect.stringContaining('25 in a row') });
     expect((await at('POST', '/resolve', { key: caller.key, body: { capability: cap } })).body.total).toBe(0);
     expect((await call()).status).toBe(404);
-    const move = await states.app.services.db.stateChange.findFirstOrThrow({ where: { subjectType: 'service', subjectId: svc.service_key, toState: 'inactive' } });
+    const move = await states.app.services.db.stateChange.findFirstOrThrow({
+      where: { subjectType: 'service', subjectId: svc.service_key, toState: 'inactive' },
+    });
     expect(move).toMatchObject({ fromState: 'active', actorKind: 'system', note: expect.stringContaining('25 failed calls in a row') });
 
     // Its owner reactivates it; the run that took it out counts no more.

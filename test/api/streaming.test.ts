@@ -110,7 +110,11 @@ describe('GET /streaming/sessions/:id/events', () => {
     await push(me.key, s.id, { event: 'progress', data: { pct: 10 } });
     await push(me.key, s.id, { events: [{ data: 'a' }, { data: 'b' }] });
     await reader.waitFor(3);
-    expect(reader.events.map((e) => [e.id, e.event])).toEqual([['1', 'progress'], ['2', 'message'], ['3', 'message']]);
+    expect(reader.events.map((e) => [e.id, e.event])).toEqual([
+      ['1', 'progress'],
+      ['2', 'message'],
+      ['3', 'message'],
+    ]);
     expect(JSON.parse(reader.events[0].data)).toMatchObject({ id: '1', event: 'progress', data: { pct: 10 }, created_at: expect.any(String) });
     await call('POST', `/streaming/sessions/${s.id}/end`, { key: me.key });
     await reader.ended;
@@ -197,17 +201,31 @@ describe('one stream on every surface', () => {
       socket.once('error', reject);
     });
 
-    const gqlWs = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: auth(me.key), retryAttempts: 0 });
+    const gqlWs = createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: auth(me.key),
+      retryAttempts: 0,
+    });
     const gqlSse = createSseClient({ url: `${server.url}/graphql/stream`, headers: auth(me.key), retryAttempts: 0 });
     const viaWs: any[] = [];
     const viaSse: any[] = [];
-    const wsDone = new Promise<void>((resolve, reject) => gqlWs.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaWs.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }));
-    const sseDone = new Promise<void>((resolve, reject) => gqlSse.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaSse.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }));
+    const wsDone = new Promise<void>((resolve, reject) =>
+      gqlWs.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaWs.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }),
+    );
+    const sseDone = new Promise<void>((resolve, reject) =>
+      gqlSse.subscribe({ query, variables: { id: s.id } }, { next: (v) => viaSse.push(v.data?.streamingSessionEvents), error: reject, complete: resolve }),
+    );
     // Every reader is attached once the server counts them all.
     await within(2_000, async () => server.app.services.sessionStreams.readerCount >= 4);
     expect(server.app.services.sessionStreams.readerCount).toBe(4);
 
-    await push(me.key, s.id, { events: [{ event: 'a', data: 1 }, { event: 'b', data: { two: 2 } }] });
+    await push(me.key, s.id, {
+      events: [
+        { event: 'a', data: 1 },
+        { event: 'b', data: { two: 2 } },
+      ],
+    });
     await call('POST', `/streaming/sessions/${s.id}/end`, { key: me.key });
     await Promise.all([sse.ended, wsDone, sseDone]);
     expect(await wsClosed).toBe(1000);

@@ -15,8 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-
-
 function subAgentBody(overrides: Record<string, unknown> = {}) {
   return { name: uniqueName('sub'), description: 'A sub-agent made by a test', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'], ...overrides };
 }
@@ -34,7 +32,12 @@ describe('POST /agents/:id/sub-agents', () => {
   it('creates a sub-agent with its own master key, shown once', async () => {
     const parent = await registerAgent(server);
     const name = uniqueName('sub');
-    const res = await createSub(parent.key, parent.agentId, { name, description: 'Summarises for its parent', autonomyLevel: 'CREATE', authorityScope: ['summarize', 'web-'] });
+    const res = await createSub(parent.key, parent.agentId, {
+      name,
+      description: 'Summarises for its parent',
+      autonomyLevel: 'CREATE',
+      authorityScope: ['summarize', 'web-'],
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(UUID),
@@ -53,7 +56,7 @@ describe('POST /agents/:id/sub-agents', () => {
     expect(server.logs.join('\n')).not.toContain(res.body.master_key);
   });
 
-  it("gives the sub-agent a key of its own that works on GET /agents/me", async () => {
+  it('gives the sub-agent a key of its own that works on GET /agents/me', async () => {
     const parent = await registerAgent(server);
     const sub = await subAgent(parent.key, parent.agentId, { autonomyLevel: 'DELEGATE', authorityScope: ['translate'] });
     const me = await call('GET', '/agents/me', { key: sub.key });
@@ -91,7 +94,7 @@ describe('POST /agents/:id/sub-agents', () => {
     expect(grandchild.body.parent_id).toBe(child.agentId);
   });
 
-  it("answers 404 to an agent creating under someone else, or under its own parent", async () => {
+  it('answers 404 to an agent creating under someone else, or under its own parent', async () => {
     const owner = await registerAgent(server);
     const stranger = await registerAgent(server);
     expectProblem(await createSub(stranger.key, owner.agentId, subAgentBody()), 404, 'not_found');

@@ -24,7 +24,14 @@ beforeAll(async () => {
   const owner = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Scheduled provider', endpoint: provider.url, capabilities: [capability], description: 'Answers subscription runs', pricing_model: 'per_call', cost_per_call: 3 },
+    body: {
+      name: 'Scheduled provider',
+      endpoint: provider.url,
+      capabilities: [capability],
+      description: 'Answers subscription runs',
+      pricing_model: 'per_call',
+      cost_per_call: 3,
+    },
   });
   expect(res.status).toBe(201);
 });
@@ -33,13 +40,20 @@ afterAll(async () => {
   await Promise.all([provider.close(), receiver.close()]);
 });
 
-const create = (key: string, body: Record<string, unknown>) => call('POST', '/subscriptions', { key, body: { capabilityId: capability, schedule: '*/5 * * * *', deliveryMethod: 'sse', ...body } });
+const create = (key: string, body: Record<string, unknown>) =>
+  call('POST', '/subscriptions', { key, body: { capabilityId: capability, schedule: '*/5 * * * *', deliveryMethod: 'sse', ...body } });
 
 describe('POST /subscriptions', () => {
   it('creates an active subscription with its next run, and shows a webhook secret once', async () => {
     const me = await registerPayingAgent(server);
     // Settings are read in both spellings at every depth, like every request field.
-    const body = { capability_id: capability, schedule: '*/5 * * * *', delivery_method: 'webhook', delivery_config: { webhook_url: receiver.url }, input_payload: { text: 'hi' } };
+    const body = {
+      capability_id: capability,
+      schedule: '*/5 * * * *',
+      delivery_method: 'webhook',
+      delivery_config: { webhook_url: receiver.url },
+      input_payload: { text: 'hi' },
+    };
     const res = await call('POST', '/subscriptions', { key: me.key, body });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'active', capabilityId: capability, schedule: '*/5 * * * *', deliveryMethod: 'webhook' });
@@ -115,7 +129,13 @@ describe('moves', () => {
     expect(patched.body).toMatchObject({ id, updated: true, schedule: '0 0 1 1 *' });
     expect(new Date(patched.body.nextRunAt).toISOString()).toMatch(/-01-01T00:00:00\.000Z$/);
     expectProblem(await call('PATCH', `/subscriptions/${id}`, { key: me.key, body: { capabilityId: 'summarize' } }), 400, 'validation_failed');
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['POST', '/pause'], ['POST', '/cancel'], ['GET', '/runs']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['POST', '/pause'],
+      ['POST', '/cancel'],
+      ['GET', '/runs'],
+    ] as const) {
       expectProblem(await call(method, `/subscriptions/${id}${path}`, { key: other.key, ...(method === 'GET' ? {} : { body: {} }) }), 404, 'not_found');
     }
   });
@@ -127,8 +147,17 @@ describe('runs every second', () => {
     const store = (await call('POST', '/memory/stores', { key: me.key, body: { name: 'runs', storeType: 'kv' } })).body;
     const hook = await startReceiver();
     try {
-      const viaWebhook = (await create(me.key, { schedule: '* * * * * *', inputPayload: { via: 'webhook' }, deliveryMethod: 'webhook', deliveryConfig: { webhookUrl: hook.url } })).body;
-      const viaStore = (await create(me.key, { schedule: '* * * * * *', inputPayload: { via: 'store' }, deliveryMethod: 'store', deliveryConfig: { storeId: store.id, key: 'latest' } })).body;
+      const viaWebhook = (
+        await create(me.key, { schedule: '* * * * * *', inputPayload: { via: 'webhook' }, deliveryMethod: 'webhook', deliveryConfig: { webhookUrl: hook.url } })
+      ).body;
+      const viaStore = (
+        await create(me.key, {
+          schedule: '* * * * * *',
+          inputPayload: { via: 'store' },
+          deliveryMethod: 'store',
+          deliveryConfig: { storeId: store.id, key: 'latest' },
+        })
+      ).body;
       const viaSse = (await create(me.key, { schedule: '* * * * * *', inputPayload: { via: 'sse' } })).body;
       const reader = await openSse(`${server.url}/api/v1/subscriptions/${viaSse.id}/events`, { authorization: `Bearer ${me.key}` });
       expect(reader.status).toBe(200);
@@ -138,7 +167,10 @@ describe('runs every second', () => {
       const verifier = new StandardWebhook(viaWebhook.deliveryConfig.secret.replace(/^whsec_/, ''));
       for (const r of received.slice(0, 2)) {
         const event = verifier.verify(r.body, r.headers as Record<string, string>) as any;
-        expect(event).toMatchObject({ type: 'subscription.delivered', data: { subscription_id: viaWebhook.id, status: 'success', result: { echo: { via: 'webhook' } } } });
+        expect(event).toMatchObject({
+          type: 'subscription.delivered',
+          data: { subscription_id: viaWebhook.id, status: 'success', result: { echo: { via: 'webhook' } } },
+        });
       }
       expect(received.slice(0, 2).map((r) => r.json.data.sequence)).toEqual([1, 2]);
 
@@ -152,14 +184,19 @@ describe('runs every second', () => {
 
       // SSE: runs in order, ids their sequence.
       await reader.waitFor(2, 15_000);
-      expect(reader.events.slice(0, 2).map((e) => [e.id, e.event])).toEqual([['1', 'run'], ['2', 'run']]);
+      expect(reader.events.slice(0, 2).map((e) => [e.id, e.event])).toEqual([
+        ['1', 'run'],
+        ['2', 'run'],
+      ]);
       expect(JSON.parse(reader.events[0].data)).toMatchObject({ subscription_id: viaSse.id, sequence: 1, status: 'success', result: { echo: { via: 'sse' } } });
       reader.close();
 
       // Recorded and billed like any execution of the subscriber's.
       const runs = (await call('GET', `/subscriptions/${viaSse.id}/runs`, { key: me.key })).body.runs;
       const executions = (await call('GET', '/my/executions', { key: me.key })).body.executions;
-      expect(executions.map((e: any) => e.execution_id)).toEqual(expect.arrayContaining(runs.filter((r: any) => r.execution_id).map((r: any) => r.execution_id)));
+      expect(executions.map((e: any) => e.execution_id)).toEqual(
+        expect.arrayContaining(runs.filter((r: any) => r.execution_id).map((r: any) => r.execution_id)),
+      );
       const transactions = (await call('GET', '/my/transactions?limit=5', { key: me.key })).body.transactions;
       expect(transactions[0]).toMatchObject({ kind: 'charge', amount_cents: 3 });
 
@@ -175,13 +212,22 @@ describe('runs every second', () => {
   it('resumes the run stream from Last-Event-ID and ends it when the subscription is cancelled', async () => {
     const me = await registerPayingAgent(server);
     const sub = (await create(me.key, { schedule: '* * * * * *' })).body;
-    await eventually(() => call('GET', `/subscriptions/${sub.id}/runs`, { key: me.key }), (r) => r.body.runs.filter((x: any) => x.status !== 'pending').length >= 3, 15_000);
+    await eventually(
+      () => call('GET', `/subscriptions/${sub.id}/runs`, { key: me.key }),
+      (r) => r.body.runs.filter((x: any) => x.status !== 'pending').length >= 3,
+      15_000,
+    );
     await call('POST', `/subscriptions/${sub.id}/cancel`, { key: me.key });
     const reader = await openSse(`${server.url}/api/v1/subscriptions/${sub.id}/events`, { authorization: `Bearer ${me.key}`, 'last-event-id': '1' });
     await reader.ended;
     const runs = (await call('GET', `/subscriptions/${sub.id}/runs?limit=100`, { key: me.key })).body.runs;
     const seqs = reader.events.filter((e) => e.event === 'run').map((e) => Number(e.id));
-    expect(seqs).toEqual(runs.map((r: any) => r.sequence).filter((n: number) => n > 1).sort((a: number, b: number) => a - b));
+    expect(seqs).toEqual(
+      runs
+        .map((r: any) => r.sequence)
+        .filter((n: number) => n > 1)
+        .sort((a: number, b: number) => a - b),
+    );
     expect(reader.events.at(-1)?.event).toBe('end');
   }, 30_000);
 });
@@ -192,7 +238,10 @@ describe('after downtime', () => {
     const paused = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1', SCHEDULER_POLL_MS: '60000' } });
     try {
       const me = await registerAgent(paused);
-      const res = await api(paused)('POST', '/subscriptions', { key: me.key, body: { capabilityId: 'trust-score', inputPayload: { agent_id: me.agentId }, schedule: '* * * * * *', deliveryMethod: 'sse' } });
+      const res = await api(paused)('POST', '/subscriptions', {
+        key: me.key,
+        body: { capabilityId: 'trust-score', inputPayload: { agent_id: me.agentId }, schedule: '* * * * * *', deliveryMethod: 'sse' },
+      });
       expect(res.body.nextRunAt).toBe('2026-11-02T10:00:01.000Z');
       // An hour passes with nothing running (3,600 ticks missed).
       clock.advance(3_600_000);

@@ -31,7 +31,14 @@ async function capabilityWith(behave: Parameters<Provider['setDefault']>[0] = {}
   const owner = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Swarm provider', endpoint: p.url, capabilities: [capability], description: 'Answers swarm steps', pricing_model: 'per_call', cost_per_call: 1 },
+    body: {
+      name: 'Swarm provider',
+      endpoint: p.url,
+      capabilities: [capability],
+      description: 'Answers swarm steps',
+      pricing_model: 'per_call',
+      cost_per_call: 1,
+    },
   });
   if (res.status !== 201) throw new Error(res.text);
   return { capability, provider: p };
@@ -39,7 +46,13 @@ async function capabilityWith(behave: Parameters<Provider['setDefault']>[0] = {}
 
 /** Waits until the swarm is no longer running; answers it. */
 async function finished(key: string, id: string, timeoutMs = 15_000) {
-  return (await eventually(() => call('GET', `/swarm/sessions/${id}`, { key }), (res) => res.body.status !== 'running', timeoutMs)).body;
+  return (
+    await eventually(
+      () => call('GET', `/swarm/sessions/${id}`, { key }),
+      (res) => res.body.status !== 'running',
+      timeoutMs,
+    )
+  ).body;
 }
 
 describe('POST /swarm/sessions', () => {
@@ -70,7 +83,11 @@ describe('POST /swarm/sessions', () => {
     expect(done.steps.map((s: any) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     // The provider saw each step's input with the earlier results filled in.
     const inputs = provider.calls.map((c) => c.json.input);
-    expect(inputs).toEqual([{ topic: 'tides' }, { from: 'tides', all: { served_by: 'swarm-provider', echo: { topic: 'tides' } } }, { first: 'swarm-provider' }]);
+    expect(inputs).toEqual([
+      { topic: 'tides' },
+      { from: 'tides', all: { served_by: 'swarm-provider', echo: { topic: 'tides' } } },
+      { first: 'swarm-provider' },
+    ]);
     // Every step is the caller's own recorded, billed execution.
     const executions = (await call('GET', '/my/executions', { key: me.key })).body.executions;
     expect(executions.map((e: any) => e.execution_id).sort()).toEqual(done.steps.map((s: any) => s.execution_id).sort());
@@ -83,7 +100,11 @@ describe('POST /swarm/sessions', () => {
     const me = await registerPayingAgent(server);
     const res = await call('POST', '/swarm/sessions', {
       key: me.key,
-      body: { goal: 'Fails midway', strategy: 'sequential', steps: [{ capability: good.capability }, { capability: bad.capability }, { capability: good.capability }] },
+      body: {
+        goal: 'Fails midway',
+        strategy: 'sequential',
+        steps: [{ capability: good.capability }, { capability: bad.capability }, { capability: good.capability }],
+      },
     });
     const done = await finished(me.key, res.body.session_id);
     expect(done).toMatchObject({ status: 'failed', completed_steps: 1, failed_steps: 1 });
@@ -98,7 +119,10 @@ describe('POST /swarm/sessions', () => {
     // cannot make it pass or fail by chance.
     const { capability, provider } = await capabilityWith({ delayMs: 300 });
     const me = await registerPayingAgent(server);
-    const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Fan out', strategy: 'parallel', steps: Array.from({ length: 5 }, (_, i) => ({ capability, input: { i } })) } });
+    const res = await call('POST', '/swarm/sessions', {
+      key: me.key,
+      body: { goal: 'Fan out', strategy: 'parallel', steps: Array.from({ length: 5 }, (_, i) => ({ capability, input: { i } })) },
+    });
     expect(res.status).toBe(201);
     const done = await finished(me.key, res.body.session_id);
     expect(done.status).toBe('completed');
@@ -114,17 +138,41 @@ describe('POST /swarm/sessions', () => {
     expect(errorPaths(bad)).toEqual(['goal', 'steps', 'strategy']);
     const refs = await call('POST', '/swarm/sessions', {
       key: me.key,
-      body: { goal: 'g', strategy: 'sequential', steps: [{ capability: 'summarize', input: { x: '$previous' } }, { capability: 'BAD CAP', input: { y: '$steps.3.z' } }] },
+      body: {
+        goal: 'g',
+        strategy: 'sequential',
+        steps: [
+          { capability: 'summarize', input: { x: '$previous' } },
+          { capability: 'BAD CAP', input: { y: '$steps.3.z' } },
+        ],
+      },
     });
     expect(errorPaths(refs)).toEqual(['steps.0.input', 'steps.1.capability', 'steps.1.input']);
-    const parallel = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'g', strategy: 'parallel', steps: [{ capability: 'summarize' }, { capability: 'summarize', input: { a: '$steps.1' } }] } });
+    const parallel = await call('POST', '/swarm/sessions', {
+      key: me.key,
+      body: { goal: 'g', strategy: 'parallel', steps: [{ capability: 'summarize' }, { capability: 'summarize', input: { a: '$steps.1' } }] },
+    });
     expect(errorPaths(parallel)).toEqual(['steps.1.input']);
-    expect(errorPaths(await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'g', strategy: 'parallel', steps: Array.from({ length: 21 }, () => ({ capability: 'summarize' })) } }))).toEqual(['steps']);
+    expect(
+      errorPaths(
+        await call('POST', '/swarm/sessions', {
+          key: me.key,
+          body: { goal: 'g', strategy: 'parallel', steps: Array.from({ length: 21 }, () => ({ capability: 'summarize' })) },
+        }),
+      ),
+    ).toEqual(['steps']);
 
     const { capability } = await capabilityWith({ hang: true });
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await call('POST', '/swarm/sessions', { key: me.key, body: { goal: `slow ${i}`, strategy: 'parallel', steps: [{ capability }] } })).body.session_id);
-    expectProblem(await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'one too many', strategy: 'parallel', steps: [{ capability }] } }), 409, 'conflict');
+    for (let i = 0; i < 10; i++)
+      ids.push(
+        (await call('POST', '/swarm/sessions', { key: me.key, body: { goal: `slow ${i}`, strategy: 'parallel', steps: [{ capability }] } })).body.session_id,
+      );
+    expectProblem(
+      await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'one too many', strategy: 'parallel', steps: [{ capability }] } }),
+      409,
+      'conflict',
+    );
     // Each swarm's one step waits on a provider that never answers, until its 2 s timeout fails the swarm: on
     // a slow machine some of the ten end that way before their cancel comes (409). The others are cancelled.
     const cancelled: string[] = [];
@@ -159,7 +207,10 @@ describe('progress', () => {
   it('streams each finished step and the end over SSE, resumable with Last-Event-ID', async () => {
     const { capability } = await capabilityWith({ delayMs: 50 });
     const me = await registerPayingAgent(server);
-    const res = await call('POST', '/swarm/sessions', { key: me.key, body: { goal: 'Watched', strategy: 'sequential', steps: [{ capability }, { capability }] } });
+    const res = await call('POST', '/swarm/sessions', {
+      key: me.key,
+      body: { goal: 'Watched', strategy: 'sequential', steps: [{ capability }, { capability }] },
+    });
     const id = res.body.session_id;
     const reader = await openSse(`${server.url}/api/v1/swarm/sessions/${id}/events`, { authorization: `Bearer ${me.key}` });
     expect(reader.status).toBe(200);
@@ -192,7 +243,10 @@ describe('exactly once', () => {
     // As if the instance running it had stopped after the call was recorded but before the step was: the
     // step is running under a lease that has passed, the session still running.
     const { db } = server.app.services;
-    await db.swarmStep.updateMany({ where: { sessionId: id }, data: { status: 'running', seq: null, result: undefined, leaseUntil: new Date(Date.now() - 1000) } });
+    await db.swarmStep.updateMany({
+      where: { sessionId: id },
+      data: { status: 'running', seq: null, result: undefined, leaseUntil: new Date(Date.now() - 1000) },
+    });
     await db.swarmSession.update({ where: { id }, data: { status: 'running', endSeq: null, finishedAt: null, completedSteps: 0, lastSeq: 0 } });
     server.app.services.swarmRunner!.wake();
     const again = await finished(me.key, id);

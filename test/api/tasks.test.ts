@@ -35,7 +35,14 @@ async function paidCapability(cost: number, owner?: { key: string }) {
   owner ??= await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Task provider', endpoint: provider.url, capabilities: [capability], description: 'Answers tasks', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
+    body: {
+      name: 'Task provider',
+      endpoint: provider.url,
+      capabilities: [capability],
+      description: 'Answers tasks',
+      pricing_model: cost ? 'per_call' : 'free',
+      cost_per_call: cost,
+    },
   });
   if (res.status !== 201) throw new Error(res.text);
   return capability;
@@ -44,7 +51,10 @@ async function paidCapability(cost: number, owner?: { key: string }) {
 /** An agent, a sub-agent of it (scope as given), and a task of the agent's. */
 async function teamWithTask(task: Record<string, unknown> = {}, scope: string[] = []) {
   const lead = await registerAgent(server);
-  const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, { key: lead.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: scope } });
+  const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, {
+    key: lead.key,
+    body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: scope },
+  });
   if (sub.status !== 201) throw new Error(sub.text);
   // The sub-agent pays for the calls it makes under the task, from its own wallet: in sandbox mode that
   // opens at its first paid call with the starting balance, with no other step.
@@ -57,11 +67,26 @@ describe('POST /tasks', () => {
   it('creates a pending task_… with its criteria, budget and deadline; names each bad field', async () => {
     const me = await registerAgent(server);
     const deadline = new Date(clock.now().getTime() + 3_600_000).toISOString();
-    const res = await call('POST', '/tasks', { key: me.key, body: { intent: 'Find three sources', success_criteria: ['sources', 'count >= 3'], budget: 50, deadline } });
+    const res = await call('POST', '/tasks', {
+      key: me.key,
+      body: { intent: 'Find three sources', success_criteria: ['sources', 'count >= 3'], budget: 50, deadline },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ task_id: expect.stringMatching(/^task_[0-9A-Za-z]{24}$/), status: 'pending', success_criteria: ['sources', 'count >= 3'], budget: 50, spent: 0, budget_remaining: 50, deadline, owner_agent_id: me.agentId });
+    expect(res.body).toMatchObject({
+      task_id: expect.stringMatching(/^task_[0-9A-Za-z]{24}$/),
+      status: 'pending',
+      success_criteria: ['sources', 'count >= 3'],
+      budget: 50,
+      spent: 0,
+      budget_remaining: 50,
+      deadline,
+      owner_agent_id: me.agentId,
+    });
     expect(errorPaths(await call('POST', '/tasks', { key: me.key, body: {} }))).toEqual(['intent']);
-    const bad = await call('POST', '/tasks', { key: me.key, body: { intent: ' ', budget: -1, deadline: '2001-01-01T00:00:00Z', success_criteria: ['ok', ''] } });
+    const bad = await call('POST', '/tasks', {
+      key: me.key,
+      body: { intent: ' ', budget: -1, deadline: '2001-01-01T00:00:00Z', success_criteria: ['ok', ''] },
+    });
     expect(errorPaths(bad)).toEqual(['budget', 'deadline', 'intent', 'success_criteria.1']);
     expectProblem(await call('GET', `/tasks/${res.body.task_id}`, { key: (await registerAgent(server)).key }), 404, 'not_found');
   });
@@ -71,7 +96,10 @@ describe('delegation', () => {
   it("delegates only to the caller's own active sub-agents, at any depth", async () => {
     const { lead, sub, task } = await teamWithTask();
     const stranger = await registerAgent(server);
-    const foreign = await call('POST', `/agents/${stranger.agentId}/sub-agents`, { key: stranger.key, body: { name: uniqueName('x'), description: 'Not yours', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } });
+    const foreign = await call('POST', `/agents/${stranger.agentId}/sub-agents`, {
+      key: stranger.key,
+      body: { name: uniqueName('x'), description: 'Not yours', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    });
     expectProblem(await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: foreign.body.id } }), 404, 'not_found');
     expectProblem(await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: lead.agentId } }), 404, 'not_found');
     expectProblem(await call('POST', `/tasks/${task.task_id}/delegate`, { key: stranger.key, body: { sub_agent_id: sub.agentId } }), 404, 'not_found');
@@ -86,7 +114,10 @@ describe('delegation', () => {
     expect((await call('GET', '/tasks?role=delegated', { key: sub.key })).body).toMatchObject({ total: 1, tasks: [{ task_id: task.task_id }] });
 
     // Handing it to another sub-agent replaces the delegation; a suspended one cannot take it.
-    const second = await call('POST', `/agents/${lead.agentId}/sub-agents`, { key: lead.key, body: { name: uniqueName('sub2'), description: 'Another', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } });
+    const second = await call('POST', `/agents/${lead.agentId}/sub-agents`, {
+      key: lead.key,
+      body: { name: uniqueName('sub2'), description: 'Another', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    });
     await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: second.body.id } });
     const read = (await call('GET', `/tasks/${task.task_id}`, { key: lead.key })).body;
     expect(read.delegations.map((d: any) => [d.sub_agent_id, d.status])).toEqual([
@@ -128,7 +159,11 @@ describe('executing a task', () => {
 
     clock.advance(1_000);
     const met = await call('POST', `/tasks/${task.task_id}/execute`, { key: sub.key, body: body({ summary: 'A page about things', bullets: 3 }) });
-    expect(met.body).toMatchObject({ execution: { status: 'success', criteria_met: true }, reputation: { executor_delta: 3, reputation: 22 }, task: { status: 'completed' } });
+    expect(met.body).toMatchObject({
+      execution: { status: 'success', criteria_met: true },
+      reputation: { executor_delta: 3, reputation: 22 },
+      task: { status: 'completed' },
+    });
     const read = (await call('GET', `/tasks/${task.task_id}`, { key: lead.key })).body;
     expect(read).toMatchObject({ status: 'completed', result: { summary: 'A page about things', bullets: 3 }, delegations: [{ status: 'completed' }] });
     expect(read.executions.map((e: any) => e.criteria_met)).toEqual([true, false]);
@@ -169,7 +204,9 @@ describe("a task's budget", () => {
     const { lead, sub, task } = await teamWithTask({ budget: 17 });
     await call('POST', `/tasks/${task.task_id}/delegate`, { key: lead.key, body: { sub_agent_id: sub.agentId } });
     const before = provider.calls.length;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call('POST', '/execute', { key: sub.key, body: { capability, input: {}, task_id: task.task_id } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call('POST', '/execute', { key: sub.key, body: { capability, input: {}, task_id: task.task_id } })),
+    );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 402)).toHaveLength(15);
@@ -205,13 +242,32 @@ const spark = (key: string, taskId: string, title = 'What we found') =>
 describe('sparks', () => {
   it('publishes a spark from a task, earning the publisher 2 reputation, listed publicly; one rewarded spark per task', async () => {
     const { lead, sub, task } = await completedTask(await paidCapability(3));
-    expectProblem(await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: (await registerAgent(server)).key, body: { title: 't', content: 'c', spark_type: 'insight' } }), 404, 'not_found');
-    const bad = await call('POST', `/tasks/${task.task_id}/publish-spark`, { key: lead.key, body: { title: ' ', content: 'c', spark_type: 'rumour', quality_score: 101 } });
+    expectProblem(
+      await call('POST', `/tasks/${task.task_id}/publish-spark`, {
+        key: (await registerAgent(server)).key,
+        body: { title: 't', content: 'c', spark_type: 'insight' },
+      }),
+      404,
+      'not_found',
+    );
+    const bad = await call('POST', `/tasks/${task.task_id}/publish-spark`, {
+      key: lead.key,
+      body: { title: ' ', content: 'c', spark_type: 'rumour', quality_score: 101 },
+    });
     expect(errorPaths(bad)).toEqual(['quality_score', 'spark_type', 'title']);
     const res = await spark(lead.key, task.task_id);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      spark: { id: expect.any(String), title: 'What we found', content: 'Three good sources.', spark_type: 'insight', quality_score: 88.5, task_id: task.task_id, agent_id: lead.agentId, created_at: expect.any(String) },
+      spark: {
+        id: expect.any(String),
+        title: 'What we found',
+        content: 'Three good sources.',
+        spark_type: 'insight',
+        quality_score: 88.5,
+        task_id: task.task_id,
+        agent_id: lead.agentId,
+        created_at: expect.any(String),
+      },
       reputation: { publisher_delta: 2, reputation: 22, reason: null },
     });
     const events = (await call('GET', '/my/reputation', { key: lead.key })).body.events;
@@ -309,11 +365,16 @@ describe('reputation that cannot be farmed', () => {
     const last = (await call('GET', '/tasks?role=delegated&status=completed', { key: team.sub.key })).body.tasks[0].task_id;
     expect((await spark(team.sub.key, last)).body.reputation).toEqual({ publisher_delta: 0, reputation: 20 + DAILY_GAIN_CAP, reason: SPARK_BOUNDS.daily });
     const events = (await call('GET', '/my/reputation', { key: team.sub.key })).body.events;
-    expect(events.filter((e: any) => e.reason.startsWith('spark.published'))).toEqual([expect.objectContaining({ delta: 0, reason: `spark.published (capped: at most ${DAILY_GAIN_CAP} a day)` })]);
+    expect(events.filter((e: any) => e.reason.startsWith('spark.published'))).toEqual([
+      expect.objectContaining({ delta: 0, reason: `spark.published (capped: at most ${DAILY_GAIN_CAP} a day)` }),
+    ]);
     // A day later the next completion earns in full.
     clock.advance(GAIN_WINDOW_MS);
     const created = await call('POST', '/tasks', { key: team.lead.key, body: { intent: 'The next day', success_criteria: ['done == true'] } });
-    expect((await completedTask(capability, { ...team, task: created.body })).done.body.reputation).toEqual({ executor_delta: 3, reputation: 23 + DAILY_GAIN_CAP });
+    expect((await completedTask(capability, { ...team, task: created.body })).done.body.reputation).toEqual({
+      executor_delta: 3,
+      reputation: 23 + DAILY_GAIN_CAP,
+    });
   });
 });
 
@@ -321,9 +382,19 @@ describe('GraphQL', () => {
   it('runs the same flow: create, delegate, execute', async () => {
     const capability = await paidCapability(1);
     const { lead, sub } = await teamWithTask();
-    const created = await gql(server, 'mutation($i: CreateTaskInput!) { createTask(input: $i) { id taskId status } }', { i: { intent: 'GraphQL task', successCriteria: ['done == true'] } }, lead.key);
+    const created = await gql(
+      server,
+      'mutation($i: CreateTaskInput!) { createTask(input: $i) { id taskId status } }',
+      { i: { intent: 'GraphQL task', successCriteria: ['done == true'] } },
+      lead.key,
+    );
     const taskId = created.body.data.createTask.taskId;
-    const delegated = await gql(server, 'mutation($id: String!, $s: ID!) { delegateTask(id: $id, subAgentId: $s) { delegation { status } task { status } } }', { id: taskId, s: sub.agentId }, lead.key);
+    const delegated = await gql(
+      server,
+      'mutation($id: String!, $s: ID!) { delegateTask(id: $id, subAgentId: $s) { delegation { status } task { status } } }',
+      { id: taskId, s: sub.agentId },
+      lead.key,
+    );
     expect(delegated.body.data.delegateTask).toEqual({ delegation: { status: 'active' }, task: { status: 'delegated' } });
     const executed = await gql(
       server,
@@ -331,7 +402,11 @@ describe('GraphQL', () => {
       { id: taskId, i: { capability, input: {}, result: { done: true } } },
       sub.key,
     );
-    expect(executed.body.data.executeTask).toEqual({ execution: { status: 'success', criteriaMet: true }, reputation: { executorDelta: 3 }, task: { status: 'completed' } });
+    expect(executed.body.data.executeTask).toEqual({
+      execution: { status: 'success', criteriaMet: true },
+      reputation: { executorDelta: 3 },
+      task: { status: 'completed' },
+    });
     const node = await gql(server, 'query($id: ID!) { node(id: $id) { ... on Task { status } } }', { id: created.body.data.createTask.id }, lead.key);
     expect(node.body.data.node).toEqual({ status: 'completed' });
   });

@@ -51,7 +51,13 @@ async function serviceOwner() {
   const owner = await registerAgent(server);
   const svc = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: 'Ticketed service', endpoint: 'https://provider.example.com/run', capabilities: [uniqueSlug('tk')], description: 'A service tickets are about', pricing_model: 'free' },
+    body: {
+      name: 'Ticketed service',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: [uniqueSlug('tk')],
+      description: 'A service tickets are about',
+      pricing_model: 'free',
+    },
   });
   return { owner, serviceKey: svc.body.service_key as string, serviceId: svc.body.service_id as string };
 }
@@ -79,12 +85,18 @@ describe('execute support-ticket', () => {
     const me = await registerAgent(server);
     const res = await call('POST', '/execute', {
       key: me.key,
-      body: { capability: 'support-ticket', input: { type: 'complaint', description: '', priority: 'urgent', callback_url: 'http://example.com/cb', target_service: 'svc_nope' } },
+      body: {
+        capability: 'support-ticket',
+        input: { type: 'complaint', description: '', priority: 'urgent', callback_url: 'http://example.com/cb', target_service: 'svc_nope' },
+      },
     });
     expectProblem(res, 400, 'validation_failed');
     // A missing field is named as the capability's schema spells it (snake_case; agentName is read too).
     expect(errorPaths(res)).toEqual(['input.agent_name', 'input.callback_url', 'input.description', 'input.priority', 'input.subject', 'input.type']);
-    const unknownTarget = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: ticketInput({ target_service: 'svc_doesnotexist0000000000' }) } });
+    const unknownTarget = await call('POST', '/execute', {
+      key: me.key,
+      body: { capability: 'support-ticket', input: ticketInput({ target_service: 'svc_doesnotexist0000000000' }) },
+    });
     expect(errorPaths(unknownTarget)).toEqual(['input.target_service']);
     expect((await call('GET', '/tickets', { key: me.key })).body.total).toBe(0);
   });
@@ -93,7 +105,10 @@ describe('execute support-ticket', () => {
     const me = await registerAgent(server);
     const { serviceKey } = await serviceOwner();
     const { agentName: _name, ...rest } = ticketInput();
-    const res = await call('POST', '/execute', { key: me.key, body: { capability: 'support-ticket', input: { ...rest, agent_name: 'snake-bot', targetService: serviceKey } } });
+    const res = await call('POST', '/execute', {
+      key: me.key,
+      body: { capability: 'support-ticket', input: { ...rest, agent_name: 'snake-bot', targetService: serviceKey } },
+    });
     expect(res.status).toBe(200);
     const status = await call('POST', '/execute', { key: me.key, body: { capability: 'ticket-status', input: { ticketKey: res.body.result.ticket_key } } });
     expect(status.body.result).toMatchObject({ ticket_key: res.body.result.ticket_key, target_service: serviceKey });
@@ -139,13 +154,19 @@ describe('GET /tickets/:ticketKey and its moves', () => {
     const same = await move({ status: 'in_progress' });
     expect(same.status).toBe(200);
     expect(same.body).toEqual(working.body);
-    expect((await move({ status: 'resolved', resolution: 'Fixed the tokenizer' })).body).toMatchObject({ status: 'resolved', resolution: 'Fixed the tokenizer' });
+    expect((await move({ status: 'resolved', resolution: 'Fixed the tokenizer' })).body).toMatchObject({
+      status: 'resolved',
+      resolution: 'Fixed the tokenizer',
+    });
     // Back from resolved to waiting, closed, and reopened straight to in_progress: the moves the lifecycle's order used to refuse.
     expect((await move({ status: 'waiting' })).body.status).toBe('waiting');
     expect((await move({ status: 'closed' })).body.status).toBe('closed');
     expect((await move({ status: 'in_progress' })).body.status).toBe('in_progress');
     // The same status with a new resolution stores it, recorded and sent like a move.
-    expect((await move({ status: 'in_progress', resolution: 'Reopened: it came back' })).body).toMatchObject({ status: 'in_progress', resolution: 'Reopened: it came back' });
+    expect((await move({ status: 'in_progress', resolution: 'Reopened: it came back' })).body).toMatchObject({
+      status: 'in_progress',
+      resolution: 'Reopened: it came back',
+    });
     expect((await move({ status: 'in_progress', resolution: 'Reopened: it came back' })).status).toBe(200);
     expect(errorPaths(await move({ status: 'done' }))).toEqual(['status']);
     expect(errorPaths(await move({}))).toEqual(['status']);
@@ -176,7 +197,13 @@ describe('GET /tickets/:ticketKey and its moves', () => {
     const { result } = await openTicket(me.key, { target_service: serviceKey });
     const mine = await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Still happening' } });
     expect(mine.status).toBe(201);
-    expect(mine.body).toEqual({ ticket_key: result.ticket_key, comment_id: expect.any(String), content: 'Still happening', author: me.name, created_at: expect.any(String) });
+    expect(mine.body).toEqual({
+      ticket_key: result.ticket_key,
+      comment_id: expect.any(String),
+      content: 'Still happening',
+      author: me.name,
+      created_at: expect.any(String),
+    });
     const theirs = await call('POST', `/tickets/${result.ticket_key}/comments`, { key: owner.key, body: { content: 'Looking into it' } });
     expect(theirs.status).toBe(201);
     expect((await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: owner.key, body: { status: 'in_progress' } })).status).toBe(200);
@@ -196,20 +223,34 @@ describe('endpoints and callbacks', () => {
   it("forwards a ticket to its target service's endpoint, signed with the endpoint's secret", async () => {
     const { owner, serviceKey } = await serviceOwner();
     const inbox = await receiver();
-    const reg = await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk' } });
+    const reg = await call('POST', '/tickets/register-endpoint', {
+      key: owner.key,
+      body: { service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk' },
+    });
     expect(reg.status).toBe(201);
-    expect(reg.body).toEqual({ registered: true, service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk', secret: expect.stringMatching(/^whsec_/) });
+    expect(reg.body).toEqual({
+      registered: true,
+      service_key: serviceKey,
+      ticket_receive_url: inbox.url,
+      name: 'Helpdesk',
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const listed = await call('GET', '/tickets/endpoints', { key: owner.key });
-    expect(listed.body.endpoints).toEqual([{ service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk', created_at: expect.any(String), updated_at: expect.any(String) }]);
+    expect(listed.body.endpoints).toEqual([
+      { service_key: serviceKey, ticket_receive_url: inbox.url, name: 'Helpdesk', created_at: expect.any(String), updated_at: expect.any(String) },
+    ]);
     expect(listed.text).not.toContain(reg.body.secret);
     const me = await registerAgent(server);
     const { result } = await openTicket(me.key, { target_service: serviceKey });
     const [got] = await inbox.waitFor(1);
-    expect(got.json).toMatchObject({ type: 'ticket.created', data: { ticket_key: result.ticket_key, target_service: serviceKey, subject: 'Summaries come back empty', created_by: me.agentId } });
+    expect(got.json).toMatchObject({
+      type: 'ticket.created',
+      data: { ticket_key: result.ticket_key, target_service: serviceKey, subject: 'Summaries come back empty', created_by: me.agentId },
+    });
     expect(new StandardWebhook(reg.body.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
   });
 
-  it("forwards each status move and comment of a ticket to the endpoint too, in order, signed and retried like the creation", async () => {
+  it('forwards each status move and comment of a ticket to the endpoint too, in order, signed and retried like the creation', async () => {
     const { owner, serviceKey } = await serviceOwner();
     const inbox = await receiver();
     const reg = await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url } });
@@ -218,7 +259,9 @@ describe('endpoints and callbacks', () => {
     await inbox.waitFor(1);
     // The endpoint refuses the first forward of the move once: it comes again on the next attempt.
     inbox.respond(503);
-    expect((await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: owner.key, body: { status: 'in_progress', resolution: 'Looking into it' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/tickets/${result.ticket_key}/status`, { key: owner.key, body: { status: 'in_progress', resolution: 'Looking into it' } })).status,
+    ).toBe(200);
     await inbox.waitFor(3);
     // One at a time, so that the order they arrive in is the order they happened in.
     expect((await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Still empty here' } })).status).toBe(201);
@@ -247,7 +290,9 @@ describe('endpoints and callbacks', () => {
     expect(got[5].json.data).toMatchObject({ status: 'closed', previous_status: 'in_progress' });
     // Each recorded once its answer is in.
     await server.app.services.dispatcher.settled();
-    const deliveries = await server.app.services.db.delivery.findMany({ where: { kind: 'ticket_forward', event: { data: { path: ['ticket_key'], equals: result.ticket_key } } } });
+    const deliveries = await server.app.services.db.delivery.findMany({
+      where: { kind: 'ticket_forward', event: { data: { path: ['ticket_key'], equals: result.ticket_key } } },
+    });
     expect(deliveries.map((d) => d.status)).toEqual(Array(5).fill('delivered'));
   });
 
@@ -260,14 +305,24 @@ describe('endpoints and callbacks', () => {
     await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: serviceKey, ticket_receive_url: inbox.url } });
     await call('POST', `/tickets/${result.ticket_key}/comments`, { key: me.key, body: { content: 'Hello?' } });
     const [got] = await inbox.waitFor(1);
-    expect(got.json).toMatchObject({ type: 'ticket.commented', data: { ticket_key: result.ticket_key, subject: 'Summaries come back empty', status: 'open', content: 'Hello?' } });
+    expect(got.json).toMatchObject({
+      type: 'ticket.commented',
+      data: { ticket_key: result.ticket_key, subject: 'Summaries come back empty', status: 'open', content: 'Hello?' },
+    });
   });
 
   it('refuses another agent’s service and a bad URL', async () => {
     const { serviceKey } = await serviceOwner();
     const stranger = await registerAgent(server);
-    expectProblem(await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: { service_key: serviceKey, ticket_receive_url: 'https://example.com/t' } }), 404, 'not_found');
-    const bad = await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: { service_key: serviceKey, ticket_receive_url: 'http://example.com/t' } });
+    expectProblem(
+      await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: { service_key: serviceKey, ticket_receive_url: 'https://example.com/t' } }),
+      404,
+      'not_found',
+    );
+    const bad = await call('POST', '/tickets/register-endpoint', {
+      key: stranger.key,
+      body: { service_key: serviceKey, ticket_receive_url: 'http://example.com/t' },
+    });
     expect(errorPaths(bad)).toEqual(['ticket_receive_url']);
     expect(errorPaths(await call('POST', '/tickets/register-endpoint', { key: stranger.key, body: {} }))).toEqual(['service_key', 'ticket_receive_url']);
   });
@@ -293,13 +348,28 @@ describe('the other ticketing built-ins and trust-score', () => {
     const me = await registerAgent(server);
     const { result } = await openTicket(me.key);
     const exec = (capability: string, input: unknown) => call('POST', '/execute', { key: me.key, body: { capability, input } });
-    expect((await exec('ticket-status', { ticket_key: result.ticket_key })).body.result).toMatchObject({ ticket_key: result.ticket_key, status: 'open', comment_count: 0 });
-    expect((await exec('ticket-comment', { ticket_key: result.ticket_key, content: 'via execute' })).body.result).toMatchObject({ ticket_key: result.ticket_key, content: 'via execute', author: me.name });
-    expect((await exec('ticket-list', { status: 'open' })).body.result).toMatchObject({ total: 1, tickets: [{ ticket_key: result.ticket_key, comment_count: 1 }] });
+    expect((await exec('ticket-status', { ticket_key: result.ticket_key })).body.result).toMatchObject({
+      ticket_key: result.ticket_key,
+      status: 'open',
+      comment_count: 0,
+    });
+    expect((await exec('ticket-comment', { ticket_key: result.ticket_key, content: 'via execute' })).body.result).toMatchObject({
+      ticket_key: result.ticket_key,
+      content: 'via execute',
+      author: me.name,
+    });
+    expect((await exec('ticket-list', { status: 'open' })).body.result).toMatchObject({
+      total: 1,
+      tickets: [{ ticket_key: result.ticket_key, comment_count: 1 }],
+    });
     expect(errorPaths(await exec('ticket-status', {}))).toEqual(['input.ticket_key']);
     expect(errorPaths(await exec('ticket-list', { limit: 0 }))).toEqual(['input.limit']);
     const stranger = await registerAgent(server);
-    expectProblem(await call('POST', '/execute', { key: stranger.key, body: { capability: 'ticket-status', input: { ticket_key: result.ticket_key } } }), 404, 'not_found');
+    expectProblem(
+      await call('POST', '/execute', { key: stranger.key, body: { capability: 'ticket-status', input: { ticket_key: result.ticket_key } } }),
+      404,
+      'not_found',
+    );
   });
 
   it('scores an agent’s trust from its reputation, reliability and disputes', async () => {
@@ -316,7 +386,9 @@ describe('the other ticketing built-ins and trust-score', () => {
       reputation_events: { count: 1, net_last_30_days: 20 },
       weights: { reputation: 0.5, reliability: 0.3, disputes: 0.2 },
     });
-    expect(errorPaths(await call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: 'nope' } } }))).toEqual(['input.agent_id']);
+    expect(errorPaths(await call('POST', '/execute', { key: me.key, body: { capability: 'trust-score', input: { agent_id: 'nope' } } }))).toEqual([
+      'input.agent_id',
+    ]);
   });
 });
 
@@ -325,7 +397,13 @@ describe('Subscription.ticketEvents', () => {
     const me = await registerAgent(server);
     const { result } = await openTicket(me.key);
     const streamsBefore = server.app.services.events.openStreams;
-    const ws = createWsClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, lazy: true, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: server.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${me.key}` },
+      lazy: true,
+      retryAttempts: 0,
+    });
     try {
       const events: any[] = [];
       const received = new Promise<void>((resolve, reject) => {
@@ -340,9 +418,18 @@ describe('Subscription.ticketEvents', () => {
       await received;
       expect(events[0].data.ticketEvents).toMatchObject({ type: 'ticket.updated', data: { ticket_key: result.ticket_key, status: 'in_progress' } });
       const stranger = await registerAgent(server);
-      const other = createWsClient({ url: server.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${stranger.key}` }, lazy: true, retryAttempts: 0 });
+      const other = createWsClient({
+        url: server.url.replace('http', 'ws') + '/graphql',
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${stranger.key}` },
+        lazy: true,
+        retryAttempts: 0,
+      });
       const refused = await new Promise<any>((resolve) => {
-        other.subscribe({ query: 'subscription($k: String!) { ticketEvents(ticketKey: $k) { type } }', variables: { k: result.ticket_key } }, { next: resolve, error: resolve, complete: () => resolve(undefined) });
+        other.subscribe(
+          { query: 'subscription($k: String!) { ticketEvents(ticketKey: $k) { type } }', variables: { k: result.ticket_key } },
+          { next: resolve, error: resolve, complete: () => resolve(undefined) },
+        );
       });
       await other.dispose();
       expect(JSON.stringify(refused)).toContain('NOT_FOUND');

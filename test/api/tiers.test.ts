@@ -57,7 +57,10 @@ describe('priority resolution (Contributor and above)', () => {
     await server.app.services.db.agent.update({ where: { id: contributor.agentId }, data: { reputation: 5 } });
     expect((await call('GET', `/tickets/${first}`, { key: owner.key })).body.priority_resolution).toBe(true);
 
-    const disputed = await call('POST', '/disputes', { key: newcomer.key, body: { serviceId: svc.service_id, type: 'quality', description: 'Not as described' } });
+    const disputed = await call('POST', '/disputes', {
+      key: newcomer.key,
+      body: { serviceId: svc.service_id, type: 'quality', description: 'Not as described' },
+    });
     expect(disputed.status).toBe(201);
     expect(disputed.body.priority_resolution).toBe(false);
     const gql1 = await gql(server, `query($id: ID!) { dispute(id: $id) { priorityResolution } }`, { id: disputed.body.dispute_id }, newcomer.key);
@@ -96,7 +99,14 @@ describe('priority resolution (Contributor and above)', () => {
     closing.push(endpoint);
     const owner = await registerAgent(server);
     const svc = await registerService(server, owner.key);
-    expect((await call('POST', '/tickets/register-endpoint', { key: owner.key, body: { service_key: svc.service_key, ticket_receive_url: `${endpoint.url}/tickets` } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/tickets/register-endpoint', {
+          key: owner.key,
+          body: { service_key: svc.service_key, ticket_receive_url: `${endpoint.url}/tickets` },
+        })
+      ).status,
+    ).toBe(201);
     const [newcomer, contributor] = [await agentAt(10), await agentAt(60)];
     // The owner's share of sends in flight, all held: what comes next waits for a slot.
     for (let i = 0; i < OWNER_IN_FLIGHT; i++) await fileTicket(newcomer, svc.service_key, `filler ${i}`);
@@ -175,7 +185,11 @@ describe('beta features (Trusted and above)', () => {
     const svc = await registerService(server, owner.key);
     const stranger = await registerAgent(server);
     expectProblem(await call('GET', `/services/${svc.service_key}/analytics`, { key: stranger.key }), 404, 'not_found');
-    expectProblem(await call('POST', `/services/${svc.service_key}/pause`, { key: stranger.key, body: { resume_at: new Date(Date.now() + 60_000).toISOString() } }), 404, 'not_found');
+    expectProblem(
+      await call('POST', `/services/${svc.service_key}/pause`, { key: stranger.key, body: { resume_at: new Date(Date.now() + 60_000).toISOString() } }),
+      404,
+      'not_found',
+    );
   });
 
   it("gives a Trusted owner its service's calls by day and capability, charges, callers, latency and failures", async () => {
@@ -228,7 +242,10 @@ describe('beta features (Trusted and above)', () => {
     expect(refused.body.errors).toEqual([{ path: 'resume_at', message: expect.stringContaining('Trusted agents and above') }]);
     // Nothing moved; a pause without a time is everyone's.
     expect((await call('GET', `/services/${mine.service_key}`)).status).toBe(200);
-    expect((await call('POST', `/services/${mine.service_key}/pause`, { key: newcomer.key, body: {} })).body).toMatchObject({ status: 'paused', resume_at: null });
+    expect((await call('POST', `/services/${mine.service_key}/pause`, { key: newcomer.key, body: {} })).body).toMatchObject({
+      status: 'paused',
+      resume_at: null,
+    });
 
     const trusted = await agentAt(75);
     const svc = await registerService(server, trusted.key);
@@ -238,12 +255,19 @@ describe('beta features (Trusted and above)', () => {
     expect(paused.body).toMatchObject({ status: 'paused', resume_at: at });
     expect((await call('GET', `/services/${svc.service_key}`)).status).toBe(404);
     // The scheduled job (every few seconds on every instance) resumes it once its time has come.
-    const listed = async () => (await call('GET', '/agents/me/services', { key: trusted.key })).body.services.find((s: any) => s.service_key === svc.service_key);
+    const listed = async () =>
+      (await call('GET', '/agents/me/services', { key: trusted.key })).body.services.find((s: any) => s.service_key === svc.service_key);
     await within(15_000, async () => (await listed()).status === 'active');
     expect(await listed()).toMatchObject({ status: 'active', resume_at: null });
     expect((await call('GET', `/services/${svc.service_key}`)).status).toBe(200);
-    const moves = await server.app.services.db.stateChange.findMany({ where: { subjectType: 'service', subjectId: svc.service_key }, orderBy: { createdAt: 'asc' } });
-    expect(moves.map((m) => [m.fromState, m.toState, m.actorKind])).toEqual([['active', 'paused', 'agent'], ['paused', 'active', 'system']]);
+    const moves = await server.app.services.db.stateChange.findMany({
+      where: { subjectType: 'service', subjectId: svc.service_key },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(moves.map((m) => [m.fromState, m.toState, m.actorKind])).toEqual([
+      ['active', 'paused', 'agent'],
+      ['paused', 'active', 'system'],
+    ]);
     expect(moves[0].note).toBe('maintenance window');
   });
 });
@@ -269,7 +293,11 @@ describe('the showcase listing (Star)', () => {
     for (const s of all.body.services) expect(s.reputation).toBeGreaterThanOrEqual(86);
     const reps = all.body.services.map((s: any) => s.reputation);
     expect(reps).toEqual([...reps].sort((x: number, y: number) => y - x));
-    expect(all.body.services.find((s: any) => s.service_key === s1.service_key)).toMatchObject({ name: s1.name, provider: { agent_id: star1.agentId }, status: 'active' });
+    expect(all.body.services.find((s: any) => s.service_key === s1.service_key)).toMatchObject({
+      name: s1.name,
+      provider: { agent_id: star1.agentId },
+      status: 'active',
+    });
 
     const page = await call('GET', '/showcase/services?limit=1&offset=1');
     expect(page.body).toMatchObject({ total: all.body.total, services: [{ service_key: keys[1] }] });

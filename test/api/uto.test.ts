@@ -45,7 +45,8 @@ async function newTicket(key: string, body: Record<string, unknown> = {}) {
   return res.body;
 }
 
-const advance = (key: string, id: string, target_state: string, triggered_by = 'external') => call('POST', `/uto/tickets/${id}/advance`, { key, body: { target_state, triggered_by } });
+const advance = (key: string, id: string, target_state: string, triggered_by = 'external') =>
+  call('POST', `/uto/tickets/${id}/advance`, { key, body: { target_state, triggered_by } });
 
 describe('POST /uto/tickets', () => {
   it('submits a uto_… ticket with its fields and creation in the history; names each bad field', async () => {
@@ -53,7 +54,14 @@ describe('POST /uto/tickets', () => {
     const deadline = new Date(clock.now().getTime() + 3_600_000).toISOString();
     const res = await call('POST', '/uto/tickets', {
       key: me.key,
-      body: { intent: 'Find a market maker', domain: 'defi', context: { pair: 'ETH/USDC' }, required_capabilities: ['market-making'], max_budget_usd: 250.5, deadline },
+      body: {
+        intent: 'Find a market maker',
+        domain: 'defi',
+        context: { pair: 'ETH/USDC' },
+        required_capabilities: ['market-making'],
+        max_budget_usd: 250.5,
+        deadline,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -69,7 +77,10 @@ describe('POST /uto/tickets', () => {
       matches: {},
     });
     // camelCase is read too; a ticket given no deadline gets seven days.
-    const camel = await call('POST', '/uto/tickets', { key: me.key, body: { intent: 'x', domain: 'research', context: {}, requiredCapabilities: ['summarize'], maxBudgetUsd: 1 } });
+    const camel = await call('POST', '/uto/tickets', {
+      key: me.key,
+      body: { intent: 'x', domain: 'research', context: {}, requiredCapabilities: ['summarize'], maxBudgetUsd: 1 },
+    });
     expect(camel.status).toBe(201);
     expect(camel.body).toMatchObject({ required_capabilities: ['summarize'], max_budget_usd: 1 });
     expect(Date.parse(camel.body.deadline) - clock.now().getTime()).toBe(7 * 86_400_000);
@@ -77,7 +88,14 @@ describe('POST /uto/tickets', () => {
     expect(errorPaths(await call('POST', '/uto/tickets', { key: me.key, body: {} }))).toEqual(['context', 'domain', 'intent']);
     const bad = await call('POST', '/uto/tickets', {
       key: me.key,
-      body: { intent: 'x', domain: 'Not A Domain', context: [1], required_capabilities: ['ok', 'Not Ok'], max_budget_usd: 1.005, deadline: '2001-01-01T00:00:00Z' },
+      body: {
+        intent: 'x',
+        domain: 'Not A Domain',
+        context: [1],
+        required_capabilities: ['ok', 'Not Ok'],
+        max_budget_usd: 1.005,
+        deadline: '2001-01-01T00:00:00Z',
+      },
     });
     expect(errorPaths(bad)).toEqual(['context', 'deadline', 'domain', 'max_budget_usd', 'required_capabilities.1']);
     expectProblem(await call('GET', `/uto/tickets/${res.body.id}`, { key: (await registerAgent(server)).key }), 404, 'not_found');
@@ -167,13 +185,18 @@ describe('the table of moves', () => {
     expect(errorPaths(await advance(me.key, t.id, 'somewhere', 'someone'))).toEqual(['target_state', 'triggered_by']);
     expect(errorPaths(await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: {} }))).toEqual(['target_state', 'triggered_by']);
     // camelCase is read too.
-    expect((await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'external' } })).body.state).toBe('validated');
+    expect((await call('POST', `/uto/tickets/${t.id}/advance`, { key: me.key, body: { targetState: 'validated', triggeredBy: 'external' } })).body.state).toBe(
+      'validated',
+    );
     expectProblem(await advance((await registerAgent(server)).key, t.id, 'cancelled'), 404, 'not_found');
   });
 
   it('takes the trigger the owner gives on every surface, and the history tells the owner’s moves from the marketplace’s', async () => {
     const me = await registerAgent(server);
-    const inbox = await call('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'polling' } });
+    const inbox = await call('POST', '/uto/notifications/subscribe', {
+      key: me.key,
+      body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'polling' },
+    });
     // An owner expiring its own ticket "by the deadline": taken, and shown as the owner's move.
     const t = await newTicket(me.key, { deadline: new Date(clock.now().getTime() + 60_000).toISOString() });
     const byTimer = await advance(me.key, t.id, 'expired', 'timer');
@@ -190,7 +213,13 @@ describe('the table of moves', () => {
       { id: v.id, i: { targetState: 'cancelled', triggeredBy: 'timer' } },
       me.key,
     );
-    expect(viaGraphql.body.data.advanceUtoTicket).toEqual({ state: 'cancelled', stateHistory: [{ triggeredBy: 'external', by: me.agentId }, { triggeredBy: 'timer', by: me.agentId }] });
+    expect(viaGraphql.body.data.advanceUtoTicket).toEqual({
+      state: 'cancelled',
+      stateHistory: [
+        { triggeredBy: 'external', by: me.agentId },
+        { triggeredBy: 'timer', by: me.agentId },
+      ],
+    });
     // The marketplace's own timer move, once the deadline has passed, is the marketplace's.
     await server.app.services.utoMatcher!.settled();
     await expireAfter(120_000);
@@ -220,7 +249,10 @@ describe('matching and deadlines', () => {
     await call('POST', '/uto/agents/register-specialist', { key: other.key, body: { domain, capabilities: ['audit'] } });
     const t = await newTicket(me.key, { domain, required_capabilities: ['audit', 'review'] });
     await advance(me.key, t.id, 'validated');
-    const matched = await eventually(() => call('GET', `/uto/tickets/${t.id}`, { key: me.key }), (r) => r.body.state === 'matched');
+    const matched = await eventually(
+      () => call('GET', `/uto/tickets/${t.id}`, { key: me.key }),
+      (r) => r.body.state === 'matched',
+    );
     expect(matched.body.state).toBe('matched');
     expect(matched.body.matches.specialists.map((s: { agent_id: string }) => s.agent_id)).toEqual([specialist.agentId]);
     expect(matched.body.state_history.at(-1)).toMatchObject({ from: 'validated', to: 'matched', triggered_by: 'system', by: 'marketplace' });
@@ -237,8 +269,13 @@ describe('matching and deadlines', () => {
     expect(service.status).toBe(201);
     const byProvider = await newTicket(me.key, { required_capabilities: [capability] });
     await advance(me.key, byProvider.id, 'validated');
-    const matched = await eventually(() => call('GET', `/uto/tickets/${byProvider.id}`, { key: me.key }), (r) => r.body.state === 'matched');
-    expect(matched.body.matches.providers).toEqual([expect.objectContaining({ capability, service_id: service.body.service_id, provider_agent_id: owner.agentId })]);
+    const matched = await eventually(
+      () => call('GET', `/uto/tickets/${byProvider.id}`, { key: me.key }),
+      (r) => r.body.state === 'matched',
+    );
+    expect(matched.body.matches.providers).toEqual([
+      expect.objectContaining({ capability, service_id: service.body.service_id, provider_agent_id: owner.agentId }),
+    ]);
 
     const domain = domainOf('late');
     const waiting = await newTicket(me.key, { domain, required_capabilities: [uniqueSlug('nobody-offers')] });
@@ -248,7 +285,10 @@ describe('matching and deadlines', () => {
     expect((await call('GET', `/uto/tickets/${waiting.id}`, { key: me.key })).body.state).toBe('validated');
     const late = await registerAgent(server);
     await call('POST', '/uto/agents/register-specialist', { key: late.key, body: { domain, capabilities: waiting.required_capabilities } });
-    const now = await eventually(() => call('GET', `/uto/tickets/${waiting.id}`, { key: me.key }), (r) => r.body.state === 'matched');
+    const now = await eventually(
+      () => call('GET', `/uto/tickets/${waiting.id}`, { key: me.key }),
+      (r) => r.body.state === 'matched',
+    );
     expect(now.body.matches.specialists).toEqual([expect.objectContaining({ agent_id: late.agentId })]);
   });
 
@@ -276,7 +316,13 @@ describe('matching and deadlines', () => {
       clock.advance(-120_000);
     }
     expect(expired.state).toBe('expired');
-    expect(expired.state_history.at(-1)).toMatchObject({ from: 'validated', to: 'expired', triggered_by: 'timer', by: 'marketplace', note: 'past its deadline' });
+    expect(expired.state_history.at(-1)).toMatchObject({
+      from: 'validated',
+      to: 'expired',
+      triggered_by: 'timer',
+      by: 'marketplace',
+      note: 'past its deadline',
+    });
     expect((await read(later.id)).state).toBe('submitted');
     expect((await read(done.id)).state).toBe('cancelled');
   });
@@ -295,8 +341,14 @@ describe('specialists', () => {
     const list = await call('GET', `/uto/agents/specialists?domain=${domain}`, { key: a.key });
     expect(list.body.total).toBe(2);
     expect(list.body.specialists.map((s: { agentId: string }) => s.agentId).sort()).toEqual([a.agentId, b.agentId].sort());
-    expect(list.body.specialists.find((s: { agentId: string }) => s.agentId === a.agentId)).toMatchObject({ domain, capabilities: ['two', 'three'], tier: expect.any(String) });
-    expect(errorPaths(await call('POST', '/uto/agents/register-specialist', { key: a.key, body: { domain: 'Bad Domain', capabilities: ['Not One'] } }))).toEqual(['capabilities.0', 'domain']);
+    expect(list.body.specialists.find((s: { agentId: string }) => s.agentId === a.agentId)).toMatchObject({
+      domain,
+      capabilities: ['two', 'three'],
+      tier: expect.any(String),
+    });
+    expect(
+      errorPaths(await call('POST', '/uto/agents/register-specialist', { key: a.key, body: { domain: 'Bad Domain', capabilities: ['Not One'] } })),
+    ).toEqual(['capabilities.0', 'domain']);
   });
 });
 
@@ -319,7 +371,11 @@ describe('notifications', () => {
       body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'webhook', webhookUrl: receiver.url, domain },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ subscriptionId: expect.stringMatching(/^sub_[0-9A-Za-z]{24}$/), secret: expect.stringMatching(/^whsec_/), subscription: { deliveryType: 'webhook', domain, status: 'active' } });
+    expect(res.body).toMatchObject({
+      subscriptionId: expect.stringMatching(/^sub_[0-9A-Za-z]{24}$/),
+      secret: expect.stringMatching(/^whsec_/),
+      subscription: { deliveryType: 'webhook', domain, status: 'active' },
+    });
     const mine = await newTicket(me.key, { domain });
     await advance(me.key, mine.id, 'validated');
     await advance(me.key, mine.id, 'cancelled');
@@ -327,7 +383,10 @@ describe('notifications', () => {
     const elsewhere = await newTicket(me.key);
     await advance(me.key, elsewhere.id, 'cancelled');
     const ours = () => receiver.received.filter((r) => [mine.id, elsewhere.id].includes(r.json?.data?.ticket_id));
-    await eventually(async () => ours().length, (n) => n >= 2);
+    await eventually(
+      async () => ours().length,
+      (n) => n >= 2,
+    );
     // Deliveries are written with their events, and every send under way has ended: nothing more can come.
     await server.app.services.dispatcher.settled();
     const verifier = new StandardWebhook(res.body.secret.replace(/^whsec_/, ''));
@@ -385,7 +444,11 @@ describe('notifications', () => {
     const sub = await call('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['uto.ticket.created'], deliveryType: 'sse' } });
     const bySub = await openSse(`${server.url}/api/v1${sub.body.streamPath}`, auth);
     expect(all.status).toBe(200);
-    await eventually(async () => server.app.services.utoStreams.readerCount, (n) => n >= 3, 2_000);
+    await eventually(
+      async () => server.app.services.utoStreams.readerCount,
+      (n) => n >= 3,
+      2_000,
+    );
     const a = await newTicket(me.key, { domain });
     await advance(me.key, a.id, 'validated');
     const b = await newTicket(me.key);
@@ -431,12 +494,19 @@ describe('notifications', () => {
     const viaSse: any[] = [];
     const stopWs = ws.subscribe({ query, variables: { domain } }, { next: (v) => viaWs.push(v.data?.utoEvents), error: () => {}, complete: () => {} });
     const stopSse = sse.subscribe({ query, variables: { domain } }, { next: (v) => viaSse.push(v.data?.utoEvents), error: () => {}, complete: () => {} });
-    await eventually(async () => server.app.services.utoStreams.readerCount, (n) => n >= 2, 2_000);
+    await eventually(
+      async () => server.app.services.utoStreams.readerCount,
+      (n) => n >= 2,
+      2_000,
+    );
     expect(server.app.services.utoStreams.readerCount).toBe(2);
     const t = await newTicket(me.key, { domain });
     await newTicket(me.key);
     await advance(me.key, t.id, 'validated');
-    await eventually(async () => [viaWs.length, viaSse.length], ([w, s]) => w >= 2 && s >= 2);
+    await eventually(
+      async () => [viaWs.length, viaSse.length],
+      ([w, s]) => w >= 2 && s >= 2,
+    );
     const expected = [
       { type: 'uto.ticket.created', ticketId: t.id, domain },
       { type: 'uto.ticket.state_changed', ticketId: t.id, domain },
@@ -447,7 +517,10 @@ describe('notifications', () => {
     stopSse();
     await ws.dispose();
     sse.dispose();
-    await eventually(async () => server.app.services.utoStreams.readerCount, (n) => n === 0);
+    await eventually(
+      async () => server.app.services.utoStreams.readerCount,
+      (n) => n === 0,
+    );
     expect(server.app.services.utoStreams.readerCount).toBe(0);
   });
 });

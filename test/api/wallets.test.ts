@@ -78,7 +78,7 @@ describe('POST /agents/:agentId/wallet', () => {
   });
 });
 
-describe('POST /agents/:agentId/wallet with the agent\'s own address', () => {
+describe("POST /agents/:agentId/wallet with the agent's own address", () => {
   it('registers the address (lower-cased), holds no key for it, and refuses what is not an address', async () => {
     const me = await registerAgent(server);
     const address = '0x52908400098527886E0F7030069857D2E4169EE7'; // EIP-55 checksummed

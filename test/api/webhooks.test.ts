@@ -119,7 +119,10 @@ describe('deliveries', () => {
     // Ed25519 v1a, checked against the marketplace's published key.
     const jwks = await fetch(`${server.url}/.well-known/jwks.json`).then((res) => res.json());
     const key = createPublicKey({ key: jwks.keys[0], format: 'jwk' });
-    const v1a = String(got.headers['webhook-signature']).split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
+    const v1a = String(got.headers['webhook-signature'])
+      .split(' ')
+      .find((s) => s.startsWith('v1a,'))!
+      .slice(4);
     const signed = `${got.headers['webhook-id']}.${got.headers['webhook-timestamp']}.${got.body}`;
     expect(verify(null, Buffer.from(signed), key, Buffer.from(v1a, 'base64'))).toBe(true);
     expect(verify(null, Buffer.from(signed + ' '), key, Buffer.from(v1a, 'base64'))).toBe(false);
@@ -141,7 +144,10 @@ describe('deliveries', () => {
     const got = await r.waitFor(3);
     expect(got.map((g) => g.status)).toEqual([500, 503, 200]);
     expect(new Set(got.map((g) => g.headers['webhook-id'])).size).toBe(1);
-    const [delivery] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'delivered');
+    const [delivery] = await eventually(
+      () => deliveriesOf(me.key, webhookId),
+      (d) => d[0]?.status === 'delivered',
+    );
     expect(delivery).toMatchObject({ status: 'delivered', attempt_count: 3, last_status: 200, event_type: 'agent.updated', event_id: got[0].json.id });
     expect(delivery.attempts.map((a: any) => a.status_code)).toEqual([500, 503, 200]);
   });
@@ -150,7 +156,10 @@ describe('deliveries', () => {
     const { me, receiver: r, webhookId } = await agentWithWebhook(['agent.updated']);
     r.respond(500, 500, 500, 500);
     await touch(me.key);
-    const [delivery] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'failed');
+    const [delivery] = await eventually(
+      () => deliveriesOf(me.key, webhookId),
+      (d) => d[0]?.status === 'failed',
+    );
     expect(delivery).toMatchObject({ status: 'failed', attempt_count: 3, last_status: 500, last_error: 'HTTP 500', next_attempt_at: null });
     expect(r.received).toHaveLength(3);
   });
@@ -159,14 +168,20 @@ describe('deliveries', () => {
     const { me, receiver: r, webhookId } = await agentWithWebhook(['agent.updated']);
     r.respond(410);
     await touch(me.key);
-    const hook = await eventually(() => call('GET', `/webhooks/${webhookId}`, { key: me.key }), (res) => res.body.active === false);
+    const hook = await eventually(
+      () => call('GET', `/webhooks/${webhookId}`, { key: me.key }),
+      (res) => res.body.active === false,
+    );
     expect(hook.body).toMatchObject({ active: false, disabled_reason: expect.stringContaining('410') });
     await touch(me.key);
     // An inactive webhook gets no delivery written with the event, and every send under way has ended.
     await server.app.services.dispatcher.settled();
     expect(r.received).toHaveLength(1);
     // Turned on again, it receives the next event.
-    expect((await call('PATCH', `/webhooks/${webhookId}`, { key: me.key, body: { active: true } })).body).toMatchObject({ active: true, disabled_reason: null });
+    expect((await call('PATCH', `/webhooks/${webhookId}`, { key: me.key, body: { active: true } })).body).toMatchObject({
+      active: true,
+      disabled_reason: null,
+    });
     await touch(me.key);
     await r.waitFor(2);
   });
@@ -175,9 +190,16 @@ describe('deliveries', () => {
     const canary = await startCanary();
     try {
       const { me, receiver: r, webhookId } = await agentWithWebhook(['agent.updated']);
-      r.respond({ status: 302, location: `${canary.url}/steal` }, { status: 302, location: `${canary.url}/steal` }, { status: 302, location: `${canary.url}/steal` });
+      r.respond(
+        { status: 302, location: `${canary.url}/steal` },
+        { status: 302, location: `${canary.url}/steal` },
+        { status: 302, location: `${canary.url}/steal` },
+      );
       await touch(me.key);
-      const [delivery] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'failed');
+      const [delivery] = await eventually(
+        () => deliveriesOf(me.key, webhookId),
+        (d) => d[0]?.status === 'failed',
+      );
       expect(delivery).toMatchObject({ status: 'failed', last_status: 302 });
       expect(canary.connections()).toBe(0);
     } finally {
@@ -189,7 +211,10 @@ describe('deliveries', () => {
     const { me, receiver: r, webhookId } = await agentWithWebhook(['agent.updated']);
     await touch(me.key);
     await r.waitFor(1);
-    const [first] = await eventually(() => deliveriesOf(me.key, webhookId), (d) => d[0]?.status === 'delivered');
+    const [first] = await eventually(
+      () => deliveriesOf(me.key, webhookId),
+      (d) => d[0]?.status === 'delivered',
+    );
     const again = await call('POST', `/webhooks/${webhookId}/deliveries/${first.delivery_id}/redeliver`, { key: me.key });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ event_id: first.event_id, status: 'pending', attempt_count: 0 });

@@ -54,7 +54,16 @@ describe('the marketplace manifest', () => {
     expect(root.body.version).toBe('1.0.0');
     expect(root.body.url).toBe(server.url);
     const byName = Object.fromEntries(root.body.tools.map((t: { name: string }) => [t.name, t]));
-    expect(Object.keys(byName)).toEqual(['searchCapabilities', 'getCapabilityDetails', 'browseProviders', 'executeCapability', 'registerAgent', 'getReputation', 'getMarketplaceStats', 'listSparks']);
+    expect(Object.keys(byName)).toEqual([
+      'searchCapabilities',
+      'getCapabilityDetails',
+      'browseProviders',
+      'executeCapability',
+      'registerAgent',
+      'getReputation',
+      'getMarketplaceStats',
+      'listSparks',
+    ]);
     expect(byName.searchCapabilities.inputSchema.required).toEqual(['query']);
     expect(Object.keys(byName.searchCapabilities.inputSchema.properties)).toEqual(['query', 'category', 'language', 'minReputation', 'maxPricePerCall']);
     expect(byName.browseProviders.inputSchema.properties.prefer.enum).toEqual(expect.arrayContaining(['cost', 'reputation', 'latency', 'balanced']));
@@ -67,7 +76,13 @@ describe('the marketplace manifest', () => {
     expect(found.status).toBe(200);
     expect(found.body.tools[0]).toMatchObject({ name: 'searchCapabilities', category: 'discovery', site_name: 'Agent Capability Marketplace' });
     // One site of its own: a site submitted with the same name is another site.
-    expect(new Set(found.body.tools.filter((t: { site_name: string }) => t.site_name === 'Agent Capability Marketplace').map((t: { site_origin: string }) => t.site_origin)).size).toBe(1);
+    expect(
+      new Set(
+        found.body.tools
+          .filter((t: { site_name: string }) => t.site_name === 'Agent Capability Marketplace')
+          .map((t: { site_origin: string }) => t.site_origin),
+      ).size,
+    ).toBe(1);
     const memory = await call('GET', '/webmcp/tools?category=memory');
     expect(memory.body.total).toBeGreaterThanOrEqual(3);
     expect(memory.body.tools.every((t: { category: string }) => t.category === 'memory')).toBe(true);
@@ -113,7 +128,12 @@ describe('submitting a site', () => {
 
     const forecast = await call('GET', '/webmcp/tools?q=forecast hour');
     expect(forecast.body.tools.map((t: { name: string }) => t.name)).toEqual(['getForecast']);
-    expect(forecast.body.tools[0]).toMatchObject({ category: 'weather', site_origin: site.url, manifest_url: `${site.url}/.well-known/webmcp.json`, input_schema: { type: 'object' } });
+    expect(forecast.body.tools[0]).toMatchObject({
+      category: 'weather',
+      site_origin: site.url,
+      manifest_url: `${site.url}/.well-known/webmcp.json`,
+      input_schema: { type: 'object' },
+    });
     const tides = await call('GET', '/webmcp/tools?q=tide');
     expect(tides.body.tools[0]).toMatchObject({ name: 'getTideTable', category: 'general' });
     const weather = await call('GET', '/webmcp/tools?category=weather');

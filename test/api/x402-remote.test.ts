@@ -36,7 +36,17 @@ afterAll(async () => {
 async function paidCapability(cents: number) {
   const cap = uniqueSlug('remote');
   const seller = await registerAgent(server);
-  await call('POST', '/services/register', { key: seller.key, body: { name: 'Remote-paid', endpoint: p.url, capabilities: [cap], description: 'Paid through a remote facilitator', pricing_model: 'per_call', cost_per_call: cents } });
+  await call('POST', '/services/register', {
+    key: seller.key,
+    body: {
+      name: 'Remote-paid',
+      endpoint: p.url,
+      capabilities: [cap],
+      description: 'Paid through a remote facilitator',
+      pricing_model: 'per_call',
+      cost_per_call: cents,
+    },
+  });
   return { cap, seller };
 }
 
@@ -128,7 +138,11 @@ it('pays a checkout URL through the remote facilitator when the official client 
   expect(facilitator.balances.get(payer.address.toLowerCase())).toBe(700_000n);
   const db = server.app.services.db;
   const entries = await db.walletEntry.findMany({ where: { reference: `checkout ${checkout.body.checkout_id}` } });
-  expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', 30_000n], ['purchase', -300_000n], ['sale', 270_000n]]);
+  expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([
+    ['fee', 30_000n],
+    ['purchase', -300_000n],
+    ['sale', 270_000n],
+  ]);
   expect((await db.wallet.findUniqueOrThrow({ where: { agentId: seller.agentId } })).balance).toBe(270_000n);
   expect((await db.wallet.findUniqueOrThrow({ where: { agentId: buyer.agentId } })).balance).toBe(0n);
   // The same payment again: the same receipt, no second settlement.

@@ -21,21 +21,21 @@ describe('GET /x402/sandbox/status', () => {
     const res = await call('GET', '/x402/sandbox/status');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-        sandbox: true,
-        x402_version: 2,
-        scheme: 'exact',
-        network: 'eip155:84532',
-        network_name: 'base-sepolia',
-        chain_id: 84532,
-        asset: { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', symbol: 'USDC', decimals: 6, eip712_name: 'USDC', eip712_version: '2' },
-        pay_to: expect.stringMatching(/^0x[0-9a-f]{40}$/),
-        max_timeout_seconds: 120,
-        fee_bps: 1000,
-        facilitator: 'in-process',
-        faucet_cap: '3.000000',
-        faucet_cap_base_units: '3000000',
-        starting_balance: '0.500000',
-        starting_balance_base_units: '500000',
+      sandbox: true,
+      x402_version: 2,
+      scheme: 'exact',
+      network: 'eip155:84532',
+      network_name: 'base-sepolia',
+      chain_id: 84532,
+      asset: { address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', symbol: 'USDC', decimals: 6, eip712_name: 'USDC', eip712_version: '2' },
+      pay_to: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+      max_timeout_seconds: 120,
+      fee_bps: 1000,
+      facilitator: 'in-process',
+      faucet_cap: '3.000000',
+      faucet_cap_base_units: '3000000',
+      starting_balance: '0.500000',
+      starting_balance_base_units: '500000',
     });
   });
 });
@@ -112,7 +112,7 @@ describe('POST /x402/sandbox/test-payment', () => {
     expect(decodePaymentResponseHeader(res.body.payment_response)).toMatchObject({ success: true, transaction: res.body.settlement.transaction });
     // The signature is a real EIP-712 signature by the wallet's key.
     const { viem } = evm();
-    const auth = (sent.payload as { authorization: Record<string, string>; signature: Hex });
+    const auth = sent.payload as { authorization: Record<string, string>; signature: Hex };
     const signer = await viem.recoverTypedDataAddress({
       domain: { name: 'USDC', version: '2', chainId: 84532, verifyingContract: res.body.requirements.asset },
       types: authorizationTypes,
@@ -130,7 +130,12 @@ describe('POST /x402/sandbox/test-payment', () => {
     expect(signer.toLowerCase()).toBe(wallet.wallet_address);
     // In the ledger: paid to the marketplace and credited back, each side a transfer summing to zero.
     const ledger = await call('GET', `/agents/${me.agentId}/wallet/entries`, { key: me.key });
-    expect(ledger.body.entries.slice(0, 2).map((e: { kind: string; amount: string }) => [e.kind, e.amount]).sort()).toEqual([
+    expect(
+      ledger.body.entries
+        .slice(0, 2)
+        .map((e: { kind: string; amount: string }) => [e.kind, e.amount])
+        .sort(),
+    ).toEqual([
       ['x402_deposit', '0.250000'],
       ['x402_payment', '-0.250000'],
     ]);

@@ -73,7 +73,11 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // injected script tag, and stays in force for everything else.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as {
+        axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
@@ -120,7 +124,12 @@ async function settled(page: Page, done: Locator): Promise<void> {
 /** Waits (up to 10 s) until the first element of `locator` has text matching `re`; answers the text. */
 async function textMatching(locator: Locator, re: RegExp): Promise<string> {
   await locator.first().waitFor();
-  const text = await eventually(async () => (await locator.first().textContent()) ?? '', (t) => re.test(t), 10_000, { everyMs: 50 });
+  const text = await eventually(
+    async () => (await locator.first().textContent()) ?? '',
+    (t) => re.test(t),
+    10_000,
+    { everyMs: 50 },
+  );
   if (!re.test(text)) throw new Error(`expected ${re} in ${JSON.stringify(text)}`);
   return text;
 }
@@ -179,7 +188,10 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Capabilities' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Capabilities' }).waitFor();
     await page.getByLabel('Filter').fill('summar');
-    await page.getByRole('link', { name: /summar/i }).first().click();
+    await page
+      .getByRole('link', { name: /summar/i })
+      .first()
+      .click();
     await page.getByRole('heading', { name: 'Providers, as resolve ranks them' }).waitFor();
     // The marketplace serves summarize itself: at least that provider is ranked.
     await page.getByRole('table', { name: /Providers of/ }).waitFor();
@@ -232,7 +244,10 @@ describe('the console', () => {
     await shot(page, 'receipt');
 
     // The live tab got the execution's event without a reload.
-    await live.getByText(/^execution\./).first().waitFor({ timeout: 10_000 });
+    await live
+      .getByText(/^execution\./)
+      .first()
+      .waitFor({ timeout: 10_000 });
     await shot(live, 'live');
 
     // The executions page takes new ones as they are recorded, here one made through the API.
@@ -299,7 +314,10 @@ describe('the console', () => {
     await page.getByLabel('Refund (dollars)').fill('0');
     await page.getByRole('button', { name: 'Resolve' }).click();
     await page.getByLabel('Show').selectOption('');
-    await page.getByRole('row', { name: /Disputed for the administrator to decide/ }).getByText('Refunded in part').waitFor();
+    await page
+      .getByRole('row', { name: /Disputed for the administrator to decide/ })
+      .getByText('Refunded in part')
+      .waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Agents', exact: true }).click();
@@ -329,18 +347,24 @@ describe('the console', () => {
     try {
       const via = `http://127.0.0.1:${proxy.port}`;
       await page.goto(`${via}/console/sign-in`);
-      const agent = await (await fetch(`${base}/api/v1/agents/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `console-resume-${Date.now()}`, description: 'Resumes its feeds', ownerEmail: 'resume@example.com' }),
-      })).json() as { master_key: string };
+      const agent = (await (
+        await fetch(`${base}/api/v1/agents/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `console-resume-${Date.now()}`, description: 'Resumes its feeds', ownerEmail: 'resume@example.com' }),
+        })
+      ).json()) as { master_key: string };
       await page.getByLabel('Key').fill(agent.master_key);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('link', { name: 'Live', exact: true }).click();
       await page.locator('.live-live').nth(2).waitFor();
       const radio = page.getByRole('region', { name: 'Radio' });
       const announce = async (message: string) => {
-        const res = await fetch(`${base}/api/v1/admin/radio/announcements`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` }, body: JSON.stringify({ message }) });
+        const res = await fetch(`${base}/api/v1/admin/radio/announcements`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_KEY}` },
+          body: JSON.stringify({ message }),
+        });
         expect(res.status).toBe(201);
       };
       const tag = Date.now();
@@ -351,7 +375,10 @@ describe('the console', () => {
         const arrived = await radio
           .locator('li', { hasText: `warming ${tag} ${i}` })
           .waitFor({ state: 'attached', timeout: 2_000 })
-          .then(() => true, () => false);
+          .then(
+            () => true,
+            () => false,
+          );
         if (arrived) break;
         if (i === 10) throw new Error('the radio feed carried no announcement in 20 s');
       }
@@ -407,7 +434,10 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Create the sub-agent' }).click();
     await settled(page, page.locator('.secret-value'));
     await textMatching(page.locator('.secret-value'), /^key_master_/);
-    await page.getByRole('table', { name: 'Your sub-agents, at any depth' }).getByRole('row', { name: new RegExp(`console-sub-${tag}.*DELEGATE`) }).waitFor();
+    await page
+      .getByRole('table', { name: 'Your sub-agents, at any depth' })
+      .getByRole('row', { name: new RegExp(`console-sub-${tag}.*DELEGATE`) })
+      .waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     // A webhook: added, edited (its events, switched off), deleted.
@@ -444,14 +474,23 @@ describe('the console', () => {
     await page.locator('.feed').getByText('A first comment from the console').waitFor();
     await page.getByLabel('New status').selectOption('in_progress');
     await page.getByRole('button', { name: 'Move' }).click();
-    await page.getByRole('table', { name: 'Status changes' }).getByRole('row', { name: /open.*in_progress/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Status changes' })
+      .getByRole('row', { name: /open.*in_progress/ })
+      .waitFor();
     // Any of the five statuses moves to the one given (spec §3): a closed ticket reopens.
     await page.getByLabel('New status').selectOption('closed');
     await page.getByRole('button', { name: 'Move' }).click();
-    await page.getByRole('table', { name: 'Status changes' }).getByRole('row', { name: /in_progress.*closed/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Status changes' })
+      .getByRole('row', { name: /in_progress.*closed/ })
+      .waitFor();
     await page.getByLabel('New status').selectOption('waiting');
     await page.getByRole('button', { name: 'Move' }).click();
-    await page.getByRole('table', { name: 'Status changes' }).getByRole('row', { name: /closed.*waiting/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Status changes' })
+      .getByRole('row', { name: /closed.*waiting/ })
+      .waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, 'ticket');
 
@@ -474,7 +513,9 @@ describe('the console', () => {
     // A swarm of one step, which runs to its end.
     await page.goto(`${base}/console/swarms`);
     await page.getByLabel('Goal').fill(`Console swarm ${tag}`);
-    await page.getByLabel('Steps (JSON)').fill('[{ "capability": "summarize", "input": { "text": "The console starts a swarm. It has one step. The step summarizes this text." } }]');
+    await page
+      .getByLabel('Steps (JSON)')
+      .fill('[{ "capability": "summarize", "input": { "text": "The console starts a swarm. It has one step. The step summarizes this text." } }]');
     await page.getByRole('button', { name: 'Start the swarm' }).click();
     await settled(page, page.getByRole('heading', { name: 'Steps' }));
     await page.getByRole('heading', { level: 1, name: `Console swarm ${tag}` }).waitFor();
@@ -493,7 +534,10 @@ describe('the console', () => {
     await settled(page, page.getByRole('heading', { name: 'Matches' }));
     await page.getByRole('heading', { level: 1, name: `Console UTO ${tag}` }).waitFor();
     await page.getByRole('button', { name: 'Cancel the ticket' }).click();
-    await page.getByRole('table', { name: 'State changes' }).getByRole('row', { name: /cancelled/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'State changes' })
+      .getByRole('row', { name: /cancelled/ })
+      .waitFor();
 
     // A memory store; an entry written, edited (its next version) and deleted.
     await page.goto(`${base}/console/memory`);

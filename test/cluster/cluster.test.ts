@@ -46,7 +46,16 @@ beforeAll(async () => {
   // more than 30 s behind fifty runs a second, and skipped).
   // Wallets open empty (SANDBOX_STARTING_BALANCE 0): the payments here spend exactly what the faucet gave.
   // A proxy on loopback is believed (TRUST_PROXY): registrations say where they come from (registerAgent).
-  const env = { ADMIN_KEY, TRUST_PROXY: '1', OUTBOUND_ALLOW_PRIVATE: '1', DELIVERY_POLL_MS: '10', READ_CACHE_MS: '60000', SCHEDULER_POLL_MS: '20', MISSED_TICK_GRACE_MS: '120000', SANDBOX_STARTING_BALANCE: '0' };
+  const env = {
+    ADMIN_KEY,
+    TRUST_PROXY: '1',
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    DELIVERY_POLL_MS: '10',
+    READ_CACHE_MS: '60000',
+    SCHEDULER_POLL_MS: '20',
+    MISSED_TICK_GRACE_MS: '120000',
+    SANDBOX_STARTING_BALANCE: '0',
+  };
   a = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
   b = await startServer({ databaseUrl: db.url, redisUrl: process.env.REDIS_URL, env });
 });
@@ -58,7 +67,12 @@ afterAll(async () => {
 it('delivers an event published on one instance to a subscriber on the other', async () => {
   const me = await registerAgent(a);
   const streamsBefore = b.app.services.events.openStreams;
-  const ws = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
+  const ws = createClient({
+    url: `${b.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${me.key}` },
+    retryAttempts: 0,
+  });
   try {
     const received = new Promise<any>((resolve, reject) => {
       ws.subscribe({ query: 'subscription { agentEvents { type data } }' }, { next: resolve, error: reject, complete: () => {} });
@@ -123,7 +137,13 @@ it('refuses a sub-key revoked on one instance, and a suspended agent, on the oth
   const consumer = await registerAgent(a);
   const service = await api(a)('POST', '/services/register', {
     key: provider.key,
-    body: { name: 'Cluster service', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service on two instances', pricing_model: 'free' },
+    body: {
+      name: 'Cluster service',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'A service on two instances',
+      pricing_model: 'free',
+    },
   });
   const made = await api(a)('POST', `/keys/provision/${service.body.service_key}`, { key: consumer.key, body: {} });
   expect((await api(b)('POST', '/keys/verify', { body: { key: made.body.sub_key } })).status).toBe(200);
@@ -219,7 +239,8 @@ it('runs 40 subscriptions × 10 ticks across both instances with no duplicate an
       ids.push(res.body.id);
     }
     const db = a.app.services.db;
-    const finished = () => db.subscriptionRun.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: ids }, status: { not: 'pending' } }, _count: true });
+    const finished = () =>
+      db.subscriptionRun.groupBy({ by: ['subscriptionId'], where: { subscriptionId: { in: ids }, status: { not: 'pending' } }, _count: true });
     // A tick every two seconds: twenty runs a second between the two instances, which share this process
     // (and two cores) with the provider, the test and another test file. A hundred every second, then every
     // two seconds, made a slow machine fall behind by more than the grace (CI read a 34 s gap). Ten ticks
@@ -263,7 +284,8 @@ it('brings a push on one instance to SSE readers on the other, in order, resumin
   const url = `${b.url}/api/v1/streaming/sessions/${session.body.id}/events`;
   const reader = await openSse(url, { authorization: `Bearer ${me.key}` });
   expect(reader.status).toBe(200);
-  for (let i = 1; i <= 5; i++) expect((await api(a)('POST', `/streaming/sessions/${session.body.id}/push`, { key: me.key, body: { data: i } })).status).toBe(200);
+  for (let i = 1; i <= 5; i++)
+    expect((await api(a)('POST', `/streaming/sessions/${session.body.id}/push`, { key: me.key, body: { data: i } })).status).toBe(200);
   await reader.waitFor(5);
   reader.close();
   for (let i = 6; i <= 8; i++) await api(i % 2 ? a : b)('POST', `/streaming/sessions/${session.body.id}/push`, { key: me.key, body: { data: i } });
@@ -290,20 +312,35 @@ it('runs swarms on both instances, every step exactly once', async () => {
     for (let i = 0; i < 10; i++) {
       const res = await api(i % 2 ? a : b)('POST', '/swarm/sessions', {
         key: creators[i % 2].key,
-        body: { goal: `swarm ${i}`, strategy: i % 3 ? 'parallel' : 'sequential', steps: Array.from({ length: 6 }, (_, n) => ({ capability, input: { swarm: i, step: n + 1 } })) },
+        body: {
+          goal: `swarm ${i}`,
+          strategy: i % 3 ? 'parallel' : 'sequential',
+          steps: Array.from({ length: 6 }, (_, n) => ({ capability, input: { swarm: i, step: n + 1 } })),
+        },
       });
       expect(res.status).toBe(201);
       ids.push(res.body.session_id);
     }
     const db = a.app.services.db;
-    await eventually(() => db.swarmSession.count({ where: { id: { in: ids }, status: 'running' } }), (running) => running === 0, 50_000, { everyMs: 100 });
+    await eventually(
+      () => db.swarmSession.count({ where: { id: { in: ids }, status: 'running' } }),
+      (running) => running === 0,
+      50_000,
+      { everyMs: 100 },
+    );
     const sessions = await db.swarmSession.findMany({ where: { id: { in: ids } } });
     expect(sessions.map((s) => s.status)).toEqual(Array(10).fill('completed'));
     const steps = await db.swarmStep.findMany({ where: { sessionId: { in: ids } } });
     expect(steps).toHaveLength(60);
     const retried = steps.filter((s) => s.status !== 'succeeded' || s.attempt !== 1).map((s) => [s.status, s.attempt, s.error]);
     // A step claimed twice (the claim race the next test pins) shows here as attempt 2: say what the instances logged.
-    if (retried.length) throw new Error(`steps not done once: ${JSON.stringify(retried)}\n${[...a.logs, ...b.logs].filter((l) => /"level":(40|50)/.test(l)).slice(0, 20).join('\n')}`);
+    if (retried.length)
+      throw new Error(
+        `steps not done once: ${JSON.stringify(retried)}\n${[...a.logs, ...b.logs]
+          .filter((l) => /"level":(40|50)/.test(l))
+          .slice(0, 20)
+          .join('\n')}`,
+      );
     // One call and one execution per step, and both instances took part.
     const calls = provider.calls.map((c) => `${c.json.input.swarm}/${c.json.input.step}`);
     expect(new Set(calls).size).toBe(60);
@@ -323,7 +360,14 @@ it('claims each swarm step once when both instances claim at the same moment', a
   try {
     const owner = await registerAgent(a);
     const capability = `cluster-claim-${Date.now().toString(36)}`;
-    expect((await api(a)('POST', '/services/register', { key: owner.key, body: { name: 'Never called', endpoint: 'https://127.0.0.1:9/', capabilities: [capability], description: 'claims only', pricing_model: 'free' } })).status).toBe(201);
+    expect(
+      (
+        await api(a)('POST', '/services/register', {
+          key: owner.key,
+          body: { name: 'Never called', endpoint: 'https://127.0.0.1:9/', capabilities: [capability], description: 'claims only', pricing_model: 'free' },
+        })
+      ).status,
+    ).toBe(201);
     const creators = [await registerAgent(a), await registerAgent(b)];
     for (let i = 0; i < 16; i++) {
       const res = await api(i % 2 ? a : b)('POST', '/swarm/sessions', {
@@ -359,16 +403,33 @@ it('finishes on the other instance a swarm whose instance was killed mid-step', 
   // A third instance, in a process of its own, on the same database; its claims last 11 s (3 × the provider
   // timeout + 5 s). The timeout leaves the provider's 0.6 s more than a second to spare on a busy machine.
   const dbUrl = a.config.databaseUrl!;
-  const c = await launchServer('/nonexistent-cluster-data-dir', { DATABASE_URL: dbUrl, REDIS_URL: process.env.REDIS_URL!, OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', SCHEDULER_POLL_MS: '50' });
+  const c = await launchServer('/nonexistent-cluster-data-dir', {
+    DATABASE_URL: dbUrl,
+    REDIS_URL: process.env.REDIS_URL!,
+    OUTBOUND_ALLOW_PRIVATE: '1',
+    PROVIDER_TIMEOUT_MS: '2000',
+    SCHEDULER_POLL_MS: '50',
+  });
   try {
     // Only the third instance may claim at first: the in-process ones are stopped until it is killed.
     await Promise.all([a.app.services.swarmRunner!.stop(), b.app.services.swarmRunner!.stop()]);
     const cPost = (route: string, key: string, body: unknown) =>
-      fetch(`http://127.0.0.1:${c.port}/api/v1${route}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch(`http://127.0.0.1:${c.port}/api/v1${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
     const me = await registerAgent(a);
     const capability = `cluster-crash-${Date.now().toString(36)}`;
-    await api(a)('POST', '/services/register', { key: me.key, body: { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' } });
-    const created = await cPost('/swarm/sessions', me.key, { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3].map((n) => ({ capability, input: { n } })) });
+    await api(a)('POST', '/services/register', {
+      key: me.key,
+      body: { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' },
+    });
+    const created = await cPost('/swarm/sessions', me.key, {
+      goal: 'Survive',
+      strategy: 'sequential',
+      steps: [1, 2, 3].map((n) => ({ capability, input: { n } })),
+    });
     const id = created.session_id;
     expect(id).toEqual(expect.any(String));
     // Killed while the second step's call is in flight: once the provider holds it (it answers 0.6 s later).
@@ -378,7 +439,12 @@ it('finishes on the other instance a swarm whose instance was killed mid-step', 
     a.app.services.swarmRunner!.start();
     b.app.services.swarmRunner!.start();
     const db = a.app.services.db;
-    await eventually(async () => (await db.swarmSession.findUnique({ where: { id } }))!.status, (status) => status !== 'running', 50_000, { everyMs: 100 });
+    await eventually(
+      async () => (await db.swarmSession.findUnique({ where: { id } }))!.status,
+      (status) => status !== 'running',
+      50_000,
+      { everyMs: 100 },
+    );
     const steps = await db.swarmStep.findMany({ where: { sessionId: id }, orderBy: { ordinal: 'asc' } });
     expect((await db.swarmSession.findUnique({ where: { id } }))!.status).toBe('completed');
     expect(steps.map((s) => [s.status, s.attempt])).toEqual([
@@ -410,8 +476,12 @@ it('gives a polling subscriber and an SSE reader that reconnects every UTO event
     const [x, y] = i % 2 ? [a, b] : [b, a];
     const t = await api(x)('POST', '/uto/tickets', { key: me.key, body: { intent: `Ticket ${i}`, domain: `cluster-${i % 3}`, context: { i } } });
     expect(t.status).toBe(201);
-    expect((await api(y)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'validated', triggered_by: 'external' } })).status).toBe(200);
-    expect((await api(x)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'cancelled', triggered_by: 'external' } })).status).toBe(200);
+    expect(
+      (await api(y)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'validated', triggered_by: 'external' } })).status,
+    ).toBe(200);
+    expect(
+      (await api(x)('POST', `/uto/tickets/${t.body.id}/advance`, { key: me.key, body: { target_state: 'cancelled', triggered_by: 'external' } })).status,
+    ).toBe(200);
   });
   // The reader leaves part-way and comes back on the other instance with the last id it saw.
   const seen = (await first.waitFor(12, 20_000)).slice(0, 12);
@@ -431,7 +501,11 @@ it('gives a polling subscriber and an SSE reader that reconnects every UTO event
   const polled: any[] = [];
   let cursor: number | undefined;
   for (let i = 0; i < 50; i++) {
-    const page = await api(i % 2 ? a : b)('GET', `/uto/notifications/${sub.body.subscriptionId}/events?limit=7${cursor === undefined ? '' : `&after=${cursor}`}`, { key: me.key });
+    const page = await api(i % 2 ? a : b)(
+      'GET',
+      `/uto/notifications/${sub.body.subscriptionId}/events?limit=7${cursor === undefined ? '' : `&after=${cursor}`}`,
+      { key: me.key },
+    );
     expect(page.status).toBe(200);
     polled.push(...page.body.events);
     cursor = page.body.cursor;
@@ -451,12 +525,20 @@ it('answers an A2A task on either instance, and one WebMCP submission is indexed
   try {
     const owner = await registerAgent(a);
     const capability = `cluster-a2a-${Date.now()}`;
-    await api(a)('POST', '/services/register', { key: owner.key, body: { name: 'A2A provider', endpoint: provider.url, capabilities: [capability], description: 'Answers A2A calls', pricing_model: 'free' } });
+    await api(a)('POST', '/services/register', {
+      key: owner.key,
+      body: { name: 'A2A provider', endpoint: provider.url, capabilities: [capability], description: 'Answers A2A calls', pricing_model: 'free' },
+    });
     const me = await registerAgent(b);
     const send = await fetch(`${a.url}/api/a2a`, {
       method: 'POST',
       headers: { authorization: `Bearer ${me.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'data', data: { capability, input: { n: 1 } } }] } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'data', data: { capability, input: { n: 1 } } }] } },
+      }),
     });
     const task = (await send.json()).result;
     expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
@@ -493,7 +575,14 @@ it('settles one payment once when its copies reach both instances at once, and b
     const cap = `cluster-paid-${Date.now().toString(36)}`;
     const service = await api(a)('POST', '/services/register', {
       key: seller.key,
-      body: { name: 'Cluster paid', endpoint: provider.url, capabilities: [cap], description: 'Paid on either instance', pricing_model: 'per_call', cost_per_call: 7 },
+      body: {
+        name: 'Cluster paid',
+        endpoint: provider.url,
+        capabilities: [cap],
+        description: 'Paid on either instance',
+        pricing_model: 'per_call',
+        cost_per_call: 7,
+      },
     });
     expect(service.status).toBe(201);
     // The payer's key belongs to a sponsor's wallet, funded from the faucet; the caller has nothing.
@@ -512,7 +601,9 @@ it('settles one payment once when its copies reach both instances at once, and b
     expect(sponsorWallet.body.balance).toBe('0.930000');
     // Prepaid calls on both instances: each keeps its own lease, and together they never spend more than there is.
     const buyer = await registerPayingAgent(a, '0.35');
-    const paid = await Promise.all(Array.from({ length: 12 }, (_, i) => api(i % 2 ? a : b)('POST', '/execute', { key: buyer.key, body: { capability: cap, input: { i } } })));
+    const paid = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api(i % 2 ? a : b)('POST', '/execute', { key: buyer.key, body: { capability: cap, input: { i } } })),
+    );
     expect(paid.filter((r) => r.status === 200)).toHaveLength(5);
     expect(paid.filter((r) => r.status === 402)).toHaveLength(7);
     expect((await api(b)('GET', `/agents/${buyer.agentId}/wallet`, { key: buyer.key })).body.balance).toBe('0.000000');
@@ -523,11 +614,17 @@ it('settles one payment once when its copies reach both instances at once, and b
 
 it('reads each gateway event once, in order, polling after the cursor on either instance', async () => {
   const owner = await registerAgent(a);
-  const ext = await api(a)('POST', '/ext/agents/register', { key: owner.key, body: { instance_url: 'https://gateway.invalid/inbox', capabilities: ['summarize'] } });
+  const ext = await api(a)('POST', '/ext/agents/register', {
+    key: owner.key,
+    body: { instance_url: 'https://gateway.invalid/inbox', capabilities: ['summarize'] },
+  });
   expect(ext.status).toBe(201);
   const events = 30;
   for (let i = 0; i < events; i++) {
-    const res = await api(i % 2 ? a : b)('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: ext.body.external_agent.external_agent_id, capability: 'summarize', input: { i } } });
+    const res = await api(i % 2 ? a : b)('POST', '/ext/swarm/delegate', {
+      key: owner.key,
+      body: { external_agent_id: ext.body.external_agent.external_agent_id, capability: 'summarize', input: { i } },
+    });
     expect(res.status).toBe(200);
   }
   // One poller, each poll on the other instance, passing back the cursor of the last answer.
@@ -542,7 +639,8 @@ it('reads each gateway event once, in order, polling after the cursor on either 
   }
   expect(seen).toEqual(Array.from({ length: events }, (_, i) => i + 1));
   // What was acknowledged is the same on both instances: a poll without a cursor starts after it.
-  for (const on of [a, b]) expect((await api(on)('GET', '/ext/gateway/events', { key: owner.key })).body).toMatchObject({ events: [], cursor: events, has_more: false });
+  for (const on of [a, b])
+    expect((await api(on)('GET', '/ext/gateway/events', { key: owner.key })).body).toMatchObject({ events: [], cursor: events, has_more: false });
 });
 
 it('pays a checkout once when the same payment reaches both instances, and carries the radio to readers on either', async () => {

@@ -7,16 +7,48 @@ import { assertTestCaTrusted, startHttpsServer, type HttpsTestServer } from '../
 import { api, registerAgent, startServer, type TestServer } from '../support/server';
 
 const GROUPS: Record<string, string[]> = {
-  nlp: ['summarize', 'translate', 'sentiment', 'classify', 'code-review', 'code-explain', 'document-draft', 'content-rewrite', 'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe'],
+  nlp: [
+    'summarize',
+    'translate',
+    'sentiment',
+    'classify',
+    'code-review',
+    'code-explain',
+    'document-draft',
+    'content-rewrite',
+    'research-synthesize',
+    'research-compare',
+    'arabic-cultural',
+    'arabic-poetry',
+    'agent-vibe',
+  ],
   web_automation: ['web-browse', 'web-extract', 'web-monitor', 'web-research'],
-  radio: ['social-broadcast', 'social-listen', 'social-respond', 'social-digest', 'social-trending', 'radio-caller-profile', 'radio-leaderboard', 'radio-agent-followers'],
+  radio: [
+    'social-broadcast',
+    'social-listen',
+    'social-respond',
+    'social-digest',
+    'social-trending',
+    'radio-caller-profile',
+    'radio-leaderboard',
+    'radio-agent-followers',
+  ],
   security: ['skill-audit', 'trust-score'],
   books: ['partner-books-discover', 'partner-books-contribute'],
   ticketing: ['support-ticket', 'ticket-status', 'ticket-comment', 'ticket-list'],
 };
 const ALL = Object.values(GROUPS).flat();
 /** The nlp identifiers a model backend serves, which a fresh install without LLM_BASE_URL does not offer. */
-const NEEDS_MODEL = ['translate', 'document-draft', 'content-rewrite', 'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe'];
+const NEEDS_MODEL = [
+  'translate',
+  'document-draft',
+  'content-rewrite',
+  'research-synthesize',
+  'research-compare',
+  'arabic-cultural',
+  'arabic-poetry',
+  'agent-vibe',
+];
 
 const PAGE = `<!doctype html><html><head><title>Tide tables of Lisbon</title></head><body>
 <main><article><h1>Tide tables of Lisbon</h1>
@@ -70,7 +102,10 @@ describe('§1 the capability identifiers', () => {
     };
 
     // nlp, served by libraries without a model backend.
-    await run('summarize', { text: 'The council met on Monday. It approved the transit budget. The vote was close. Buses will run every ten minutes from May.', max_sentences: 2 });
+    await run('summarize', {
+      text: 'The council met on Monday. It approved the transit budget. The vote was close. Buses will run every ten minutes from May.',
+      max_sentences: 2,
+    });
     await run('sentiment', { text: 'I love this, it is wonderful.' });
     await run('classify', { text: 'My invoice charged me twice this month.', labels: ['billing', 'shipping'] });
     await run('code-review', { source: SOURCE, language: 'typescript' });
@@ -80,7 +115,12 @@ describe('§1 the capability identifiers', () => {
     await run('document-draft', { kind: 'email', brief: 'Invite the team to the offsite' });
     await run('content-rewrite', { text: 'we r late sorry', style: 'formal' });
     await run('research-synthesize', { question: 'Did it rise?', sources: [{ content: 'It rose in 2024.' }] });
-    await run('research-compare', { items: [{ name: 'A', content: 'Cheap' }, { name: 'B', content: 'Fast' }] });
+    await run('research-compare', {
+      items: [
+        { name: 'A', content: 'Cheap' },
+        { name: 'B', content: 'Fast' },
+      ],
+    });
     await run('arabic-cultural', { text: 'inshallah' });
     await run('arabic-poetry', { theme: 'the sea' });
     await run('agent-vibe', { text: 'A focused helper that summarises reports.' });
@@ -106,7 +146,10 @@ describe('§1 the capability identifiers', () => {
     await run('trust-score', { agent_id: friend.agentId });
 
     // books.
-    const book = await run('partner-books-contribute', { book: { title: 'Tides of Lisbon', genre: 'nature writing' }, text: 'The river breathes twice a day.' });
+    const book = await run('partner-books-contribute', {
+      book: { title: 'Tides of Lisbon', genre: 'nature writing' },
+      text: 'The river breathes twice a day.',
+    });
     await run('partner-books-discover', { query: 'Lisbon' });
 
     // ticketing.
@@ -124,7 +167,12 @@ describe('§1 the capability identifiers', () => {
         expect(res.headers.get('retry-after')).toBeNull();
       } else {
         // Served: the marketplace answered, and the answer is a success.
-        expect({ capability, status: res.status, outcome: res.body.status, error: res.body.error ?? null }).toEqual({ capability, status: 200, outcome: 'success', error: null });
+        expect({ capability, status: res.status, outcome: res.body.status, error: res.body.error ?? null }).toEqual({
+          capability,
+          status: 200,
+          outcome: 'success',
+          error: null,
+        });
         expect(res.body).toMatchObject({ execution_id: expect.any(String), provider: { service_key: 'marketplace' }, result: expect.any(Object) });
       }
     }

@@ -25,7 +25,13 @@ async function serviceOfAnotherAgent(): Promise<{ provider: Agent; serviceKey: s
   const provider = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: provider.key,
-    body: { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+    body: {
+      name: 'Summariser',
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'Summarises long documents',
+      pricing_model: 'free',
+    },
   });
   expect(res.status).toBe(201);
   return { provider, serviceKey: res.body.service_key, serviceId: res.body.service_id };
@@ -80,7 +86,10 @@ describe('§4.1 agents', () => {
   it('§4.1 PATCH /agents/me takes name, description and capabilities and answers 200', async () => {
     const me = await registerAgent(server);
     const name = uniqueName('renamed');
-    const res = await call('PATCH', '/agents/me', { key: me.key, body: { name, description: 'Now described otherwise', capabilities: ['summarize', 'translate'] } });
+    const res = await call('PATCH', '/agents/me', {
+      key: me.key,
+      body: { name, description: 'Now described otherwise', capabilities: ['summarize', 'translate'] },
+    });
     expect(res.status).toBe(200);
     const read = await call('GET', '/agents/me', { key: me.key });
     expect(read.body).toMatchObject({ name, description: 'Now described otherwise', capabilities: ['summarize', 'translate'] });
@@ -131,7 +140,12 @@ describe("§4.1 the caller's records, each with its /my alias", () => {
     for (const path of ['/agents/me/analytics', '/my/analytics']) {
       const res = await call('GET', path, { key: me.key });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ trends: expect.any(Array), top_capabilities: expect.any(Array), cost_breakdown: expect.any(Array), performance: expect.any(Object) });
+      expect(res.body).toMatchObject({
+        trends: expect.any(Array),
+        top_capabilities: expect.any(Array),
+        cost_breakdown: expect.any(Array),
+        performance: expect.any(Object),
+      });
     }
   });
 
@@ -154,7 +168,9 @@ describe("§4.1 the caller's records, each with its /my alias", () => {
     for (const path of ['/agents/me/executions', '/my/executions']) {
       const res = await call('GET', path, { key: me.key });
       expect(res.status).toBe(200);
-      expect(res.body.executions).toEqual([expect.objectContaining({ execution_id: executed.body.execution_id, result: expect.anything(), cost_cents: expect.any(Number) })]);
+      expect(res.body.executions).toEqual([
+        expect.objectContaining({ execution_id: executed.body.execution_id, result: expect.anything(), cost_cents: expect.any(Number) }),
+      ]);
     }
   });
 
@@ -240,7 +256,7 @@ describe('§4.1 sub-keys', () => {
     expect(res.body.permissions).toEqual(['write']);
   });
 
-  it("§4.1 POST /keys/verify with a valid key answers 200 valid, agent_id, reputation, tier, without a credential", async () => {
+  it('§4.1 POST /keys/verify with a valid key answers 200 valid, agent_id, reputation, tier, without a credential', async () => {
     const me = await registerAgent(server);
     const { serviceKey } = await serviceOfAnotherAgent();
     const made = await provision(me.key, serviceKey);

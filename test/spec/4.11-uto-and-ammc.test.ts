@@ -83,7 +83,10 @@ describe('§4.11 UTO tickets', () => {
 
   it('§4.11 POST /uto/notifications/subscribe with eventTypes and deliveryType answers 201 subscriptionId (sub_)', async () => {
     const me = await registerAgent(server);
-    const res = await call('POST', '/uto/notifications/subscribe', { key: me.key, body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'polling' } });
+    const res = await call('POST', '/uto/notifications/subscribe', {
+      key: me.key,
+      body: { eventTypes: ['uto.ticket.state_changed'], deliveryType: 'polling' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.subscriptionId).toMatch(/^sub_/);
   });
@@ -117,20 +120,18 @@ describe('§4.11 AMMC conglomerates', () => {
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^cong_/), state: 'FORMING' });
   });
 
-  it.each([
-    [['OPERATING']],
-    [['OPERATING', 'SETTLED']],
-    [['DISSOLVED']],
-    [['OPERATING', 'DISSOLVED']],
-  ])('§3 advancing a conglomerate with target_state moves it to the target state: %j', async (path) => {
-    const me = await registerAgent(server);
-    const { id } = (await form(me.key)).body;
-    for (const target_state of path) {
-      const res = await call('POST', `/ammc/conglomerates/${id}/advance`, { key: me.key, body: { target_state } });
-      expect(res.status).toBe(200);
-      expect(res.body.state).toBe(target_state);
-    }
-  });
+  it.each([[['OPERATING']], [['OPERATING', 'SETTLED']], [['DISSOLVED']], [['OPERATING', 'DISSOLVED']]])(
+    '§3 advancing a conglomerate with target_state moves it to the target state: %j',
+    async (path) => {
+      const me = await registerAgent(server);
+      const { id } = (await form(me.key)).body;
+      for (const target_state of path) {
+        const res = await call('POST', `/ammc/conglomerates/${id}/advance`, { key: me.key, body: { target_state } });
+        expect(res.status).toBe(200);
+        expect(res.body.state).toBe(target_state);
+      }
+    },
+  );
 
   it('§4.11 GET /ammc/stats answers metrics: trades, balance, profit and loss, Sharpe ratio', async () => {
     const me = await registerAgent(server);

@@ -31,7 +31,14 @@ async function paidCapability(cents: number) {
   const seller = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: seller.key,
-    body: { name: `Paid ${capability}`, endpoint: provider.url, capabilities: [capability], description: 'A paid capability under test', pricing_model: 'per_call', cost_per_call: cents },
+    body: {
+      name: `Paid ${capability}`,
+      endpoint: provider.url,
+      capabilities: [capability],
+      description: 'A paid capability under test',
+      pricing_model: 'per_call',
+      cost_per_call: cents,
+    },
   });
   expect(res.status).toBe(201);
   return { capability, seller, serviceKey: res.body.service_key as string };
@@ -46,7 +53,8 @@ async function payingAccount(amount = '1') {
   return Object.assign(account, { agentId: sponsor.agentId, key: sponsor.key });
 }
 
-const balanceOf = async (a: { agentId: string; key: string }) => BigInt((await call('GET', `/agents/${a.agentId}/wallet`, { key: a.key })).body.balance_base_units);
+const balanceOf = async (a: { agentId: string; key: string }) =>
+  BigInt((await call('GET', `/agents/${a.agentId}/wallet`, { key: a.key })).body.balance_base_units);
 
 describe('§4.12 the x402 sandbox', () => {
   it('§4.12 GET /x402/sandbox/status (no key) answers 200 sandbox', async () => {
@@ -80,7 +88,10 @@ describe('§4.12 on-chain agent commerce (ACP)', () => {
     expect(offering.price.currency).toBe(status.token.symbol);
     const inUsdc = await call('GET', '/acp/offerings/usdc?limit=100');
     expect(inUsdc.status).toBe(200);
-    expect(inUsdc.body.offerings.find((o: { capability: string }) => o.capability === capability).price).toMatchObject({ currency: 'USDC', base_units: '80000' });
+    expect(inUsdc.body.offerings.find((o: { capability: string }) => o.capability === capability).price).toMatchObject({
+      currency: 'USDC',
+      base_units: '80000',
+    });
     const terms = await call('GET', `/acp/offerings/${encodeURIComponent(offering.offering_id)}/payment-terms`);
     expect(terms.status).toBe(200);
     expect(terms.body.terms.offering).toMatchObject({ offering_id: `${serviceKey}:${capability}` });
@@ -95,7 +106,14 @@ describe('CONTRACT §8 paid capabilities', () => {
     expectProblem(res, 402, 'payment_required');
     expect(res.body.x402Version).toBe(2);
     expect(res.body.accepts).toEqual([
-      expect.objectContaining({ scheme: 'exact', network: NETWORK, amount: '120000', asset: expect.any(String), payTo: expect.any(String), maxTimeoutSeconds: expect.any(Number) }),
+      expect.objectContaining({
+        scheme: 'exact',
+        network: NETWORK,
+        amount: '120000',
+        asset: expect.any(String),
+        payTo: expect.any(String),
+        maxTimeoutSeconds: expect.any(Number),
+      }),
     ]);
     const header = decodePaymentRequiredHeader(res.headers.get('payment-required')!);
     expect(header).toMatchObject({ x402Version: 2, accepts: res.body.accepts });

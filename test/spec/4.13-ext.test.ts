@@ -67,7 +67,10 @@ describe('§4.13 external agents, capabilities and the gateway', () => {
   it('§4.13 POST /ext/capabilities/register answers 201 registered; GET /ext/capabilities/search answers capabilities', async () => {
     const me = await registerAgent(server);
     const name = uniqueSlug('find-me');
-    const res = await call('POST', '/ext/capabilities/register', { key: me.key, body: { name, description: 'Finds things', input_schema: { type: 'object' }, endpoint: `${instance.url}/find` } });
+    const res = await call('POST', '/ext/capabilities/register', {
+      key: me.key,
+      body: { name, description: 'Finds things', input_schema: { type: 'object' }, endpoint: `${instance.url}/find` },
+    });
     expect(res.status).toBe(201);
     expect(res.body.registered).toBe(true);
     const found = await call('GET', `/ext/capabilities/search?capability=${name}`, { key: me.key });
@@ -102,14 +105,21 @@ describe('§4.13 vault, delegation and the hub', () => {
     const owner = await registerAgent(server);
     const external = await registerExternalAgent(owner.key);
     const me = await registerAgent(server);
-    const res = await call('POST', '/ext/swarm/delegate', { key: me.key, body: { external_agent_id: external, capability: 'weather-forecast', input: { city: 'Lyon' } } });
+    const res = await call('POST', '/ext/swarm/delegate', {
+      key: me.key,
+      body: { external_agent_id: external, capability: 'weather-forecast', input: { city: 'Lyon' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.delegated).toBe(true);
   });
 
   it('§4.13 POST /ext/hub/convert answers converted; POST /ext/hub/import answers 201 imported', async () => {
     const me = await registerAgent(server);
-    const tool = { name: `forecast_${Date.now()}`, description: 'The weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } };
+    const tool = {
+      name: `forecast_${Date.now()}`,
+      description: 'The weather for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+    };
     const converted = await call('POST', '/ext/hub/convert', { key: me.key, body: { from: 'mcp', to: 'a2a', tool } });
     expect(converted.status).toBe(200);
     expect(converted.body.converted).toBe(true);
@@ -202,7 +212,11 @@ describe('§4.13 payment offers and checkout', () => {
     const after = await balances();
     expect(after.map((b, i) => b - before[i])).toEqual([-200_000n, 0n, 180_000n]);
     const entries = await server.app.services.db.walletEntry.findMany({ where: { reference: `checkout ${checkout.body.checkout_id}` } });
-    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([['fee', 20_000n], ['purchase', -200_000n], ['sale', 180_000n]]);
+    expect(entries.map((e) => [e.kind, e.amount]).sort()).toEqual([
+      ['fee', 20_000n],
+      ['purchase', -200_000n],
+      ['sale', 180_000n],
+    ]);
 
     // The same payment again, with GET: the same receipt, nothing moved.
     const payment = sent[1].headers.get('payment-signature')!;
@@ -251,7 +265,10 @@ describe('§4.13 the radio', () => {
     try {
       expect(stream.status).toBe(200);
       const poster = await registerAgent(server);
-      const post = await call('POST', '/execute', { key: poster.key, body: { capability: 'social-broadcast', input: { channel: 'weather', message: 'Sunny in Lyon' } } });
+      const post = await call('POST', '/execute', {
+        key: poster.key,
+        body: { capability: 'social-broadcast', input: { channel: 'weather', message: 'Sunny in Lyon' } },
+      });
       expect(post.body.status).toBe('success');
       const [heard] = await stream.waitFor(1, 10_000);
       expect(heard.event).toBe('execution');

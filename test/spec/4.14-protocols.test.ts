@@ -30,18 +30,32 @@ afterAll(async () => {
   await server.close();
 });
 
-const MANIFEST_TOOLS = ['searchCapabilities', 'getCapabilityDetails', 'browseProviders', 'executeCapability', 'registerAgent', 'getReputation', 'getMarketplaceStats', 'listSparks'];
+const MANIFEST_TOOLS = [
+  'searchCapabilities',
+  'getCapabilityDetails',
+  'browseProviders',
+  'executeCapability',
+  'registerAgent',
+  'getReputation',
+  'getMarketplaceStats',
+  'listSparks',
+];
 
 async function mcp(key?: string): Promise<Client> {
   const client = new Client({ name: 'spec-4.14', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : undefined }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : undefined }),
+  );
   mcpClients.push(client);
   return client;
 }
 
 /** An input schema as the spec's table writes it: each input's type, and which are required. */
 function inputs(schema: { properties?: Record<string, { type?: string }>; required?: string[] }) {
-  return { properties: Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, v.type])), required: [...(schema.required ?? [])].sort() };
+  return {
+    properties: Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, v.type])),
+    required: [...(schema.required ?? [])].sort(),
+  };
 }
 
 describe('§4.14 the tool index (WebMCP)', () => {
@@ -87,7 +101,12 @@ describe('§4.14 protocol entry points', () => {
   it('§4.14 the MCP server at /mcp speaks streamable HTTP: initialize answers with a session over POST', async () => {
     const init = await http(server.url, 'POST', '/mcp', {
       headers: { accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'spec', version: '1' } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'spec', version: '1' } },
+      },
     });
     expect(init.status).toBe(200);
     expect(init.headers.get('mcp-session-id')).toEqual(expect.any(String));
@@ -107,7 +126,10 @@ describe('§4.14 protocol entry points', () => {
     expect(manifest.body.version).toBe('1.0.0');
     const { tools: listed } = await (await mcp()).listTools();
     const expected: Record<string, ReturnType<typeof inputs>> = {
-      searchCapabilities: { properties: { query: 'string', category: 'string', language: 'string', minReputation: 'number', maxPricePerCall: 'number' }, required: ['query'] },
+      searchCapabilities: {
+        properties: { query: 'string', category: 'string', language: 'string', minReputation: 'number', maxPricePerCall: 'number' },
+        required: ['query'],
+      },
       getCapabilityDetails: { properties: { serviceKey: 'string' }, required: ['serviceKey'] },
       browseProviders: { properties: { capability: 'string', prefer: 'string' }, required: ['capability'] },
       executeCapability: { properties: { capability: 'string', input: 'object' }, required: ['capability'] },
@@ -132,7 +154,10 @@ describe('§4.14 protocol entry points', () => {
     const execute = (await client.callTool({ name: 'executeCapability', arguments: { capability: 'summarize', input: { text: 'x' } } })) as CallToolResult;
     expect(execute.isError).toBeFalsy();
     expect(execute.structuredContent).toMatchObject({ authentication_required: true });
-    const register = (await client.callTool({ name: 'registerAgent', arguments: { name: 'Spec agent', capabilities: 'summarize, translate' } })) as CallToolResult;
+    const register = (await client.callTool({
+      name: 'registerAgent',
+      arguments: { name: 'Spec agent', capabilities: 'summarize, translate' },
+    })) as CallToolResult;
     expect((register.structuredContent as { steps: { url: string }[] }).steps[0].url).toBe(`${server.url}/api/v1/agents/register`);
   });
 
@@ -197,7 +222,12 @@ describe('CONTRACT §2 surfaces on one port', () => {
     const get = await http(server.url, 'GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'application/json' } });
     expect(get.body).toEqual({ data: { __typename: 'Query' } });
     const me = await registerAgent(server);
-    const ws = createWsClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
+    const ws = createWsClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${me.key}` },
+      retryAttempts: 0,
+    });
     const sse = createSseClient({ url: `${server.url}/graphql/stream`, headers: { authorization: `Bearer ${me.key}` }, retryAttempts: 0 });
     try {
       for (const client of [ws, sse]) {

@@ -64,16 +64,19 @@ describe('§4.15 health', () => {
 });
 
 describe('§4.15 administration', () => {
-  it.each(['SUSPENDED', 'BANNED', 'ACTIVE'])('§4.15 PATCH /admin/agents/:agentId/status answers 200 updated; §3 the agent takes the given status (%s)', async (status) => {
-    const agent = await registerAgent(server);
-    const res = await setStatus(agent.agentId, status);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ updated: true, status });
-    if (status === 'ACTIVE') expect((await call('GET', '/agents/me', { key: agent.key })).body.status).toBe('ACTIVE');
-    else expectProblem(await call('GET', '/agents/me', { key: agent.key }), 403, 'forbidden');
-  });
+  it.each(['SUSPENDED', 'BANNED', 'ACTIVE'])(
+    '§4.15 PATCH /admin/agents/:agentId/status answers 200 updated; §3 the agent takes the given status (%s)',
+    async (status) => {
+      const agent = await registerAgent(server);
+      const res = await setStatus(agent.agentId, status);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ updated: true, status });
+      if (status === 'ACTIVE') expect((await call('GET', '/agents/me', { key: agent.key })).body.status).toBe('ACTIVE');
+      else expectProblem(await call('GET', '/agents/me', { key: agent.key }), 403, 'forbidden');
+    },
+  );
 
-  it('§3 a sub-agent under a suspended ancestor takes the given status; the ancestor\'s suspension still bounds what it may do, and the answer says so', async () => {
+  it("§3 a sub-agent under a suspended ancestor takes the given status; the ancestor's suspension still bounds what it may do, and the answer says so", async () => {
     const root = await registerAgent(server);
     const child = await subAgent(root.key, root.agentId);
     const grandchild = await subAgent(child.key, child.agentId, 'EXECUTE_ONLY');
@@ -101,21 +104,35 @@ describe('§4.15 administration', () => {
     const provider = await registerAgent(server);
     const svc = await call('POST', '/services/register', {
       key: provider.key,
-      body: { name: 'Summariser', endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Summarises long documents', pricing_model: 'free' },
+      body: {
+        name: 'Summariser',
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'Summarises long documents',
+        pricing_model: 'free',
+      },
     });
     expect(svc.status).toBe(201);
     const buyer = await registerAgent(server);
-    const opened = await call('POST', '/disputes', { key: buyer.key, body: { serviceId: svc.body.service_id, type: 'quality', description: 'The summary missed the point' } });
+    const opened = await call('POST', '/disputes', {
+      key: buyer.key,
+      body: { serviceId: svc.body.service_id, type: 'quality', description: 'The summary missed the point' },
+    });
     expect(opened.status).toBe(201);
 
     const list = await call('GET', '/admin/disputes?limit=100', { key: ADMIN_KEY });
     expect(list.status).toBe(200);
     expect(list.body.disputes.map((d: any) => d.dispute_id)).toContain(opened.body.dispute_id);
 
-    const resolved = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, { key: ADMIN_KEY, body: { resolution: 'Reviewed: the provider will re-run it' } });
+    const resolved = await call('PATCH', `/admin/disputes/${opened.body.dispute_id}/resolve`, {
+      key: ADMIN_KEY,
+      body: { resolution: 'Reviewed: the provider will re-run it' },
+    });
     expect(resolved.status).toBe(200);
     expect(resolved.body.resolved).toBe(true);
-    expect((await call('GET', `/disputes/${opened.body.dispute_id}`, { key: buyer.key })).body).toMatchObject({ resolution: 'Reviewed: the provider will re-run it' });
+    expect((await call('GET', `/disputes/${opened.body.dispute_id}`, { key: buyer.key })).body).toMatchObject({
+      resolution: 'Reviewed: the provider will re-run it',
+    });
   });
 
   it('§4.15 GET /admin/stats answers 200 platform-wide statistics', async () => {
@@ -132,7 +149,11 @@ describe('§4.15 administration', () => {
 
   it('§4.15 the Admin endpoints need the administrator credential', async () => {
     const agent = await registerAgent(server);
-    for (const [method, path] of [['GET', '/admin/stats'], ['GET', '/admin/revenue'], ['GET', '/admin/disputes']]) {
+    for (const [method, path] of [
+      ['GET', '/admin/stats'],
+      ['GET', '/admin/revenue'],
+      ['GET', '/admin/disputes'],
+    ]) {
       expectProblem(await call(method, path), 401, 'unauthorized');
       expectProblem(await call(method, path, { key: agent.key }), 403, 'forbidden');
     }

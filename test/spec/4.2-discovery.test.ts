@@ -20,7 +20,15 @@ async function register(capabilities: string[], fields: Record<string, unknown> 
   const agent = owner ?? (await registerAgent(server));
   const res = await call('POST', '/services/register', {
     key: agent.key,
-    body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities, description: 'A service a spec test registers', pricing_model: 'per_call', costPerCall: 5, ...fields },
+    body: {
+      name: uniqueName('svc'),
+      endpoint: 'https://provider.example.com/run',
+      capabilities,
+      description: 'A service a spec test registers',
+      pricing_model: 'per_call',
+      costPerCall: 5,
+      ...fields,
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
   return { owner: agent, serviceId: res.body.service_id as string, serviceKey: res.body.service_key as string, name: res.body.name as string };
@@ -149,9 +157,21 @@ describe('§4.2 POST /services/register', () => {
       },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ service_id: expect.stringMatching(/^[0-9a-f-]{36}$/), service_key: expect.stringMatching(/^svc_[0-9A-Za-z]{24}$/), status: 'active' });
+    expect(res.body).toMatchObject({
+      service_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      service_key: expect.stringMatching(/^svc_[0-9A-Za-z]{24}$/),
+      status: 'active',
+    });
     const listed = await call('GET', `/services?capability=${capability}`);
-    expect(listed.body.services).toEqual([expect.objectContaining({ service_id: res.body.service_id, service_key: res.body.service_key, name: 'Contract reader', status: 'active', capabilities: [capability] })]);
+    expect(listed.body.services).toEqual([
+      expect.objectContaining({
+        service_id: res.body.service_id,
+        service_key: res.body.service_key,
+        name: 'Contract reader',
+        status: 'active',
+        capabilities: [capability],
+      }),
+    ]);
   });
 
   it('§4.2 pricing_model takes free, per_call, monthly, freemium', async () => {
@@ -159,11 +179,27 @@ describe('§4.2 POST /services/register', () => {
     for (const pricing_model of ['free', 'per_call', 'monthly', 'freemium']) {
       const res = await call('POST', '/services/register', {
         key: me.key,
-        body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Priced in one of four ways', pricing_model, ...(pricing_model === 'free' ? {} : { costPerCall: 2 }) },
+        body: {
+          name: uniqueName('svc'),
+          endpoint: 'https://provider.example.com/run',
+          capabilities: ['summarize'],
+          description: 'Priced in one of four ways',
+          pricing_model,
+          ...(pricing_model === 'free' ? {} : { costPerCall: 2 }),
+        },
       });
       expect({ pricing_model, status: res.status }).toEqual({ pricing_model, status: 201 });
     }
-    const bad = await call('POST', '/services/register', { key: me.key, body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'Priced in a fifth way', pricing_model: 'barter' } });
+    const bad = await call('POST', '/services/register', {
+      key: me.key,
+      body: {
+        name: uniqueName('svc'),
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'Priced in a fifth way',
+        pricing_model: 'barter',
+      },
+    });
     expectProblem(bad, 400, 'validation_failed');
     expect(errorPaths(bad)).toEqual(['pricing_model']);
   });
@@ -177,7 +213,13 @@ describe('§4.2 POST /services/register', () => {
 
   it('§4.2 the endpoint is an HTTPS URI and the description has at least 10 characters (§8.3)', async () => {
     const me = await registerAgent(server);
-    const body = { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'ten chars!', pricing_model: 'free' };
+    const body = {
+      name: uniqueName('svc'),
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'ten chars!',
+      pricing_model: 'free',
+    };
     expect((await call('POST', '/services/register', { key: me.key, body })).status).toBe(201);
     for (const [change, path] of [
       [{ endpoint: 'http://provider.example.com/run' }, 'endpoint'],
@@ -228,7 +270,9 @@ describe('§4.2 the public listings', () => {
     expect(res.body.total).toBe(res.body.capabilities.length);
     for (const c of res.body.capabilities) expect(c).toMatchObject({ name: expect.any(String), slug: expect.any(String) });
     expect(res.body.capabilities.map((c: any) => c.slug)).toEqual(expect.arrayContaining(['summarize', 'web-extract', 'support-ticket']));
-    expect(res.body.hierarchy).toEqual(expect.arrayContaining([expect.objectContaining({ group: 'nlp', capabilities: expect.arrayContaining(['summarize']) })]));
+    expect(res.body.hierarchy).toEqual(
+      expect.arrayContaining([expect.objectContaining({ group: 'nlp', capabilities: expect.arrayContaining(['summarize']) })]),
+    );
   });
 
   it('§4.2 GET /stats answers total_agents, total_services, total_capabilities, total_transactions, total_transactions_30d', async () => {
@@ -254,7 +298,11 @@ describe('§4.2 the public listings', () => {
     expect(ran.status).toBe(200);
     const res = await call('GET', '/showcase');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ stats: expect.objectContaining({ total_agents: expect.any(Number), total_services: expect.any(Number) }), recent_executions: expect.any(Array), top_services: expect.any(Array) });
+    expect(res.body).toMatchObject({
+      stats: expect.objectContaining({ total_agents: expect.any(Number), total_services: expect.any(Number) }),
+      recent_executions: expect.any(Array),
+      top_services: expect.any(Array),
+    });
     expect(res.body.recent_executions.map((e: any) => e.execution_id)).toContain(ran.body.execution_id);
   });
 

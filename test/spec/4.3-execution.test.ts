@@ -7,9 +7,32 @@ import { startProvider, type Provider } from '../support/provider';
 import { api, registerAgent, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
 const LISTED: Record<string, string[]> = {
-  nlp: ['summarize', 'translate', 'sentiment', 'classify', 'code-review', 'code-explain', 'document-draft', 'content-rewrite', 'research-synthesize', 'research-compare', 'arabic-cultural', 'arabic-poetry', 'agent-vibe'],
+  nlp: [
+    'summarize',
+    'translate',
+    'sentiment',
+    'classify',
+    'code-review',
+    'code-explain',
+    'document-draft',
+    'content-rewrite',
+    'research-synthesize',
+    'research-compare',
+    'arabic-cultural',
+    'arabic-poetry',
+    'agent-vibe',
+  ],
   web_automation: ['web-browse', 'web-extract', 'web-monitor', 'web-research'],
-  radio: ['social-broadcast', 'social-listen', 'social-respond', 'social-digest', 'social-trending', 'radio-caller-profile', 'radio-leaderboard', 'radio-agent-followers'],
+  radio: [
+    'social-broadcast',
+    'social-listen',
+    'social-respond',
+    'social-digest',
+    'social-trending',
+    'radio-caller-profile',
+    'radio-leaderboard',
+    'radio-agent-followers',
+  ],
   security: ['skill-audit', 'trust-score'],
   books: ['partner-books-discover', 'partner-books-contribute'],
   ticketing: ['support-ticket', 'ticket-status', 'ticket-comment', 'ticket-list'],
@@ -42,10 +65,23 @@ async function offer(p: Provider, capabilities: string[], cost = 0) {
   const owner = await registerAgent(server);
   const res = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: uniqueName('svc'), endpoint: p.url, capabilities, description: 'A provider a test starts', pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost },
+    body: {
+      name: uniqueName('svc'),
+      endpoint: p.url,
+      capabilities,
+      description: 'A provider a test starts',
+      pricing_model: cost ? 'per_call' : 'free',
+      cost_per_call: cost,
+    },
   });
   if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
-  return { owner, serviceId: res.body.service_id as string, serviceKey: res.body.service_key as string, name: res.body.name as string, secret: res.body.signing_secret as string };
+  return {
+    owner,
+    serviceId: res.body.service_id as string,
+    serviceKey: res.body.service_key as string,
+    name: res.body.name as string,
+    secret: res.body.signing_secret as string,
+  };
 }
 
 /** The seller stops offering what it offered (so later tests see the marketplace alone again). */
@@ -82,13 +118,20 @@ describe('§4.3 POST /execute', () => {
     const me = await registerAgent(server);
     const res = await run(me.key, { capability, input: { n: 1 } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'success', result: { served_by: 'second' }, provider: { service_key: second.serviceKey }, transaction: { cost_cents: 3 } });
+    expect(res.body).toMatchObject({
+      status: 'success',
+      result: { served_by: 'second' },
+      provider: { service_key: second.serviceKey },
+      transaction: { cost_cents: 3 },
+    });
     expect(res.body.attempts.map((a: any) => [a.service_key, a.outcome])).toEqual([
       [first.serviceKey, 'failure'],
       [second.serviceKey, 'success'],
     ]);
     const transactions = (await call('GET', '/agents/me/transactions', { key: me.key })).body.transactions;
-    expect(transactions).toEqual([expect.objectContaining({ transaction_id: res.body.transaction.transaction_id, execution_id: res.body.execution_id, amount_cents: 3 })]);
+    expect(transactions).toEqual([
+      expect.objectContaining({ transaction_id: res.body.transaction.transaction_id, execution_id: res.body.execution_id, amount_cents: 3 }),
+    ]);
   });
 
   it('§4.3 with mode chosen it uses provider', async () => {
@@ -167,7 +210,10 @@ describe('§4.3 POST /execute', () => {
 
   it('§4.3 execute with capability support-ticket returns ticket_key, status and created_at in result', async () => {
     const me = await registerAgent(server);
-    const res = await run(me.key, { capability: 'support-ticket', input: { type: 'question', subject: 'How do I start?', description: 'A first question', priority: 'low', agentName: me.name } });
+    const res = await run(me.key, {
+      capability: 'support-ticket',
+      input: { type: 'question', subject: 'How do I start?', description: 'A first question', priority: 'low', agentName: me.name },
+    });
     expect(res.status).toBe(200);
     expect(res.body.result).toMatchObject({ ticket_key: expect.stringMatching(/^ST-\d+$/), status: 'open', created_at: expect.any(String) });
     expect(new Date(res.body.result.created_at).toISOString()).toBe(res.body.result.created_at);

@@ -47,7 +47,10 @@ const decided = (key: string, id: string) =>
 describe('§4.4 POST /disputes', () => {
   it('§4.4 form A (serviceId, type, description, evidence) answers 201 dispute_id and status open', async () => {
     const { buyer, serviceId } = await calledOnce();
-    const res = await call('POST', '/disputes', { key: buyer.key, body: { serviceId, type: 'quality', description: 'The answers were nonsense', evidence: { sample: 'lorem ipsum' } } });
+    const res = await call('POST', '/disputes', {
+      key: buyer.key,
+      body: { serviceId, type: 'quality', description: 'The answers were nonsense', evidence: { sample: 'lorem ipsum' } },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ dispute_id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'open' });
     const read = await call('GET', `/disputes/${res.body.dispute_id}`, { key: buyer.key });
@@ -100,7 +103,10 @@ describe('§3 the automated resolution pipeline', () => {
   it('§3 a new dispute triggers the automated resolution pipeline: a call whose attempts all failed is decided by it', async () => {
     const { buyer, transactionId, execution } = await calledOnce(500);
     expect(execution.status).toBe('error');
-    const res = await call('POST', '/disputes', { key: buyer.key, body: { transaction_id: transactionId, reason: 'service_failure', description: 'It never answered' } });
+    const res = await call('POST', '/disputes', {
+      key: buyer.key,
+      body: { transaction_id: transactionId, reason: 'service_failure', description: 'It never answered' },
+    });
     expect(res.body.status).toBe('open');
     const after = await decided(buyer.key, res.body.dispute_id);
     expect(after.body).toMatchObject({ status: 'resolved', resolved: true, resolved_by: 'pipeline', resolution: expect.any(String) });

@@ -18,7 +18,16 @@ const STATUSES = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as con
 async function openTicket(key: string) {
   const res = await call('POST', '/execute', {
     key,
-    body: { capability: 'support-ticket', input: { type: 'bug', subject: 'Summaries come back empty', description: 'Every summary is an empty string.', priority: 'high', agentName: 'reporter-bot' } },
+    body: {
+      capability: 'support-ticket',
+      input: {
+        type: 'bug',
+        subject: 'Summaries come back empty',
+        description: 'Every summary is an empty string.',
+        priority: 'high',
+        agentName: 'reporter-bot',
+      },
+    },
   });
   expect(res.status).toBe(200);
   return res.body.result as { ticket_key: string; status: string; created_at: string };
@@ -36,7 +45,15 @@ describe('§4.5 support tickets', () => {
     const { ticket_key } = await openTicket(me.key);
     const res = await call('GET', `/tickets/${ticket_key}`, { key: me.key });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ticket_key, type: 'bug', subject: 'Summaries come back empty', status: 'open', priority: 'high', comments: [], created_at: expect.any(String) });
+    expect(res.body).toMatchObject({
+      ticket_key,
+      type: 'bug',
+      subject: 'Summaries come back empty',
+      status: 'open',
+      priority: 'high',
+      comments: [],
+      created_at: expect.any(String),
+    });
   });
 
   it.each(STATUSES.map((s) => [s]))('§3 PATCH status moves a support ticket from %s to the given status, the optional resolution stored', async (from) => {
@@ -85,7 +102,10 @@ describe('§4.5 support tickets', () => {
     const res = await call('POST', '/tickets/register-endpoint', { key: me.key, body: { service_key, ticket_receive_url: url, name: 'Helpdesk' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ registered: true, service_key, ticket_receive_url: url });
-    const plain = await call('POST', '/tickets/register-endpoint', { key: me.key, body: { service_key, ticket_receive_url: 'http://helpdesk.example.com/tickets' } });
+    const plain = await call('POST', '/tickets/register-endpoint', {
+      key: me.key,
+      body: { service_key, ticket_receive_url: 'http://helpdesk.example.com/tickets' },
+    });
     expectProblem(plain, 400, 'validation_failed');
     expect(errorPaths(plain)).toEqual(['ticket_receive_url']);
     const listed = await call('GET', '/tickets/endpoints', { key: me.key });

@@ -10,10 +10,25 @@ import { api, registerAgent, startServer, type TestServer } from '../support/ser
 import { openSse } from '../support/sse';
 
 const EVENT_NAMES = [
-  'agent.updated', 'execution.succeeded', 'execution.failed', 'ticket.created', 'ticket.updated', 'ticket.commented',
-  'dispute.created', 'dispute.resolved', 'key.provisioned', 'key.rotated', 'subscription.delivered',
-  'task.delegated', 'task.executed', 'spark.published', 'swarm.completed', 'uto.ticket.created',
-  'uto.ticket.state_changed', 'ammc.conglomerate.state_changed', 'reputation.changed',
+  'agent.updated',
+  'execution.succeeded',
+  'execution.failed',
+  'ticket.created',
+  'ticket.updated',
+  'ticket.commented',
+  'dispute.created',
+  'dispute.resolved',
+  'key.provisioned',
+  'key.rotated',
+  'subscription.delivered',
+  'task.delegated',
+  'task.executed',
+  'spark.published',
+  'swarm.completed',
+  'uto.ticket.created',
+  'uto.ticket.state_changed',
+  'ammc.conglomerate.state_changed',
+  'reputation.changed',
 ];
 
 let server: TestServer;
@@ -76,11 +91,19 @@ describe('§6.1 webhook delivery', () => {
     expect(hook.body.secret).toMatch(/^whsec_/);
     await touch(me.key, 'Described anew for the webhook');
     const [got] = await r.waitFor(1);
-    expect(got.json).toEqual({ id: expect.stringMatching(/^evt_/), type: 'agent.updated', created_at: expect.any(String), data: expect.objectContaining({ agent_id: me.agentId }) });
+    expect(got.json).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'agent.updated',
+      created_at: expect.any(String),
+      data: expect.objectContaining({ agent_id: me.agentId }),
+    });
     expect(new Date(got.json.created_at).toISOString()).toBe(got.json.created_at);
     expect(new StandardWebhook(hook.body.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(got.json);
     const jwks = await fetch(`${server.url}/.well-known/jwks.json`).then((res) => res.json());
-    const v1a = String(got.headers['webhook-signature']).split(' ').find((s) => s.startsWith('v1a,'))!.slice(4);
+    const v1a = String(got.headers['webhook-signature'])
+      .split(' ')
+      .find((s) => s.startsWith('v1a,'))!
+      .slice(4);
     const signed = `${got.headers['webhook-id']}.${got.headers['webhook-timestamp']}.${got.body}`;
     expect(verify(null, Buffer.from(signed), createPublicKey({ key: jwks.keys[0], format: 'jwk' }), Buffer.from(v1a, 'base64'))).toBe(true);
   });
@@ -104,13 +127,22 @@ describe('§6.1 webhook delivery', () => {
 });
 
 describe('§4.6 subscriptions', () => {
-  const create = (key: string, body: Record<string, unknown> = {}) => call('POST', '/subscriptions', { key, body: { capabilityId: 'trust-score', schedule: '0 9 * * 1', deliveryMethod: 'sse', ...body } });
+  const create = (key: string, body: Record<string, unknown> = {}) =>
+    call('POST', '/subscriptions', { key, body: { capabilityId: 'trust-score', schedule: '0 9 * * 1', deliveryMethod: 'sse', ...body } });
 
   it('§4.6 POST /subscriptions answers 201 id, status, nextRunAt; §3 a new subscription is active with nextRunAt set', async () => {
     const me = await registerAgent(server);
     const res = await create(me.key, { inputPayload: { agent_id: me.agentId } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'active', nextRunAt: expect.any(String), capabilityId: 'trust-score', schedule: '0 9 * * 1', deliveryMethod: 'sse', inputPayload: { agent_id: me.agentId } });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'active',
+      nextRunAt: expect.any(String),
+      capabilityId: 'trust-score',
+      schedule: '0 9 * * 1',
+      deliveryMethod: 'sse',
+      inputPayload: { agent_id: me.agentId },
+    });
     const next = new Date(res.body.nextRunAt);
     expect(next.getTime()).toBeGreaterThan(Date.now());
     expect([next.getUTCDay(), next.getUTCHours(), next.getUTCMinutes()]).toEqual([1, 9, 0]);
@@ -202,10 +234,16 @@ describe('§6.2 subscription delivery', () => {
     const hook = await receiver();
     const store = (await call('POST', '/memory/stores', { key: me.key, body: { name: 'subscription-output', storeType: 'kv' } })).body;
     const every = { capabilityId: 'trust-score', schedule: '* * * * * *', inputPayload: { agent_id: me.agentId } };
-    const viaWebhook = await call('POST', '/subscriptions', { key: me.key, body: { ...every, deliveryMethod: 'webhook', deliveryConfig: { webhookUrl: hook.url } } });
+    const viaWebhook = await call('POST', '/subscriptions', {
+      key: me.key,
+      body: { ...every, deliveryMethod: 'webhook', deliveryConfig: { webhookUrl: hook.url } },
+    });
     expect(viaWebhook.status).toBe(201);
     expect(viaWebhook.body.deliveryConfig).toMatchObject({ webhookUrl: hook.url, secret: expect.stringMatching(/^whsec_/) });
-    const viaStore = await call('POST', '/subscriptions', { key: me.key, body: { ...every, deliveryMethod: 'store', deliveryConfig: { storeId: store.id, key: 'latest' } } });
+    const viaStore = await call('POST', '/subscriptions', {
+      key: me.key,
+      body: { ...every, deliveryMethod: 'store', deliveryConfig: { storeId: store.id, key: 'latest' } },
+    });
     expect(viaStore.status).toBe(201);
     const viaSse = await call('POST', '/subscriptions', { key: me.key, body: { ...every, deliveryMethod: 'sse' } });
     expect(viaSse.status).toBe(201);
@@ -215,9 +253,16 @@ describe('§6.2 subscription delivery', () => {
       // Webhook: the output, signed with the subscription's own secret.
       const [got] = await hook.waitFor(1, 15_000);
       const event = new StandardWebhook(viaWebhook.body.deliveryConfig.secret).verify(got.body, got.headers as Record<string, string>) as any;
-      expect(event).toMatchObject({ type: 'subscription.delivered', data: { subscription_id: viaWebhook.body.id, status: 'success', result: { agent_id: me.agentId, trust_score: expect.any(Number) } } });
+      expect(event).toMatchObject({
+        type: 'subscription.delivered',
+        data: { subscription_id: viaWebhook.body.id, status: 'success', result: { agent_id: me.agentId, trust_score: expect.any(Number) } },
+      });
       // Store: the output written to the key of the store.
-      const entry = await eventually(() => call('GET', `/memory/stores/${store.id}/entries/latest`, { key: me.key }), (r) => r.status === 200, 15_000);
+      const entry = await eventually(
+        () => call('GET', `/memory/stores/${store.id}/entries/latest`, { key: me.key }),
+        (r) => r.status === 200,
+        15_000,
+      );
       expect(entry.body.value).toMatchObject({ subscription_id: viaStore.body.id, status: 'success', result: { agent_id: me.agentId } });
       // SSE: the output as an event of the subscription's stream.
       await reader.waitFor(1, 15_000);

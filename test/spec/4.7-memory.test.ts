@@ -21,7 +21,8 @@ async function store(key: string, body: Record<string, unknown>) {
 }
 
 const write = (key: string, id: string, entries: unknown[]) => call('PUT', `/memory/stores/${id}/entries`, { key, body: { entries } });
-const entry = (key: string, id: string, entryKey: string, query = '') => call('GET', `/memory/stores/${id}/entries/${encodeURIComponent(entryKey)}${query}`, { key });
+const entry = (key: string, id: string, entryKey: string, query = '') =>
+  call('GET', `/memory/stores/${id}/entries/${encodeURIComponent(entryKey)}${query}`, { key });
 
 describe('§4.7 stores', () => {
   it('§4.7 POST /memory/stores with name and storeType answers 201 id, storeType, accessLevel', async () => {
@@ -29,7 +30,11 @@ describe('§4.7 stores', () => {
     const res = await call('POST', '/memory/stores', { key: me.key, body: { name: 'notes', storeType: 'kv', accessLevel: 'shared' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'notes', storeType: 'kv', accessLevel: 'shared' });
-    expect((await call('GET', `/memory/stores/${res.body.id}`, { key: me.key })).body).toMatchObject({ id: res.body.id, storeType: 'kv', accessLevel: 'shared' });
+    expect((await call('GET', `/memory/stores/${res.body.id}`, { key: me.key })).body).toMatchObject({
+      id: res.body.id,
+      storeType: 'kv',
+      accessLevel: 'shared',
+    });
   });
 
   it('§2 storeType is kv, vector or structured; accessLevel is private, shared or public, and optional', async () => {
@@ -93,19 +98,29 @@ describe('§4.7 entries', () => {
     expect(res.body.written).toBe(3);
     const listed = await call('GET', `/memory/stores/${s.id}/entries`, { key: me.key });
     expect(listed.status).toBe(200);
-    expect(Object.fromEntries(listed.body.entries.map((e: any) => [e.key, e.value]))).toEqual({ city: 'Lisbon', profile: { languages: ['pt', 'en'] }, count: 3 });
+    expect(Object.fromEntries(listed.body.entries.map((e: any) => [e.key, e.value]))).toEqual({
+      city: 'Lisbon',
+      profile: { languages: ['pt', 'en'] },
+      count: 3,
+    });
   });
 
   it('§4.7 POST /memory/stores/:id/search answers results: kv by text, structured by fields, vector by nearness', async () => {
     const me = await registerAgent(server);
     const kv = await store(me.key, { storeType: 'kv' });
-    await write(me.key, kv.id, [{ key: 'greeting', value: 'hello world' }, { key: 'farewell', value: 'goodbye' }]);
+    await write(me.key, kv.id, [
+      { key: 'greeting', value: 'hello world' },
+      { key: 'farewell', value: 'goodbye' },
+    ]);
     const byText = await call('POST', `/memory/stores/${kv.id}/search`, { key: me.key, body: { query: 'world' } });
     expect(byText.status).toBe(200);
     expect(byText.body.results.map((r: any) => r.key)).toEqual(['greeting']);
 
     const structured = await store(me.key, { storeType: 'structured' });
-    await write(me.key, structured.id, [{ key: 'a', value: { kind: 'invoice', total: 120 } }, { key: 'b', value: { kind: 'receipt', total: 40 } }]);
+    await write(me.key, structured.id, [
+      { key: 'a', value: { kind: 'invoice', total: 120 } },
+      { key: 'b', value: { kind: 'receipt', total: 40 } },
+    ]);
     const byField = await call('POST', `/memory/stores/${structured.id}/search`, { key: me.key, body: { filter: { kind: 'invoice' } } });
     expect(byField.status).toBe(200);
     expect(byField.body.results.map((r: any) => r.key)).toEqual(['a']);
@@ -128,13 +143,19 @@ describe('§4.7 entries', () => {
     expect((await entry(me.key, s.id, 'plan')).body).toMatchObject({ value: 'final', version: 2 });
     expect((await entry(me.key, s.id, 'plan', '?version=1')).body).toMatchObject({ value: 'draft', version: 1 });
     const versions = await call('GET', `/memory/stores/${s.id}/entries/plan/versions`, { key: me.key });
-    expect(versions.body.versions.map((v: any) => [v.version, v.value])).toEqual([[2, 'final'], [1, 'draft']]);
+    expect(versions.body.versions.map((v: any) => [v.version, v.value])).toEqual([
+      [2, 'final'],
+      [1, 'draft'],
+    ]);
   });
 
   it('§2 stores support TTL: an entry is gone once its TTL passes, and a store’s default TTL applies to entries written without one', async () => {
     const me = await registerAgent(server);
     const s = await store(me.key, { storeType: 'kv' });
-    await write(me.key, s.id, [{ key: 'short', value: 1, ttl_seconds: 60 }, { key: 'lasting', value: 2 }]);
+    await write(me.key, s.id, [
+      { key: 'short', value: 1, ttl_seconds: 60 },
+      { key: 'lasting', value: 2 },
+    ]);
     const written = (await entry(me.key, s.id, 'short')).body;
     expect(Date.parse(written.expires_at) - clock.now().getTime()).toBe(60_000);
     expect((await entry(me.key, s.id, 'lasting')).body.expires_at).toBeNull();

@@ -29,7 +29,12 @@ describe('§4.8 POST /streaming/sessions', () => {
     const me = await registerAgent(server);
     const res = await call('POST', '/streaming/sessions', { key: me.key, body: { capabilityId: 'summarize' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'active', capabilityId: 'summarize', eventEndpoint: `${server.url}/api/v1/streaming/sessions/${res.body.id}/events` });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'active',
+      capabilityId: 'summarize',
+      eventEndpoint: `${server.url}/api/v1/streaming/sessions/${res.body.id}/events`,
+    });
     expect((await call('GET', `/streaming/sessions/${res.body.id}`, { key: me.key })).body).toMatchObject({ id: res.body.id, status: 'active' });
   });
 
@@ -65,7 +70,10 @@ describe('§6.4 events', () => {
       expect(first.body.pushed).toBe(true);
       expect((await push(me.key, s.id, { data: 'halfway there' })).body.pushed).toBe(true);
       await reader.waitFor(2);
-      expect(reader.events.map((e) => [e.id, e.event])).toEqual([['1', 'progress'], ['2', 'message']]);
+      expect(reader.events.map((e) => [e.id, e.event])).toEqual([
+        ['1', 'progress'],
+        ['2', 'message'],
+      ]);
       expect(JSON.parse(reader.events[0].data)).toMatchObject({ event: 'progress', data: { pct: 40 } });
       expect(JSON.parse(reader.events[1].data)).toMatchObject({ data: 'halfway there' });
     } finally {

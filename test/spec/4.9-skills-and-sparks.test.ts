@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const skillName = () => uniqueName('skill').toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/-+/g, '-').slice(0, 60);
+const skillName = () =>
+  uniqueName('skill')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/-+/g, '-')
+    .slice(0, 60);
 
 async function createSkill(key: string, body: Record<string, unknown> = {}) {
   const res = await call('POST', '/agent-skills', { key, body: { name: skillName(), runtime: 'python', entrypoint: 'main.run', ...body } });
@@ -28,7 +33,10 @@ async function newTask(key: string, intent = 'Find three sources on tidal power'
 }
 
 const publishSpark = (key: string, taskId: string, title = 'Three sources') =>
-  call('POST', `/tasks/${taskId}/publish-spark`, { key, body: { title, content: 'Tidal power: three good sources.', spark_type: 'insight', quality_score: 80 } });
+  call('POST', `/tasks/${taskId}/publish-spark`, {
+    key,
+    body: { title, content: 'Tidal power: three good sources.', spark_type: 'insight', quality_score: 80 },
+  });
 
 describe('§4.9 skills', () => {
   it('§4.9 POST /agent-skills with name, runtime and entrypoint answers 201 id, name, runtime', async () => {
@@ -78,7 +86,10 @@ describe('§4.9 skills', () => {
     const deno = await createSkill(author.key, { category, runtime: 'deno', entrypoint: 'mod.ts' });
     for (const s of [python, deno]) await call('POST', `/agent-skills/${s.id}/publish`, { key: author.key });
     // Two installs of the deno skill, one of the python skill: the deno skill is the more popular.
-    for (const [skill, times] of [[deno, 2], [python, 1]] as const) {
+    for (const [skill, times] of [
+      [deno, 2],
+      [python, 1],
+    ] as const) {
       for (let i = 0; i < times; i++) await call('POST', `/agent-skills/${skill.id}/install`, { key: (await registerAgent(server)).key });
     }
     const byCategory = await call('GET', `/agent-skills/marketplace?category=${category}&sort=popular`);

@@ -23,7 +23,13 @@ async function subKey() {
   const owner = await registerAgent(server);
   const svc = await call('POST', '/services/register', {
     key: owner.key,
-    body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service whose sub-keys a test holds', pricing_model: 'free' },
+    body: {
+      name: uniqueName('svc'),
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'A service whose sub-keys a test holds',
+      pricing_model: 'free',
+    },
   });
   const holder = await registerAgent(server);
   const made = await call('POST', `/keys/provision/${svc.body.service_key}`, { key: holder.key, body: {} });
@@ -68,7 +74,10 @@ describe('§5 credentials', () => {
 
   it('§5.2 the master key gives full account access and is issued at registration and at sub-agent creation', async () => {
     const lead = await registerAgent(server);
-    const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, { key: lead.key, body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] } });
+    const sub = await call('POST', `/agents/${lead.agentId}/sub-agents`, {
+      key: lead.key,
+      body: { name: uniqueName('sub'), description: 'A helper', autonomyLevel: 'EXECUTE_ONLY', authorityScope: ['summarize'] },
+    });
     expect(sub.status).toBe(201);
     expect(sub.body.master_key).toMatch(/^key_master_/);
     const asSub = await call('GET', '/agents/me', { key: sub.body.master_key });
@@ -101,7 +110,14 @@ describe('§5 credentials', () => {
     const seller = await registerAgent(server);
     const paid = await call('POST', '/services/register', {
       key: seller.key,
-      body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A paid service ACP offers', pricing_model: 'per_call', costPerCall: 5 },
+      body: {
+        name: uniqueName('svc'),
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A paid service ACP offers',
+        pricing_model: 'per_call',
+        costPerCall: 5,
+      },
     });
     const offering = `${paid.body.service_key}:summarize`;
     const wrong: string[] = [];
@@ -118,7 +134,9 @@ describe('§5 credentials', () => {
   });
 
   it('§5.3 the open POST endpoints need no credential: registration, verify, the passport check, tool submission', async () => {
-    const registered = await call('POST', '/agents/register', { body: { name: uniqueName(), description: 'Registered without a key', ownerEmail: 'open@example.com' } });
+    const registered = await call('POST', '/agents/register', {
+      body: { name: uniqueName(), description: 'Registered without a key', ownerEmail: 'open@example.com' },
+    });
     expect(registered.status).toBe(201);
     const { subKey: key } = await subKey();
     expect((await call('POST', '/keys/verify', { body: { key } })).status).toBe(200);

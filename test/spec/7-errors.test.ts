@@ -40,7 +40,13 @@ describe('§7 errors', () => {
     const owner = await registerAgent(server);
     const svc = await call('POST', '/services/register', {
       key: owner.key,
-      body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service with sub-keys', pricing_model: 'free' },
+      body: {
+        name: uniqueName('svc'),
+        endpoint: 'https://provider.example.com/run',
+        capabilities: ['summarize'],
+        description: 'A service with sub-keys',
+        pricing_model: 'free',
+      },
     });
     const made = await call('POST', `/keys/provision/${svc.body.service_key}`, { key: owner.key, body: {} });
     expect((await call('POST', '/keys/verify', { body: { key: made.body.sub_key } })).status).toBe(200);

@@ -35,7 +35,14 @@ function expectResetWithinAMinute(res: HttpResult) {
 async function service(key: string, fields: Record<string, unknown> = {}) {
   return call('POST', '/services/register', {
     key,
-    body: { name: uniqueName('svc'), endpoint: 'https://provider.example.com/run', capabilities: ['summarize'], description: 'A service a limits test registers', pricing_model: 'free', ...fields },
+    body: {
+      name: uniqueName('svc'),
+      endpoint: 'https://provider.example.com/run',
+      capabilities: ['summarize'],
+      description: 'A service a limits test registers',
+      pricing_model: 'free',
+      ...fields,
+    },
   });
 }
 
@@ -48,12 +55,15 @@ describe('§8.1 and §8.2 rate limits', () => {
       const res = await call(e.method, path, { body });
       const rate = rateOf(res);
       if (e.rate === null) {
-        if (rate.limit !== null || rate.remaining !== null || rate.reset !== null) wrong.push(`${e.method} ${e.path}: limited (${rate.limit}) where the spec sets no rate`);
+        if (rate.limit !== null || rate.remaining !== null || rate.reset !== null)
+          wrong.push(`${e.method} ${e.path}: limited (${rate.limit}) where the spec sets no rate`);
         continue;
       }
       if (rate.limit !== e.rate) wrong.push(`${e.method} ${e.path}: X-RateLimit-Limit ${rate.limit}, the spec says ${e.rate}`);
-      if (rate.remaining === null || !(rate.remaining >= 0 && rate.remaining < e.rate)) wrong.push(`${e.method} ${e.path}: X-RateLimit-Remaining ${rate.remaining}`);
-      if (rate.reset === null || !(rate.reset > Date.now() / 1000 - 1 && rate.reset <= Date.now() / 1000 + 61)) wrong.push(`${e.method} ${e.path}: X-RateLimit-Reset ${rate.reset}`);
+      if (rate.remaining === null || !(rate.remaining >= 0 && rate.remaining < e.rate))
+        wrong.push(`${e.method} ${e.path}: X-RateLimit-Remaining ${rate.remaining}`);
+      if (rate.reset === null || !(rate.reset > Date.now() / 1000 - 1 && rate.reset <= Date.now() / 1000 + 61))
+        wrong.push(`${e.method} ${e.path}: X-RateLimit-Reset ${rate.reset}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -133,7 +143,8 @@ describe('§8.3 and §8.4 bounds on values', () => {
     expect(errorPaths(plain)).toEqual(['endpoint']);
     const svc = await service(me.key);
     expect(svc.status).toBe(201);
-    const endpoint = (url: string) => call('POST', '/tickets/register-endpoint', { key: me.key, body: { service_key: svc.body.service_key, ticket_receive_url: url, name: 'Inbox' } });
+    const endpoint = (url: string) =>
+      call('POST', '/tickets/register-endpoint', { key: me.key, body: { service_key: svc.body.service_key, ticket_receive_url: url, name: 'Inbox' } });
     const plainTickets = await endpoint('http://provider.example.com/tickets');
     expectProblem(plainTickets, 400, 'validation_failed');
     expect(errorPaths(plainTickets)).toEqual(['ticket_receive_url']);
@@ -162,7 +173,10 @@ describe('§8.3 and §8.4 bounds on values', () => {
     const me = await registerAgent(server);
     const spark = async (quality_score: number) => {
       const task = await call('POST', '/tasks', { key: me.key, body: { intent: `Judged at ${quality_score}` } });
-      return call('POST', `/tasks/${task.body.task_id}/publish-spark`, { key: me.key, body: { title: 'A finding', content: 'What the task found.', spark_type: 'insight', quality_score } });
+      return call('POST', `/tasks/${task.body.task_id}/publish-spark`, {
+        key: me.key,
+        body: { title: 'A finding', content: 'What the task found.', spark_type: 'insight', quality_score },
+      });
     };
     for (const q of [0, 100]) expect({ q, status: (await spark(q)).status }).toEqual({ q, status: 201 });
     for (const q of [-1, 101]) {

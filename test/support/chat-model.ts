@@ -54,7 +54,8 @@ function problemWith(body: any, model: string): string | undefined {
   if (typeof body !== 'object' || body === null) return 'the body is not a JSON object';
   if (body.model !== model) return `model is ${JSON.stringify(body.model)}, not ${model}`;
   if (!Array.isArray(body.messages) || body.messages.length < 2) return 'messages must hold a system and a user message';
-  for (const m of body.messages) if (!['system', 'user', 'assistant'].includes(m?.role) || typeof m.content !== 'string' || !m.content) return 'a message has no role or content';
+  for (const m of body.messages)
+    if (!['system', 'user', 'assistant'].includes(m?.role) || typeof m.content !== 'string' || !m.content) return 'a message has no role or content';
   if (body.messages[0].role !== 'system' || body.messages[1].role !== 'user') return 'messages must start with the system message, then the user message';
   const format = body.response_format;
   if (format?.type !== 'json_schema') return 'response_format.type must be json_schema';
@@ -83,7 +84,8 @@ export async function startChatModel(opts: { model?: string; apiKey?: string } =
     req.on('end', () => {
       const send = (status: number, json: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: `no route ${req.method} ${req.url}` });
-      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: { message: 'Incorrect API key provided: sk-fi*****', type: 'invalid_request_error' } });
+      if (req.headers.authorization !== `Bearer ${apiKey}`)
+        return send(401, { error: { message: 'Incorrect API key provided: sk-fi*****', type: 'invalid_request_error' } });
       let body: any;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -101,7 +103,14 @@ export async function startChatModel(opts: { model?: string; apiKey?: string } =
       } catch {
         input = body.messages[1].content;
       }
-      const call: ChatCall = { headers: req.headers, body, schema: body.response_format.json_schema.schema, name: body.response_format.json_schema.name, input, system: body.messages[0].content };
+      const call: ChatCall = {
+        headers: req.headers,
+        body,
+        schema: body.response_format.json_schema.schema,
+        name: body.response_format.json_schema.name,
+        input,
+        system: body.messages[0].content,
+      };
       calls.push(call);
       const answer = scripted.shift() ?? responder(call);
       const reply = () => {
@@ -114,7 +123,13 @@ export async function startChatModel(opts: { model?: string; apiKey?: string } =
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model,
-          choices: [{ index: 0, message: { role: 'assistant', content, ...(answer.refusal ? { refusal: answer.refusal } : {}) }, finish_reason: answer.finishReason ?? 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content, ...(answer.refusal ? { refusal: answer.refusal } : {}) },
+              finish_reason: answer.finishReason ?? 'stop',
+            },
+          ],
           ...(answer.noUsage ? {} : { usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } }),
         });
       };
@@ -149,4 +164,9 @@ export async function startChatModel(opts: { model?: string; apiKey?: string } =
 }
 
 /** The env that points a test server at the fixture. */
-export const chatModelEnv = (m: ChatModelFixture, extra: Record<string, string> = {}) => ({ LLM_BASE_URL: m.baseUrl, LLM_MODEL: m.model, LLM_API_KEY: m.apiKey, ...extra });
+export const chatModelEnv = (m: ChatModelFixture, extra: Record<string, string> = {}) => ({
+  LLM_BASE_URL: m.baseUrl,
+  LLM_MODEL: m.model,
+  LLM_API_KEY: m.apiKey,
+  ...extra,
+});

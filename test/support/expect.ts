@@ -42,7 +42,12 @@ export async function within(withinMs: number, done: () => Promise<boolean>, { e
 }
 
 /** Reads until `ok` holds or the time runs out; answers the last value read (the test's expect says what was wrong). */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000, { everyMs }: Pick<Patience, 'everyMs'> = {}): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 10_000,
+  { everyMs }: Pick<Patience, 'everyMs'> = {},
+): Promise<T> {
   let value!: T;
   await within(timeoutMs, async () => ok((value = await read())), { everyMs }).catch((err: unknown) => {
     if (!(err instanceof NotWithin)) throw err;

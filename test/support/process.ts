@@ -36,7 +36,9 @@ export function launchServer(dataDir: string, extraEnv: Record<string, string> =
   };
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const watch = (from: number, pattern: RegExp, timeoutMs: number | undefined, gone: (code: number | null) => Error) =>
     new Promise<RegExpExecArray>((resolve, reject) => {

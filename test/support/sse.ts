@@ -28,7 +28,15 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const wake = () => sleepers.forEach((w) => w());
   if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
     const text = await res.text();
-    return { status: res.status, headers: res.headers, events, waitFor: async () => events, ended: Promise.resolve(), close: () => {}, body: text ? JSON.parse(text) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      events,
+      waitFor: async () => events,
+      ended: Promise.resolve(),
+      close: () => {},
+      body: text ? JSON.parse(text) : undefined,
+    };
   }
   let done = false;
   const ended = readSseEvents(res.body as unknown as AsyncIterable<Uint8Array>, (event) => {

@@ -39,9 +39,10 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     restore() {
       down = false;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -63,7 +63,14 @@ async function heldGrowth(before: number, bound: number): Promise<number> {
   return eventually(growth, (g) => g < bound, 40_000, { everyMs: 250 });
 }
 
-const FULL_INTROSPECTION = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+const FULL_INTROSPECTION = getIntrospectionQuery({
+  descriptions: true,
+  specifiedByUrl: true,
+  directiveIsRepeatable: true,
+  schemaDescription: true,
+  inputValueDeprecation: true,
+  oneOf: true,
+});
 
 let variant = 0;
 /** The same document, new to the server's cache (a comment makes it another text). */
@@ -71,15 +78,19 @@ const fresh = (doc: string) => `${doc}\n# ${++variant}`;
 
 const corpus: Record<string, () => string> = {
   // Thirty fragments, each spreading the next twice: 2^30 selections in 1.2 KB.
-  'fragment fan-out': () => `{ me { ...F0 } } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Agent { ${i < 29 ? `...F${i + 1} ...F${i + 1}` : 'id'} }`).join(' ')}`,
+  'fragment fan-out': () =>
+    `{ me { ...F0 } } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Agent { ${i < 29 ? `...F${i + 1} ...F${i + 1}` : 'id'} }`).join(' ')}`,
   // The same at the root, where rate limits count the root fields.
-  'root fragment fan-out': () => `query { ...F0 } ${Array.from({ length: 24 }, (_, i) => `fragment F${i} on Query { ${i < 23 ? `...F${i + 1} ...F${i + 1}` : 'health { status }'} }`).join(' ')}`,
-  'alias flood under a list': () => `{ services(first: 100) { edges { node { ${Array.from({ length: 5000 }, (_, i) => `a${i}: provider { id }`).join(' ')} } } } }`,
+  'root fragment fan-out': () =>
+    `query { ...F0 } ${Array.from({ length: 24 }, (_, i) => `fragment F${i} on Query { ${i < 23 ? `...F${i + 1} ...F${i + 1}` : 'health { status }'} }`).join(' ')}`,
+  'alias flood under a list': () =>
+    `{ services(first: 100) { edges { node { ${Array.from({ length: 5000 }, (_, i) => `a${i}: provider { id }`).join(' ')} } } } }`,
   'aliases within the limit, complexity over it': () =>
     `{ tasks(first: 100) { edges { node { ${Array.from({ length: 25 }, (_, i) => `a${i}: delegations { delegationId taskId subAgentId status createdAt endedAt }`).join(' ')} } } } }`,
   'introspection under 100 aliases': () => `{ ${Array.from({ length: 100 }, (_, i) => `s${i}: __schema { types { name fields { name } } }`).join(' ')} }`,
   // The standard full introspection with its type list asked for three times.
-  'three full introspections': () => FULL_INTROSPECTION.replace('__schema {', 'a: __schema { types { ...FullType } } b: __schema { types { ...FullType } } __schema {'),
+  'three full introspections': () =>
+    FULL_INTROSPECTION.replace('__schema {', 'a: __schema { types { ...FullType } } b: __schema { types { ...FullType } } __schema {'),
   'one name selected hundreds of times': () => `{ ${Array.from({ length: 450 }, () => 'me { id }').join(' ')} }`,
   'nested two hundred deep': () => `{ ${'me { '.repeat(200)}id${' }'.repeat(200)} }`,
   'a megabyte of tokens': () => `{ me { ${'__typename '.repeat(90_000)} } }`,
@@ -97,9 +108,17 @@ const entries: Record<string, Entry> = {
     fits: () => true,
     async send(doc) {
       const t = performance.now();
-      const res = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: doc }) });
+      const res = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query: doc }),
+      });
       const body = await res.json();
-      return { ms: performance.now() - t, status: res.status, codes: (body.errors ?? []).map((e: { extensions?: { code?: string } }) => String(e.extensions?.code)) };
+      return {
+        ms: performance.now() - t,
+        status: res.status,
+        codes: (body.errors ?? []).map((e: { extensions?: { code?: string } }) => String(e.extensions?.code)),
+      };
     },
   },
   'GET /graphql': {
@@ -108,14 +127,22 @@ const entries: Record<string, Entry> = {
       const t = performance.now();
       const res = await fetch(`${base}/graphql?query=${encodeURIComponent(doc)}`, { headers: { accept: 'application/graphql-response+json' } });
       const body = await res.json();
-      return { ms: performance.now() - t, status: res.status, codes: (body.errors ?? []).map((e: { extensions?: { code?: string } }) => String(e.extensions?.code)) };
+      return {
+        ms: performance.now() - t,
+        status: res.status,
+        codes: (body.errors ?? []).map((e: { extensions?: { code?: string } }) => String(e.extensions?.code)),
+      };
     },
   },
   'graphql-sse': {
     fits: () => true,
     async send(doc) {
       const t = performance.now();
-      const res = await fetch(`${base}/graphql/stream`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query: doc }) });
+      const res = await fetch(`${base}/graphql/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: doc }),
+      });
       const text = await res.text();
       const codes = [...text.matchAll(/"code":"([A-Z_]+)"/g)].map((m) => m[1]);
       return { ms: performance.now() - t, status: res.status, codes };
@@ -130,7 +157,10 @@ const entries: Record<string, Entry> = {
           { query: doc },
           {
             next: (r) => resolve((r.errors ?? []).map((e) => String(e.extensions?.code))),
-            error: (e) => resolve(Array.isArray(e) ? e.map((x: { extensions?: { code?: string } }) => String(x.extensions?.code)) : [String((e as { code?: number }).code ?? e)]),
+            error: (e) =>
+              resolve(
+                Array.isArray(e) ? e.map((x: { extensions?: { code?: string } }) => String(x.extensions?.code)) : [String((e as { code?: number }).code ?? e)],
+              ),
             complete: () => resolve([]),
           },
         );

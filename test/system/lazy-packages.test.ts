@@ -40,7 +40,12 @@ it("loads MCP's SDK from node_modules at the first MCP request, and answers it",
   const res = await fetch(`http://127.0.0.1:${server.port}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'lazy-packages', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'lazy-packages', version: '1' } },
+    }),
   });
   expect(res.status).toBe(200);
   expect(await res.text()).toContain('serverInfo');

@@ -40,7 +40,10 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM, and keeps every write', async () => {
   const first = await launch(dataDir);
-  expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'marketplace.lock'), 'utf8'))).toEqual({ pid: first.child.pid, started: expect.stringMatching(/^\d+$/) });
+  expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'marketplace.lock'), 'utf8'))).toEqual({
+    pid: first.child.pid,
+    started: expect.stringMatching(/^\d+$/),
+  });
   const key = await register(first.port, 'lifecycle-one');
 
   await expect(launch(dataDir)).rejects.toMatchObject({ code: 3, out: expect.stringContaining('is in use by another marketplace process') });
@@ -48,7 +51,12 @@ it('refuses a second process on the same DATA_DIR, shuts down cleanly on SIGTERM
   // An open subscription stream is ended by the shutdown, not left hanging.
   const openStreams = async () => (await (await fetch(`http://127.0.0.1:${first.port}/health`)).json()).components.sse.open_streams as number;
   const streamsBefore = await openStreams();
-  const ws = createClient({ url: `ws://127.0.0.1:${first.port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+  const ws = createClient({
+    url: `ws://127.0.0.1:${first.port}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+  });
   const streamEnded = new Promise<string>((resolve) => {
     ws.subscribe({ query: 'subscription { agentEvents { type } }' }, { next: () => {}, error: () => resolve('error'), complete: () => resolve('complete') });
   });
@@ -154,7 +162,9 @@ describe('npm start', () => {
       npm.on('close', () => resolve(NaN));
       setTimeout(() => resolve(NaN), 90_000).unref();
     });
-    const npmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
+    const npmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      npm.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     try {
       const port = await listensOn;
       if (!(port > 0)) throw new Error(`npm start did not listen: ${out}`);
@@ -167,7 +177,11 @@ describe('npm start', () => {
       const exit = await npmExited;
       // Within the shutdown budget (SHUTDOWN_TIMEOUT_MS, 10 s) the server is gone too. It is npm's child, not
       // ours: no exit event reaches the test, so its /proc entry is read until it goes.
-      await eventually(async () => running(serverPid), (isRunning) => !isRunning, 10_000 + 2_000);
+      await eventually(
+        async () => running(serverPid),
+        (isRunning) => !isRunning,
+        10_000 + 2_000,
+      );
       expect({ serverRunning: running(serverPid), portOpen: await listening(port), lockHeld: fs.existsSync(path.join(dir, 'marketplace.lock')) }).toEqual({
         serverRunning: false,
         portOpen: false,
@@ -209,7 +223,11 @@ describe('SIGTERM under load', () => {
       });
       expect(svc.status).toBe(201);
 
-      interface Sent { at: number; status?: number; error?: string }
+      interface Sent {
+        at: number;
+        status?: number;
+        error?: string;
+      }
       const sent: Sent[] = [];
       let stop = false;
       const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -219,7 +237,17 @@ describe('SIGTERM under load', () => {
           sent.push(record);
           const payload = body === undefined ? undefined : JSON.stringify(body);
           const req = http.request(
-            { host: '127.0.0.1', port: server.port, method, path: route, agent, headers: { authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+            {
+              host: '127.0.0.1',
+              port: server.port,
+              method,
+              path: route,
+              agent,
+              headers: {
+                authorization: `Bearer ${key}`,
+                ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+              },
+            },
             (res) => {
               res.resume();
               res.on('end', () => {
@@ -244,7 +272,10 @@ describe('SIGTERM under load', () => {
       // The signal comes under load: once a hundred requests are answered (a fixed wait saw 20 on a busy
       // machine), and with two slow executions at the provider, which are answered.
       await within(30_000, async () => sent.filter((s) => s.status !== undefined).length >= 100);
-      clients.push(send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }), send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }));
+      clients.push(
+        send(keepAlive, 'POST', '/api/v1/execute', { capability, input: { n: 1 } }),
+        send(false, 'POST', '/api/v1/execute', { capability, input: { n: 2 } }),
+      );
       await within(10_000, async () => provider.calls.length >= 2);
       const signalAt = performance.now();
       const shuttingDown = server.printed(/"signal":"SIGTERM"/);

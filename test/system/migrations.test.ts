@@ -63,7 +63,7 @@ it('gives every sub-key that never expired the default lifetime, and at least 30
   }
 });
 
-it('keeps each agent\'s status as its own and gives sub-agents of suspended or banned agents the worst status above them', async () => {
+it("keeps each agent's status as its own and gives sub-agents of suspended or banned agents the worst status above them", async () => {
   const db = await PGlite.create();
   try {
     const all = readMigrations().migrationDirectories;
@@ -76,7 +76,9 @@ it('keeps each agent\'s status as its own and gives sub-agents of suspended or b
     await db.exec(`INSERT INTO agents (id, agent_key, name, description, owner_email, status, parent_id, updated_at) VALUES
       ${[agent(1, 'root', 'SUSPENDED', null), agent(2, 'child', 'BANNED', 1), agent(3, 'grandchild', 'ACTIVE', 2), agent(4, 'sibling', 'ACTIVE', 1), agent(5, 'other', 'ACTIVE', null), agent(6, 'other-child', 'ACTIVE', 5)].join(',\n')}`);
     await db.exec(sql(at));
-    const { rows } = await db.query<{ name: string; status: string; own_status: string }>('SELECT name, status::text, own_status::text FROM agents ORDER BY agent_key');
+    const { rows } = await db.query<{ name: string; status: string; own_status: string }>(
+      'SELECT name, status::text, own_status::text FROM agents ORDER BY agent_key',
+    );
     expect(rows).toEqual([
       { name: 'root', status: 'SUSPENDED', own_status: 'SUSPENDED' },
       { name: 'child', status: 'BANNED', own_status: 'BANNED' },
@@ -107,10 +109,20 @@ it('scores offers in SQL exactly as the resolver does in TypeScript', async () =
         async (prefer, reputation, cost, successes, failures, latency, ageSeconds) => {
           const w = WEIGHTS[prefer];
           const freshAt = new Date(now.getTime() - ageSeconds * 1000);
-          const { rows } = await db.query<{ score: number }>(
-            'SELECT marketplace_offer_score($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS score',
-            [w.reputation, w.cost, w.reliability, w.latency, w.freshness, reputation, cost, successes, failures, latency, freshAt, now],
-          );
+          const { rows } = await db.query<{ score: number }>('SELECT marketplace_offer_score($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS score', [
+            w.reputation,
+            w.cost,
+            w.reliability,
+            w.latency,
+            w.freshness,
+            reputation,
+            cost,
+            successes,
+            failures,
+            latency,
+            freshAt,
+            now,
+          ]);
           const f = factorsOf({ reputation, costCents: cost, successes, failures, latencyP50Ms: latency, freshAt }, now);
           const expected = 100 * FACTORS.reduce((sum, k) => sum + w[k] * f[k], 0);
           expect(rows[0].score).toBeCloseTo(expected, 6);

@@ -35,7 +35,13 @@ it('tells a policy its owner set from the old default, and suspends the services
         (gen_random_uuid(), '${id(1)}', 'service.updated', 'agent', 'service', '${id(11)}', '{"service_key": "svc_default", "changed": ["name"]}', '2026-11-20T11:00:00Z');
     `);
     await db.exec(sql(at));
-    const { rows } = await db.query<{ service_key: string; status: string; suspended_from: string | null; sub_key_permissions: string[]; set_at: string | null }>(
+    const { rows } = await db.query<{
+      service_key: string;
+      status: string;
+      suspended_from: string | null;
+      sub_key_permissions: string[];
+      set_at: string | null;
+    }>(
       `SELECT service_key, status::text, suspended_from::text, sub_key_permissions, to_char(sub_key_policy_set_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS set_at
        FROM services ORDER BY created_at`,
     );

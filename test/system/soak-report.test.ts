@@ -40,7 +40,10 @@ function run(durationS: number, shape: (s: Sample) => void = () => {}, sampleS =
   };
 }
 
-const failed = (facts: RunFacts) => verdict(facts).filter((c) => !c.ok && !c.informational).map((c) => c.name);
+const failed = (facts: RunFacts) =>
+  verdict(facts)
+    .filter((c) => !c.ok && !c.informational)
+    .map((c) => c.name);
 
 describe('soak windows', () => {
   it('compares minutes 5-10 with minutes 25-30 of a 30-minute run', () => {
@@ -53,7 +56,12 @@ describe('soak windows', () => {
 
   it('takes percentiles by nearest rank', () => {
     expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 99)).toBe(99);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        99,
+      ),
+    ).toBe(99);
     expect(percentile([], 99)).toBeNaN();
   });
 });
@@ -113,9 +121,13 @@ describe('soak verdict', () => {
 
   it('fails a database that grows past what was written, or while idle', () => {
     const facts = run(120);
-    expect(failed({ ...facts, databaseAtLoadEnd: facts.databaseAtStart + facts.writes * 17 * 1024, databaseAfterIdle: facts.databaseAtStart + facts.writes * 17 * 1024 })).toEqual([
-      'database grows by what was written',
-    ]);
+    expect(
+      failed({
+        ...facts,
+        databaseAtLoadEnd: facts.databaseAtStart + facts.writes * 17 * 1024,
+        databaseAfterIdle: facts.databaseAtStart + facts.writes * 17 * 1024,
+      }),
+    ).toEqual(['database grows by what was written']);
     expect(failed({ ...facts, databaseAfterIdle: facts.databaseAtLoadEnd + 2 * MiB })).toEqual(['database still while idle']);
   });
 
@@ -137,7 +149,9 @@ describe('soak CSV and chart', () => {
     const lines = csv(facts.samples).trim().split('\n');
     expect(lines).toHaveLength(7);
     const header = lines[0].split(',');
-    expect(header).toEqual(expect.arrayContaining(['t_s', 'rss_bytes', 'loop_delay_max_ms', 'database_bytes', 'queue_deliveries_waiting', 'execute_p99_ms', 'sse_join_count']));
+    expect(header).toEqual(
+      expect.arrayContaining(['t_s', 'rss_bytes', 'loop_delay_max_ms', 'database_bytes', 'queue_deliveries_waiting', 'execute_p99_ms', 'sse_join_count']),
+    );
     const first = Object.fromEntries(lines[1].split(',').map((v, i) => [header[i], v]));
     expect(first).toMatchObject({ t_s: '10', rss_bytes: String(300 * MiB), execute_count: '40', execute_p99_ms: '38.00' });
   });
@@ -146,7 +160,8 @@ describe('soak CSV and chart', () => {
     const svg = chart(run(120).samples, 120, 'soak <test>');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg).toContain('soak &lt;test&gt;');
-    for (const title of ['Resident memory and heap', 'p99 per operation', "Event loop's longest delay", "Database's size", 'Queue depths']) expect(svg).toContain(title);
+    for (const title of ['Resident memory and heap', 'p99 per operation', "Event loop's longest delay", "Database's size", 'Queue depths'])
+      expect(svg).toContain(title);
     // RSS, heap, two p99s, loop max and p99, database, one queue and open streams.
     expect(svg.match(/<polyline /g)).toHaveLength(9);
     expect(svg.match(/fill-opacity="0.05"/g)).toHaveLength(10);

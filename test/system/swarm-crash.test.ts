@@ -35,12 +35,26 @@ it('finishes a swarm after kill -9 mid-step, each finished step recorded once', 
   const first = await launchServer(dataDir, env);
   const base = (port: number) => `http://127.0.0.1:${port}/api/v1`;
   const post = (port: number, route: string, body: unknown, key?: string) =>
-    fetch(`${base(port)}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${base(port)}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
   const me = (await post(first.port, '/agents/register', { name: `swarm-crash-${Date.now()}`, description: 'crash test', ownerEmail: 'c@example.com' })).body;
   const capability = `crash-cap-${process.pid}`;
-  const svc = await post(first.port, '/services/register', { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' }, me.master_key);
+  const svc = await post(
+    first.port,
+    '/services/register',
+    { name: 'Slow', endpoint: provider.url, capabilities: [capability], description: 'answers in 0.6 s', pricing_model: 'free' },
+    me.master_key,
+  );
   expect(svc.status).toBe(201);
-  const created = await post(first.port, '/swarm/sessions', { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3, 4].map((n) => ({ capability, input: { n } })) }, me.master_key);
+  const created = await post(
+    first.port,
+    '/swarm/sessions',
+    { goal: 'Survive', strategy: 'sequential', steps: [1, 2, 3, 4].map((n) => ({ capability, input: { n } })) },
+    me.master_key,
+  );
   expect(created.status).toBe(201);
   const id = created.body.session_id;
 
@@ -54,7 +68,12 @@ it('finishes a swarm after kill -9 mid-step, each finished step recorded once', 
   const second = await launchServer(dataDir, env);
   try {
     // Read every 100 ms: each read is a request to the server doing the work.
-    const done = await eventually(() => read(second.port), (session: any) => session.status !== 'running', 60_000, { everyMs: 100 });
+    const done = await eventually(
+      () => read(second.port),
+      (session: any) => session.status !== 'running',
+      60_000,
+      { everyMs: 100 },
+    );
     if (done.status !== 'completed') throw new Error(`the swarm ended ${done.status}: ${JSON.stringify(done.steps)}\n${second.output().slice(-4000)}`);
     expect(done).toMatchObject({ status: 'completed', completed_steps: 4 });
     expect(done.steps.map((s: any) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);

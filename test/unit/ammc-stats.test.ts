@@ -64,7 +64,10 @@ describe('performance', () => {
 
   it('answers no Sharpe ratio with fewer than two returns', () => {
     expect(performance(10_000, '2026-03-01', [])).toEqual({ dailyReturns: [], sharpeRatio: null });
-    expect(performance(10_000, '2026-03-01', [{ day: '2026-03-01', pnlCents: 500 }])).toEqual({ dailyReturns: [{ day: '2026-03-01', return: 0.05 }], sharpeRatio: null });
+    expect(performance(10_000, '2026-03-01', [{ day: '2026-03-01', pnlCents: 500 }])).toEqual({
+      dailyReturns: [{ day: '2026-03-01', return: 0.05 }],
+      sharpeRatio: null,
+    });
   });
 
   it('answers no Sharpe ratio when every return is the same', () => {

@@ -2,7 +2,11 @@
 import { Batcher, type Settled } from '../../src/platform/batcher';
 
 /** A run whose batches are recorded and finish only when the test says so. */
-function harness(maxInFlight: number, maxBatch: number, settle: (items: number[]) => Settled<string>[] = (items) => items.map((i) => ({ ok: true, value: `done ${i}` }))) {
+function harness(
+  maxInFlight: number,
+  maxBatch: number,
+  settle: (items: number[]) => Settled<string>[] = (items) => items.map((i) => ({ ok: true, value: `done ${i}` })),
+) {
   const batches: number[][] = [];
   const finishers: Array<() => void> = [];
   const batcher = new Batcher<number, string>(
@@ -44,7 +48,9 @@ test('items that arrive while the limit is reached go together when a batch fini
 });
 
 test('an item the run settles as failed fails alone; a run that throws fails its whole batch, and later items still go', async () => {
-  const { batcher, batches, finish } = harness(1, 10, (items) => items.map((i) => (i === 3 ? { ok: false, error: new Error('refused 3') } : { ok: true, value: `done ${i}` })));
+  const { batcher, batches, finish } = harness(1, 10, (items) =>
+    items.map((i) => (i === 3 ? { ok: false, error: new Error('refused 3') } : { ok: true, value: `done ${i}` })),
+  );
   const first = batcher.submit(1);
   const mixed = [2, 3, 4].map((i) => batcher.submit(i));
   await finish(0);

@@ -32,10 +32,19 @@ describe('rankBm25', () => {
   it('weighs a rare word over a common one, saturates repeats and damps long passages', () => {
     const rare = rankBm25([['tea', 'rare'], ['tea'], ['tea'], ['tea']], ['tea', 'rare']);
     expect(rare[0].index).toBe(0);
-    const [once, many] = [['x', 'tea', 'y', 'z'], ['tea', 'tea', 'tea', 'tea']].map((d) => rankBm25([d, ['other']], ['tea'])[0].score);
+    const [once, many] = [
+      ['x', 'tea', 'y', 'z'],
+      ['tea', 'tea', 'tea', 'tea'],
+    ].map((d) => rankBm25([d, ['other']], ['tea'])[0].score);
     expect(many).toBeGreaterThan(once);
     expect(many).toBeLessThan(once * 4);
-    const [short, long] = rankBm25([['tea', 'a'], ['tea', 'b', 'c', 'd', 'e', 'f', 'g', 'h']], ['tea']).sort((x, y) => x.index - y.index);
+    const [short, long] = rankBm25(
+      [
+        ['tea', 'a'],
+        ['tea', 'b', 'c', 'd', 'e', 'f', 'g', 'h'],
+      ],
+      ['tea'],
+    ).sort((x, y) => x.index - y.index);
     expect(short.score).toBeGreaterThan(long.score);
   });
 

@@ -117,7 +117,13 @@ it('posts a structured-output completion and reads the answer, the model that se
     stream: false,
   });
   expect(headers.at(-1)!.authorization).toBe('Bearer sk-secret-key');
-  expect(answer).toMatchObject({ content: '{"ok":true}', refusal: null, finishReason: 'stop', model: 'served-model', usage: { model: 'served-model', prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } });
+  expect(answer).toMatchObject({
+    content: '{"ok":true}',
+    refusal: null,
+    finishReason: 'stop',
+    model: 'served-model',
+    usage: { model: 'served-model', prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+  });
 });
 
 it('leaves usage out when the backend reports none, rather than guessing', async () => {
@@ -138,8 +144,15 @@ it('keeps the backend’s error message for the operator, out of the caller’s 
 });
 
 it('keeps what a failed call spent when the backend reported it', async () => {
-  expect(await failure(client('error-with-usage').complete(request()))).toMatchObject({ reason: 'status', status: 500, usage: { model: 'served-model', prompt_tokens: 40, completion_tokens: 7, total_tokens: 47 } });
-  expect(await failure(client('no-message').complete(request()))).toMatchObject({ reason: 'malformed', usage: { model: 'served-model', prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 } });
+  expect(await failure(client('error-with-usage').complete(request()))).toMatchObject({
+    reason: 'status',
+    status: 500,
+    usage: { model: 'served-model', prompt_tokens: 40, completion_tokens: 7, total_tokens: 47 },
+  });
+  expect(await failure(client('no-message').complete(request()))).toMatchObject({
+    reason: 'malformed',
+    usage: { model: 'served-model', prompt_tokens: 11, completion_tokens: 3, total_tokens: 14 },
+  });
   expect((await failure(client('error').complete(request()))).usage).toBeUndefined();
 });
 
@@ -153,7 +166,10 @@ it('refuses an answer that is not a chat completion', async () => {
 
 it('gives up at its timeout, and at once when the caller cancels', async () => {
   const started = Date.now();
-  expect(await failure(client('slow', 300).complete(request()))).toMatchObject({ reason: 'timeout', message: `the model backend (${origin}) gave no complete answer within 300 ms` });
+  expect(await failure(client('slow', 300).complete(request()))).toMatchObject({
+    reason: 'timeout',
+    message: `the model backend (${origin}) gave no complete answer within 300 ms`,
+  });
   expect(Date.now() - started).toBeLessThan(2_000);
   const controller = new AbortController();
   // Cancelled while the backend holds the call (were it never to arrive, the expect below says what came).

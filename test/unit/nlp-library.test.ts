@@ -44,8 +44,27 @@ describe('extractSummary', () => {
   });
 
   it('summarizes 100 KB of text', () => {
-    const words = ['river', 'market', 'engine', 'garden', 'signal', 'harbor', 'winter', 'copper', 'ladder', 'planet', 'violin', 'meadow', 'lantern', 'orchard', 'canyon'];
-    const sentences = Array.from({ length: 2_000 }, (_, i) => `The ${words[i % 15]} near the ${words[(i * 7) % 15]} saw a ${words[(i * 11) % 13]} and a ${words[(i * 3) % 14]}.`);
+    const words = [
+      'river',
+      'market',
+      'engine',
+      'garden',
+      'signal',
+      'harbor',
+      'winter',
+      'copper',
+      'ladder',
+      'planet',
+      'violin',
+      'meadow',
+      'lantern',
+      'orchard',
+      'canyon',
+    ];
+    const sentences = Array.from(
+      { length: 2_000 },
+      (_, i) => `The ${words[i % 15]} near the ${words[(i * 7) % 15]} saw a ${words[(i * 11) % 13]} and a ${words[(i * 3) % 14]}.`,
+    );
     const text = sentences.join(' ').slice(0, 100_000);
     const r = extractSummary(text, 3);
     expect(r.sentence_count).toBeGreaterThan(1_500);
@@ -65,7 +84,10 @@ describe('reviewCode', () => {
   });
 
   it('checks CommonJS JavaScript with Node’s names known and unknown packages as any', () => {
-    const r = reviewCode({ source: "const lib = require('left-pad');\nmodule.exports = function pad(s) { return lib(s, process.env.WIDTH) + __dirname; };\n", language: 'javascript' });
+    const r = reviewCode({
+      source: "const lib = require('left-pad');\nmodule.exports = function pad(s) { return lib(s, process.env.WIDTH) + __dirname; };\n",
+      language: 'javascript',
+    });
     expect(r.findings).toEqual([]);
   });
 
@@ -76,14 +98,20 @@ describe('reviewCode', () => {
 
   it('reads JSX and TSX', () => {
     expect(reviewCode({ source: 'export const A = () => <div className="a">hi</div>;\n', language: 'jsx' }).findings).toEqual([]);
-    const tsx = reviewCode({ source: 'export const A = (p: { n: number }) => <b>{p.n.toFixed(2)}</b>;\nexport const B = () => <A n="one" />;\n', language: 'tsx' });
+    const tsx = reviewCode({
+      source: 'export const A = (p: { n: number }) => <b>{p.n.toFixed(2)}</b>;\nexport const B = () => <A n="one" />;\n',
+      language: 'tsx',
+    });
     expect(tsx.findings).toEqual([expect.objectContaining({ severity: 'error', rule: 'TS2322', line: 2 })]);
   });
 });
 
 describe('outlineCode', () => {
   it('outlines CommonJS: require as imports, module.exports and exports.x as exports', () => {
-    const o = outlineCode({ source: "const { readFile } = require('fs');\nconst path = require('path');\nfunction main() {}\nexports.main = main;\nmodule.exports.other = 1;\n", language: 'javascript' });
+    const o = outlineCode({
+      source: "const { readFile } = require('fs');\nconst path = require('path');\nfunction main() {}\nexports.main = main;\nmodule.exports.other = 1;\n",
+      language: 'javascript',
+    });
     expect(o.imports).toEqual([
       { module: 'fs', names: ['readFile'], line: 1 },
       { module: 'path', names: ['path'], line: 2 },
@@ -99,7 +127,11 @@ describe('outlineCode', () => {
   });
 
   it('lists namespace members under their namespace, and re-exports with their module', () => {
-    const o = outlineCode({ source: "export namespace Geo { export const R = 6371; export function d(a: number): number { return a; } }\nexport * from './x';\nexport { y as z } from './y';\n", language: 'typescript' });
+    const o = outlineCode({
+      source:
+        "export namespace Geo { export const R = 6371; export function d(a: number): number { return a; } }\nexport * from './x';\nexport { y as z } from './y';\n",
+      language: 'typescript',
+    });
     expect(o.declarations.map((d) => [d.kind, d.name, d.parent])).toEqual([
       ['namespace', 'Geo', null],
       ['variable', 'R', 'Geo'],

@@ -19,7 +19,9 @@ function fanOut(levels: number, selection = 'id'): string {
 
 describe('measuring an operation', () => {
   it('counts the root fields through fragments and inline fragments, each as often as it is selected', () => {
-    const cost = measure('query Q { a: me { id } b: me { id } ...F ... on Query { health { status } } __typename } fragment F on Query { version { version } }');
+    const cost = measure(
+      'query Q { a: me { id } b: me { id } ...F ... on Query { health { status } } __typename } fragment F on Query { version { version } }',
+    );
     expect(Object.fromEntries(cost.rootFields)).toEqual({ 'Query.me': 2, 'Query.version': 1, 'Query.health': 1 });
     expect(cost.aliases).toBe(2);
     const mutation = measure('mutation { updateMe(input: {}) { id } }');
@@ -68,12 +70,23 @@ describe('measuring an operation', () => {
   });
 
   it('counts introspection in a budget of its own: one full introspection fits, three do not', () => {
-    const full = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+    const full = getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    });
     const once = measure(full);
     expect(once.introspection).toBe(1);
     expect(once.complexity).toBe(0);
     expect(costProblem(once, limits)).toBeUndefined();
-    const thrice = measure(full.replace('__schema {', 'a: __schema { queryType { name } } b: __schema { queryType { name } } __schema {').replace(/types \{\n\s*\.\.\.FullType/, 'x: types { ...FullType } y: types { ...FullType } types { ...FullType'));
+    const thrice = measure(
+      full
+        .replace('__schema {', 'a: __schema { queryType { name } } b: __schema { queryType { name } } __schema {')
+        .replace(/types \{\n\s*\.\.\.FullType/, 'x: types { ...FullType } y: types { ...FullType } types { ...FullType'),
+    );
     expect(costProblem(thrice, limits)).toMatch(/introspection costs/);
     expect(measure('{ __typename me { __typename } }').introspection).toBe(0);
   });
@@ -92,17 +105,22 @@ describe('measuring an operation', () => {
       for (const v of operation.kind === 'OperationDefinition' ? (operation.variableDefinitions ?? []) : []) {
         const type = getNamedType(typeFromAST(schema, v.type as never)!);
         if (['first', 'limit'].includes(v.variable.name.value)) variables[v.variable.name.value] = 100;
-        else if (isInputObjectType(type) && ('limit' in type.getFields() || 'first' in type.getFields())) variables[v.variable.name.value] = { limit: 100, first: 100 };
+        else if (isInputObjectType(type) && ('limit' in type.getFields() || 'first' in type.getFields()))
+          variables[v.variable.name.value] = { limit: 100, first: 100 };
       }
       const cost = [...measureDocument(schema, document, limits, variables).values()][0];
-      expect({ route: `${route.method} ${route.path}`, problem: costProblem(cost, limits) }).toEqual({ route: `${route.method} ${route.path}`, problem: undefined });
+      expect({ route: `${route.method} ${route.path}`, problem: costProblem(cost, limits) }).toEqual({
+        route: `${route.method} ${route.path}`,
+        problem: undefined,
+      });
     }
   });
 });
 
 describe('the cost with a request’s page sizes (variablesProblem)', () => {
   // Three spreads of twenty fields under a page of services: a page of 1,000 is over the budget, of 10 not.
-  const fields = 'id serviceId serviceKey name description endpoint status pricingModel costPerCall reputation capabilities languages createdAt updatedAt resumeAt pricingDetails capabilityPrices';
+  const fields =
+    'id serviceId serviceKey name description endpoint status pricingModel costPerCall reputation capabilities languages createdAt updatedAt resumeAt pricingDetails capabilityPrices';
   const text = `query Q($n: Int, $input: ResolveInput!) { ...Page resolve(input: $input) { matches { name } } }
     fragment Page on Query { services(first: $n) { edges { node { ...S ...S ...S } } } }
     fragment S on Service { ${fields} provider { id name } }`;
@@ -143,7 +161,9 @@ describe('the cost with a request’s page sizes (variablesProblem)', () => {
   it('names the size variables of a fragment in every operation that spreads it, and of an input object either way', () => {
     const costs = measureDocument(
       schema,
-      parse('query A($n: Int) { ...F } query B($n: Int) { ...F } query C($l: Int) { resolve(input: { capability: "x", limit: $l }) { total } } fragment F on Query { services(first: $n) { edges { node { id } } } }'),
+      parse(
+        'query A($n: Int) { ...F } query B($n: Int) { ...F } query C($l: Int) { resolve(input: { capability: "x", limit: $l }) { total } } fragment F on Query { services(first: $n) { edges { node { id } } } }',
+      ),
       limits,
     );
     expect(Object.fromEntries([...costs].map(([name, cost]) => [name, cost.sizeVariables]))).toEqual({ A: ['n'], B: ['n'], C: ['l'] });

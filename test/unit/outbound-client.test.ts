@@ -63,7 +63,11 @@ describe('OutboundClient', () => {
       res.setHeader('Set-Cookie', ['a=1', 'b=2']);
       res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
     };
-    const res = await client.post(`${server.url}/headers?x=1`, { headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"n":1}', timeoutMs: 5000 });
+    const res = await client.post(`${server.url}/headers?x=1`, {
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+      body: '{"n":1}',
+      timeoutMs: 5000,
+    });
     expect(res).toMatchObject({ status: 201, body: '{"ok":true}' });
     expect(res.headers).toMatchObject({ 'x-single': 'one', 'set-cookie': 'a=1, b=2', 'content-type': 'application/json' });
     expect(res.latencyMs).toBeGreaterThan(0);
@@ -185,7 +189,9 @@ describe('OutboundClient', () => {
     const before = server.connections();
     const gone = new AbortController();
     gone.abort();
-    expect(await failureOf(client.post(`${server.url}/never`, { headers: {}, body: '{}', timeoutMs: 5000, signal: gone.signal }))).toMatchObject({ reason: 'aborted' });
+    expect(await failureOf(client.post(`${server.url}/never`, { headers: {}, body: '{}', timeoutMs: 5000, signal: gone.signal }))).toMatchObject({
+      reason: 'aborted',
+    });
     expect(server.connections()).toBe(before);
 
     const one = new OutboundClient({ allowPrivate: true, connectionsPerOrigin: 1 });
@@ -261,7 +267,9 @@ describe('OutboundClient', () => {
     try {
       expect(await failureOf(client.post('http://example.com/', { headers: {}, body: '', timeoutMs: 1000 }))).toMatchObject({ reason: 'invalid_url' });
       expect(await failureOf(guarded.post(`${canary.url}/x`, { headers: {}, body: '', timeoutMs: 1000 }))).toMatchObject({ reason: 'blocked_address' });
-      expect(await failureOf(guarded.post(`https://localhost:${canary.port}/x`, { headers: {}, body: '', timeoutMs: 1000 }))).toMatchObject({ reason: 'blocked_address' });
+      expect(await failureOf(guarded.post(`https://localhost:${canary.port}/x`, { headers: {}, body: '', timeoutMs: 1000 }))).toMatchObject({
+        reason: 'blocked_address',
+      });
       expect(canary.connections()).toBe(0);
     } finally {
       await guarded.close();

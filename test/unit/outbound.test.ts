@@ -37,7 +37,10 @@ describe('the test CA', () => {
       https
         .get(`${server.url}/`, (res) => {
           let text = '';
-          res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(text));
+          res
+            .setEncoding('utf8')
+            .on('data', (c: string) => (text += c))
+            .on('end', () => resolve(text));
         })
         .on('error', reject);
     });
@@ -180,7 +183,7 @@ describe('OutboundClient with private addresses allowed (tests only)', () => {
     expect(err.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 
-  it('leaves a malformed header as the caller\'s own error, without its value', async () => {
+  it("leaves a malformed header as the caller's own error, without its value", async () => {
     const server = await serve((_req, res) => res.end());
     const err = await client.post(server.url, { ...post, headers: { 'x-token': 'v-secret\r\nx-injected: 1' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);

@@ -19,7 +19,13 @@ describe('units', () => {
     expect(parseUnits('2.5', 6)).toBe(2_500_000n);
     expect(parseUnits('10', 6)).toBe(10_000_000n);
     expect(() => parseUnits('1.1234567', 6)).toThrow();
-    fc.assert(fc.property(fc.bigInt({ min: 0n, max: 10n ** 24n }), fc.integer({ min: 1, max: 18 }), (units, decimals) => parseUnits(formatUnits(units, decimals), decimals) === units));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 24n }),
+        fc.integer({ min: 1, max: 18 }),
+        (units, decimals) => parseUnits(formatUnits(units, decimals), decimals) === units,
+      ),
+    );
   });
 
   it('counts a cent as 10^(decimals-2) base units, and only whole cents back', () => {
@@ -63,7 +69,14 @@ describe('ACP token prices', () => {
 describe('a PAYMENT-SIGNATURE', () => {
   const setup = { ...usdc, network: 'eip155:84532', payTo: `0x${'1'.repeat(40)}`, maxTimeoutSeconds: 120 } as unknown as PaymentSetup;
   const required = requirementsFor(setup, 50_000n);
-  const authorization = { from: `0x${'a'.repeat(40)}`, to: setup.payTo, value: '50000', validAfter: '0', validBefore: '9999999999', nonce: `0x${'b'.repeat(64)}` };
+  const authorization = {
+    from: `0x${'a'.repeat(40)}`,
+    to: setup.payTo,
+    value: '50000',
+    validAfter: '0',
+    validBefore: '9999999999',
+    nonce: `0x${'b'.repeat(64)}`,
+  };
   const payload = { x402Version: 2, accepted: required, payload: { signature: `0x${'c'.repeat(130)}`, authorization } };
 
   it('is read from its base64 or its JSON, payer and nonce lower-cased', () => {

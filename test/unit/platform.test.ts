@@ -49,9 +49,16 @@ describe('parseBearer', () => {
 describe('problems', () => {
   const base = 'https://m.example';
   it('maps our errors to their status and code', () => {
-    expect(problemFromError(base, new NotFound('ticket', 'ST-1'), 'req_1')).toMatchObject({ status: 404, code: 'not_found', type: `${base}/problems/not-found` });
+    expect(problemFromError(base, new NotFound('ticket', 'ST-1'), 'req_1')).toMatchObject({
+      status: 404,
+      code: 'not_found',
+      type: `${base}/problems/not-found`,
+    });
     expect(problemFromError(base, new Conflict('dup'), 'r')).toMatchObject({ status: 409, code: 'conflict', detail: 'dup' });
-    expect(problemFromError(base, new ValidationFailed([{ path: 'a', message: 'bad' }]), 'r')).toMatchObject({ status: 400, errors: [{ path: 'a', message: 'bad' }] });
+    expect(problemFromError(base, new ValidationFailed([{ path: 'a', message: 'bad' }]), 'r')).toMatchObject({
+      status: 400,
+      errors: [{ path: 'a', message: 'bad' }],
+    });
     expect(problemFromError(base, new RateLimited(5), 'r')).toMatchObject({ status: 429, code: 'rate_limited' });
   });
 
@@ -68,18 +75,31 @@ describe('problems', () => {
   });
 
   it('answers 503 with Retry-After, not 500, when the database could not start a transaction in time', () => {
-    const busy = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', { code: 'P2028', clientVersion: Prisma.prismaVersion.client });
+    const busy = new Prisma.PrismaClientKnownRequestError('Transaction API error: Unable to start a transaction in the given time.', {
+      code: 'P2028',
+      clientVersion: Prisma.prismaVersion.client,
+    });
     const located = new GraphQLError('x', { originalError: busy });
     expect(codeOf(located)).toBe('service_unavailable');
     expect(problemFromError(base, located, 'r').status).toBe(503);
     // Another transaction error is not the database's unavailability.
-    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction already closed', { code: 'P2028', clientVersion: Prisma.prismaVersion.client });
+    const closed = new Prisma.PrismaClientKnownRequestError('Transaction API error: Transaction already closed', {
+      code: 'P2028',
+      clientVersion: Prisma.prismaVersion.client,
+    });
     expect(codeOf(new GraphQLError('x', { originalError: closed }))).toBe('internal');
   });
 
   it('never shows the message of an unexpected error', () => {
     const p = problemFromError(base, new Error('SELECT * FROM secrets failed at db.ts:12'), 'req_9');
-    expect(p).toEqual({ type: `${base}/problems/internal`, title: 'Internal Server Error', status: 500, detail: 'Internal server error', code: 'internal', request_id: 'req_9' });
+    expect(p).toEqual({
+      type: `${base}/problems/internal`,
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'Internal server error',
+      code: 'internal',
+      request_id: 'req_9',
+    });
   });
 
   it('carries the code and HTTP status in GraphQL extensions', () => {

@@ -161,7 +161,12 @@ it('gives every route a bucket of its own (an alias path is the same route)', ()
   const shared = [...byBucket].filter(([, labels]) => labels.length > 1);
   expect(shared).toEqual([]);
   // Only the two the spec gives no limit have none.
-  expect(routes.filter((r) => !r.bucket).map(labelOf).sort()).toEqual(['GET /showcase', 'GET /tiers']);
+  expect(
+    routes
+      .filter((r) => !r.bucket)
+      .map(labelOf)
+      .sort(),
+  ).toEqual(['GET /showcase', 'GET /tiers']);
 });
 
 it('lets a tool spend a route’s bucket only when it runs that route’s operation, at the route’s figure', () => {

@@ -44,7 +44,12 @@ function answerKeys(): Key[] {
         else walk(type, sel.selectionSet);
       }
     };
-    const root = c.operation.operation === 'mutation' ? schema.getMutationType()! : c.operation.operation === 'subscription' ? schema.getSubscriptionType()! : schema.getQueryType()!;
+    const root =
+      c.operation.operation === 'mutation'
+        ? schema.getMutationType()!
+        : c.operation.operation === 'subscription'
+          ? schema.getSubscriptionType()!
+          : schema.getQueryType()!;
     walk(root, c.operation.selectionSet);
   }
   return keys;
@@ -54,8 +59,28 @@ const keys = answerKeys();
 
 /** Flags the specification names, and ours of the same shape. */
 const FLAGS = [
-  'published', 'installed', 'ended', 'pushed', 'updated', 'registered', 'resolved', 'revoked', 'deleted', 'valid', 'active',
-  'connected', 'subscribed', 'queued', 'converted', 'imported', 'delegated', 'simulated', 'enabled', 'sandbox', 'pricing_set', 'pong',
+  'published',
+  'installed',
+  'ended',
+  'pushed',
+  'updated',
+  'registered',
+  'resolved',
+  'revoked',
+  'deleted',
+  'valid',
+  'active',
+  'connected',
+  'subscribed',
+  'queued',
+  'converted',
+  'imported',
+  'delegated',
+  'simulated',
+  'enabled',
+  'sandbox',
+  'pricing_set',
+  'pong',
 ];
 
 it('answers every flag as a boolean that is never null', () => {
@@ -72,7 +97,9 @@ it('answers every timestamp (`…_at`, `…At`) as a DateTime', () => {
 });
 
 it('answers the timestamps that always exist as never null', () => {
-  for (const k of keys.filter((x) => ['created_at', 'expires_at'].includes(x.key) && x.coordinate !== 'MemoryEntry.expiresAt' && !x.coordinate.startsWith('WrittenMemoryEntry'))) {
+  for (const k of keys.filter(
+    (x) => ['created_at', 'expires_at'].includes(x.key) && x.coordinate !== 'MemoryEntry.expiresAt' && !x.coordinate.startsWith('WrittenMemoryEntry'),
+  )) {
     expect(`${k.route} ${k.key}: ${isNonNullType(k.type)}`).toBe(`${k.route} ${k.key}: true`);
   }
 });
@@ -103,7 +130,12 @@ describe('answers of the compiled documents', () => {
   it('has every enum value equal to its name', () => {
     const differing = Object.values(schema.getTypeMap())
       .filter((t): t is GraphQLEnumType => isEnumType(t) && !t.name.startsWith('__'))
-      .flatMap((t) => t.getValues().filter((v) => v.value !== v.name).map((v) => `${t.name}.${v.name}`));
+      .flatMap((t) =>
+        t
+          .getValues()
+          .filter((v) => v.value !== v.name)
+          .map((v) => `${t.name}.${v.name}`),
+      );
     expect(differing).toEqual([]);
   });
 });

@@ -102,7 +102,10 @@ describe('every body route', () => {
 
   it.each(bodyRoutes.map((c) => [label(c), c] as const))('%s refuses an unknown field by its name', (_label, c) => {
     const body = sampleValue(c.bodyType!) as Record<string, unknown>;
-    expect(refusal(() => readVariables(c, request(c, { ...body, no_such_field: 1 })))).toContainEqual({ path: 'no_such_field', message: 'is not a known field' });
+    expect(refusal(() => readVariables(c, request(c, { ...body, no_such_field: 1 })))).toContainEqual({
+      path: 'no_such_field',
+      message: 'is not a known field',
+    });
   });
 });
 
@@ -111,14 +114,37 @@ describe('nested fields', () => {
   const resolve = compiled.find((c) => c.label === 'POST /resolve')!;
 
   it('are read in both spellings inside lists and objects', () => {
-    const { values } = readVariables(write, request(write, { entries: [{ key: 'a', ttl_seconds: 5 }, { key: 'b', ttlSeconds: 6 }] }));
-    expect(values.input).toEqual({ entries: [{ key: 'a', ttlSeconds: 5 }, { key: 'b', ttlSeconds: 6 }] });
+    const { values } = readVariables(
+      write,
+      request(write, {
+        entries: [
+          { key: 'a', ttl_seconds: 5 },
+          { key: 'b', ttlSeconds: 6 },
+        ],
+      }),
+    );
+    expect(values.input).toEqual({
+      entries: [
+        { key: 'a', ttlSeconds: 5 },
+        { key: 'b', ttlSeconds: 6 },
+      ],
+    });
     const nested = readVariables(resolve, request(resolve, { capability: 'x', constraints: { minReputation: 5, max_cost: 3 } })).values;
     expect(nested.input).toEqual({ capability: 'x', constraints: { minReputation: 5, maxCost: 3 } });
   });
 
   it('are named as the client spelled them when refused, and in the documented spelling when missing', () => {
-    const errors = refusal(() => readVariables(write, request(write, { entries: [{ key: 'a', ttl_seconds: 'soon' }, { key: 'b', ttlSeconds: 1, ttl_seconds: 2 }] })));
+    const errors = refusal(() =>
+      readVariables(
+        write,
+        request(write, {
+          entries: [
+            { key: 'a', ttl_seconds: 'soon' },
+            { key: 'b', ttlSeconds: 1, ttl_seconds: 2 },
+          ],
+        }),
+      ),
+    );
     expect(errors).toEqual(
       expect.arrayContaining([
         { path: 'entries.0.ttl_seconds', message: 'must be an integer' },

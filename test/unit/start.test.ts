@@ -17,13 +17,40 @@ const start = require('../../src/start.cjs') as {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-test-'));
 const entry = path.join(dir, 'entry.ts');
 const helper = path.join(dir, 'helper.ts');
-fs.writeFileSync(helper, ['// a helper', 'export function fail(reason: string): never {', '  const message: string = `failed: ${reason}`;', '  throw new Error(message);', '}', ''].join('\n'));
+fs.writeFileSync(
+  helper,
+  [
+    '// a helper',
+    'export function fail(reason: string): never {',
+    '  const message: string = `failed: ${reason}`;',
+    '  throw new Error(message);',
+    '}',
+    '',
+  ].join('\n'),
+);
 fs.writeFileSync(
   entry,
-  ['import { fail } from "./helper";', '', 'interface Call { reason: string }', 'export function run(call: Call): void {', '  fail(call.reason);', '}', ''].join('\n'),
+  [
+    'import { fail } from "./helper";',
+    '',
+    'interface Call { reason: string }',
+    'export function run(call: Call): void {',
+    '  fail(call.reason);',
+    '}',
+    '',
+  ].join('\n'),
 );
 const bundle = path.join(dir, 'bundle.cjs');
-const built = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, sourcemap: 'external', sourcesContent: false, write: false });
+const built = buildSync({
+  entryPoints: [entry],
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  outfile: bundle,
+  sourcemap: 'external',
+  sourcesContent: false,
+  write: false,
+});
 const code = built.outputFiles.find((f) => f.path === bundle)!.text;
 const map = JSON.parse(built.outputFiles.find((f) => f.path === `${bundle}.map`)!.text);
 fs.writeFileSync(bundle, code);

@@ -41,11 +41,20 @@ function thread(opts: Partial<ConstructorParameters<typeof TaskThread>[0]> = {})
   return t;
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err as TaskThreadError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: unknown) => err as TaskThreadError,
+  );
 
 it('answers each task with its handler’s value, in order, on one thread', async () => {
   const t = thread();
-  const answers = await Promise.all([t.run('echo', { a: 1 }, { budgetMs: 5_000 }), t.run('echo', [2], { budgetMs: 5_000 }), t.run('thread', null, { budgetMs: 5_000 }), t.run('thread', null, { budgetMs: 5_000 })]);
+  const answers = await Promise.all([
+    t.run('echo', { a: 1 }, { budgetMs: 5_000 }),
+    t.run('echo', [2], { budgetMs: 5_000 }),
+    t.run('thread', null, { budgetMs: 5_000 }),
+    t.run('thread', null, { budgetMs: 5_000 }),
+  ]);
   expect(answers.slice(0, 2)).toEqual([{ a: 1 }, [2]]);
   expect(answers[2]).toBe(answers[3]);
 });

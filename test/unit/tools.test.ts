@@ -35,15 +35,37 @@ it('compiles every route document (a server compiles each on its first run)', ()
 });
 
 it("has the spec's eight manifest tools, by name", () => {
-  expect(manifestTools.map((t) => t.name)).toEqual(['searchCapabilities', 'getCapabilityDetails', 'browseProviders', 'executeCapability', 'registerAgent', 'getReputation', 'getMarketplaceStats', 'listSparks']);
+  expect(manifestTools.map((t) => t.name)).toEqual([
+    'searchCapabilities',
+    'getCapabilityDetails',
+    'browseProviders',
+    'executeCapability',
+    'registerAgent',
+    'getReputation',
+    'getMarketplaceStats',
+    'listSparks',
+  ]);
   expect(manifestTools.every((t) => t.manifest)).toBe(true);
 });
 
 it('refuses a tool whose document drifted from the schema, or whose route is gone', () => {
-  expect(() => compileTools(schema, [{ name: 'stale', title: 'Stale', document: 'query Stale { stats { noSuchField } }' }], compiledRoutes)).toThrow(/tool stale: invalid document/);
+  expect(() => compileTools(schema, [{ name: 'stale', title: 'Stale', document: 'query Stale { stats { noSuchField } }' }], compiledRoutes)).toThrow(
+    /tool stale: invalid document/,
+  );
   expect(() => compileTools(schema, [{ name: 'gone', title: 'Gone', route: 'GET /no-such-route' }], compiledRoutes)).toThrow(/no route GET \/no-such-route/);
-  expect(() => compileTools(schema, [{ name: 'twice', title: 'A', route: 'GET /stats' }, { name: 'twice', title: 'B', route: 'GET /tiers' }], compiledRoutes)).toThrow(/a second tool/);
-  expect(() => compileTools(schema, [{ name: 'bad', title: 'Bad', route: 'GET /stats', refine: { nope: { maximum: 1 } } }], compiledRoutes)).toThrow(/refines nope/);
+  expect(() =>
+    compileTools(
+      schema,
+      [
+        { name: 'twice', title: 'A', route: 'GET /stats' },
+        { name: 'twice', title: 'B', route: 'GET /tiers' },
+      ],
+      compiledRoutes,
+    ),
+  ).toThrow(/a second tool/);
+  expect(() => compileTools(schema, [{ name: 'bad', title: 'Bad', route: 'GET /stats', refine: { nope: { maximum: 1 } } }], compiledRoutes)).toThrow(
+    /refines nope/,
+  );
 });
 
 describe('toolsets', () => {
@@ -79,7 +101,9 @@ describe('toolsets', () => {
     expect(names('/mcp/x/ext?toolsets=nlp')).toEqual([DEFAULT_TOOLSET, 'ext', 'nlp'].sort());
     expect(names('/mcp/x/all')).toBe('all');
     expect(names('/mcp?toolsets=memory,all')).toBe('all');
-    expect(() => askedToolsets('/mcp?toolsets=memory,nope,Uto', '/mcp')).toThrow(new UnknownToolset(`Unknown toolsets 'nope', 'Uto': the toolsets are ${Object.keys(TOOLSETS).join(', ')}, or all for every tool`));
+    expect(() => askedToolsets('/mcp?toolsets=memory,nope,Uto', '/mcp')).toThrow(
+      new UnknownToolset(`Unknown toolsets 'nope', 'Uto': the toolsets are ${Object.keys(TOOLSETS).join(', ')}, or all for every tool`),
+    );
     expect(() => askedToolsets(`/mcp?toolsets=${'memory,'.repeat(40)}`, '/mcp')).toThrow(/At most 32 toolsets/);
   });
 });

@@ -69,7 +69,11 @@ export function LivePage() {
         title="UTO tickets"
         status={uto.status}
         error={uto.error}
-        events={(uto.events as (Shown & { eventId: string; ticketId: string; domain: string })[]).map((e) => ({ ...e, id: e.eventId, detail: `${e.domain} · ${e.ticketId}` }))}
+        events={(uto.events as (Shown & { eventId: string; ticketId: string; domain: string })[]).map((e) => ({
+          ...e,
+          id: e.eventId,
+          detail: `${e.domain} · ${e.ticketId}`,
+        }))}
       />
     </Page>
   );

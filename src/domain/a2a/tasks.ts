@@ -36,7 +36,11 @@ export async function listA2aTasks(
   filter: { contextId?: string; state?: string },
   page: { offset: number; limit: number },
 ): Promise<{ bodies: unknown[]; total: number }> {
-  const where: Prisma.A2aTaskWhereInput = { agentId, ...(filter.contextId ? { contextId: filter.contextId } : {}), ...(filter.state ? { state: filter.state } : {}) };
+  const where: Prisma.A2aTaskWhereInput = {
+    agentId,
+    ...(filter.contextId ? { contextId: filter.contextId } : {}),
+    ...(filter.state ? { state: filter.state } : {}),
+  };
   const [rows, total] = await Promise.all([
     services.db.a2aTask.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit, select: { body: true } }),
     services.db.a2aTask.count({ where }),

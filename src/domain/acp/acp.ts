@@ -139,13 +139,14 @@ export interface AcpTerms {
 /** The payment terms of one priced offering; 404 for an unknown one (or one that costs nothing). */
 export async function acpPaymentTerms(ctx: Ctx, offeringId: string): Promise<AcpTerms> {
   const m = OFFERING_ID.exec(offeringId);
-  const [row] = m && ctx.services.config.acp.enabled
-    ? await ctx.services.sql.query<{ capability: string; listing: Listing }>(
-        `SELECT o.capability, o.listing FROM service_offers o JOIN services s ON s.id = o.service_id
+  const [row] =
+    m && ctx.services.config.acp.enabled
+      ? await ctx.services.sql.query<{ capability: string; listing: Listing }>(
+          `SELECT o.capability, o.listing FROM service_offers o JOIN services s ON s.id = o.service_id
          WHERE s.service_key = $1 AND o.capability = $2 AND o.active AND o.cost_per_call > 0`,
-        [m[1], m[2]],
-      )
-    : [];
+          [m[1], m[2]],
+        )
+      : [];
   if (!row) throw new NotFound('offering', offeringId);
   const { acp } = ctx.services.config;
   const { setup } = ctx.services.payments;
@@ -159,13 +160,16 @@ export async function acpPaymentTerms(ctx: Ctx, offeringId: string): Promise<Acp
     phases: [
       { phase: 'request', description: 'The buyer asks for the job: the capability and its input.' },
       { phase: 'negotiation', description: 'The terms are these: the listed price, no counter-offers.' },
-      { phase: 'transaction', description: 'The buyer pays the price into escrow (an x402 payment, or its prepaid wallet balance), held until the job is evaluated.' },
+      {
+        phase: 'transaction',
+        description: 'The buyer pays the price into escrow (an x402 payment, or its prepaid wallet balance), held until the job is evaluated.',
+      },
       { phase: 'evaluation', description: 'The result is checked: a 2xx JSON answer of the provider releases the escrow; a failure returns it.' },
       { phase: 'completed', description: 'The provider is paid the price less the marketplace fee; the buyer keeps the right to dispute.' },
     ],
     escrow: {
       holder: setup.payTo,
-      funded: 'when the call is made: the price is held on the buyer\'s wallet before the provider is called',
+      funded: "when the call is made: the price is held on the buyer's wallet before the provider is called",
       released: "to the provider (less the marketplace's fee) when its answer is recorded; back to the buyer when every attempt fails",
     },
     evaluation: {
@@ -173,8 +177,7 @@ export async function acpPaymentTerms(ctx: Ctx, offeringId: string): Promise<Acp
       windowSeconds: acp.evaluationSeconds,
       criteria: 'A 2xx answer with a JSON body within the delivery time; after that, the buyer may dispute the transaction within the window',
     },
-    refundPolicy:
-      `Nothing is charged when the provider fails (a non-2xx, a timeout, a connection error or a body that is not JSON). A charge may be disputed (POST /disputes with its transaction_id) within ${Math.round(acp.evaluationSeconds / 3600)} hours: one whose every attempt failed, or charged more than the price, is refunded to the buyer's wallet automatically; others are decided by an administrator. Refunds go back through the ledger.`,
+    refundPolicy: `Nothing is charged when the provider fails (a non-2xx, a timeout, a connection error or a body that is not JSON). A charge may be disputed (POST /disputes with its transaction_id) within ${Math.round(acp.evaluationSeconds / 3600)} hours: one whose every attempt failed, or charged more than the price, is refunded to the buyer's wallet automatically; others are decided by an administrator. Refunds go back through the ledger.`,
     deliverySeconds: acp.deliverySeconds,
     deadline: new Date(ctx.services.clock.now().getTime() + acp.deliverySeconds * 1000),
     payment: requirementsFor(setup, centsToUnits(setup, offering.priceCents)),

@@ -17,7 +17,10 @@ export async function ensureAdminKey(services: Pick<Services, 'db' | 'sql' | 'co
     ]);
     return;
   }
-  const [{ existing }] = await sql.query<{ existing: number }>(`SELECT count(*)::int AS existing FROM credentials WHERE kind = 'admin' AND revoked_at IS NULL`, []);
+  const [{ existing }] = await sql.query<{ existing: number }>(
+    `SELECT count(*)::int AS existing FROM credentials WHERE kind = 'admin' AND revoked_at IS NULL`,
+    [],
+  );
   if (existing > 0) return;
   const key = newAdminKey();
   await db.credential.create({ data: { kind: 'admin', hash: sha256Hex(key), hint: secretHint(key) } });

@@ -140,7 +140,11 @@ export async function listAgents(ctx: Ctx, p: Page, filter: { status?: unknown; 
     ...(effective ? { status: effective } : {}),
     ...(name ? { name: { startsWith: name, mode: 'insensitive' as const } } : {}),
   };
-  return page(p, (q) => ctx.db.agent.findMany({ where, ...q }), () => ctx.db.agent.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.agent.findMany({ where, ...q }),
+    () => ctx.db.agent.count({ where }),
+  );
 }
 
 /** The state of one kind of delivery in the outbox. */
@@ -174,8 +178,18 @@ export async function outboxState(ctx: Ctx): Promise<OutboxState> {
   await requireAdmin(ctx);
   const now = ctx.services.clock.now();
   const [[relay], kinds] = await Promise.all([
-    ctx.services.sql.query<{ unrelayed: string | number; oldest: Date | null }>('SELECT count(*) AS unrelayed, min(created_at) AS oldest FROM outbox_unpublished', []),
-    ctx.services.sql.query<{ kind: string; pending: string | number; due: string | number; sending: string | number; failed: string | number; oldest_due: Date | null }>(
+    ctx.services.sql.query<{ unrelayed: string | number; oldest: Date | null }>(
+      'SELECT count(*) AS unrelayed, min(created_at) AS oldest FROM outbox_unpublished',
+      [],
+    ),
+    ctx.services.sql.query<{
+      kind: string;
+      pending: string | number;
+      due: string | number;
+      sending: string | number;
+      failed: string | number;
+      oldest_due: Date | null;
+    }>(
       `SELECT kind,
          count(*) FILTER (WHERE status = 'pending') AS pending,
          count(*) FILTER (WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
@@ -190,7 +204,14 @@ export async function outboxState(ctx: Ctx): Promise<OutboxState> {
   return {
     unrelayed: Number(relay.unrelayed),
     oldestUnrelayedSeconds: age(relay.oldest),
-    kinds: kinds.map((k) => ({ kind: k.kind, pending: Number(k.pending), due: Number(k.due), sending: Number(k.sending), failed: Number(k.failed), oldestDueSeconds: age(k.oldest_due) })),
+    kinds: kinds.map((k) => ({
+      kind: k.kind,
+      pending: Number(k.pending),
+      due: Number(k.due),
+      sending: Number(k.sending),
+      failed: Number(k.failed),
+      oldestDueSeconds: age(k.oldest_due),
+    })),
     checkedAt: now,
   };
 }

@@ -26,7 +26,9 @@ export async function myUsage(ctx: Ctx, days = 30) {
   };
   for (const r of rows) add(r.endpoint, typeof r.day === 'string' ? r.day.slice(0, 10) : r.day.toISOString().slice(0, 10), r.count);
   for (const p of ctx.services.usage.pendingFor(me.id)) if (p.day >= since) add(p.endpoint, p.day, p.count);
-  const endpoints = [...byEndpoint].map(([endpoint, requests]) => ({ endpoint, requests })).sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
+  const endpoints = [...byEndpoint]
+    .map(([endpoint, requests]) => ({ endpoint, requests }))
+    .sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint));
   return {
     days,
     totalRequests: endpoints.reduce((n, e) => n + e.requests, 0),
@@ -39,38 +41,62 @@ export async function myUsage(ctx: Ctx, days = 30) {
 export async function myExecutions(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return page(p, (q) => ctx.db.execution.findMany({ where, ...q }), () => ctx.db.execution.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.execution.findMany({ where, ...q }),
+    () => ctx.db.execution.count({ where }),
+  );
 }
 
 export async function myTransactions(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return page(p, (q) => ctx.db.transaction.findMany({ where, ...q }), () => ctx.db.transaction.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.transaction.findMany({ where, ...q }),
+    () => ctx.db.transaction.count({ where }),
+  );
 }
 
 export async function myDisputes(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return page(p, (q) => ctx.db.dispute.findMany({ where, ...q }), () => ctx.db.dispute.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.dispute.findMany({ where, ...q }),
+    () => ctx.db.dispute.count({ where }),
+  );
 }
 
 export async function mySparks(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return page(p, (q) => ctx.db.spark.findMany({ where, ...q }), () => ctx.db.spark.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.spark.findMany({ where, ...q }),
+    () => ctx.db.spark.count({ where }),
+  );
 }
 
 export async function myReputation(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const { items, total } = await page(p, (q) => ctx.db.reputationEvent.findMany({ where, ...q }), () => ctx.db.reputationEvent.count({ where }));
+  const { items, total } = await page(
+    p,
+    (q) => ctx.db.reputationEvent.findMany({ where, ...q }),
+    () => ctx.db.reputationEvent.count({ where }),
+  );
   return { reputation: me.reputation, tier: tierOf(me.reputation), items, total };
 }
 
 export async function myAuditLog(ctx: Ctx, p: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return page(p, (q) => ctx.db.auditEvent.findMany({ where, ...q }), () => ctx.db.auditEvent.count({ where }));
+  return page(
+    p,
+    (q) => ctx.db.auditEvent.findMany({ where, ...q }),
+    () => ctx.db.auditEvent.count({ where }),
+  );
 }
 
 /**
@@ -108,7 +134,13 @@ export async function myAnalytics(ctx: Ctx, days = 30) {
   const executions = Number(totals.executions);
   return {
     days,
-    trends: trends.map((t) => ({ day: day(t.day), executions: Number(t.executions), succeeded: Number(t.succeeded), failed: Number(t.failed), costCents: Number(t.cost) })),
+    trends: trends.map((t) => ({
+      day: day(t.day),
+      executions: Number(t.executions),
+      succeeded: Number(t.succeeded),
+      failed: Number(t.failed),
+      costCents: Number(t.cost),
+    })),
     topCapabilities: [...uses].sort((a, b) => b.executions - a.executions || a.capability.localeCompare(b.capability)).slice(0, 10),
     costBreakdown: [...uses].sort((a, b) => b.costCents - a.costCents || a.capability.localeCompare(b.capability)),
     totalCostCents: Number(totals.cost),
@@ -123,7 +155,10 @@ export async function myAnalytics(ctx: Ctx, days = 30) {
 }
 
 const attempts = perRequest(async (ctx: Ctx, executionIds: readonly string[]) => {
-  const rows = await ctx.db.executionAttempt.findMany({ where: { executionId: { in: [...new Set(executionIds)] } }, orderBy: [{ executionId: 'asc' }, { ordinal: 'asc' }] });
+  const rows = await ctx.db.executionAttempt.findMany({
+    where: { executionId: { in: [...new Set(executionIds)] } },
+    orderBy: [{ executionId: 'asc' }, { ordinal: 'asc' }],
+  });
   return allEach(executionIds, rows, (r) => r.executionId);
 });
 
@@ -154,7 +189,10 @@ export async function mySubAgents(ctx: Ctx, p: Page) {
      SELECT id FROM tree ORDER BY created_at DESC, id ASC LIMIT $2`,
     [me.id, SUB_AGENT_TREE_LIMIT + 1],
   );
-  if (rows.length > SUB_AGENT_TREE_LIMIT) throw new ValidationFailed([{ path: 'mySubAgents', message: `the tree holds more than ${SUB_AGENT_TREE_LIMIT} sub-agents: list each sub-agent's own from its key` }]);
+  if (rows.length > SUB_AGENT_TREE_LIMIT)
+    throw new ValidationFailed([
+      { path: 'mySubAgents', message: `the tree holds more than ${SUB_AGENT_TREE_LIMIT} sub-agents: list each sub-agent's own from its key` },
+    ]);
   const ids = rows.slice(p.offset, p.offset + p.limit).map((r) => r.id);
   const found = ids.length ? await ctx.db.agent.findMany({ where: { id: { in: ids } } }) : [];
   const byId = new Map(found.map((a) => [a.id, a]));

@@ -64,10 +64,22 @@ async function createAgent(ctx: Ctx, data: NewAgent, audit?: (tx: DbTx, created:
     const agent = await ctx.db.$transaction(async (tx) => {
       const status = data.parentId ? await statusForChildOf(tx, data.parentId) : undefined;
       const created = await tx.agent.create({
-        data: { ...data, status, agentKey, reputation: INITIAL_REPUTATION, credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } } },
+        data: {
+          ...data,
+          status,
+          agentKey,
+          reputation: INITIAL_REPUTATION,
+          credentials: { create: { kind: 'master', hash: sha256Hex(masterKey), hint: secretHint(masterKey) } },
+        },
       });
       await tx.reputationEvent.create({ data: { agentId: created.id, delta: INITIAL_REPUTATION, scoreAfter: INITIAL_REPUTATION, reason: 'registered' } });
-      await recordAudit(tx, ctx, { agentId: created.id, action: 'agent.registered', targetType: 'agent', targetId: created.id, details: data.parentId ? { parent_id: data.parentId } : {} });
+      await recordAudit(tx, ctx, {
+        agentId: created.id,
+        action: 'agent.registered',
+        targetType: 'agent',
+        targetId: created.id,
+        details: data.parentId ? { parent_id: data.parentId } : {},
+      });
       await audit?.(tx, created);
       return created;
     });
@@ -110,7 +122,13 @@ export async function updateMe(ctx: Ctx, input: UpdateMeInput, query: AgentQuery
     return await transact(ctx, async (tx, emit) => {
       const updated = await tx.agent.update({ where: { id: me.id }, data });
       await recordAudit(tx, ctx, { agentId: me.id, action: 'profile.updated', targetType: 'agent', targetId: me.id, details: { changed } });
-      await emit(me.id, 'agent.updated', { agent_id: me.id, changed, name: updated.name, description: updated.description, capabilities: updated.capabilities });
+      await emit(me.id, 'agent.updated', {
+        agent_id: me.id,
+        changed,
+        name: updated.name,
+        description: updated.description,
+        capabilities: updated.capabilities,
+      });
       return query.include || query.select ? tx.agent.findUniqueOrThrow({ ...query, where: { id: me.id } }) : updated;
     });
   } catch (err) {
@@ -168,11 +186,13 @@ export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSu
   if (level === undefined || level === null) checks.fail('autonomyLevel', 'is required');
   else if (!AUTONOMY_ORDER.includes(level as AutonomyLevel)) checks.fail('autonomyLevel', `must be one of ${AUTONOMY_ORDER.join(', ')}`);
   let scope: string[] = [];
-  if (!Array.isArray(input.authorityScope)) checks.fail('authorityScope', input.authorityScope === undefined ? 'is required' : 'must be a list of capability prefixes');
+  if (!Array.isArray(input.authorityScope))
+    checks.fail('authorityScope', input.authorityScope === undefined ? 'is required' : 'must be a list of capability prefixes');
   else {
     if (input.authorityScope.length > CAPABILITIES_MAX) checks.fail('authorityScope', `must have at most ${CAPABILITIES_MAX} entries`);
     input.authorityScope.forEach((p, i) => {
-      if (typeof p !== 'string' || !SCOPE_PREFIX.test(p)) checks.fail(`authorityScope.${i}`, 'must be a capability prefix of lower-case letters, digits, dots and dashes');
+      if (typeof p !== 'string' || !SCOPE_PREFIX.test(p))
+        checks.fail(`authorityScope.${i}`, 'must be a capability prefix of lower-case letters, digits, dots and dashes');
     });
     scope = [...new Set(input.authorityScope as string[])];
   }
@@ -190,7 +210,14 @@ export async function createSubAgent(ctx: Ctx, parentId: string, input: CreateSu
 
   return createAgent(
     ctx,
-    { name: name!, description: description!, ownerEmail: parent.ownerEmail, autonomyLevel, authorityScope: scope.length ? scope : parent.authorityScope, parentId: parent.id },
+    {
+      name: name!,
+      description: description!,
+      ownerEmail: parent.ownerEmail,
+      autonomyLevel,
+      authorityScope: scope.length ? scope : parent.authorityScope,
+      parentId: parent.id,
+    },
     (tx, created) =>
       recordAudit(tx, ctx, {
         agentId: parent.id,

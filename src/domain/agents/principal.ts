@@ -34,7 +34,9 @@ export const principalJsonSql = (hash: string) => `(SELECT row_to_json(p) FROM (
 export type CredentialRow = Partial<Agent> & { credentialId: string; credentialKind: 'master' | 'admin' };
 
 /** The caller from principalJsonSql's value (timestamps arrive as text there). */
-export function principalFromJson(json: (Omit<CredentialRow, 'createdAt' | 'updatedAt'> & { createdAt?: string | null; updatedAt?: string | null }) | null): Principal {
+export function principalFromJson(
+  json: (Omit<CredentialRow, 'createdAt' | 'updatedAt'> & { createdAt?: string | null; updatedAt?: string | null }) | null,
+): Principal {
   if (!json) return { kind: 'invalid' };
   return principalOf({
     ...json,

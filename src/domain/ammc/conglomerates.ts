@@ -115,8 +115,27 @@ export async function createConglomerate(ctx: Ctx, input: CreateConglomerateInpu
 }
 
 /** `ammc.conglomerate.state_changed` to the founder and to each member. */
-async function emitChange(emit: Emit, c: Conglomerate, from: string | null, to: string, trigger: Trigger, by: string, reason: string | null, now: Date): Promise<void> {
-  const data = { conglomerate_id: c.id, conglomerate_type: c.conglomerateType, goal: c.goal, from, to, triggered_by: trigger, by, reason, at: now.toISOString() };
+async function emitChange(
+  emit: Emit,
+  c: Conglomerate,
+  from: string | null,
+  to: string,
+  trigger: Trigger,
+  by: string,
+  reason: string | null,
+  now: Date,
+): Promise<void> {
+  const data = {
+    conglomerate_id: c.id,
+    conglomerate_type: c.conglomerateType,
+    goal: c.goal,
+    from,
+    to,
+    triggered_by: trigger,
+    by,
+    reason,
+    at: now.toISOString(),
+  };
   for (const agentId of [c.agentId, ...c.memberIds]) await emit(agentId, 'ammc.conglomerate.state_changed', data);
 }
 
@@ -140,14 +159,27 @@ export async function listConglomerates(ctx: Ctx, page: Page, state?: string | n
   const only = state === undefined || state === null ? undefined : checks.oneOf('state', state, CONGLOMERATE_STATES);
   checks.done();
   const where = { ...mineWhere(me.id), ...(only && { state: only }) };
-  return pageOf(page, (q) => ctx.db.conglomerate.findMany({ where, ...q }), () => ctx.db.conglomerate.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.conglomerate.findMany({ where, ...q }),
+    () => ctx.db.conglomerate.count({ where }),
+  );
 }
 
 /**
  * Makes one move inside `tx` (the conglomerate row locked and read there): checked against the table,
  * appended to the history, and announced.
  */
-async function move(tx: DbTx, emit: Emit, c: Conglomerate, to: ConglomerateState, trigger: Trigger, by: string, reason: string | null, now: Date): Promise<Conglomerate> {
+async function move(
+  tx: DbTx,
+  emit: Emit,
+  c: Conglomerate,
+  to: ConglomerateState,
+  trigger: Trigger,
+  by: string,
+  reason: string | null,
+  now: Date,
+): Promise<Conglomerate> {
   assertMove(CONGLOMERATE_MOVES, c.state as ConglomerateState, to, 'conglomerate');
   const entry = { from: c.state, to, triggered_by: trigger, by, at: now.toISOString(), ...(reason && { reason }) };
   const ends = to === 'SETTLED' || to === 'DISSOLVED';
@@ -224,7 +256,8 @@ export async function recordActivity(ctx: Ctx, id: string, input: ActivityInput)
     proceeds = checks.dollars('proceedsUsd', input.proceedsUsd, PROCEEDS_MAX_USD) ?? 0;
     if (input.executionId !== undefined && input.executionId !== null) checks.fail('executionId', 'is only for kind execution');
   } else if (kind === 'execution') {
-    if (!isUuid(input.executionId)) checks.fail('executionId', input.executionId === undefined || input.executionId === null ? 'is required for an execution' : 'must be an execution id');
+    if (!isUuid(input.executionId))
+      checks.fail('executionId', input.executionId === undefined || input.executionId === null ? 'is required for an execution' : 'must be an execution id');
     else executionId = input.executionId.toLowerCase();
     for (const f of ['costUsd', 'proceedsUsd'] as const) if (input[f] !== undefined && input[f] !== null) checks.fail(f, 'is taken from the execution');
   }
@@ -241,13 +274,20 @@ export async function recordActivity(ctx: Ctx, id: string, input: ActivityInput)
     let c = await locked(tx, id);
     if (c.state !== 'OPERATING') throw new Conflict(`The conglomerate is ${c.state}: activity is recorded only while it is OPERATING`);
     const balance = c.maxBudgetCents - c.spentCents + c.proceedsCents;
-    if (cost! > balance) throw new BudgetExceeded(`The conglomerate's balance is ${(balance / 100).toFixed(2)} USD; this costs ${(cost! / 100).toFixed(2)} USD`);
+    if (cost! > balance)
+      throw new BudgetExceeded(`The conglomerate's balance is ${(balance / 100).toFixed(2)} USD; this costs ${(cost! / 100).toFixed(2)} USD`);
     if (c.proceedsCents + proceeds > PROCEEDS_MAX_USD * 100) throw new Conflict(`A conglomerate's ledger brings back at most ${PROCEEDS_MAX_USD} USD in all`);
     if (executionId && (await tx.conglomerateEntry.findUnique({ where: { executionId } }))) throw new Conflict('That execution is recorded already');
-    const entry = await tx.conglomerateEntry.create({ data: { conglomerateId: id, agentId: me, kind: kind!, costCents: cost!, proceedsCents: proceeds, executionId, description, createdAt: now } });
+    const entry = await tx.conglomerateEntry.create({
+      data: { conglomerateId: id, agentId: me, kind: kind!, costCents: cost!, proceedsCents: proceeds, executionId, description, createdAt: now },
+    });
     c = await tx.conglomerate.update({
       where: { id },
-      data: { spentCents: { increment: cost! }, proceedsCents: { increment: proceeds }, ...(kind === 'trade' ? { trades: { increment: 1 } } : { executions: { increment: 1 } }) },
+      data: {
+        spentCents: { increment: cost! },
+        proceedsCents: { increment: proceeds },
+        ...(kind === 'trade' ? { trades: { increment: 1 } } : { executions: { increment: 1 } }),
+      },
     });
     const exit = exitByResult(c);
     if (exit) c = await move(tx, emit, c, exit.to, 'system', 'marketplace', exit.reason, now);
@@ -258,7 +298,11 @@ export async function recordActivity(ctx: Ctx, id: string, input: ActivityInput)
 export async function listActivity(ctx: Ctx, id: string, page: Page) {
   const { conglomerate } = await conglomerateInReach(ctx, id);
   const where = { conglomerateId: conglomerate.id };
-  return pageOf(page, (q) => ctx.db.conglomerateEntry.findMany({ where, ...q }), () => ctx.db.conglomerateEntry.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.conglomerateEntry.findMany({ where, ...q }),
+    () => ctx.db.conglomerateEntry.count({ where }),
+  );
 }
 
 /** Ends conglomerates whose deadline passed: an operating one settles, a forming one dissolves (trigger `timer`). */
@@ -312,7 +356,10 @@ export async function conglomerateStats(ctx: Ctx, id?: string | null): Promise<C
         FROM conglomerate_entries WHERE conglomerate_id = ANY(${ids}::text[]) GROUP BY 1`
     : [];
   const sum = (f: (c: Conglomerate) => number) => list.reduce((n, c) => n + f(c), 0);
-  const starts = list.map((c) => c.operatingAt).filter((d): d is Date => d !== null).sort((a, b) => a.getTime() - b.getTime());
+  const starts = list
+    .map((c) => c.operatingAt)
+    .filter((d): d is Date => d !== null)
+    .sort((a, b) => a.getTime() - b.getTime());
   const budgetCents = sum((c) => c.maxBudgetCents);
   const spentCents = sum((c) => c.spentCents);
   const proceedsCents = sum((c) => c.proceedsCents);

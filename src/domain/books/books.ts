@@ -69,7 +69,17 @@ export interface Discovery {
 export interface Contribution {
   action: 'started_book' | 'added_section' | 'revised_section' | 'unchanged';
   book: BookSummary;
-  section: { section_id: string; position: number; kind: string; title: string; version: number; word_count: number; agent_id: string; note: string; created_at: string };
+  section: {
+    section_id: string;
+    position: number;
+    kind: string;
+    title: string;
+    version: number;
+    word_count: number;
+    agent_id: string;
+    note: string;
+    created_at: string;
+  };
 }
 
 const wordsIn = (text: string) => (text.match(/\S+/gu) ?? []).length;
@@ -171,8 +181,10 @@ export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Re
   } else if ((input.book === undefined || input.book === null) && (input.book_id === undefined || input.book_id === null)) {
     checks.fail('book_id', 'is required: the book to add to, or give book (title, genre) to start one');
   }
-  if (sectionId !== undefined && input.book !== undefined && input.book !== null) checks.fail('section_id', 'names a section of an existing book: give book_id');
-  if (sectionId !== undefined && (input.base_version === undefined || input.base_version === null)) checks.fail('base_version', 'is required with section_id: the version the revision was written against');
+  if (sectionId !== undefined && input.book !== undefined && input.book !== null)
+    checks.fail('section_id', 'names a section of an existing book: give book_id');
+  if (sectionId !== undefined && (input.base_version === undefined || input.base_version === null))
+    checks.fail('base_version', 'is required with section_id: the version the revision was written against');
   if (sectionId === undefined && input.base_version !== undefined && input.base_version !== null) checks.fail('base_version', 'goes with section_id');
   const kind = checks.oneOf('kind', input.kind, SECTION_KINDS, 'chapter');
   if (sectionId !== undefined && input.kind !== undefined && input.kind !== null) checks.fail('kind', 'is chosen when a section is added; a revision keeps it');
@@ -186,7 +198,9 @@ export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Re
   let id: string;
   if (start) {
     id = newUuid();
-    await tx.book.create({ data: { id, title: start.title, genre: start.genre, description: start.description, startedById: me.id, createdAt: now, updatedAt: now } });
+    await tx.book.create({
+      data: { id, title: start.title, genre: start.genre, description: start.description, startedById: me.id, createdAt: now, updatedAt: now },
+    });
     action = 'started_book';
   } else {
     id = bookId!;
@@ -200,20 +214,47 @@ export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Re
     const current = await tx.bookSection.findFirst({ where: { id: sectionId, bookId: id } });
     if (!current) throw new NotFound('section', sectionId);
     if (current.version !== baseVersion) {
-      throw new Conflict(`Section ${sectionId} is at version ${current.version}, not ${baseVersion}: read it again (partner-books-discover with book_id) and revise that version`);
+      throw new Conflict(
+        `Section ${sectionId} is at version ${current.version}, not ${baseVersion}: read it again (partner-books-discover with book_id) and revise that version`,
+      );
     }
     const nextTitle = title ?? current.title;
     if (nextTitle === current.title && text === current.text) {
       const last = await tx.bookSectionVersion.findUniqueOrThrow({ where: { sectionId_version: { sectionId, version: current.version } } });
       action = 'unchanged';
-      section = { section_id: current.id, position: current.position, kind: current.kind, title: current.title, version: current.version, word_count: current.wordCount, agent_id: last.agentId, note: last.note, created_at: last.createdAt.toISOString() };
+      section = {
+        section_id: current.id,
+        position: current.position,
+        kind: current.kind,
+        title: current.title,
+        version: current.version,
+        word_count: current.wordCount,
+        agent_id: last.agentId,
+        note: last.note,
+        created_at: last.createdAt.toISOString(),
+      };
     } else {
       if (current.version >= MAX_VERSIONS) throw new Conflict(`Section ${sectionId} has ${MAX_VERSIONS} versions, the most it may: add a new section instead`);
       const version = current.version + 1;
-      await tx.bookSection.update({ where: { id: sectionId }, data: { title: nextTitle, text: text!, version, wordCount: words, updatedById: me.id, updatedAt: now } });
-      await tx.bookSectionVersion.create({ data: { sectionId, version, agentId: me.id, title: nextTitle, text: text!, note, wordCount: words, createdAt: now } });
+      await tx.bookSection.update({
+        where: { id: sectionId },
+        data: { title: nextTitle, text: text!, version, wordCount: words, updatedById: me.id, updatedAt: now },
+      });
+      await tx.bookSectionVersion.create({
+        data: { sectionId, version, agentId: me.id, title: nextTitle, text: text!, note, wordCount: words, createdAt: now },
+      });
       await tx.$executeRawUnsafe(`UPDATE books SET word_count = word_count + $2, updated_at = $3 WHERE id = $1::uuid`, id, words - current.wordCount, now);
-      section = { section_id: sectionId, position: current.position, kind: current.kind, title: nextTitle, version, word_count: words, agent_id: me.id, note, created_at: now.toISOString() };
+      section = {
+        section_id: sectionId,
+        position: current.position,
+        kind: current.kind,
+        title: nextTitle,
+        version,
+        word_count: words,
+        agent_id: me.id,
+        note,
+        created_at: now.toISOString(),
+      };
     }
   } else {
     const [{ position }] = await tx.$queryRawUnsafe<{ position: number }[]>(
@@ -225,10 +266,34 @@ export async function contributeToBook(tx: DbTx, me: Agent, now: Date, input: Re
     if (position > MAX_SECTIONS) throw new Conflict(`Book ${id} has ${MAX_SECTIONS} sections, the most it may`);
     const newId = newUuid();
     await tx.bookSection.create({
-      data: { id: newId, bookId: id, position, kind: kind!, title: title ?? '', text: text!, version: 1, wordCount: words, updatedById: me.id, createdAt: now, updatedAt: now },
+      data: {
+        id: newId,
+        bookId: id,
+        position,
+        kind: kind!,
+        title: title ?? '',
+        text: text!,
+        version: 1,
+        wordCount: words,
+        updatedById: me.id,
+        createdAt: now,
+        updatedAt: now,
+      },
     });
-    await tx.bookSectionVersion.create({ data: { sectionId: newId, version: 1, agentId: me.id, title: title ?? '', text: text!, note, wordCount: words, createdAt: now } });
-    section = { section_id: newId, position, kind: kind!, title: title ?? '', version: 1, word_count: words, agent_id: me.id, note, created_at: now.toISOString() };
+    await tx.bookSectionVersion.create({
+      data: { sectionId: newId, version: 1, agentId: me.id, title: title ?? '', text: text!, note, wordCount: words, createdAt: now },
+    });
+    section = {
+      section_id: newId,
+      position,
+      kind: kind!,
+      title: title ?? '',
+      version: 1,
+      word_count: words,
+      agent_id: me.id,
+      note,
+      created_at: now.toISOString(),
+    };
   }
   if (action !== 'unchanged') {
     await tx.$executeRawUnsafe(
@@ -325,7 +390,14 @@ export async function discoverBooks(tx: DbTx, input: Record<string, unknown>): P
     );
   }
   const books = await summaries(tx, rows);
-  const matches = q && rows.length ? await matchingSections(tx, q, rows.map((r) => r.id)) : [];
+  const matches =
+    q && rows.length
+      ? await matchingSections(
+          tx,
+          q,
+          rows.map((r) => r.id),
+        )
+      : [];
   return {
     books: books.map((b, i) => ({
       ...b,

@@ -78,7 +78,9 @@ export async function ensureCatalog(services: Pick<Services, 'db' | 'sql'>): Pro
     items.map(([slug, description]) => ({ slug, name: titleOf(slug), group, description, builtin: true })),
   );
   // Every start but the first finds them all: one read rather than an insert of every row that skips them.
-  const [{ n }] = await services.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM capabilities WHERE slug = ANY($1::text[])', [rows.map((r) => r.slug)]);
+  const [{ n }] = await services.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM capabilities WHERE slug = ANY($1::text[])', [
+    rows.map((r) => r.slug),
+  ]);
   if (n === rows.length) return;
   await services.db.capability.createMany({ data: rows, skipDuplicates: true });
 }

@@ -114,13 +114,19 @@ function searchSql(read: Read, slug: string | null): { text: string; params: unk
 type Row = CapabilitySummary & { total: number };
 
 /** Capabilities matching every word (and the category), best first, with a total. */
-export async function searchCapabilities(ctx: Ctx, filter: CapabilityFilter, page: { offset: number; limit: number }): Promise<{ items: CapabilitySummary[]; total: number }> {
+export async function searchCapabilities(
+  ctx: Ctx,
+  filter: CapabilityFilter,
+  page: { offset: number; limit: number },
+): Promise<{ items: CapabilitySummary[]; total: number }> {
   const read = readFilter(filter);
   const { text, params } = searchSql(read, null);
   params.push(page.limit, page.offset);
   const rows = await ctx.services.sql.query<Row>(`${text} LIMIT $${params.length - 1} OFFSET $${params.length}`, params);
   // Past the last page there is no row to carry the total: count without the page.
-  const total = rows[0]?.total ?? (page.offset > 0 ? (await ctx.services.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${text}) m`, params.slice(0, -2)))[0].n : 0);
+  const total =
+    rows[0]?.total ??
+    (page.offset > 0 ? (await ctx.services.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${text}) m`, params.slice(0, -2)))[0].n : 0);
   return { items: rows.map(({ total: _t, ...c }) => c), total };
 }
 

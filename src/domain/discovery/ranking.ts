@@ -115,7 +115,10 @@ export const RANK_STATEMENTS = Object.fromEntries(
 export const MATCHES_STATEMENTS = Object.fromEntries(
   PREFERENCES.flatMap((prefer) =>
     VARIANTS.filter((v) => v !== 'all').flatMap((variant) =>
-      (['walk', 'few'] as const).map((read) => [`${prefer}:${variant}:${read}`, { name: `rank_${prefer}_${variant}_${read}`, text: rankSql(prefer, variant, read) }]),
+      (['walk', 'few'] as const).map((read) => [
+        `${prefer}:${variant}:${read}`,
+        { name: `rank_${prefer}_${variant}_${read}`, text: rankSql(prefer, variant, read) },
+      ]),
     ),
   ),
 ) as Record<`${Prefer}:${Exclude<Variant, 'all'>}:${Read}`, { name: string; text: string }>;
@@ -137,7 +140,10 @@ function rankStatement(query: ResolveQuery, matchesOnly?: Read): { name: string;
       : variant === 'limited'
         ? [query.capability, minReputation, maxCost, query.limit]
         : [query.capability, minReputation, maxCost, query.language, query.limit];
-  return { ...(matchesOnly && variant !== 'all' ? MATCHES_STATEMENTS[`${query.prefer}:${variant}:${matchesOnly}`] : RANK_STATEMENTS[`${query.prefer}:${variant}`]), params };
+  return {
+    ...(matchesOnly && variant !== 'all' ? MATCHES_STATEMENTS[`${query.prefer}:${variant}:${matchesOnly}`] : RANK_STATEMENTS[`${query.prefer}:${variant}`]),
+    params,
+  };
 }
 
 /**
@@ -241,8 +247,7 @@ function qualifierOf(query: ResolveQuery): ((reputation: number, costCents: numb
   const maxCost = query.maxCost ?? MAX_COST_CENTS;
   const language = query.language;
   if (variant === 'limited') return (reputation, costCents) => reputation >= minReputation && costCents <= maxCost;
-  return (reputation, costCents, languages) =>
-    reputation >= minReputation && costCents <= maxCost && (languages.length === 0 || languages.includes(language!));
+  return (reputation, costCents, languages) => reputation >= minReputation && costCents <= maxCost && (languages.length === 0 || languages.includes(language!));
 }
 
 /**

@@ -62,7 +62,7 @@ export function readResolveQuery(input: ResolveInput): ResolveQuery {
     else maxCost = Math.min(Math.floor(maxCostRaw), MAX_COST_CENTS);
   }
   const languageRaw = input.language ?? c.language;
-  const language = languageRaw === undefined || languageRaw === null ? null : checks.text('language', languageRaw, { max: 35 }) ?? null;
+  const language = languageRaw === undefined || languageRaw === null ? null : (checks.text('language', languageRaw, { max: 35 }) ?? null);
   const limit = checks.integer('limit', input.limit, 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
   checks.done();
   return { capability: capability!, prefer, minReputation, maxCost, language, limit };
@@ -75,7 +75,10 @@ export function readResolveQuery(input: ResolveInput): ResolveQuery {
  */
 export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock' | 'readCache'>, batch = 5000): Promise<number> {
   const now = services.clock.now();
-  const due = await services.sql.query<{ service_id: string }>(`SELECT service_id FROM service_offers WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2`, [now, batch]);
+  const due = await services.sql.query<{ service_id: string }>(`SELECT service_id FROM service_offers WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2`, [
+    now,
+    batch,
+  ]);
   if (!due.length) return 0;
   const ids = [...new Set(due.map((r) => r.service_id))];
   const [row] = await services.sql.query<{ written: number }>('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz, true) AS written', [ids, now]);
@@ -151,7 +154,10 @@ export async function quickResolve(ctx: Ctx, input: { capability?: unknown; pref
   const { matches } = await listProviders(ctx, query);
   if (!matches.length) {
     const firstParty = FIRST_PARTY.get(query.capability);
-    if (firstParty) throw new CapabilityUnavailable(`No registered provider offers ${query.capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`);
+    if (firstParty)
+      throw new CapabilityUnavailable(
+        `No registered provider offers ${query.capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`,
+      );
     throw new NotFound('active provider of capability', query.capability);
   }
   return matches[0];

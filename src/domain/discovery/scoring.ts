@@ -85,18 +85,8 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 /** Offers as listed, scored exactly as of `now` for `prefer`, best first (then cheaper, then by id). */
 export function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): Match[] {
   const w = WEIGHTS[prefer];
-  const scored = offers.map(([serviceId, serviceKey, name, description, capabilities, costCents, pricingModel, latencyP50Ms, successes, failures, freshAtMs, reputation, providerId, providerName, cooldownUntilMs]) => {
-    const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
-    const breakdown = {
-      reputation: 100 * w.reputation * f.reputation,
-      cost: 100 * w.cost * f.cost,
-      reliability: 100 * w.reliability * f.reliability,
-      latency: 100 * w.latency * f.latency,
-      freshness: 100 * w.freshness * f.freshness,
-    };
-    const exact = breakdown.reputation + breakdown.cost + breakdown.reliability + breakdown.latency + breakdown.freshness;
-    for (const k of FACTORS) breakdown[k] = round2(breakdown[k]);
-    const match: Match = {
+  const scored = offers.map(
+    ([
       serviceId,
       serviceKey,
       name,
@@ -104,17 +94,45 @@ export function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): M
       capabilities,
       costCents,
       pricingModel,
-      reputation,
-      successRate: round2(f.reliability),
       latencyP50Ms,
+      successes,
+      failures,
+      freshAtMs,
+      reputation,
       providerId,
       providerName,
-      cooldownUntil: cooldownUntilMs === null || cooldownUntilMs === undefined ? null : new Date(cooldownUntilMs),
-      score: round2(exact),
-      scoreBreakdown: breakdown,
-    };
-    return { exact, match };
-  });
+      cooldownUntilMs,
+    ]) => {
+      const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
+      const breakdown = {
+        reputation: 100 * w.reputation * f.reputation,
+        cost: 100 * w.cost * f.cost,
+        reliability: 100 * w.reliability * f.reliability,
+        latency: 100 * w.latency * f.latency,
+        freshness: 100 * w.freshness * f.freshness,
+      };
+      const exact = breakdown.reputation + breakdown.cost + breakdown.reliability + breakdown.latency + breakdown.freshness;
+      for (const k of FACTORS) breakdown[k] = round2(breakdown[k]);
+      const match: Match = {
+        serviceId,
+        serviceKey,
+        name,
+        description,
+        capabilities,
+        costCents,
+        pricingModel,
+        reputation,
+        successRate: round2(f.reliability),
+        latencyP50Ms,
+        providerId,
+        providerName,
+        cooldownUntil: cooldownUntilMs === null || cooldownUntilMs === undefined ? null : new Date(cooldownUntilMs),
+        score: round2(exact),
+        scoreBreakdown: breakdown,
+      };
+      return { exact, match };
+    },
+  );
   scored.sort((a, b) => b.exact - a.exact || a.match.costCents - b.match.costCents || (a.match.serviceId < b.match.serviceId ? -1 : 1));
   return scored.map((m) => m.match);
 }

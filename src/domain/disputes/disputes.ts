@@ -206,15 +206,29 @@ async function refundThroughLedger(tx: DbTx, services: Services, d: Dispute, ref
     const share = amount - feePart;
     clawback = share < available ? share : available > 0n ? available : 0n;
   }
-  await transfer(tx, [
-    { walletId: charge.walletId, amount, kind: 'refund' },
-    ...(clawback > 0n ? [{ walletId: earning!.walletId, amount: -clawback, kind: 'clawback' }] : []),
-    { walletId: ACCOUNTS.revenue, amount: -(amount - clawback), kind: 'refund' },
-  ], { executionId: d.executionId, reference: `dispute ${d.id}`, at });
+  await transfer(
+    tx,
+    [
+      { walletId: charge.walletId, amount, kind: 'refund' },
+      ...(clawback > 0n ? [{ walletId: earning!.walletId, amount: -clawback, kind: 'clawback' }] : []),
+      { walletId: ACCOUNTS.revenue, amount: -(amount - clawback), kind: 'refund' },
+    ],
+    { executionId: d.executionId, reference: `dispute ${d.id}`, at },
+  );
 }
 
 /** Writes a refund to the ledger, resolves the dispute and, for a refund, costs the provider reputation. */
-async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, resolution: string, refundCents: number, by: 'pipeline' | 'admin', at: Date, services: Services): Promise<Dispute> {
+async function resolveWith(
+  tx: DbTx,
+  emit: Emit,
+  ctx: Ctx | null,
+  d: Dispute,
+  resolution: string,
+  refundCents: number,
+  by: 'pipeline' | 'admin',
+  at: Date,
+  services: Services,
+): Promise<Dispute> {
   if (refundCents > 0 && d.transactionId) await refundThroughLedger(tx, services, d, refundCents, at);
   if (refundCents > 0 && d.transactionId) {
     const charge = await tx.transaction.findUniqueOrThrow({ where: { id: d.transactionId } });
@@ -234,7 +248,14 @@ async function resolveWith(tx: DbTx, emit: Emit, ctx: Ctx | null, d: Dispute, re
   const resolved = await tx.dispute.update({ where: { id: d.id }, data: { status: 'resolved', resolution, resolvedBy: by, refundCents, resolvedAt: at } });
   await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: d.id, from: d.status, to: 'resolved', note: resolution });
   if (refundCents > 0 && d.providerAgentId) {
-    await applyReputation(tx, emit, { agentId: d.providerAgentId, delta: -REFUND_PENALTY, reason: `dispute resolved with a refund of ${refundCents} cents`, sourceType: 'dispute', sourceId: d.id, at });
+    await applyReputation(tx, emit, {
+      agentId: d.providerAgentId,
+      delta: -REFUND_PENALTY,
+      reason: `dispute resolved with a refund of ${refundCents} cents`,
+      sourceType: 'dispute',
+      sourceId: d.id,
+      at,
+    });
   }
   await emitDisputeEvent(emit, resolved, 'dispute.resolved');
   return resolved;
@@ -257,7 +278,11 @@ async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; reso
   }
   if (charge.amountCents > succeeded.priceCents) {
     const excess = Math.min(refundable, charge.amountCents - succeeded.priceCents);
-    if (excess > 0) return { refundCents: excess, resolution: `Charged ${charge.amountCents} cents for a call priced at ${succeeded.priceCents}; ${excess} cents are refunded` };
+    if (excess > 0)
+      return {
+        refundCents: excess,
+        resolution: `Charged ${charge.amountCents} cents for a call priced at ${succeeded.priceCents}; ${excess} cents are refunded`,
+      };
   }
   return null;
 }
@@ -277,7 +302,13 @@ export async function decideOpenDisputes(services: Services, batch: number): Pro
       if (decision) await resolveWith(tx, emit, null, d, decision.resolution, decision.refundCents, 'pipeline', now, services);
       else {
         await tx.dispute.update({ where: { id }, data: { status: 'under_review' } });
-        await recordStateChange(tx, null, { subjectType: 'dispute', subjectId: id, from: 'open', to: 'under_review', note: 'The records do not decide it; an administrator will' });
+        await recordStateChange(tx, null, {
+          subjectType: 'dispute',
+          subjectId: id,
+          from: 'open',
+          to: 'under_review',
+          note: 'The records do not decide it; an administrator will',
+        });
       }
     }
     return due.length;
@@ -407,9 +438,28 @@ export async function revenue(ctx: Ctx, days = 30): Promise<Revenue> {
     totals: { grossCents: gross, refundsCents: refunds, netCents: gross - refunds, executions: num(totals.executions), paidExecutions: num(totals.paid) },
     byDay: [...allDays].sort().map((day) => {
       const r = charges.get(day);
-      return { day, grossCents: num(r?.gross ?? 0), refundsCents: num(r?.refunds ?? 0), netCents: num(r?.gross ?? 0) - num(r?.refunds ?? 0), feesBaseUnits: feesByDay.get(day) ?? 0n };
+      return {
+        day,
+        grossCents: num(r?.gross ?? 0),
+        refundsCents: num(r?.refunds ?? 0),
+        netCents: num(r?.gross ?? 0) - num(r?.refunds ?? 0),
+        feesBaseUnits: feesByDay.get(day) ?? 0n,
+      };
     }),
-    fees: { feesBaseUnits: fees, refundedBaseUnits: feesRefunded, netBaseUnits: fees - feesRefunded, feeBps: setup.feeBps, decimals: setup.asset.decimals, asset: setup.asset.symbol },
-    byCapability: byCapability.map((r) => ({ capability: r.capability, grossCents: num(r.gross), refundsCents: num(r.refunds), netCents: num(r.gross) - num(r.refunds), executions: num(r.executions) })),
+    fees: {
+      feesBaseUnits: fees,
+      refundedBaseUnits: feesRefunded,
+      netBaseUnits: fees - feesRefunded,
+      feeBps: setup.feeBps,
+      decimals: setup.asset.decimals,
+      asset: setup.asset.symbol,
+    },
+    byCapability: byCapability.map((r) => ({
+      capability: r.capability,
+      grossCents: num(r.gross),
+      refundsCents: num(r.refunds),
+      netCents: num(r.gross) - num(r.refunds),
+      executions: num(r.executions),
+    })),
   };
 }

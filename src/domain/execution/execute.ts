@@ -113,8 +113,20 @@ async function runOwn(
         score: null,
         priceCents: 0,
       };
-      const provided = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey, name: MARKETPLACE_PROVIDER.name, reputation: MARKETPLACE_PROVIDER.reputation };
-      return recordInTransaction(ctx, tx, emit, executionId, { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId }, ctx.services.clock.now());
+      const provided = {
+        serviceId: null,
+        serviceKey: MARKETPLACE_PROVIDER.serviceKey,
+        name: MARKETPLACE_PROVIDER.name,
+        reputation: MARKETPLACE_PROVIDER.reputation,
+      };
+      return recordInTransaction(
+        ctx,
+        tx,
+        emit,
+        executionId,
+        { me, capability, mode, input, status: 'success', result, error: null, provider: provided, costCents: 0, latencyMs, attempts: [attempt], taskId },
+        ctx.services.clock.now(),
+      );
     });
   } catch (err) {
     throw underInput(err);
@@ -133,7 +145,12 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   if (firstParty?.kind === 'own') {
     // The marketplace's own systems: it always answers them, and nobody else can.
     if (mode === 'chosen' && provider !== MARKETPLACE_PROVIDER.serviceKey) {
-      throw new ValidationFailed([{ path: 'provider', message: `${capability} is one of the marketplace's own capabilities: only the provider "${MARKETPLACE_PROVIDER.serviceKey}" serves it` }]);
+      throw new ValidationFailed([
+        {
+          path: 'provider',
+          message: `${capability} is one of the marketplace's own capabilities: only the provider "${MARKETPLACE_PROVIDER.serviceKey}" serves it`,
+        },
+      ]);
     }
     return runOwn(ctx, me, firstParty, { capability, input, mode, taskId, executionId, started });
   }
@@ -184,13 +201,23 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   } finally {
     // What the call held and did not spend goes back: to the lease for the caller's next calls, or (its
     // own hold, when nothing was recorded) to the wallet at once.
-    if (paid?.hold.shared) ctx.services.payments.leases.finish(me.id, { leaseId: paid.hold.id, walletId: paid.hold.walletId, address: paid.hold.address, amount: paid.hold.amount }, receipt?.payment?.charged ?? 0n);
+    if (paid?.hold.shared)
+      ctx.services.payments.leases.finish(
+        me.id,
+        { leaseId: paid.hold.id, walletId: paid.hold.walletId, address: paid.hold.address, amount: paid.hold.amount },
+        receipt?.payment?.charged ?? 0n,
+      );
     else if (paid && !receipt) await releaseHold(ctx.services, paid.hold.id).catch(() => undefined);
   }
 }
 
 /** The most a call can cost (the dearest provider it may try) and whom it may pay. */
-function priceOf(ctx: Ctx, me: Agent, call: { capability: string; input: unknown; mode: Mode; provider: string | null; taskId: string | null }, candidates: Candidate[]): CallPrice {
+function priceOf(
+  ctx: Ctx,
+  me: Agent,
+  call: { capability: string; input: unknown; mode: Mode; provider: string | null; taskId: string | null },
+  candidates: Candidate[],
+): CallPrice {
   const quoteCents = Math.max(0, ...candidates.map((c) => c.priceCents));
   return {
     quote: quoteCents > 0 ? centsToUnits(ctx.services.payments.setup, quoteCents) : 0n,

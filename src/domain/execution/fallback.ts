@@ -24,7 +24,12 @@ async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: s
   try {
     // CONTRACT §6: the service's signing secret (HMAC, v1); the Ed25519 v1a signature is for events.
     const headers = webhookHeaders({ id: executionId, timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000), body, secret: c.signingSecret });
-    const res = await ctx.services.outbound.post(c.endpoint, { headers, body, timeoutMs: ctx.services.config.providerTimeoutMs, maxResponseBytes: RESULT_MAX_BYTES });
+    const res = await ctx.services.outbound.post(c.endpoint, {
+      headers,
+      body,
+      timeoutMs: ctx.services.config.providerTimeoutMs,
+      maxResponseBytes: RESULT_MAX_BYTES,
+    });
     const latencyMs = Math.round(res.latencyMs);
     if (res.status < 200 || res.status > 299) return { ...base, outcome: 'failure', reason: `http_${res.status}`, statusCode: res.status, latencyMs };
     if (res.body.trim() === '') return { ...base, outcome: 'failure', reason: 'empty_body', statusCode: res.status, latencyMs };
@@ -122,7 +127,12 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
     if (task && candidate.local && !attempts.length && (refusedAlone = marketplaceMisfit(candidate.local, input))) break;
     // Under a task, a provider is called only once its price is held from the task's budget.
     if (task && task.budgetCents !== null) {
-      const hold = await holdBudget(ctx.services, task.id, candidate.priceCents, new Date(ctx.services.clock.now().getTime() + 2 * ctx.services.config.providerTimeoutMs + 30_000));
+      const hold = await holdBudget(
+        ctx.services,
+        task.id,
+        candidate.priceCents,
+        new Date(ctx.services.clock.now().getTime() + 2 * ctx.services.config.providerTimeoutMs + 30_000),
+      );
       if (!hold) continue;
       holds.push(hold);
     }

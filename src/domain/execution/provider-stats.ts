@@ -149,7 +149,8 @@ function foldService(
   if (buckets.reduce((n, c) => n + c, 0) > HISTOGRAM_CAP) for (let i = 0; i < buckets.length; i++) buckets[i] = Math.floor(buckets[i] / 2);
   const [rs, rf] = [s.reputation_success_count, s.reputation_failure_count];
   const points =
-    Math.floor((rs + counted.successes) / SUCCESSES_PER_POINT) - Math.floor(rs / SUCCESSES_PER_POINT) -
+    Math.floor((rs + counted.successes) / SUCCESSES_PER_POINT) -
+    Math.floor(rs / SUCCESSES_PER_POINT) -
     (Math.floor((rf + counted.failures) / FAILURES_PER_POINT) - Math.floor(rf / FAILURES_PER_POINT));
   return {
     counted,
@@ -187,11 +188,15 @@ const READ_SERVICES = `
  * statement trigger.
  */
 const applySql = (moves: boolean) => `
-  WITH ${moves ? `moves AS (
+  WITH ${
+    moves
+      ? `moves AS (
     SELECT * FROM jsonb_to_recordset($6::jsonb) AS m(agent_id uuid, previous int, reputation int, reason text, event_id text, data jsonb)
   ), moved AS (
     UPDATE agents a SET reputation = m.reputation FROM moves m WHERE a.id = m.agent_id AND a.reputation = m.previous RETURNING 1
-  ), ` : ''}stats AS (
+  ), `
+      : ''
+  }stats AS (
     UPDATE services s SET success_count = v.success_count, failure_count = v.failure_count, latency_buckets = v.latency_buckets,
       latency_p50_ms = v.latency_p50_ms, latency_p95_ms = v.latency_p95_ms, last_success_at = v.last_success_at,
       last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until,
@@ -204,10 +209,14 @@ const applySql = (moves: boolean) => `
   ), claimed AS (
     -- The ids' range makes it one index range scan (the list alone is one index search per id).
     DELETE FROM attempts_to_fold WHERE id BETWEEN $3 AND $4 AND id = ANY($1::bigint[]) RETURNING 1
-  )${moves ? `, noted AS (
+  )${
+    moves
+      ? `, noted AS (
     INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, source_type, created_at)
     SELECT gen_random_uuid(), m.agent_id, m.reputation - m.previous, m.reputation, m.reason, 'provider_stats', $7::timestamptz FROM moves m
-  ), ${eventCtes(`SELECT m.event_id, 'reputation.changed', m.agent_id, m.data, $7::timestamptz FROM moves m`)}` : ''}
+  ), ${eventCtes(`SELECT m.event_id, 'reputation.changed', m.agent_id, m.data, $7::timestamptz FROM moves m`)}`
+      : ''
+  }
   SELECT marketplace_fold_unchanged(${moves ? '(SELECT count(*) FROM moved) = (SELECT count(*) FROM moves) AND ' : ''}(SELECT count(*) FROM stats) = $5
       AND (SELECT count(*) FROM claimed) = cardinality($1::bigint[])) AS unchanged,
     ${moves ? '(SELECT count(*) FROM hooks)::int' : '0'} AS deliveries`;
@@ -260,7 +269,12 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
       const folded = foldService(s, attempts);
       stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
       const p = points.get(s.agent_id) ?? { previous: s.reputation, gained: s.gained, delta: 0, successes: 0, failures: 0 };
-      points.set(s.agent_id, { ...p, delta: p.delta + folded.points, successes: p.successes + folded.counted.successes, failures: p.failures + folded.counted.failures });
+      points.set(s.agent_id, {
+        ...p,
+        delta: p.delta + folded.points,
+        successes: p.successes + folded.counted.successes,
+        failures: p.failures + folded.counted.failures,
+      });
     }
     const events: OutboxRecord[] = [];
     const moves = [];
@@ -279,7 +293,11 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
     // The queue is read in id order, so the first and last ids bound the batch.
     const params = [queued.map((a) => a.id), JSON.stringify(stats), queued[0].id, queued[queued.length - 1].id, stats.length];
     const apply = moves.length ? APPLY_MOVING : APPLY;
-    const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(apply.text, moves.length ? [...params, JSON.stringify(moves), at] : params, apply.name);
+    const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(
+      apply.text,
+      moves.length ? [...params, JSON.stringify(moves), at] : params,
+      apply.name,
+    );
     announceCommitted(services, events, deliveries);
     return queued.length;
   }, TRIES);
@@ -297,7 +315,14 @@ export class ProviderStats {
 
   constructor(private readonly services: Services) {
     // Executions wake it, at most every FOLD_INTERVAL_MS: under load one fold takes many attempts at once.
-    this.worker = new Worker({ name: 'provider-stats', round: () => this.foldOnce(), log: services.log, pollMs: 5_000, fullBatch: BATCH, minIntervalMs: FOLD_INTERVAL_MS });
+    this.worker = new Worker({
+      name: 'provider-stats',
+      round: () => this.foldOnce(),
+      log: services.log,
+      pollMs: 5_000,
+      fullBatch: BATCH,
+      minIntervalMs: FOLD_INTERVAL_MS,
+    });
   }
 
   start(): void {

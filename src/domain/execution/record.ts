@@ -47,9 +47,20 @@ export async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, execut
     },
   });
   // The marketplace's own capabilities have no statistics to fold: nothing is queued for provider-stats.
-  await tx.executionAttempt.createMany({ data: r.attempts.map(({ usage, ...a }) => ({ ...a, ...(usage ? { usage: { ...usage } } : {}), executionId, createdAt: at })) });
+  await tx.executionAttempt.createMany({
+    data: r.attempts.map(({ usage, ...a }) => ({ ...a, ...(usage ? { usage: { ...usage } } : {}), executionId, createdAt: at })),
+  });
   const transaction = await tx.transaction.create({
-    data: { agentId: r.me.id, executionId, serviceId, kind: 'charge', amountCents: r.costCents, latencyMs: r.latencyMs, capability: r.capability, createdAt: at },
+    data: {
+      agentId: r.me.id,
+      executionId,
+      serviceId,
+      kind: 'charge',
+      amountCents: r.costCents,
+      latencyMs: r.latencyMs,
+      capability: r.capability,
+      createdAt: at,
+    },
     select: { id: true },
   });
   const event = eventOf(executionId, r);
@@ -243,7 +254,14 @@ export async function recordTogether(sql: SqlRunner, kind: Together, records: Ba
     const written = await write(records);
     return records.map(() => ({ ok: true, value: written }));
   } catch {
-    return Promise.all(records.map((r) => write([r]).then((value): Settled<Written> => ({ ok: true, value }), (error: unknown): Settled<Written> => ({ ok: false, error }))));
+    return Promise.all(
+      records.map((r) =>
+        write([r]).then(
+          (value): Settled<Written> => ({ ok: true, value }),
+          (error: unknown): Settled<Written> => ({ ok: false, error }),
+        ),
+      ),
+    );
   }
 }
 
@@ -273,7 +291,10 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
     if (r.paid && isFundsViolation(err)) {
       // The call's hold lapsed (its process stalled past the hold's life) and the wallet was spent
       // meanwhile: the call is recorded, unpaid, rather than lost.
-      ctx.services.log.warn({ execution_id: executionId, wallet: r.paid.hold.walletId }, 'a paid call outlived its hold and its wallet no longer covers it: recorded unpaid');
+      ctx.services.log.warn(
+        { execution_id: executionId, wallet: r.paid.hold.walletId },
+        'a paid call outlived its hold and its wallet no longer covers it: recorded unpaid',
+      );
       return recordProviderExecution(ctx, executionId, { ...r, paid: undefined, costCents: 0 }, at);
     }
     throw err;

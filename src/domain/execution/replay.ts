@@ -18,7 +18,9 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
     db.x402Payment.findFirst({ where: { executionId } }),
   ]);
   const last = attempts.find((a) => a.outcome === 'success') ?? attempts[attempts.length - 1];
-  const service = last?.serviceId ? await db.service.findUnique({ where: { id: last.serviceId }, select: { name: true, agent: { select: { reputation: true } } } }) : null;
+  const service = last?.serviceId
+    ? await db.service.findUnique({ where: { id: last.serviceId }, select: { name: true, agent: { select: { reputation: true } } } })
+    : null;
   const sum = (kind: string) => entries.filter((x) => x.kind === kind).reduce((t, x) => t + x.amount, 0n);
   const payer = entries.find((x) => x.kind === 'charge');
   const payerWallet = payment || payer ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } }) : null;
@@ -29,9 +31,22 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
     status: e.status as 'success' | 'error',
     result: e.result ?? null,
     error: e.error,
-    provider: last ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 } : null,
+    provider: last
+      ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 }
+      : null,
     transaction: { transactionId: charge?.id ?? '', costCents: e.costCents, latencyMs: e.latencyMs },
-    attempts: attempts.map((a) => ({ ordinal: a.ordinal, serviceId: a.serviceId, serviceKey: a.serviceKey, outcome: a.outcome as 'success' | 'failure', reason: a.reason, statusCode: a.statusCode, latencyMs: a.latencyMs, score: a.score, priceCents: a.priceCents, usage: (a.usage as ModelUsage | null) ?? null })),
+    attempts: attempts.map((a) => ({
+      ordinal: a.ordinal,
+      serviceId: a.serviceId,
+      serviceKey: a.serviceKey,
+      outcome: a.outcome as 'success' | 'failure',
+      reason: a.reason,
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      score: a.score,
+      priceCents: a.priceCents,
+      usage: (a.usage as ModelUsage | null) ?? null,
+    })),
     payment:
       payment || payer
         ? {
@@ -43,7 +58,9 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
             chargedCents: e.costCents,
             fee: sum('fee'),
             providerShare: sum('earning'),
-            x402: payment ? { paymentId: payment.id, payer: payment.payer, amount: payment.amount, transaction: payment.transaction ?? '', network: payment.network } : null,
+            x402: payment
+              ? { paymentId: payment.id, payer: payment.payer, amount: payment.amount, transaction: payment.transaction ?? '', network: payment.network }
+              : null,
           }
         : null,
     createdAt: e.createdAt,

@@ -120,7 +120,8 @@ export function marketplaceCandidate(local: GenericCapability): Candidate {
 
 /** Why the marketplace does not serve a capability here: it is not one of its own, or it lacks configuration. */
 export function unservedByMarketplace(capability: string, firstParty: { unavailableBecause?: string } | undefined): Error {
-  if (!firstParty) return new ValidationFailed([{ path: 'provider', message: `the marketplace does not serve ${capability}: name a registered service (svc_…)` }]);
+  if (!firstParty)
+    return new ValidationFailed([{ path: 'provider', message: `the marketplace does not serve ${capability}: name a registered service (svc_…)` }]);
   return new CapabilityUnavailable(
     `No registered provider offers ${capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`,
   );

@@ -56,7 +56,9 @@ export async function registerExternalAgent(ctx: Ctx, input: RegisterExternalAge
     const agent = await ctx.db.$transaction(async (tx) => {
       const count = await tx.externalAgent.count({ where: { ownerId: me.id } });
       if (count >= MAX_EXTERNAL_AGENTS) throw new Conflict(`An agent may register at most ${MAX_EXTERNAL_AGENTS} external agents`);
-      return tx.externalAgent.create({ data: { ownerId: me.id, instanceUrl: instanceUrl!, capabilities: capabilities!, name: name || host, description, secret } });
+      return tx.externalAgent.create({
+        data: { ownerId: me.id, instanceUrl: instanceUrl!, capabilities: capabilities!, name: name || host, description, secret },
+      });
     });
     return { agent, secret };
   } catch (err) {
@@ -130,7 +132,12 @@ export function readAgentCard(raw: unknown, cardUrl: string): CardSummary | stri
       id: skill.id.slice(0, 200),
       name: skill.name.slice(0, 200),
       description: str(skill.description) ? skill.description.slice(0, 2000) : '',
-      tags: Array.isArray(skill.tags) ? skill.tags.filter(str).slice(0, 50).map((t) => t.slice(0, 100)) : [],
+      tags: Array.isArray(skill.tags)
+        ? skill.tags
+            .filter(str)
+            .slice(0, 50)
+            .map((t) => t.slice(0, 100))
+        : [],
     });
   }
   const interfaces = Array.isArray(card.supportedInterfaces) ? (card.supportedInterfaces as Record<string, unknown>[]) : [];
@@ -160,7 +167,8 @@ async function fetchCard(ctx: Ctx, cardUrl: string): Promise<CardSummary | strin
     res = await ctx.services.outbound.get(cardUrl, { headers: { accept: 'application/json' }, timeoutMs: CARD_TIMEOUT_MS, maxResponseBytes: MAX_CARD_BYTES });
   } catch (err) {
     if (err instanceof OutboundError) {
-      if (err.reason === 'blocked_address' || err.reason === 'invalid_url') throw new BadRequest(`instance_url: ${err.message} (a private or local address is refused unless OUTBOUND_ALLOW_PRIVATE is set)`);
+      if (err.reason === 'blocked_address' || err.reason === 'invalid_url')
+        throw new BadRequest(`instance_url: ${err.message} (a private or local address is refused unless OUTBOUND_ALLOW_PRIVATE is set)`);
       return `the agent card could not be fetched (${err.reason})`;
     }
     throw err;
@@ -193,7 +201,9 @@ export async function connectGateway(ctx: Ctx, input: { externalAgentId?: unknow
   const instanceUrl = input.instanceUrl === undefined || input.instanceUrl === null ? undefined : readInstanceUrl(ctx, checks, input.instanceUrl);
   if (!id && !instanceUrl) checks.fail('external_agent_id', 'external_agent_id or instance_url is required');
   checks.done();
-  let agent: ExternalAgent | null = id ? await externalAgentOf(ctx, me.id, id) : await ctx.db.externalAgent.findFirst({ where: { ownerId: me.id, instanceUrl: instanceUrl! } });
+  let agent: ExternalAgent | null = id
+    ? await externalAgentOf(ctx, me.id, id)
+    : await ctx.db.externalAgent.findFirst({ where: { ownerId: me.id, instanceUrl: instanceUrl! } });
   if (id && instanceUrl && agent!.instanceUrl !== instanceUrl) throw new BadRequest('instance_url: is not the instance of that external agent');
   const cardUrl = cardUrlOf(agent?.instanceUrl ?? instanceUrl!);
   const found = await fetchCard(ctx, cardUrl);
@@ -206,12 +216,19 @@ export async function connectGateway(ctx: Ctx, input: { externalAgentId?: unknow
   if (!agent) {
     const capabilities = capabilitiesOf(found);
     if (!capabilities.length) throw new BadRequest('instance_url: the agent card names no skill whose id or tags is a capability identifier');
-    agent = (await registerExternalAgent(ctx, { instanceUrl, capabilities, name: found.name.slice(0, 100), description: found.description.slice(0, 1000) })).agent;
+    agent = (await registerExternalAgent(ctx, { instanceUrl, capabilities, name: found.name.slice(0, 100), description: found.description.slice(0, 1000) }))
+      .agent;
   }
   const target = agent;
   const connected = await ctx.db.$transaction(async (tx) => {
     const updated = await tx.externalAgent.update({ where: { id: target.id }, data: { status: 'connected', card, connectedAt: now } });
-    await appendGatewayEvent(tx, { ownerId: me.id, externalAgentId: target.id, type: 'gateway.connected', data: { external_agent_id: target.id, card_url: cardUrl, skills: found.skills.length }, at: now });
+    await appendGatewayEvent(tx, {
+      ownerId: me.id,
+      externalAgentId: target.id,
+      type: 'gateway.connected',
+      data: { external_agent_id: target.id, card_url: cardUrl, skills: found.skills.length },
+      at: now,
+    });
     return updated;
   });
   return { connected: true, reason: null, agent: connected, card: found };

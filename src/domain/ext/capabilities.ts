@@ -42,7 +42,8 @@ export async function registerExternalCapability(ctx: Ctx, input: RegisterExtern
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const name = checks.text('name', input.name, { max: 64, required: true });
-  if (name && !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(name)) checks.fail('name', 'must be an identifier of lower-case letters, digits, dots and dashes (at most 64)');
+  if (name && !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(name))
+    checks.fail('name', 'must be an identifier of lower-case letters, digits, dots and dashes (at most 64)');
   const description = checks.text('description', input.description, { max: 1000, required: true, multiline: true });
   const inputSchema = checkInputSchema(checks, 'input_schema', input.inputSchema);
   const endpoint = checks.receiverUrl('endpoint', input.endpoint, ctx.services.config.outboundAllowPrivate, true);
@@ -52,9 +53,18 @@ export async function registerExternalCapability(ctx: Ctx, input: RegisterExtern
   if (externalAgentId) await externalAgentOf(ctx, me.id, externalAgentId);
   try {
     return await ctx.db.$transaction(async (tx) => {
-      if ((await tx.externalCapability.count({ where: { ownerId: me.id } })) >= MAX_EXTERNAL_CAPABILITIES) throw new Conflict(`An agent may register at most ${MAX_EXTERNAL_CAPABILITIES} capabilities`);
+      if ((await tx.externalCapability.count({ where: { ownerId: me.id } })) >= MAX_EXTERNAL_CAPABILITIES)
+        throw new Conflict(`An agent may register at most ${MAX_EXTERNAL_CAPABILITIES} capabilities`);
       return tx.externalCapability.create({
-        data: { ownerId: me.id, name: name!, description: description!, inputSchema: inputSchema as Prisma.InputJsonValue, endpoint: endpoint!, externalAgentId, priceCents },
+        data: {
+          ownerId: me.id,
+          name: name!,
+          description: description!,
+          inputSchema: inputSchema as Prisma.InputJsonValue,
+          endpoint: endpoint!,
+          externalAgentId,
+          priceCents,
+        },
       });
     });
   } catch (err) {
@@ -132,12 +142,17 @@ const SEARCH_SQL = `
   FROM hits WHERE ($3::text IS NULL OR source = $3)
   ORDER BY capability, rank, name, id LIMIT $4 OFFSET $5`;
 
-export async function searchCapabilities(ctx: Ctx, input: { q?: unknown; capability?: unknown; source?: unknown }, page: Page): Promise<{ items: CapabilityHit[]; total: number }> {
+export async function searchCapabilities(
+  ctx: Ctx,
+  input: { q?: unknown; capability?: unknown; source?: unknown },
+  page: Page,
+): Promise<{ items: CapabilityHit[]; total: number }> {
   await requireAgent(ctx);
   const checks = new Checks();
   const q = checks.text('q', input.q, { max: 200 }) || null;
   const capability = checks.text('capability', input.capability, { max: 64 }) || null;
-  const source = input.source === undefined || input.source === null ? null : checks.oneOf('source', input.source, ['catalog', 'marketplace', 'external'] as const);
+  const source =
+    input.source === undefined || input.source === null ? null : checks.oneOf('source', input.source, ['catalog', 'marketplace', 'external'] as const);
   checks.done();
   const rows = await ctx.services.sql.query<HitRow>(SEARCH_SQL, [capability, q && likePattern(q), source, page.limit, page.offset]);
   const executeUrl = `${ctx.services.config.publicBaseUrl}/api/v1/execute`;
@@ -157,6 +172,7 @@ export async function searchCapabilities(ctx: Ctx, input: { q?: unknown; capabil
   }));
   // A page past the end has no rows to carry the total: count it then.
   let total = rows[0]?.total ?? 0;
-  if (!rows.length && page.offset > 0) total = (await ctx.services.sql.query<HitRow>(SEARCH_SQL, [capability, q && likePattern(q), source, 1, 0]))[0]?.total ?? 0;
+  if (!rows.length && page.offset > 0)
+    total = (await ctx.services.sql.query<HitRow>(SEARCH_SQL, [capability, q && likePattern(q), source, 1, 0]))[0]?.total ?? 0;
   return { items, total };
 }

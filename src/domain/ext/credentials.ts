@@ -66,13 +66,23 @@ export async function issuePassport(ctx: Ctx, agentId: string): Promise<{ passpo
     status: row.status,
     member_since: row.created_at.toISOString(),
     executions: { total: row.exec_total, succeeded: row.exec_ok, failed: row.exec_total - row.exec_ok },
-    provider: { services: row.services, calls: served, succeeded: row.served_ok, failed: row.served_failed, success_rate: served ? Math.round((row.served_ok / served) * 10_000) / 10_000 : null },
+    provider: {
+      services: row.services,
+      calls: served,
+      succeeded: row.served_ok,
+      failed: row.served_failed,
+      success_rate: served ? Math.round((row.served_ok / served) * 10_000) / 10_000 : null,
+    },
     disputes: { filed: row.filed, against: row.against, open: row.open_against, refunded_against: row.refunded_against },
     issued_at: new Date(iat * 1000).toISOString(),
     expires_at: new Date(exp * 1000).toISOString(),
     issuer: ctx.services.config.publicBaseUrl,
   };
-  const signature = signCompact({ iss: passport.issuer, sub: agentId, iat, exp, jti: `pp_${base62(24)}`, passport }, ctx.services.signingKeys.current, PASSPORT_TYP);
+  const signature = signCompact(
+    { iss: passport.issuer, sub: agentId, iat, exp, jti: `pp_${base62(24)}`, passport },
+    ctx.services.signingKeys.current,
+    PASSPORT_TYP,
+  );
   return { passport, signature };
 }
 
@@ -142,7 +152,8 @@ export async function issueVaultToken(ctx: Ctx, input: VaultTokenInput): Promise
   else if (input.scopes.length > 50) checks.fail('scopes', 'must have at most 50 entries');
   else
     input.scopes.forEach((s, i) => {
-      if (typeof s !== 'string' || !SCOPE.test(s)) checks.fail(`scopes.${i}`, 'must be an operation (`execute`), `<operation>:<name>` (`capability:summarize`) or `*`');
+      if (typeof s !== 'string' || !SCOPE.test(s))
+        checks.fail(`scopes.${i}`, 'must be an operation (`execute`), `<operation>:<name>` (`capability:summarize`) or `*`');
       else if (!scopes.includes(s)) scopes.push(s);
     });
   const audience = checks.text('audience', input.audience, { max: 512, required: true });
@@ -157,7 +168,16 @@ export async function issueVaultToken(ctx: Ctx, input: VaultTokenInput): Promise
   const expiresAt = new Date(exp * 1000);
   await ctx.db.vaultToken.create({ data: { id: tokenId, agentId: me.id, audience: audience!, scopes, subject, expiresAt, createdAt: issuedAt } });
   const token = signCompact(
-    { iss: ctx.services.config.publicBaseUrl, sub: me.id, aud: audience, iat, exp, jti: tokenId, scope: scopes.join(' '), ...(subject && { act: { sub: subject } }) },
+    {
+      iss: ctx.services.config.publicBaseUrl,
+      sub: me.id,
+      aud: audience,
+      iat,
+      exp,
+      jti: tokenId,
+      scope: scopes.join(' '),
+      ...(subject && { act: { sub: subject } }),
+    },
     ctx.services.signingKeys.current,
     VAULT_TYP,
   );

@@ -66,7 +66,8 @@ export async function delegateToExternal(ctx: Ctx, input: DelegateInput): Promis
   const target = await externalAgentById(ctx, externalAgentId!);
   const late = new Checks();
   if (!capability) late.fail('capability', 'is required');
-  else if (!target.capabilities.includes(capability)) late.fail('capability', `is not one external agent ${target.id} declares (${target.capabilities.join(', ')})`);
+  else if (!target.capabilities.includes(capability))
+    late.fail('capability', `is not one external agent ${target.id} declares (${target.capabilities.join(', ')})`);
   late.done();
   const now = ctx.services.clock.now();
   const id = newUuid();
@@ -74,7 +75,18 @@ export async function delegateToExternal(ctx: Ctx, input: DelegateInput): Promis
   const payload = work ?? {};
   return transact(ctx, async (tx, emit) => {
     const delegation = await tx.extDelegation.create({
-      data: { id, agentId: me.id, externalAgentId: target.id, capability: capability!, input: payload as Prisma.InputJsonValue, taskId, swarmId, step: swarmId ? step! : null, executionId, createdAt: now },
+      data: {
+        id,
+        agentId: me.id,
+        externalAgentId: target.id,
+        capability: capability!,
+        input: payload as Prisma.InputJsonValue,
+        taskId,
+        swarmId,
+        step: swarmId ? step! : null,
+        executionId,
+        createdAt: now,
+      },
     });
     await tx.externalAgent.update({ where: { id: target.id }, data: { delegations: { increment: 1 } } });
     const data = {
@@ -134,7 +146,11 @@ function readAnswer(checks: Checks | null, input: AnswerInput): { ok: boolean; r
  * execution of the delegating agent with its `execution.succeeded`/`failed` event, the external agent's
  * counts and reputation, and `delegation.answered` for its owner — in one transaction.
  */
-async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: string, answer: { ok: boolean; result: unknown; error: string | null }): Promise<ExtDelegation | undefined> {
+async function recordAnswer(
+  ctx: Pick<Ctx, 'db' | 'services'>,
+  delegationId: string,
+  answer: { ok: boolean; result: unknown; error: string | null },
+): Promise<ExtDelegation | undefined> {
   const now = ctx.services.clock.now();
   return transact(ctx, async (tx, emit) => {
     const status = answer.ok ? 'answered' : 'failed';
@@ -161,7 +177,9 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
         createdAt: now,
       },
     });
-    await tx.transaction.create({ data: { agentId: d.agentId, executionId: d.executionId, kind: 'charge', amountCents: 0, latencyMs, capability: d.capability, createdAt: now } });
+    await tx.transaction.create({
+      data: { agentId: d.agentId, executionId: d.executionId, kind: 'charge', amountCents: 0, latencyMs, capability: d.capability, createdAt: now },
+    });
     const delta = answer.ok ? await answerEarns(tx, d, now) : FAILURE_DELTA;
     const [ext] = await tx.$queryRaw<{ owner_id: string; reputation: number }[]>`
       UPDATE external_agents SET answered = answered + ${answer.ok ? 1 : 0}, failed = failed + ${answer.ok ? 0 : 1},
@@ -179,7 +197,15 @@ async function recordAnswer(ctx: Pick<Ctx, 'db' | 'services'>, delegationId: str
       swarm_id: d.swarmId,
       step: d.step,
     };
-    await emit(d.agentId, answer.ok ? 'execution.succeeded' : 'execution.failed', { execution_id: d.executionId, capability: d.capability, status: answer.ok ? 'success' : 'error', external_agent_id: d.externalAgentId, delegation_id: d.id, latency_ms: latencyMs, cost_cents: 0 });
+    await emit(d.agentId, answer.ok ? 'execution.succeeded' : 'execution.failed', {
+      execution_id: d.executionId,
+      capability: d.capability,
+      status: answer.ok ? 'success' : 'error',
+      external_agent_id: d.externalAgentId,
+      delegation_id: d.id,
+      latency_ms: latencyMs,
+      cost_cents: 0,
+    });
     if (ext) await appendGatewayEvent(tx, { ownerId: ext.owner_id, externalAgentId: d.externalAgentId, type: 'delegation.answered', data, at: now });
     return tx.extDelegation.findUniqueOrThrow({ where: { id: delegationId } });
   });

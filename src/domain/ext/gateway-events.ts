@@ -35,7 +35,10 @@ const APPEND_SQL = `
   SELECT $1::uuid, seq.last_seq, $2, $3, $4::uuid, $5::jsonb, $6::timestamptz FROM seq`;
 
 /** Appends an event for an owner's external agent inside `tx` (the transaction of the change it reports). */
-export async function appendGatewayEvent(tx: DbTx, e: { ownerId: string; externalAgentId: string; type: GatewayEventType; data: Record<string, unknown>; at: Date }): Promise<void> {
+export async function appendGatewayEvent(
+  tx: DbTx,
+  e: { ownerId: string; externalAgentId: string; type: GatewayEventType; data: Record<string, unknown>; at: Date },
+): Promise<void> {
   await tx.$executeRawUnsafe(APPEND_SQL, e.ownerId, `gev_${base62(24)}`, e.type, e.externalAgentId, JSON.stringify(e.data), e.at);
 }
 
@@ -55,7 +58,14 @@ interface EventRow {
   created_at: Date;
 }
 
-const view = (r: EventRow): GatewayEventView => ({ id: r.event_id, seq: r.seq, type: r.type, externalAgentId: r.external_agent_id, data: r.data, createdAt: r.created_at });
+const view = (r: EventRow): GatewayEventView => ({
+  id: r.event_id,
+  seq: r.seq,
+  type: r.type,
+  externalAgentId: r.external_agent_id,
+  data: r.data,
+  createdAt: r.created_at,
+});
 
 /**
  * The caller's events after `after` (else after its last acknowledged cursor), oldest first, at most `limit`, and the

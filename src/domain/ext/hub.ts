@@ -60,7 +60,9 @@ export function readTool(checks: Checks, format: ToolFormat, tool: unknown): Neu
     const name = readName(checks, 'tool.id', tool.id);
     const inputSchema = checkInputSchema(checks, 'tool.inputSchema', tool.inputSchema, false) ?? EMPTY_SCHEMA();
     const display = checks.text('tool.name', tool.name, { max: 200 }) || null;
-    return name === undefined ? undefined : { name, title: display && display !== name ? display : null, description: text(checks, 'tool.description', tool.description), inputSchema };
+    return name === undefined
+      ? undefined
+      : { name, title: display && display !== name ? display : null, description: text(checks, 'tool.description', tool.description), inputSchema };
   }
   return readOperation(checks, tool);
 }
@@ -79,12 +81,17 @@ function readOperation(checks: Checks, op: Record<string, unknown>): NeutralTool
     schema.properties = { ...(schema.properties ?? {}) };
     op.parameters.forEach((p, i) => {
       if (!obj(p) || typeof p.name !== 'string') return checks.fail(`tool.parameters.${i}`, 'must be a parameter with a name');
-      schema.properties![p.name] = { ...(obj(p.schema) ? p.schema : { type: 'string' }), ...(typeof p.description === 'string' ? { description: p.description } : {}) };
+      schema.properties![p.name] = {
+        ...(obj(p.schema) ? p.schema : { type: 'string' }),
+        ...(typeof p.description === 'string' ? { description: p.description } : {}),
+      };
       if (p.required === true) schema.required = [...new Set([...(schema.required ?? []), p.name])];
     });
     inputSchema = schema as Record<string, unknown>;
   }
-  return name === undefined ? undefined : { name, title: summary && summary !== name && summary !== description ? summary : null, description, inputSchema: inputSchema ?? EMPTY_SCHEMA() };
+  return name === undefined
+    ? undefined
+    : { name, title: summary && summary !== name && summary !== description ? summary : null, description, inputSchema: inputSchema ?? EMPTY_SCHEMA() };
 }
 
 function readSkillMd(checks: Checks, md: string): NeutralTool | undefined {
@@ -103,12 +110,19 @@ function readSkillMd(checks: Checks, md: string): NeutralTool | undefined {
     }
   }
   const title = typeof metadata.title === 'string' ? metadata.title : null;
-  return name === undefined ? undefined : { name, title, description: text(checks, 'tool.description', fields.description), inputSchema: inputSchema ?? EMPTY_SCHEMA() };
+  return name === undefined
+    ? undefined
+    : { name, title, description: text(checks, 'tool.description', fields.description), inputSchema: inputSchema ?? EMPTY_SCHEMA() };
 }
 
 /** A name as Agent Skills allows it: lower case, runs of anything else as one hyphen. */
 export function skillNameOf(name: string): string {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
   return slug || 'tool';
 }
 
@@ -130,7 +144,15 @@ export function writeTool(t: NeutralTool, format: ToolFormat): unknown {
       return { name: t.name, ...(t.title ? { title: t.title } : {}), description: t.description, inputSchema: t.inputSchema };
     case 'a2a':
       // A2A skills have no schema field: the input schema travels beside the standard fields (clients ignore it).
-      return { id: t.name, name: t.title ?? t.name, description: t.description, tags: [], inputModes: ['application/json'], outputModes: ['application/json'], inputSchema: t.inputSchema };
+      return {
+        id: t.name,
+        name: t.title ?? t.name,
+        description: t.description,
+        tags: [],
+        inputModes: ['application/json'],
+        outputModes: ['application/json'],
+        inputSchema: t.inputSchema,
+      };
     case 'openapi':
       return {
         operationId: t.name,

@@ -60,15 +60,23 @@ export async function createPaymentOffer(ctx: Ctx, input: OfferInput): Promise<C
   if (input.priceBaseUnits !== undefined && input.priceBaseUnits !== null) {
     const raw = input.priceBaseUnits;
     if (typeof raw !== 'string' || !/^\d{1,20}$/.test(raw)) checks.fail('priceBaseUnits', 'must be an integer string of base units');
-    else if ((fromUnits = unitsToCents(setup, BigInt(raw))) === undefined) checks.fail('priceBaseUnits', `must be a whole number of cents: a multiple of ${centsToUnits(setup, 1)} base units`);
-    else if (fromUnits < 1 || fromUnits > OFFER_MAX_CENTS) checks.fail('priceBaseUnits', `must be from ${centsToUnits(setup, 1)} to ${centsToUnits(setup, OFFER_MAX_CENTS)}`);
+    else if ((fromUnits = unitsToCents(setup, BigInt(raw))) === undefined)
+      checks.fail('priceBaseUnits', `must be a whole number of cents: a multiple of ${centsToUnits(setup, 1)} base units`);
+    else if (fromUnits < 1 || fromUnits > OFFER_MAX_CENTS)
+      checks.fail('priceBaseUnits', `must be from ${centsToUnits(setup, 1)} to ${centsToUnits(setup, OFFER_MAX_CENTS)}`);
   }
-  if ((input.priceCents ?? null) === null && (input.priceBaseUnits ?? null) === null) checks.fail('priceCents', 'is required (integer cents; or price_base_units)');
-  if (cents !== undefined && fromUnits !== undefined && cents !== fromUnits) checks.fail('priceBaseUnits', `says ${fromUnits} cents while price_cents says ${cents}: give one, or both alike`);
-  const payeeAgentId = input.payeeAgentId === undefined || input.payeeAgentId === null ? undefined : checks.text('payeeAgentId', input.payeeAgentId, { max: 64 });
+  if ((input.priceCents ?? null) === null && (input.priceBaseUnits ?? null) === null)
+    checks.fail('priceCents', 'is required (integer cents; or price_base_units)');
+  if (cents !== undefined && fromUnits !== undefined && cents !== fromUnits)
+    checks.fail('priceBaseUnits', `says ${fromUnits} cents while price_cents says ${cents}: give one, or both alike`);
+  const payeeAgentId =
+    input.payeeAgentId === undefined || input.payeeAgentId === null ? undefined : checks.text('payeeAgentId', input.payeeAgentId, { max: 64 });
   const payeeExternalId =
-    input.payeeExternalAgentId === undefined || input.payeeExternalAgentId === null ? undefined : checks.text('payeeExternalAgentId', input.payeeExternalAgentId, { max: 64 });
-  if (payeeAgentId !== undefined && payeeExternalId !== undefined) checks.fail('payeeExternalAgentId', 'give payee_agent_id or payee_external_agent_id, not both');
+    input.payeeExternalAgentId === undefined || input.payeeExternalAgentId === null
+      ? undefined
+      : checks.text('payeeExternalAgentId', input.payeeExternalAgentId, { max: 64 });
+  if (payeeAgentId !== undefined && payeeExternalId !== undefined)
+    checks.fail('payeeExternalAgentId', 'give payee_agent_id or payee_external_agent_id, not both');
   const expiresIn = checks.integer('expiresIn', input.expiresIn, 60, OFFER_MAX_SECONDS) ?? OFFER_DEFAULT_SECONDS;
   checks.done();
   const price = (cents ?? fromUnits)!;
@@ -168,7 +176,13 @@ export async function checkoutReceipt(ctx: Ctx, id: string): Promise<CheckoutRec
 
 function unpaidOrReceipt(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer, required: PaymentRequirements): Promise<CheckoutReceipt> {
   if (session.status === 'paid') return receiptOf(ctx, session.id);
-  throw checkoutRequired(ctx, session, offer, required, `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": send this URL a PAYMENT-SIGNATURE for one of \`accepts\` (GET or POST)`);
+  throw checkoutRequired(
+    ctx,
+    session,
+    offer,
+    required,
+    `Pay ${describePrice(ctx, session.amount)} for "${offer.description}": send this URL a PAYMENT-SIGNATURE for one of \`accepts\` (GET or POST)`,
+  );
 }
 
 /**
@@ -188,17 +202,29 @@ export async function payCheckout(ctx: Ctx, id: string, payment?: string | null)
   const settlement = settlementFor(ctx, session, offer, required, read);
   for (;;) {
     // A payment seen before is decided once it settled, or once its claimant's claim lapsed.
-    const seen = await waitForClaim(inFlight, flightKey, async () => {
-      const row = await findPayment(services, read);
-      if (!row) return { row: null };
-      if (row.status === 'settled' || row.requestHash !== fingerprintOf(session.id)) return { row };
-      return row.claimedUntil.getTime() > services.clock.now().getTime() ? undefined : { row };
-    }, deadline);
+    const seen = await waitForClaim(
+      inFlight,
+      flightKey,
+      async () => {
+        const row = await findPayment(services, read);
+        if (!row) return { row: null };
+        if (row.status === 'settled' || row.requestHash !== fingerprintOf(session.id)) return { row };
+        return row.claimedUntil.getTime() > services.clock.now().getTime() ? undefined : { row };
+      },
+      deadline,
+    );
     if (!seen) throw new ServiceUnavailable('A copy of this payment is still being settled; retry shortly');
     const { row } = seen;
     if (row) {
       if (row.requestHash !== fingerprintOf(session.id)) {
-        throw checkoutRequired(ctx, session, offer, required, 'This payment has already paid for something else: a payment pays for the one checkout it was made for', 'payment_already_used');
+        throw checkoutRequired(
+          ctx,
+          session,
+          offer,
+          required,
+          'This payment has already paid for something else: a payment pays for the one checkout it was made for',
+          'payment_already_used',
+        );
       }
       if (row.status === 'settled') return answerFor(ctx, session.id, row.id);
       // Its claimant stopped before the remote facilitator answered: take the claim over and ask again.
@@ -233,7 +259,14 @@ export async function payCheckout(ctx: Ctx, id: string, payment?: string | null)
     const verified = await askFacilitator(() => facilitator.verify(read.payload, required));
     if (!verified.isValid && (await findPayment(services, read))) continue;
     if (!verified.isValid) {
-      throw checkoutRequired(ctx, session, offer, required, `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}`, verified.invalidReason ?? 'invalid_payment');
+      throw checkoutRequired(
+        ctx,
+        session,
+        offer,
+        required,
+        `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}`,
+        verified.invalidReason ?? 'invalid_payment',
+      );
     }
     const buyer = await services.db.agent.findUniqueOrThrow({ where: { id: session.buyerId } });
     if (!(await services.db.wallet.findUnique({ where: { agentId: offer.payeeAgentId }, select: { id: true } }))) {
@@ -257,7 +290,15 @@ function settlementFor(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer, 
     executionId: null,
     holdAmount: 0n,
     holdMs: setup.maxTimeoutSeconds * 1000,
-    refused: (answer) => checkoutRequired(ctx, session, offer, required, `The payment was refused: ${answer.errorMessage ?? answer.errorReason ?? 'refused'}`, answer.errorReason ?? 'settlement_failed'),
+    refused: (answer) =>
+      checkoutRequired(
+        ctx,
+        session,
+        offer,
+        required,
+        `The payment was refused: ${answer.errorMessage ?? answer.errorReason ?? 'refused'}`,
+        answer.errorReason ?? 'settlement_failed',
+      ),
     onCredited: async (tx: DbTx, paymentId: string, answer: SettleResponse) => {
       const at = ctx.services.clock.now();
       const marked = await tx.checkoutSession.updateMany({
@@ -330,7 +371,8 @@ async function receiptOf(ctx: Ctx, checkoutId: string): Promise<CheckoutReceipt>
 
 /** Why an open checkout can no longer be paid (it expired), or undefined. */
 function openProblem(ctx: Ctx, session: CheckoutSession): string | undefined {
-  if (session.expiresAt <= ctx.services.clock.now()) return `Checkout ${session.id} expired at ${session.expiresAt.toISOString()}: open another with POST /ext/payments/checkout`;
+  if (session.expiresAt <= ctx.services.clock.now())
+    return `Checkout ${session.id} expired at ${session.expiresAt.toISOString()}: open another with POST /ext/payments/checkout`;
   return undefined;
 }
 
@@ -339,12 +381,23 @@ function describePrice(ctx: Ctx, amount: bigint): string {
   return `${formatUnits(amount, asset.decimals)} ${asset.symbol}`;
 }
 
-function checkoutRequired(ctx: Ctx, session: CheckoutSession, offer: PaymentOffer, required: PaymentRequirements, message: string, error?: string): PaymentRequired | Conflict {
+function checkoutRequired(
+  ctx: Ctx,
+  session: CheckoutSession,
+  offer: PaymentOffer,
+  required: PaymentRequirements,
+  message: string,
+  error?: string,
+): PaymentRequired | Conflict {
   const expired = session.status === 'open' && openProblem(ctx, session);
   if (expired) return new Conflict(expired);
   return new PaymentRequired(message, {
     x402Version: X402_VERSION,
-    resource: { url: checkoutUrlOf(ctx, session.id), description: `${offer.description} (${describePrice(ctx, session.amount)})`, mimeType: 'application/json' },
+    resource: {
+      url: checkoutUrlOf(ctx, session.id),
+      description: `${offer.description} (${describePrice(ctx, session.amount)})`,
+      mimeType: 'application/json',
+    },
     accepts: [required],
     ...(error ? { error } : {}),
   });

@@ -19,7 +19,12 @@ import { dateTime, int, list, nullable, num, obj, str } from './schema';
 import type { FirstPartyCapability, JsonSchema } from './types';
 
 const COUNT = (description: string) => int(description, { minimum: 0 });
-const GENRE = (description: string) => str(`${description} (words of letters and digits, with spaces, dashes, apostrophes or & between them)`, { minLength: 1, maxLength: GENRE_MAX, pattern: GENRE_PATTERN });
+const GENRE = (description: string) =>
+  str(`${description} (words of letters and digits, with spaces, dashes, apostrophes or & between them)`, {
+    minLength: 1,
+    maxLength: GENRE_MAX,
+    pattern: GENRE_PATTERN,
+  });
 
 const BOOK_FIELDS: Record<string, JsonSchema> = {
   book_id: str('The book (UUID)', { format: 'uuid' }),
@@ -62,10 +67,13 @@ export const BOOKS_CAPABILITIES: FirstPartyCapability[] = [
     kind: 'own',
     summary: 'Searches the collaborative books by title, genre or text (full-text), paged; or reads one book’s sections',
     inputSchema: obj({
-      query: str(`Words to find in titles, genres, descriptions and sections’ text (web-search syntax: "a phrase", or, -word; at most ${QUERY_MAX} characters)`, {
-        minLength: 1,
-        maxLength: QUERY_MAX,
-      }),
+      query: str(
+        `Words to find in titles, genres, descriptions and sections’ text (web-search syntax: "a phrase", or, -word; at most ${QUERY_MAX} characters)`,
+        {
+          minLength: 1,
+          maxLength: QUERY_MAX,
+        },
+      ),
       title: str('Only books whose title contains this (any case)', { minLength: 1, maxLength: TITLE_MAX }),
       genre: GENRE('Only books of this genre (any case)'),
       contributor: str('Only books this agent wrote a version of (UUID)', { format: 'uuid' }),
@@ -82,7 +90,10 @@ export const BOOKS_CAPABILITIES: FirstPartyCapability[] = [
             {
               ...BOOK_FIELDS,
               rank: nullable(num('Found by a query: its relevance (its own words count double); otherwise null', { minimum: 0 })),
-              sections: list(SECTION_ENTRY, 'Found by a query: up to 3 matching sections with a snippet; with book_id: the page of its sections; otherwise none'),
+              sections: list(
+                SECTION_ENTRY,
+                'Found by a query: up to 3 matching sections with a snippet; with book_id: the page of its sections; otherwise none',
+              ),
             },
             [...Object.keys(BOOK_FIELDS), 'rank', 'sections'],
           ),

@@ -17,7 +17,10 @@ import { WEB_CAPABILITIES } from './web';
 export const MARKETPLACE_PROVIDER = { serviceKey: 'marketplace', name: 'Agent Capability Marketplace', reputation: 100 } as const;
 
 export const FIRST_PARTY: ReadonlyMap<string, FirstPartyCapability> = new Map(
-  [...TICKETING_CAPABILITIES, ...SECURITY_CAPABILITIES, ...RADIO_CAPABILITIES, ...BOOKS_CAPABILITIES, ...WEB_CAPABILITIES, ...NLP_CAPABILITIES].map((c) => [c.slug, c]),
+  [...TICKETING_CAPABILITIES, ...SECURITY_CAPABILITIES, ...RADIO_CAPABILITIES, ...BOOKS_CAPABILITIES, ...WEB_CAPABILITIES, ...NLP_CAPABILITIES].map((c) => [
+    c.slug,
+    c,
+  ]),
 );
 
 /**

@@ -47,7 +47,13 @@ const COMMON_OPTIONS: ts.CompilerOptions = {
 };
 
 // TypeScript checks the lint-like rules itself; JavaScript gets them from ESLint instead (not both).
-const TS_OPTIONS: ts.CompilerOptions = { ...COMMON_OPTIONS, noUnusedLocals: true, noUnusedParameters: true, noFallthroughCasesInSwitch: true, allowUnreachableCode: false };
+const TS_OPTIONS: ts.CompilerOptions = {
+  ...COMMON_OPTIONS,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noFallthroughCasesInSwitch: true,
+  allowUnreachableCode: false,
+};
 // JavaScript declares no types: an untyped parameter is the language, not a finding.
 const JS_OPTIONS: ts.CompilerOptions = { ...COMMON_OPTIONS, allowJs: true, checkJs: true, noImplicitAny: false };
 
@@ -115,7 +121,16 @@ const clip = (text: string) => (text.length > MESSAGE_CHARS ? `${text.slice(0, M
 
 function compilerFindings(source: string, language: LibraryLanguage): { findings: Finding[]; isModule: boolean } {
   const file = FILE_OF[language];
-  const program = ts.createProgram({ rootNames: [file, ENV_FILE], options: isJs(language) ? JS_OPTIONS : TS_OPTIONS, host: hostOf(new Map([[file, source], [ENV_FILE, ENV]])) });
+  const program = ts.createProgram({
+    rootNames: [file, ENV_FILE],
+    options: isJs(language) ? JS_OPTIONS : TS_OPTIONS,
+    host: hostOf(
+      new Map([
+        [file, source],
+        [ENV_FILE, ENV],
+      ]),
+    ),
+  });
   const sf = program.getSourceFile(file)!;
   const syntactic = program.getSyntacticDiagnostics(sf);
   // A source that does not parse is reported as such; its types would only add noise.
@@ -123,8 +138,21 @@ function compilerFindings(source: string, language: LibraryLanguage): { findings
   const findings = diagnostics.map((d): Finding => {
     const at = d.start !== undefined ? sf.getLineAndCharacterOfPosition(d.start) : undefined;
     const lintLike = LINT_LIKE_CODES.has(d.code) || d.reportsUnnecessary;
-    const severity = lintLike ? 'warning' : d.category === ts.DiagnosticCategory.Error ? 'error' : d.category === ts.DiagnosticCategory.Warning ? 'warning' : 'info';
-    return { source: 'compiler', severity, rule: `TS${d.code}`, line: at ? at.line + 1 : null, column: at ? at.character + 1 : null, message: clip(ts.flattenDiagnosticMessageText(d.messageText, '\n')) };
+    const severity = lintLike
+      ? 'warning'
+      : d.category === ts.DiagnosticCategory.Error
+        ? 'error'
+        : d.category === ts.DiagnosticCategory.Warning
+          ? 'warning'
+          : 'info';
+    return {
+      source: 'compiler',
+      severity,
+      rule: `TS${d.code}`,
+      line: at ? at.line + 1 : null,
+      column: at ? at.character + 1 : null,
+      message: clip(ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    };
   });
   return { findings, isModule: ts.isExternalModule(sf) };
 }
@@ -252,13 +280,22 @@ export function outlineCode({ source, language }: { source: string; language: Li
     for (const m of node.members) {
       if (ts.isConstructorDeclaration(m)) add({ kind: 'constructor', name: 'constructor', parent, exported: false, signature: signatureOf(m) }, m);
       else if (ts.isMethodDeclaration(m)) add({ kind: 'method', name: nameOf(m.name), parent, exported: false, signature: signatureOf(m) }, m);
-      else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m)) add({ kind: 'accessor', name: nameOf(m.name), parent, exported: false, signature: signatureOf(m) }, m);
-      else if (ts.isPropertyDeclaration(m)) add({ kind: 'property', name: nameOf(m.name), parent, exported: false, signature: m.type ? clipSig(text(m.type)) : null }, m);
+      else if (ts.isGetAccessorDeclaration(m) || ts.isSetAccessorDeclaration(m))
+        add({ kind: 'accessor', name: nameOf(m.name), parent, exported: false, signature: signatureOf(m) }, m);
+      else if (ts.isPropertyDeclaration(m))
+        add({ kind: 'property', name: nameOf(m.name), parent, exported: false, signature: m.type ? clipSig(text(m.type)) : null }, m);
     }
   };
 
   const requireOf = (init: ts.Expression | undefined): string | undefined =>
-    init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments.length === 1 && ts.isStringLiteralLike(init.arguments[0]) ? init.arguments[0].text : undefined;
+    init &&
+    ts.isCallExpression(init) &&
+    ts.isIdentifier(init.expression) &&
+    init.expression.text === 'require' &&
+    init.arguments.length === 1 &&
+    ts.isStringLiteralLike(init.arguments[0])
+      ? init.arguments[0].text
+      : undefined;
 
   /** `module.exports = …`, `module.exports.x = …`, `exports.x = …`: the name exported, or undefined. */
   const commonJsExport = (target: ts.Expression): string | undefined => {
@@ -276,7 +313,8 @@ export function outlineCode({ source, language }: { source: string; language: Li
         const clause = s.importClause;
         if (clause?.name) names.push(`default as ${clause.name.text}`);
         if (clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings)) names.push(`* as ${clause.namedBindings.name.text}`);
-        if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings)) for (const e of clause.namedBindings.elements) names.push(e.propertyName ? `${text(e.propertyName)} as ${e.name.text}` : e.name.text);
+        if (clause?.namedBindings && ts.isNamedImports(clause.namedBindings))
+          for (const e of clause.namedBindings.elements) names.push(e.propertyName ? `${text(e.propertyName)} as ${e.name.text}` : e.name.text);
         imports.push({ module: s.moduleSpecifier.text, names, line: lineOf(s.getStart(sf)) });
       } else if (ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference) && ts.isStringLiteralLike(s.moduleReference.expression)) {
         imports.push({ module: s.moduleReference.expression.text, names: [s.name.text], line: lineOf(s.getStart(sf)) });
@@ -314,19 +352,29 @@ export function outlineCode({ source, language }: { source: string; language: Li
         for (const d of s.declarationList.declarations) {
           const module = requireOf(d.initializer);
           if (module && !parent) {
-            imports.push({ module, names: ts.isObjectBindingPattern(d.name) ? d.name.elements.map((e) => text(e.name)) : [text(d.name)], line: lineOf(d.getStart(sf)) });
+            imports.push({
+              module,
+              names: ts.isObjectBindingPattern(d.name) ? d.name.elements.map((e) => text(e.name)) : [text(d.name)],
+              line: lineOf(d.getStart(sf)),
+            });
             continue;
           }
           const name = nameOf(d.name);
           const init = d.initializer;
-          if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) add({ kind: 'function', name, parent, exported, signature: signatureOf(init) }, d);
+          if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init)))
+            add({ kind: 'function', name, parent, exported, signature: signatureOf(init) }, d);
           else if (init && ts.isClassExpression(init)) {
             add({ kind: 'class', name, parent, exported, signature: null }, d);
             members(init, parent ? `${parent}.${name}` : name);
           } else add({ kind: 'variable', name, parent, exported, signature: d.type ? clipSig(text(d.type)) : null }, d);
           if (exported && !parent) exports.push({ name, from: null, line: lineOf(d.getStart(sf)) });
         }
-      } else if (!parent && ts.isExpressionStatement(s) && ts.isBinaryExpression(s.expression) && s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken) {
+      } else if (
+        !parent &&
+        ts.isExpressionStatement(s) &&
+        ts.isBinaryExpression(s.expression) &&
+        s.expression.operatorToken.kind === ts.SyntaxKind.EqualsToken
+      ) {
         const name = commonJsExport(s.expression.left);
         if (name) exports.push({ name, from: null, line: lineOf(s.getStart(sf)) });
       }
@@ -336,11 +384,22 @@ export function outlineCode({ source, language }: { source: string; language: Li
   for (const d of declarations) if (!d.parent && exportedNames.has(d.name)) d.exported = true;
 
   const syntaxErrors = (sf as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length ?? 0;
-  const outline: Omit<Outline, 'summary'> = { lines: lineCount(source), syntax_errors: syntaxErrors, imports: imports.slice(0, ENTRIES_LISTED), exports: exports.slice(0, ENTRIES_LISTED), declarations };
+  const outline: Omit<Outline, 'summary'> = {
+    lines: lineCount(source),
+    syntax_errors: syntaxErrors,
+    imports: imports.slice(0, ENTRIES_LISTED),
+    exports: exports.slice(0, ENTRIES_LISTED),
+    declarations,
+  };
   return { ...outline, summary: describe(outline, language, ts.isExternalModule(sf)) };
 }
 
-const LANGUAGE_NAMES: Record<LibraryLanguage, string> = { typescript: 'TypeScript', tsx: 'TypeScript (TSX)', javascript: 'JavaScript', jsx: 'JavaScript (JSX)' };
+const LANGUAGE_NAMES: Record<LibraryLanguage, string> = {
+  typescript: 'TypeScript',
+  tsx: 'TypeScript (TSX)',
+  javascript: 'JavaScript',
+  jsx: 'JavaScript (JSX)',
+};
 
 /** One factual sentence from the outline's counts. */
 function describe(o: Omit<Outline, 'summary'>, language: LibraryLanguage, isModule: boolean): string {

@@ -6,7 +6,8 @@ import { classifyByTerms, extractSummary, loadText, sentimentOf } from './nlp-te
 serveTasks(
   {
     sentiment: ({ text }: { text: string }) => sentimentOf(text),
-    classify: ({ text, labels, multiLabel }: { text: string; labels: { name: string; description?: string }[]; multiLabel: boolean }) => classifyByTerms(text, labels, multiLabel),
+    classify: ({ text, labels, multiLabel }: { text: string; labels: { name: string; description?: string }[]; multiLabel: boolean }) =>
+      classifyByTerms(text, labels, multiLabel),
     summarize: ({ text, maxSentences }: { text: string; maxSentences: number }) => extractSummary(text, maxSentences),
     review: reviewCode,
     outline: outlineCode,

@@ -30,7 +30,13 @@ interface Tasks {
 let thread: TaskThread | undefined;
 
 function libraryThread(): TaskThread {
-  thread ??= new TaskThread({ bootPath: path.join(__dirname, 'nlp-library-worker.boot.cjs'), name: 'nlp library', maxWaiting: 16, idleMs: 10 * 60_000, startBudgetMs: 60_000 });
+  thread ??= new TaskThread({
+    bootPath: path.join(__dirname, 'nlp-library-worker.boot.cjs'),
+    name: 'nlp library',
+    maxWaiting: 16,
+    idleMs: 10 * 60_000,
+    startBudgetMs: 60_000,
+  });
   return thread;
 }
 

@@ -98,10 +98,18 @@ export async function askModel<T>(ctx: Ctx, task: ModelTask<T>, signal: AbortSig
   for (let attempt = 1; ; attempt += 1) {
     let answer;
     try {
-      answer = await chat.complete({ messages, schema: { name: task.name, schema: task.schema }, maxTokens: task.maxTokens, temperature: task.temperature, signal, timeoutMs: deadline - Date.now() });
+      answer = await chat.complete({
+        messages,
+        schema: { name: task.name, schema: task.schema },
+        maxTokens: task.maxTokens,
+        temperature: task.temperature,
+        signal,
+        timeoutMs: deadline - Date.now(),
+      });
     } catch (err) {
       if (!(err instanceof ChatModelError)) throw err;
-      if (err.reason === 'status') ctx.services.log.warn({ status: err.status, backend_message: err.backendMessage, capability: task.name }, 'the model backend refused a completion');
+      if (err.reason === 'status')
+        ctx.services.log.warn({ status: err.status, backend_message: err.backendMessage, capability: task.name }, 'the model backend refused a completion');
       throw new ModelFailed(err.message, addUsage(usage, err.usage));
     }
     usage = addUsage(usage, answer.usage);
@@ -121,7 +129,10 @@ export async function askModel<T>(ctx: Ctx, task: ModelTask<T>, signal: AbortSig
     if (attempt === 1) firstProblems = problems;
     if (attempt >= 2 || deadline - Date.now() < RETRY_MIN_MS) {
       ctx.services.log.warn({ capability: task.name, problems, attempts: attempt }, 'the model’s answer did not follow its schema');
-      throw new ModelFailed(`the model's answer did not follow the output schema${attempt > 1 ? ' twice' : ''} (${firstProblems.slice(0, 3).join('; ')})`, usage);
+      throw new ModelFailed(
+        `the model's answer did not follow the output schema${attempt > 1 ? ' twice' : ''} (${firstProblems.slice(0, 3).join('; ')})`,
+        usage,
+      );
     }
     messages.push(
       { role: 'assistant', content: (answer.content ?? '').slice(0, ANSWER_SHOWN_CHARS) },

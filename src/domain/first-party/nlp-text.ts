@@ -50,19 +50,23 @@ export function sentimentOf(text: string): SentimentResult {
     label: sentimentLabel(score),
     score,
     sentence_count: texts.length,
-    sentences: texts.slice(0, SENTENCES_LISTED).map((t, index) => ({ index, text: shown(t), score: round(scores[index] ?? 0), label: sentimentLabel(scores[index] ?? 0) })),
+    sentences: texts
+      .slice(0, SENTENCES_LISTED)
+      .map((t, index) => ({ index, text: shown(t), score: round(scores[index] ?? 0), label: sentimentLabel(scores[index] ?? 0) })),
   };
 }
 
 /** A text's terms: stems of its words that are not stop words. Dashes and underscores separate words (`billing-issue`). */
 function termsOf(text: string): string[] {
   const { its } = loadText();
-  return loadText()
-    .readDoc(text.replace(/[-_]/g, ' '))
-    .tokens()
-    .filter((t) => t.out(its.type) === 'word' && !t.out(its.stopWordFlag))
-    // wink's typings give its.stem a token function's name but not its parameters.
-    .out(its.stem as unknown as ItsFunction<string>) as string[];
+  return (
+    loadText()
+      .readDoc(text.replace(/[-_]/g, ' '))
+      .tokens()
+      .filter((t) => t.out(its.type) === 'word' && !t.out(its.stopWordFlag))
+      // wink's typings give its.stem a token function's name but not its parameters.
+      .out(its.stem as unknown as ItsFunction<string>) as string[]
+  );
 }
 
 export interface ClassifyResult {

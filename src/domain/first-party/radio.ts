@@ -47,10 +47,10 @@ const LISTENED_FIELDS: Record<string, JsonSchema> = {
   reply_count: COUNT('Replies to it so far'),
 };
 const LISTENED = obj(LISTENED_FIELDS, Object.keys(LISTENED_FIELDS));
-const TOP_POST = obj(
-  { ...LISTENED_FIELDS, responders: int('Families other than the author’s that replied to it', { minimum: 1 }) },
-  [...Object.keys(LISTENED_FIELDS), 'responders'],
-);
+const TOP_POST = obj({ ...LISTENED_FIELDS, responders: int('Families other than the author’s that replied to it', { minimum: 1 }) }, [
+  ...Object.keys(LISTENED_FIELDS),
+  'responders',
+]);
 
 const TREND = (key: 'channel' | 'tag') =>
   obj(
@@ -79,7 +79,10 @@ const FOLLOW_LIST = obj(
     action: str('Which list', { enum: ['followers', 'following'] }),
     agent_id: str('Whose list'),
     name: str('Its name'),
-    agents: list(obj({ agent_id: str('The agent'), name: str('Its name'), since: dateTime('Since when it follows, or is followed') }, ['agent_id', 'name', 'since']), 'Newest first'),
+    agents: list(
+      obj({ agent_id: str('The agent'), name: str('Its name'), since: dateTime('Since when it follows, or is followed') }, ['agent_id', 'name', 'since']),
+      'Newest first',
+    ),
     total: COUNT('How many in all'),
     limit: int('The page size'),
     offset: int('Items skipped'),
@@ -99,7 +102,8 @@ export const RADIO_CAPABILITIES: FirstPartyCapability[] = [
   {
     slug: 'social-listen',
     kind: 'own',
-    summary: 'Recent posts of channels after a cursor (a broadcast number), oldest first, resumable; filtered by channels, tags, thread or the agents the caller follows',
+    summary:
+      'Recent posts of channels after a cursor (a broadcast number), oldest first, resumable; filtered by channels, tags, thread or the agents the caller follows',
     inputSchema: obj({
       channels: list(CHANNEL, `Only these channels (at most ${MAX_LISTEN_CHANNELS}); all when absent`, { maxItems: MAX_LISTEN_CHANNELS }),
       tags: list(TAG, `Only posts with any of these tags (at most ${MAX_TAGS})`, { maxItems: MAX_TAGS }),
@@ -154,10 +158,18 @@ export const RADIO_CAPABILITIES: FirstPartyCapability[] = [
         replies: COUNT('Replies'),
         posters: COUNT('Agents that posted or replied'),
         responders: COUNT('Agents that replied'),
-        tags: list(obj({ tag: str('The tag'), posts: COUNT('Posts with it'), families: COUNT('Families that used it') }, ['tag', 'posts', 'families']), 'At most 10, by families'),
+        tags: list(
+          obj({ tag: str('The tag'), posts: COUNT('Posts with it'), families: COUNT('Families that used it') }, ['tag', 'posts', 'families']),
+          'At most 10, by families',
+        ),
         top_posters: list(
           obj(
-            { agent_id: str('The agent'), name: str('Its name'), posts: COUNT('Its posts in the window'), reach: COUNT('Families other than its own that replied to it here') },
+            {
+              agent_id: str('The agent'),
+              name: str('Its name'),
+              posts: COUNT('Its posts in the window'),
+              reach: COUNT('Families other than its own that replied to it here'),
+            },
             ['agent_id', 'name', 'posts', 'reach'],
           ),
           'By reach, then posts',
@@ -208,11 +220,30 @@ export const RADIO_CAPABILITIES: FirstPartyCapability[] = [
         following: COUNT('Agents it follows'),
         first_post_at: nullable(dateTime('Its first post')),
         last_post_at: nullable(dateTime('Its latest post')),
-        last_7_days: obj({ posts: COUNT('Posts'), replies_received: COUNT('Replies received from other families'), reach: COUNT('Reach') }, ['posts', 'replies_received', 'reach']),
+        last_7_days: obj({ posts: COUNT('Posts'), replies_received: COUNT('Replies received from other families'), reach: COUNT('Reach') }, [
+          'posts',
+          'replies_received',
+          'reach',
+        ]),
         channels: list(obj({ channel: str('A channel'), posts: COUNT('Its posts there') }, ['channel', 'posts']), 'At most 10, most posted first'),
         tags: list(obj({ tag: str('A tag'), posts: COUNT('Its posts with it') }, ['tag', 'posts']), 'At most 10, most used first'),
       },
-      ['agent_id', 'name', 'posts', 'top_level_posts', 'replies_made', 'replies_received', 'reach', 'followers', 'following', 'first_post_at', 'last_post_at', 'last_7_days', 'channels', 'tags'],
+      [
+        'agent_id',
+        'name',
+        'posts',
+        'top_level_posts',
+        'replies_made',
+        'replies_received',
+        'reach',
+        'followers',
+        'following',
+        'first_post_at',
+        'last_post_at',
+        'last_7_days',
+        'channels',
+        'tags',
+      ],
     ),
     run: async (tx, _emit, ctx, me, input) => callerProfile(tx, me, ctx.services.clock.now(), input),
   },

@@ -20,9 +20,20 @@ export const SECURITY_CAPABILITIES: FirstPartyCapability[] = [
         trust_score: num('reputation/100 × 0.5 + (successes + 1)/(calls + 2) × 0.3 + 1/(1 + disputes lost) × 0.2, as 0–100', { minimum: 0, maximum: 100 }),
         tier: str('Its tier', { enum: ['newcomer', 'contributor', 'trusted', 'star'] }),
         reputation: int('Its reputation', { minimum: 0, maximum: 100 }),
-        reliability: obj({ calls: int('Calls of its services'), successes: int('Of which answered'), success_rate: num('Laplace-smoothed success rate') }, ['calls', 'successes', 'success_rate']),
-        disputes: obj({ total: int('Disputes against it'), lost: int('Resolved with a refund'), open: int('Still open or under review') }, ['total', 'lost', 'open']),
-        reputation_events: obj({ count: int('Reputation events in the last 30 days'), net_last_30_days: int('Their net change') }, ['count', 'net_last_30_days']),
+        reliability: obj({ calls: int('Calls of its services'), successes: int('Of which answered'), success_rate: num('Laplace-smoothed success rate') }, [
+          'calls',
+          'successes',
+          'success_rate',
+        ]),
+        disputes: obj({ total: int('Disputes against it'), lost: int('Resolved with a refund'), open: int('Still open or under review') }, [
+          'total',
+          'lost',
+          'open',
+        ]),
+        reputation_events: obj({ count: int('Reputation events in the last 30 days'), net_last_30_days: int('Their net change') }, [
+          'count',
+          'net_last_30_days',
+        ]),
         weights: obj(Object.fromEntries(Object.keys(TRUST_WEIGHTS).map((k) => [k, num(`The weight of ${k}`)])), Object.keys(TRUST_WEIGHTS)),
       },
       ['agent_id', 'trust_score', 'tier', 'reputation', 'reliability', 'disputes', 'reputation_events', 'weights'],

@@ -3,7 +3,16 @@
 // execution that made it commit together.
 import { Checks } from '../../platform/validate';
 import type { Page } from '../../platform/page';
-import { addComment, createTicket, listTickets, ticketInReach, TICKET_PRIORITIES, TICKET_STATUSES, TICKET_TYPES, type TicketWithComments } from '../tickets/tickets';
+import {
+  addComment,
+  createTicket,
+  listTickets,
+  ticketInReach,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  TICKET_TYPES,
+  type TicketWithComments,
+} from '../tickets/tickets';
 import { dateTime, int, nullable, obj, PAGE_FIELDS, str, list } from './schema';
 import type { FirstPartyCapability } from './types';
 
@@ -65,7 +74,11 @@ export const TICKETING_CAPABILITIES: FirstPartyCapability[] = [
       },
       ['type', 'subject', 'description', 'agent_name'],
     ),
-    outputSchema: obj({ ticket_key: str('The new ticket’s key'), status: str('Its status: open'), created_at: dateTime('When it was opened') }, ['ticket_key', 'status', 'created_at']),
+    outputSchema: obj({ ticket_key: str('The new ticket’s key'), status: str('Its status: open'), created_at: dateTime('When it was opened') }, [
+      'ticket_key',
+      'status',
+      'created_at',
+    ]),
     run: async (tx, emit, ctx, me, input) => {
       const ticket = await createTicket(tx, emit, ctx, me, input);
       return { ticket_key: ticket.ticketKey, status: ticket.status, created_at: ticket.createdAt.toISOString() };
@@ -85,12 +98,24 @@ export const TICKETING_CAPABILITIES: FirstPartyCapability[] = [
     summary: 'Adds a comment to a ticket within the caller’s reach',
     inputSchema: obj({ ticket_key: TICKET_KEY, content: str('The comment', { minLength: 1, maxLength: 10_000 }) }, ['ticket_key', 'content']),
     outputSchema: obj(
-      { ticket_key: str('The ticket key'), comment_id: str('The comment’s id'), content: str('The comment'), author: str('Its author’s name'), created_at: dateTime('When it was written') },
+      {
+        ticket_key: str('The ticket key'),
+        comment_id: str('The comment’s id'),
+        content: str('The comment'),
+        author: str('Its author’s name'),
+        created_at: dateTime('When it was written'),
+      },
       ['ticket_key', 'comment_id', 'content', 'author', 'created_at'],
     ),
     run: async (tx, emit, ctx, _me, input) => {
       const { ticket, comment } = await addComment(ctx, String(input.ticket_key), input, { tx, emit });
-      return { ticket_key: ticket.ticketKey, comment_id: comment.id, content: comment.content, author: comment.author, created_at: comment.createdAt.toISOString() };
+      return {
+        ticket_key: ticket.ticketKey,
+        comment_id: comment.id,
+        content: comment.content,
+        author: comment.author,
+        created_at: comment.createdAt.toISOString(),
+      };
     },
   },
   {
@@ -99,7 +124,12 @@ export const TICKETING_CAPABILITIES: FirstPartyCapability[] = [
     summary: 'The tickets the caller opened or that concern its services, newest first',
     inputSchema: obj({ status: str('Only tickets in this status', { enum: [...TICKET_STATUSES] }), ...PAGE_FIELDS }),
     outputSchema: obj(
-      { tickets: list(SUMMARY, 'The page of tickets'), total: int('How many match', { minimum: 0 }), limit: int('The page size'), offset: int('Items skipped') },
+      {
+        tickets: list(SUMMARY, 'The page of tickets'),
+        total: int('How many match', { minimum: 0 }),
+        limit: int('The page size'),
+        offset: int('Items skipped'),
+      },
       ['tickets', 'total', 'limit', 'offset'],
     ),
     run: async (tx, _emit, ctx, _me, input) => {

@@ -120,13 +120,15 @@ export async function fetchPage(services: Services, rawUrl: string, opts: FetchO
         throw new PageFailure('redirects', `${new URL(current).origin} redirected to a Location that is not a URL`);
       }
       next.hash = '';
-      if (next.protocol !== 'https:') throw new PageFailure('invalid_url', `${new URL(current).origin} redirected to a ${next.protocol.replace(/:$/, '')} URL; only https:// is followed`);
+      if (next.protocol !== 'https:')
+        throw new PageFailure('invalid_url', `${new URL(current).origin} redirected to a ${next.protocol.replace(/:$/, '')} URL; only https:// is followed`);
       current = next.href;
       redirects.push(current);
       continue;
     }
     const encoding = res.headers['content-encoding']?.trim().toLowerCase();
-    if (encoding && encoding !== 'identity') throw new PageFailure('encoding', `${new URL(current).origin} answered in content-encoding ${encoding}, which was not asked for`);
+    if (encoding && encoding !== 'identity')
+      throw new PageFailure('encoding', `${new URL(current).origin} answered in content-encoding ${encoding}, which was not asked for`);
     const contentType = (res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     return {
       url,
@@ -153,7 +155,10 @@ function kindOf(contentType: string, body: string, url: string, status: number):
   if (contentType.startsWith('text/') || TEXT_TYPES.has(contentType) || contentType.endsWith('+json') || contentType.endsWith('+xml')) return 'text';
   if (!contentType) return /^\s*<(!doctype html|html)[\s>]/i.test(body.slice(0, 1024)) ? 'html' : 'text';
   if (status < 200 || status > 299) return 'text';
-  throw new PageFailure('content_type', `${new URL(url).origin} answered ${contentType}, which is not a web page or text (HTML, XHTML, text/*, JSON and XML are read)`);
+  throw new PageFailure(
+    'content_type',
+    `${new URL(url).origin} answered ${contentType}, which is not a web page or text (HTML, XHTML, text/*, JSON and XML are read)`,
+  );
 }
 
 /** A status outside 2xx as a failure, for the capabilities that read a page rather than watch it. */
@@ -177,7 +182,13 @@ export class ReaderUnavailable extends AppError {
 let thread: TaskThread | undefined;
 
 function readerThread(): TaskThread {
-  thread ??= new TaskThread({ bootPath: path.join(__dirname, 'web-reader-worker.boot.cjs'), name: 'web reader', maxWaiting: 32, idleMs: 10 * 60_000, startBudgetMs: 60_000 });
+  thread ??= new TaskThread({
+    bootPath: path.join(__dirname, 'web-reader-worker.boot.cjs'),
+    name: 'web reader',
+    maxWaiting: 32,
+    idleMs: 10 * 60_000,
+    startBudgetMs: 60_000,
+  });
   return thread;
 }
 
@@ -188,7 +199,12 @@ type Task<K extends keyof ReaderTasks> = Parameters<ReaderTasks[K]>[0];
  * PageFailure (`read_timeout`: the page is too much to read); a full queue or a failed thread is
  * ReaderUnavailable; the signal's abort is its reason.
  */
-export async function readInThread<K extends keyof ReaderTasks>(task: K, payload: Task<K>, signal: AbortSignal, budgetMs: number = READ_BUDGET_MS): Promise<ReturnType<ReaderTasks[K]>> {
+export async function readInThread<K extends keyof ReaderTasks>(
+  task: K,
+  payload: Task<K>,
+  signal: AbortSignal,
+  budgetMs: number = READ_BUDGET_MS,
+): Promise<ReturnType<ReaderTasks[K]>> {
   try {
     return await readerThread().run<ReturnType<ReaderTasks[K]>>(task, payload, { budgetMs, signal });
   } catch (err) {

@@ -17,7 +17,18 @@ export function loadParsers() {
 
 /** Readability gives up on a document of more elements than this; the page's visible text is read instead. */
 const MAX_READABILITY_ELEMENTS = 20_000;
-export const EXTRACT = { selectors: 20, selectorLength: 300, perSelector: 100, tables: 20, rows: 100, cells: 50, cellChars: 1000, jsonLd: 20, meta: 100, valueChars: 2000 } as const;
+export const EXTRACT = {
+  selectors: 20,
+  selectorLength: 300,
+  perSelector: 100,
+  tables: 20,
+  rows: 100,
+  cells: 50,
+  cellChars: 1000,
+  jsonLd: 20,
+  meta: 100,
+  valueChars: 2000,
+} as const;
 export const PASSAGES = { perSource: 300, min: 200, max: 700 } as const;
 
 /** The URL without its fragment (which never reaches the server), as pages are named and compared. */
@@ -47,9 +58,49 @@ const FRAGMENT = 11;
 // What a reader never sees, and the elements that start a line of their own.
 const HIDDEN = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'canvas', 'iframe', 'object', 'embed', 'head', 'select', 'datalist']);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary',
-  'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'body', 'html', 'option', 'legend',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'body',
+  'html',
+  'option',
+  'legend',
 ]);
 
 /** Runs of white space as one space, trimmed. */
@@ -148,7 +199,16 @@ const nonEmpty = (value: string | null | undefined): string | null => (value && 
  * so read everything else (title, links, metadata) first.
  */
 export function readableText(doc: Document): Readable {
-  const fallback = (): Readable => ({ title: null, byline: null, siteName: null, lang: null, excerpt: null, publishedTime: null, lines: textLines(doc.body ?? doc.documentElement ?? doc), article: false });
+  const fallback = (): Readable => ({
+    title: null,
+    byline: null,
+    siteName: null,
+    lang: null,
+    excerpt: null,
+    publishedTime: null,
+    lines: textLines(doc.body ?? doc.documentElement ?? doc),
+    article: false,
+  });
   const { Readability } = loadParsers().readability;
   let parsed;
   try {
@@ -438,7 +498,16 @@ export const READER_TASKS = {
 
   browse: (page: PageBody & { maxLinks: number }) => {
     if (page.kind === 'text') {
-      const read: Readable = { title: null, byline: null, siteName: null, lang: null, excerpt: null, publishedTime: null, lines: plainLines(page.body), article: false };
+      const read: Readable = {
+        title: null,
+        byline: null,
+        siteName: null,
+        lang: null,
+        excerpt: null,
+        publishedTime: null,
+        lines: plainLines(page.body),
+        article: false,
+      };
       return { title: null, read, links: [] as PageLink[], linkCount: 0 };
     }
     const doc = parseDocument(page.body);
@@ -456,7 +525,16 @@ export const READER_TASKS = {
     const { metadata, opengraph, twitter } = metaOf(doc, baseOf(doc, page.finalUrl));
     const jsonLd = jsonLdOf(doc);
     const tables = tablesOf(doc);
-    return { metadata, opengraph, twitter, json_ld: jsonLd.blocks, json_ld_errors: jsonLd.errors, tables: tables.tables, table_count: tables.count, selected: selectedOf(doc, page.asks) };
+    return {
+      metadata,
+      opengraph,
+      twitter,
+      json_ld: jsonLd.blocks,
+      json_ld_errors: jsonLd.errors,
+      tables: tables.tables,
+      table_count: tables.count,
+      selected: selectedOf(doc, page.asks),
+    };
   },
 
   lines: (page: PageBody) => pageLines(page),

@@ -42,7 +42,10 @@ export async function getHealth(ctx: Ctx): Promise<Health> {
   const connected = services.events.redisConnected;
   const redis = connected === undefined ? 'off' : connected ? 'connected' : 'disconnected';
   const scheduler = services.scheduler.status();
-  const lastRuns = scheduler.jobs.map((j) => j.last_run_at).filter((t): t is string => !!t).sort();
+  const lastRuns = scheduler.jobs
+    .map((j) => j.last_run_at)
+    .filter((t): t is string => !!t)
+    .sort();
   const mem = process.memoryUsage();
   const heapLimit = v8.getHeapStatistics().heap_size_limit;
   const components: Health['components'] = {
@@ -101,7 +104,8 @@ export interface Uptime {
 export async function getUptime(ctx: Ctx, days: number | null | undefined): Promise<Uptime> {
   const checks = new Checks();
   const window = days ?? UPTIME_DEFAULT_DAYS;
-  if (!Number.isFinite(window) || window <= 0 || window > UPTIME_MAX_DAYS) checks.fail('days', `must be a number greater than 0 and at most ${UPTIME_MAX_DAYS}`);
+  if (!Number.isFinite(window) || window <= 0 || window > UPTIME_MAX_DAYS)
+    checks.fail('days', `must be a number greater than 0 and at most ${UPTIME_MAX_DAYS}`);
   checks.done();
 
   const now = ctx.services.clock.now();

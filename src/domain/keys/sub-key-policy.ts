@@ -20,7 +20,12 @@ export type SubKeyPolicy = Pick<Service, 'subKeyPermissions' | 'subKeyMaxPerMinu
  * for), at most the default 60 requests a minute (DEFAULT_RATE_LIMITS), no daily maximum. Any other
  * permission (`admin`, …) needs the owner to list it. The columns' defaults are the same.
  */
-export const DEFAULT_SUB_KEY_POLICY: SubKeyPolicy = { subKeyPermissions: ['read', 'write'], subKeyMaxPerMinute: 60, subKeyMaxPerDay: null, subKeyPolicySetAt: null };
+export const DEFAULT_SUB_KEY_POLICY: SubKeyPolicy = {
+  subKeyPermissions: ['read', 'write'],
+  subKeyMaxPerMinute: 60,
+  subKeyMaxPerDay: null,
+  subKeyPolicySetAt: null,
+};
 
 /** Who bounds a grant, as an answer says it: the owner's policy, or the default of a service without one. */
 export function policyName(serviceKey: string, policy: Pick<SubKeyPolicy, 'subKeyPolicySetAt'>): string {

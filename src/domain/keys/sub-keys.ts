@@ -82,7 +82,12 @@ function ratesWithinPolicy(serviceKey: string, policy: SubKeyPolicy, asked: Stor
   const askedPerMinute = asked.requests_per_minute ?? DEFAULT_RATE_LIMITS.requests_per_minute;
   const perMinute = Math.min(askedPerMinute, policy.subKeyMaxPerMinute);
   if (perMinute < askedPerMinute) {
-    bounds.push({ field: 'rate_limits.requests_per_minute', asked: askedPerMinute, granted: perMinute, reason: `${who} allows at most ${perMinute} requests a minute` });
+    bounds.push({
+      field: 'rate_limits.requests_per_minute',
+      asked: askedPerMinute,
+      granted: perMinute,
+      reason: `${who} allows at most ${perMinute} requests a minute`,
+    });
   }
   const maxPerDay = policy.subKeyMaxPerDay;
   let perDay = asked.requests_per_day;
@@ -134,7 +139,9 @@ export function regrantWithinPolicy(serviceKey: string, policy: SubKeyPolicy, he
   const dropped = held.permissions.filter((p) => !allowed.includes(p));
   const who = policyName(serviceKey, policy);
   if (!permissions.length) {
-    throw new Forbidden(`None of this key's permissions (${quoted(held.permissions)}) is allowed by ${who}, which allows ${quoted(allowed)}: revoke it and provision a key within the policy`);
+    throw new Forbidden(
+      `None of this key's permissions (${quoted(held.permissions)}) is allowed by ${who}, which allows ${quoted(allowed)}: revoke it and provision a key within the policy`,
+    );
   }
   const bounds: SubKeyBound[] = [];
   if (dropped.length) {
@@ -202,8 +209,20 @@ export async function provisionSubKey(ctx: Ctx, serviceKey: string, input: Provi
       data: { hash: sha256Hex(secret), hint: secretHint(secret), agentId: me.id, serviceId: service.id, permissions, rateLimits: { ...rateLimits }, expiresAt },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.provisioned', targetType: 'sub_key', targetId: created.id, details: { service_key: serviceKey, permissions, rate_limits: { ...rateLimits }, ...boundsDetail(bounds) } });
-    await emit(me.id, 'key.provisioned', { sub_key_id: created.id, service_key: serviceKey, permissions, rate_limits: rateLimits, expires_at: created.expiresAt.toISOString() });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'key.provisioned',
+      targetType: 'sub_key',
+      targetId: created.id,
+      details: { service_key: serviceKey, permissions, rate_limits: { ...rateLimits }, ...boundsDetail(bounds) },
+    });
+    await emit(me.id, 'key.provisioned', {
+      sub_key_id: created.id,
+      service_key: serviceKey,
+      permissions,
+      rate_limits: rateLimits,
+      expires_at: created.expiresAt.toISOString(),
+    });
     return created;
   });
   return { key, secret, bounds };
@@ -282,7 +301,6 @@ export interface Rotation {
   bounds: SubKeyBound[];
 }
 
-
 export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriodSeconds?: unknown }): Promise<Rotation> {
   const { me, key } = await ownKey(ctx, keyId);
   const checks = new Checks();
@@ -326,9 +344,26 @@ export async function rotateSubKey(ctx: Ctx, keyId: string, input: { gracePeriod
       },
       include: { service: { select: { serviceKey: true, name: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'key.rotated', targetType: 'sub_key', targetId: created.id, details: { previous_sub_key_id: key.id, grace_period_ends: graceEnds.toISOString(), permissions, rate_limits: { ...rateLimits }, ...boundsDetail(bounds) } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'key.rotated',
+      targetType: 'sub_key',
+      targetId: created.id,
+      details: {
+        previous_sub_key_id: key.id,
+        grace_period_ends: graceEnds.toISOString(),
+        permissions,
+        rate_limits: { ...rateLimits },
+        ...boundsDetail(bounds),
+      },
+    });
     const previous = await tx.subKey.findUniqueOrThrow({ where: { id: key.id } });
-    await emit(me.id, 'key.rotated', { sub_key_id: created.id, previous_sub_key_id: key.id, service_key: created.service.serviceKey, grace_period_ends: graceEnds.toISOString() });
+    await emit(me.id, 'key.rotated', {
+      sub_key_id: created.id,
+      previous_sub_key_id: key.id,
+      service_key: created.service.serviceKey,
+      grace_period_ends: graceEnds.toISOString(),
+    });
     return { key: created, secret, previous, bounds };
   });
 }
@@ -339,7 +374,8 @@ export async function revokeSubKey(ctx: Ctx, keyId: string): Promise<SubKey> {
   const now = ctx.services.clock.now();
   return ctx.db.$transaction(async (tx) => {
     // A revoked key's predecessor, still in its grace period, goes with it.
-    if (key.rotatedFromId) await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null, graceEndsAt: { gt: now } }, data: { revokedAt: now } });
+    if (key.rotatedFromId)
+      await tx.subKey.updateMany({ where: { id: key.rotatedFromId, revokedAt: null, graceEndsAt: { gt: now } }, data: { revokedAt: now } });
     const moved = await tx.subKey.updateMany({ where: { id: key.id, revokedAt: null }, data: { revokedAt: now } });
     if (moved.count !== 1) throw new Conflict('This key is already revoked');
     await recordAudit(tx, ctx, { agentId: me.id, action: 'key.revoked', targetType: 'sub_key', targetId: key.id });
@@ -353,9 +389,14 @@ export async function listSubKeys(ctx: Ctx, page: { offset: number; limit: numbe
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
   const [items, total] = await Promise.all([
-    ctx.db.subKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], skip: page.offset, take: page.limit, include: { service: { select: { serviceKey: true, name: true } } } }),
+    ctx.db.subKey.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+      include: { service: { select: { serviceKey: true, name: true } } },
+    }),
     ctx.db.subKey.count({ where }),
   ]);
   return { items, total };
 }
-

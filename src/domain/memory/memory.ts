@@ -65,10 +65,24 @@ export async function createStore(ctx: Ctx, input: CreateStoreInput): Promise<Me
         () => new Forbidden(`A ${limit.name} agent may own at most ${limit.memory.stores} memory stores (see GET /tiers); delete one or earn a higher tier`),
       );
       const store = await tx.memoryStore.create({
-        data: { agentId: me.id, name: name!, storeType: storeType!, accessLevel: accessLevel!, description: description || null, dimensions: dimensions ?? null, defaultTtlSeconds: defaultTtlSeconds ?? null },
+        data: {
+          agentId: me.id,
+          name: name!,
+          storeType: storeType!,
+          accessLevel: accessLevel!,
+          description: description || null,
+          dimensions: dimensions ?? null,
+          defaultTtlSeconds: defaultTtlSeconds ?? null,
+        },
       });
       if (store.dimensions) await createStoreIndex(tx, mode, store.id, store.dimensions);
-      await recordAudit(tx, ctx, { agentId: me.id, action: 'memory_store.created', targetType: 'memory_store', targetId: store.id, details: { name: store.name, storeType: store.storeType, accessLevel: store.accessLevel } });
+      await recordAudit(tx, ctx, {
+        agentId: me.id,
+        action: 'memory_store.created',
+        targetType: 'memory_store',
+        targetId: store.id,
+        details: { name: store.name, storeType: store.storeType, accessLevel: store.accessLevel },
+      });
       return store;
     });
   } catch (err) {
@@ -94,7 +108,8 @@ export async function storeInReach(ctx: Ctx, id: string, access: Access): Promis
   const me = await requireAgent(ctx);
   const store = isUuid(id) ? await ctx.db.memoryStore.findUnique({ where: { id } }) : null;
   if (!store || !mayAccess(me, store, 'read')) throw new NotFound('memory store', id);
-  if (access === 'write' && !mayAccess(me, store, 'write')) throw new Forbidden('Only the owner of this public store (and its sub-agents, were it shared) may write to it');
+  if (access === 'write' && !mayAccess(me, store, 'write'))
+    throw new Forbidden('Only the owner of this public store (and its sub-agents, were it shared) may write to it');
   return { me, store };
 }
 
@@ -107,13 +122,21 @@ export async function listStores(ctx: Ctx, page: Page, storeType?: string | null
   const me = await requireAgent(ctx);
   const reach = me.parentId ? [{ agentId: me.id }, { agentId: me.parentId, accessLevel: 'shared' }] : [{ agentId: me.id }];
   const where = { OR: reach, ...(storeType ? { storeType } : {}) };
-  return pageOf(page, (q) => ctx.db.memoryStore.findMany({ where, ...q }), () => ctx.db.memoryStore.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.memoryStore.findMany({ where, ...q }),
+    () => ctx.db.memoryStore.count({ where }),
+  );
 }
 
 /** Every public store, newest first; no credential needed. */
 export async function listPublicStores(ctx: Ctx, page: Page, storeType?: string | null) {
   const where = { accessLevel: 'public', ...(storeType ? { storeType } : {}) };
-  return pageOf(page, (q) => ctx.db.memoryStore.findMany({ where, ...q }), () => ctx.db.memoryStore.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.memoryStore.findMany({ where, ...q }),
+    () => ctx.db.memoryStore.count({ where }),
+  );
 }
 
 export interface UpdateStoreInput {
@@ -136,7 +159,13 @@ export async function updateStore(ctx: Ctx, id: string, input: UpdateStoreInput)
       where: { id: store.id },
       data: { ...(accessLevel && { accessLevel }), ...(description !== undefined && { description }), ...(ttl !== undefined && { defaultTtlSeconds: ttl }) },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'memory_store.updated', targetType: 'memory_store', targetId: store.id, details: { accessLevel: updated.accessLevel } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'memory_store.updated',
+      targetType: 'memory_store',
+      targetId: store.id,
+      details: { accessLevel: updated.accessLevel },
+    });
     return updated;
   });
 }
@@ -148,7 +177,13 @@ export async function deleteStore(ctx: Ctx, id: string): Promise<MemoryStore> {
   await ctx.db.$transaction(async (tx) => {
     await tx.memoryStore.delete({ where: { id: store.id } });
     await dropStoreIndex(tx, ctx.services.vectorSearch, store.id);
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'memory_store.deleted', targetType: 'memory_store', targetId: store.id, details: { name: store.name } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'memory_store.deleted',
+      targetType: 'memory_store',
+      targetId: store.id,
+      details: { name: store.name },
+    });
   });
   return store;
 }
@@ -205,7 +240,8 @@ function checkEntries(checks: Checks, store: MemoryStore, entries: unknown, limi
       checks.fail(`${at}.value`, 'must be a JSON object (a document) in a structured store');
     }
     const value = e.value === undefined ? 'null' : JSON.stringify(e.value);
-    if (Buffer.byteLength(value) > limits.entryBytes) checks.fail(`${at}.value`, `is ${Buffer.byteLength(value)} bytes as JSON; at most ${limits.entryBytes} for this agent's tier`);
+    if (Buffer.byteLength(value) > limits.entryBytes)
+      checks.fail(`${at}.value`, `is ${Buffer.byteLength(value)} bytes as JSON; at most ${limits.entryBytes} for this agent's tier`);
     const ttl = checks.integer(`${at}.ttlSeconds`, e.ttlSeconds, 1, TTL_MAX_SECONDS) ?? store.defaultTtlSeconds ?? undefined;
     let embedding: number[] | null = null;
     let norm: number | null = null;
@@ -264,11 +300,24 @@ export async function writeCheckedEntries(ctx: Pick<Ctx, 'db' | 'services'>, sto
 
 /** One entry of a kv or structured store, as a subscription run writes it (the store's default TTL applies). */
 export function plainEntry(store: Pick<MemoryStore, 'defaultTtlSeconds'>, key: string, value: unknown, now: Date): CheckedEntry {
-  return { key, value: JSON.stringify(value ?? null), expiresAt: store.defaultTtlSeconds ? new Date(now.getTime() + store.defaultTtlSeconds * 1000) : null, embedding: null, norm: null };
+  return {
+    key,
+    value: JSON.stringify(value ?? null),
+    expiresAt: store.defaultTtlSeconds ? new Date(now.getTime() + store.defaultTtlSeconds * 1000) : null,
+    embedding: null,
+    norm: null,
+  };
 }
 
 /** The write itself, inside the caller's transaction: the statements of writeCheckedEntries. */
-export async function writeEntriesIn(tx: DbTx, mode: Ctx['services']['vectorSearch'], store: MemoryStore, writerId: string, entries: CheckedEntry[], now: Date): Promise<WrittenEntry[]> {
+export async function writeEntriesIn(
+  tx: DbTx,
+  mode: Ctx['services']['vectorSearch'],
+  store: MemoryStore,
+  writerId: string,
+  entries: CheckedEntry[],
+  now: Date,
+): Promise<WrittenEntry[]> {
   const keys = entries.map((e) => e.key);
   // An expired key is gone: its history goes with it, and its next write is version 1.
   await tx.$executeRawUnsafe(
@@ -306,7 +355,8 @@ async function fixDimensions(tx: DbTx, ctx: Pick<Ctx, 'services'>, store: Memory
   const [row] = await tx.$queryRaw<{ dimensions: number | null }[]>`SELECT dimensions FROM memory_stores WHERE id = ${store.id}::uuid FOR NO KEY UPDATE`;
   const d = entries[0]?.embedding?.length ?? 0;
   const mismatch = entries.findIndex((e) => e.embedding?.length !== (row?.dimensions ?? d));
-  if (mismatch !== -1) throw new ValidationFailed([{ path: `entries.${mismatch}.embedding`, message: `must have ${row?.dimensions ?? d} numbers (the store's dimensions)` }]);
+  if (mismatch !== -1)
+    throw new ValidationFailed([{ path: `entries.${mismatch}.embedding`, message: `must have ${row?.dimensions ?? d} numbers (the store's dimensions)` }]);
   if (row?.dimensions) return;
   await tx.memoryStore.update({ where: { id: store.id }, data: { dimensions: d } });
   await createStoreIndex(tx, ctx.services.vectorSearch, store.id, d);
@@ -355,7 +405,12 @@ export async function getEntry(ctx: Ctx, storeId: string, key: string, version?:
   const now = ctx.services.clock.now();
   let rows: EntryRow[];
   if (version === undefined || version === null) {
-    rows = await ctx.db.$queryRawUnsafe<EntryRow[]>(`SELECT ${ENTRY_COLUMNS}, embedding FROM memory_entries WHERE store_id = $1::uuid AND ${LIVE} AND key = $3`, store.id, now, key);
+    rows = await ctx.db.$queryRawUnsafe<EntryRow[]>(
+      `SELECT ${ENTRY_COLUMNS}, embedding FROM memory_entries WHERE store_id = $1::uuid AND ${LIVE} AND key = $3`,
+      store.id,
+      now,
+      key,
+    );
   } else {
     rows = await ctx.db.$queryRawUnsafe<EntryRow[]>(
       `SELECT v.key, v.version, v.value, v.expires_at AS "expiresAt", v.created_at AS "createdAt", v.created_at AS "updatedAt", v.embedding
@@ -436,22 +491,30 @@ export interface SearchPage {
  * neighbours, by full-text relevance to `query`, or by both fused (hybrid). Results are ranked, and paged
  * within the best SEARCH_DEPTH; `total` is how many the pages reach.
  */
-export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInput, page: SearchPage = { offset: 0 }): Promise<{ items: EntryRow[]; total: number }> {
+export async function searchEntries(
+  ctx: Ctx,
+  storeId: string,
+  input: SearchInput,
+  page: SearchPage = { offset: 0 },
+): Promise<{ items: EntryRow[]; total: number }> {
   const { store } = await storeInReach(ctx, storeId, 'read');
   const now = ctx.services.clock.now();
   const checks = new Checks();
   const count = checks.synonym({ limit: input.limit, topK: input.topK });
   const size = checks.integer(count.path, count.value, 1, SEARCH_LIMIT_MAX);
-  if (size !== undefined && page.limit !== undefined && size !== page.limit) checks.fail(count.path, `differs from the page size asked for (${page.limit}): give one of them`);
+  if (size !== undefined && page.limit !== undefined && size !== page.limit)
+    checks.fail(count.path, `differs from the page size asked for (${page.limit}): give one of them`);
   // Pages end at the search's depth: what lies beyond is not ranked.
   const limit = Math.max(0, Math.min(page.limit ?? size ?? SEARCH_LIMIT_DEFAULT, SEARCH_DEPTH - page.offset));
   const at = { offset: page.offset, limit };
   const { path: vectorPath, value: v } = checks.synonym({ vector: input.vector, embedding: input.embedding });
   if (store.storeType === 'vector') {
-    for (const field of ['prefix', 'filter'] as const) if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`, `query` or both');
+    for (const field of ['prefix', 'filter'] as const)
+      if (input[field] !== undefined && input[field] !== null) checks.fail(field, 'is not a search of vector stores: give `vector`, `query` or both');
     const words = checks.text('query', input.query, { min: 1, max: 200 });
     const byWords = input.query !== undefined && input.query !== null;
-    const read = byWords && (v === undefined || v === null) ? undefined : readEmbedding(checks, vectorPath, v, store.dimensions, 'is required (or `query`, or both)');
+    const read =
+      byWords && (v === undefined || v === null) ? undefined : readEmbedding(checks, vectorPath, v, store.dimensions, 'is required (or `query`, or both)');
     checks.done();
     if (store.dimensions === null) return { items: [], total: 0 };
     const dims = { id: store.id, dimensions: store.dimensions };
@@ -483,8 +546,16 @@ export async function searchEntries(ctx: Ctx, storeId: string, input: SearchInpu
   const matching = where.join(' AND ');
   const paramsOfMatching = params.length;
   const [items, [{ total }]] = await Promise.all([
-    limit ? ctx.db.$queryRawUnsafe<EntryRow[]>(`SELECT ${ENTRY_COLUMNS} FROM memory_entries WHERE ${matching} ORDER BY key LIMIT ${param(limit)} OFFSET ${param(page.offset)}`, ...params) : [],
-    ctx.db.$queryRawUnsafe<{ total: number }[]>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM memory_entries WHERE ${matching} LIMIT ${SEARCH_DEPTH}) m`, ...params.slice(0, paramsOfMatching)),
+    limit
+      ? ctx.db.$queryRawUnsafe<EntryRow[]>(
+          `SELECT ${ENTRY_COLUMNS} FROM memory_entries WHERE ${matching} ORDER BY key LIMIT ${param(limit)} OFFSET ${param(page.offset)}`,
+          ...params,
+        )
+      : [],
+    ctx.db.$queryRawUnsafe<{ total: number }[]>(
+      `SELECT count(*)::int AS total FROM (SELECT 1 FROM memory_entries WHERE ${matching} LIMIT ${SEARCH_DEPTH}) m`,
+      ...params.slice(0, paramsOfMatching),
+    ),
   ]);
   return { items, total };
 }
@@ -520,7 +591,12 @@ function filterConditions(checks: Checks, filter: unknown, param: (v: unknown) =
       checks.fail(at, 'must be a dot-separated path of field names');
       continue;
     }
-    const isOperators = condition !== null && typeof condition === 'object' && !Array.isArray(condition) && Object.keys(condition).length > 0 && Object.keys(condition).every((k) => k.startsWith('$'));
+    const isOperators =
+      condition !== null &&
+      typeof condition === 'object' &&
+      !Array.isArray(condition) &&
+      Object.keys(condition).length > 0 &&
+      Object.keys(condition).every((k) => k.startsWith('$'));
     const conditions: [Operator, unknown][] = isOperators ? (Object.entries(condition as object) as [Operator, unknown][]) : [['$eq', condition]];
     for (const [op, operand] of conditions) {
       if (op === '$eq') {
@@ -541,7 +617,9 @@ function filterConditions(checks: Checks, filter: unknown, param: (v: unknown) =
           if (typeof operand === 'number' && Number.isFinite(operand)) {
             out.push(`jsonb_typeof(value #> ${p}::text[]) = 'number' AND (value #>> ${p}::text[])::numeric ${COMPARE[op]} ${param(operand)}::numeric`);
           } else if (typeof operand === 'string') {
-            out.push(`jsonb_typeof(value #> ${p}::text[]) = 'string' AND (value #>> ${p}::text[]) COLLATE "C" ${COMPARE[op]} ${param(operand)}::text COLLATE "C"`);
+            out.push(
+              `jsonb_typeof(value #> ${p}::text[]) = 'string' AND (value #>> ${p}::text[]) COLLATE "C" ${COMPARE[op]} ${param(operand)}::text COLLATE "C"`,
+            );
           } else checks.fail(`${at}.${op}`, 'must be a number or a string');
           break;
         case '$in':

@@ -34,7 +34,13 @@ const FLOAT4_MAX = 3.4028234663852886e38;
  * numbers that float4 can hold, of `dimensions` numbers when the store has them, not all zero once stored
  * as float4 (cosine distance needs a direction). Undefined after a failed check.
  */
-export function readEmbedding(checks: Checks, path: string, value: unknown, dimensions: number | null, missing: string): { embedding: number[]; norm: number } | undefined {
+export function readEmbedding(
+  checks: Checks,
+  path: string,
+  value: unknown,
+  dimensions: number | null,
+  missing: string,
+): { embedding: number[]; norm: number } | undefined {
   if (!Array.isArray(value) || value.length === 0 || !value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
     checks.fail(path, `${missing}: a non-empty list of finite numbers`);
   } else if (value.length > MAX_DIMENSIONS) {
@@ -95,7 +101,13 @@ const COLUMNS = `key, version, value, expires_at AS "expiresAt", created_at AS "
  * mode: `usable` picks the rows that have one, `order` is what HNSW's index orders by (pgvector),
  * `distance` the number (float8). `param` adds a statement parameter and answers its placeholder.
  */
-export function distanceSql(mode: VectorSearchMode, store: { id: string; dimensions: number }, alias: string, query: number[], param: (value: unknown) => string) {
+export function distanceSql(
+  mode: VectorSearchMode,
+  store: { id: string; dimensions: number },
+  alias: string,
+  query: number[],
+  param: (value: unknown) => string,
+) {
   const { d } = literals(store.id, store.dimensions);
   const vector = param(query);
   if (mode === 'pgvector') {

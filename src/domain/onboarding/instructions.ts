@@ -31,7 +31,13 @@ const BEARER = { Authorization: 'Bearer <master_key>', 'Content-Type': 'applicat
 
 function urls(ctx: Ctx) {
   const base = ctx.services.config.publicBaseUrl;
-  return { api: `${base}/api/v1`, graphqlUrl: `${base}/graphql`, documentationUrl: `${base}/api/v1/openapi.json`, mcp: `${base}/mcp`, llms: `${base}/llms.txt` };
+  return {
+    api: `${base}/api/v1`,
+    graphqlUrl: `${base}/graphql`,
+    documentationUrl: `${base}/api/v1/openapi.json`,
+    mcp: `${base}/mcp`,
+    llms: `${base}/llms.txt`,
+  };
 }
 
 /** The step that registers an agent. */
@@ -118,7 +124,8 @@ export function executionInstructions(ctx: Ctx, input: { capability: string; inp
         headers: BEARER,
         body,
         graphql: {
-          query: 'mutation Execute($input: ExecuteInput!) { execute(input: $input) { executionId status result error provider { serviceKey name } transaction { costCents latencyMs } } }',
+          query:
+            'mutation Execute($input: ExecuteInput!) { execute(input: $input) { executionId status result error provider { serviceKey name } transaction { costCents latencyMs } } }',
           variables: { input: body },
         },
       },

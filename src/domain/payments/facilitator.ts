@@ -16,12 +16,10 @@ import type { Eip3009Payload } from './x402';
 
 type ExactEvm = { eip3009ABI: (typeof import('@x402/evm'))['eip3009ABI']; ExactEvmScheme: (typeof import('@x402/evm/exact/facilitator'))['ExactEvmScheme'] };
 /** @x402/evm's facilitator, loaded by the first payment verified: it loads viem, which a start need not (docs/operations.md, Start). */
-const x402Evm = onFirstUse(
-  (): ExactEvm => ({
-    eip3009ABI: (require('@x402/evm') as typeof import('@x402/evm')).eip3009ABI,
-    ExactEvmScheme: (require('@x402/evm/exact/facilitator') as typeof import('@x402/evm/exact/facilitator')).ExactEvmScheme,
-  }),
-);
+const x402Evm = onFirstUse((): ExactEvm => ({
+  eip3009ABI: (require('@x402/evm') as typeof import('@x402/evm')).eip3009ABI,
+  ExactEvmScheme: (require('@x402/evm/exact/facilitator') as typeof import('@x402/evm/exact/facilitator')).ExactEvmScheme,
+}));
 
 export interface Facilitator {
   /** `in-process` (sandbox) or the remote facilitator's URL. */
@@ -75,7 +73,16 @@ class SandboxChain {
     throw new Error('the sandbox chain runs no raw transactions');
   }
 
-  async readContract({ address, functionName, args = [] }: { address: Hex; abi: readonly unknown[]; functionName: string; args?: readonly unknown[] }): Promise<unknown> {
+  async readContract({
+    address,
+    functionName,
+    args = [],
+  }: {
+    address: Hex;
+    abi: readonly unknown[];
+    functionName: string;
+    args?: readonly unknown[];
+  }): Promise<unknown> {
     if (address.toLowerCase() === MULTICALL3 && functionName === 'tryAggregate') {
       const calls = args[1] as { target: Hex; callData: Hex }[];
       const results = [];
@@ -85,7 +92,10 @@ class SandboxChain {
           const { eip3009ABI } = x402Evm();
           const decoded = viem.decodeFunctionData({ abi: eip3009ABI, data: call.callData });
           const value = await this.read(call.target, decoded.functionName, (decoded.args ?? []) as readonly unknown[]);
-          results.push({ success: true, returnData: viem.encodeFunctionResult({ abi: eip3009ABI, functionName: decoded.functionName, result: value } as never) });
+          results.push({
+            success: true,
+            returnData: viem.encodeFunctionResult({ abi: eip3009ABI, functionName: decoded.functionName, result: value } as never),
+          });
         } catch {
           results.push({ success: false, returnData: '0x' as Hex });
         }
@@ -151,11 +161,15 @@ class SandboxChain {
     const payee = await tx.wallet.findFirst({ where: { address: to.toLowerCase() }, select: { id: true } });
     if (!payer) throw new Error('ERC20: transfer amount exceeds balance');
     try {
-      await transfer(tx, [
-        { walletId: payer.id, amount: -value, kind: 'x402_payment' },
-        // A payee outside the ledger cannot be: verification checked the recipient is the marketplace.
-        { walletId: payee?.id ?? ACCOUNTS.settlement, amount: value, kind: 'x402_settlement' },
-      ], { reference: hash, at: this.at() });
+      await transfer(
+        tx,
+        [
+          { walletId: payer.id, amount: -value, kind: 'x402_payment' },
+          // A payee outside the ledger cannot be: verification checked the recipient is the marketplace.
+          { walletId: payee?.id ?? ACCOUNTS.settlement, amount: value, kind: 'x402_settlement' },
+        ],
+        { reference: hash, at: this.at() },
+      );
     } catch (err) {
       if (err instanceof InsufficientFunds) throw new Error('ERC20: transfer amount exceeds balance');
       throw err;

@@ -71,7 +71,10 @@ export class WalletLeases {
   constructor(private readonly services: Pick<Services, 'sql' | 'clock' | 'log'>) {}
 
   start(): void {
-    this.sweep ??= setInterval(() => void this.releaseIdle(LEASE_IDLE_MS).catch((err) => this.services.log.warn({ err }, 'releasing idle wallet leases failed')), LEASE_IDLE_MS / 2);
+    this.sweep ??= setInterval(
+      () => void this.releaseIdle(LEASE_IDLE_MS).catch((err) => this.services.log.warn({ err }, 'releasing idle wallet leases failed')),
+      LEASE_IDLE_MS / 2,
+    );
     this.sweep.unref();
   }
 

@@ -43,7 +43,8 @@ function isFundsViolation(err: unknown): boolean {
  */
 export async function transfer(tx: DbTx, legs: Leg[], meta: TransferMeta): Promise<string> {
   const live = legs.filter((l) => l.amount !== 0n);
-  if (live.reduce((sum, l) => sum + l.amount, 0n) !== 0n) throw new Error(`a transfer must sum to zero: ${live.map((l) => `${l.kind} ${l.amount}`).join(', ')}`);
+  if (live.reduce((sum, l) => sum + l.amount, 0n) !== 0n)
+    throw new Error(`a transfer must sum to zero: ${live.map((l) => `${l.kind} ${l.amount}`).join(', ')}`);
   const transferId = newUuid();
   if (!live.length) return transferId;
   // One row per agent wallet, its legs netted: a wallet on both sides of a transfer is updated once.
@@ -108,7 +109,12 @@ export async function openWallets(services: Pick<Services, 'db' | 'payments' | '
   }
   await services.db.$transaction(async (tx) => {
     const opened = await tx.wallet.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
-    await creditStartingBalance(tx, setup, opened.map((w) => w.id), services.clock.now());
+    await creditStartingBalance(
+      tx,
+      setup,
+      opened.map((w) => w.id),
+      services.clock.now(),
+    );
   });
 }
 
@@ -119,10 +125,14 @@ export async function openWallets(services: Pick<Services, 'db' | 'payments' | '
 export async function creditStartingBalance(tx: DbTx, setup: Pick<PaymentSetup, 'startingBalanceUnits'>, walletIds: string[], at: Date): Promise<void> {
   const amount = setup.startingBalanceUnits;
   if (amount === 0n || !walletIds.length) return;
-  await transfer(tx, [
-    { walletId: ACCOUNTS.faucet, amount: -amount * BigInt(walletIds.length), kind: 'faucet' },
-    ...walletIds.map((walletId) => ({ walletId, amount, kind: 'faucet' })),
-  ], { reference: STARTING_BALANCE_REFERENCE, at });
+  await transfer(
+    tx,
+    [
+      { walletId: ACCOUNTS.faucet, amount: -amount * BigInt(walletIds.length), kind: 'faucet' },
+      ...walletIds.map((walletId) => ({ walletId, amount, kind: 'faucet' })),
+    ],
+    { reference: STARTING_BALANCE_REFERENCE, at },
+  );
 }
 
 /** The reference of a starting balance's entries (a faucet credit asked for says `sandbox faucet`). */

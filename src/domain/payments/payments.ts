@@ -135,7 +135,11 @@ export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentH
   }
   return {
     kind: 'paid',
-    paid: { method: 'prepaid', hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true }, providerWallets },
+    paid: {
+      method: 'prepaid',
+      hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true },
+      providerWallets,
+    },
   };
 }
 
@@ -144,9 +148,11 @@ function unpaidMessage(setup: PaymentSetup, price: CallPrice, funds: Funds | und
   const { asset } = setup;
   const cost = `${formatUnits(price.quote, asset.decimals)} ${asset.symbol}`;
   const x402 = 'pay for this call with x402: retry with a PAYMENT-SIGNATURE for one of `accepts`';
-  if (!funds) return `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`;
+  if (!funds)
+    return `This call of ${price.capability} costs up to ${cost} and the caller has no wallet. Pay for it with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\` (or open a wallet and fund it)`;
   const has = `This call of ${price.capability} costs up to ${cost}; the caller's wallet has ${formatUnits(funds.available, asset.decimals)} ${asset.symbol} available`;
-  if (setup.sandbox) return `${has}. Sandbox funds are free: POST /api/v1/x402/sandbox/faucet credits the wallet up to ${formatUnits(setup.faucetCapUnits, asset.decimals)} ${asset.symbol}; or ${x402}`;
+  if (setup.sandbox)
+    return `${has}. Sandbox funds are free: POST /api/v1/x402/sandbox/faucet credits the wallet up to ${formatUnits(setup.faucetCapUnits, asset.decimals)} ${asset.symbol}; or ${x402}`;
   return `${has}. Top the wallet up, or ${x402}`;
 }
 
@@ -193,20 +199,30 @@ async function payWithX402(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPaym
   const deadline = Date.now() + price.holdMs;
   for (;;) {
     // A payment seen before: the same request is answered from what it paid for; another is refused.
-    const seen = await waitForClaim(inFlight, flightKey, async () => {
-      const row = await services.db.x402Payment.findUnique({ where: paymentKey(setup, read) });
-      if (!row) return { row: null };
-      if (row.agentId !== me.id || row.requestHash !== price.fingerprint) return { row };
-      const recorded = row.executionId ? await services.db.execution.findUnique({ where: { id: row.executionId }, select: { id: true } }) : null;
-      if (recorded) return { row };
-      // Its claimant is still at work (settling, or calling the providers): wait for it.
-      return row.claimedUntil.getTime() > services.clock.now().getTime() ? undefined : { row };
-    }, deadline);
+    const seen = await waitForClaim(
+      inFlight,
+      flightKey,
+      async () => {
+        const row = await services.db.x402Payment.findUnique({ where: paymentKey(setup, read) });
+        if (!row) return { row: null };
+        if (row.agentId !== me.id || row.requestHash !== price.fingerprint) return { row };
+        const recorded = row.executionId ? await services.db.execution.findUnique({ where: { id: row.executionId }, select: { id: true } }) : null;
+        if (recorded) return { row };
+        // Its claimant is still at work (settling, or calling the providers): wait for it.
+        return row.claimedUntil.getTime() > services.clock.now().getTime() ? undefined : { row };
+      },
+      deadline,
+    );
     if (!seen) throw new ServiceUnavailable('A copy of this paid request is still being answered; retry shortly');
     const { row } = seen;
     if (row) {
       if (row.agentId !== me.id || row.requestHash !== price.fingerprint) {
-        throw paymentRequired(ctx, price, 'This payment has already paid for another request: a payment pays for the one request it was made for', 'payment_already_used');
+        throw paymentRequired(
+          ctx,
+          price,
+          'This payment has already paid for another request: a payment pays for the one request it was made for',
+          'payment_already_used',
+        );
       }
       const receipt: X402Receipt = { paymentId: row.id, payer: row.payer, amount: row.amount, transaction: row.transaction ?? '', network: row.network };
       const recorded = row.executionId ? await services.db.execution.findUnique({ where: { id: row.executionId }, select: { id: true } }) : null;
@@ -232,7 +248,12 @@ async function payWithX402(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPaym
     // A copy of the request may have settled the payment meanwhile (its nonce is then used): answer from it.
     if (!verified.isValid && (await services.db.x402Payment.findUnique({ where: paymentKey(setup, read), select: { id: true } }))) continue;
     if (!verified.isValid) {
-      throw paymentRequired(ctx, price, `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}`, verified.invalidReason ?? 'invalid_payment');
+      throw paymentRequired(
+        ctx,
+        price,
+        `The payment was refused: ${verified.invalidMessage ?? verified.invalidReason ?? 'invalid'}`,
+        verified.invalidReason ?? 'invalid_payment',
+      );
     }
     const outcome = await inFlight.run(flightKey, () => settleNew(ctx, me, price, read, required));
     if (outcome) return outcome;
@@ -274,7 +295,13 @@ export function findPayment(services: Services, read: ReadPayment) {
  * another copy claimed it first. In sandbox mode all of it commits together; with a remote facilitator the claim is
  * written first, so a settlement whose outcome was lost is asked about again by the next copy.
  */
-export async function settlePayment(ctx: Ctx, me: Agent, read: ReadPayment, required: PaymentRequirements, s: Settlement): Promise<{ paymentId: string; answer: SettleResponse } | undefined> {
+export async function settlePayment(
+  ctx: Ctx,
+  me: Agent,
+  read: ReadPayment,
+  required: PaymentRequirements,
+  s: Settlement,
+): Promise<{ paymentId: string; answer: SettleResponse } | undefined> {
   const { services } = ctx;
   const { setup, facilitator } = services.payments;
   const paymentId = newUuid();
@@ -318,7 +345,14 @@ export async function settlePayment(ctx: Ctx, me: Agent, read: ReadPayment, requ
 }
 
 /** Settles a claimed payment with the remote facilitator (again, when its first claimant stopped) and credits it. */
-export async function settleRemote(ctx: Ctx, me: Agent, paymentId: string, read: ReadPayment, required: PaymentRequirements, s: Settlement): Promise<SettleResponse> {
+export async function settleRemote(
+  ctx: Ctx,
+  me: Agent,
+  paymentId: string,
+  read: ReadPayment,
+  required: PaymentRequirements,
+  s: Settlement,
+): Promise<SettleResponse> {
   const { services } = ctx;
   let answer: SettleResponse;
   try {
@@ -357,7 +391,16 @@ async function settleNew(ctx: Ctx, me: Agent, price: CallPrice, read: ReadPaymen
 }
 
 /** Picks up a payment whose claimant stopped: settles it if that was not done, and holds the call's price again. */
-async function resumePayment(ctx: Ctx, me: Agent, price: CallPrice, paymentId: string, status: string, read: ReadPayment, required: PaymentRequirements, receipt: X402Receipt): Promise<PaymentOutcome> {
+async function resumePayment(
+  ctx: Ctx,
+  me: Agent,
+  price: CallPrice,
+  paymentId: string,
+  status: string,
+  read: ReadPayment,
+  required: PaymentRequirements,
+  receipt: X402Receipt,
+): Promise<PaymentOutcome> {
   const { services } = ctx;
   const row = await services.db.x402Payment.findUniqueOrThrow({ where: { id: paymentId } });
   const providerWallets = await walletsOf(services, price.providers);
@@ -368,7 +411,8 @@ async function resumePayment(ctx: Ctx, me: Agent, price: CallPrice, paymentId: s
   // The credit is in the caller's wallet; its hold either still stands (extended) or lapsed (held anew).
   const extended = await services.db.walletHold.updateMany({ where: { id: paymentId }, data: { expiresAt: holdExpiry(services, price) } });
   const wallet = (await fundsOf(services.db, me.id))!;
-  if (!extended.count) await services.db.$transaction((tx) => holdIn(tx, wallet.walletId, price.quote, holdExpiry(services, price), services.clock.now(), paymentId));
+  if (!extended.count)
+    await services.db.$transaction((tx) => holdIn(tx, wallet.walletId, price.quote, holdExpiry(services, price), services.clock.now(), paymentId));
   return {
     kind: 'paid',
     paid: {
@@ -390,10 +434,14 @@ async function creditAndHold(tx: DbTx, services: Services, me: Agent, paymentId:
   const now = services.clock.now();
   const wallet = await tx.wallet.findUniqueOrThrow({ where: { agentId: me.id }, select: { id: true } });
   await tx.x402Payment.update({ where: { id: paymentId }, data: { status: 'settled', transaction: answer.transaction, settledAt: now } });
-  await transfer(tx, [
-    { walletId: setup.sandbox ? ACCOUNTS.settlement : ACCOUNTS.inflow, amount: -amount, kind: setup.sandbox ? 'x402_settlement' : 'x402_inflow' },
-    { walletId: wallet.id, amount, kind: 'x402_deposit' },
-  ], { reference: answer.transaction, paymentId, at: now });
+  await transfer(
+    tx,
+    [
+      { walletId: setup.sandbox ? ACCOUNTS.settlement : ACCOUNTS.inflow, amount: -amount, kind: setup.sandbox ? 'x402_settlement' : 'x402_inflow' },
+      { walletId: wallet.id, amount, kind: 'x402_deposit' },
+    ],
+    { reference: answer.transaction, paymentId, at: now },
+  );
   // The hold is the payment's own (its id), so whoever resumes the payment finds it.
   if (s.holdAmount > 0n) await holdIn(tx, wallet.id, s.holdAmount, new Date(now.getTime() + s.holdMs), now, paymentId);
   await s.onCredited?.(tx, paymentId, answer);
@@ -429,6 +477,10 @@ class SettlementRefused extends Error {
 }
 
 function settleRefused(ctx: Ctx, price: CallPrice, answer: SettleResponse): PaymentRequired {
-  return paymentRequired(ctx, price, `The payment could not be settled: ${answer.errorMessage ?? answer.errorReason ?? 'refused'}`, answer.errorReason ?? 'settlement_failed');
+  return paymentRequired(
+    ctx,
+    price,
+    `The payment could not be settled: ${answer.errorMessage ?? answer.errorReason ?? 'refused'}`,
+    answer.errorReason ?? 'settlement_failed',
+  );
 }
-

@@ -50,8 +50,10 @@ export async function setCapabilityPricing(ctx: Ctx, capabilityId: string, input
     const raw = input.costPerCallBaseUnits;
     const cent = centsToUnits(setup, 1).toString();
     if (typeof raw !== 'string' || !/^\d{1,20}$/.test(raw)) checks.fail('costPerCallBaseUnits', 'must be an integer string of base units');
-    else if ((fromUnits = unitsToCents(setup, BigInt(raw))) === undefined) checks.fail('costPerCallBaseUnits', `must be a whole number of cents: a multiple of ${cent} base units`);
-    else if (fromUnits > MAX_COST_CENTS) checks.fail('costPerCallBaseUnits', `must be at most ${centsToUnits(setup, MAX_COST_CENTS)} (${MAX_COST_CENTS} cents)`);
+    else if ((fromUnits = unitsToCents(setup, BigInt(raw))) === undefined)
+      checks.fail('costPerCallBaseUnits', `must be a whole number of cents: a multiple of ${cent} base units`);
+    else if (fromUnits > MAX_COST_CENTS)
+      checks.fail('costPerCallBaseUnits', `must be at most ${centsToUnits(setup, MAX_COST_CENTS)} (${MAX_COST_CENTS} cents)`);
   }
   const given = (input.costPerCall ?? null) !== null || (input.costPerCallBaseUnits ?? null) !== null;
   if (!given) checks.fail('costPerCall', 'is required (integer cents; or cost_per_call_base_units)');
@@ -66,7 +68,12 @@ export async function setCapabilityPricing(ctx: Ctx, capabilityId: string, input
   if (pricingModel === 'free' && price > 0) checks.fail('costPerCall', 'must be 0 with pricing_model free');
   checks.done();
   const services = await ctx.db.service.findMany({
-    where: { agentId: me.id, status: { not: 'removed' }, capabilities: { has: capabilityId }, ...(service ? (isUuid(service) ? { id: service } : { serviceKey: service }) : {}) },
+    where: {
+      agentId: me.id,
+      status: { not: 'removed' },
+      capabilities: { has: capabilityId },
+      ...(service ? (isUuid(service) ? { id: service } : { serviceKey: service }) : {}),
+    },
     select: { id: true, serviceKey: true, name: true },
     orderBy: { createdAt: 'asc' },
   });
@@ -132,7 +139,16 @@ export async function listCapabilityPricing(ctx: Ctx, page: Page): Promise<{ ite
       const max = r.max ?? 0;
       const { setup } = ctx.services.payments;
       const avgCents = r.paid ? Math.round(Number(r.sum) / r.paid) : 0;
-      return { capability: r.capability, name: r.name ?? r.capability, paidProviders: r.paid, minCents: min, maxCents: max, avgCents, minUnits: centsToUnits(setup, min), maxUnits: centsToUnits(setup, max) };
+      return {
+        capability: r.capability,
+        name: r.name ?? r.capability,
+        paidProviders: r.paid,
+        minCents: min,
+        maxCents: max,
+        avgCents,
+        minUnits: centsToUnits(setup, min),
+        maxUnits: centsToUnits(setup, max),
+      };
     }),
     total,
   };

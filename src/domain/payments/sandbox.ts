@@ -29,7 +29,8 @@ export function sandboxStatus(ctx: Ctx): SandboxStatus {
 }
 
 function sandboxOnly(ctx: Ctx, what: string): void {
-  if (!ctx.services.payments.setup.sandbox) throw new Conflict(`${what} exists in sandbox mode only; payments here settle through ${ctx.services.payments.facilitator.name}`);
+  if (!ctx.services.payments.setup.sandbox)
+    throw new Conflict(`${what} exists in sandbox mode only; payments here settle through ${ctx.services.payments.facilitator.name}`);
 }
 
 /** An amount of the asset, as a decimal string (`"2.5"`); undefined when absent. */
@@ -97,11 +98,21 @@ export async function faucet(ctx: Ctx, input: FaucetInput): Promise<FaucetCredit
     const room = setup.faucetCapUnits - BigInt(balance) > 0n ? setup.faucetCapUnits - BigInt(balance) : 0n;
     const credited = amount === undefined || amount > room ? room : amount;
     if (credited > 0n) {
-      await transfer(tx, [
-        { walletId: ACCOUNTS.faucet, amount: -credited, kind: 'faucet' },
-        { walletId: wallet.id, amount: credited, kind: 'faucet' },
-      ], { reference: 'sandbox faucet', at: now });
-      await recordAudit(tx, ctx, { agentId: agent.id, action: 'wallet.faucet', targetType: 'wallet', targetId: wallet.id, details: { credited: formatUnits(credited, setup.asset.decimals) } });
+      await transfer(
+        tx,
+        [
+          { walletId: ACCOUNTS.faucet, amount: -credited, kind: 'faucet' },
+          { walletId: wallet.id, amount: credited, kind: 'faucet' },
+        ],
+        { reference: 'sandbox faucet', at: now },
+      );
+      await recordAudit(tx, ctx, {
+        agentId: agent.id,
+        action: 'wallet.faucet',
+        targetType: 'wallet',
+        targetId: wallet.id,
+        details: { credited: formatUnits(credited, setup.asset.decimals) },
+      });
     }
     return { agentId: agent.id, walletAddress: wallet.address, credited, balance: BigInt(balance) + credited, cap: setup.faucetCapUnits };
   });
@@ -141,11 +152,14 @@ export async function testPayment(ctx: Ctx, input: TestPaymentInput): Promise<Te
   const me = await requireAgent(ctx);
   const { setup, facilitator, keys } = ctx.services.payments;
   const checks = new Checks();
-  const amount = readAmount(checks, 'amount', input.amount, setup.asset.decimals, setup.faucetCapUnits) ?? TEST_PAYMENT_CENTS * 10n ** BigInt(setup.asset.decimals - 2);
+  const amount =
+    readAmount(checks, 'amount', input.amount, setup.asset.decimals, setup.faucetCapUnits) ?? TEST_PAYMENT_CENTS * 10n ** BigInt(setup.asset.decimals - 2);
   checks.done();
   let wallet = await walletFor(ctx, me.id);
   if (wallet.keyOrigin === 'registered') {
-    throw new Conflict(`The marketplace holds no key for wallet ${wallet.address} (its address was registered): sign a payment with your own key, and pay a call with it`);
+    throw new Conflict(
+      `The marketplace holds no key for wallet ${wallet.address} (its address was registered): sign a payment with your own key, and pay a call with it`,
+    );
   }
   if (!wallet.encryptedKey) {
     // A wallet from before the marketplace held keys gets one now, and the address that key derives.
@@ -154,7 +168,11 @@ export async function testPayment(ctx: Ctx, input: TestPaymentInput): Promise<Te
   }
   const account = keys.decrypt(wallet.address, wallet.encryptedKey!);
   const requirements = requirementsFor(setup, amount);
-  const resource = { url: `${ctx.services.config.publicBaseUrl}/api/v1/x402/sandbox/test-payment`, description: 'A sandbox test payment', mimeType: 'application/json' };
+  const resource = {
+    url: `${ctx.services.config.publicBaseUrl}/api/v1/x402/sandbox/test-payment`,
+    description: 'A sandbox test payment',
+    mimeType: 'application/json',
+  };
   // @x402/evm (and viem) load with the first test payment, not at start.
   const { ExactEvmScheme: Scheme } = require('@x402/evm/exact/client') as { ExactEvmScheme: typeof ExactEvmScheme };
   const signed = await new Scheme(account).createPaymentPayload(X402_VERSION, requirements);
@@ -164,12 +182,15 @@ export async function testPayment(ctx: Ctx, input: TestPaymentInput): Promise<Te
   const before = (await ctx.db.wallet.findUniqueOrThrow({ where: { id: wallet.id }, select: { balance: true } })).balance;
   const verification = await facilitator.verify(read.payload, requirements);
   const refuse = (reason: string | undefined, message: string) =>
-    new PaymentRequired(`The test payment was refused: ${message}${reason === 'invalid_exact_evm_insufficient_balance' || /balance/i.test(message) ? ' (the faucet, POST /api/v1/x402/sandbox/faucet, credits sandbox funds)' : ''}`, {
-      x402Version: X402_VERSION,
-      resource,
-      accepts: [requirements],
-      ...(reason ? { error: reason } : {}),
-    });
+    new PaymentRequired(
+      `The test payment was refused: ${message}${reason === 'invalid_exact_evm_insufficient_balance' || /balance/i.test(message) ? ' (the faucet, POST /api/v1/x402/sandbox/faucet, credits sandbox funds)' : ''}`,
+      {
+        x402Version: X402_VERSION,
+        resource,
+        accepts: [requirements],
+        ...(reason ? { error: reason } : {}),
+      },
+    );
   if (!verification.isValid) throw refuse(verification.invalidReason, verification.invalidMessage ?? verification.invalidReason ?? 'invalid');
   const settled = await settlePayment(ctx, me, read, requirements, {
     purpose: 'test_payment',

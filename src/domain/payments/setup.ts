@@ -132,7 +132,8 @@ export async function loadPaymentSetup(config: Config, sql: SqlRunner): Promise<
     // A configured token is described by the network's default table when it is listed there; otherwise
     // it is taken to be a 6-decimal USD coin with the usual EIP-712 domain.
     const known = await defaultAsset(p.network as `${string}:${string}`);
-    asset = known && known.address.toLowerCase() === p.asset ? known : { address: p.asset, symbol: 'USDC', decimals: 6, eip712: { name: 'USD Coin', version: '2' } };
+    asset =
+      known && known.address.toLowerCase() === p.asset ? known : { address: p.asset, symbol: 'USDC', decimals: 6, eip712: { name: 'USD Coin', version: '2' } };
   } else {
     const known = await defaultAsset(p.network as `${string}:${string}`);
     if (!known) throw new Error(`X402_NETWORK ${p.network} has no default asset: set X402_ASSET`);

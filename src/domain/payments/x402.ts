@@ -80,7 +80,8 @@ export function readPayment(raw: string, field = 'payment'): ReadPayment {
     return fail('must be an x402 PaymentPayload: its JSON, base64-encoded');
   }
   const parsed = parsePaymentPayload(json);
-  if (!parsed.success) return fail(`is not an x402 PaymentPayload: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    return fail(`is not an x402 PaymentPayload: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'} ${i.message}`).join('; ')}`);
   const payload = parsed.data;
   if (payload.x402Version !== X402_VERSION) return fail(`must be x402 version ${X402_VERSION}, not ${payload.x402Version}`);
   if (payload.accepted.scheme !== 'exact') return fail(`pays with scheme ${payload.accepted.scheme}; this marketplace accepts exact`);
@@ -94,7 +95,13 @@ export function readPayment(raw: string, field = 'payment'): ReadPayment {
   for (const k of ['value', 'validAfter', 'validBefore'] as const) {
     if (typeof a[k] !== 'string' || !UINT.test(a[k] as string)) fail(`payload.authorization.${k} must be an unsigned integer as a string`);
   }
-  return { payload: payload as PaymentPayload, authorization: a as Eip3009Payload['authorization'], payer: a.from!.toLowerCase(), nonce: a.nonce!.toLowerCase(), value: BigInt(a.value!) };
+  return {
+    payload: payload as PaymentPayload,
+    authorization: a as Eip3009Payload['authorization'],
+    payer: a.from!.toLowerCase(),
+    nonce: a.nonce!.toLowerCase(),
+    value: BigInt(a.value!),
+  };
 }
 
 /** Whether a payload was made for these requirements (the fields that decide what and whom it pays). */

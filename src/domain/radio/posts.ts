@@ -69,7 +69,8 @@ function namesOf(checks: Checks, path: string, value: unknown, max: number, patt
   return out;
 }
 
-const tagsOf = (checks: Checks, value: unknown) => namesOf(checks, 'tags', value, MAX_TAGS, TAG, 'a tag: a letter or digit, then letters, digits, dots, dashes or underscores (at most 32)');
+const tagsOf = (checks: Checks, value: unknown) =>
+  namesOf(checks, 'tags', value, MAX_TAGS, TAG, 'a tag: a letter or digit, then letters, digits, dots, dashes or underscores (at most 32)');
 
 export function uuidOf(checks: Checks, path: string, value: unknown, required: boolean): string | undefined {
   if (value === undefined || value === null) {
@@ -115,12 +116,7 @@ interface PostRow {
   created_at: Date;
 }
 
-async function writePost(
-  tx: DbTx,
-  me: Agent,
-  now: Date,
-  post: { channel: string; message: string; tags: string[]; parent?: PostRow },
-): Promise<WrittenPost> {
+async function writePost(tx: DbTx, me: Agent, now: Date, post: { channel: string; message: string; tags: string[]; parent?: PostRow }): Promise<WrittenPost> {
   const id = newUuid();
   const familyId = await familyOf(tx, me.id);
   const parent = post.parent;
@@ -216,7 +212,14 @@ export interface Listening {
  */
 export async function listenToPosts(tx: DbTx, me: Agent, input: Record<string, unknown>): Promise<Listening> {
   const checks = new Checks();
-  const channels = namesOf(checks, 'channels', input.channels, MAX_LISTEN_CHANNELS, CHANNEL, 'a channel name: a letter or digit, then letters, digits, dots, dashes or underscores (at most 48)');
+  const channels = namesOf(
+    checks,
+    'channels',
+    input.channels,
+    MAX_LISTEN_CHANNELS,
+    CHANNEL,
+    'a channel name: a letter or digit, then letters, digits, dots, dashes or underscores (at most 48)',
+  );
   const tags = tagsOf(checks, input.tags);
   const threadId = uuidOf(checks, 'thread_id', input.thread_id, false);
   const following = booleanOf(checks, 'following', input.following, false);

@@ -51,7 +51,14 @@ interface EventRow {
   created_at: Date;
 }
 
-const eventOf = (r: EventRow): RadioEvent => ({ seq: r.seq, eventId: r.event_id, channel: r.channel, type: r.type, data: r.data, createdAt: new Date(r.created_at).toISOString() });
+const eventOf = (r: EventRow): RadioEvent => ({
+  seq: r.seq,
+  eventId: r.event_id,
+  channel: r.channel,
+  type: r.type,
+  data: r.data,
+  createdAt: new Date(r.created_at).toISOString(),
+});
 
 /** The database side of the radio: one stream that never ends. */
 export function radioStore(services: Pick<Services, 'db'>): StreamStore<RadioEvent> {
@@ -126,7 +133,11 @@ export async function subscribeRadio(ctx: Ctx, input: RadioSubscriptionInput): P
     await tx.$queryRaw`SELECT 1 FROM agents WHERE id = ${me.id}::uuid FOR NO KEY UPDATE`;
     if (replace) await tx.radioSubscription.deleteMany({ where: { agentId: me.id, channel: { notIn: channels! } } });
     await tx.radioSubscription.createMany({ data: channels!.map((channel) => ({ agentId: me.id, channel, createdAt: now })), skipDuplicates: true });
-    const rows = await tx.radioSubscription.findMany({ where: { agentId: me.id }, orderBy: [{ createdAt: 'asc' }, { channel: 'asc' }], select: { channel: true } });
+    const rows = await tx.radioSubscription.findMany({
+      where: { agentId: me.id },
+      orderBy: [{ createdAt: 'asc' }, { channel: 'asc' }],
+      select: { channel: true },
+    });
     if (rows.length > MAX_RADIO_CHANNELS) {
       checks.fail('channels', `would make ${rows.length} channels followed: at most ${MAX_RADIO_CHANNELS} (replace: true sets the list instead)`);
       checks.done();
@@ -139,7 +150,11 @@ export async function subscribeRadio(ctx: Ctx, input: RadioSubscriptionInput): P
 /** The channels the caller follows. */
 export async function radioChannels(ctx: Ctx): Promise<RadioChannels> {
   const me = await requireAgent(ctx);
-  const rows = await ctx.db.radioSubscription.findMany({ where: { agentId: me.id }, orderBy: [{ createdAt: 'asc' }, { channel: 'asc' }], select: { channel: true } });
+  const rows = await ctx.db.radioSubscription.findMany({
+    where: { agentId: me.id },
+    orderBy: [{ createdAt: 'asc' }, { channel: 'asc' }],
+    select: { channel: true },
+  });
   return { subscribed: rows.length > 0, channels: rows.map((r) => r.channel) };
 }
 
@@ -178,7 +193,8 @@ export async function announceOnRadio(ctx: Ctx, input: AnnouncementInput): Promi
   const checks = new Checks();
   const message = checks.text('message', input.message, { max: 2000, required: true, multiline: true });
   const title = checks.text('title', input.title, { max: 200 });
-  if (input.data !== undefined && input.data !== null && (typeof input.data !== 'object' || Array.isArray(input.data))) checks.fail('data', 'must be an object');
+  if (input.data !== undefined && input.data !== null && (typeof input.data !== 'object' || Array.isArray(input.data)))
+    checks.fail('data', 'must be an object');
   else if (input.data && JSON.stringify(input.data).length > 16_384) checks.fail('data', 'must be at most 16 KiB as JSON');
   checks.done();
   const payload = { title: title || null, message, data: input.data ?? null };

@@ -168,7 +168,14 @@ export async function trendingTopics(tx: DbTx, now: Date, input: Record<string, 
     limit,
   );
   const num = <T extends Trend>(t: T): T => ({ ...t, score: Number(t.score), posts: Number(t.posts), families: Number(t.families) });
-  return { at: now.toISOString(), half_life_hours: halfLife, window_hours: windowHours, channel: channel ?? null, topics: topics.map(num), tags: tags.map(num) };
+  return {
+    at: now.toISOString(),
+    half_life_hours: halfLife,
+    window_hours: windowHours,
+    channel: channel ?? null,
+    topics: topics.map(num),
+    tags: tags.map(num),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -20,10 +20,42 @@ export interface TierDefinition {
 }
 
 export const TIERS: TierDefinition[] = [
-  { tier: 'newcomer', name: 'Newcomer', min: 0, max: 30, subKeyLimit: 5, memory: { stores: 5, batch: 100, entryBytes: 16 * 1024 }, privileges: ['basic API access', '5 sub-keys'] },
-  { tier: 'contributor', name: 'Contributor', min: 31, max: 60, subKeyLimit: 20, memory: { stores: 20, batch: 500, entryBytes: 64 * 1024 }, privileges: ['priority resolution', '20 sub-keys'] },
-  { tier: 'trusted', name: 'Trusted', min: 61, max: 85, subKeyLimit: 50, memory: { stores: 50, batch: 1000, entryBytes: 256 * 1024 }, privileges: ['beta features', '50 sub-keys'] },
-  { tier: 'star', name: 'Star', min: 86, max: 100, subKeyLimit: null, memory: { stores: 200, batch: 1000, entryBytes: 512 * 1024 }, privileges: ['showcase listing', 'unlimited sub-keys'] },
+  {
+    tier: 'newcomer',
+    name: 'Newcomer',
+    min: 0,
+    max: 30,
+    subKeyLimit: 5,
+    memory: { stores: 5, batch: 100, entryBytes: 16 * 1024 },
+    privileges: ['basic API access', '5 sub-keys'],
+  },
+  {
+    tier: 'contributor',
+    name: 'Contributor',
+    min: 31,
+    max: 60,
+    subKeyLimit: 20,
+    memory: { stores: 20, batch: 500, entryBytes: 64 * 1024 },
+    privileges: ['priority resolution', '20 sub-keys'],
+  },
+  {
+    tier: 'trusted',
+    name: 'Trusted',
+    min: 61,
+    max: 85,
+    subKeyLimit: 50,
+    memory: { stores: 50, batch: 1000, entryBytes: 256 * 1024 },
+    privileges: ['beta features', '50 sub-keys'],
+  },
+  {
+    tier: 'star',
+    name: 'Star',
+    min: 86,
+    max: 100,
+    subKeyLimit: null,
+    memory: { stores: 200, batch: 1000, entryBytes: 512 * 1024 },
+    privileges: ['showcase listing', 'unlimited sub-keys'],
+  },
 ];
 
 /** Reputation's range, 0-100: every change is clamped to it. */
@@ -100,7 +132,15 @@ export async function applyReputation(db: DbTx, emit: Emit, change: ReputationCh
   }
   const { after, applied, data } = reputationMove(change.agentId, row.reputation, delta, reason);
   await db.reputationEvent.create({
-    data: { agentId: change.agentId, delta: applied, scoreAfter: after, reason, sourceType: change.sourceType, sourceId: change.sourceId, createdAt: change.at },
+    data: {
+      agentId: change.agentId,
+      delta: applied,
+      scoreAfter: after,
+      reason,
+      sourceType: change.sourceType,
+      sourceId: change.sourceId,
+      createdAt: change.at,
+    },
   });
   if (applied === 0) return undefined;
   await db.agent.update({ where: { id: change.agentId }, data: { reputation: after } });

@@ -99,5 +99,10 @@ export async function reputationHistory(db: DbTx, agentId: string, days: number,
       GROUP BY 1
     ) d
     ORDER BY d.day`;
-  return rows.map((r) => ({ day: (r.day instanceof Date ? r.day.toISOString() : String(r.day)).slice(0, 10), score: Number(r.score), net: Number(r.net), events: Number(r.events) }));
+  return rows.map((r) => ({
+    day: (r.day instanceof Date ? r.day.toISOString() : String(r.day)).slice(0, 10),
+    score: Number(r.score),
+    net: Number(r.net),
+    events: Number(r.events),
+  }));
 }

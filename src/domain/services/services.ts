@@ -74,7 +74,12 @@ function readServiceFields(ctx: Ctx, checks: Checks, input: RegisterServiceInput
     out.endpoint = endpoint;
   }
   if (required('description', input.description)) {
-    out.description = checks.text('description', input.description, { min: SERVICE_DESCRIPTION_MIN, max: SERVICE_DESCRIPTION_MAX, required: true, multiline: true });
+    out.description = checks.text('description', input.description, {
+      min: SERVICE_DESCRIPTION_MIN,
+      max: SERVICE_DESCRIPTION_MAX,
+      required: true,
+      multiline: true,
+    });
   }
   if (required('capabilities', input.capabilities)) {
     if (!Array.isArray(input.capabilities) || input.capabilities.length === 0) {
@@ -83,7 +88,8 @@ function readServiceFields(ctx: Ctx, checks: Checks, input: RegisterServiceInput
       checks.fail('capabilities', `must have at most ${SERVICE_CAPABILITIES_MAX} entries`);
     } else {
       input.capabilities.forEach((c, i) => {
-        if (typeof c !== 'string' || c.length > 64 || !CAPABILITY_SLUG.test(c)) checks.fail(`capabilities.${i}`, 'must be a capability identifier such as "summarize" (lower-case letters, digits, dashes; dots for refinements)');
+        if (typeof c !== 'string' || c.length > 64 || !CAPABILITY_SLUG.test(c))
+          checks.fail(`capabilities.${i}`, 'must be a capability identifier such as "summarize" (lower-case letters, digits, dashes; dots for refinements)');
       });
       out.capabilities = [...new Set(input.capabilities as string[])];
     }
@@ -121,7 +127,10 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
   const fields = readServiceFields(ctx, checks, input, false);
   if (fields.pricingModel === 'free' && (fields.costPerCall ?? 0) > 0) checks.fail('costPerCall', 'must be 0 for a free service');
   // Without `subKeyPolicy` the owner has set none, and the default applies (sub-key-policy.ts).
-  const subKeyPolicy = { ...DEFAULT_SUB_KEY_POLICY, ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {}) };
+  const subKeyPolicy = {
+    ...DEFAULT_SUB_KEY_POLICY,
+    ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {}),
+  };
   checks.done();
   const { name, endpoint, description, capabilities, pricingModel, languages, pricingDetails, costPerCall } = fields as ServiceFields;
 
@@ -143,7 +152,13 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
       },
     });
     await declareCapabilities(tx, capabilities);
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'service.registered', targetType: 'service', targetId: created.id, details: { service_key: created.serviceKey } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'service.registered',
+      targetType: 'service',
+      targetId: created.id,
+      details: { service_key: created.serviceKey },
+    });
     return created;
   });
   return service;
@@ -165,20 +180,34 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
   const checks = new Checks();
   const fields = readServiceFields(ctx, checks, input, true);
   // Null takes the policy back to none set, so the default applies again.
-  const policy = input.subKeyPolicy === null ? DEFAULT_SUB_KEY_POLICY : input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {};
+  const policy =
+    input.subKeyPolicy === null
+      ? DEFAULT_SUB_KEY_POLICY
+      : input.subKeyPolicy
+        ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now())
+        : {};
   checks.done();
   return ctx.db.$transaction(async (tx) => {
     // Locked, so that the price and pricing model checked together below are the ones written over.
-    const [service] = await tx.$queryRaw<{ id: string; serviceKey: string; pricingModel: string; costPerCall: number; capabilityPrices: Record<string, number> }[]>`
+    const [service] = await tx.$queryRaw<
+      { id: string; serviceKey: string; pricingModel: string; costPerCall: number; capabilityPrices: Record<string, number> }[]
+    >`
       SELECT id, service_key AS "serviceKey", pricing_model::text AS "pricingModel", cost_per_call AS "costPerCall", capability_prices AS "capabilityPrices"
       FROM services WHERE service_key = ${serviceKey} AND agent_id = ${me.id}::uuid AND status <> 'removed' FOR NO KEY UPDATE`;
     if (!service) throw new NotFound('service', serviceKey);
     const pricingModel = fields.pricingModel ?? service.pricingModel;
     const prices = Object.fromEntries(Object.entries(service.capabilityPrices ?? {}).filter(([c]) => !fields.capabilities || fields.capabilities.includes(c)));
     if (pricingModel === 'free') {
-      if ((fields.costPerCall ?? service.costPerCall) > 0) checks.fail(given(input.costPerCall) ? 'costPerCall' : 'pricingModel', 'a free service has a price of 0: give cost_per_call 0 with pricing_model free');
-      const priced = Object.entries(prices).filter(([, cents]) => cents > 0).map(([c]) => c);
-      if (priced.length) checks.fail('pricingModel', `cannot be free while ${priced.join(', ')} ${priced.length > 1 ? 'have prices' : 'has a price'} of their own (POST /capabilities/:capabilityId/pricing): set those to 0 first`);
+      if ((fields.costPerCall ?? service.costPerCall) > 0)
+        checks.fail(given(input.costPerCall) ? 'costPerCall' : 'pricingModel', 'a free service has a price of 0: give cost_per_call 0 with pricing_model free');
+      const priced = Object.entries(prices)
+        .filter(([, cents]) => cents > 0)
+        .map(([c]) => c);
+      if (priced.length)
+        checks.fail(
+          'pricingModel',
+          `cannot be free while ${priced.join(', ')} ${priced.length > 1 ? 'have prices' : 'has a price'} of their own (POST /capabilities/:capabilityId/pricing): set those to 0 first`,
+        );
       checks.done();
     }
     const data: Prisma.ServiceUpdateInput = {
@@ -227,10 +256,15 @@ export interface ServiceFilter {
 export type ListedService = Service & { agent: { id: string; name: string; reputation: number } };
 
 /** Active services of active providers, newest first, with the provider's reputation. */
-export async function listServices(ctx: Ctx, filter: ServiceFilter, page: { offset: number; limit: number }): Promise<{ items: ListedService[]; total: number }> {
+export async function listServices(
+  ctx: Ctx,
+  filter: ServiceFilter,
+  page: { offset: number; limit: number },
+): Promise<{ items: ListedService[]; total: number }> {
   const checks = new Checks();
   const min = checks.integer('minReputation', filter.minReputation, 0, 100);
-  if (filter.capability !== undefined && filter.capability !== null && !CAPABILITY_SLUG.test(filter.capability)) checks.fail('capability', 'must be a capability identifier');
+  if (filter.capability !== undefined && filter.capability !== null && !CAPABILITY_SLUG.test(filter.capability))
+    checks.fail('capability', 'must be a capability identifier');
   checks.done();
   const where: Prisma.ServiceWhereInput = {
     status: 'active',
@@ -251,7 +285,11 @@ export async function listServices(ctx: Ctx, filter: ServiceFilter, page: { offs
 }
 
 /** An active service of an active provider by its key (`svc_…`); 404 otherwise, as in the listing. */
-export async function serviceByKey(ctx: Ctx, serviceKey: string, query: { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect } = {}): Promise<Service> {
+export async function serviceByKey(
+  ctx: Ctx,
+  serviceKey: string,
+  query: { include?: Prisma.ServiceInclude; select?: Prisma.ServiceSelect } = {},
+): Promise<Service> {
   const checks = new Checks();
   checks.text('serviceKey', serviceKey, { max: 64, required: true });
   checks.done();

@@ -27,18 +27,34 @@ interface Rule {
 
 const JS: Rule[] = [
   { id: 'js.fetch', category: 'network', pattern: /\bfetch\s*\(|\bXMLHttpRequest\b|\bnew\s+WebSocket\s*\(/ },
-  { id: 'js.net-module', category: 'network', pattern: /(?:require\(\s*|from\s+|import\s+)['"](?:node:)?(?:https?|net|tls|dgram|http2|undici|axios|node-fetch|ws)['"]/ },
+  {
+    id: 'js.net-module',
+    category: 'network',
+    pattern: /(?:require\(\s*|from\s+|import\s+)['"](?:node:)?(?:https?|net|tls|dgram|http2|undici|axios|node-fetch|ws)['"]/,
+  },
   { id: 'js.child-process', category: 'subprocess', pattern: /['"](?:node:)?child_process['"]|\b(?:execSync|execFileSync|spawnSync)\s*\(/ },
   { id: 'js.fs-module', category: 'filesystem', pattern: /(?:require\(\s*|from\s+|import\s+)['"](?:node:)?fs(?:\/promises)?['"]/ },
-  { id: 'js.eval', category: 'dynamic_code', pattern: /\beval\s*\(|\bnew\s+Function\s*\(|['"](?:node:)?vm['"]|\bimport\s*\(\s*[^'"\s)]|\brequire\s*\(\s*[^'"\s)]/ },
+  {
+    id: 'js.eval',
+    category: 'dynamic_code',
+    pattern: /\beval\s*\(|\bnew\s+Function\s*\(|['"](?:node:)?vm['"]|\bimport\s*\(\s*[^'"\s)]|\brequire\s*\(\s*[^'"\s)]/,
+  },
   { id: 'js.env', category: 'environment', pattern: /\bprocess\.env\b/ },
 ];
 
 const RULES: Record<Runtime, Rule[]> = {
   python: [
     { id: 'py.http', category: 'network', pattern: /\b(?:import|from)\s+(?:requests|urllib3?|httpx|aiohttp|socket|http\.client|ftplib|smtplib|websockets?)\b/ },
-    { id: 'py.subprocess', category: 'subprocess', pattern: /\b(?:import\s+subprocess|from\s+subprocess\b|subprocess\.|os\.(?:system|popen|exec\w*|spawn\w*|fork)\s*\(|pty\.spawn)/ },
-    { id: 'py.files', category: 'filesystem', pattern: /\bopen\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|replace|chmod|chown)\s*\(|\bshutil\.|\bpathlib\b/ },
+    {
+      id: 'py.subprocess',
+      category: 'subprocess',
+      pattern: /\b(?:import\s+subprocess|from\s+subprocess\b|subprocess\.|os\.(?:system|popen|exec\w*|spawn\w*|fork)\s*\(|pty\.spawn)/,
+    },
+    {
+      id: 'py.files',
+      category: 'filesystem',
+      pattern: /\bopen\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs|makedirs|mkdir|rename|replace|chmod|chown)\s*\(|\bshutil\.|\bpathlib\b/,
+    },
     { id: 'py.eval', category: 'dynamic_code', pattern: /\b(?:eval|exec|compile|__import__)\s*\(|\bimportlib\.|\bpickle\.loads?\s*\(|\bmarshal\.loads\s*\(/ },
     { id: 'py.env', category: 'environment', pattern: /\bos\.(?:environ|getenv)\b/ },
   ],
@@ -47,7 +63,11 @@ const RULES: Record<Runtime, Rule[]> = {
     ...JS,
     { id: 'deno.net', category: 'network', pattern: /\bDeno\.(?:connect|connectTls|listen|serve)\b/ },
     { id: 'deno.run', category: 'subprocess', pattern: /\bDeno\.(?:run|Command)\b/ },
-    { id: 'deno.files', category: 'filesystem', pattern: /\bDeno\.(?:readFile|readTextFile|writeFile|writeTextFile|remove|mkdir|open|create|rename|chmod)\w*\b/ },
+    {
+      id: 'deno.files',
+      category: 'filesystem',
+      pattern: /\bDeno\.(?:readFile|readTextFile|writeFile|writeTextFile|remove|mkdir|open|create|rename|chmod)\w*\b/,
+    },
     { id: 'deno.env', category: 'environment', pattern: /\bDeno\.env\b/ },
   ],
   docker: [
@@ -68,7 +88,11 @@ const RULES: Record<Runtime, Rule[]> = {
 
 /** Whether the source defines the entrypoint's last segment (`main.run` → `run`). */
 function definesEntrypoint(runtime: Runtime, source: string, entrypoint: string): boolean {
-  const name = entrypoint.split(/[.:/#]/).filter(Boolean).pop() ?? entrypoint;
+  const name =
+    entrypoint
+      .split(/[.:/#]/)
+      .filter(Boolean)
+      .pop() ?? entrypoint;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const patterns: Record<Runtime, RegExp> = {
     python: new RegExp(`^\\s*(?:async\\s+)?def\\s+${escaped}\\b|^\\s*class\\s+${escaped}\\b|^${escaped}\\s*=`, 'm'),
@@ -113,7 +137,10 @@ const MESSAGES: Record<FindingCategory, string> = {
 };
 
 /** The report for a skill's content (what it declares and what its source reaches for). */
-export function auditContent(content: Pick<SkillContent, 'runtime' | 'entrypoint' | 'source' | 'bundleUrl'> & Partial<SkillContent>, ref: { skillId: string | null; version: string | null; hash: string }): AuditReport {
+export function auditContent(
+  content: Pick<SkillContent, 'runtime' | 'entrypoint' | 'source' | 'bundleUrl'> & Partial<SkillContent>,
+  ref: { skillId: string | null; version: string | null; hash: string },
+): AuditReport {
   const runtime = content.runtime as Runtime;
   const source = content.source ?? '';
   const lines = source === '' ? [] : source.split(/\r?\n/);
@@ -121,7 +148,14 @@ export function auditContent(content: Pick<SkillContent, 'runtime' | 'entrypoint
   lines.forEach((text, i) => {
     for (const rule of RULES[runtime]) {
       if (!rule.pattern.test(text)) continue;
-      findings.push({ category: rule.category, rule: rule.id, severity: SEVERITY[rule.category], line: i + 1, excerpt: text.trim().slice(0, 160), message: MESSAGES[rule.category] });
+      findings.push({
+        category: rule.category,
+        rule: rule.id,
+        severity: SEVERITY[rule.category],
+        line: i + 1,
+        excerpt: text.trim().slice(0, 160),
+        message: MESSAGES[rule.category],
+      });
     }
   });
   if (!source) {
@@ -134,7 +168,14 @@ export function auditContent(content: Pick<SkillContent, 'runtime' | 'entrypoint
       message: content.bundleUrl ? `no source given: its bundle (${content.bundleUrl}) is not audited` : 'no source given: nothing to audit',
     });
   } else if (!definesEntrypoint(runtime, source, content.entrypoint)) {
-    findings.push({ category: 'declaration', rule: 'entrypoint.not-found', severity: 'info', line: null, excerpt: null, message: `the source does not define the entrypoint ${content.entrypoint}` });
+    findings.push({
+      category: 'declaration',
+      rule: 'entrypoint.not-found',
+      severity: 'info',
+      line: null,
+      excerpt: null,
+      message: `the source does not define the entrypoint ${content.entrypoint}`,
+    });
   }
   const reaches = { network: 0, subprocess: 0, filesystem: 0, dynamic_code: 0, environment: 0 } as Record<FindingCategory, number>;
   for (const f of findings) if (f.category !== 'declaration') reaches[f.category] += 1;
@@ -174,6 +215,17 @@ export async function auditSkill(ctx: Ctx, db: DbTx, input: Record<string, unkno
   const source = checks.text('source', input.source, { max: SOURCE_MAX_BYTES, multiline: true, required: true });
   if (source && Buffer.byteLength(source) > SOURCE_MAX_BYTES) checks.fail('source', `must be at most ${SOURCE_MAX_BYTES / 1024} KiB`);
   checks.done();
-  const content: SkillContent = { name: '', description: '', runtime: runtime!, entrypoint: entrypoint!, category: null, version: '', source: source!, bundleUrl: null, instructions: '', frontMatter: {} };
+  const content: SkillContent = {
+    name: '',
+    description: '',
+    runtime: runtime!,
+    entrypoint: entrypoint!,
+    category: null,
+    version: '',
+    source: source!,
+    bundleUrl: null,
+    instructions: '',
+    frontMatter: {},
+  };
   return auditContent(content, { skillId: null, version: null, hash: contentHash(content) });
 }

@@ -56,7 +56,9 @@ export function contentOf(skill: Skill): SkillContent {
 /** sha256 of the content as JSON with its keys in order: the same content always has the same hash. */
 export function contentHash(content: SkillContent): string {
   const canonical = JSON.stringify(content, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -79,7 +81,10 @@ function readSkill(checks: Checks, input: SkillInput, creating: boolean): Partia
       given = { ...parsed, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== null)) };
       for (const key of ['name', 'description', 'runtime', 'entrypoint', 'category', 'version', 'bundleUrl'] as const) {
         if (parsed[key] !== undefined && input[key] !== undefined && input[key] !== null && String(parsed[key]) !== input[key]) {
-          checks.fail(key, `differs from SKILL.md's ${key === 'bundleUrl' ? 'metadata.bundle_url' : key === 'name' || key === 'description' ? key : `metadata.${key}`}`);
+          checks.fail(
+            key,
+            `differs from SKILL.md's ${key === 'bundleUrl' ? 'metadata.bundle_url' : key === 'name' || key === 'description' ? key : `metadata.${key}`}`,
+          );
         }
       }
     }
@@ -88,7 +93,8 @@ function readSkill(checks: Checks, input: SkillInput, creating: boolean): Partia
   const str = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
   if (creating || given.name !== undefined) {
     const name = checks.text('name', given.name, { max: 64, required: true });
-    if (name && !SKILL_NAME.test(name)) checks.fail('name', 'must be 1-64 lower-case letters, digits and single hyphens, starting and ending with a letter or digit (the SKILL.md rule)');
+    if (name && !SKILL_NAME.test(name))
+      checks.fail('name', 'must be 1-64 lower-case letters, digits and single hyphens, starting and ending with a letter or digit (the SKILL.md rule)');
     out.name = name;
   }
   if (creating || given.runtime !== undefined) out.runtime = checks.oneOf('runtime', given.runtime, RUNTIMES);
@@ -126,8 +132,16 @@ export async function createSkill(ctx: Ctx, input: SkillInput): Promise<SkillVie
   checks.done();
   try {
     return await ctx.db.$transaction(async (tx) => {
-      const skill = await tx.skill.create({ data: { ...(fields as SkillContent), frontMatter: (fields.frontMatter ?? {}) as Prisma.InputJsonObject, agentId: me.id } });
-      await recordAudit(tx, ctx, { agentId: me.id, action: 'skill.created', targetType: 'skill', targetId: skill.id, details: { name: skill.name, runtime: skill.runtime } });
+      const skill = await tx.skill.create({
+        data: { ...(fields as SkillContent), frontMatter: (fields.frontMatter ?? {}) as Prisma.InputJsonObject, agentId: me.id },
+      });
+      await recordAudit(tx, ctx, {
+        agentId: me.id,
+        action: 'skill.created',
+        targetType: 'skill',
+        targetId: skill.id,
+        details: { name: skill.name, runtime: skill.runtime },
+      });
       return ownView(skill);
     });
   } catch (err) {
@@ -182,7 +196,13 @@ export async function updateSkill(ctx: Ctx, id: string, input: SkillInput): Prom
         where: { id: skill.id },
         data: { ...fields, frontMatter: fields.frontMatter as Prisma.InputJsonObject | undefined },
       });
-      await recordAudit(tx, ctx, { agentId: skill.agentId, action: 'skill.updated', targetType: 'skill', targetId: skill.id, details: { changed: Object.keys(fields) } });
+      await recordAudit(tx, ctx, {
+        agentId: skill.agentId,
+        action: 'skill.updated',
+        targetType: 'skill',
+        targetId: skill.id,
+        details: { changed: Object.keys(fields) },
+      });
       return ownView(updated);
     });
   } catch (err) {
@@ -208,7 +228,10 @@ export async function publishSkill(ctx: Ctx, id: string): Promise<SkillView> {
     if (existing && existing.contentHash !== hash) {
       throw new Conflict(`Version ${skill.version} was published with other content; give the skill a new version to publish this one`);
     }
-    if (!existing) await tx.skillVersion.create({ data: { skillId: skill.id, version: skill.version, contentHash: hash, content: content as unknown as Prisma.InputJsonObject, publishedAt: now } });
+    if (!existing)
+      await tx.skillVersion.create({
+        data: { skillId: skill.id, version: skill.version, contentHash: hash, content: content as unknown as Prisma.InputJsonObject, publishedAt: now },
+      });
     const published = await tx.skill.update({
       where: { id: skill.id },
       data: {
@@ -224,7 +247,13 @@ export async function publishSkill(ctx: Ctx, id: string): Promise<SkillView> {
       },
     });
     await recordStateChange(tx, ctx, { subjectType: 'skill', subjectId: skill.id, from, to: 'published', note: `version ${skill.version}` });
-    await recordAudit(tx, ctx, { agentId: skill.agentId, action: 'skill.published', targetType: 'skill', targetId: skill.id, details: { version: skill.version, content_hash: hash } });
+    await recordAudit(tx, ctx, {
+      agentId: skill.agentId,
+      action: 'skill.published',
+      targetType: 'skill',
+      targetId: skill.id,
+      details: { version: skill.version, content_hash: hash },
+    });
     return ownView(published);
   });
 }
@@ -277,7 +306,13 @@ export async function forkSkill(ctx: Ctx, id: string): Promise<SkillView> {
       },
     });
     await tx.skill.update({ where: { id: source.id }, data: { forkCount: { increment: 1 } } });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'skill.forked', targetType: 'skill', targetId: fork.id, details: { forked_from: source.id, version } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'skill.forked',
+      targetType: 'skill',
+      targetId: fork.id,
+      details: { forked_from: source.id, version },
+    });
     return ownView(fork);
   });
 }
@@ -304,7 +339,13 @@ export async function installSkill(ctx: Ctx, id: string): Promise<Installed> {
       ON CONFLICT (agent_id, skill_id) DO UPDATE SET version = EXCLUDED.version, content_hash = EXCLUDED.content_hash, installed_at = EXCLUDED.installed_at
       RETURNING agent_id AS "agentId", skill_id AS "skillId", version, content_hash AS "contentHash", installed_at AS "installedAt", (xmax = 0) AS first`;
     if (row.first) await tx.skill.update({ where: { id: skill.id }, data: { installCount: { increment: 1 } } });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'skill.installed', targetType: 'skill', targetId: skill.id, details: { version: row.version, content_hash: row.contentHash } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'skill.installed',
+      targetType: 'skill',
+      targetId: skill.id,
+      details: { version: row.version, content_hash: row.contentHash },
+    });
     const { first, ...install } = row;
     return { install, first };
   });
@@ -313,7 +354,11 @@ export async function installSkill(ctx: Ctx, id: string): Promise<Installed> {
 export async function listMySkills(ctx: Ctx, page: Page): Promise<{ items: SkillView[]; total: number }> {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  const { items, total } = await pageOf(page, (q) => ctx.db.skill.findMany({ where, ...q }), () => ctx.db.skill.count({ where }));
+  const { items, total } = await pageOf(
+    page,
+    (q) => ctx.db.skill.findMany({ where, ...q }),
+    () => ctx.db.skill.count({ where }),
+  );
   return { items: items.map(ownView), total };
 }
 
@@ -409,8 +454,23 @@ interface KeptHead {
 function skillAt(head: KeptHead, i: number): MarketplaceSkill {
   let skill = head.skills[i];
   if (!skill) {
-    const [id, name, description, runtime, entrypoint, category, version, contentHash, installCount, forkCount, agentId, publishedAt] = JSON.parse(head.rows[i]) as HeadRow;
-    skill = { id, name, description, runtime, entrypoint, category, version, contentHash, installCount, forkCount, agentId, publishedAt: publishedAt === null ? (null as unknown as Date) : new Date(publishedAt) };
+    const [id, name, description, runtime, entrypoint, category, version, contentHash, installCount, forkCount, agentId, publishedAt] = JSON.parse(
+      head.rows[i],
+    ) as HeadRow;
+    skill = {
+      id,
+      name,
+      description,
+      runtime,
+      entrypoint,
+      category,
+      version,
+      contentHash,
+      installCount,
+      forkCount,
+      agentId,
+      publishedAt: publishedAt === null ? (null as unknown as Date) : new Date(publishedAt),
+    };
     head.skills[i] = skill;
   }
   return skill;

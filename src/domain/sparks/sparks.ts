@@ -131,7 +131,9 @@ export async function publishSpark(ctx: Ctx, taskId: string, input: SparkInput):
     if (!locked) throw new NotFound('task', taskId);
     const before = await standing(tx, me.id, task, now);
     const { reason } = sparkGain(before);
-    const spark = await tx.spark.create({ data: { agentId: me.id, taskId: task.id, title: title!, content: content!, sparkType: sparkType!, qualityScore, createdAt: now } });
+    const spark = await tx.spark.create({
+      data: { agentId: me.id, taskId: task.id, title: title!, content: content!, sparkType: sparkType!, qualityScore, createdAt: now },
+    });
     // The sparks' cap is applied here, the cap on all gains and the top of the scale by applyReputation (under
     // the same lock, so as sparkGain read them); a capped gain is recorded with what was applied.
     const sparkRoom = Math.max(0, SPARK_DAILY_GAIN_CAP - before.sparks);
@@ -145,7 +147,13 @@ export async function publishSpark(ctx: Ctx, taskId: string, input: SparkInput):
           sourceId: spark.id,
           at: now,
         });
-    await emit(me.id, 'spark.published', { spark_id: spark.id, task_id: task.id, title: spark.title, spark_type: spark.sparkType, quality_score: spark.qualityScore });
+    await emit(me.id, 'spark.published', {
+      spark_id: spark.id,
+      task_id: task.id,
+      title: spark.title,
+      spark_type: spark.sparkType,
+      quality_score: spark.qualityScore,
+    });
     const publisherDelta = change ? (change.data.delta as number) : 0;
     return { spark, publisherDelta, reputation: before.reputation + publisherDelta, reason: publisherDelta < PUBLISHER_REWARD ? reason : null };
   });
@@ -158,5 +166,9 @@ export async function listSparks(ctx: Ctx, page: Page, filter: { agentId?: strin
   if (filter.agentId !== undefined && filter.agentId !== null && !isUuid(filter.agentId)) checks.fail('agentId', 'must be an agent id (UUID)');
   checks.done();
   const where: Prisma.SparkWhereInput = { ...(filter.agentId && { agentId: filter.agentId }), ...(sparkType && { sparkType }) };
-  return pageOf(page, (q) => ctx.db.spark.findMany({ where, ...q }), () => ctx.db.spark.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.spark.findMany({ where, ...q }),
+    () => ctx.db.spark.count({ where }),
+  );
 }

@@ -56,13 +56,20 @@ export async function createSession(ctx: Ctx, input: CreateSessionInput): Promis
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const capabilityId = checks.text('capabilityId', input.capabilityId, { max: 64, required: true });
-  if (capabilityId && !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(capabilityId)) checks.fail('capabilityId', 'must be a capability identifier (lower-case letters, digits, dots and dashes)');
+  if (capabilityId && !/^[a-z0-9][a-z0-9.-]{0,63}$/.test(capabilityId))
+    checks.fail('capabilityId', 'must be a capability identifier (lower-case letters, digits, dots and dashes)');
   const streamType = checks.oneOf('streamType', input.streamType, STREAM_TYPES, 'sse');
   checks.done();
   return ctx.db.$transaction(async (tx) => {
     const session = await tx.streamingSession.create({ data: { agentId: me.id, capabilityId: capabilityId!, streamType: streamType! } });
     await recordStateChange(tx, ctx, { subjectType: 'streaming_session', subjectId: session.id, from: null, to: 'active' });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'streaming_session.created', targetType: 'streaming_session', targetId: session.id, details: { capabilityId: session.capabilityId, streamType: session.streamType } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'streaming_session.created',
+      targetType: 'streaming_session',
+      targetId: session.id,
+      details: { capabilityId: session.capabilityId, streamType: session.streamType },
+    });
     return session;
   });
 }
@@ -78,7 +85,11 @@ export async function ownSession(ctx: Ctx, id: string): Promise<StreamingSession
 export async function listSessions(ctx: Ctx, page: Page, status?: string | null) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id, ...(status ? { status } : {}) };
-  return pageOf(page, (q) => ctx.db.streamingSession.findMany({ where, ...q }), () => ctx.db.streamingSession.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.streamingSession.findMany({ where, ...q }),
+    () => ctx.db.streamingSession.count({ where }),
+  );
 }
 
 export interface PushInput {
@@ -123,7 +134,11 @@ function checkEvents(input: PushInput): { event: string; data: string }[] {
  * ended session is 409. A push is a stream's hot path, so one statement also looks the caller up by its key: an invalid
  * or inactive caller matches no session, writes nothing, and is refused as usual.
  */
-export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promise<{ count: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
+export async function pushEvents(
+  ctx: Ctx,
+  id: string,
+  input: PushInput,
+): Promise<{ count: number; sessionId: string; lastEventId: number; events: StreamEvent[] }> {
   let events: ReturnType<typeof checkEvents>;
   try {
     events = checkEvents(input);
@@ -147,14 +162,24 @@ export async function pushEvents(ctx: Ctx, id: string, input: PushInput): Promis
   const since = performance.now();
   const [row] = await ctx.services.sql.query<{ principal: Parameters<typeof principalFromJson>[0]; events: { seq: number; event: string; data: unknown }[] }>(
     byKey ? PUSH_AS_CALLER_SQL : PUSH_SQL,
-    [id, byKey ? (ctx.bearer as { hash: string }).hash : (await requireAgent(ctx)).id, events.length, events.map((e) => e.event), events.map((e) => e.data), now],
+    [
+      id,
+      byKey ? (ctx.bearer as { hash: string }).hash : (await requireAgent(ctx)).id,
+      events.length,
+      events.map((e) => e.event),
+      events.map((e) => e.data),
+      now,
+    ],
     byKey ? 'stream_push_as_caller' : 'stream_push',
   );
   // The caller it found is kept for the next request, as a lookup of its own would be.
   if (byKey) ctx.seedPrincipal(rememberPrincipal(ctx.services, (ctx.bearer as { hash: string }).hash, principalFromJson(row.principal), since));
   const me = await requireAgent(ctx);
   if (!row.events.length) {
-    const [found] = await ctx.services.sql.query<{ status: string }>(`SELECT status FROM streaming_sessions WHERE id = $1::uuid AND agent_id = $2::uuid`, [id, me.id]);
+    const [found] = await ctx.services.sql.query<{ status: string }>(`SELECT status FROM streaming_sessions WHERE id = $1::uuid AND agent_id = $2::uuid`, [
+      id,
+      me.id,
+    ]);
     if (!found) throw new NotFound('streaming session', id);
     throw new Conflict(`The streaming session has ${found.status}: nothing more can be pushed to it`);
   }

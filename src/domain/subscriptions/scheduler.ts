@@ -136,7 +136,9 @@ export class SubscriptionScheduler {
           // The tick after this one, unless that too is long past: then the instance was down (or far
           // behind), and the missed ticks collapse into this one run.
           const following = nextRunAfter(s.schedule, s.timezone, s.nextRunAt!);
-          return following && following.getTime() >= now.getTime() - this.services.config.missedTickGraceMs ? following : nextRunAfter(s.schedule, s.timezone, now);
+          return following && following.getTime() >= now.getTime() - this.services.config.missedTickGraceMs
+            ? following
+            : nextRunAfter(s.schedule, s.timezone, now);
         } catch {
           return null;
         }
@@ -198,7 +200,11 @@ export class SubscriptionScheduler {
       error = `The subscription's agent is ${owner ? owner.status.toLowerCase() : 'gone'}`;
     } else {
       try {
-        const receipt = await execute(this.ownerContext(owner), { capability: subscription.capabilityId, input: subscription.inputPayload as Record<string, unknown>, mode: 'auto' });
+        const receipt = await execute(this.ownerContext(owner), {
+          capability: subscription.capabilityId,
+          input: subscription.inputPayload as Record<string, unknown>,
+          mode: 'auto',
+        });
         status = receipt.status;
         executionId = receipt.executionId;
         result = receipt.result ?? null;
@@ -227,7 +233,11 @@ export class SubscriptionScheduler {
    * owner's webhooks and, for webhook delivery, to deliveryConfig.webhookUrl signed with the subscription's
    * secret), or the output written into the owner's store. A run someone else finished is left alone.
    */
-  private async record(run: SubscriptionRun, sub: CapabilitySubscription, outcome: { status: string; executionId: string | null; result: unknown; error: string | null }) {
+  private async record(
+    run: SubscriptionRun,
+    sub: CapabilitySubscription,
+    outcome: { status: string; executionId: string | null; result: unknown; error: string | null },
+  ) {
     const { services } = this;
     const now = services.clock.now();
     const config = sub.deliveryConfig as DeliveryConfig;
@@ -259,12 +269,17 @@ export class SubscriptionScheduler {
       if (sub.deliveryMethod === 'store' && config.storeId) {
         const store = await tx.memoryStore.findFirst({ where: { id: config.storeId, agentId: sub.agentId } });
         // A store deleted since is a delivery error recorded on the run; the event still goes out.
-        if (store) await writeEntriesIn(tx, services.vectorSearch, store, sub.agentId, [plainEntry(store, config.key ?? `subscriptions/${sub.id}`, data, now)], now);
+        if (store)
+          await writeEntriesIn(tx, services.vectorSearch, store, sub.agentId, [plainEntry(store, config.key ?? `subscriptions/${sub.id}`, data, now)], now);
         else {
-          await tx.subscriptionRun.update({ where: { id: finished.id }, data: { error: `${finished.error ? `${finished.error}; ` : ''}the delivery store ${config.storeId} no longer exists` } });
+          await tx.subscriptionRun.update({
+            where: { id: finished.id },
+            data: { error: `${finished.error ? `${finished.error}; ` : ''}the delivery store ${config.storeId} no longer exists` },
+          });
         }
       }
-      const extra: ExtraDelivery[] = sub.deliveryMethod === 'webhook' && config.webhookUrl ? [{ kind: 'subscription_webhook', subscriptionId: sub.id, url: config.webhookUrl }] : [];
+      const extra: ExtraDelivery[] =
+        sub.deliveryMethod === 'webhook' && config.webhookUrl ? [{ kind: 'subscription_webhook', subscriptionId: sub.id, url: config.webhookUrl }] : [];
       await emit(sub.agentId, 'subscription.delivered', data, extra);
       return finished;
     });

@@ -96,7 +96,7 @@ function readSchedule(checks: Checks, schedule: unknown, timezone: unknown, requ
 
 function readInputPayload(checks: Checks, value: unknown): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) checks.fail('inputPayload', 'must be a JSON object (the capability\'s input)');
+  if (typeof value !== 'object' || Array.isArray(value)) checks.fail('inputPayload', "must be a JSON object (the capability's input)");
   else if (Buffer.byteLength(JSON.stringify(value)) > INPUT_MAX_BYTES) checks.fail('inputPayload', `must be at most ${INPUT_MAX_BYTES / 1024} KiB as JSON`);
   else return value as Record<string, unknown>;
   return undefined;
@@ -165,7 +165,13 @@ export async function createSubscription(ctx: Ctx, input: SubscriptionInput): Pr
       },
     });
     await recordStateChange(tx, ctx, { subjectType: 'subscription', subjectId: created.id, from: null, to: 'active' });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'subscription.created', targetType: 'subscription', targetId: created.id, details: { capabilityId: created.capabilityId, schedule: created.schedule, deliveryMethod: created.deliveryMethod } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'subscription.created',
+      targetType: 'subscription',
+      targetId: created.id,
+      details: { capabilityId: created.capabilityId, schedule: created.schedule, deliveryMethod: created.deliveryMethod },
+    });
     return created;
   });
   ctx.services.subscriptionScheduler?.wake();
@@ -183,7 +189,11 @@ export async function ownSubscription(ctx: Ctx, id: string): Promise<CapabilityS
 export async function listSubscriptions(ctx: Ctx, page: Page, status?: string | null) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id, ...(status ? { status } : {}) };
-  return pageOf(page, (q) => ctx.db.capabilitySubscription.findMany({ where, ...q }), () => ctx.db.capabilitySubscription.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.capabilitySubscription.findMany({ where, ...q }),
+    () => ctx.db.capabilitySubscription.count({ where }),
+  );
 }
 
 /**
@@ -194,13 +204,19 @@ export async function updateSubscription(ctx: Ctx, id: string, input: Subscripti
   const sub = await ownSubscription(ctx, id);
   if (sub.status === 'cancelled') throw new Conflict('A cancelled subscription cannot be changed');
   const checks = new Checks();
-  if (input.capabilityId !== undefined && input.capabilityId !== sub.capabilityId) checks.fail('capabilityId', 'cannot be changed: create another subscription');
+  if (input.capabilityId !== undefined && input.capabilityId !== sub.capabilityId)
+    checks.fail('capabilityId', 'cannot be changed: create another subscription');
   const inputPayload = readInputPayload(checks, input.inputPayload);
   const { schedule, timezone } = readSchedule(checks, input.schedule ?? sub.schedule, input.timezone ?? sub.timezone, false);
-  const method = input.deliveryMethod === undefined || input.deliveryMethod === null ? (sub.deliveryMethod as DeliveryMethod) : checks.oneOf('deliveryMethod', input.deliveryMethod, DELIVERY_METHODS);
+  const method =
+    input.deliveryMethod === undefined || input.deliveryMethod === null
+      ? (sub.deliveryMethod as DeliveryMethod)
+      : checks.oneOf('deliveryMethod', input.deliveryMethod, DELIVERY_METHODS);
   const methodChanged = method !== sub.deliveryMethod;
   const deliveryConfig =
-    input.deliveryConfig !== undefined || methodChanged ? await readDelivery(ctx, checks, sub.agentId, method, input.deliveryConfig ?? (methodChanged ? {} : sub.deliveryConfig)) : undefined;
+    input.deliveryConfig !== undefined || methodChanged
+      ? await readDelivery(ctx, checks, sub.agentId, method, input.deliveryConfig ?? (methodChanged ? {} : sub.deliveryConfig))
+      : undefined;
   checks.done();
   const now = ctx.services.clock.now();
   const scheduleChanged = schedule !== sub.schedule || (timezone ?? 'UTC') !== sub.timezone;
@@ -210,12 +226,22 @@ export async function updateSubscription(ctx: Ctx, id: string, input: Subscripti
       where: { id: sub.id },
       data: {
         ...(inputPayload && { inputPayload: inputPayload as object }),
-        ...(scheduleChanged && { schedule: schedule!, timezone: timezone ?? 'UTC', ...(sub.status === 'active' && { nextRunAt: nextRunAfter(schedule!, timezone, now) }) }),
+        ...(scheduleChanged && {
+          schedule: schedule!,
+          timezone: timezone ?? 'UTC',
+          ...(sub.status === 'active' && { nextRunAt: nextRunAfter(schedule!, timezone, now) }),
+        }),
         ...(methodChanged && { deliveryMethod: method!, secret }),
         ...(deliveryConfig && { deliveryConfig: deliveryConfig as object }),
       },
     });
-    await recordAudit(tx, ctx, { agentId: sub.agentId, action: 'subscription.updated', targetType: 'subscription', targetId: sub.id, details: { schedule: saved.schedule, deliveryMethod: saved.deliveryMethod } });
+    await recordAudit(tx, ctx, {
+      agentId: sub.agentId,
+      action: 'subscription.updated',
+      targetType: 'subscription',
+      targetId: sub.id,
+      details: { schedule: saved.schedule, deliveryMethod: saved.deliveryMethod },
+    });
     return saved;
   });
   ctx.services.subscriptionScheduler?.wake();

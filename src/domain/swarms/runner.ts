@@ -99,7 +99,9 @@ export class SwarmRunner {
     if (!claimed.length) return 0;
     // The sessions of the claimed steps (and their creators), read once for the round.
     const sessions = new Map(
-      (await this.services.db.swarmSession.findMany({ where: { id: { in: [...new Set(claimed.map((s) => s.sessionId))] } }, include: { agent: true } })).map((s) => [s.id, s]),
+      (await this.services.db.swarmSession.findMany({ where: { id: { in: [...new Set(claimed.map((s) => s.sessionId))] } }, include: { agent: true } })).map(
+        (s) => [s.id, s],
+      ),
     );
     for (const step of claimed) {
       const session = sessions.get(step.sessionId);
@@ -137,9 +139,13 @@ export class SwarmRunner {
     // Only a step claimed before (its instance stopped) can have a recorded call.
     const recorded = step.attempt > 1 ? await this.recordedOutcome(step.executionId) : undefined;
     if (recorded) return recorded;
-    if (session.agent.status !== 'ACTIVE') return { status: 'failed', result: null, error: `The swarm's agent is ${session.agent.status.toLowerCase()}`, costCents: null };
+    if (session.agent.status !== 'ACTIVE')
+      return { status: 'failed', result: null, error: `The swarm's agent is ${session.agent.status.toLowerCase()}`, costCents: null };
     const earlier = hasReferences(step.input)
-      ? await this.services.db.swarmStep.findMany({ where: { sessionId: step.sessionId, ordinal: { lt: step.ordinal }, status: 'succeeded' }, select: { ordinal: true, result: true } })
+      ? await this.services.db.swarmStep.findMany({
+          where: { sessionId: step.sessionId, ordinal: { lt: step.ordinal }, status: 'succeeded' },
+          select: { ordinal: true, result: true },
+        })
       : [];
     const input = resolveReferences(step.input, step.ordinal, new Map(earlier.map((s) => [s.ordinal, s.result])));
     try {
@@ -148,7 +154,12 @@ export class SwarmRunner {
         { capability: step.capability, input, provider: step.provider ?? undefined, mode: step.provider ? 'chosen' : 'auto' },
         { executionId: step.executionId },
       );
-      return { status: receipt.status === 'success' ? 'succeeded' : 'failed', result: receipt.result ?? null, error: receipt.error, costCents: receipt.transaction.costCents };
+      return {
+        status: receipt.status === 'success' ? 'succeeded' : 'failed',
+        result: receipt.result ?? null,
+        error: receipt.error,
+        costCents: receipt.transaction.costCents,
+      };
     } catch (err) {
       // Another claim recorded this step's call first: that record is the outcome.
       const adopted = await this.recordedOutcome(step.executionId);
@@ -158,7 +169,10 @@ export class SwarmRunner {
   }
 
   private async recordedOutcome(executionId: string): Promise<Outcome | undefined> {
-    const row = await this.services.db.execution.findUnique({ where: { id: executionId }, select: { status: true, result: true, error: true, costCents: true } });
+    const row = await this.services.db.execution.findUnique({
+      where: { id: executionId },
+      select: { status: true, result: true, error: true, costCents: true },
+    });
     if (!row) return undefined;
     return { status: row.status === 'success' ? 'succeeded' : 'failed', result: row.result ?? null, error: row.error, costCents: row.costCents };
   }
@@ -180,7 +194,17 @@ export class SwarmRunner {
     const ok = outcome.status === 'succeeded';
     const [row] = await services.sql.query<SwarmStep & { session: SwarmSession }>(
       FINISH_STEP_SQL,
-      [step.id, step.attempt, step.sessionId, now, ok ? 1 : 0, outcome.status, outcome.result === null ? null : JSON.stringify(outcome.result), outcome.error, outcome.costCents],
+      [
+        step.id,
+        step.attempt,
+        step.sessionId,
+        now,
+        ok ? 1 : 0,
+        outcome.status,
+        outcome.result === null ? null : JSON.stringify(outcome.result),
+        outcome.error,
+        outcome.costCents,
+      ],
       'swarm_finish_step',
     );
     if (!row) return false;

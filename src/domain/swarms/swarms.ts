@@ -88,7 +88,8 @@ export async function createSwarm(ctx: Ctx, input: CreateSwarmInput): Promise<Sw
       if (capability && !CAPABILITY_SLUG.test(capability)) checks.fail(`${at}.capability`, 'must be a capability identifier such as "summarize"');
       const stepInput = raw?.input ?? {};
       if (typeof stepInput !== 'object' || stepInput === null || Array.isArray(stepInput)) checks.fail(`${at}.input`, 'must be a JSON object');
-      else if (Buffer.byteLength(JSON.stringify(stepInput)) > STEP_INPUT_MAX_BYTES) checks.fail(`${at}.input`, `must be at most ${STEP_INPUT_MAX_BYTES / 1024} KiB as JSON`);
+      else if (Buffer.byteLength(JSON.stringify(stepInput)) > STEP_INPUT_MAX_BYTES)
+        checks.fail(`${at}.input`, `must be at most ${STEP_INPUT_MAX_BYTES / 1024} KiB as JSON`);
       for (const n of referencesOf(stepInput, i + 1)) {
         if (strategy === 'parallel') checks.fail(`${at}.input`, 'refers to another step: only the steps of a sequential swarm may use earlier results');
         else if (n < 1 || n > i) checks.fail(`${at}.input`, `refers to step ${n}: a step may use only the steps before it`);
@@ -165,7 +166,11 @@ export async function listSwarms(ctx: Ctx, page: Page, status?: string | null) {
   const only = status === undefined || status === null ? undefined : checks.oneOf('status', status, Object.keys(SWARM_MOVES) as SwarmStatus[]);
   checks.done();
   const where = { agentId: me.id, ...(only && { status: only }) };
-  return pageOf(page, (q) => ctx.db.swarmSession.findMany({ where, ...q }), () => ctx.db.swarmSession.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.swarmSession.findMany({ where, ...q }),
+    () => ctx.db.swarmSession.count({ where }),
+  );
 }
 
 /** One item of a swarm's stream: a finished step, or the session's end. */
@@ -184,11 +189,27 @@ export type SwarmStreams = SequencedStreams<SwarmEvent>;
 export const SWARM_TOPIC = 'swarmEvents';
 
 export function stepEventOf(session: Pick<SwarmSession, 'id' | 'status' | 'completedSteps'>, step: SwarmStep): SwarmEvent {
-  return { seq: step.seq!, event: 'step', sessionId: session.id, status: session.status, completedSteps: session.completedSteps, step, at: (step.finishedAt ?? new Date()).toISOString() };
+  return {
+    seq: step.seq!,
+    event: 'step',
+    sessionId: session.id,
+    status: session.status,
+    completedSteps: session.completedSteps,
+    step,
+    at: (step.finishedAt ?? new Date()).toISOString(),
+  };
 }
 
 export function endEventOf(session: SwarmSession): SwarmEvent {
-  return { seq: session.endSeq!, event: session.status, sessionId: session.id, status: session.status, completedSteps: session.completedSteps, step: null, at: (session.finishedAt ?? new Date()).toISOString() };
+  return {
+    seq: session.endSeq!,
+    event: session.status,
+    sessionId: session.id,
+    status: session.status,
+    completedSteps: session.completedSteps,
+    step: null,
+    at: (session.finishedAt ?? new Date()).toISOString(),
+  };
 }
 
 /** The database side of swarm streams: finished steps by their number, then the end. */
@@ -203,7 +224,10 @@ export function swarmStore(services: Pick<Services, 'db'>): StreamStore<SwarmEve
       return events;
     },
     async state(ids) {
-      const rows = await services.db.swarmSession.findMany({ where: { id: { in: ids.filter((i) => SWARM_ID.test(i)) } }, select: { id: true, lastSeq: true, endSeq: true } });
+      const rows = await services.db.swarmSession.findMany({
+        where: { id: { in: ids.filter((i) => SWARM_ID.test(i)) } },
+        select: { id: true, lastSeq: true, endSeq: true },
+      });
       return new Map(rows.map((r) => [r.id, { lastSeq: r.lastSeq, ended: r.endSeq !== null }]));
     },
   };
@@ -225,7 +249,14 @@ export async function followSwarm(ctx: Ctx, id: string, after: number | null): P
  * Ends a running session inside `tx` (its steps all done, or it was cancelled): its end event takes the
  * next number, and `swarm.completed` goes to the creator's webhooks whatever the ending.
  */
-export async function endSession(tx: DbTx, emit: Emit, ctx: Ctx | null, session: SwarmSession, to: Exclude<SwarmStatus, 'running'>, now: Date): Promise<SwarmSession> {
+export async function endSession(
+  tx: DbTx,
+  emit: Emit,
+  ctx: Ctx | null,
+  session: SwarmSession,
+  to: Exclude<SwarmStatus, 'running'>,
+  now: Date,
+): Promise<SwarmSession> {
   assertMove(SWARM_MOVES, session.status as SwarmStatus, to, 'swarm session');
   const ended = await tx.swarmSession.update({
     where: { id: session.id },
@@ -254,7 +285,10 @@ export async function cancelSwarm(ctx: Ctx, id: string): Promise<SwarmWithSteps>
     const [locked] = await tx.$queryRaw<SwarmSession[]>`SELECT id FROM swarm_sessions WHERE id = ${session.id} AND status = 'running' FOR NO KEY UPDATE`;
     if (!locked) throw new Conflict('The swarm ended meanwhile');
     const current = await tx.swarmSession.findUniqueOrThrow({ where: { id: session.id } });
-    await tx.swarmStep.updateMany({ where: { sessionId: session.id, status: { in: ['pending', 'running'] } }, data: { status: 'cancelled', leaseUntil: null, finishedAt: now } });
+    await tx.swarmStep.updateMany({
+      where: { sessionId: session.id, status: { in: ['pending', 'running'] } },
+      data: { status: 'cancelled', leaseUntil: null, finishedAt: now },
+    });
     return endSession(tx, emit, ctx, current, 'cancelled', now);
   });
   ctx.services.swarmStreams.announce(ended.id, endEventOf(ended));

@@ -71,4 +71,3 @@ const budgetsLeft = perRequest(async (ctx: Ctx, taskIds: readonly string[]) => {
 export function budgetLeft(ctx: Ctx, taskId: string): Promise<number | null> {
   return budgetsLeft(ctx).load(taskId);
 }
-

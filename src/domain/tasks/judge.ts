@@ -47,7 +47,14 @@ export function judge(criterion: string, result: unknown): Verdict {
     const expected = readLiteral(raw);
     let met: boolean;
     if (typeof found === 'number' && typeof expected === 'number') {
-      met = { '>=': found >= expected, '<=': found <= expected, '>': found > expected, '<': found < expected, '==': found === expected, '!=': found !== expected }[op]!;
+      met = {
+        '>=': found >= expected,
+        '<=': found <= expected,
+        '>': found > expected,
+        '<': found < expected,
+        '==': found === expected,
+        '!=': found !== expected,
+      }[op]!;
     } else if (op === '==' || op === '!=') {
       const same = JSON.stringify(found) === JSON.stringify(expected);
       met = op === '==' ? same : !same;
@@ -58,7 +65,12 @@ export function judge(criterion: string, result: unknown): Verdict {
   }
   if (PATH.test(text)) {
     const found = at(result, text);
-    return { criterion, met: present(found), rule: 'present', detail: found === undefined ? `${text} is missing` : `${text} is ${present(found) ? 'present' : 'empty'}` };
+    return {
+      criterion,
+      met: present(found),
+      rule: 'present',
+      detail: found === undefined ? `${text} is missing` : `${text} is ${present(found) ? 'present' : 'empty'}`,
+    };
   }
   const haystack = JSON.stringify(result ?? null).toLowerCase();
   const met = haystack.includes(text.toLowerCase());

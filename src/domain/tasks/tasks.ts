@@ -56,7 +56,8 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   const intent = checks.text('intent', input.intent, { max: 2000, required: true, multiline: true });
   let criteria: string[] = [];
   if (input.successCriteria !== undefined && input.successCriteria !== null) {
-    if (!Array.isArray(input.successCriteria) || input.successCriteria.length > CRITERIA_MAX) checks.fail('successCriteria', `must be a list of at most ${CRITERIA_MAX} criteria`);
+    if (!Array.isArray(input.successCriteria) || input.successCriteria.length > CRITERIA_MAX)
+      checks.fail('successCriteria', `must be a list of at most ${CRITERIA_MAX} criteria`);
     else criteria = input.successCriteria.map((c, i) => checks.text(`successCriteria.${i}`, c, { max: 200, required: true }) ?? '');
   }
   const budget = checks.integer('budget', input.budget, 0, BUDGET_MAX_CENTS);
@@ -64,7 +65,17 @@ export async function createTask(ctx: Ctx, input: CreateTaskInput): Promise<Task
   checks.done();
   return ctx.db.$transaction(async (tx) => {
     // On the marketplace's clock, as its events are: a spark's reward is looked for among events since then.
-    const task = await tx.task.create({ data: { id: newTaskId(), agentId: me.id, intent: intent!, successCriteria: criteria, budgetCents: budget ?? null, deadline: deadline ?? null, createdAt: now } });
+    const task = await tx.task.create({
+      data: {
+        id: newTaskId(),
+        agentId: me.id,
+        intent: intent!,
+        successCriteria: criteria,
+        budgetCents: budget ?? null,
+        deadline: deadline ?? null,
+        createdAt: now,
+      },
+    });
     await recordStateChange(tx, ctx, { subjectType: 'task', subjectId: task.id, from: null, to: 'pending' });
     return task;
   });
@@ -89,10 +100,15 @@ export async function listTasks(ctx: Ctx, page: Page, filter: { status?: string 
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const role = checks.oneOf('role', filter.role ?? undefined, ['created', 'delegated'] as const, 'created');
-  const status = filter.status === undefined || filter.status === null ? undefined : checks.oneOf('status', filter.status, Object.keys(TASK_MOVES) as TaskStatus[]);
+  const status =
+    filter.status === undefined || filter.status === null ? undefined : checks.oneOf('status', filter.status, Object.keys(TASK_MOVES) as TaskStatus[]);
   checks.done();
   const where = { ...(role === 'created' ? { agentId: me.id } : { delegateId: me.id }), ...(status && { status }) };
-  return pageOf(page, (q) => ctx.db.task.findMany({ where, ...q }), () => ctx.db.task.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.task.findMany({ where, ...q }),
+    () => ctx.db.task.count({ where }),
+  );
 }
 
 export interface Delegated {
@@ -122,7 +138,15 @@ export async function delegateTask(ctx: Ctx, id: string, input: { subAgentId?: u
     await tx.taskDelegation.updateMany({ where: { taskId: task.id, status: 'active' }, data: { status: 'replaced', endedAt: now } });
     const delegation = await tx.taskDelegation.create({ data: { taskId: task.id, subAgentId: delegate.id, createdAt: now } });
     await recordStateChange(tx, ctx, { subjectType: 'task', subjectId: task.id, from: task.status, to: 'delegated', note: `to ${delegate.id}` });
-    const data = { task_id: task.id, delegation_id: delegation.id, sub_agent_id: delegate.id, delegated_by: me.id, intent: task.intent, budget_cents: task.budgetCents, deadline: task.deadline?.toISOString() ?? null };
+    const data = {
+      task_id: task.id,
+      delegation_id: delegation.id,
+      sub_agent_id: delegate.id,
+      delegated_by: me.id,
+      intent: task.intent,
+      budget_cents: task.budgetCents,
+      deadline: task.deadline?.toISOString() ?? null,
+    };
     await emit(me.id, 'task.delegated', data);
     await emit(delegate.id, 'task.delegated', data);
     return { task: await tx.task.findUniqueOrThrow({ where: { id: task.id } }), delegation };
@@ -176,16 +200,36 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
   const met = receipt.status === 'success' && criteriaMet;
   const now = ctx.services.clock.now();
   return transact(ctx, async (tx, emit) => {
-    const completed = met ? (await tx.task.updateMany({ where: { id: task.id, status: 'delegated' }, data: { status: 'completed', result: input.result as Prisma.InputJsonObject, completedAt: now } })).count === 1 : false;
+    const completed = met
+      ? (
+          await tx.task.updateMany({
+            where: { id: task.id, status: 'delegated' },
+            data: { status: 'completed', result: input.result as Prisma.InputJsonObject, completedAt: now },
+          })
+        ).count === 1
+      : false;
     if (completed) {
       await tx.taskDelegation.updateMany({ where: { taskId: task.id, status: 'active' }, data: { status: 'completed', endedAt: now } });
-      await recordStateChange(tx, ctx, { subjectType: 'task', subjectId: task.id, from: 'delegated', to: 'completed', note: `execution ${receipt.executionId}` });
+      await recordStateChange(tx, ctx, {
+        subjectType: 'task',
+        subjectId: task.id,
+        from: 'delegated',
+        to: 'completed',
+        note: `execution ${receipt.executionId}`,
+      });
     }
     // A result that met every criterion but lost the race to another that completed the task first moves
     // nothing; a completion earns only for settled work (else nothing is recorded: no event to trace a spark to).
     const delta = completed ? ((await settledWork(tx, task, receipt)) ? EXECUTOR_REWARD : 0) : met ? 0 : EXECUTOR_PENALTY;
     const change = delta
-      ? await applyReputation(tx, emit, { agentId: me.id, delta, reason: completed ? COMPLETED_REASON : 'task.criteria_unmet', sourceType: 'task', sourceId: task.id, at: now })
+      ? await applyReputation(tx, emit, {
+          agentId: me.id,
+          delta,
+          reason: completed ? COMPLETED_REASON : 'task.criteria_unmet',
+          sourceType: 'task',
+          sourceId: task.id,
+          at: now,
+        })
       : undefined;
     const applied = change ? (change.data.delta as number) : 0;
     const taskExecution = await tx.taskExecution.create({
@@ -202,7 +246,15 @@ export async function executeTask(ctx: Ctx, id: string, input: TaskExecuteInput)
         createdAt: now,
       },
     });
-    const data = { task_id: task.id, execution_id: receipt.executionId, delegate_id: me.id, status: receipt.status, criteria_met: criteriaMet, task_status: completed ? 'completed' : 'delegated', executor_delta: applied };
+    const data = {
+      task_id: task.id,
+      execution_id: receipt.executionId,
+      delegate_id: me.id,
+      status: receipt.status,
+      criteria_met: criteriaMet,
+      task_status: completed ? 'completed' : 'delegated',
+      executor_delta: applied,
+    };
     await emit(task.agentId, 'task.executed', data);
     await emit(me.id, 'task.executed', data);
     const reputation = (await tx.agent.findUnique({ where: { id: me.id }, select: { reputation: true } }))?.reputation ?? null;
@@ -226,7 +278,11 @@ async function settledWork(tx: DbTx, task: Task, receipt: ExecutionReceipt): Pro
 export const EXECUTIONS_ORDER = [{ createdAt: 'desc' }, { id: 'asc' }] satisfies Prisma.TaskExecutionOrderByWithRelationInput[];
 
 /** A task's delegations as Task.delegations lists them: latest first; of two made at one instant, the one still active (not yet ended) first. */
-export const DELEGATIONS_ORDER = [{ createdAt: 'desc' }, { endedAt: { sort: 'desc', nulls: 'first' } }, { id: 'asc' }] satisfies Prisma.TaskDelegationOrderByWithRelationInput[];
+export const DELEGATIONS_ORDER = [
+  { createdAt: 'desc' },
+  { endedAt: { sort: 'desc', nulls: 'first' } },
+  { id: 'asc' },
+] satisfies Prisma.TaskDelegationOrderByWithRelationInput[];
 
 /**
  * Moves every task past its deadline (pending or delegated) to `expired`, with its active delegation; any
@@ -252,7 +308,15 @@ export async function expireOverdueTasks(services: Services): Promise<number> {
     const ids = expired.map((t) => t.id);
     await tx.taskDelegation.updateMany({ where: { taskId: { in: ids }, status: 'active' }, data: { status: 'expired', endedAt: now } });
     await tx.stateChange.createMany({
-      data: expired.map((t) => ({ subjectType: 'task', subjectId: t.id, fromState: t.from, toState: 'expired', actorKind: 'system', note: 'past its deadline', createdAt: now })),
+      data: expired.map((t) => ({
+        subjectType: 'task',
+        subjectId: t.id,
+        fromState: t.from,
+        toState: 'expired',
+        actorKind: 'system',
+        note: 'past its deadline',
+        createdAt: now,
+      })),
     });
     return expired.length;
   });

@@ -93,7 +93,10 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
   checks.done();
   let serviceId: string | null = null;
   if (target) {
-    const service = await tx.service.findFirst({ where: { ...(isUuid(target) ? { id: target } : { serviceKey: target }), status: { not: 'removed' } }, select: { id: true } });
+    const service = await tx.service.findFirst({
+      where: { ...(isUuid(target) ? { id: target } : { serviceKey: target }), status: { not: 'removed' } },
+      select: { id: true },
+    });
     if (!service) {
       checks.fail('target_service', `names no service: give a service key (svc_…) or id`);
       checks.done();
@@ -118,7 +121,11 @@ export async function createTicket(tx: DbTx, emit: Emit, ctx: Ctx, me: Agent, in
     },
   });
   await recordStateChange(tx, ctx, { subjectType: 'ticket', subjectId: ticket.ticketKey, from: null, to: 'open' });
-  await emitTicketEvent(tx, emit, ticket, 'ticket.created', { description: ticket.description, agentName: ticket.agentName, created_at: ticket.createdAt.toISOString() });
+  await emitTicketEvent(tx, emit, ticket, 'ticket.created', {
+    description: ticket.description,
+    agentName: ticket.agentName,
+    created_at: ticket.createdAt.toISOString(),
+  });
   return ticket;
 }
 
@@ -198,7 +205,12 @@ export interface CommentInput {
   content?: unknown;
 }
 
-export async function addComment(ctx: Ctx, key: string, input: CommentInput, within?: { tx: DbTx; emit: Emit }): Promise<{ ticket: Ticket; comment: TicketComment }> {
+export async function addComment(
+  ctx: Ctx,
+  key: string,
+  input: CommentInput,
+  within?: { tx: DbTx; emit: Emit },
+): Promise<{ ticket: Ticket; comment: TicketComment }> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
   const content = checks.text('content', input.content, { max: 10_000, required: true, multiline: true });
@@ -237,7 +249,9 @@ export async function listTickets(ctx: Ctx, page: Page, status?: unknown, db: Pi
   const [items, total] = await Promise.all([
     db.ticket.findMany({
       where,
-      orderBy: UNFINISHED.includes(status as string) ? [{ priorityResolution: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'asc' }],
+      orderBy: UNFINISHED.includes(status as string)
+        ? [{ priorityResolution: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }]
+        : [{ createdAt: 'desc' }, { id: 'asc' }],
       skip: page.offset,
       take: page.limit,
       include: { comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
@@ -280,7 +294,13 @@ export async function registerTicketEndpoint(ctx: Ctx, input: EndpointInput): Pr
       update: { url: url!, name: name ?? null, secret },
       include: { service: { select: { serviceKey: true } } },
     });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'ticket_endpoint.registered', targetType: 'service', targetId: service.id, details: { service_key: serviceKey, url } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'ticket_endpoint.registered',
+      targetType: 'service',
+      targetId: service.id,
+      details: { service_key: serviceKey, url },
+    });
     return saved;
   });
   return { endpoint, secret };

@@ -64,24 +64,24 @@ export async function transactUto<T>(ctx: Pick<Ctx, 'db' | 'services'>, work: (t
   const appended: { agentId: string; event: UtoStreamEvent }[] = [];
   let deliveries = 0;
   const result = await transact(ctx, (tx, emit) =>
-    work(
-      tx,
-      async (ticket, type, data) => {
-        const event: MarketplaceEvent = await emit(ticket.agentId, type, data);
-        const [row] = await tx.$queryRawUnsafe<{ seq: number; deliveries: number }[]>(
-          APPEND_SQL,
-          ticket.agentId,
-          event.id,
-          type,
-          ticket.domain,
-          ticket.id,
-          JSON.stringify(event.data),
-          new Date(event.created_at),
-        );
-        deliveries += row.deliveries;
-        appended.push({ agentId: ticket.agentId, event: { seq: row.seq, eventId: event.id, type, domain: ticket.domain, ticketId: ticket.id, data: event.data, createdAt: event.created_at } });
-      },
-    ),
+    work(tx, async (ticket, type, data) => {
+      const event: MarketplaceEvent = await emit(ticket.agentId, type, data);
+      const [row] = await tx.$queryRawUnsafe<{ seq: number; deliveries: number }[]>(
+        APPEND_SQL,
+        ticket.agentId,
+        event.id,
+        type,
+        ticket.domain,
+        ticket.id,
+        JSON.stringify(event.data),
+        new Date(event.created_at),
+      );
+      deliveries += row.deliveries;
+      appended.push({
+        agentId: ticket.agentId,
+        event: { seq: row.seq, eventId: event.id, type, domain: ticket.domain, ticketId: ticket.id, data: event.data, createdAt: event.created_at },
+      });
+    }),
   );
   for (const { agentId, event } of appended) ctx.services.utoStreams.announce(agentId, event);
   if (deliveries > 0) ctx.services.dispatcher.wake();
@@ -99,11 +99,25 @@ interface EventRow {
 }
 
 function eventOf(r: EventRow): UtoStreamEvent {
-  return { seq: r.seq, eventId: r.event_id, type: r.type, domain: r.domain, ticketId: r.ticket_id, data: r.data, createdAt: new Date(r.created_at).toISOString() };
+  return {
+    seq: r.seq,
+    eventId: r.event_id,
+    type: r.type,
+    domain: r.domain,
+    ticketId: r.ticket_id,
+    data: r.data,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
 }
 
 /** An agent's events after `after` (at most `limit`), oldest first; `types` and `domain` narrow them. */
-export async function loadUtoEvents(db: DbTx, agentId: string, after: number, limit: number, filter: { types?: readonly string[] | null; domain?: string | null } = {}): Promise<UtoStreamEvent[]> {
+export async function loadUtoEvents(
+  db: DbTx,
+  agentId: string,
+  after: number,
+  limit: number,
+  filter: { types?: readonly string[] | null; domain?: string | null } = {},
+): Promise<UtoStreamEvent[]> {
   const rows = await db.$queryRaw<EventRow[]>`
     SELECT seq, event_id, type, domain, ticket_id, data, created_at FROM uto_events
     WHERE agent_id = ${agentId}::uuid AND seq > ${after}

@@ -33,7 +33,10 @@ export interface Matches {
 }
 
 /** What covers a ticket now: specialists (best reputation first) and, per required capability, providers. */
-export async function findMatches(services: Services, ticket: Pick<UtoTicket, 'agentId' | 'domain' | 'requiredCapabilities'>): Promise<Omit<Matches, 'matched_at'>> {
+export async function findMatches(
+  services: Services,
+  ticket: Pick<UtoTicket, 'agentId' | 'domain' | 'requiredCapabilities'>,
+): Promise<Omit<Matches, 'matched_at'>> {
   const specialists = await services.db.$queryRaw<SpecialistMatch[]>`
     SELECT s.agent_id::text AS agent_id, a.name, a.reputation, s.capabilities
     FROM uto_specialists s JOIN agents a ON a.id = s.agent_id AND a.status = 'ACTIVE'
@@ -41,9 +44,20 @@ export async function findMatches(services: Services, ticket: Pick<UtoTicket, 'a
     ORDER BY a.reputation DESC, s.created_at ASC LIMIT ${SPECIALISTS_KEPT}`;
   const providers: ProviderMatch[] = [];
   for (const capability of ticket.requiredCapabilities) {
-    const { matches } = await rankProviders({ services }, { capability, prefer: 'balanced', minReputation: null, maxCost: null, language: null, limit: PROVIDERS_PER_CAPABILITY });
+    const { matches } = await rankProviders(
+      { services },
+      { capability, prefer: 'balanced', minReputation: null, maxCost: null, language: null, limit: PROVIDERS_PER_CAPABILITY },
+    );
     for (const m of matches) {
-      providers.push({ capability, service_id: m.serviceId, service_key: m.serviceKey, name: m.name, provider_agent_id: m.providerId, cost_per_call: m.costCents, score: m.score });
+      providers.push({
+        capability,
+        service_id: m.serviceId,
+        service_key: m.serviceKey,
+        name: m.name,
+        provider_agent_id: m.providerId,
+        cost_per_call: m.costCents,
+        score: m.score,
+      });
     }
   }
   return { specialists, providers };

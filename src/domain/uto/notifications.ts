@@ -39,7 +39,8 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Create
   const me = await requireAgent(ctx);
   const checks = new Checks();
   let eventTypes: string[] = [];
-  if (!Array.isArray(input.eventTypes) || input.eventTypes.length === 0) checks.fail('eventTypes', `must be a list of event names (${UTO_EVENT_TYPES.join(', ')}) or ["*"]`);
+  if (!Array.isArray(input.eventTypes) || input.eventTypes.length === 0)
+    checks.fail('eventTypes', `must be a list of event names (${UTO_EVENT_TYPES.join(', ')}) or ["*"]`);
   else {
     input.eventTypes.forEach((t, i) => {
       if (t !== '*' && !UTO_EVENT_TYPES.includes(t as never)) checks.fail(`eventTypes.${i}`, `must be one of ${UTO_EVENT_TYPES.join(', ')} or *`);
@@ -65,7 +66,17 @@ export async function subscribe(ctx: Ctx, input: SubscribeInput): Promise<Create
     // It sees the events after this one (read under the same lock order as the events' writers).
     const cursor = await lastUtoSeq(tx, me.id);
     return tx.utoSubscription.create({
-      data: { id: newNotificationSubscriptionId(), agentId: me.id, eventTypes, deliveryType: deliveryType!, webhookUrl: webhookUrl ?? null, secret, domain: domain ?? null, startSeq: cursor, cursor },
+      data: {
+        id: newNotificationSubscriptionId(),
+        agentId: me.id,
+        eventTypes,
+        deliveryType: deliveryType!,
+        webhookUrl: webhookUrl ?? null,
+        secret,
+        domain: domain ?? null,
+        startSeq: cursor,
+        cursor,
+      },
     });
   });
   return { subscription, secret };
@@ -81,7 +92,11 @@ export async function ownSubscription(ctx: Ctx, id: string): Promise<UtoSubscrip
 export async function listSubscriptions(ctx: Ctx, page: Page) {
   const me = await requireAgent(ctx);
   const where = { agentId: me.id };
-  return pageOf(page, (q) => ctx.db.utoSubscription.findMany({ where, ...q }), () => ctx.db.utoSubscription.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.utoSubscription.findMany({ where, ...q }),
+    () => ctx.db.utoSubscription.count({ where }),
+  );
 }
 
 /** Cancels a subscription: nothing more is delivered to it (deliveries not yet sent are cancelled). */
@@ -89,7 +104,10 @@ export async function cancelSubscription(ctx: Ctx, id: string): Promise<UtoSubsc
   const sub = await ownSubscription(ctx, id);
   if (sub.status === 'cancelled') throw new Conflict('The notification subscription is already cancelled');
   return ctx.db.$transaction(async (tx) => {
-    await tx.delivery.updateMany({ where: { utoSubscriptionId: sub.id, status: 'pending' }, data: { status: 'cancelled', lastError: 'the subscription was cancelled' } });
+    await tx.delivery.updateMany({
+      where: { utoSubscriptionId: sub.id, status: 'pending' },
+      data: { status: 'cancelled', lastError: 'the subscription was cancelled' },
+    });
     return tx.utoSubscription.update({ where: { id: sub.id }, data: { status: 'cancelled' } });
   });
 }
@@ -140,8 +158,8 @@ export interface FollowInput {
 export async function followUtoEvents(ctx: Ctx, input: FollowInput): Promise<AsyncIterableIterator<UtoStreamEvent>> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
-  const domain = input.domain === undefined || input.domain === null ? null : checkDomain(checks, 'domain', input.domain, true) ?? null;
-  const after = input.after === undefined || input.after === null ? null : checks.integer('after', input.after, 0, 2 ** 31 - 1) ?? null;
+  const domain = input.domain === undefined || input.domain === null ? null : (checkDomain(checks, 'domain', input.domain, true) ?? null);
+  const after = input.after === undefined || input.after === null ? null : (checks.integer('after', input.after, 0, 2 ** 31 - 1) ?? null);
   checks.done();
   const filter = { types: null as string[] | null, domain };
   if (input.subscriptionId !== undefined && input.subscriptionId !== null) {

@@ -47,7 +47,13 @@ export async function listSpecialists(ctx: Ctx, page: Page, domainFilter?: strin
   checks.done();
   const where = { ...(domain && { domain }), agent: { status: 'ACTIVE' as const } };
   const [items, total] = await Promise.all([
-    ctx.db.utoSpecialist.findMany({ where, include: { agent: true }, orderBy: [{ agent: { reputation: 'desc' } }, { createdAt: 'asc' }, { agentId: 'asc' }], skip: page.offset, take: page.limit }),
+    ctx.db.utoSpecialist.findMany({
+      where,
+      include: { agent: true },
+      orderBy: [{ agent: { reputation: 'desc' } }, { createdAt: 'asc' }, { agentId: 'asc' }],
+      skip: page.offset,
+      take: page.limit,
+    }),
     ctx.db.utoSpecialist.count({ where }),
   ]);
   return { items, total };

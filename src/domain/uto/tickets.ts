@@ -106,7 +106,9 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput): Promise<
   else if (Buffer.byteLength(JSON.stringify(context)) > CONTEXT_MAX_BYTES) checks.fail('context', `must be at most ${CONTEXT_MAX_BYTES / 1024} KiB as JSON`);
   const required = checkCapabilities(checks, 'requiredCapabilities', input.requiredCapabilities, REQUIRED_CAPABILITIES_MAX);
   const budget = checks.dollars('maxBudgetUsd', input.maxBudgetUsd, BUDGET_MAX_USD);
-  const deadline = checks.futureTime('deadline', input.deadline, now, DEADLINE_MAX_DAYS * 86_400_000, `${DEADLINE_MAX_DAYS} days`) ?? new Date(now.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000);
+  const deadline =
+    checks.futureTime('deadline', input.deadline, now, DEADLINE_MAX_DAYS * 86_400_000, `${DEADLINE_MAX_DAYS} days`) ??
+    new Date(now.getTime() + DEFAULT_DEADLINE_DAYS * 86_400_000);
   checks.done();
   const id = newUtoTicketId();
   const history: HistoryEntry[] = [{ from: null, to: 'submitted', triggered_by: 'external', by: me.id, at: now.toISOString() }];
@@ -161,7 +163,11 @@ export async function listTickets(ctx: Ctx, page: Page, filter: { domain?: strin
   const state = filter.state === undefined || filter.state === null ? undefined : checks.oneOf('state', filter.state, UTO_STATES);
   checks.done();
   const where = { agentId: me.id, ...(domain && { domain }), ...(state && { state }) };
-  return pageOf(page, (q) => ctx.db.utoTicket.findMany({ where, ...q }), () => ctx.db.utoTicket.count({ where }));
+  return pageOf(
+    page,
+    (q) => ctx.db.utoTicket.findMany({ where, ...q }),
+    () => ctx.db.utoTicket.count({ where }),
+  );
 }
 
 export interface Move {
@@ -224,7 +230,9 @@ export async function advanceTicket(ctx: Ctx, id: string, input: AdvanceInput): 
   // A ticket the owner moves to matched itself keeps what covers it at that moment, as the marketplace's would.
   const now = ctx.services.clock.now();
   const matches = to === 'matched' ? { ...(await findMatches(ctx.services, ticket)), matched_at: now.toISOString() } : undefined;
-  const moved = await transactUto(ctx, (tx, emitUto) => moveTicket(tx, emitUto, ticket, { to: to!, trigger: trigger!, by: ticket.agentId, note, matches }, now));
+  const moved = await transactUto(ctx, (tx, emitUto) =>
+    moveTicket(tx, emitUto, ticket, { to: to!, trigger: trigger!, by: ticket.agentId, note, matches }, now),
+  );
   if (moved.state === 'validated') ctx.services.utoMatcher?.wake();
   return moved;
 }

@@ -68,8 +68,10 @@ export async function createWallet(ctx: Ctx, agentId: string, input: CreateWalle
   let registered: string | undefined;
   if (input.address !== undefined && input.address !== null) {
     const { isAddress } = evm().viem;
-    if (typeof input.address !== 'string' || !isAddress(input.address, { strict: false })) checks.fail('address', 'must be an EVM address: 0x and 40 hexadecimal digits');
-    else if (/[A-F]/.test(input.address) && /[a-f]/.test(input.address) && !isAddress(input.address, { strict: true })) checks.fail('address', 'has a mixed-case checksum (EIP-55) that does not match');
+    if (typeof input.address !== 'string' || !isAddress(input.address, { strict: false }))
+      checks.fail('address', 'must be an EVM address: 0x and 40 hexadecimal digits');
+    else if (/[A-F]/.test(input.address) && /[a-f]/.test(input.address) && !isAddress(input.address, { strict: true }))
+      checks.fail('address', 'has a mixed-case checksum (EIP-55) that does not match');
     else if (/^0x0{40}$/i.test(input.address)) checks.fail('address', 'must not be the zero address');
     else registered = input.address.toLowerCase();
   }

@@ -69,9 +69,21 @@ export async function createWebhook(ctx: Ctx, input: WebhookInput): Promise<Crea
   checks.done();
   const secret = newSigningSecret();
   const webhook = await ctx.db.$transaction(async (tx) => {
-    await assertAllowance(tx, me.id, WEBHOOKS_PER_AGENT, () => tx.webhook.count({ where: { agentId: me.id } }), () => new Conflict(`An agent may have at most ${WEBHOOKS_PER_AGENT} webhooks; delete one first`));
+    await assertAllowance(
+      tx,
+      me.id,
+      WEBHOOKS_PER_AGENT,
+      () => tx.webhook.count({ where: { agentId: me.id } }),
+      () => new Conflict(`An agent may have at most ${WEBHOOKS_PER_AGENT} webhooks; delete one first`),
+    );
     const created = await tx.webhook.create({ data: { agentId: me.id, url: url!, events: events!, active, secret } });
-    await recordAudit(tx, ctx, { agentId: me.id, action: 'webhook.created', targetType: 'webhook', targetId: created.id, details: { url: created.url, events: created.events } });
+    await recordAudit(tx, ctx, {
+      agentId: me.id,
+      action: 'webhook.created',
+      targetType: 'webhook',
+      targetId: created.id,
+      details: { url: created.url, events: created.events },
+    });
     return created;
   });
   return { webhook, secret };
@@ -106,9 +118,19 @@ export async function updateWebhook(ctx: Ctx, id: string, input: WebhookInput): 
   return ctx.db.$transaction(async (tx) => {
     const updated = await tx.webhook.update({
       where: { id: webhook.id },
-      data: { ...(url !== undefined && { url }), ...(events !== undefined && { events }), ...(active !== undefined && { active, ...(active && { disabledReason: null }) }) },
+      data: {
+        ...(url !== undefined && { url }),
+        ...(events !== undefined && { events }),
+        ...(active !== undefined && { active, ...(active && { disabledReason: null }) }),
+      },
     });
-    await recordAudit(tx, ctx, { agentId: webhook.agentId, action: 'webhook.updated', targetType: 'webhook', targetId: webhook.id, details: { url: updated.url, events: updated.events, active: updated.active } });
+    await recordAudit(tx, ctx, {
+      agentId: webhook.agentId,
+      action: 'webhook.updated',
+      targetType: 'webhook',
+      targetId: webhook.id,
+      details: { url: updated.url, events: updated.events, active: updated.active },
+    });
     return updated;
   });
 }
@@ -118,7 +140,13 @@ export async function deleteWebhook(ctx: Ctx, id: string): Promise<Webhook> {
   const webhook = await ownWebhook(ctx, id);
   await ctx.db.$transaction(async (tx) => {
     await tx.webhook.delete({ where: { id: webhook.id } });
-    await recordAudit(tx, ctx, { agentId: webhook.agentId, action: 'webhook.deleted', targetType: 'webhook', targetId: webhook.id, details: { url: webhook.url } });
+    await recordAudit(tx, ctx, {
+      agentId: webhook.agentId,
+      action: 'webhook.deleted',
+      targetType: 'webhook',
+      targetId: webhook.id,
+      details: { url: webhook.url },
+    });
   });
   return webhook;
 }
@@ -129,7 +157,8 @@ export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed', '
 
 export async function listDeliveries(ctx: Ctx, webhookId: string, page: Page, status?: string | null) {
   const webhook = await ownWebhook(ctx, webhookId);
-  if (status && !DELIVERY_STATUSES.includes(status as never)) throw new ValidationFailed([{ path: 'status', message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }]);
+  if (status && !DELIVERY_STATUSES.includes(status as never))
+    throw new ValidationFailed([{ path: 'status', message: `must be one of ${DELIVERY_STATUSES.join(', ')}` }]);
   const where = { webhookId: webhook.id, ...(status ? { status } : {}) };
   const [items, total] = await Promise.all([
     ctx.db.delivery.findMany({
@@ -145,7 +174,10 @@ export async function listDeliveries(ctx: Ctx, webhookId: string, page: Page, st
 }
 
 const attempts = perRequest(async (ctx: Ctx, deliveryIds: readonly string[]) => {
-  const rows = await ctx.db.deliveryAttempt.findMany({ where: { deliveryId: { in: [...new Set(deliveryIds)] } }, orderBy: [{ attempt: 'asc' }, { id: 'asc' }] });
+  const rows = await ctx.db.deliveryAttempt.findMany({
+    where: { deliveryId: { in: [...new Set(deliveryIds)] } },
+    orderBy: [{ attempt: 'asc' }, { id: 'asc' }],
+  });
   return allEach(deliveryIds, rows, (r) => r.deliveryId);
 });
 

@@ -59,7 +59,17 @@ export async function submitSite(ctx: Ctx, input: { url?: unknown }): Promise<Su
 
 export async function getSubmission(ctx: Ctx, id: string): Promise<Submission> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new NotFound('WebMCP submission', id);
-  const [row] = await ctx.services.sql.query<{ id: string; url: string; state: Submission['state']; tool_count: number | null; error: string | null; origin: string | null; name: string | null; created_at: Date; finished_at: Date | null }>(
+  const [row] = await ctx.services.sql.query<{
+    id: string;
+    url: string;
+    state: Submission['state'];
+    tool_count: number | null;
+    error: string | null;
+    origin: string | null;
+    name: string | null;
+    created_at: Date;
+    finished_at: Date | null;
+  }>(
     `SELECT s.id, s.url, s.state, s.tool_count, s.error, w.origin, w.name, s.created_at, s.finished_at
      FROM webmcp_submissions s LEFT JOIN webmcp_sites w ON w.id = s.site_id WHERE s.id = $1::uuid`,
     [id],
@@ -121,7 +131,11 @@ async function fetchManifest(services: Services, submitted: string): Promise<Fet
   const manifestUrl = manifestUrlOf(new URL(submitted));
   let res;
   try {
-    res = await services.outbound.get(manifestUrl, { headers: { accept: 'application/json' }, timeoutMs: FETCH_TIMEOUT_MS, maxResponseBytes: MAX_MANIFEST_BYTES });
+    res = await services.outbound.get(manifestUrl, {
+      headers: { accept: 'application/json' },
+      timeoutMs: FETCH_TIMEOUT_MS,
+      maxResponseBytes: MAX_MANIFEST_BYTES,
+    });
   } catch (err) {
     if (err instanceof OutboundError) {
       const passing = err.reason === 'timeout' || err.reason === 'connection';
@@ -150,9 +164,17 @@ async function indexSubmission(services: Services, s: { id: string; url: string;
   const now = services.clock.now();
   if ('error' in fetched) {
     if (fetched.passing && s.attempts < MAX_ATTEMPTS) {
-      await services.sql.query(`UPDATE webmcp_submissions SET run_at = $2, error = $3 WHERE id = $1::uuid AND state = 'queued'`, [s.id, new Date(now.getTime() + RETRY_MS[s.attempts - 1]), fetched.error]);
+      await services.sql.query(`UPDATE webmcp_submissions SET run_at = $2, error = $3 WHERE id = $1::uuid AND state = 'queued'`, [
+        s.id,
+        new Date(now.getTime() + RETRY_MS[s.attempts - 1]),
+        fetched.error,
+      ]);
     } else {
-      await services.sql.query(`UPDATE webmcp_submissions SET state = 'failed', error = $2, finished_at = $3 WHERE id = $1::uuid AND state = 'queued'`, [s.id, fetched.error, now]);
+      await services.sql.query(`UPDATE webmcp_submissions SET state = 'failed', error = $2, finished_at = $3 WHERE id = $1::uuid AND state = 'queued'`, [
+        s.id,
+        fetched.error,
+        now,
+      ]);
     }
     return;
   }
@@ -169,7 +191,14 @@ type Tx = Parameters<Parameters<Services['db']['$transaction']>[0]>[0];
  * The site's row (created or updated, locked until the transaction ends so that two indexings of one site
  * take turns) and its tools replaced by the manifest's, each with its words for search.
  */
-async function writeSite(tx: Tx, origin: string, manifestUrl: string, manifest: Pick<Manifest, 'name' | 'description' | 'tools'>, now: Date, own = false): Promise<string> {
+async function writeSite(
+  tx: Tx,
+  origin: string,
+  manifestUrl: string,
+  manifest: Pick<Manifest, 'name' | 'description' | 'tools'>,
+  now: Date,
+  own = false,
+): Promise<string> {
   const [site] = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO webmcp_sites (id, origin, manifest_url, name, description, tool_count, own, indexed_at)
     VALUES (gen_random_uuid(), ${origin}, ${manifestUrl}, ${manifest.name}, ${manifest.description}, ${manifest.tools.length}, ${own}, ${now})
@@ -230,7 +259,11 @@ export interface IndexedTool {
 }
 
 /** Indexed tools matching the words of `q` (full text over name and description, best first) and the category. */
-export async function searchTools(ctx: Ctx, filter: { q?: string | null; category?: string | null }, page: { offset: number; limit: number }): Promise<{ items: IndexedTool[]; total: number }> {
+export async function searchTools(
+  ctx: Ctx,
+  filter: { q?: string | null; category?: string | null },
+  page: { offset: number; limit: number },
+): Promise<{ items: IndexedTool[]; total: number }> {
   const checks = new Checks();
   const q = checks.text('q', filter.q, { max: 200 }) || null;
   const category = checks.text('category', filter.category, { max: 64 })?.toLowerCase() || null;
@@ -271,7 +304,12 @@ export interface IndexStats {
 }
 
 export async function indexStats(ctx: Ctx): Promise<IndexStats> {
-  const [row] = await ctx.services.sql.query<{ tools: number; sites: number; categories: { category: string; tools: number }[] | null; submissions: Record<string, number> | null }>(
+  const [row] = await ctx.services.sql.query<{
+    tools: number;
+    sites: number;
+    categories: { category: string; tools: number }[] | null;
+    submissions: Record<string, number> | null;
+  }>(
     `SELECT (SELECT count(*)::int FROM webmcp_tools) AS tools,
             (SELECT count(*)::int FROM webmcp_sites) AS sites,
             (SELECT json_agg(c ORDER BY c.tools DESC, c.category) FROM (SELECT category, count(*)::int AS tools FROM webmcp_tools GROUP BY category) c) AS categories,

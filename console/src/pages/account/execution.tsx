@@ -50,9 +50,19 @@ export function ExecutionPage({ id }: { id: string }) {
               <Facts
                 items={[
                   ['Execution', <code key="i">{x.executionId}</code>],
-                  ['Capability', <Link key="c" to={`/capabilities/${seg(x.capability)}`}>{x.capability}</Link>],
+                  [
+                    'Capability',
+                    <Link key="c" to={`/capabilities/${seg(x.capability)}`}>
+                      {x.capability}
+                    </Link>,
+                  ],
                   ['Status', <Status key="s" value={x.status} />],
-                  ['Routing', x.mode === 'auto' ? `automatic${fellBack ? `, fell back ${x.attempts.length - 1} time${x.attempts.length > 2 ? 's' : ''}` : ''}` : 'a chosen provider'],
+                  [
+                    'Routing',
+                    x.mode === 'auto'
+                      ? `automatic${fellBack ? `, fell back ${x.attempts.length - 1} time${x.attempts.length > 2 ? 's' : ''}` : ''}`
+                      : 'a chosen provider',
+                  ],
                   ['Cost', <Money key="m" cents={x.costCents} />],
                   ['Latency', `${x.latencyMs} ms`],
                   ['When', <Time key="t" at={x.createdAt} />],
@@ -131,7 +141,11 @@ function AttemptedNow({ capability, serviceKeys }: { capability: string; service
           { label: 'Service', cell: (m) => m.name },
           { label: 'Score now', cell: (m) => (m.score === null ? '—' : m.score.toFixed(1)), numeric: true },
           { label: 'Parts', cell: (m) => <Breakdown breakdown={m.scoreBreakdown} /> },
-          ...(['reputation', 'cost', 'reliability', 'latency', 'freshness'] as const).map((f) => ({ label: f[0].toUpperCase() + f.slice(1), cell: (m: (typeof ranked)[number]) => m.scoreBreakdown[f].toFixed(1), numeric: true })),
+          ...(['reputation', 'cost', 'reliability', 'latency', 'freshness'] as const).map((f) => ({
+            label: f[0].toUpperCase() + f.slice(1),
+            cell: (m: (typeof ranked)[number]) => m.scoreBreakdown[f].toFixed(1),
+            numeric: true,
+          })),
         ]}
       />
     </Section>

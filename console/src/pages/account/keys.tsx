@@ -65,7 +65,10 @@ export function KeysPage() {
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   return (
-    <Page title="Keys" intro="Sub-keys: a key for one provider's service, with its permissions and rates. Rotating keeps the old key valid for its grace period.">
+    <Page
+      title="Keys"
+      intro="Sub-keys: a key for one provider's service, with its permissions and rates. Rotating keeps the old key valid for its grace period."
+    >
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
       <Section title="Provision a key">
         <form
@@ -80,7 +83,13 @@ export function KeysPage() {
             }
           }}
         >
-          <TextField label="Service key" value={serviceKey} onChange={(e) => setServiceKey(e.target.value)} required hint="svc_… of the service the key is for" />
+          <TextField
+            label="Service key"
+            value={serviceKey}
+            onChange={(e) => setServiceKey(e.target.value)}
+            required
+            hint="svc_… of the service the key is for"
+          />
           <button type="submit" disabled={provisioned.fetching}>
             Provision
           </button>

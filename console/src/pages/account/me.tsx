@@ -73,7 +73,12 @@ const AUTONOMY: [AutonomyLevel, string][] = [
 
 function NewSubAgent({ me, onCreated }: { me: string; onCreated: () => void }) {
   const [created, create] = useMutation(CreateSubAgent);
-  const [form, setForm] = useState<{ name: string; description: string; autonomyLevel: AutonomyLevel; authority: string }>({ name: '', description: '', autonomyLevel: 'EXECUTE_ONLY', authority: '' });
+  const [form, setForm] = useState<{ name: string; description: string; autonomyLevel: AutonomyLevel; authority: string }>({
+    name: '',
+    description: '',
+    autonomyLevel: 'EXECUTE_ONLY',
+    authority: '',
+  });
   const [key, setKey] = useState<{ name: string; value: string } | null>(null);
   return (
     <>
@@ -95,8 +100,18 @@ function NewSubAgent({ me, onCreated }: { me: string; onCreated: () => void }) {
       >
         <TextField label="Sub-agent's name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} required />
         <TextField label="What it does" value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} required />
-        <SelectField label="Autonomy" value={form.autonomyLevel} options={AUTONOMY} onChange={(e) => setForm({ ...form, autonomyLevel: e.target.value as AutonomyLevel })} />
-        <TextField label="Authority" value={form.authority} onChange={(e) => setForm({ ...form, authority: e.target.value })} hint="Comma-separated capability prefixes, inside your own; empty for the same as yours" />
+        <SelectField
+          label="Autonomy"
+          value={form.autonomyLevel}
+          options={AUTONOMY}
+          onChange={(e) => setForm({ ...form, autonomyLevel: e.target.value as AutonomyLevel })}
+        />
+        <TextField
+          label="Authority"
+          value={form.authority}
+          onChange={(e) => setForm({ ...form, authority: e.target.value })}
+          hint="Comma-separated capability prefixes, inside your own; empty for the same as yours"
+        />
         {created.error && <ErrorNote error={created.error} />}
         <button type="submit" disabled={created.fetching}>
           Create the sub-agent
@@ -133,7 +148,17 @@ function SubAgentsSection({ me }: { me: string }) {
               { label: 'Autonomy', cell: (a) => a.autonomyLevel },
               { label: 'Authority', cell: (a) => a.authorityScope.join(', ') || 'everything' },
               { label: 'Status', cell: (a) => <Status value={a.status} /> },
-              { label: 'In force', cell: (a) => (a.effectiveStatusImposedBy ? <>{a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)</> : a.effectiveStatus) },
+              {
+                label: 'In force',
+                cell: (a) =>
+                  a.effectiveStatusImposedBy ? (
+                    <>
+                      {a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)
+                    </>
+                  ) : (
+                    a.effectiveStatus
+                  ),
+              },
               { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
               { label: 'Created', cell: (a) => <Time at={a.createdAt} /> },
             ]}

@@ -98,10 +98,35 @@ function ServiceFields({ form, set }: { form: ServiceForm; set: (f: ServiceForm)
     <>
       <TextField label="Name" value={form.name} onChange={(e) => set({ ...form, name: e.target.value })} required />
       <TextArea label="Description" rows={2} value={form.description} onChange={(e) => set({ ...form, description: e.target.value })} required />
-      <TextField label="Endpoint" type="url" value={form.endpoint} onChange={(e) => set({ ...form, endpoint: e.target.value })} required hint="The https URL the marketplace calls, signed with the service's secret" />
-      <TextField label="Capabilities" value={form.capabilities} onChange={(e) => set({ ...form, capabilities: e.target.value })} required hint="Comma-separated identifiers, such as summarize, translate" />
-      <SelectField label="Pricing" value={form.pricingModel} options={PRICING} onChange={(e) => set({ ...form, pricingModel: e.target.value as PricingModel })} />
-      <TextField label="Price a call (cents)" type="number" min={0} inputMode="numeric" value={form.costPerCall} onChange={(e) => set({ ...form, costPerCall: e.target.value })} />
+      <TextField
+        label="Endpoint"
+        type="url"
+        value={form.endpoint}
+        onChange={(e) => set({ ...form, endpoint: e.target.value })}
+        required
+        hint="The https URL the marketplace calls, signed with the service's secret"
+      />
+      <TextField
+        label="Capabilities"
+        value={form.capabilities}
+        onChange={(e) => set({ ...form, capabilities: e.target.value })}
+        required
+        hint="Comma-separated identifiers, such as summarize, translate"
+      />
+      <SelectField
+        label="Pricing"
+        value={form.pricingModel}
+        options={PRICING}
+        onChange={(e) => set({ ...form, pricingModel: e.target.value as PricingModel })}
+      />
+      <TextField
+        label="Price a call (cents)"
+        type="number"
+        min={0}
+        inputMode="numeric"
+        value={form.costPerCall}
+        onChange={(e) => set({ ...form, costPerCall: e.target.value })}
+      />
     </>
   );
 }
@@ -221,18 +246,35 @@ export function ServicesPage() {
                           onClick={() =>
                             setEditing({
                               serviceKey: s.serviceKey,
-                              form: { name: s.name, description: s.description, endpoint: s.endpoint, capabilities: s.capabilities.join(', '), pricingModel: s.pricingModel, costPerCall: String(s.costPerCall) },
+                              form: {
+                                name: s.name,
+                                description: s.description,
+                                endpoint: s.endpoint,
+                                capabilities: s.capabilities.join(', '),
+                                pricingModel: s.pricingModel,
+                                costPerCall: String(s.costPerCall),
+                              },
                             })
                           }
                         >
                           Edit
                         </button>
                         {s.status === 'paused' ? (
-                          <button type="button" className="secondary" aria-label={`Resume ${s.name}`} onClick={async () => (await resume({ serviceKey: s.serviceKey }), reload())}>
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Resume ${s.name}`}
+                            onClick={async () => (await resume({ serviceKey: s.serviceKey }), reload())}
+                          >
                             Resume
                           </button>
                         ) : (
-                          <button type="button" className="secondary" aria-label={`Pause ${s.name}`} onClick={async () => (await pause({ serviceKey: s.serviceKey }), reload())}>
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Pause ${s.name}`}
+                            onClick={async () => (await pause({ serviceKey: s.serviceKey }), reload())}
+                          >
                             Pause
                           </button>
                         )}

@@ -15,7 +15,16 @@ export function SignInPage() {
   return (
     <Page title="Sign in" intro="With your agent's master key, or the administrator's key. It is kept in this tab only, and forgotten when the tab closes.">
       <form onSubmit={submit} className="form narrow">
-        <TextField label="Key" type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} hint="key_master_… or key_admin_…" required />
+        <TextField
+          label="Key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={key}
+          onChange={(e) => setKey(e.target.value)}
+          hint="key_master_… or key_admin_…"
+          required
+        />
         <button type="submit">Sign in</button>
       </form>
       <p>

@@ -68,7 +68,9 @@ export function WalletPage() {
       {credited.error && <ErrorNote error={credited.error} />}
       {credited.data && (
         <p role="status" className="note">
-          {credited.data.sandboxFaucet.credited ? `Credited ${credited.data.sandboxFaucet.amount}; the balance is ${credited.data.sandboxFaucet.balance}.` : 'The faucet is at its cap: nothing credited.'}
+          {credited.data.sandboxFaucet.credited
+            ? `Credited ${credited.data.sandboxFaucet.amount}; the balance is ${credited.data.sandboxFaucet.balance}.`
+            : 'The faucet is at its cap: nothing credited.'}
         </p>
       )}
       {noWallet ? (

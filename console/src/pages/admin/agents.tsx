@@ -41,7 +41,10 @@ export function AdminAgentsPage() {
   const pages = usePages();
   const [status, setStatus] = useFilter(pages);
   const [name, setName] = useFilter(pages);
-  const [result, refetch] = useQuery({ query: AdminAgents, variables: { status: (status || null) as AgentStatus | null, name: name.trim() || null, after: pages.after } });
+  const [result, refetch] = useQuery({
+    query: AdminAgents,
+    variables: { status: (status || null) as AgentStatus | null, name: name.trim() || null, after: pages.after },
+  });
   const [changed, change] = useMutation(SetStatus);
   const set = async (agentId: string, to: AgentStatus) => {
     const answer = await change({ agentId, input: { status: to } });
@@ -50,12 +53,7 @@ export function AdminAgentsPage() {
   return (
     <Page title="Agents" intro="A suspension or ban reaches the agent's whole tree of sub-agents at once; restoring lifts what was set on it.">
       <div className="filters">
-        <TextField
-          label="Name starts with"
-          type="search"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-        />
+        <TextField label="Name starts with" type="search" value={name} onChange={(e) => setName(e.target.value)} />
         <SelectField
           label="Status"
           value={status}
@@ -83,7 +81,17 @@ export function AdminAgentsPage() {
               columns={[
                 { label: 'Agent', cell: (a) => <Link to={`/agents/${seg(a.agentId)}`}>{a.name}</Link> },
                 { label: 'Status', cell: (a) => <Status value={a.status} /> },
-                { label: 'In force', cell: (a) => (a.effectiveStatusImposedBy ? <>{a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)</> : a.effectiveStatus) },
+                {
+                  label: 'In force',
+                  cell: (a) =>
+                    a.effectiveStatusImposedBy ? (
+                      <>
+                        {a.effectiveStatus} (by <code>{a.effectiveStatusImposedBy}</code>)
+                      </>
+                    ) : (
+                      a.effectiveStatus
+                    ),
+                },
                 { label: 'Sub-agent of', cell: (a) => (a.parentId ? <code>{a.parentId}</code> : '—') },
                 { label: 'Reputation', cell: (a) => a.reputation, numeric: true },
                 { label: 'Registered', cell: (a) => <Time at={a.createdAt} /> },
@@ -91,11 +99,23 @@ export function AdminAgentsPage() {
                   label: 'Actions',
                   cell: (a) =>
                     a.status === 'ACTIVE' ? (
-                      <button type="button" className="danger" aria-label={`Suspend ${a.name}`} disabled={changed.fetching} onClick={() => void set(a.agentId, 'SUSPENDED')}>
+                      <button
+                        type="button"
+                        className="danger"
+                        aria-label={`Suspend ${a.name}`}
+                        disabled={changed.fetching}
+                        onClick={() => void set(a.agentId, 'SUSPENDED')}
+                      >
                         Suspend
                       </button>
                     ) : (
-                      <button type="button" className="secondary" aria-label={`Restore ${a.name}`} disabled={changed.fetching} onClick={() => void set(a.agentId, 'ACTIVE')}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Restore ${a.name}`}
+                        disabled={changed.fetching}
+                        onClick={() => void set(a.agentId, 'ACTIVE')}
+                      >
                         Restore
                       </button>
                     ),

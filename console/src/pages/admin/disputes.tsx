@@ -70,7 +70,10 @@ export function AdminDisputesPage() {
             onSubmit={async (e) => {
               e.preventDefault();
               const refund = deciding.refund.trim() ? Math.round(Number(deciding.refund) * 100) : undefined;
-              const answer = await decide({ id: deciding.id, input: { resolution: deciding.resolution.trim(), ...(refund !== undefined ? { refundCents: refund } : {}) } });
+              const answer = await decide({
+                id: deciding.id,
+                input: { resolution: deciding.resolution.trim(), ...(refund !== undefined ? { refundCents: refund } : {}) },
+              });
               if (answer.data) {
                 setDeciding(null);
                 refetch({ requestPolicy: 'network-only' });
@@ -78,7 +81,13 @@ export function AdminDisputesPage() {
             }}
           >
             <TextField label="Decision" value={deciding.resolution} onChange={(e) => setDeciding({ ...deciding, resolution: e.target.value })} required />
-            <TextField label="Refund (dollars)" inputMode="decimal" value={deciding.refund} onChange={(e) => setDeciding({ ...deciding, refund: e.target.value })} hint="Empty for none" />
+            <TextField
+              label="Refund (dollars)"
+              inputMode="decimal"
+              value={deciding.refund}
+              onChange={(e) => setDeciding({ ...deciding, refund: e.target.value })}
+              hint="Empty for none"
+            />
             {decided.error && <ErrorNote error={decided.error} />}
             <div className="actions">
               <button type="submit" disabled={decided.fetching}>
@@ -112,7 +121,12 @@ export function AdminDisputesPage() {
                     d.resolved ? (
                       (d.resolution ?? 'resolved')
                     ) : (
-                      <button type="button" className="secondary" aria-label={`Decide the dispute opened ${new Date(d.createdAt).toLocaleString()}`} onClick={() => setDeciding({ id: d.disputeId, resolution: '', refund: '' })}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        aria-label={`Decide the dispute opened ${new Date(d.createdAt).toLocaleString()}`}
+                        onClick={() => setDeciding({ id: d.disputeId, resolution: '', refund: '' })}
+                      >
                         Decide
                       </button>
                     ),

@@ -90,7 +90,12 @@ function ScoreChart({ days }: { days: { day: string; score: number }[] }) {
   const span = Math.max(1, Date.parse(days[days.length - 1].day) - t0);
   const points = days.map((d) => `${((Date.parse(d.day) - t0) / span) * w},${h - (d.score / 100) * h}`).join(' ');
   return (
-    <svg className="chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`Score from ${days[0].score} on ${days[0].day} to ${days[days.length - 1].score} on ${days[days.length - 1].day}`}>
+    <svg
+      className="chart"
+      viewBox={`0 0 ${w} ${h}`}
+      role="img"
+      aria-label={`Score from ${days[0].score} on ${days[0].day} to ${days[days.length - 1].score} on ${days[days.length - 1].day}`}
+    >
       <line x1="0" y1={h / 2} x2={w} y2={h / 2} className="chart-grid" />
       <polyline points={points} className="chart-line" />
     </svg>

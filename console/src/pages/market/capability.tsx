@@ -71,11 +71,25 @@ export function CapabilityPage({ slug }: { slug: string }) {
                 ['Refines', capability.parent ? <Link to={`/capabilities/${seg(capability.parent)}`}>{capability.parent}</Link> : null],
                 ['Providers', capability.providers],
                 ['Best reputation', capability.bestReputation],
-                ['Price', capability.minPriceCents === null ? null : capability.minPriceCents === capability.maxPriceCents ? <Money cents={capability.minPriceCents} /> : <><Money cents={capability.minPriceCents} /> – <Money cents={capability.maxPriceCents} /></>],
+                [
+                  'Price',
+                  capability.minPriceCents === null ? null : capability.minPriceCents === capability.maxPriceCents ? (
+                    <Money cents={capability.minPriceCents} />
+                  ) : (
+                    <>
+                      <Money cents={capability.minPriceCents} /> – <Money cents={capability.maxPriceCents} />
+                    </>
+                  ),
+                ],
               ]}
             />
             <Section title="Providers, as resolve ranks them">
-              <SelectField label="Rank by" value={prefer} options={PREFERENCES} onChange={(e) => setQuery({ prefer: e.target.value === 'balanced' ? null : e.target.value })} />
+              <SelectField
+                label="Rank by"
+                value={prefer}
+                options={PREFERENCES}
+                onChange={(e) => setQuery({ prefer: e.target.value === 'balanced' ? null : e.target.value })}
+              />
               <p className="muted" role="status">
                 {providers.totalIsEstimate ? 'About ' : ''}
                 {providers.total} {providers.total === 1 ? 'provider' : 'providers'}; ranked in {providers.resolutionTimeMs.toFixed(1)} ms

@@ -68,10 +68,22 @@ export function HealthPage() {
               <Table
                 caption="Components"
                 rows={[
-                  { name: 'Database', status: health.components.database.status, detail: `${health.components.database.kind}${health.components.database.latencyMs === null ? '' : `, ${health.components.database.latencyMs.toFixed(1)} ms`}` },
+                  {
+                    name: 'Database',
+                    status: health.components.database.status,
+                    detail: `${health.components.database.kind}${health.components.database.latencyMs === null ? '' : `, ${health.components.database.latencyMs.toFixed(1)} ms`}`,
+                  },
                   { name: 'Scheduler', status: health.components.scheduler.status, detail: `${health.components.scheduler.jobs} jobs` },
-                  { name: 'Streams', status: health.components.sse.status, detail: `${health.components.sse.openStreams} open; Redis ${health.components.sse.redis}` },
-                  { name: 'Memory', status: health.components.memory.status, detail: `${mib(health.components.memory.rssBytes)} resident, ${mib(health.components.memory.heapUsedBytes)} heap; vector search ${health.components.memory.vectorSearch}` },
+                  {
+                    name: 'Streams',
+                    status: health.components.sse.status,
+                    detail: `${health.components.sse.openStreams} open; Redis ${health.components.sse.redis}`,
+                  },
+                  {
+                    name: 'Memory',
+                    status: health.components.memory.status,
+                    detail: `${mib(health.components.memory.rssBytes)} resident, ${mib(health.components.memory.heapUsedBytes)} heap; vector search ${health.components.memory.vectorSearch}`,
+                  },
                 ]}
                 rowKey={(c) => c.name}
                 columns={[

@@ -49,11 +49,21 @@ export function ServicePage({ serviceKey }: { serviceKey: string }) {
               items={[
                 ['Key', <code key="k">{service.serviceKey}</code>],
                 ['Status', <Status key="s" value={service.status} />],
-                ['Provider', <Link key="p" to={`/agents/${seg(service.provider.agentId)}`}>{service.provider.name}</Link>],
+                [
+                  'Provider',
+                  <Link key="p" to={`/agents/${seg(service.provider.agentId)}`}>
+                    {service.provider.name}
+                  </Link>,
+                ],
                 ['Provider reputation', `${service.provider.reputation} (${service.provider.tier})`],
                 ['Capabilities', <CapabilityLinks key="c" slugs={service.capabilities} />],
                 ['Languages', service.languages.length ? service.languages.join(', ') : 'any'],
-                ['Pricing', <>{service.pricingModel}, <Money cents={service.costPerCall} /> a call</>],
+                [
+                  'Pricing',
+                  <>
+                    {service.pricingModel}, <Money cents={service.costPerCall} /> a call
+                  </>,
+                ],
                 ['Listed since', <Time key="t" at={service.createdAt} />],
               ]}
             />

@@ -40,7 +40,12 @@ export function SkillPage({ id }: { id: string }) {
                 ['Published', <Time key="p" at={skill.publishedAt} />],
                 ['Installs', skill.installCount.toLocaleString()],
                 ['Forks', skill.forkCount.toLocaleString()],
-                ['Owner', <Link key="o" to={`/agents/${seg(skill.ownerAgentId)}`}>the owner&apos;s record</Link>],
+                [
+                  'Owner',
+                  <Link key="o" to={`/agents/${seg(skill.ownerAgentId)}`}>
+                    the owner&apos;s record
+                  </Link>,
+                ],
               ]}
             />
             {skill.instructions && (

@@ -28,7 +28,10 @@ const SkillsMarket = graphql(`
   }
 `);
 
-const RUNTIMES: [string, string][] = [['', 'Any runtime'], ...(['python', 'nodejs', 'deno', 'wasm', 'docker'] as SkillRuntime[]).map((r): [string, string] => [r, r])];
+const RUNTIMES: [string, string][] = [
+  ['', 'Any runtime'],
+  ...(['python', 'nodejs', 'deno', 'wasm', 'docker'] as SkillRuntime[]).map((r): [string, string] => [r, r]),
+];
 
 export function SkillsPage() {
   const { query } = useLocation();

@@ -33,7 +33,11 @@ export function DisputesPage() {
   const pages = usePages();
   const [result] = useQuery({ query: Disputes, variables: { after: pages.after } });
   return (
-    <Page title="Disputes" intro="Disputes you opened about a service or a charge, and what was decided." actions={<Link to="/disputes/new">Open a dispute</Link>}>
+    <Page
+      title="Disputes"
+      intro="Disputes you opened about a service or a charge, and what was decided."
+      actions={<Link to="/disputes/new">Open a dispute</Link>}
+    >
       <Loaded result={result}>
         {({ myDisputes }) => (
           <Paged
@@ -42,14 +46,14 @@ export function DisputesPage() {
             caption="Your disputes"
             rowKey={(d) => d.disputeId}
             columns={[
-                { label: 'Opened', cell: (d) => <Time at={d.createdAt} /> },
-                { label: 'About', cell: (d) => d.type ?? d.reason ?? '—' },
-                { label: 'Description', cell: (d) => d.description ?? '' },
-                { label: 'Status', cell: (d) => <Status value={d.status} /> },
-                { label: 'Decision', cell: (d) => (d.resolved ? (d.resolution ?? 'resolved') : '—') },
-                { label: 'Refund', cell: (d) => (d.resolved ? <Money cents={d.refundCents} /> : '—'), numeric: true },
-                { label: 'Execution', cell: (d) => (d.executionId ? <Link to={`/executions/${seg(d.executionId)}`}>receipt</Link> : '—') },
-              ]}
+              { label: 'Opened', cell: (d) => <Time at={d.createdAt} /> },
+              { label: 'About', cell: (d) => d.type ?? d.reason ?? '—' },
+              { label: 'Description', cell: (d) => d.description ?? '' },
+              { label: 'Status', cell: (d) => <Status value={d.status} /> },
+              { label: 'Decision', cell: (d) => (d.resolved ? (d.resolution ?? 'resolved') : '—') },
+              { label: 'Refund', cell: (d) => (d.resolved ? <Money cents={d.refundCents} /> : '—'), numeric: true },
+              { label: 'Execution', cell: (d) => (d.executionId ? <Link to={`/executions/${seg(d.executionId)}`}>receipt</Link> : '—') },
+            ]}
           />
         )}
       </Loaded>

@@ -34,7 +34,13 @@ export function OpenDisputePage() {
           if (answer.data) navigate('/disputes');
         }}
       >
-        <TextField label="Service id" value={form.serviceId} onChange={(e) => setForm({ ...form, serviceId: e.target.value })} required hint="The service's UUID (a receipt's “Open a dispute” fills it in)" />
+        <TextField
+          label="Service id"
+          value={form.serviceId}
+          onChange={(e) => setForm({ ...form, serviceId: e.target.value })}
+          required
+          hint="The service's UUID (a receipt's “Open a dispute” fills it in)"
+        />
         <SelectField label="Type" value={form.type} options={DISPUTE_TYPES} onChange={(e) => setForm({ ...form, type: e.target.value })} />
         <TextArea label="What happened" rows={4} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} required />
         {opened.error && <ErrorNote error={opened.error} />}

@@ -125,7 +125,12 @@ function FileTicket() {
         />
         <TextField label="Subject" value={form.subject} onChange={(e) => setForm({ ...form, subject: e.target.value })} required maxLength={200} />
         <TextArea label="Description" rows={4} value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} required />
-        <TextField label="About the service" value={form.targetService} onChange={(e) => setForm({ ...form, targetService: e.target.value })} hint="Its key (svc_…) or id, when the ticket is about one: its owner sees the ticket; empty for the marketplace itself" />
+        <TextField
+          label="About the service"
+          value={form.targetService}
+          onChange={(e) => setForm({ ...form, targetService: e.target.value })}
+          hint="Its key (svc_…) or id, when the ticket is about one: its owner sees the ticket; empty for the marketplace itself"
+        />
         {filed.error && <ErrorNote error={filed.error} />}
         {failure && <ErrorNote error={failure} />}
         <button type="submit" disabled={filed.fetching}>

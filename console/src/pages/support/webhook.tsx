@@ -80,7 +80,12 @@ function EditWebhook({ webhook, onSaved }: { webhook: { webhookId: string; url: 
         }}
       >
         <TextField label="URL" type="url" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} required />
-        <TextField label="Events" value={form.events} onChange={(e) => setForm({ ...form, events: e.target.value })} hint="Comma-separated types, such as execution.succeeded; empty or * for all" />
+        <TextField
+          label="Events"
+          value={form.events}
+          onChange={(e) => setForm({ ...form, events: e.target.value })}
+          hint="Comma-separated types, such as execution.succeeded; empty or * for all"
+        />
         <div className="field checkbox">
           <label>
             <input type="checkbox" checked={form.active} onChange={(e) => setForm({ ...form, active: e.target.checked })} /> Active: deliver events to it

@@ -58,7 +58,12 @@ export function WebhooksPage() {
           }}
         >
           <TextField label="URL" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
-          <TextField label="Events" value={events} onChange={(e) => setEvents(e.target.value)} hint="Comma-separated types, such as execution.succeeded; empty or * for all" />
+          <TextField
+            label="Events"
+            value={events}
+            onChange={(e) => setEvents(e.target.value)}
+            hint="Comma-separated types, such as execution.succeeded; empty or * for all"
+          />
           <button type="submit" disabled={created.fetching}>
             Add
           </button>

@@ -68,16 +68,40 @@ export function MemoryStorePage({ id }: { id: string }) {
             const value = parseJson('Value', entry.value);
             setValueError(value.ok ? null : value.error);
             if (!value.ok || ttlError) return;
-            const answer = await write({ storeId: id, input: { entries: [{ key: entry.key.trim(), value: value.value, ...(ttl !== null ? { ttlSeconds: ttl } : {}) }] } });
+            const answer = await write({
+              storeId: id,
+              input: { entries: [{ key: entry.key.trim(), value: value.value, ...(ttl !== null ? { ttlSeconds: ttl } : {}) }] },
+            });
             if (answer.data) {
               setEntry(emptyEntry);
               reload();
             }
           }}
         >
-          <TextField label="Key" value={entry.key} onChange={(e) => setEntry({ ...entry, key: e.target.value })} required hint="Writing an existing key makes its next version" />
-          <TextArea label="Value (JSON)" rows={4} spellCheck={false} value={entry.value} onChange={(e) => setEntry({ ...entry, value: e.target.value })} error={valueError} required />
-          <TextField label="Lifetime (seconds)" inputMode="numeric" value={entry.ttl} onChange={(e) => setEntry({ ...entry, ttl: e.target.value })} error={ttlError} hint="Empty for the store's default" />
+          <TextField
+            label="Key"
+            value={entry.key}
+            onChange={(e) => setEntry({ ...entry, key: e.target.value })}
+            required
+            hint="Writing an existing key makes its next version"
+          />
+          <TextArea
+            label="Value (JSON)"
+            rows={4}
+            spellCheck={false}
+            value={entry.value}
+            onChange={(e) => setEntry({ ...entry, value: e.target.value })}
+            error={valueError}
+            required
+          />
+          <TextField
+            label="Lifetime (seconds)"
+            inputMode="numeric"
+            value={entry.ttl}
+            onChange={(e) => setEntry({ ...entry, ttl: e.target.value })}
+            error={ttlError}
+            hint="Empty for the store's default"
+          />
           {written.error && <ErrorNote error={written.error} />}
           <button type="submit" disabled={written.fetching}>
             Write

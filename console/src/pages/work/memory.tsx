@@ -74,7 +74,13 @@ function NewStore() {
           e.preventDefault();
           if (ttlError) return;
           const answer = await create({
-            input: { name: form.name.trim(), storeType: form.storeType, accessLevel: form.accessLevel, ...(form.description.trim() ? { description: form.description.trim() } : {}), ...(ttl !== null ? { defaultTtlSeconds: ttl } : {}) },
+            input: {
+              name: form.name.trim(),
+              storeType: form.storeType,
+              accessLevel: form.accessLevel,
+              ...(form.description.trim() ? { description: form.description.trim() } : {}),
+              ...(ttl !== null ? { defaultTtlSeconds: ttl } : {}),
+            },
           });
           if (answer.data) navigate(`/memory/${seg(answer.data.createMemoryStore.storeId)}`);
         }}
@@ -101,7 +107,14 @@ function NewStore() {
           ]}
           onChange={(e) => setForm({ ...form, accessLevel: e.target.value })}
         />
-        <TextField label="Default lifetime (seconds)" inputMode="numeric" value={form.ttl} onChange={(e) => setForm({ ...form, ttl: e.target.value })} error={ttlError} hint="Entries expire this long after they are written; empty for never" />
+        <TextField
+          label="Default lifetime (seconds)"
+          inputMode="numeric"
+          value={form.ttl}
+          onChange={(e) => setForm({ ...form, ttl: e.target.value })}
+          error={ttlError}
+          hint="Entries expire this long after they are written; empty for never"
+        />
         {created.error && <ErrorNote error={created.error} />}
         <button type="submit" disabled={created.fetching}>
           Create the store

@@ -3,7 +3,23 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '../../data';
 import { graphql } from '../../gql';
 import { Link, navigate, seg } from '../../router';
-import { centsOf, ErrorNote, instantOf, Loaded, Money, Page, Paged, Section, SelectField, Status, TextArea, TextField, Time, useFilter, usePages } from '../../ui';
+import {
+  centsOf,
+  ErrorNote,
+  instantOf,
+  Loaded,
+  Money,
+  Page,
+  Paged,
+  Section,
+  SelectField,
+  Status,
+  TextArea,
+  TextField,
+  Time,
+  useFilter,
+  usePages,
+} from '../../ui';
 
 const Tasks = graphql(`
   query ConsoleTasks($status: String, $after: String) {
@@ -93,15 +109,45 @@ function NewTask() {
             .filter(Boolean);
           const deadline = instantOf(form.deadline);
           const answer = await create({
-            input: { intent: form.intent.trim(), ...(criteria.length ? { successCriteria: criteria } : {}), ...(budget !== null ? { budget } : {}), ...(deadline ? { deadline } : {}) },
+            input: {
+              intent: form.intent.trim(),
+              ...(criteria.length ? { successCriteria: criteria } : {}),
+              ...(budget !== null ? { budget } : {}),
+              ...(deadline ? { deadline } : {}),
+            },
           });
           if (answer.data) navigate(`/tasks/${seg(answer.data.createTask.taskId)}`);
         }}
       >
-        <TextField label="Intent" value={form.intent} onChange={(e) => setForm({ ...form, intent: e.target.value })} required hint="What the task is for, in a sentence" />
-        <TextArea label="Success criteria" rows={3} value={form.criteria} onChange={(e) => setForm({ ...form, criteria: e.target.value })} hint="One per line; empty for none" />
-        <TextField label="Budget" inputMode="decimal" value={form.budget} onChange={(e) => setForm({ ...form, budget: e.target.value })} error={budgetError} hint="Dollars that calls under the task may cost in all; empty for no limit" />
-        <TextField label="Deadline" type="datetime-local" value={form.deadline} onChange={(e) => setForm({ ...form, deadline: e.target.value })} hint="Your local time; empty for none" />
+        <TextField
+          label="Intent"
+          value={form.intent}
+          onChange={(e) => setForm({ ...form, intent: e.target.value })}
+          required
+          hint="What the task is for, in a sentence"
+        />
+        <TextArea
+          label="Success criteria"
+          rows={3}
+          value={form.criteria}
+          onChange={(e) => setForm({ ...form, criteria: e.target.value })}
+          hint="One per line; empty for none"
+        />
+        <TextField
+          label="Budget"
+          inputMode="decimal"
+          value={form.budget}
+          onChange={(e) => setForm({ ...form, budget: e.target.value })}
+          error={budgetError}
+          hint="Dollars that calls under the task may cost in all; empty for no limit"
+        />
+        <TextField
+          label="Deadline"
+          type="datetime-local"
+          value={form.deadline}
+          onChange={(e) => setForm({ ...form, deadline: e.target.value })}
+          hint="Your local time; empty for none"
+        />
         {created.error && <ErrorNote error={created.error} />}
         <button type="submit" disabled={created.fetching}>
           Create the task

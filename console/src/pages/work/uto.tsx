@@ -3,7 +3,24 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '../../data';
 import { graphql } from '../../gql';
 import { Link, navigate, seg } from '../../router';
-import { centsOf, ErrorNote, instantOf, listOf, Loaded, Page, Paged, parseJson, Section, SelectField, Status, TextArea, TextField, Time, useFilter, usePages } from '../../ui';
+import {
+  centsOf,
+  ErrorNote,
+  instantOf,
+  listOf,
+  Loaded,
+  Page,
+  Paged,
+  parseJson,
+  Section,
+  SelectField,
+  Status,
+  TextArea,
+  TextField,
+  Time,
+  useFilter,
+  usePages,
+} from '../../ui';
 
 const Uto = graphql(`
   query ConsoleUtoTickets($state: String, $after: String) {
@@ -42,7 +59,12 @@ export function UtoPage() {
   return (
     <Page title="UTO tickets" intro="Orchestration tickets: an intent matched to specialists, moving through its states.">
       <NewUtoTicket />
-      <SelectField label="State" value={state} options={[['', 'Every state'], ...UTO_STATES.map((s): [string, string] => [s, s])]} onChange={(e) => setState(e.target.value)} />
+      <SelectField
+        label="State"
+        value={state}
+        options={[['', 'Every state'], ...UTO_STATES.map((s): [string, string] => [s, s])]}
+        onChange={(e) => setState(e.target.value)}
+      />
       <Loaded result={result}>
         {({ utoTickets }) => (
           <Paged
@@ -98,11 +120,42 @@ function NewUtoTicket() {
         }}
       >
         <TextField label="Intent" value={form.intent} onChange={(e) => setForm({ ...form, intent: e.target.value })} required />
-        <TextField label="Domain" value={form.domain} onChange={(e) => setForm({ ...form, domain: e.target.value })} required hint="Such as legal, finance or travel: specialists register by domain" />
-        <TextField label="Required capabilities" value={form.capabilities} onChange={(e) => setForm({ ...form, capabilities: e.target.value })} hint="Comma-separated; empty for any" />
-        <TextArea label="Context (JSON)" rows={4} spellCheck={false} value={form.context} onChange={(e) => setForm({ ...form, context: e.target.value })} error={contextError} />
-        <TextField label="Budget (USD)" inputMode="decimal" value={form.budget} onChange={(e) => setForm({ ...form, budget: e.target.value })} error={budgetError} hint="Empty for none" />
-        <TextField label="Deadline" type="datetime-local" value={form.deadline} onChange={(e) => setForm({ ...form, deadline: e.target.value })} hint="Your local time; empty for the default of 7 days" />
+        <TextField
+          label="Domain"
+          value={form.domain}
+          onChange={(e) => setForm({ ...form, domain: e.target.value })}
+          required
+          hint="Such as legal, finance or travel: specialists register by domain"
+        />
+        <TextField
+          label="Required capabilities"
+          value={form.capabilities}
+          onChange={(e) => setForm({ ...form, capabilities: e.target.value })}
+          hint="Comma-separated; empty for any"
+        />
+        <TextArea
+          label="Context (JSON)"
+          rows={4}
+          spellCheck={false}
+          value={form.context}
+          onChange={(e) => setForm({ ...form, context: e.target.value })}
+          error={contextError}
+        />
+        <TextField
+          label="Budget (USD)"
+          inputMode="decimal"
+          value={form.budget}
+          onChange={(e) => setForm({ ...form, budget: e.target.value })}
+          error={budgetError}
+          hint="Empty for none"
+        />
+        <TextField
+          label="Deadline"
+          type="datetime-local"
+          value={form.deadline}
+          onChange={(e) => setForm({ ...form, deadline: e.target.value })}
+          hint="Your local time; empty for the default of 7 days"
+        />
         {created.error && <ErrorNote error={created.error} />}
         <button type="submit" disabled={created.fetching}>
           Submit the ticket

@@ -9,7 +9,10 @@ import { REWRITE_MAX, needsModel, MODEL_METHOD, MODEL, fromModel } from './share
 
 /** What an agent shows of itself to anyone: its name, standing, and its active services' descriptions. */
 async function publicPresence(ctx: Ctx, meId: string, agentId: string) {
-  const agent = await ctx.db.agent.findUnique({ where: { id: agentId }, select: { id: true, name: true, description: true, capabilities: true, reputation: true, createdAt: true } });
+  const agent = await ctx.db.agent.findUnique({
+    where: { id: agentId },
+    select: { id: true, name: true, description: true, capabilities: true, reputation: true, createdAt: true },
+  });
   if (!agent) throw new NotFound('agent', agentId);
   const services = await ctx.db.service.findMany({
     where: { agentId, status: 'active' },
@@ -37,7 +40,8 @@ export const agentVibe: FirstPartyCapability = {
   slug: 'agent-vibe',
   kind: 'generic',
   ...needsModel,
-  summary: 'The impression an agent gives — its vibe, tone and traits, each with its evidence — read from its public presence (name, standing, services) or from a text it wrote (model)',
+  summary:
+    'The impression an agent gives — its vibe, tone and traits, each with its evidence — read from its public presence (name, standing, services) or from a text it wrote (model)',
   inputSchema: {
     type: 'object',
     description: 'Either agent_id or text',
@@ -52,7 +56,11 @@ export const agentVibe: FirstPartyCapability = {
     {
       method: MODEL_METHOD,
       model: MODEL,
-      subject: obj({ kind: str('What was read', { enum: ['agent', 'text'] }), agent_id: nullable(str('The agent')), name: nullable(str('Its name')) }, ['kind', 'agent_id', 'name']),
+      subject: obj({ kind: str('What was read', { enum: ['agent', 'text'] }), agent_id: nullable(str('The agent')), name: nullable(str('Its name')) }, [
+        'kind',
+        'agent_id',
+        'name',
+      ]),
       vibe: str('The impression in a few words'),
       tone: str('How it sounds'),
       traits: list(obj({ trait: str('A trait'), evidence: str('What in the material shows it') }, ['trait', 'evidence']), 'Its traits, each with its evidence'),
@@ -65,7 +73,8 @@ export const agentVibe: FirstPartyCapability = {
     let material: unknown;
     if (typeof input.agent_id === 'string') {
       const presence = await publicPresence(ctx, me.id, input.agent_id);
-      if (!presence.described) throw new ValidationFailed([{ path: 'agent_id', message: 'is an agent with no active service: nothing public describes it beyond its name' }]);
+      if (!presence.described)
+        throw new ValidationFailed([{ path: 'agent_id', message: 'is an agent with no active service: nothing public describes it beyond its name' }]);
       subject = { kind: 'agent', agent_id: presence.agent.id, name: presence.agent.name };
       material = presence.material;
     } else {
@@ -83,7 +92,10 @@ export const agentVibe: FirstPartyCapability = {
           {
             vibe: str('A few words'),
             tone: str('How it sounds'),
-            traits: list(obj({ trait: str('A trait'), evidence: str('Its evidence in the material') }, ['trait', 'evidence']), 'Its traits', { minItems: 1, maxItems: 8 }),
+            traits: list(obj({ trait: str('A trait'), evidence: str('Its evidence in the material') }, ['trait', 'evidence']), 'Its traits', {
+              minItems: 1,
+              maxItems: 8,
+            }),
             summary: str('Two or three sentences'),
           },
           ['vibe', 'tone', 'traits', 'summary'],

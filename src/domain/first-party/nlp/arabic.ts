@@ -16,16 +16,20 @@ const REGION_NAMES: Record<string, string> = {
   yemen: 'Yemen',
 };
 const CULTURAL_TASKS: Record<string, string> = {
-  explain: 'Explain the cultural references, idioms, customs, religious and historical allusions in the text for a reader from outside the culture: result is the explanation, notes the points one by one.',
-  adapt: 'Adapt the text for an Arabic-speaking audience: keep its purpose, change what would not land or would offend (references, examples, idioms, imagery, forms of address); result is the adapted text, notes what was changed and why.',
-  review: 'Review the text for how it would be received by an Arabic-speaking audience: result is the overall assessment, notes each point to keep, reconsider or avoid.',
+  explain:
+    'Explain the cultural references, idioms, customs, religious and historical allusions in the text for a reader from outside the culture: result is the explanation, notes the points one by one.',
+  adapt:
+    'Adapt the text for an Arabic-speaking audience: keep its purpose, change what would not land or would offend (references, examples, idioms, imagery, forms of address); result is the adapted text, notes what was changed and why.',
+  review:
+    'Review the text for how it would be received by an Arabic-speaking audience: result is the overall assessment, notes each point to keep, reconsider or avoid.',
 };
 
 export const arabicCultural: FirstPartyCapability = {
   slug: 'arabic-cultural',
   kind: 'generic',
   ...needsModel,
-  summary: 'Arabic cultural context for a text: explains its references and idioms, adapts it for an Arabic-speaking audience, or reviews how it would be received, by region (model)',
+  summary:
+    'Arabic cultural context for a text: explains its references and idioms, adapts it for an Arabic-speaking audience, or reviews how it would be received, by region (model)',
   inputSchema: obj(
     {
       text: str(`The text, in Arabic or another language (at most ${REWRITE_MAX} characters)`, { minLength: 1, maxLength: REWRITE_MAX }),
@@ -43,7 +47,10 @@ export const arabicCultural: FirstPartyCapability = {
       region: str('For which region', { enum: REGIONS }),
       result: str('The explanation, the adapted text, or the assessment'),
       notes: list(
-        obj({ topic: str('What the note is about'), note: str('The note'), sensitivity: str('info, caution, or avoid', { enum: ['info', 'caution', 'avoid'] }) }, ['topic', 'note', 'sensitivity']),
+        obj(
+          { topic: str('What the note is about'), note: str('The note'), sensitivity: str('info, caution, or avoid', { enum: ['info', 'caution', 'avoid'] }) },
+          ['topic', 'note', 'sensitivity'],
+        ),
         'Point by point',
       ),
     },
@@ -62,7 +69,15 @@ export const arabicCultural: FirstPartyCapability = {
         schema: obj(
           {
             result: str('The result'),
-            notes: list(obj({ topic: str('About'), note: str('The note'), sensitivity: str('info, caution, or avoid', { enum: ['info', 'caution', 'avoid'] }) }, ['topic', 'note', 'sensitivity']), 'Point by point', { maxItems: 30 }),
+            notes: list(
+              obj({ topic: str('About'), note: str('The note'), sensitivity: str('info, caution, or avoid', { enum: ['info', 'caution', 'avoid'] }) }, [
+                'topic',
+                'note',
+                'sensitivity',
+              ]),
+              'Point by point',
+              { maxItems: 30 },
+            ),
           },
           ['result', 'notes'],
         ),
@@ -77,7 +92,24 @@ export const arabicCultural: FirstPartyCapability = {
 
 const POETRY_FORMS = ['qasida', 'ghazal', 'nabati', 'muwashshah', 'free_verse', 'any'];
 /** The sixteen meters (buḥūr) of Arabic prosody, al-Khalīl's fifteen and al-Akhfash's mutadārik. */
-const METERS = ['tawil', 'madid', 'basit', 'wafir', 'kamil', 'hazaj', 'rajaz', 'ramal', 'sari', 'munsarih', 'khafif', 'mudari', 'muqtadab', 'mujtath', 'mutaqarib', 'mutadarik'];
+const METERS = [
+  'tawil',
+  'madid',
+  'basit',
+  'wafir',
+  'kamil',
+  'hazaj',
+  'rajaz',
+  'ramal',
+  'sari',
+  'munsarih',
+  'khafif',
+  'mudari',
+  'muqtadab',
+  'mujtath',
+  'mutaqarib',
+  'mutadarik',
+];
 
 export const arabicPoetry: FirstPartyCapability = {
   slug: 'arabic-poetry',
@@ -103,7 +135,17 @@ export const arabicPoetry: FirstPartyCapability = {
       method: MODEL_METHOD,
       model: MODEL,
       task: str('What was done: compose (a theme was given) or analyze (a poem was)', { enum: ['compose', 'analyze'] }),
-      poem: nullable(obj({ title: str('Its title'), verses: strings('Its verses, one a line'), meter: nullable(str('The meter it is written in')), rhyme: nullable(str('Its rhyme letter (rawī)')) }, ['title', 'verses', 'meter', 'rhyme'])),
+      poem: nullable(
+        obj(
+          {
+            title: str('Its title'),
+            verses: strings('Its verses, one a line'),
+            meter: nullable(str('The meter it is written in')),
+            rhyme: nullable(str('Its rhyme letter (rawī)')),
+          },
+          ['title', 'verses', 'meter', 'rhyme'],
+        ),
+      ),
       analysis: nullable(
         obj(
           {
@@ -111,7 +153,10 @@ export const arabicPoetry: FirstPartyCapability = {
             rhyme: nullable(str('The rhyme letter, if it rhymes')),
             form: nullable(str('Its form')),
             themes: strings('Its themes'),
-            devices: list(obj({ device: str('The device'), example: str('Where, quoted'), explanation: str('What it does') }, ['device', 'example', 'explanation']), 'Rhetorical and poetic devices'),
+            devices: list(
+              obj({ device: str('The device'), example: str('Where, quoted'), explanation: str('What it does') }, ['device', 'example', 'explanation']),
+              'Rhetorical and poetic devices',
+            ),
             explanation: str('What the poem says and how'),
           },
           ['meter', 'rhyme', 'form', 'themes', 'devices', 'explanation'],
@@ -124,7 +169,9 @@ export const arabicPoetry: FirstPartyCapability = {
   ),
   run: async (ctx, _me, input, signal) => {
     const translate = input.translate === true;
-    const translation = translate ? list(str('A verse'), 'The English translation, verse by verse') : { type: 'null', description: 'null: no translation was asked' };
+    const translation = translate
+      ? list(str('A verse'), 'The English translation, verse by verse')
+      : { type: 'null', description: 'null: no translation was asked' };
     if (typeof input.theme === 'string') {
       const verses = (input.verses as number | undefined) ?? 8;
       const form = (input.form as string | undefined) ?? 'any';
@@ -137,7 +184,14 @@ export const arabicPoetry: FirstPartyCapability = {
           instructions: `You are a master of Arabic poetry. Compose an original poem in Arabic on the theme given: ${verses} verses (each verse, bayt, on one line)${form !== 'any' ? `, in the form of a ${form.replace('_', ' ')}` : ''}${meter ? `, in the ${meter} meter` : ''}, with one rhyme throughout unless the form is free verse. Give it a title, name the meter and the rhyme letter you used (null if none), ${translate ? 'translate it into English verse by verse, ' : ''}and note your choices briefly.`,
           input: { theme: input.theme },
           schema: obj(
-            { title: str('The title'), verses: list(str('A verse'), 'The verses', { minItems: verses, maxItems: verses }), meter: nullable(str('The meter used')), rhyme: nullable(str('The rhyme letter')), translation, notes: str('A short note') },
+            {
+              title: str('The title'),
+              verses: list(str('A verse'), 'The verses', { minItems: verses, maxItems: verses }),
+              meter: nullable(str('The meter used')),
+              rhyme: nullable(str('The rhyme letter')),
+              translation,
+              notes: str('A short note'),
+            },
             ['title', 'verses', 'meter', 'rhyme', 'translation', 'notes'],
           ),
           maxTokens: Math.min(8_192, 512 + verses * (translate ? 160 : 80)),
@@ -145,9 +199,24 @@ export const arabicPoetry: FirstPartyCapability = {
         },
         signal,
       );
-      return fromModel(model, usage, { task: 'compose', poem: { title: answer.title, verses: answer.verses, meter: answer.meter, rhyme: answer.rhyme }, analysis: null, translation: answer.translation, notes: answer.notes });
+      return fromModel(model, usage, {
+        task: 'compose',
+        poem: { title: answer.title, verses: answer.verses, meter: answer.meter, rhyme: answer.rhyme },
+        analysis: null,
+        translation: answer.translation,
+        notes: answer.notes,
+      });
     }
-    type Answer = { meter: string | null; rhyme: string | null; form: string | null; themes: string[]; devices: { device: string; example: string; explanation: string }[]; explanation: string; translation: string[] | null; notes: string };
+    type Answer = {
+      meter: string | null;
+      rhyme: string | null;
+      form: string | null;
+      themes: string[];
+      devices: { device: string; example: string; explanation: string }[];
+      explanation: string;
+      translation: string[] | null;
+      notes: string;
+    };
     const { answer, model, usage } = await askModel<Answer>(
       ctx,
       {
@@ -160,7 +229,11 @@ export const arabicPoetry: FirstPartyCapability = {
             rhyme: nullable(str('The rhyme letter')),
             form: nullable(str('The form')),
             themes: list(str('A theme'), 'Its themes', { maxItems: 10 }),
-            devices: list(obj({ device: str('The device'), example: str('Quoted from the poem'), explanation: str('What it does') }, ['device', 'example', 'explanation']), 'Its devices', { maxItems: 15 }),
+            devices: list(
+              obj({ device: str('The device'), example: str('Quoted from the poem'), explanation: str('What it does') }, ['device', 'example', 'explanation']),
+              'Its devices',
+              { maxItems: 15 },
+            ),
             explanation: str('What it says and how'),
             translation,
             notes: str('Uncertainties in the reading, or none'),

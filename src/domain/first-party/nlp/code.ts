@@ -9,8 +9,40 @@ import { SOURCE_CODE_MAX, METHOD, MODEL_OR_NULL, strings, fromModel } from './sh
 
 /** The languages the model reads; the library reads the first four. */
 const CODE_LANGUAGES = [
-  'typescript', 'tsx', 'javascript', 'jsx', 'python', 'go', 'rust', 'java', 'kotlin', 'swift', 'c', 'cpp', 'csharp', 'fsharp', 'objective-c', 'ruby', 'php',
-  'scala', 'clojure', 'haskell', 'ocaml', 'elixir', 'erlang', 'lua', 'dart', 'r', 'perl', 'shell', 'powershell', 'sql', 'html', 'css', 'solidity', 'zig',
+  'typescript',
+  'tsx',
+  'javascript',
+  'jsx',
+  'python',
+  'go',
+  'rust',
+  'java',
+  'kotlin',
+  'swift',
+  'c',
+  'cpp',
+  'csharp',
+  'fsharp',
+  'objective-c',
+  'ruby',
+  'php',
+  'scala',
+  'clojure',
+  'haskell',
+  'ocaml',
+  'elixir',
+  'erlang',
+  'lua',
+  'dart',
+  'r',
+  'perl',
+  'shell',
+  'powershell',
+  'sql',
+  'html',
+  'css',
+  'solidity',
+  'zig',
 ];
 const LIBRARY_LANGUAGES: LibraryLanguage[] = ['typescript', 'tsx', 'javascript', 'jsx'];
 
@@ -26,7 +58,9 @@ const CODE_INPUT = obj(
 /** Without a backend only the library's languages are read: any other is the caller's to change. */
 function libraryLanguage(language: string): LibraryLanguage {
   if ((LIBRARY_LANGUAGES as string[]).includes(language)) return language as LibraryLanguage;
-  throw new ValidationFailed([{ path: 'language', message: `without a model backend (LLM_BASE_URL) the marketplace reads ${LIBRARY_LANGUAGES.join(', ')} only` }]);
+  throw new ValidationFailed([
+    { path: 'language', message: `without a model backend (LLM_BASE_URL) the marketplace reads ${LIBRARY_LANGUAGES.join(', ')} only` },
+  ]);
 }
 
 /** Lines as editors count them: a final line break ends the last line, it does not start another. */
@@ -43,7 +77,8 @@ const REVIEW_CATEGORIES = ['bug', 'security', 'performance', 'correctness', 'mai
 export const codeReview: FirstPartyCapability = {
   slug: 'code-review',
   kind: 'generic',
-  summary: 'Reviews source code: the model’s findings, or without a backend the TypeScript compiler’s diagnostics and ESLint’s recommended rules (TypeScript and JavaScript)',
+  summary:
+    'Reviews source code: the model’s findings, or without a backend the TypeScript compiler’s diagnostics and ESLint’s recommended rules (TypeScript and JavaScript)',
   inputSchema: CODE_INPUT,
   outputSchema: obj(
     {
@@ -67,7 +102,11 @@ export const codeReview: FirstPartyCapability = {
         'The findings, most severe first (at most 200)',
       ),
       total: int('Findings in all (beyond the 200 listed, counted)', { minimum: 0 }),
-      counts: obj({ error: int('Errors', { minimum: 0 }), warning: int('Warnings', { minimum: 0 }), info: int('Notes', { minimum: 0 }) }, ['error', 'warning', 'info']),
+      counts: obj({ error: int('Errors', { minimum: 0 }), warning: int('Warnings', { minimum: 0 }), info: int('Notes', { minimum: 0 }) }, [
+        'error',
+        'warning',
+        'info',
+      ]),
       checks: strings('What ran: the compiler and linter with their versions, or the model'),
     },
     ['method', 'model', 'language', 'summary', 'findings', 'total', 'counts', 'checks'],
@@ -115,7 +154,10 @@ export const codeReview: FirstPartyCapability = {
         ),
         maxTokens: 4_096,
         temperature: 0.1,
-        check: (a) => a.findings.filter((f) => f.line !== null && f.line > lines).map((f) => `a finding cites line ${f.line}, but the source has ${lines} line${lines === 1 ? '' : 's'}`),
+        check: (a) =>
+          a.findings
+            .filter((f) => f.line !== null && f.line > lines)
+            .map((f) => `a finding cites line ${f.line}, but the source has ${lines} line${lines === 1 ? '' : 's'}`),
       },
       signal,
     );
@@ -134,7 +176,8 @@ const DECLARATION_KINDS = ['function', 'class', 'method', 'constructor', 'proper
 export const codeExplain: FirstPartyCapability = {
   slug: 'code-explain',
   kind: 'generic',
-  summary: 'Explains source code: the model’s walk through its parts, or without a backend a structural outline from the TypeScript parser (imports, exports, declarations; TypeScript and JavaScript)',
+  summary:
+    'Explains source code: the model’s walk through its parts, or without a backend a structural outline from the TypeScript parser (imports, exports, declarations; TypeScript and JavaScript)',
   inputSchema: CODE_INPUT,
   outputSchema: obj(
     {
@@ -148,7 +191,12 @@ export const codeExplain: FirstPartyCapability = {
           {
             parts: list(
               obj(
-                { name: str('The part'), start_line: int('Its first line', { minimum: 1 }), end_line: int('Its last line', { minimum: 1 }), explanation: str('What it does and how') },
+                {
+                  name: str('The part'),
+                  start_line: int('Its first line', { minimum: 1 }),
+                  end_line: int('Its last line', { minimum: 1 }),
+                  explanation: str('What it does and how'),
+                },
                 ['name', 'start_line', 'end_line', 'explanation'],
               ),
               'The code’s parts in order',
@@ -162,8 +210,14 @@ export const codeExplain: FirstPartyCapability = {
         obj(
           {
             syntax_errors: int('Syntax errors the parser recovered from', { minimum: 0 }),
-            imports: list(obj({ module: str('The module'), names: strings('What is imported, as written'), line: int('The line') }, ['module', 'names', 'line']), 'Imports (import and require)'),
-            exports: list(obj({ name: str('The exported name (default, *)'), from: nullable(str('Re-exported from')), line: int('The line') }, ['name', 'from', 'line']), 'Exports'),
+            imports: list(
+              obj({ module: str('The module'), names: strings('What is imported, as written'), line: int('The line') }, ['module', 'names', 'line']),
+              'Imports (import and require)',
+            ),
+            exports: list(
+              obj({ name: str('The exported name (default, *)'), from: nullable(str('Re-exported from')), line: int('The line') }, ['name', 'from', 'line']),
+              'Exports',
+            ),
             declarations: list(
               obj(
                 {
@@ -207,7 +261,12 @@ export const codeExplain: FirstPartyCapability = {
             summary: str('What the code is for and how it works'),
             parts: list(
               obj(
-                { name: str('The part'), start_line: int('Its first line', { minimum: 1 }), end_line: int('Its last line', { minimum: 1 }), explanation: str('What it does and how') },
+                {
+                  name: str('The part'),
+                  start_line: int('Its first line', { minimum: 1 }),
+                  end_line: int('Its last line', { minimum: 1 }),
+                  explanation: str('What it does and how'),
+                },
                 ['name', 'start_line', 'end_line', 'explanation'],
               ),
               'The parts in order',
@@ -226,6 +285,12 @@ export const codeExplain: FirstPartyCapability = {
       },
       signal,
     );
-    return fromModel(model, usage, { language, lines, summary: answer.summary, explanation: { parts: answer.parts, concepts: answer.concepts }, outline: null });
+    return fromModel(model, usage, {
+      language,
+      lines,
+      summary: answer.summary,
+      explanation: { parts: answer.parts, concepts: answer.concepts },
+      outline: null,
+    });
   },
 };

@@ -8,14 +8,16 @@ import { SOURCE_MAX, SOURCES_TOTAL_MAX, needsModel, MODEL_METHOD, MODEL, strings
 /** The sources' total size (JSON Schema bounds each, not their sum). */
 function totalWithin(items: { content: string }[], path: string): void {
   const total = items.reduce((n, s) => n + s.content.length, 0);
-  if (total > SOURCES_TOTAL_MAX) throw new ValidationFailed([{ path, message: `must hold at most ${SOURCES_TOTAL_MAX} characters of content in all (${total} given)` }]);
+  if (total > SOURCES_TOTAL_MAX)
+    throw new ValidationFailed([{ path, message: `must hold at most ${SOURCES_TOTAL_MAX} characters of content in all (${total} given)` }]);
 }
 
 export const researchSynthesize: FirstPartyCapability = {
   slug: 'research-synthesize',
   kind: 'generic',
   ...needsModel,
-  summary: 'Answers a question from the sources given (texts, not fetched), each claim citing the sources that support it, and says what they leave open (model)',
+  summary:
+    'Answers a question from the sources given (texts, not fetched), each claim citing the sources that support it, and says what they leave open (model)',
   inputSchema: obj(
     {
       question: str('The question', { minLength: 1, maxLength: 2_000 }),
@@ -41,10 +43,16 @@ export const researchSynthesize: FirstPartyCapability = {
       method: MODEL_METHOD,
       model: MODEL,
       answer: str('The answer, from the sources'),
-      findings: list(obj({ claim: str('A claim'), sources: strings('The ids of the sources that support it', { minItems: 1 }) }, ['claim', 'sources']), 'The answer’s claims and their sources'),
+      findings: list(
+        obj({ claim: str('A claim'), sources: strings('The ids of the sources that support it', { minItems: 1 }) }, ['claim', 'sources']),
+        'The answer’s claims and their sources',
+      ),
       gaps: strings('What the sources leave open or disagree on'),
       confidence: str('How well the sources answer the question', { enum: ['low', 'medium', 'high'] }),
-      sources: list(obj({ id: str('Its id'), title: nullable(str('Its title')), url: nullable(str('Where it is from')) }, ['id', 'title', 'url']), 'The sources, as cited'),
+      sources: list(
+        obj({ id: str('Its id'), title: nullable(str('Its title')), url: nullable(str('Where it is from')) }, ['id', 'title', 'url']),
+        'The sources, as cited',
+      ),
     },
     ['method', 'model', 'answer', 'findings', 'gaps', 'confidence', 'sources'],
   ),
@@ -72,7 +80,11 @@ export const researchSynthesize: FirstPartyCapability = {
         schema: obj(
           {
             answer: str('The answer'),
-            findings: list(obj({ claim: str('A claim'), sources: list(str('A source id', { enum: ids }), 'Its sources', { minItems: 1 }) }, ['claim', 'sources']), 'The claims', { maxItems: 30 }),
+            findings: list(
+              obj({ claim: str('A claim'), sources: list(str('A source id', { enum: ids }), 'Its sources', { minItems: 1 }) }, ['claim', 'sources']),
+              'The claims',
+              { maxItems: 30 },
+            ),
             gaps: list(str('One'), 'What is left open', { maxItems: 15 }),
             confidence: str('How well the sources answer it', { enum: ['low', 'medium', 'high'] }),
           },
@@ -95,11 +107,21 @@ export const researchCompare: FirstPartyCapability = {
   inputSchema: obj(
     {
       items: list(
-        obj({ name: str('Its name (each distinct)', { minLength: 1, maxLength: 200 }), content: str(`What is known of it (at most ${SOURCE_MAX} characters; ${SOURCES_TOTAL_MAX} for all)`, { minLength: 1, maxLength: SOURCE_MAX }) }, ['name', 'content']),
+        obj(
+          {
+            name: str('Its name (each distinct)', { minLength: 1, maxLength: 200 }),
+            content: str(`What is known of it (at most ${SOURCE_MAX} characters; ${SOURCES_TOTAL_MAX} for all)`, { minLength: 1, maxLength: SOURCE_MAX }),
+          },
+          ['name', 'content'],
+        ),
         'The items (2–10)',
         { minItems: 2, maxItems: 10 },
       ),
-      criteria: list(str('A criterion', { minLength: 1, maxLength: 200 }), 'What to compare them on (default: the model chooses)', { minItems: 1, maxItems: 20, uniqueItems: true }),
+      criteria: list(str('A criterion', { minLength: 1, maxLength: 200 }), 'What to compare them on (default: the model chooses)', {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+      }),
       question: str('What the comparison is for', { minLength: 1, maxLength: 2_000 }),
     },
     ['items'],
@@ -140,7 +162,13 @@ export const researchCompare: FirstPartyCapability = {
     const names = items.map((i) => i.name);
     const criteria = input.criteria as string[] | undefined;
     const question = (input.question as string | undefined) ?? null;
-    type Answer = { summary: string; criteria: { criterion: string; assessments: { item: string; assessment: string }[]; leader: string | null }[]; similarities: string[]; differences: string[]; recommendation: string | null };
+    type Answer = {
+      summary: string;
+      criteria: { criterion: string; assessments: { item: string; assessment: string }[]; leader: string | null }[];
+      similarities: string[];
+      differences: string[];
+      recommendation: string | null;
+    };
     const { answer, model, usage } = await askModel<Answer>(
       ctx,
       {
@@ -154,7 +182,11 @@ export const researchCompare: FirstPartyCapability = {
               obj(
                 {
                   criterion: criteria ? str('The criterion', { enum: criteria }) : str('The criterion'),
-                  assessments: list(obj({ item: str('The item', { enum: names }), assessment: str('How it fares') }, ['item', 'assessment']), 'Every item once', { minItems: names.length, maxItems: names.length }),
+                  assessments: list(
+                    obj({ item: str('The item', { enum: names }), assessment: str('How it fares') }, ['item', 'assessment']),
+                    'Every item once',
+                    { minItems: names.length, maxItems: names.length },
+                  ),
                   leader: nullableEnum(names, 'The best on it, or null'),
                 },
                 ['criterion', 'assessments', 'leader'],
@@ -171,7 +203,11 @@ export const researchCompare: FirstPartyCapability = {
         maxTokens: 4_096,
         temperature: 0.2,
         check: (a) => [
-          ...a.criteria.flatMap((c) => names.filter((n) => !c.assessments.some((x) => x.item === n)).map((n) => `criterion ${JSON.stringify(c.criterion)} does not assess ${JSON.stringify(n)}`)),
+          ...a.criteria.flatMap((c) =>
+            names
+              .filter((n) => !c.assessments.some((x) => x.item === n))
+              .map((n) => `criterion ${JSON.stringify(c.criterion)} does not assess ${JSON.stringify(n)}`),
+          ),
           ...(criteria ?? []).filter((c) => !a.criteria.some((x) => x.criterion === c)).map((c) => `the criterion ${JSON.stringify(c)} is missing`),
         ],
       },

@@ -25,7 +25,11 @@ export const summarize: FirstPartyCapability = {
       extracted: nullable(
         list(
           obj(
-            { index: int('The sentence’s place in the text, from 0', { minimum: 0 }), text: str('The sentence'), score: num('Its closeness to the whole text’s terms, 0–1', { minimum: 0, maximum: 1 }) },
+            {
+              index: int('The sentence’s place in the text, from 0', { minimum: 0 }),
+              text: str('The sentence'),
+              score: num('Its closeness to the whole text’s terms, 0–1', { minimum: 0, maximum: 1 }),
+            },
             ['index', 'text', 'score'],
           ),
           'The sentences chosen, in the text’s order (library); null for a written summary',
@@ -107,7 +111,8 @@ const LABELS = ['positive', 'negative', 'neutral'];
 export const sentiment: FirstPartyCapability = {
   slug: 'sentiment',
   kind: 'generic',
-  summary: 'A text’s sentiment, positive, negative or neutral, with a score from -1 to 1: read by the model, or without a backend from an English sentiment lexicon, sentence by sentence',
+  summary:
+    'A text’s sentiment, positive, negative or neutral, with a score from -1 to 1: read by the model, or without a backend from an English sentiment lexicon, sentence by sentence',
   inputSchema: obj({ text: str(`The text (at most ${TEXT_MAX} characters)`, { minLength: 1, maxLength: TEXT_MAX }) }, ['text']),
   outputSchema: obj(
     {
@@ -119,7 +124,15 @@ export const sentiment: FirstPartyCapability = {
       sentence_count: nullable(int('Sentences in the text (library)', { minimum: 0 })),
       sentences: nullable(
         list(
-          obj({ index: int('From 0', { minimum: 0 }), text: str('The sentence'), score: num('Its score', { minimum: -1, maximum: 1 }), label: str('Its sentiment', { enum: LABELS }) }, ['index', 'text', 'score', 'label']),
+          obj(
+            {
+              index: int('From 0', { minimum: 0 }),
+              text: str('The sentence'),
+              score: num('Its score', { minimum: -1, maximum: 1 }),
+              label: str('Its sentiment', { enum: LABELS }),
+            },
+            ['index', 'text', 'score', 'label'],
+          ),
           'The first 100 sentences and their scores (library); the text’s score is their mean',
         ),
       ),
@@ -130,7 +143,9 @@ export const sentiment: FirstPartyCapability = {
     const text = String(input.text);
     if (!ctx.services.chatModel) {
       const r = await runLibrary('sentiment', { text }, signal);
-      return { output: { method: 'library', model: null, label: r.label, score: r.score, rationale: null, sentence_count: r.sentence_count, sentences: r.sentences } };
+      return {
+        output: { method: 'library', model: null, label: r.label, score: r.score, rationale: null, sentence_count: r.sentence_count, sentences: r.sentences },
+      };
     }
     const { answer, model, usage } = await askModel<{ label: string; score: number; rationale: string }>(
       ctx,
@@ -139,7 +154,14 @@ export const sentiment: FirstPartyCapability = {
         instructions:
           'Judge the sentiment the text expresses overall: positive, negative or neutral (neutral also for mixed or no sentiment), with a score from -1 (most negative) to 1 (most positive), 0 for none. Give the reason in one sentence.',
         input: { text },
-        schema: obj({ label: str('The overall sentiment', { enum: LABELS }), score: num('From -1 to 1', { minimum: -1, maximum: 1 }), rationale: str('Why, in one sentence') }, ['label', 'score', 'rationale']),
+        schema: obj(
+          {
+            label: str('The overall sentiment', { enum: LABELS }),
+            score: num('From -1 to 1', { minimum: -1, maximum: 1 }),
+            rationale: str('Why, in one sentence'),
+          },
+          ['label', 'score', 'rationale'],
+        ),
         maxTokens: 300,
         temperature: 0,
       },
@@ -154,14 +176,20 @@ export const sentiment: FirstPartyCapability = {
 export const classify: FirstPartyCapability = {
   slug: 'classify',
   kind: 'generic',
-  summary: 'Classifies a text against labels the caller gives: by the model, or without a backend by lexical similarity (BM25) to each label’s name and description',
+  summary:
+    'Classifies a text against labels the caller gives: by the model, or without a backend by lexical similarity (BM25) to each label’s name and description',
   inputSchema: obj(
     {
       text: str(`The text (at most ${TEXT_MAX} characters)`, { minLength: 1, maxLength: TEXT_MAX }),
-      labels: list(str('A label', { minLength: 1, maxLength: 100 }), 'The labels to choose from (2–50, each once)', { minItems: 2, maxItems: 50, uniqueItems: true }),
+      labels: list(str('A label', { minLength: 1, maxLength: 100 }), 'The labels to choose from (2–50, each once)', {
+        minItems: 2,
+        maxItems: 50,
+        uniqueItems: true,
+      }),
       descriptions: {
         type: 'object',
-        description: 'What a label means, by label (at most 1,000 characters each). The library matches the words of a label and of its description, so describe labels in the words texts use',
+        description:
+          'What a label means, by label (at most 1,000 characters each). The library matches the words of a label and of its description, so describe labels in the words texts use',
         additionalProperties: str('The label’s meaning', { minLength: 1, maxLength: 1_000 }),
         maxProperties: 50,
       },
@@ -193,7 +221,11 @@ export const classify: FirstPartyCapability = {
     const text = String(input.text);
     const names = input.labels as string[];
     const descriptions = (input.descriptions ?? {}) as Record<string, string>;
-    checked(Object.keys(descriptions).filter((k) => !names.includes(k)).map((k) => ({ path: `descriptions.${k}`, message: 'is not one of labels' })));
+    checked(
+      Object.keys(descriptions)
+        .filter((k) => !names.includes(k))
+        .map((k) => ({ path: `descriptions.${k}`, message: 'is not one of labels' })),
+    );
     const multiLabel = input.multi_label === true;
     if (!ctx.services.chatModel) {
       const r = await runLibrary('classify', { text, labels: names.map((name) => ({ name, description: descriptions[name] })), multiLabel }, signal);
@@ -206,7 +238,13 @@ export const classify: FirstPartyCapability = {
         instructions: `Score how well each label fits the text, from 0 (not at all) to 1 (certainly), every label once.${multiLabel ? ' Several labels may fit.' : ' Exactly one label is meant to fit best.'} A label's description, when given, says what it means.`,
         input: { text, labels: names.map((name) => ({ label: name, description: descriptions[name] ?? null })) },
         schema: obj(
-          { scores: list(obj({ label: str('A label', { enum: names }), score: num('0–1', { minimum: 0, maximum: 1 }) }, ['label', 'score']), 'Every label once', { minItems: names.length, maxItems: names.length }) },
+          {
+            scores: list(
+              obj({ label: str('A label', { enum: names }), score: num('0–1', { minimum: 0, maximum: 1 }) }, ['label', 'score']),
+              'Every label once',
+              { minItems: names.length, maxItems: names.length },
+            ),
+          },
           ['scores'],
         ),
         maxTokens: 100 + 40 * names.length,

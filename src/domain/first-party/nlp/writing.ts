@@ -4,7 +4,20 @@ import { int, list, nullable, obj, str } from '../schema';
 import type { FirstPartyCapability } from '../types';
 import { REWRITE_MAX, needsModel, MODEL_METHOD, MODEL, strings, LANGUAGE, fromModel } from './shared';
 
-const DOCUMENT_KINDS = ['email', 'letter', 'memo', 'report', 'proposal', 'article', 'blog_post', 'announcement', 'press_release', 'readme', 'specification', 'other'];
+const DOCUMENT_KINDS = [
+  'email',
+  'letter',
+  'memo',
+  'report',
+  'proposal',
+  'article',
+  'blog_post',
+  'announcement',
+  'press_release',
+  'readme',
+  'specification',
+  'other',
+];
 const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 export const documentDraft: FirstPartyCapability = {
@@ -46,7 +59,10 @@ export const documentDraft: FirstPartyCapability = {
         name: 'document_draft',
         instructions: `Draft a ${String(input.kind).replace('_', ' ')} from the brief, in ${input.language ? String(input.language) : 'English'}, as ${format === 'markdown' ? 'Markdown' : 'plain text'}, in at most about ${maxWords} words${input.audience ? `, for ${String(input.audience)}` : ''}${input.tone ? `, in a ${String(input.tone)} tone` : ''}. Use the title if one is given. Say only what the brief supports: where a fact is needed that it does not give (a name, a date, a figure), write a placeholder in square brackets, such as [date of the meeting], and list each placeholder.`,
         input: { kind: input.kind, brief: input.brief, title: input.title ?? null },
-        schema: obj({ title: str('The title'), body: str('The document'), placeholders: list(str('A [placeholder] used in the body'), 'Every placeholder used') }, ['title', 'body', 'placeholders']),
+        schema: obj(
+          { title: str('The title'), body: str('The document'), placeholders: list(str('A [placeholder] used in the body'), 'Every placeholder used') },
+          ['title', 'body', 'placeholders'],
+        ),
         maxTokens: Math.min(8_192, 256 + Math.ceil(maxWords * 2)),
         temperature: 0.6,
       },
@@ -84,7 +100,13 @@ export const contentRewrite: FirstPartyCapability = {
     ['method', 'model', 'text', 'style', 'changes'],
   ),
   run: async (ctx, _me, input, signal) => {
-    const how = [input.style ? `in a ${String(input.style)} style` : input.instructions ? '' : 'for clarity and readability', input.audience ? `for ${String(input.audience)}` : '', input.language ? `in ${String(input.language)}` : 'in the text’s own language'].filter(Boolean).join(', ');
+    const how = [
+      input.style ? `in a ${String(input.style)} style` : input.instructions ? '' : 'for clarity and readability',
+      input.audience ? `for ${String(input.audience)}` : '',
+      input.language ? `in ${String(input.language)}` : 'in the text’s own language',
+    ]
+      .filter(Boolean)
+      .join(', ');
     const { answer, model, usage } = await askModel<{ text: string; changes: string[] }>(
       ctx,
       {

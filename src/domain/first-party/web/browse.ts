@@ -12,7 +12,9 @@ export async function browse(ctx: Ctx, input: Record<string, unknown>, signal: A
   checks.done();
   const maxChars = integerOr(input.max_chars, 20_000);
   const page = await readablePage(ctx, url!, signal);
-  const { title, read, links, linkCount } = await onField('url', () => readInThread('browse', { ...bodyOf(page), maxLinks: integerOr(input.max_links, 100) }, signal));
+  const { title, read, links, linkCount } = await onField('url', () =>
+    readInThread('browse', { ...bodyOf(page), maxLinks: integerOr(input.max_links, 100) }, signal),
+  );
   const text = read.lines.join('\n');
   return {
     ...fetchFields(page),

@@ -12,11 +12,17 @@ async function selectorsOf(input: Record<string, unknown>, signal: AbortSignal):
   const raw = (input.selectors as Record<string, unknown>[] | undefined) ?? [];
   const asks = raw.map((s) => {
     const selector = String(s.selector).trim();
-    return { name: typeof s.name === 'string' ? s.name : selector, selector, attribute: typeof s.attribute === 'string' ? s.attribute.toLowerCase() : null, limit: integerOr(s.limit, 20) };
+    return {
+      name: typeof s.name === 'string' ? s.name : selector,
+      selector,
+      attribute: typeof s.attribute === 'string' ? s.attribute.toLowerCase() : null,
+      limit: integerOr(s.limit, 20),
+    };
   });
   const checks = new Checks();
   if (asks.length) {
-    for (const { index, message } of await readInThread('selectors', { selectors: asks.map((a) => a.selector) }, signal)) checks.fail(`selectors.${index}.selector`, message);
+    for (const { index, message } of await readInThread('selectors', { selectors: asks.map((a) => a.selector) }, signal))
+      checks.fail(`selectors.${index}.selector`, message);
   }
   const names = new Set<string>();
   asks.forEach((a, i) => {
@@ -35,7 +41,12 @@ export async function extract(ctx: Ctx, input: Record<string, unknown>, signal: 
   const asks = await selectorsOf(input, signal);
   const page = await readablePage(ctx, url!, signal);
   if (page.kind !== 'html') {
-    throw new ValidationFailed([{ path: 'url', message: `could not be read (content_type): ${new URL(page.finalUrl).origin} answered ${page.contentType || 'a body with no type'}; web-extract reads HTML pages` }]);
+    throw new ValidationFailed([
+      {
+        path: 'url',
+        message: `could not be read (content_type): ${new URL(page.finalUrl).origin} answered ${page.contentType || 'a body with no type'}; web-extract reads HTML pages`,
+      },
+    ]);
   }
   const extracted = await onField('url', () => readInThread('extract', { ...bodyOf(page), asks }, signal));
   return { ...fetchFields(page), ...extracted };

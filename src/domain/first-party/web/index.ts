@@ -40,7 +40,21 @@ export const WEB_CAPABILITIES: FirstPartyCapability[] = [
         links: list(LINK, 'The page’s links in document order, absolute, each URL once, http(s) only, at most max_links'),
         link_count: int('How many distinct links the page has', { minimum: 0 }),
       },
-      [...FETCH_REQUIRED, 'title', 'byline', 'site_name', 'lang', 'excerpt', 'published_time', 'text', 'text_chars', 'truncated', 'readable', 'links', 'link_count'],
+      [
+        ...FETCH_REQUIRED,
+        'title',
+        'byline',
+        'site_name',
+        'lang',
+        'excerpt',
+        'published_time',
+        'text',
+        'text_chars',
+        'truncated',
+        'readable',
+        'links',
+        'link_count',
+      ],
     ),
     run: async (ctx, _me, input, signal) => ({ output: await browse(ctx, input, signal) }),
   },
@@ -86,7 +100,10 @@ export const WEB_CAPABILITIES: FirstPartyCapability[] = [
         opengraph: STRING_MAP('OpenGraph properties (og:, article:, book:, profile:, music:, video:) by property, first value kept'),
         twitter: STRING_MAP('Twitter card fields (twitter:…), first value kept'),
         json_ld: list({ type: ['object', 'array'], description: 'A JSON-LD block as parsed' }, `The page’s JSON-LD blocks (at most ${EXTRACT.jsonLd})`),
-        json_ld_errors: list(obj({ index: int('Which block (0-based)'), message: str('What is wrong with it') }, ['index', 'message']), 'JSON-LD blocks that could not be read'),
+        json_ld_errors: list(
+          obj({ index: int('Which block (0-based)'), message: str('What is wrong with it') }, ['index', 'message']),
+          'JSON-LD blocks that could not be read',
+        ),
         tables: list(
           obj(
             {
@@ -123,7 +140,8 @@ export const WEB_CAPABILITIES: FirstPartyCapability[] = [
   {
     slug: 'web-monitor',
     kind: 'generic',
-    summary: 'Snapshots a web page for the caller and reports what changed since the caller’s last snapshot of it (status, title, lines added and removed); schedule it with a capability subscription',
+    summary:
+      'Snapshots a web page for the caller and reports what changed since the caller’s last snapshot of it (status, title, lines added and removed); schedule it with a capability subscription',
     inputSchema: obj(
       {
         url: URL_FIELD,
@@ -166,7 +184,20 @@ export const WEB_CAPABILITIES: FirstPartyCapability[] = [
         text_chars: int('Characters of the text kept (at most 256 KiB of it)', { minimum: 0 }),
         summary: str('The change in one sentence'),
       },
-      [...FETCH_REQUIRED, 'title', 'content_hash', 'checked_at', 'checks', 'first_check', 'changed', 'not_modified', 'previous', 'changes', 'text_chars', 'summary'],
+      [
+        ...FETCH_REQUIRED,
+        'title',
+        'content_hash',
+        'checked_at',
+        'checks',
+        'first_check',
+        'changed',
+        'not_modified',
+        'previous',
+        'changes',
+        'text_chars',
+        'summary',
+      ],
     ),
     run: async (ctx, me, input, signal) => ({ output: await monitor(ctx, me, input, signal) }),
   },

@@ -35,7 +35,12 @@ const linesOfContent = (content: string) => (content ? content.split('\n') : [])
  * Writes the new snapshot and answers the one it replaced, in one statement: the old row is read locked
  * and updated together, so two checks of a page at once each compare against the one before them.
  */
-async function replaceSnapshot(ctx: Ctx, agentId: string, url: string, next: { hash: string; title: string | null; content: string; status: number; etag: string | null; lastModified: string | null; at: Date }): Promise<Snapshot | null> {
+async function replaceSnapshot(
+  ctx: Ctx,
+  agentId: string,
+  url: string,
+  next: { hash: string; title: string | null; content: string; status: number; etag: string | null; lastModified: string | null; at: Date },
+): Promise<Snapshot | null> {
   const [old] = await ctx.db.$queryRaw<Snapshot[]>`
     UPDATE web_snapshots w SET content_hash = ${next.hash}, title = ${next.title}, content = ${next.content}, status = ${next.status},
       etag = ${next.etag}, last_modified = ${next.lastModified}, taken_at = ${next.at}, checks = w.checks + 1
@@ -46,7 +51,12 @@ async function replaceSnapshot(ctx: Ctx, agentId: string, url: string, next: { h
   return old ?? null;
 }
 
-async function recordSnapshot(ctx: Ctx, agentId: string, url: string, next: Parameters<typeof replaceSnapshot>[3]): Promise<{ previous: Snapshot | null; checks: number }> {
+async function recordSnapshot(
+  ctx: Ctx,
+  agentId: string,
+  url: string,
+  next: Parameters<typeof replaceSnapshot>[3],
+): Promise<{ previous: Snapshot | null; checks: number }> {
   const replaced = await replaceSnapshot(ctx, agentId, url, next);
   if (replaced) return { previous: replaced, checks: replaced.checks };
   const inserted = await ctx.db.$executeRaw`
@@ -105,17 +115,36 @@ export async function monitor(ctx: Ctx, me: Agent, input: Record<string, unknown
         changed: false,
         not_modified: true,
         previous: { taken_at: kept.taken_at.toISOString(), status: kept.status, title: kept.title, content_hash: kept.content_hash },
-        changes: { status: null, title: null, lines_before: linesOfContent(kept.content).length, lines_after: linesOfContent(kept.content).length, lines_added: 0, lines_removed: 0, added: [], removed: [], truncated: false },
+        changes: {
+          status: null,
+          title: null,
+          lines_before: linesOfContent(kept.content).length,
+          lines_after: linesOfContent(kept.content).length,
+          lines_added: 0,
+          lines_removed: 0,
+          added: [],
+          removed: [],
+          truncated: false,
+        },
         text_chars: kept.content.length,
         summary: `Not modified since ${kept.taken_at.toISOString()} (the page answered 304); ${plural(kept.checks, 'check')} so far.`,
       };
     }
   }
 
-  const { title, lines } = page.status === 304 ? { title: null, lines: [] as string[] } : await onField('url', () => readInThread('lines', bodyOf(page), signal));
+  const { title, lines } =
+    page.status === 304 ? { title: null, lines: [] as string[] } : await onField('url', () => readInThread('lines', bodyOf(page), signal));
   const content = clipBytes(lines.join('\n'), SNAPSHOT_MAX_BYTES);
   const hash = createHash('sha256').update(content).digest('hex');
-  const { previous, checks: count } = await recordSnapshot(ctx, me.id, url!, { hash, title, content, status: page.status, etag: page.etag, lastModified: page.lastModified, at });
+  const { previous, checks: count } = await recordSnapshot(ctx, me.id, url!, {
+    hash,
+    title,
+    content,
+    status: page.status,
+    etag: page.etag,
+    lastModified: page.lastModified,
+    at,
+  });
   const after = linesOfContent(content);
   const base = {
     ...fetchFields(page),
@@ -127,7 +156,14 @@ export async function monitor(ctx: Ctx, me: Agent, input: Record<string, unknown
     text_chars: content.length,
   };
   if (!previous) {
-    return { ...base, first_check: true, changed: false, previous: null, changes: null, summary: `First snapshot of the page: ${plural(after.length, 'line')}, status ${page.status}.` };
+    return {
+      ...base,
+      first_check: true,
+      changed: false,
+      previous: null,
+      changes: null,
+      summary: `First snapshot of the page: ${plural(after.length, 'line')}, status ${page.status}.`,
+    };
   }
   const before = linesOfContent(previous.content);
   const { added, removed } = previous.content_hash === hash ? { added: [], removed: [] } : lineChanges(before, after);

@@ -37,7 +37,14 @@ async function readSources(ctx: Ctx, urls: string[], signal: AbortSignal, deadli
   const readOne = async (i: number): Promise<Source> => {
     const url = urls[i];
     const skipped = (why: string): Source => ({ url, final_url: null, title: null, outcome: 'skipped', error: why, passages: 0 });
-    const failed = (err: PageFailure): Source => ({ url, final_url: null, title: null, outcome: 'failed', error: `could not be read (${err.reason}): ${err.message}`, passages: 0 });
+    const failed = (err: PageFailure): Source => ({
+      url,
+      final_url: null,
+      title: null,
+      outcome: 'failed',
+      error: `could not be read (${err.reason}): ${err.message}`,
+      passages: 0,
+    });
     if (timeLeft() <= 0) return skipped(`the research’s ${RESEARCH.timeMs} ms were spent`);
     const reserved = Math.min(RESEARCH.pageBytes, bytesLeft);
     if (reserved < 1024) return skipped(`the research’s ${RESEARCH.totalBytes} bytes were spent`);
