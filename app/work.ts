@@ -7,7 +7,7 @@ import type { Services } from '../src/domain/context';
 import { refreshOfferScores } from '../src/domain/discovery/resolve';
 import { purgeOldGatewayEvents } from '../src/domain/ext/gateway-events';
 import { recordUptimeSample } from '../src/domain/health/health';
-import { purgeExpiredEntries } from '../src/domain/memory/memory';
+import { purgeExpiredEntries } from '../src/domain/memory/entries';
 import { releaseLapsedHolds } from '../src/domain/payments/ledger';
 import { purgeOldRadioEvents } from '../src/domain/radio/radio';
 import { inactiveSweep, INACTIVE_POLL_MS, RESUME_BATCH, RESUME_POLL_MS, resumeDueServices } from '../src/domain/services/lifecycle';

@@ -1,6 +1,17 @@
 // Memory stores: the stores an agent owns or may reach, their entries and versions, and search.
 import { RRF_K } from '../src/domain/memory/hybrid';
-import * as memory from '../src/domain/memory/memory';
+import { createStore, deleteStore, getStore, listPublicStores, listStores, updateStore } from '../src/domain/memory/stores';
+import {
+  deleteEntry,
+  type EntryRow,
+  entryVersions,
+  getEntry,
+  listEntries,
+  VERSIONS_KEPT,
+  writeEntries,
+  type WrittenEntry as WrittenEntryRow,
+} from '../src/domain/memory/entries';
+import { SEARCH_DEPTH, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, searchEntries } from '../src/domain/memory/search';
 import type { Ctx } from '../src/domain/context';
 import { builder } from './builder';
 import { pagedField, resolveConnection } from './paging';
@@ -37,7 +48,7 @@ export const MemoryStore = builder.prismaNode('MemoryStore', {
   }),
 });
 
-const MemoryEntry = builder.objectRef<memory.EntryRow>('MemoryEntry').implement({
+const MemoryEntry = builder.objectRef<EntryRow>('MemoryEntry').implement({
   description: 'One version of a key of a memory store',
   fields: (t) => ({
     key: t.exposeString('key'),
@@ -62,7 +73,7 @@ const MemoryEntry = builder.objectRef<memory.EntryRow>('MemoryEntry').implement(
   }),
 });
 
-const WrittenEntry = builder.objectRef<memory.WrittenEntry>('WrittenMemoryEntry').implement({
+const WrittenEntry = builder.objectRef<WrittenEntryRow>('WrittenMemoryEntry').implement({
   fields: (t) => ({
     key: t.exposeString('key'),
     version: t.exposeInt('version'),
@@ -71,7 +82,7 @@ const WrittenEntry = builder.objectRef<memory.WrittenEntry>('WrittenMemoryEntry'
   }),
 });
 
-const WrittenEntries = builder.objectRef<{ written: number; entries: memory.WrittenEntry[] }>('WrittenMemoryEntries').implement({
+const WrittenEntries = builder.objectRef<{ written: number; entries: WrittenEntryRow[] }>('WrittenMemoryEntries').implement({
   fields: (t) => ({
     written: t.exposeInt('written', { description: 'How many entries this write stored' }),
     entries: t.field({ type: [WrittenEntry], resolve: (w) => w.entries }),
@@ -136,7 +147,7 @@ builder.queryField('memoryStore', (t) =>
     description: 'A store the caller owns or may reach',
     auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _r, { id }, ctx) => memory.getStore(ctx, String(id)),
+    resolve: (_q, _r, { id }, ctx) => getStore(ctx, String(id)),
   }),
 );
 
@@ -145,7 +156,7 @@ builder.queryField('memoryStores', (t) =>
     description: "The caller's stores and its parent agent's shared stores, newest first",
     auth: 'agent',
     args: { storeType: t.arg.string({ description: 'Only stores of this type' }) },
-    resolve: (ctx, args, page) => memory.listStores(ctx, page, args.storeType),
+    resolve: (ctx, args, page) => listStores(ctx, page, args.storeType),
   }),
 );
 
@@ -153,7 +164,7 @@ builder.queryField('publicMemoryStores', (t) =>
   pagedField(t, MemoryStore, {
     description: 'Every public store, newest first (no credential needed)',
     args: { storeType: t.arg.string({ description: 'Only stores of this type' }) },
-    resolve: (ctx, args, page) => memory.listPublicStores(ctx, page, args.storeType),
+    resolve: (ctx, args, page) => listPublicStores(ctx, page, args.storeType),
   }),
 );
 
@@ -162,7 +173,7 @@ builder.queryField('memoryEntries', (t) =>
     description: 'The live entries of a store (current versions), in key order',
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), prefix: t.arg.string({ description: 'Only keys starting with this' }) },
-    resolve: (ctx, args, page) => memory.listEntries(ctx, String(args.storeId), page, args.prefix),
+    resolve: (ctx, args, page) => listEntries(ctx, String(args.storeId), page, args.prefix),
     maxSize: 1000,
   }),
 );
@@ -173,17 +184,17 @@ builder.queryField('memoryEntry', (t) =>
     description: 'One entry: its current version, or an earlier version still kept',
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }), version: t.arg.int() },
-    resolve: (_r, { storeId, key, version }, ctx) => memory.getEntry(ctx, String(storeId), key, version),
+    resolve: (_r, { storeId, key, version }, ctx) => getEntry(ctx, String(storeId), key, version),
   }),
 );
 
 builder.queryField('memoryEntryVersions', (t) =>
   pagedField(t, MemoryEntry, {
-    description: `The kept versions of a live entry (the latest ${memory.VERSIONS_KEPT}), newest first`,
+    description: `The kept versions of a live entry (the latest ${VERSIONS_KEPT}), newest first`,
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
-    defaultSize: memory.VERSIONS_KEPT,
-    resolve: (ctx, args, page) => memory.entryVersions(ctx, String(args.storeId), args.key, page),
+    defaultSize: VERSIONS_KEPT,
+    resolve: (ctx, args, page) => entryVersions(ctx, String(args.storeId), args.key, page),
   }),
 );
 
@@ -191,21 +202,21 @@ builder.queryField('searchMemory', (t) =>
   t.connection(
     {
       type: MemoryEntry,
-      description: `Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours, words (full-text relevance) or both (hybrid). Ranked results, paged within the best ${memory.SEARCH_DEPTH}; the page size is \`first\` (or \`last\`) or the input's \`limit\`, default ${memory.SEARCH_LIMIT_DEFAULT}`,
+      description: `Search a store by its kind: kv by prefix and text, structured by field filters, vector by nearest neighbours, words (full-text relevance) or both (hybrid). Ranked results, paged within the best ${SEARCH_DEPTH}; the page size is \`first\` (or \`last\`) or the input's \`limit\`, default ${SEARCH_LIMIT_DEFAULT}`,
       auth: 'agent',
       args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: MemorySearchInput, required: true }) },
       resolve: (_r, args, ctx) => {
         // The input's limit sizes the page unless the connection's arguments do.
         const paged = [args.first, args.last, args.before].some((a) => a !== undefined && a !== null);
-        return resolveConnection(args, memory.SEARCH_LIMIT_DEFAULT, memory.SEARCH_LIMIT_MAX, (page) =>
-          memory.searchEntries(ctx, String(args.storeId), args.input, { offset: page.offset, limit: paged ? page.limit : undefined }),
+        return resolveConnection(args, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, (page) =>
+          searchEntries(ctx, String(args.storeId), args.input, { offset: page.offset, limit: paged ? page.limit : undefined }),
         );
       },
     },
     {
       fields: (c: any) => ({
         totalCount: c.int({
-          description: `Results the pages reach (at most ${memory.SEARCH_DEPTH})`,
+          description: `Results the pages reach (at most ${SEARCH_DEPTH})`,
           resolve: (conn: { totalCount: number }) => conn.totalCount,
         }),
       }),
@@ -219,7 +230,7 @@ builder.mutationField('createMemoryStore', (t) =>
     description: "Create a store (at most the tier's store count; see Query.tiers)",
     auth: 'agent',
     args: { input: t.arg({ type: CreateMemoryStoreInput, required: true }) },
-    resolve: (_q, _r, { input }, ctx) => memory.createStore(ctx, input),
+    resolve: (_q, _r, { input }, ctx) => createStore(ctx, input),
   }),
 );
 
@@ -229,7 +240,7 @@ builder.mutationField('updateMemoryStore', (t) =>
     description: 'The owner changes the access level, description or default TTL',
     auth: 'agent',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateMemoryStoreInput, required: true }) },
-    resolve: (_q, _r, { id, input }, ctx) => memory.updateStore(ctx, String(id), input),
+    resolve: (_q, _r, { id, input }, ctx) => updateStore(ctx, String(id), input),
   }),
 );
 
@@ -247,7 +258,7 @@ builder.mutationField('deleteMemoryStore', (t) =>
     description: 'The owner deletes a store with all its entries',
     auth: 'agent',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => memory.deleteStore(ctx, String(id)),
+    resolve: (_r, { id }, ctx) => deleteStore(ctx, String(id)),
   }),
 );
 
@@ -257,7 +268,7 @@ builder.mutationField('writeMemoryEntries', (t) =>
     description: 'Write a batch of entries; each key gets its next version and earlier versions stay readable',
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), input: t.arg({ type: WriteMemoryEntriesInput, required: true }) },
-    resolve: (_r, { storeId, input }, ctx) => memory.writeEntries(ctx, String(storeId), input),
+    resolve: (_r, { storeId, input }, ctx) => writeEntries(ctx, String(storeId), input),
   }),
 );
 
@@ -271,6 +282,6 @@ builder.mutationField('deleteMemoryEntry', (t) =>
     description: 'Delete an entry with all its versions',
     auth: 'agent',
     args: { storeId: t.arg.id({ required: true }), key: t.arg.string({ required: true }) },
-    resolve: (_r, { storeId, key }, ctx) => memory.deleteEntry(ctx, String(storeId), key),
+    resolve: (_r, { storeId, key }, ctx) => deleteEntry(ctx, String(storeId), key),
   }),
 );

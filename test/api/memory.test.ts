@@ -3,7 +3,7 @@
 // exact scan; words beside the vector, fused by reciprocal rank), tier limits and bad input.
 import { hybridSearch } from '../../src/domain/memory/hybrid';
 import { nearestNeighbours } from '../../src/domain/memory/vectors';
-import { purgeExpiredEntries } from '../../src/domain/memory/memory';
+import { purgeExpiredEntries } from '../../src/domain/memory/entries';
 import { FakeClock } from '../support/clock';
 import { errorPaths, expectProblem } from '../support/expect';
 import { api, gql as graphql, registerAgent, startServer, type TestServer } from '../support/server';

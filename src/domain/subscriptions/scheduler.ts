@@ -9,7 +9,7 @@ import { idleUntilDue, Worker } from '../../platform/worker';
 import type { Services } from '../context';
 import { transact, type ExtraDelivery } from '../events';
 import { execute } from '../execution/execute';
-import { plainEntry, writeEntriesIn } from '../memory/memory';
+import { plainEntry, writeEntriesIn } from '../memory/entries';
 import { createContext } from '../request-context';
 import { nextRunAfter } from './cron';
 import { runEventOf, type DeliveryConfig } from './subscriptions';
