@@ -4,7 +4,7 @@ import type { Database } from '../src/db/database';
 import { maintain } from '../src/db/maintenance';
 import { applyDeadlines } from '../src/domain/ammc/conglomerates';
 import type { Services } from '../src/domain/context';
-import { refreshOfferScores } from '../src/domain/discovery/resolve';
+import { refreshOfferScores } from '../src/domain/discovery/offer-scores';
 import { purgeOldGatewayEvents } from '../src/domain/ext/gateway-events';
 import { recordUptimeSample } from '../src/domain/health/health';
 import { purgeExpiredEntries } from '../src/domain/memory/entries';

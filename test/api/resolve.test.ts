@@ -3,7 +3,8 @@
 // filters are checked with fast-check on services seeded straight into the database.
 import fc from 'fast-check';
 import { HEAD_DEPTH, MATCHES_STATEMENTS, RANK_STATEMENTS, TOTAL_SAMPLE, rankProviders } from '../../src/domain/discovery/ranking';
-import { readResolveQuery, refreshOfferScores } from '../../src/domain/discovery/resolve';
+import { refreshOfferScores } from '../../src/domain/discovery/offer-scores';
+import { readResolveQuery } from '../../src/domain/discovery/resolve';
 import { PREFERENCES } from '../../src/domain/discovery/scoring';
 import { ReadCache } from '../../src/platform/read-cache';
 import { api, besideServer, gql, onPostgres, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';

@@ -1,13 +1,13 @@
 // Discovery: rank the active services offering a capability by reputation, cost, reliability, latency
 // and freshness, weighted by `prefer` (ranking.ts), and list them with the marketplace where it serves the
-// capability; each match explains its score. Also the refresh that keeps the stored scores fresh (refreshOfferScores).
+// capability; each match explains its score.
 import { CapabilityUnavailable, NotFound } from '../../platform/errors';
 import { FIRST_PARTY, MARKETPLACE_PROVIDER, servedHere } from '../first-party/first-party';
 import type { FirstPartyCapability } from '../first-party/types';
 import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
-import type { Ctx, Services } from '../context';
+import type { Ctx } from '../context';
 import { MAX_COST_CENTS } from '../services/services';
 import { PREFERENCES, type Prefer, type Match } from './scoring';
 import { type ResolveQuery, rankProviders } from './ranking';
@@ -66,28 +66,6 @@ export function readResolveQuery(input: ResolveInput): ResolveQuery {
   const limit = checks.integer('limit', input.limit, 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
   checks.done();
   return { capability: capability!, prefer, minReputation, maxCost, language, limit };
-}
-
-/**
- * Re-scores, as of the application's clock, the offers whose stored scores drifted by 0.05 points (freshness decays;
- * see marketplace_rescore_at), skipping services being updated now (their update re-scores them), and tells every
- * instance to forget its kept rankings. Returns how many services were re-scored.
- */
-export async function refreshOfferScores(services: Pick<Services, 'sql' | 'clock' | 'readCache'>, batch = 5000): Promise<number> {
-  const now = services.clock.now();
-  const due = await services.sql.query<{ service_id: string }>(`SELECT service_id FROM service_offers WHERE rescore_at <= $1 ORDER BY rescore_at LIMIT $2`, [
-    now,
-    batch,
-  ]);
-  if (!due.length) return 0;
-  const ids = [...new Set(due.map((r) => r.service_id))];
-  const [row] = await services.sql.query<{ written: number }>('SELECT marketplace_sync_offers($1::uuid[], $2::timestamptz, true) AS written', [ids, now]);
-  // The head of a ranking may have changed: every instance forgets its kept rankings (read-cache.ts).
-  if (row.written > 0) {
-    await services.sql.query(`SELECT pg_notify('marketplace_changes', 'service_offers')`, []);
-    services.readCache.flush();
-  }
-  return row.written;
 }
 
 /** The marketplace as a listed provider of a first-party capability. */
