@@ -3,7 +3,8 @@
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const base = {
-  testEnvironment: 'node',
+  // jest's node environment, with what a worker's files share (test/support/environment.ts).
+  testEnvironment: '<rootDir>/test/support/environment.ts',
   transform: { '^.+\\.(t|j|mj|cj)s$': swc },
   // ESM-only packages are compiled to CommonJS for jest's module system.
   transformIgnorePatterns: ['/node_modules/(?!(@prisma/schema-engine-wasm|@electric-sql|@seriousme|jose|pkce-challenge)/)'],

@@ -5,6 +5,7 @@ import type { McpEndpoint } from '../protocols/mcp';
 import type { CompiledRoute } from '../rest/runner';
 import type { Config } from '../src/config';
 import { openConfiguredDatabase, type Database } from '../src/db/database';
+import type { InMemory } from '../src/db/pglite-worker';
 import type { Services } from '../src/domain/context';
 import type { Clock } from '../src/platform/clock';
 import { createLogger, type Logger } from '../src/platform/logger';
@@ -17,11 +18,11 @@ import { backgroundWork } from './work';
 export interface AppOptions {
   /**
    * The database, already being opened (server.ts opens it while this module's imports load); else it is
-   * opened here from the config, `dumpPath`, `skipMigrations` and `onDatabaseLost`.
+   * opened here from the config, `memory`, `skipMigrations` and `onDatabaseLost`.
    */
   database?: Promise<Database>;
-  /** An embedded database in memory loaded from this dump instead of DATA_DIR (tests: a migrated template). */
-  dumpPath?: string;
+  /** An embedded database in memory instead of DATA_DIR (tests: a migrated template). */
+  memory?: InMemory;
   /** Told if the embedded database's thread stops while the app runs (server.ts exits: it cannot go on). */
   onDatabaseLost?: (err: Error) => void;
   skipMigrations?: boolean;
@@ -43,7 +44,7 @@ export interface App {
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = opts.log ?? createLogger(config.logLevel);
   const opening =
-    opts.database ?? openConfiguredDatabase(config, log, { dumpPath: opts.dumpPath, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
+    opts.database ?? openConfiguredDatabase(config, log, { memory: opts.memory, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
   // The surfaces' documents are compiled, then validated, while the database opens (the embedded one's thread
   // starts PGlite): this thread has nothing else to do until then.
   let documents: Documents;

@@ -9,6 +9,7 @@ import { Prisma, PrismaClient } from './generated/prisma/client';
 import { applyMigrationsInThread, migrationsUpToDate } from './migrate';
 import { startEmbedded, type EmbeddedStart } from './embedded';
 import type { PgliteThread } from './pglite-thread';
+import type { InMemory } from './pglite-worker';
 import type { Config } from '../config';
 import type { Logger } from '../platform/logger';
 
@@ -117,11 +118,8 @@ function guardAdapter<F extends SqlMigrationAwareDriverAdapterFactory>(factory: 
 export interface OpenOptions {
   dataDir: string;
   databaseUrl?: string;
-  /**
-   * Instead of DATA_DIR, an embedded database in memory loaded from this dump (PGlite's dumpDataDir): the
-   * tests' migrated template.
-   */
-  dumpPath?: string;
+  /** Instead of DATA_DIR, an embedded database in memory: the tests' migrated template. */
+  memory?: InMemory;
   /** Skip applying migrations (the caller's database is known to be migrated). */
   skipMigrations?: boolean;
   /** Connections of the pool (on PostgreSQL, of each of its two pools). */
@@ -178,13 +176,13 @@ export async function retryTransient<T>(write: () => Promise<T>, tries = 3): Pro
 export function openConfiguredDatabase(
   config: Pick<Config, 'dataDir' | 'databaseUrl' | 'dbTransactionGuard'>,
   log: Pick<Logger, 'info' | 'fatal'>,
-  opts: Pick<OpenOptions, 'dumpPath' | 'skipMigrations' | 'onLost' | 'embedded'> = {},
+  opts: Pick<OpenOptions, 'memory' | 'skipMigrations' | 'onLost' | 'embedded'> = {},
 ): Promise<Database> {
   return openDatabase({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
     embedded: opts.embedded,
-    dumpPath: opts.dumpPath,
+    memory: opts.memory,
     skipMigrations: opts.skipMigrations,
     guardTransactions: config.dbTransactionGuard,
     log: (m) => log.info(m),
@@ -202,14 +200,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   // The embedded database runs in a worker thread behind a private socket (pglite-thread.ts), so that its
   // statements never take the server's event loop, and the server speaks to it as to PostgreSQL. The server
   // starts it before loading the rest of its modules (app/server.ts); anything else starts it here.
-  const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, dumpPath: opts.dumpPath, log });
+  const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, memory: opts.memory, log });
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).
   let over = overPg(connection, opts, log, undefined);
   let thread: PgliteThread | undefined;
   try {
     thread = await first;
-    if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.dumpPath) {
+    if (!opts.skipMigrations && (await migratePending(thread.connection, queryOnce(thread.connection), log)) && !opts.memory) {
       // PGlite's WebAssembly memory grew to what applying them took and never shrinks: reopened (on a socket of
       // its own), the database holds what any other start leaves (docs/operations.md, Footprint: a first start).
       await thread.close();

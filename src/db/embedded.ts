@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { connectionOf, newSocketDir, startPgliteThread, type PgliteThread } from './pglite-thread';
-import type { CheckpointPolicy } from './pglite-worker';
+import type { CheckpointPolicy, InMemory } from './pglite-worker';
 
 export class DataDirLockedError extends Error {}
 
@@ -21,15 +21,15 @@ export interface EmbeddedStart {
 }
 
 /**
- * Takes the data directory's lock (or none for a database loaded from `dumpPath` into memory) and starts the
+ * Takes the data directory's lock (or none for a database in memory, `memory`) and starts the
  * thread. Throws DataDirLockedError when another live process holds the lock.
  */
-export function startEmbedded(opts: { dataDir: string; dumpPath?: string; log(message: string): void }): EmbeddedStart {
-  const unlock = opts.dumpPath ? () => {} : lockDataDir(opts.dataDir);
+export function startEmbedded(opts: { dataDir: string; memory?: InMemory; log(message: string): void }): EmbeddedStart {
+  const unlock = opts.memory ? () => {} : lockDataDir(opts.dataDir);
   const start = (socketDir?: string) =>
     startPgliteThread({
-      dataDir: opts.dumpPath ? undefined : path.join(opts.dataDir, 'pgdata'),
-      dumpPath: opts.dumpPath,
+      dataDir: opts.memory ? undefined : path.join(opts.dataDir, 'pgdata'),
+      memory: opts.memory,
       socketDir,
       checkpoints: CHECKPOINTS,
       log: opts.log,

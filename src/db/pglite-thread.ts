@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CheckpointPolicy, FromWorker, ToWorker, WorkerData } from './pglite-worker';
+import type { CheckpointPolicy, FromWorker, InMemory, ToWorker, WorkerData } from './pglite-worker';
 
 /** The socket's port number: `pg` finds the socket as `<host directory>/.s.PGSQL.<port>`. */
 const SOCKET_PORT = 5432;
@@ -42,7 +42,7 @@ export function connectionOf(socketDir: string): PgliteThread['connection'] {
 /** Starts the thread, its socket in `socketDir` (a new one by default; it is removed when the thread ends). */
 export async function startPgliteThread(opts: {
   dataDir?: string;
-  dumpPath?: string;
+  memory?: InMemory;
   socketDir?: string;
   checkpoints: CheckpointPolicy;
   log(message: string): void;
@@ -50,7 +50,7 @@ export async function startPgliteThread(opts: {
   const socketDir = opts.socketDir ?? newSocketDir();
   const data: WorkerData = {
     dataDir: opts.dataDir,
-    dumpPath: opts.dumpPath,
+    memory: opts.memory,
     socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
     checkpoints: opts.checkpoints,
   };

@@ -9,11 +9,21 @@ import { collectAfterStart } from '../platform/settle';
 import { createPglite } from './pglite';
 import { PgliteMux } from './pglite-mux';
 
+/** An embedded database in memory instead of a data directory: the tests' migrated template. */
+export interface InMemory {
+  /** A dump (PGlite's dumpDataDir, uncompressed) loaded into it. */
+  dumpPath: string;
+  /**
+   * PGlite's WebAssembly, compiled by a process that starts many databases (a test runner's worker) once for all
+   * of them: compiling it is about a third of a start's work.
+   */
+  pgliteModule?: WebAssembly.Module;
+}
+
 export interface WorkerData {
-  /** The data directory (PGDATA), or none with `dumpPath` for a database in memory. */
+  /** The data directory (PGDATA), or none with `memory` for a database in memory. */
   dataDir?: string;
-  /** A dump (PGlite's dumpDataDir, gzipped) to load into a database in memory: the tests' template. */
-  dumpPath?: string;
+  memory?: InMemory;
   socketPath: string;
   checkpoints: CheckpointPolicy;
 }
@@ -43,7 +53,11 @@ const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 
 async function main(data: WorkerData): Promise<void> {
-  const db = await createPglite(data.dataDir, data.dumpPath ? { loadDataDir: new Blob([fs.readFileSync(data.dumpPath)]) } : {});
+  const memory = data.memory;
+  const db = await createPglite(
+    data.dataDir,
+    memory ? { loadDataDir: new Blob([fs.readFileSync(memory.dumpPath)]), ...(memory.pgliteModule ? { pgliteWasmModule: memory.pgliteModule } : {}) } : {},
+  );
   const notify = (channel: string, payload: string) => post({ type: 'notify', channel, payload });
   const mux = new PgliteMux(db, { onNotify: notify, log: (message) => post({ type: 'log', message }) });
   fs.rmSync(data.socketPath, { force: true });
@@ -87,8 +101,12 @@ async function main(data: WorkerData): Promise<void> {
       void answer(
         (async () => {
           await mux.close();
-          await mux.exclusive(() => db.exec('CHECKPOINT'));
-          await db.close();
+          // A database in memory (the tests' template) keeps nothing: its checkpoint and shutdown would write
+          // pages nobody reads again, so the thread just ends.
+          if (data.dataDir) {
+            await mux.exclusive(() => db.exec('CHECKPOINT'));
+            await db.close();
+          }
           fs.rmSync(data.socketPath, { force: true });
         })(),
       );

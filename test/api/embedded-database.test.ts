@@ -22,7 +22,7 @@ describeEmbedded('the embedded database behind its socket', () => {
   }
 
   beforeAll(async () => {
-    thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 }, log: () => {} });
+    thread = await startPgliteThread({ memory: { dumpPath: pgliteTemplatePath() }, checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 }, log: () => {} });
     const setup = await connect();
     await setup.query('CREATE TABLE mux_t (id serial PRIMARY KEY, conn int NOT NULL, note text)');
   });
@@ -128,7 +128,7 @@ describeEmbedded("the embedded database's checkpoints", () => {
   const redo = async (c: pg.Client) => (await c.query<{ redo: string }>('SELECT redo_lsn::text AS redo FROM pg_control_checkpoint()')).rows[0].redo;
 
   async function withThread(policy: { walBytes: number; maxMs: number; checkMs: number }, run: (c: pg.Client) => Promise<void>) {
-    const thread = await startPgliteThread({ dumpPath: pgliteTemplatePath(), checkpoints: policy, log: () => {} });
+    const thread = await startPgliteThread({ memory: { dumpPath: pgliteTemplatePath() }, checkpoints: policy, log: () => {} });
     const c = new pg.Client(thread.connection);
     await c.connect();
     try {

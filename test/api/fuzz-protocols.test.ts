@@ -74,16 +74,26 @@ it('refuses the boundary’s bad inputs in every argument of every MCP tool as i
     for (const tool of tools) {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
       const args = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, sample(k, v)]));
-      for (const argument of Object.keys(properties).length ? Object.keys(properties) : ['extra']) {
-        for (const [kind, bad] of Object.entries(BAD)) {
-          calls++;
+      // A tool's calls go at once (the client sends each as a request of its own); each answer is checked.
+      const cases = (Object.keys(properties).length ? Object.keys(properties) : ['extra']).flatMap((argument) =>
+        Object.entries(BAD).map(([kind, bad]) => ({ argument, kind, bad })),
+      );
+      calls += cases.length;
+      const outcomes = await Promise.all(
+        cases.map(({ argument, kind, bad }) => {
           const where = `${tool.name}(${argument}: ${kind})`;
-          const outcome = await client.callTool({ name: tool.name, arguments: { ...args, [argument]: bad } }).then(
-            (result) => ({ where, rpc: 0, result: JSON.stringify(result).slice(0, 300) }),
-            (err: { code?: number; data?: { errors?: { path: string }[] } }) => ({ where, rpc: err.code ?? 0, path: err.data?.errors?.[0]?.path }),
+          return client.callTool({ name: tool.name, arguments: { ...args, [argument]: bad } }).then(
+            (result) => ({ argument, outcome: { where, rpc: 0, result: JSON.stringify(result).slice(0, 300) } as object }),
+            (err: { code?: number; data?: { errors?: { path: string }[] } }) => ({
+              argument,
+              outcome: { where, rpc: err.code ?? 0, path: err.data?.errors?.[0]?.path } as object,
+            }),
           );
-          expect(outcome).toEqual({ where, rpc: -32602, path: expect.stringMatching(new RegExp(`^${argument}(\\.|$)`)) });
-        }
+        }),
+      );
+      for (const [i, { argument, outcome }] of outcomes.entries()) {
+        const where = `${tool.name}(${argument}: ${cases[i].kind})`;
+        expect(outcome).toEqual({ where, rpc: -32602, path: expect.stringMatching(new RegExp(`^${argument}(\\.|$)`)) });
       }
     }
     expect(calls).toBeGreaterThan(200);

@@ -5,6 +5,7 @@ import { createApp, type App } from '../../app/app';
 import { loadConfig, type Config } from '../../src/config';
 import type { Clock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';
+import type { InMemory } from '../../src/db/pglite-worker';
 import { clonePostgres, pgliteTemplatePath } from './databases';
 
 export interface TestServer {
@@ -26,6 +27,12 @@ export interface StartOptions {
 }
 
 export const onPostgres = () => process.env.TEST_DATABASE === 'postgres';
+
+/** The migrated template in memory, with PGlite's WebAssembly as the worker compiled it (environment.ts). */
+export async function inMemory(): Promise<InMemory> {
+  const compiled = (globalThis as { pgliteModule?: () => Promise<WebAssembly.Module> }).pgliteModule;
+  return { dumpPath: pgliteTemplatePath(), ...(compiled ? { pgliteModule: await compiled() } : {}) };
+}
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const logs: string[] = [];
@@ -49,12 +56,14 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     DATA_DIR: '/nonexistent-test-data-dir',
     // A query beside an open transaction of its own request fails at once instead of stalling PGlite.
     DB_TX_GUARD: '1',
+    // No load balancer needs telling that a test's server is going: it stops accepting at once.
+    SHUTDOWN_ACCEPT_GRACE_MS: '0',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
     ...opts.env,
   });
   const app = await createApp(config, {
-    dumpPath: databaseUrl ? undefined : pgliteTemplatePath(),
+    memory: databaseUrl ? undefined : await inMemory(),
     skipMigrations: !databaseUrl,
     clock: opts.clock,
     log: createLogger(config.logLevel, sink),
