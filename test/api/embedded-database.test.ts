@@ -22,7 +22,11 @@ describeEmbedded('the embedded database behind its socket', () => {
   }
 
   beforeAll(async () => {
-    thread = await startPgliteThread({ memory: { dumpPath: pgliteTemplatePath() }, checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 }, log: () => {} });
+    thread = await startPgliteThread({
+      memory: { dumpPath: pgliteTemplatePath() },
+      checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 },
+      log: () => {},
+    });
     const setup = await connect();
     await setup.query('CREATE TABLE mux_t (id serial PRIMARY KEY, conn int NOT NULL, note text)');
   });
