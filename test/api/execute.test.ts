@@ -375,6 +375,20 @@ describe('provider statistics and reputation', () => {
     await server.app.services.providerStats.foldOnce();
   }
 
+  /**
+   * Runs `steps` with the background worker stopped: the folds in them are the test's own, and its poll,
+   * landing between them, would fold the queue in one batch of its own.
+   */
+  async function ownFolds(steps: () => Promise<void>) {
+    const stats = server.app.services.providerStats;
+    await stats.stop();
+    try {
+      await steps();
+    } finally {
+      stats.start();
+    }
+  }
+
   it('folds attempts into the service statistics and moves the provider’s reputation', async () => {
     const cap = uniqueSlug('stats');
     const p = await provider();
@@ -485,19 +499,20 @@ describe('provider statistics and reputation', () => {
     const gone = await offer(uniqueSlug('gone'), await provider(), 0);
     const kept = await offer(uniqueSlug('kept'), await provider(), 0);
     await fold();
-    // Queued before the deletion, ahead of the next calls.
-    await insertAttempts(gone, Date.now() - 60_000, [
-      ['success', 5, 0],
-      ['success', 5, 1],
-      ['failure', 5, 2],
-    ]);
-    await server.app.services.db.service.delete({ where: { id: gone.serviceId } });
-    await insertAttempts(kept, Date.now(), [['success', 5, 0]]);
-    // Rounds of three: the first takes the deleted service's three off the queue (left there, they would be
-    // read by every round after, and a batch-full of them would stop the fold), the next gets to the others.
-    await server.app.services.providerStats.settled();
-    expect(await server.app.services.providerStats.foldOnce(3)).toBe(3);
-    expect(await server.app.services.providerStats.foldOnce(3)).toBe(1);
+    await ownFolds(async () => {
+      // Queued before the deletion, ahead of the next calls.
+      await insertAttempts(gone, Date.now() - 60_000, [
+        ['success', 5, 0],
+        ['success', 5, 1],
+        ['failure', 5, 2],
+      ]);
+      await server.app.services.db.service.delete({ where: { id: gone.serviceId } });
+      await insertAttempts(kept, Date.now(), [['success', 5, 0]]);
+      // Rounds of three: the first takes the deleted service's three off the queue (left there, they would be
+      // read by every round after, and a batch-full of them would stop the fold), the next gets to the others.
+      expect(await server.app.services.providerStats.foldOnce(3)).toBe(3);
+      expect(await server.app.services.providerStats.foldOnce(3)).toBe(1);
+    });
     const { db } = server.app.services;
     expect(await db.attemptToFold.count({ where: { serviceId: { in: [gone.serviceId!, kept.serviceId!] } } })).toBe(0);
     expect((await db.service.findUniqueOrThrow({ where: { id: kept.serviceId } })).successCount).toBe(1);
@@ -507,18 +522,20 @@ describe('provider statistics and reputation', () => {
     const svc = await offer(uniqueSlug('order'), await provider(), 0);
     await fold();
     const { db } = server.app.services;
-    // The next ids are 9, 10, 11, 12: in text order 10 and 11 would come first.
-    await db.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('attempts_to_fold', 'id'), 8)`);
-    await insertAttempts(svc, Date.now(), [
-      ['success', 5, 0],
-      ['success', 5, 1],
-      ['failure', 5, 2],
-      ['failure', 5, 3],
-    ]);
-    expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
-    expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 0 });
-    expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
-    expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 2, consecutiveFailures: 2 });
+    await ownFolds(async () => {
+      // The next ids are 9, 10, 11, 12: in text order 10 and 11 would come first.
+      await db.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('attempts_to_fold', 'id'), 8)`);
+      await insertAttempts(svc, Date.now(), [
+        ['success', 5, 0],
+        ['success', 5, 1],
+        ['failure', 5, 2],
+        ['failure', 5, 3],
+      ]);
+      expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
+      expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 0 });
+      expect(await server.app.services.providerStats.foldOnce(2)).toBe(2);
+      expect(await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } })).toMatchObject({ successCount: 2, failureCount: 2, consecutiveFailures: 2 });
+    });
   });
 
   it('counts each attempt once when two folds read the same queue, the later one reading again', async () => {
@@ -526,53 +543,55 @@ describe('provider statistics and reputation', () => {
     await fold();
     const { db } = server.app.services;
     const before = (await db.agent.findUniqueOrThrow({ where: { id: svc.agent.agentId } })).reputation;
-    await insertAttempts(
-      svc,
-      Date.now(),
-      Array.from({ length: 10 }, (_, i): Attempt => ['success', 5, i]),
-    );
-    // Two folders, as two instances would be: both read the queue before either writes. The one that
-    // writes second read five attempts and statistics that have moved since: written as read, they would
-    // put the count back to 5; its statement writes nothing and it reads again, finding the queue empty.
-    // Held in that order however the connections are scheduled: each folder's first read of the
-    // statistics waits until the other's has been read too, and the five's first write waits for the ten's.
-    const services = server.app.services;
-    const signal = () => {
-      let fire!: () => void;
-      const fired = new Promise<void>((resolve) => (fire = resolve));
-      return { fire, fired };
-    };
-    const [bothRead, tenWritten] = [signal(), signal()];
-    let reads = 0;
-    const held = (first: { writes?: boolean; waitsToWrite?: Promise<void> }): typeof services.sql => {
-      let read = false;
-      let wrote = false;
-      return {
-        ...services.sql,
-        query: async <T>(text: string, params: unknown[], name?: string): Promise<T[]> => {
-          const applying = name?.startsWith('fold_apply') && !wrote;
-          if (applying) await first.waitsToWrite;
-          const rows = await services.sql.query<T>(text, params, name).finally(() => {
-            if (applying) {
-              wrote = true;
-              if (first.writes) tenWritten.fire();
-            }
-          });
-          if (name === 'fold_read_services' && !read) {
-            read = true;
-            if (++reads === 2) bothRead.fire();
-            await bothRead.fired;
-          }
-          return rows;
-        },
+    await ownFolds(async () => {
+      await insertAttempts(
+        svc,
+        Date.now(),
+        Array.from({ length: 10 }, (_, i): Attempt => ['success', 5, i]),
+      );
+      // Two folders, as two instances would be: both read the queue before either writes. The one that
+      // writes second read five attempts and statistics that have moved since: written as read, they would
+      // put the count back to 5; its statement writes nothing and it reads again, finding the queue empty.
+      // Held in that order however the connections are scheduled: each folder's first read of the
+      // statistics waits until the other's has been read too, and the five's first write waits for the ten's.
+      const services = server.app.services;
+      const signal = () => {
+        let fire!: () => void;
+        const fired = new Promise<void>((resolve) => (fire = resolve));
+        return { fire, fired };
       };
-    };
-    const [a, b] = [
-      new ProviderStats({ ...services, sql: held({ writes: true }) }),
-      new ProviderStats({ ...services, sql: held({ waitsToWrite: tenWritten.fired }) }),
-    ];
-    const counted = await Promise.all([a.foldOnce(10), b.foldOnce(5)]);
-    expect(counted.sort()).toEqual([0, 10]);
+      const [bothRead, tenWritten] = [signal(), signal()];
+      let reads = 0;
+      const held = (first: { writes?: boolean; waitsToWrite?: Promise<void> }): typeof services.sql => {
+        let read = false;
+        let wrote = false;
+        return {
+          ...services.sql,
+          query: async <T>(text: string, params: unknown[], name?: string): Promise<T[]> => {
+            const applying = name?.startsWith('fold_apply') && !wrote;
+            if (applying) await first.waitsToWrite;
+            const rows = await services.sql.query<T>(text, params, name).finally(() => {
+              if (applying) {
+                wrote = true;
+                if (first.writes) tenWritten.fire();
+              }
+            });
+            if (name === 'fold_read_services' && !read) {
+              read = true;
+              if (++reads === 2) bothRead.fire();
+              await bothRead.fired;
+            }
+            return rows;
+          },
+        };
+      };
+      const [a, b] = [
+        new ProviderStats({ ...services, sql: held({ writes: true }) }),
+        new ProviderStats({ ...services, sql: held({ waitsToWrite: tenWritten.fired }) }),
+      ];
+      const counted = await Promise.all([a.foldOnce(10), b.foldOnce(5)]);
+      expect(counted.sort()).toEqual([0, 10]);
+    });
     const service = await db.service.findUniqueOrThrow({ where: { id: svc.serviceId } });
     expect(service).toMatchObject({ successCount: 10, failureCount: 0, latencyBuckets: [10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
     // Ten successes are a point, recorded once.
