@@ -14,7 +14,7 @@ import { killAllNow, REPO_ROOT, spawnTs, stopAll } from '../bench/lib/children';
 import { residentMiB, startServer as startFootprintServer, type StartedServer } from '../bench/lib/footprint';
 import { startHttpsServer, type HttpsTestServer } from '../test/support/https';
 import { chart } from './chart';
-import { csv, DEFAULT_LIMITS, passed, verdict, type Limits, type RunFacts, type Sample } from './report';
+import { csv, DEFAULT_LIMITS, passed, verdict, windows, type Limits, type RunFacts, type Sample } from './report';
 import { CATALOG_CAPABILITIES, EXECUTE_CAPABILITY, must, Recorder, registerAgent, Workload, type Fixture } from './workload';
 
 function envNumber(name: string, fallback: number, min: number, max: number): number {
@@ -37,6 +37,11 @@ const LIMITS: Limits = {
   // The longest event-loop delay allowed after the warm-up (docs/soak.md: CI's allowance on a machine it shares).
   stallMs: envNumber('SOAK_STALL_MS', DEFAULT_LIMITS.stallMs, 10, 10_000),
 };
+/**
+ * A file the run creates when its warm-up is over (the first sample at or past the reference window's start): what
+ * runs beside it (CI's second soak) can wait for it, so that no warm-up shares the machine with another.
+ */
+const WARMED_UP_FILE = process.env.SOAK_WARMED_UP_FILE || undefined;
 const BASE_URL = process.env.DATABASE_URL || undefined;
 const MODE: 'pglite' | 'postgres' = BASE_URL ? 'postgres' : 'pglite';
 const RESULTS_DIR = path.join(REPO_ROOT, 'soak', 'results');
@@ -250,6 +255,7 @@ async function main(): Promise<void> {
     const { ops, writes } = recorder.take();
     const sample: Sample = { t: i * SAMPLE_S, rssBytes, writes, ops, ...state };
     samples.push(sample);
+    if (WARMED_UP_FILE && sample.t >= windows(DURATION_S).reference.from && !fs.existsSync(WARMED_UP_FILE)) fs.writeFileSync(WARMED_UP_FILE, `${sample.t}\n`);
     const p99 = Object.entries(ops)
       .map(([op, o]) => `${op} ${o.count ? o.p99Ms.toFixed(0) : '-'}`)
       .join(' ');
