@@ -6,7 +6,7 @@ import { TOTAL_SAMPLE } from '../../src/domain/discovery/ranking';
 /**
  * How unlikely an estimate's sample may be before it counts as wrong. A pool holds some 600 limited queries, and
  * four standard errors (the bound until 2026-11-29) failed a run on PostgreSQL on a query that few offers pass: 28
- * of 200 sampled against 13.6 expected, a binomial tail of about 3·10⁻⁴, far heavier than the normal curve's 3·10⁻⁵
+ * of 200 sampled against 13.6 expected, a binomial tail of about 2·10⁻⁴, far heavier than the normal curve's 3·10⁻⁵
  * at four standard errors. The tail is computed exactly instead.
  */
 const SAMPLE_TAIL = 1e-7;
