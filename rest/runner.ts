@@ -9,7 +9,7 @@ import { coerceInputValue, getNamedType, GraphQLError, GraphQLInputObjectType, i
 import type { Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeline/compile';
-import { runOperation, type Charge } from '../src/pipeline/pipeline';
+import { runOperation, type Charge, type Input } from '../src/pipeline/pipeline';
 import { fieldError, Spelling } from '../src/pipeline/spelling';
 import { BadRequest, codeOf, problem, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
 import { clientAddress, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
@@ -383,6 +383,24 @@ export class RestDispatcher {
     let idempotencyKey: string | undefined;
     let spelling = NO_SPELLING;
     let asked: string | undefined;
+    const readInput = (bodyText: string | undefined): Input<RestAnswer> => {
+      // A cacheable route's answer kept for this very request (URL and body text), found before its body is
+      // parsed and its variables read: what that reading would give (the same variables, the same checks
+      // passed) is what the kept answer was made from. A kept answer is its bytes, as sent (jsonBytes).
+      asked =
+        compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX)
+          ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}`
+          : undefined;
+      const kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
+      if (kept !== undefined) return { kept: { status: route.status, kept } };
+      const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
+      const query = search === '' ? NO_QUERY : new URLSearchParams(search);
+      checkParameters(params, query);
+      if (!compiled.variables.length) return { variables: {} };
+      const read = readVariables(compiled, { params, query, body, header: (name) => headerOf(req, name) });
+      spelling = read.spelling;
+      return { variables: read.values };
+    };
     try {
       const answer = await runOperation<RestAnswer>({
         surface: 'rest',
@@ -391,25 +409,10 @@ export class RestDispatcher {
         charges: compiled.charges,
         auth: route.auth,
         headers,
-        read: async () => {
+        read: () => {
           idempotencyKey = compiled.idempotent ? readIdempotencyKey(req.headers['idempotency-key']) : undefined;
-          const bodyText = compiled.hasBody ? await readBodyText(req, res) : undefined;
-          // A cacheable route's answer kept for this very request (URL and body text), found before its body is
-          // parsed and its variables read: what that reading would give (the same variables, the same checks
-          // passed) is what the kept answer was made from. A kept answer is its bytes, as sent (jsonBytes).
-          asked =
-            compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX)
-              ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}`
-              : undefined;
-          const kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
-          if (kept !== undefined) return { kept: { status: route.status, kept } };
-          const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
-          const query = search === '' ? NO_QUERY : new URLSearchParams(search);
-          checkParameters(params, query);
-          if (!compiled.variables.length) return { variables: {} };
-          const read = readVariables(compiled, { params, query, body, header: (name) => headerOf(req, name) });
-          spelling = read.spelling;
-          return { variables: read.values };
+          // A request without a body is read at once, with no turn of the event loop.
+          return compiled.hasBody ? readBodyText(req, res).then(readInput) : readInput(undefined);
         },
         cost: compiled.costProblem,
         run: async (variables): Promise<RestAnswer> => {

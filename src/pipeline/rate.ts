@@ -15,10 +15,13 @@ export interface Charge {
  * Spends each charge in turn, stopping at the first refused; puts the tightest decision's X-RateLimit-*
  * headers into `headers` and throws 429 when a bucket was empty.
  */
-export async function spendCharges(ctx: Ctx, charges: readonly Charge[], headers: Record<string, string>): Promise<void> {
+export function spendCharges(ctx: Ctx, charges: readonly Charge[], headers: Record<string, string>): void | Promise<void> {
   if (!charges.length) return;
   const known = rateSubject(ctx);
-  const subject = typeof known === 'string' ? known : await known;
+  return typeof known === 'string' ? spend(ctx, charges, headers, known) : known.then((subject) => spend(ctx, charges, headers, subject));
+}
+
+async function spend(ctx: Ctx, charges: readonly Charge[], headers: Record<string, string>, subject: string): Promise<void> {
   let tightest: RateDecision | undefined;
   for (const { bucket, points } of charges) {
     const decision = await ctx.services.limiter.consume(bucket, subject, points);

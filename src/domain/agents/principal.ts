@@ -79,6 +79,17 @@ function principalOf(row: CredentialRow | undefined): Principal {
 }
 
 /**
+ * The caller when it is known without waiting: already looked up for this request, or a credential kept in the
+ * principal cache (seeded into the request, as its lookup would have been); undefined when it must be looked up.
+ */
+export function principalNow(ctx: Ctx): Principal | undefined {
+  if (ctx.resolvedPrincipal) return ctx.resolvedPrincipal;
+  const known = ctx.bearer.kind === 'key' ? ctx.services.principals.get(ctx.bearer.hash) : undefined;
+  if (known) ctx.seedPrincipal(known);
+  return known;
+}
+
+/**
  * The calling agent; 401 without a live master key, 403 for a suspended or banned agent: its status in
  * force, which a suspension or ban of any of its ancestors sets too (agents/status.ts).
  */
