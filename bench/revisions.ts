@@ -135,6 +135,11 @@ async function main(): Promise<void> {
     results.push(summarize(name, `base ${baseSha}`, { rps: TARGET, p99: 1.5 }, rounds));
   }
   printTable(results);
+  // The server's CPU per request beside its throughput: a neighbour on a shared machine moves requests a
+  // second more than the work each request costs.
+  for (const r of results)
+    if (r.cpu_us !== null && r.peer_cpu_us)
+      console.log(`${r.name}: CPU per request ${r.cpu_us} µs against ${r.peer_cpu_us} µs (${(r.cpu_us / r.peer_cpu_us).toFixed(2)})`);
 }
 
 main()
