@@ -388,9 +388,7 @@ export class RestDispatcher {
       // parsed and its variables read: what that reading would give (the same variables, the same checks
       // passed) is what the kept answer was made from. A kept answer is its bytes, as sent (jsonBytes).
       asked =
-        compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX)
-          ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}`
-          : undefined;
+        compiled.keptByRequest && (bodyText === undefined || bodyText.length <= ASKED_KEY_MAX) ? `${compiled.label}\n${req.url}\n${bodyText ?? ''}` : undefined;
       const kept = asked === undefined ? undefined : (services.readCache.peek(asked) as Buffer | undefined);
       if (kept !== undefined) return { kept: { status: route.status, kept } };
       const body = compiled.hasBody ? parseJsonBody(bodyText) : undefined;
