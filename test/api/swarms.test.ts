@@ -14,12 +14,14 @@ const providers: Provider[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', STREAMS_PER_AGENT: '50' } });
+  // Long enough that a provider that never answers keeps its swarm running while a busy machine makes ten more.
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '30000', STREAMS_PER_AGENT: '50' } });
   call = api(server);
 });
 afterAll(async () => {
-  await server.close();
+  // The providers first: a call still waiting on one that never answers ends at once, and the server's close with it.
   await Promise.all(providers.map((p) => p.close()));
+  await server.close();
 });
 
 /** A capability answered by a provider of its own (an echo unless told otherwise). */
@@ -162,7 +164,7 @@ describe('POST /swarm/sessions', () => {
       ),
     ).toEqual(['steps']);
 
-    const { capability } = await capabilityWith({ hang: true });
+    const { capability, provider } = await capabilityWith({ hang: true });
     const ids: string[] = [];
     for (let i = 0; i < 10; i++)
       ids.push(
@@ -173,8 +175,8 @@ describe('POST /swarm/sessions', () => {
       409,
       'conflict',
     );
-    // Each swarm's one step waits on a provider that never answers, until its 2 s timeout fails the swarm: on
-    // a slow machine some of the ten end that way before their cancel comes (409). The others are cancelled.
+    // Each swarm's one step waits on a provider that never answers, until its timeout fails the swarm: should
+    // some of the ten end that way before their cancel comes, they answer 409. The others are cancelled.
     const cancelled: string[] = [];
     for (const id of ids) {
       const res = await call('POST', `/swarm/sessions/${id}/cancel`, { key: me.key });
@@ -183,6 +185,8 @@ describe('POST /swarm/sessions', () => {
     }
     expect(cancelled.length).toBeGreaterThan(0);
     expect((await call('GET', '/swarm/sessions?status=cancelled', { key: me.key })).body.total).toBe(cancelled.length);
+    // Their calls end now, not at the timeout: the next tests wait for the runner to settle.
+    await provider.close();
   });
 });
 
