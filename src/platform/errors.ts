@@ -155,7 +155,7 @@ export class CapabilityUnavailable extends AppError {
 
 // What a lost or refused connection to a required component looks like from the drivers: socket errors,
 // PostgreSQL's connection-exception class (08…) and shutdown codes, Prisma's connection errors, and a
-// transaction that could not start in time (the database too busy to take it).
+// transaction that could not start in time or outlived its time (the database too busy to take it).
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -176,7 +176,7 @@ const UNAVAILABLE_CODES = new Set([
   'P2024',
 ]);
 const UNAVAILABLE_MESSAGES =
-  /Unable to start a transaction in the given time|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
+  /Unable to start a transaction in the given time|on an expired transaction|Connection terminated|connection timeout|timeout exceeded when trying to connect|Can't reach database server|Server has closed the connection|Client has encountered a connection error|Connection is closed/i;
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 /** Whether an error (or one it wraps) says a required component could not be reached, not that the request was wrong. */

@@ -520,7 +520,7 @@ describe('the console', () => {
     await settled(page, page.getByRole('heading', { name: 'Steps' }));
     await page.getByRole('heading', { level: 1, name: `Console swarm ${tag}` }).waitFor();
     await page.getByRole('table', { name: 'Steps, in order' }).getByText('summarize').waitFor();
-    await page.locator('.facts').getByText('completed').waitFor({ timeout: 20_000 });
+    await page.locator('.facts').getByText('completed').waitFor({ timeout: 60_000 });
 
     // A UTO ticket, then cancelled by its owner.
     await page.goto(`${base}/console/uto`);

@@ -1,5 +1,6 @@
 // A real marketplace server on an ephemeral port with its own fresh database, plus small clients
 // (fetch for REST and GraphQL) that tests share. No module of ours is mocked.
+import { appendFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createApp, type App } from '../../app/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -80,6 +81,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     async close() {
       await app.close();
       await drop?.();
+      // TEST_SERVER_ERROR_LOG=<file>: what servers logged at error level, kept for a failure that only a
+      // loaded machine shows (a test sees a 500's request id; its cause is logged here).
+      const file = process.env.TEST_SERVER_ERROR_LOG;
+      const errors = file ? logs.filter((line) => /"level":(5|6)\d/.test(line)) : [];
+      if (errors.length) appendFileSync(file!, `${errors.join('\n')}\n`);
     },
   };
 }

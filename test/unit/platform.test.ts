@@ -88,6 +88,12 @@ describe('problems', () => {
       clientVersion: Prisma.prismaVersion.client,
     });
     expect(codeOf(new GraphQLError('x', { originalError: closed }))).toBe('internal');
+    // One that ran past its time on a machine too busy to finish it is.
+    const expired = new Prisma.PrismaClientKnownRequestError(
+      'Transaction API error: Transaction already closed: A commit cannot be executed on an expired transaction. The timeout for this transaction was 5000 ms, however 5012 ms passed since the start of the transaction.',
+      { code: 'P2028', clientVersion: Prisma.prismaVersion.client },
+    );
+    expect(codeOf(new GraphQLError('x', { originalError: expired }))).toBe('service_unavailable');
   });
 
   it('never shows the message of an unexpected error', () => {
