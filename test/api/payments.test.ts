@@ -28,9 +28,10 @@ const providers: Provider[] = [];
 beforeAll(async () => {
   assertTestCaTrusted();
   // Wallets open empty here (no sandbox starting balance), so that each test funds exactly what it needs;
-  // test/api/first-call.test.ts has the starting balance.
+  // test/api/first-call.test.ts has the starting balance. A provider has 30 s: thirty calls at once beside
+  // two busy loops took over 2 s, and a call that timed out is charged nothing, which left room for more.
   server = await startServer({
-    env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' },
+    env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '30000', ADMIN_KEY, SANDBOX_STARTING_BALANCE: '0' },
   });
   call = api(server);
 });
@@ -150,7 +151,7 @@ describe('a paid call from a prepaid balance', () => {
     const wallet = await eventually(
       () => db.wallet.findUniqueOrThrow({ where: { id: walletId } }),
       (w) => w.held === 500_000n,
-      2_000,
+      10_000,
     );
     // Waiting for need, it would hold what is left of the first fifty: 24 calls' worth.
     expect({ balance: wallet.balance, held: wallet.held }).toEqual({ balance: 740_000n, held: 500_000n });
