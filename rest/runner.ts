@@ -453,7 +453,9 @@ export class RestDispatcher {
             if (codeOf(first) === 'internal')
               services.log.error({ err: first.originalError ?? first, request_id: requestId, path: first.path }, 'resolver failed');
             const problem = problemFromError(services.config.publicBaseUrl, clientNames(first, compiled, spelling), requestId);
-            return { status: problem.status, payload: problem };
+            // Headers an error asks for (GraphQL over HTTP's extensions.http.headers): a cooldown's Retry-After.
+            const errorHeaders = (first.extensions?.http as { headers?: Record<string, string> } | undefined)?.headers;
+            return { status: problem.status, payload: problem, ...(errorHeaders ? { meta: { headers: errorHeaders } } : {}) };
           }
           const data = result.data as Record<string, unknown>;
           const payload = compiled.rootIsObject || route.produces ? data[compiled.rootKey] : data;

@@ -1,5 +1,15 @@
 // Execute: a capability call routed to providers with fallback, or served by the marketplace's built-ins.
 import * as execution from '../src/domain/execution/execute';
+import {
+  categoryOf,
+  FAILURE_CATEGORIES,
+  MAX_DEADLINE_MS,
+  MAX_NAMED,
+  ROUTING_SORTS,
+  type RoutingPolicy,
+  type RoutingRecord,
+  type SkippedProvider as SkippedProviderShape,
+} from '../src/domain/execution/execute';
 import type { X402Receipt } from '../src/domain/payments/payments';
 import type { ModelUsage as ModelUsageShape } from '../src/domain/first-party/types';
 import { balanceNow } from '../src/domain/payments/ledger';
@@ -49,7 +59,19 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     reason: t.exposeString('reason', {
       nullable: true,
       description:
-        "Why it failed: http_<status>, timeout, connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large; the marketplace's own attempts: invalid_input, invalid_output, timeout, or a problem code (the execution's `error` quotes its detail)",
+        "Why it failed, precisely: http_<status>, timeout, deadline_exceeded (the caller's routing.deadline_ms ran out during it), connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large; the marketplace's own attempts: invalid_input, invalid_output, timeout, deadline_exceeded, or a problem code (the execution's `error` quotes its detail). `category` is what a program acts on",
+    }),
+    category: t.field({
+      type: FailureCategoryEnum,
+      nullable: true,
+      description:
+        "What the failure comes to (null for a success): timeout, connect_error, tls_error, provider_5xx, provider_4xx (400, 409, 413, 415 and 422 refuse the caller's input and are not counted against the provider), provider_rate_limited (the provider's own 429, never the marketplace's: see retry_after_seconds), bad_output (not JSON, or not matching the capability's declared output schema), deadline_exceeded",
+      resolve: (a) => categoryOf(a),
+    }),
+    retryAfterSeconds: t.int({
+      nullable: true,
+      description: "A provider's 429: the seconds its Retry-After asked for; it is skipped by auto mode for that long, no longer",
+      resolve: (a) => a.retryAfterSeconds ?? null,
     }),
     statusCode: t.exposeInt('statusCode', { nullable: true }),
     latencyMs: t.exposeInt('latencyMs'),
@@ -111,6 +133,56 @@ export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('Payme
   }),
 });
 
+const FailureCategoryEnum = builder.enumType('FailureCategory', {
+  description: 'What a failed attempt, or a provider passed over, comes to: the closed list a program acts on',
+  values: FAILURE_CATEGORIES,
+});
+
+const RoutingSortEnum = builder.enumType('RoutingSort', {
+  description:
+    "How one call ranks its providers: `balanced` (as without a policy), `cost`, `latency`, `reputation` (the rankings resolve names), or `reliability` (the measured success rate, of the balanced ranking's first 50)",
+  values: ROUTING_SORTS,
+});
+
+const SkippedProvider = builder.objectRef<SkippedProviderShape>('SkippedProvider').implement({
+  description: 'A provider the call passed over before or between attempts, and why',
+  fields: (t) => ({
+    serviceId: t.exposeID('serviceId', { nullable: true }),
+    serviceKey: t.exposeString('serviceKey'),
+    reason: t.field({
+      type: FailureCategoryEnum,
+      description:
+        "over_max_cost, below_policy (min_success_rate, max_latency_p95_ms), cooldown (after failures, or a provider's Retry-After), deadline_exceeded (not tried: the deadline had passed)",
+      resolve: (s) => s.reason,
+    }),
+    detail: t.exposeString('detail', { description: 'The figures behind the reason' }),
+    priceCents: t.exposeInt('priceCents'),
+  }),
+});
+
+const RoutingApplied = builder.objectRef<RoutingPolicy>('RoutingApplied').implement({
+  description: 'The fields of the routing policy the caller set',
+  fields: (t) => ({
+    maxCostCents: t.int({ nullable: true, resolve: (p) => p.maxCostCents ?? null }),
+    deadlineMs: t.int({ nullable: true, resolve: (p) => p.deadlineMs ?? null }),
+    only: t.stringList({ nullable: true, resolve: (p) => p.only ?? null }),
+    ignore: t.stringList({ nullable: true, resolve: (p) => p.ignore ?? null }),
+    order: t.stringList({ nullable: true, resolve: (p) => p.order ?? null }),
+    allowFallbacks: t.boolean({ resolve: (p) => p.allowFallbacks !== false }),
+    sort: t.field({ type: RoutingSortEnum, nullable: true, resolve: (p) => p.sort ?? null }),
+    minSuccessRate: t.float({ nullable: true, resolve: (p) => p.minSuccessRate ?? null }),
+    maxLatencyP95Ms: t.int({ nullable: true, resolve: (p) => p.maxLatencyP95Ms ?? null }),
+  }),
+});
+
+const ExecutionRouting = builder.objectRef<RoutingRecord>('ExecutionRouting').implement({
+  description: 'How the call was routed: the policy it gave, and the providers passed over',
+  fields: (t) => ({
+    policy: t.field({ type: RoutingApplied, resolve: (r) => r.policy as RoutingPolicy }),
+    skipped: t.field({ type: [SkippedProvider], resolve: (r) => r.skipped }),
+  }),
+});
+
 const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('ExecutionReceipt').implement({
   fields: (t) => ({
     executionId: t.exposeID('executionId'),
@@ -122,8 +194,37 @@ const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('Executio
     provider: t.field({ type: ExecutionProvider, nullable: true, description: 'The provider that answered (or was tried last)', resolve: (r) => r.provider }),
     transaction: t.field({ type: ExecutionCharge, resolve: (r) => r.transaction }),
     attempts: t.field({ type: [AttemptReceipt], resolve: (r) => r.attempts }),
+    routing: t.field({
+      type: ExecutionRouting,
+      nullable: true,
+      description:
+        'The routing policy given and the providers passed over (cooling down, over the price bound, below the policy, out of time); null when neither',
+      resolve: (r) => r.routing,
+    }),
     payment: t.field({ type: PaymentReceipt, nullable: true, description: 'How a paid call was paid; null for a free one', resolve: (r) => r.payment }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const RoutingPolicyInput = builder.inputType('RoutingPolicy', {
+  description:
+    'Bounds on one call, every field optional; a call without one is routed as always. What the policy passes over is listed in the receipt (`routing.skipped`)',
+  fields: (t) => ({
+    maxCostCents: t.int({
+      description: 'Never pay more (integer cents): dearer providers are skipped (over_max_cost); when none is left, 400 naming the cheapest price on offer',
+    }),
+    deadlineMs: t.int({
+      description: `One budget for the whole call, fallbacks and a wait for a cooldown included (1 to ${MAX_DEADLINE_MS}): each attempt gets the smaller of the provider timeout and what is left; past it the call ends with the attempts so far, its error says so (deadline_exceeded), and nothing is charged`,
+    }),
+    only: t.stringList({ description: `Only these providers (service keys, ids, or "marketplace"; at most ${MAX_NAMED}), however they rank` }),
+    ignore: t.stringList({ description: `Never these (at most ${MAX_NAMED})` }),
+    order: t.stringList({ description: `These first, in this order; then the ranking's others (at most ${MAX_NAMED})` }),
+    allowFallbacks: t.boolean({ description: 'Default true; false: the first provider left is the only one tried' }),
+    sort: t.field({ type: RoutingSortEnum, description: "The ranking for this call; default balanced (the caller's preference is not read)" }),
+    minSuccessRate: t.float({
+      description: 'From 0 to 1: skip providers whose success rate (as resolve shows it: successes + 1 over calls + 2, a newcomer 0.5) is lower (below_policy)',
+    }),
+    maxLatencyP95Ms: t.int({ description: 'Skip providers whose measured p95 latency is higher, or not measured yet (below_policy)' }),
   }),
 });
 
@@ -141,6 +242,11 @@ const ExecuteInput = builder.inputType('ExecuteInput', {
     mode: t.field({ type: ExecuteModeEnum, description: 'Default auto' }),
     taskId: t.string({
       description: "A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price)",
+    }),
+    routing: t.field({
+      type: RoutingPolicyInput,
+      description:
+        "The caller's bounds on this call (price, deadline, who, order, ranking, minimum quality). With mode chosen only max_cost_cents, deadline_ms and allow_fallbacks apply (the others are 400); the marketplace's own capabilities (ticketing, security, radio, books) answer at once and read none of it",
     }),
   }),
 });

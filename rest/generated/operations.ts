@@ -234,6 +234,8 @@ export type ExecuteInput = {
   mode?: ExecuteMode | null | undefined;
   /** A service key (svc_…) or service id; required with mode chosen */
   provider?: string | null | undefined;
+  /** The caller's bounds on this call (price, deadline, who, order, ranking, minimum quality). With mode chosen only max_cost_cents, deadline_ms and allow_fallbacks apply (the others are 400); the marketplace's own capabilities (ticketing, security, radio, books) answer at once and read none of it */
+  routing?: RoutingPolicy | null | undefined;
   /** A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price) */
   taskId?: string | null | undefined;
 };
@@ -254,6 +256,20 @@ export type ExecuteTaskInput = {
 export type ExecutionStatus =
   | 'error'
   | 'success';
+
+/** What a failed attempt, or a provider passed over, comes to: the closed list a program acts on */
+export type FailureCategory =
+  | 'bad_output'
+  | 'below_policy'
+  | 'connect_error'
+  | 'cooldown'
+  | 'deadline_exceeded'
+  | 'over_max_cost'
+  | 'provider_4xx'
+  | 'provider_5xx'
+  | 'provider_rate_limited'
+  | 'timeout'
+  | 'tls_error';
 
 /** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
 export type HealthStatus =
@@ -478,6 +494,36 @@ export type RotateSubKeyInput = {
   /** How long the old key stays valid, 0-86400 (default 86400); 0 for a leaked key */
   gracePeriodSeconds?: number | null | undefined;
 };
+
+/** Bounds on one call, every field optional; a call without one is routed as always. What the policy passes over is listed in the receipt (`routing.skipped`) */
+export type RoutingPolicy = {
+  /** Default true; false: the first provider left is the only one tried */
+  allowFallbacks?: boolean | null | undefined;
+  /** One budget for the whole call, fallbacks and a wait for a cooldown included (1 to 120000): each attempt gets the smaller of the provider timeout and what is left; past it the call ends with the attempts so far, its error says so (deadline_exceeded), and nothing is charged */
+  deadlineMs?: number | null | undefined;
+  /** Never these (at most 20) */
+  ignore?: Array<string> | null | undefined;
+  /** Never pay more (integer cents): dearer providers are skipped (over_max_cost); when none is left, 400 naming the cheapest price on offer */
+  maxCostCents?: number | null | undefined;
+  /** Skip providers whose measured p95 latency is higher, or not measured yet (below_policy) */
+  maxLatencyP95Ms?: number | null | undefined;
+  /** From 0 to 1: skip providers whose success rate (as resolve shows it: successes + 1 over calls + 2, a newcomer 0.5) is lower (below_policy) */
+  minSuccessRate?: number | null | undefined;
+  /** Only these providers (service keys, ids, or "marketplace"; at most 20), however they rank */
+  only?: Array<string> | null | undefined;
+  /** These first, in this order; then the ranking's others (at most 20) */
+  order?: Array<string> | null | undefined;
+  /** The ranking for this call; default balanced (the caller's preference is not read) */
+  sort?: RoutingSort | null | undefined;
+};
+
+/** How one call ranks its providers: `balanced` (as without a policy), `cost`, `latency`, `reputation` (the rankings resolve names), or `reliability` (the measured success rate, of the balanced ranking's first 50) */
+export type RoutingSort =
+  | 'balanced'
+  | 'cost'
+  | 'latency'
+  | 'reliability'
+  | 'reputation';
 
 export type ServiceStatus =
   | 'active'
@@ -763,7 +809,7 @@ export type ExecuteCapabilityMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
   capability: string;
@@ -1082,7 +1128,7 @@ export type AdminRevenueQueryVariables = Exact<{
 
 export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, fees: string, gross_cents: number, refunds_cents: number, net_cents: number, fees_base_units: string }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }>, fees: { fees: string, refunded: string, net: string, asset: string, fees_base_units: string, refunded_base_units: string, net_base_units: string, fee_bps: number } } };
 
-export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
+export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
 
 export type ExecuteMutationVariables = Exact<{
   input: ExecuteInput;
@@ -1090,7 +1136,7 @@ export type ExecuteMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExternalDelegationFieldsFragment = { delegated: boolean, capability: string, input: unknown, step: number | null, status: string, result: unknown, error: string | null, delegation_id: string, execution_id: string, external_agent_id: string, from_agent_id: string, task_id: string | null, swarm_id: string | null, created_at: string, answered_at: string | null };
 

@@ -39,6 +39,11 @@ const SNAKE_CASE_NAMES = new Set([
   'rate_limits',
   'expires_at',
   // ours, beside them
+  'max_cost_cents',
+  'deadline_ms',
+  'allow_fallbacks',
+  'min_success_rate',
+  'max_latency_p95_ms',
   'requests_per_minute',
   'requests_per_day',
   'grace_period_seconds',

@@ -241,3 +241,20 @@ export function writeError(res: ServerResponse, baseUrl: string, err: unknown, r
   else res.end();
   return problem;
 }
+
+/**
+ * A Retry-After header's wait in whole seconds (RFC 9110: delay-seconds or an HTTP-date, read against
+ * `now`), at most `maxSeconds`; null when absent or unreadable.
+ */
+export function retryAfterSeconds(header: string | undefined, now: Date, maxSeconds: number): number | null {
+  if (header === undefined) return null;
+  const text = header.trim();
+  let seconds: number;
+  if (/^\d+$/.test(text)) seconds = Number(text);
+  else {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) return null;
+    seconds = Math.ceil((at - now.getTime()) / 1000);
+  }
+  return Math.min(maxSeconds, Math.max(0, seconds));
+}

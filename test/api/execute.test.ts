@@ -79,13 +79,17 @@ describe('POST /execute, auto mode', () => {
           service_key: svc.serviceKey,
           outcome: 'success',
           reason: null,
+          category: null,
           status_code: 200,
+          retry_after_seconds: null,
           latency_ms: expect.any(Number),
           score: expect.any(Number),
           costPerCall: 7,
           usage: null,
         },
       ],
+      // No routing policy, and nobody passed over.
+      routing: null,
       // Paid from the caller's wallet (test/api/payments.test.ts has the rest).
       payment: expect.objectContaining({ method: 'prepaid', charged_cents: 7, charged_base_units: '70000' }),
       created_at: expect.any(String),

@@ -19,6 +19,8 @@ export interface Behaviour {
   body?: string;
   delayMs?: number;
   hang?: boolean;
+  /** Headers besides its content type (a 429's Retry-After). */
+  headers?: Record<string, string>;
   /** Answer only once this settles (after `delayMs`, if any): calls held together are answered together. */
   until?: Promise<unknown>;
 }
@@ -55,7 +57,7 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
       if (b.hang) return;
       const answer = () => {
         const payload = b.body ?? JSON.stringify(b.json ?? { served_by: name, echo: json?.input ?? null });
-        res.writeHead(b.status ?? 200, { 'content-type': 'application/json' }).end(payload);
+        res.writeHead(b.status ?? 200, { 'content-type': 'application/json', ...b.headers }).end(payload);
       };
       const release = b.until ? () => void b.until!.then(answer) : answer;
       if (b.delayMs) setTimeout(release, b.delayMs);

@@ -113,6 +113,8 @@ export type ExecuteInput = {
   mode?: ExecuteMode | null | undefined;
   /** A service key (svc_…) or service id; required with mode chosen */
   provider?: string | null | undefined;
+  /** The caller's bounds on this call (price, deadline, who, order, ranking, minimum quality). With mode chosen only max_cost_cents, deadline_ms and allow_fallbacks apply (the others are 400); the marketplace's own capabilities (ticketing, security, radio, books) answer at once and read none of it */
+  routing?: RoutingPolicy | null | undefined;
   /** A task delegated to the caller: the call is made under it and its budget pays (402 when what is left does not cover the provider's price) */
   taskId?: string | null | undefined;
 };
@@ -190,6 +192,36 @@ export type ResolveDisputeInput = {
   refundCents?: number | null | undefined;
   resolution: string;
 };
+
+/** Bounds on one call, every field optional; a call without one is routed as always. What the policy passes over is listed in the receipt (`routing.skipped`) */
+export type RoutingPolicy = {
+  /** Default true; false: the first provider left is the only one tried */
+  allowFallbacks?: boolean | null | undefined;
+  /** One budget for the whole call, fallbacks and a wait for a cooldown included (1 to 120000): each attempt gets the smaller of the provider timeout and what is left; past it the call ends with the attempts so far, its error says so (deadline_exceeded), and nothing is charged */
+  deadlineMs?: number | null | undefined;
+  /** Never these (at most 20) */
+  ignore?: Array<string> | null | undefined;
+  /** Never pay more (integer cents): dearer providers are skipped (over_max_cost); when none is left, 400 naming the cheapest price on offer */
+  maxCostCents?: number | null | undefined;
+  /** Skip providers whose measured p95 latency is higher, or not measured yet (below_policy) */
+  maxLatencyP95Ms?: number | null | undefined;
+  /** From 0 to 1: skip providers whose success rate (as resolve shows it: successes + 1 over calls + 2, a newcomer 0.5) is lower (below_policy) */
+  minSuccessRate?: number | null | undefined;
+  /** Only these providers (service keys, ids, or "marketplace"; at most 20), however they rank */
+  only?: Array<string> | null | undefined;
+  /** These first, in this order; then the ranking's others (at most 20) */
+  order?: Array<string> | null | undefined;
+  /** The ranking for this call; default balanced (the caller's preference is not read) */
+  sort?: RoutingSort | null | undefined;
+};
+
+/** How one call ranks its providers: `balanced` (as without a policy), `cost`, `latency`, `reputation` (the rankings resolve names), or `reliability` (the measured success rate, of the balanced ranking's first 50) */
+export type RoutingSort =
+  | 'balanced'
+  | 'cost'
+  | 'latency'
+  | 'reliability'
+  | 'reputation';
 
 export type ServiceStatus =
   | 'active'

@@ -2,6 +2,7 @@
 // ones with fallback (auto, fallback.ts) or exactly the one named (chosen) — or serve it from the marketplace's
 // built-ins, then record the execution, every attempt and the transaction, with its event, in one transaction
 // (record.ts). The receipt it answers is receipts.ts's; a replayed payment's, replay.ts's.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from '../../db/generated/prisma/client';
 import { Forbidden, NotFound, ValidationFailed } from '../../platform/errors';
 import { newTimeOrderedUuid } from '../../platform/ids';
@@ -9,7 +10,6 @@ import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { CAPABILITY_SLUG } from '../capabilities/catalog';
 import type { Ctx } from '../context';
-import { callableMatches, loadCallable } from '../discovery/candidates';
 import { transact } from '../events';
 import { TASK_ID, taskForExecution } from '../tasks/budget';
 import { releaseHold } from '../payments/ledger';
@@ -22,16 +22,17 @@ import { callProviders } from './fallback';
 import type { AttemptReceipt, ExecutionReceipt } from './receipts';
 import { recordInTransaction } from './record';
 import { recordedReceipt } from './replay';
+import { isNamed, NO_POLICY, policyShown, readPolicy, type RoutingPolicy, type SkippedProvider } from './policy';
 import {
-  CANDIDATES,
-  candidatesOf,
   chosenCandidate,
-  isCooling,
   MAX_ATTEMPTS,
   marketplaceCandidate,
   marketplaceMisfit,
   misfitWhileCooling,
   MODES,
+  nobodyLeft,
+  planAuto,
+  ProvidersCoolingDown,
   underInput,
   unservedByMarketplace,
   type Candidate,
@@ -40,11 +41,15 @@ import {
 
 // What callers outside this folder read from here.
 export { MAX_ATTEMPTS, MODES, type Mode } from './route';
-export type { AttemptReceipt, ExecutionReceipt, PaymentReceipt } from './receipts';
+export type { AttemptReceipt, ExecutionReceipt, PaymentReceipt, RoutingRecord } from './receipts';
+export { categoryOf, FAILURE_CATEGORIES } from './receipts';
+export { MAX_DEADLINE_MS, MAX_NAMED, ROUTING_SORTS, type RoutingPolicy, type SkippedProvider } from './policy';
 export { recordTogether, type BatchRecord, type Written } from './record';
 export { recordedReceipt } from './replay';
 
 const INPUT_MAX_BYTES = 256 * 1024;
+/** The marketplace as policies name it. */
+const MARKETPLACE_CANDIDATE = { serviceId: null, serviceKey: MARKETPLACE_PROVIDER.serviceKey };
 
 export interface ExecuteInput {
   capability?: unknown;
@@ -53,6 +58,8 @@ export interface ExecuteInput {
   mode?: unknown;
   /** The task the call is made under (the caller must be its delegate): its budget pays (tasks/budget.ts). */
   taskId?: unknown;
+  /** The caller's routing policy for this call (policy.ts). */
+  routing?: unknown;
 }
 
 export interface ExecuteOptions {
@@ -78,8 +85,9 @@ function readInput(raw: ExecuteInput) {
   if (mode === 'chosen' && !provider) checks.fail('provider', 'is required with mode chosen: a service key (svc_…) or service id');
   const taskId = checks.text('taskId', raw.taskId, { max: 64 });
   if (taskId && !TASK_ID.test(taskId)) checks.fail('taskId', 'must be a task id (task_…)');
+  const policy = readPolicy(checks, raw.routing, MODES.includes(mode) ? mode : 'auto');
   checks.done();
-  return { capability: capability!, input: raw.input as Record<string, unknown>, mode, provider: provider || null, taskId: taskId || null };
+  return { capability: capability!, input: raw.input as Record<string, unknown>, mode, provider: provider || null, taskId: taskId || null, policy };
 }
 
 /** A sub-agent acts only on the capabilities its authority scope names (prefixes); an empty scope is unrestricted. */
@@ -135,11 +143,13 @@ async function runOwn(
 
 export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions = {}): Promise<ExecutionReceipt> {
   const me = await requireAgent(ctx);
-  const { capability, input, mode, provider, taskId } = readInput(raw);
+  const { capability, input, mode, provider, taskId, policy: given } = readInput(raw);
+  const policy = given ?? NO_POLICY;
   assertInScope(me, capability);
   const task = taskId ? await taskForExecution(ctx, me, taskId) : undefined;
   let executionId = opts.executionId ?? newTimeOrderedUuid();
   const started = performance.now();
+  const deadlineAt = policy.deadlineMs === null ? null : started + policy.deadlineMs;
 
   const firstParty = FIRST_PARTY.get(capability);
   if (firstParty?.kind === 'own') {
@@ -156,21 +166,40 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   }
 
   // A generic capability the marketplace serves is tried last, after the registered providers.
-  const local = firstParty?.kind === 'generic' && servedHere(firstParty, ctx.services) ? firstParty : undefined;
+  const served = firstParty?.kind === 'generic' && servedHere(firstParty, ctx.services) ? firstParty : undefined;
+  const local = served && !isNamed(policy.ignore, MARKETPLACE_CANDIDATE) && (!policy.only || isNamed(policy.only, MARKETPLACE_CANDIDATE)) ? served : undefined;
   let candidates: Candidate[];
-  /** Registered providers ranked but skipped, cooling down after repeated failures. */
-  let cooling = 0;
+  let skipped: SkippedProvider[] = [];
   if (mode === 'chosen' && provider === MARKETPLACE_PROVIDER.serviceKey) {
-    if (!local) throw unservedByMarketplace(capability, firstParty);
-    candidates = [marketplaceCandidate(local)];
+    if (!served) throw unservedByMarketplace(capability, firstParty);
+    candidates = [marketplaceCandidate(served)];
   } else if (mode === 'chosen') {
-    candidates = [await chosenCandidate(ctx, capability, provider!)];
+    const chosen = await chosenCandidate(ctx, capability, provider!);
+    if (policy.maxCostCents !== null && chosen.priceCents > policy.maxCostCents) {
+      throw new ValidationFailed([
+        { path: 'routing.maxCostCents', message: `${chosen.serviceKey} costs ${chosen.priceCents} cents for ${capability}, more than ${policy.maxCostCents}` },
+      ]);
+    }
+    candidates = [chosen];
   } else {
-    const ranked = callableMatches(ctx, await loadCallable(ctx, capability, CANDIDATES));
-    const now = ctx.services.clock.now().getTime();
-    cooling = ranked.filter((m) => isCooling(m, now)).length;
-    candidates = candidatesOf(ctx, ranked);
-    if (local) candidates.push(marketplaceCandidate(local));
+    const plan = await planAuto(ctx, capability, policy);
+    candidates = plan.candidates;
+    skipped = plan.skipped;
+    if (!candidates.length && plan.cooling.length && !local) {
+      // Everyone left is cooling down: the call waits for the first back when that is within its deadline.
+      const until = Math.min(...plan.cooling.map((c) => c.until));
+      const now = ctx.services.clock.now().getTime();
+      if (deadlineAt === null || until - now >= deadlineAt - performance.now()) throw new ProvidersCoolingDown(capability, until, now);
+      await sleep(until - now);
+      const back = plan.cooling.filter((c) => c.until <= until).slice(0, policy.allowFallbacks ? MAX_ATTEMPTS : 1);
+      candidates = back.map((c) => c.candidate);
+      skipped = skipped.filter((s) => !back.some((c) => c.candidate.serviceKey === s.serviceKey));
+    }
+    if (!candidates.length && !local && given) {
+      const refusal = await nobodyLeft(ctx, capability, policy, plan);
+      if (refusal) throw refusal;
+    }
+    if (local && (policy.allowFallbacks || !candidates.length)) candidates.push(marketplaceCandidate(local));
   }
   if (!candidates.length) {
     if (firstParty) throw unservedByMarketplace(capability, firstParty);
@@ -181,11 +210,13 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   // than a failed call.
   if (candidates.length === 1 && candidates[0].local) {
     const misfit = marketplaceMisfit(candidates[0].local, input);
+    const cooling = skipped.filter((s) => s.reason === 'cooldown').length;
     if (misfit) throw cooling ? misfitWhileCooling(misfit, capability, cooling) : misfit;
   }
+  const routing = given || skipped.length ? { policy: policyShown(policy), skipped } : null;
 
   // A paid call is paid before any provider is called: its price is held on the caller's wallet.
-  const price = priceOf(ctx, me, { capability, input, mode, provider, taskId }, candidates);
+  const price = priceOf(ctx, me, { capability, input, mode, provider, taskId, policy: given }, candidates);
   let paid: PaidCall | undefined;
   if (price.quote > 0n) {
     const outcome = await payForCall(ctx, me, price, opts.payment);
@@ -196,7 +227,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   }
   let receipt: ExecutionReceipt | undefined;
   try {
-    receipt = await callProviders(ctx, me, { capability, input, mode, task, taskId, executionId, started, candidates, paid });
+    receipt = await callProviders(ctx, me, { capability, input, mode, task, taskId, executionId, started, candidates, paid, deadlineAt, routing });
     return receipt;
   } finally {
     // What the call held and did not spend goes back: to the lease for the caller's next calls, or (its
@@ -215,7 +246,7 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
 function priceOf(
   ctx: Ctx,
   me: Agent,
-  call: { capability: string; input: unknown; mode: Mode; provider: string | null; taskId: string | null },
+  call: { capability: string; input: unknown; mode: Mode; provider: string | null; taskId: string | null; policy: RoutingPolicy | null },
   candidates: Candidate[],
 ): CallPrice {
   const quoteCents = Math.max(0, ...candidates.map((c) => c.priceCents));
@@ -226,7 +257,9 @@ function priceOf(
     capability: call.capability,
     // Read only to bind an x402 payment to the request: computed when asked for.
     get fingerprint() {
-      return requestHash('execute', [me.id, call.capability, call.input, call.mode, call.provider, call.taskId]);
+      // A call with a policy is another request than the same call without one (a payment binds one of them).
+      const policy = call.policy ? [policyShown(call.policy)] : [];
+      return requestHash('execute', [me.id, call.capability, call.input, call.mode, call.provider, call.taskId, ...policy]);
     },
     // The hold outlives the longest run of the call: every attempt's full budget, and a margin.
     holdMs: MAX_ATTEMPTS * ctx.services.config.providerTimeoutMs + 60_000,

@@ -5,33 +5,52 @@ import { AppError, ValidationFailed } from '../../platform/errors';
 import { inputProblem } from '../../platform/input-boundary';
 import { schemaProblems } from '../../platform/json-schema-check';
 import { OutboundError } from '../../platform/outbound';
+import { retryAfterSeconds } from '../../platform/http';
 import { webhookHeaders } from '../../platform/signing';
 import type { Ctx } from '../context';
 import { firstPartyInput } from '../first-party/first-party';
 import { ModelFailed } from '../first-party/nlp-model';
 import type { PaidCall } from '../payments/payments';
 import { BudgetExceeded, holdBudget, remainingBudget, type taskForExecution } from '../tasks/budget';
-import type { AttemptReceipt, ExecutionReceipt } from './receipts';
+import type { AttemptReceipt, ExecutionReceipt, RoutingRecord } from './receipts';
 import { recordProviderExecution } from './record';
 import { marketplaceMisfit, type Candidate, type Mode } from './route';
 
 const RESULT_MAX_BYTES = 1024 * 1024;
 
-/** One signed call of one provider; any answer but a 2xx with a JSON body is a failure with a reason. */
-async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: string, ordinal: number): Promise<AttemptReceipt & { result?: unknown }> {
+/** The longest cooldown a provider's Retry-After may ask for (provider-stats.ts caps every cooldown there too). */
+const RETRY_AFTER_MAX_SECONDS = 600;
+
+/**
+ * One signed call of one provider within `timeoutMs`; any answer but a 2xx with a JSON body is a failure
+ * with a reason. `byDeadline`: the timeout is what is left of the caller's deadline, so running out of it is
+ * `deadline_exceeded`, not the provider's `timeout`.
+ */
+async function callProvider(
+  ctx: Ctx,
+  c: Candidate,
+  call: { executionId: string; body: string; ordinal: number; timeoutMs: number; byDeadline: boolean },
+): Promise<AttemptReceipt & { result?: unknown }> {
+  const { executionId, body, ordinal, timeoutMs, byDeadline } = call;
   const base = { ordinal, serviceId: c.serviceId, serviceKey: c.serviceKey, score: c.score, priceCents: c.priceCents };
   const started = performance.now();
   try {
     // CONTRACT §6: the service's signing secret (HMAC, v1); the Ed25519 v1a signature is for events.
     const headers = webhookHeaders({ id: executionId, timestampSeconds: Math.floor(ctx.services.clock.now().getTime() / 1000), body, secret: c.signingSecret });
-    const res = await ctx.services.outbound.post(c.endpoint, {
-      headers,
-      body,
-      timeoutMs: ctx.services.config.providerTimeoutMs,
-      maxResponseBytes: RESULT_MAX_BYTES,
-    });
+    const res = await ctx.services.outbound.post(c.endpoint, { headers, body, timeoutMs, maxResponseBytes: RESULT_MAX_BYTES });
     const latencyMs = Math.round(res.latencyMs);
-    if (res.status < 200 || res.status > 299) return { ...base, outcome: 'failure', reason: `http_${res.status}`, statusCode: res.status, latencyMs };
+    if (res.status < 200 || res.status > 299) {
+      // The provider's own 429 (never the marketplace's): its Retry-After bounds the cooldown it starts.
+      const retryAfter = res.status === 429 ? retryAfterSeconds(res.headers['retry-after'], ctx.services.clock.now(), RETRY_AFTER_MAX_SECONDS) : null;
+      return {
+        ...base,
+        outcome: 'failure',
+        reason: `http_${res.status}`,
+        statusCode: res.status,
+        latencyMs,
+        ...(retryAfter !== null ? { retryAfterSeconds: retryAfter } : {}),
+      };
+    }
     if (res.body.trim() === '') return { ...base, outcome: 'failure', reason: 'empty_body', statusCode: res.status, latencyMs };
     let result: unknown;
     try {
@@ -46,7 +65,10 @@ async function callProvider(ctx: Ctx, c: Candidate, executionId: string, body: s
     return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result };
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
-    if (err instanceof OutboundError) return { ...base, outcome: 'failure', reason: err.reason, statusCode: null, latencyMs };
+    if (err instanceof OutboundError) {
+      const reason = err.reason === 'timeout' && byDeadline ? 'deadline_exceeded' : err.reason;
+      return { ...base, outcome: 'failure', reason, statusCode: null, latencyMs };
+    }
     ctx.services.log.warn({ err, service_key: c.serviceKey }, 'provider call failed unexpectedly');
     return { ...base, outcome: 'failure', reason: 'internal', statusCode: null, latencyMs };
   }
@@ -64,13 +86,17 @@ async function callMarketplace(
   c: Candidate,
   input: Record<string, unknown>,
   ordinal: number,
+  /** What is left of the caller's deadline (null: none). */
+  left: number | null,
 ): Promise<AttemptReceipt & { result?: unknown; detail?: string }> {
   const local = c.local!;
   const base = { ordinal, serviceId: null, serviceKey: c.serviceKey, score: null, priceCents: 0, statusCode: null };
   const started = performance.now();
   const { config } = ctx.services;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error('timeout')), Math.max(config.providerTimeoutMs, config.llm.timeoutMs));
+  const own = Math.max(config.providerTimeoutMs, config.llm.timeoutMs);
+  const byDeadline = left !== null && left < own;
+  const timer = setTimeout(() => controller.abort(new Error('timeout')), byDeadline ? left : own);
   const latency = () => Math.round(performance.now() - started);
   try {
     const served = await local.run(ctx, me, firstPartyInput(local, input), controller.signal);
@@ -84,7 +110,10 @@ async function callMarketplace(
   } catch (err) {
     // What a model spent on an attempt that failed is recorded on it too.
     const usage = err instanceof ModelFailed ? (err.usage ?? null) : null;
-    if (controller.signal.aborted) return { ...base, outcome: 'failure', reason: 'timeout', latencyMs: latency(), detail: 'it ran out of time', usage };
+    if (controller.signal.aborted) {
+      const reason = byDeadline ? 'deadline_exceeded' : 'timeout';
+      return { ...base, outcome: 'failure', reason, latencyMs: latency(), detail: byDeadline ? "the call's deadline passed" : 'it ran out of time', usage };
+    }
     if (err instanceof ValidationFailed) {
       const detail = err.errors.map((e) => `${e.path ? `input.${e.path}` : 'input'} ${e.message}`).join('; ');
       return { ...base, outcome: 'failure', reason: 'invalid_input', latencyMs: latency(), detail };
@@ -107,11 +136,19 @@ export interface ProviderCall {
   started: number;
   candidates: Candidate[];
   paid: PaidCall | undefined;
+  /** When the caller's deadline passes (performance.now() time; null: none). */
+  deadlineAt: number | null;
+  /** The caller's policy and whom routing passed over (null: neither), recorded with the call. */
+  routing: RoutingRecord | null;
 }
 
 /** Calls the providers in turn until one answers, and records the execution (and its payment). */
 export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Promise<ExecutionReceipt> {
-  const { capability, input, mode, task, taskId, executionId, started, candidates, paid } = call;
+  const { capability, input, mode, task, taskId, executionId, started, candidates, paid, deadlineAt } = call;
+  const providerTimeoutMs = ctx.services.config.providerTimeoutMs;
+  let routing = call.routing;
+  /** Whether the deadline passed before every candidate was tried (the rest are passed over, saying so). */
+  let outOfTime = false;
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
   const attempts: AttemptReceipt[] = [];
   const called: Candidate[] = [];
@@ -121,7 +158,20 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
   let success: { candidate: Candidate; result: unknown } | undefined;
   /** Under a task, what the marketplace's own schema refuses of the input, when every provider before it was over budget. */
   let refusedAlone: ValidationFailed | null = null;
-  for (const candidate of candidates) {
+  for (const [i, candidate] of candidates.entries()) {
+    const left = deadlineAt === null ? null : Math.floor(deadlineAt - performance.now());
+    if (left !== null && left <= 0) {
+      outOfTime = true;
+      const rest = candidates.slice(i).map((c) => ({
+        serviceId: c.serviceId,
+        serviceKey: c.serviceKey,
+        priceCents: c.priceCents,
+        reason: 'deadline_exceeded' as const,
+        detail: "was not tried: the call's deadline had passed",
+      }));
+      routing = { policy: routing?.policy ?? {}, skipped: [...(routing?.skipped ?? []), ...rest] };
+      break;
+    }
     // Every registered provider was over the task's budget, and the marketplace does not take this input:
     // nothing is called, and the answer is the budget's 402 (saying so), as when nothing else is left.
     if (task && candidate.local && !attempts.length && (refusedAlone = marketplaceMisfit(candidate.local, input))) break;
@@ -137,9 +187,14 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
       holds.push(hold);
     }
     called.push(candidate);
+    const ordinal = attempts.length + 1;
+    const byDeadline = left !== null && left < providerTimeoutMs;
     const { result, detail, ...attempt } = candidate.local
-      ? await callMarketplace(ctx, me, candidate, input, attempts.length + 1)
-      : { detail: undefined, ...(await callProvider(ctx, candidate, executionId, body, attempts.length + 1)) };
+      ? await callMarketplace(ctx, me, candidate, input, ordinal, left)
+      : {
+          detail: undefined,
+          ...(await callProvider(ctx, candidate, { executionId, body, ordinal, timeoutMs: byDeadline ? left : providerTimeoutMs, byDeadline })),
+        };
     attempts.push(attempt);
     if (detail) details.set(attempt.ordinal, detail);
     if (attempt.outcome === 'success') {
@@ -147,7 +202,7 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
       break;
     }
   }
-  if (!attempts.length) {
+  if (!attempts.length && !outOfTime) {
     const left = await remainingBudget(ctx.services, task!.id);
     const priced = candidates.filter((c) => !c.local);
     throw new BudgetExceeded(
@@ -156,8 +211,15 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
     );
   }
   const latencyMs = Math.round(performance.now() - started);
-  const last = called[attempts.length - 1];
+  const last = called[attempts.length - 1] as Candidate | undefined;
   const chosen = success?.candidate ?? last;
+  const tried = attempts.map((a) => `${a.serviceKey} ${a.reason}${details.has(a.ordinal) ? ` (${details.get(a.ordinal)})` : ''}`).join('; ');
+  const deadlinePassed = outOfTime || attempts.at(-1)?.reason === 'deadline_exceeded';
+  const error = success
+    ? null
+    : deadlinePassed
+      ? `The call's deadline of ${Math.round(deadlineAt! - started)} ms passed after ${attempts.length === 1 ? '1 attempt' : `${attempts.length} attempts`}${tried ? `: ${tried}` : ''}`
+      : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${tried}`;
   const receipt = await recordProviderExecution(
     ctx,
     executionId,
@@ -168,17 +230,16 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
       input,
       status: success ? 'success' : 'error',
       result: success?.result,
-      error: success
-        ? null
-        : `${attempts.length === 1 ? 'The provider' : `All ${attempts.length} providers`} failed: ${attempts.map((a) => `${a.serviceKey} ${a.reason}${details.has(a.ordinal) ? ` (${details.get(a.ordinal)})` : ''}`).join('; ')}`,
-      provider: { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation },
+      error,
+      provider: chosen ? { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation } : null,
       costCents: success ? success.candidate.priceCents : 0,
       latencyMs,
       attempts,
+      routing,
       taskId,
       holds,
       paid,
-      providerWallet: paid?.providerWallets[chosen.providerId],
+      providerWallet: chosen ? paid?.providerWallets[chosen.providerId] : undefined,
     },
     ctx.services.clock.now(),
   );

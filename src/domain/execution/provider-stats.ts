@@ -79,6 +79,8 @@ interface QueuedAttempt {
   caller_id: string | null;
   /** A success's price as charged, a failure's as held (attempts_to_fold.price_cents). */
   price_cents: number;
+  /** A provider's 429: the seconds its Retry-After asked for. */
+  retry_after_seconds: number | null;
 }
 
 /**
@@ -112,6 +114,8 @@ interface ServiceRow {
   consecutive_failures: number;
   last_success_at: Date | null;
   last_failure_at: Date | null;
+  cooldown_until: Date | null;
+  excused_count: number;
   /** The successes and failures counted so far for the provider's reputation (countsForReputation). */
   reputation_success_count: number;
   reputation_failure_count: number;
@@ -123,13 +127,16 @@ interface ServiceRow {
  */
 function foldService(
   s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gained'>,
-  attempts: readonly (Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'> & { counts: boolean })[],
+  attempts: readonly (Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'> &
+    Partial<Pick<QueuedAttempt, 'retry_after_seconds'>> & { counts: boolean })[],
 ) {
   const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
   const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
   let { consecutive_failures: streak, last_success_at: lastSuccess, last_failure_at: lastFailure } = s;
+  let until = s.cooldown_until ? new Date(s.cooldown_until).getTime() : null;
   let successes = 0;
   let failures = 0;
+  let excused = 0;
   // Of those, the ones that count for the provider's reputation.
   const counted = { successes: 0, failures: 0 };
   for (const a of ordered) {
@@ -137,13 +144,21 @@ function foldService(
       successes++;
       if (a.counts) counted.successes++;
       streak = 0;
+      until = null;
       lastSuccess = new Date(a.created_at);
       buckets[bucketOf(a.latency_ms)]++;
+    } else if (a.outcome === 'excused') {
+      // Not the provider's fault (a refusal of the caller's input, the caller's deadline): counted apart.
+      excused++;
     } else {
       failures++;
       if (a.counts) counted.failures++;
-      streak++;
-      lastFailure = new Date(a.created_at);
+      const at = new Date(a.created_at).getTime();
+      lastFailure = new Date(at);
+      const retryAfter = a.retry_after_seconds ?? null;
+      // A 429 with Retry-After: a cooldown as long as the provider asked, no longer; its streak is left alone.
+      if (retryAfter !== null) until = Math.max(until ?? 0, at + Math.min(retryAfter * 1000, COOLDOWN_MAX_MS));
+      else if (++streak >= COOLDOWN_AFTER) until = Math.max(until ?? 0, at + cooldownMs(streak));
     }
   }
   if (buckets.reduce((n, c) => n + c, 0) > HISTOGRAM_CAP) for (let i = 0; i < buckets.length; i++) buckets[i] = Math.floor(buckets[i] / 2);
@@ -166,17 +181,18 @@ function foldService(
       last_success_at: lastSuccess,
       last_failure_at: lastFailure,
       consecutive_failures: streak,
-      cooldown_until: streak >= COOLDOWN_AFTER && lastFailure ? new Date(lastFailure.getTime() + cooldownMs(streak)) : null,
+      cooldown_until: until === null ? null : new Date(until),
+      excused_count: s.excused_count + excused,
     },
   };
 }
 
-const READ_QUEUE =
-  'SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.created_at, q.caller_id, q.price_cents FROM attempts_to_fold q ORDER BY q.id LIMIT $1';
+const READ_QUEUE = `SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.retry_after_seconds, q.created_at, q.caller_id, q.price_cents
+  FROM attempts_to_fold q ORDER BY q.id LIMIT $1`;
 const READ_SERVICES = `
   SELECT s.id, s.agent_id, a.reputation, ${gainedSince('a.id', '$2')} AS gained,
     s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at,
-    s.reputation_success_count, s.reputation_failure_count
+    s.cooldown_until, s.excused_count, s.reputation_success_count, s.reputation_failure_count
   FROM services s JOIN agents a ON a.id = s.agent_id WHERE s.id = ANY($1::uuid[])`;
 /**
  * Everything a fold writes, in one statement: the queued attempts it counted deleted, the services'
@@ -200,11 +216,13 @@ const applySql = (moves: boolean) => `
     UPDATE services s SET success_count = v.success_count, failure_count = v.failure_count, latency_buckets = v.latency_buckets,
       latency_p50_ms = v.latency_p50_ms, latency_p95_ms = v.latency_p95_ms, last_success_at = v.last_success_at,
       last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until,
-      reputation_success_count = v.reputation_success_count, reputation_failure_count = v.reputation_failure_count
-    FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, seen_successes int, seen_failures int, seen_streak int, success_count int,
+      reputation_success_count = v.reputation_success_count, reputation_failure_count = v.reputation_failure_count, excused_count = v.excused_count
+    FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, seen_successes int, seen_failures int, seen_streak int, seen_excused int, success_count int,
       failure_count int, latency_buckets int[], latency_p50_ms int, latency_p95_ms int, last_success_at timestamptz,
-      last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz, reputation_success_count int, reputation_failure_count int)
+      last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz, reputation_success_count int, reputation_failure_count int,
+      excused_count int)
     WHERE s.id = v.id AND s.success_count = v.seen_successes AND s.failure_count = v.seen_failures AND s.consecutive_failures = v.seen_streak
+      AND s.excused_count = v.seen_excused
     RETURNING 1
   ), claimed AS (
     -- The ids' range makes it one index range scan (the list alone is one index search per id).
@@ -267,7 +285,14 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
     for (const s of rows) {
       const attempts = byService.get(s.id)!.map((a) => ({ ...a, counts: countsForReputation(a, s.agent_id, roots) }));
       const folded = foldService(s, attempts);
-      stats.push({ id: s.id, seen_successes: s.success_count, seen_failures: s.failure_count, seen_streak: s.consecutive_failures, ...folded.stats });
+      stats.push({
+        id: s.id,
+        seen_successes: s.success_count,
+        seen_failures: s.failure_count,
+        seen_streak: s.consecutive_failures,
+        seen_excused: s.excused_count,
+        ...folded.stats,
+      });
       const p = points.get(s.agent_id) ?? { previous: s.reputation, gained: s.gained, delta: 0, successes: 0, failures: 0 };
       points.set(s.agent_id, {
         ...p,

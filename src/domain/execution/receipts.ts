@@ -4,7 +4,76 @@ import type { Ctx } from '../context';
 import type { ModelUsage } from '../first-party/types';
 import type { PaidCall, X402Receipt } from '../payments/payments';
 import { centsToUnits, feeOf } from '../payments/setup';
+import type { RoutingPolicy, SkippedProvider } from './policy';
 import type { Mode } from './route';
+
+/** What a failed attempt, or a provider passed over, comes to: the closed list a program acts on. */
+export const FAILURE_CATEGORIES = [
+  'timeout',
+  'connect_error',
+  'tls_error',
+  'provider_5xx',
+  'provider_4xx',
+  'provider_rate_limited',
+  'bad_output',
+  'over_max_cost',
+  'below_policy',
+  'cooldown',
+  'deadline_exceeded',
+] as const;
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/** Reasons of the outbound client and of a provider's answer, by category (`http_<status>` is read from the status). */
+const PROVIDER_REASONS: Record<string, FailureCategory> = {
+  timeout: 'timeout',
+  deadline_exceeded: 'deadline_exceeded',
+  connection: 'connect_error',
+  blocked_address: 'connect_error',
+  invalid_url: 'connect_error',
+  aborted: 'connect_error',
+  internal: 'connect_error',
+  tls: 'tls_error',
+  invalid_json: 'bad_output',
+  empty_body: 'bad_output',
+  too_large: 'bad_output',
+};
+/** The marketplace's own attempt's reasons; any other (a problem code) is its 5xx. */
+const MARKETPLACE_REASONS: Record<string, FailureCategory> = {
+  timeout: 'timeout',
+  deadline_exceeded: 'deadline_exceeded',
+  invalid_input: 'provider_4xx',
+  invalid_output: 'bad_output',
+};
+
+/**
+ * A failed attempt's category, from its reason and status (null for a success): `reason` stays the precise
+ * cause (`http_503`, `invalid_json`, …), the category is what a program acts on.
+ */
+export function categoryOf(a: Pick<AttemptReceipt, 'outcome' | 'reason' | 'statusCode' | 'serviceId'>): FailureCategory | null {
+  if (a.outcome === 'success' || a.reason === null) return null;
+  if (a.serviceId === null) return MARKETPLACE_REASONS[a.reason] ?? 'provider_5xx';
+  if (a.reason.startsWith('http_') && a.statusCode !== null) {
+    if (a.statusCode === 429) return 'provider_rate_limited';
+    if (a.statusCode >= 500) return 'provider_5xx';
+    if (a.statusCode >= 400) return 'provider_4xx';
+    return 'bad_output';
+  }
+  return PROVIDER_REASONS[a.reason] ?? 'connect_error';
+}
+
+/**
+ * A provider's answers that refuse the caller's input rather than fail it: a `provider_4xx` all the same, but
+ * counted apart from the provider's failures (provider-stats.ts), so that nobody lowers a competitor's standing
+ * by sending it input it must refuse.
+ */
+export const EXCUSED_STATUSES = [400, 409, 413, 415, 422] as const;
+
+/** What a call's routing policy was and whom it passed over (executions.routing). */
+export interface RoutingRecord {
+  /** The fields of the policy the caller set. */
+  policy: Partial<RoutingPolicy>;
+  skipped: SkippedProvider[];
+}
 
 export interface AttemptReceipt {
   ordinal: number;
@@ -18,6 +87,8 @@ export interface AttemptReceipt {
   priceCents: number;
   /** A model backend's usage, when the marketplace answered with a model. */
   usage?: ModelUsage | null;
+  /** A provider's 429: the seconds its Retry-After asked for. */
+  retryAfterSeconds?: number | null;
 }
 
 /** How a paid call was paid (null for a free one). Amounts in the asset's base units. */
@@ -53,6 +124,8 @@ export interface ExecutionReceipt {
   provider: { serviceId: string | null; serviceKey: string; name: string; reputation: number } | null;
   transaction: { transactionId: string; costCents: number; latencyMs: number };
   attempts: AttemptReceipt[];
+  /** The routing policy and the providers passed over (null: no policy, nobody passed over). */
+  routing: RoutingRecord | null;
   payment: PaymentReceipt | null;
   createdAt: Date;
 }
@@ -69,6 +142,7 @@ export interface Recorded {
   costCents: number;
   latencyMs: number;
   attempts: AttemptReceipt[];
+  routing?: RoutingRecord | null;
   /** The task the call was made under, and the holds on its budget to release as it is charged. */
   taskId?: string | null;
   holds?: string[];
@@ -114,6 +188,7 @@ export function receiptOf(ctx: Ctx, executionId: string, transactionId: string, 
     provider: r.provider,
     transaction: { transactionId, costCents: r.costCents, latencyMs: r.latencyMs },
     attempts: r.attempts,
+    routing: r.routing ?? null,
     payment: paymentReceiptOf(ctx, r, balanceAfter),
     createdAt: at,
   };

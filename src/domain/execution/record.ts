@@ -7,7 +7,7 @@ import { newTimeOrderedUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
 import { announceCommitted, eventCtes, makeEvent, type Emit, type MarketplaceEvent } from '../events';
 import { ACCOUNTS } from '../payments/setup';
-import { chargeOf, receiptOf, type AttemptReceipt, type ExecutionReceipt, type Recorded } from './receipts';
+import { chargeOf, EXCUSED_STATUSES, receiptOf, type AttemptReceipt, type ExecutionReceipt, type Recorded, type RoutingRecord } from './receipts';
 import type { Mode } from './route';
 
 function eventOf(executionId: string, r: Recorded) {
@@ -69,7 +69,14 @@ export async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, execut
 }
 
 /** An attempt (AttemptReceipt) as the recording statements read it from JSON. */
-const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "latencyMs" int, score float8, "priceCents" int, usage jsonb`;
+const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "retryAfterSeconds" int, "latencyMs" int,
+  score float8, "priceCents" int, usage jsonb`;
+
+/**
+ * How provider-stats counts an attempt (attempts_to_fold.outcome): a failure that is not the provider's fault
+ * (a 4xx refusing the caller's input, the caller's deadline) is `excused`, counted apart.
+ */
+const FOLD_OUTCOME = `CASE WHEN a.outcome = 'failure' AND (a.reason = 'deadline_exceeded' OR a.status_code IN (${EXCUSED_STATUSES.join(', ')})) THEN 'excused' ELSE a.outcome END`;
 
 /**
  * A paid call's charge, in a recording statement, as one ledger transfer: the caller's wallet is charged the
@@ -122,7 +129,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, agent_id uuid, capability text, service_id uuid, status "ExecutionStatus", input jsonb,
       result jsonb, error text, cost_cents int, latency_ms int, mode text, at timestamptz, transaction_id uuid, event_id text, event_type text,
-      event_data jsonb, attempts jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''}${task ? ', task_id text, holds uuid[]' : ''})
+      event_data jsonb, attempts jsonb, routing jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''}${task ? ', task_id text, holds uuid[]' : ''})
   ), ${
     task
       ? `th AS (
@@ -159,18 +166,21 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), `
       : ''
   }e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, created_at${task ? ', task_id' : ''})
-    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, at${task ? ', task_id' : ''} FROM r
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, created_at${task ? ', task_id' : ''})
+    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''} FROM r
   ), a AS (
-    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, latency_ms, score, price_cents, usage, created_at)
-    SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."latencyMs", x.score, x."priceCents", x.usage, r.at
+    INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, retry_after_seconds, latency_ms, score,
+      price_cents, usage, created_at)
+    SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."retryAfterSeconds", x."latencyMs", x.score, x."priceCents",
+      x.usage, r.at
     FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(${ATTEMPT_COLUMNS})
-    RETURNING execution_id, service_id, outcome, latency_ms, price_cents, created_at
+    RETURNING execution_id, service_id, outcome, reason, status_code, retry_after_seconds, latency_ms, price_cents, created_at
   ), q AS (
     -- Who called, and what the call put at stake: a success's price only where this statement charged it
     -- (the provider's reputation rises only with paid calls), a failure's as held (failures are never charged).
-    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, created_at, caller_id, price_cents)
-    SELECT a.service_id, a.outcome, a.latency_ms, a.created_at, r.agent_id, CASE WHEN a.outcome = 'success' THEN ${paid ? 'r.cost_cents' : '0'} ELSE a.price_cents END
+    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, retry_after_seconds, created_at, caller_id, price_cents)
+    SELECT a.service_id, ${FOLD_OUTCOME}, a.latency_ms, a.retry_after_seconds, a.created_at, r.agent_id,
+      CASE WHEN a.outcome = 'success' THEN ${paid ? 'r.cost_cents' : '0'} ELSE a.price_cents END
     FROM a JOIN r ON r.id = a.execution_id WHERE a.service_id IS NOT NULL
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
@@ -206,6 +216,7 @@ export interface BatchRecord extends Partial<ChargeFields> {
   event_type: string;
   event_data: Record<string, unknown>;
   attempts: AttemptReceipt[];
+  routing?: RoutingRecord | null;
   task_id?: string;
   holds?: string[];
 }
@@ -323,6 +334,7 @@ function batchRecordOf(executionId: string, transactionId: string, event: Market
     event_type: event.type,
     event_data: event.data,
     attempts: r.attempts,
+    routing: r.routing ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 // Replay: an execution read back as it was recorded, the answer to a payment that already paid for that call.
 import type { Ctx } from '../context';
 import type { ModelUsage } from '../first-party/types';
-import type { ExecutionReceipt } from './receipts';
+import type { ExecutionReceipt, RoutingRecord } from './receipts';
 import type { Mode } from './route';
 
 /**
@@ -46,7 +46,9 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
       score: a.score,
       priceCents: a.priceCents,
       usage: (a.usage as ModelUsage | null) ?? null,
+      ...(a.retryAfterSeconds !== null ? { retryAfterSeconds: a.retryAfterSeconds } : {}),
     })),
+    routing: (e.routing as RoutingRecord | null) ?? null,
     payment:
       payment || payer
         ? {

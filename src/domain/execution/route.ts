@@ -1,11 +1,13 @@
 // Routing (spec §4.3, CONTRACT §6): the providers a call tries, in order — the best-ranked ones not cooling
 // down (auto) or exactly the one named (chosen), with the marketplace last for a generic capability it serves.
-import { CapabilityUnavailable, NotFound, ValidationFailed } from '../../platform/errors';
+import { AppError, CapabilityUnavailable, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
-import type { CallableMatch } from '../discovery/candidates';
+import { callableMatches, cheapestOffer, loadCallable, loadNamed, type CallableMatch, type CallableRows } from '../discovery/candidates';
+import type { Prefer } from '../discovery/scoring';
 import { firstPartyInput, MARKETPLACE_PROVIDER } from '../first-party/first-party';
 import type { GenericCapability } from '../first-party/types';
+import { isNamed, type RoutingPolicy, type SkippedProvider } from './policy';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -58,25 +60,133 @@ export function misfitWhileCooling(misfit: ValidationFailed, capability: string,
   return new ValidationFailed([...misfit.errors, { path: 'input', message: why }]);
 }
 
-export const isCooling = (m: CallableMatch, now: number) => m.cooldownUntil !== null && m.cooldownUntil.getTime() > now;
+export const isCooling = (m: Pick<CallableMatch, 'cooldownUntil'>, now: number) => m.cooldownUntil !== null && m.cooldownUntil.getTime() > now;
 
-/** The ranked providers not cooling down, at most MAX_ATTEMPTS of them. */
-export function candidatesOf(ctx: Ctx, ranked: CallableMatch[]): Candidate[] {
+function candidateOf(m: CallableMatch): Candidate {
+  return {
+    serviceId: m.serviceId,
+    serviceKey: m.serviceKey,
+    name: m.name,
+    providerId: m.providerId,
+    reputation: m.reputation,
+    priceCents: m.costCents,
+    score: m.score,
+    endpoint: m.endpoint,
+    signingSecret: m.signingSecret,
+  };
+}
+
+/** Who an auto-mode call tries, in order, and whom it passed over. */
+export interface RoutePlan {
+  candidates: Candidate[];
+  skipped: SkippedProvider[];
+  /** Providers passed over only for their cooldown, in rank order, with when it ends (epoch ms). */
+  cooling: { candidate: Candidate; until: number }[];
+}
+
+/** Offers read to rank by reliability (no stored score orders by it): the balanced ranking's first this many. */
+export const RELIABILITY_POOL = 50;
+
+/** Why the policy passes a provider over (null: it does not). */
+function policySkip(m: CallableMatch, policy: RoutingPolicy): Pick<SkippedProvider, 'reason' | 'detail'> | null {
+  if (policy.maxCostCents !== null && m.costCents > policy.maxCostCents) {
+    return { reason: 'over_max_cost', detail: `costs ${m.costCents} cents, more than max_cost_cents ${policy.maxCostCents}` };
+  }
+  if (policy.minSuccessRate !== null && m.successRate < policy.minSuccessRate) {
+    return { reason: 'below_policy', detail: `success rate ${m.successRate} is under min_success_rate ${policy.minSuccessRate}` };
+  }
+  if (policy.maxLatencyP95Ms !== null && (m.latencyP95Ms === null || m.latencyP95Ms > policy.maxLatencyP95Ms)) {
+    return {
+      reason: 'below_policy',
+      detail:
+        m.latencyP95Ms === null
+          ? `has no p95 latency measured yet, and max_latency_p95_ms is ${policy.maxLatencyP95Ms}`
+          : `p95 latency ${m.latencyP95Ms} ms is over max_latency_p95_ms ${policy.maxLatencyP95Ms}`,
+    };
+  }
+  return null;
+}
+
+/** `matches` in the policy's order: the ones `order` names first, as it names them, then the rest as ranked. */
+function ordered(matches: CallableMatch[], policy: RoutingPolicy): CallableMatch[] {
+  let out = matches;
+  if (policy.sort === 'reliability') out = [...out].sort((a, b) => b.successRate - a.successRate);
+  if (policy.order.length) {
+    const first = policy.order.flatMap((ref) => out.filter((m) => isNamed([ref], m)));
+    const rest = out.filter((m) => !first.includes(m));
+    out = [...new Set(first), ...rest];
+  }
+  return policy.ignore.length ? out.filter((m) => !isNamed(policy.ignore, m)) : out;
+}
+
+/**
+ * The registered providers an auto-mode call tries under `policy` (NO_POLICY: the balanced ranking's first
+ * MAX_ATTEMPTS not cooling down, as always), and the ones it passed over on the way, with why.
+ */
+export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPolicy): Promise<RoutePlan> {
   const now = ctx.services.clock.now().getTime();
-  return ranked
-    .filter((m) => !isCooling(m, now))
-    .slice(0, MAX_ATTEMPTS)
-    .map((m) => ({
-      serviceId: m.serviceId,
-      serviceKey: m.serviceKey,
-      name: m.name,
-      providerId: m.providerId,
-      reputation: m.reputation,
-      priceCents: m.costCents,
-      score: m.score,
-      endpoint: m.endpoint,
-      signingSecret: m.signingSecret,
-    }));
+  const prefer: Prefer = policy.sort === null || policy.sort === 'reliability' ? 'balanced' : policy.sort;
+  const limit = (policy.sort === 'reliability' ? RELIABILITY_POOL : CANDIDATES) + policy.ignore.length;
+  const registered = (refs: string[]) => refs.filter((r) => r !== MARKETPLACE_PROVIDER.serviceKey);
+  let rows: CallableRows;
+  if (policy.only) rows = await loadNamed(ctx, capability, registered(policy.only));
+  else {
+    rows = await loadCallable(ctx, capability, limit, prefer);
+    const missing = registered(policy.order).filter((ref) => !rows.some(([o]) => o[0] === ref || o[1] === ref));
+    if (missing.length) rows = [...rows, ...(await loadNamed(ctx, capability, missing)).filter(([o]) => !rows.some(([r]) => r[0] === o[0]))];
+  }
+  const want = policy.allowFallbacks ? MAX_ATTEMPTS : 1;
+  const plan: RoutePlan = { candidates: [], skipped: [], cooling: [] };
+  const seen = new Set<string>();
+  const walk = (matches: CallableMatch[]) => {
+    for (const m of ordered(matches, policy)) {
+      if (plan.candidates.length >= want) return;
+      if (seen.has(m.serviceId)) continue;
+      seen.add(m.serviceId);
+      const skip = policySkip(m, policy);
+      if (!skip && isCooling(m, now)) {
+        const until = m.cooldownUntil!.getTime();
+        plan.cooling.push({ candidate: candidateOf(m), until });
+        const detail = `is cooling down after failures until ${new Date(until).toISOString()}`;
+        plan.skipped.push({ serviceId: m.serviceId, serviceKey: m.serviceKey, priceCents: m.costCents, reason: 'cooldown', detail });
+      } else if (skip) plan.skipped.push({ serviceId: m.serviceId, serviceKey: m.serviceKey, priceCents: m.costCents, ...skip });
+      else plan.candidates.push(candidateOf(m));
+    }
+  };
+  walk(callableMatches(ctx, rows, prefer));
+  // A price bound passed over the ranking's first offers: the best ones under it, however they rank, are read.
+  if (
+    plan.candidates.length < want &&
+    policy.maxCostCents !== null &&
+    !policy.only &&
+    rows.length >= limit &&
+    plan.skipped.some((s) => s.reason === 'over_max_cost')
+  ) {
+    walk(callableMatches(ctx, await loadCallable(ctx, capability, limit, prefer, policy.maxCostCents), prefer));
+  }
+  return plan;
+}
+
+/**
+ * Why nobody is left to try under a policy that passed every provider over (not for a cooldown: that waits
+ * or answers 503): the caller's 400, naming the field, the cheapest price on offer when it was the price.
+ */
+export async function nobodyLeft(ctx: Ctx, capability: string, policy: RoutingPolicy, plan: RoutePlan): Promise<ValidationFailed | null> {
+  if (plan.skipped.some((s) => s.reason === 'over_max_cost') && !plan.skipped.some((s) => s.reason === 'below_policy')) {
+    const cheapest = await cheapestOffer(ctx, capability);
+    const offer = cheapest ? `the cheapest on offer is ${cheapest.serviceKey} at ${cheapest.costCents} cents` : 'nobody offers it now';
+    return new ValidationFailed([
+      { path: 'routing.maxCostCents', message: `no provider of ${capability} costs at most ${policy.maxCostCents} cents: ${offer}` },
+    ]);
+  }
+  if (plan.skipped.length) {
+    const path = plan.skipped.some((s) => s.detail.includes('min_success_rate')) ? 'routing.minSuccessRate' : 'routing.maxLatencyP95Ms';
+    const why = plan.skipped.map((s) => `${s.serviceKey} ${s.detail}`).join('; ');
+    return new ValidationFailed([{ path, message: `no provider of ${capability} meets the routing policy: ${why}` }]);
+  }
+  if (policy.only) return new ValidationFailed([{ path: 'routing.only', message: `none of these is an active provider of ${capability}` }]);
+  if (policy.ignore.length) return new ValidationFailed([{ path: 'routing.ignore', message: `every active provider of ${capability} is ignored` }]);
+  return null;
 }
 
 export async function chosenCandidate(ctx: Ctx, capability: string, provider: string): Promise<Candidate> {
@@ -125,4 +235,21 @@ export function unservedByMarketplace(capability: string, firstParty: { unavaila
   return new CapabilityUnavailable(
     `No registered provider offers ${capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`,
   );
+}
+
+/**
+ * Every provider left is cooling down, and none is back within the call's deadline (or it has none): 503
+ * with Retry-After at the first one's return.
+ */
+export class ProvidersCoolingDown extends AppError {
+  constructor(capability: string, until: number, now: number) {
+    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+    const at = new Date(until).toISOString();
+    super(
+      'service_unavailable',
+      `Every provider of ${capability} the call may try is cooling down after failures: the first is back at ${at}, in ${seconds} s`,
+      { retry_after_seconds: seconds, cooldown_until: at, http: { status: 503, headers: { 'Retry-After': String(seconds) } } },
+      503,
+    );
+  }
 }
