@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { api, besideServer, gql, http, registerAgent, startServer, uniqueSlug, type TestServer } from '../support/server';
+import { api, besideServer, gql, http, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { registerPayingAgent } from '../support/payments';
 import { errorPaths, expectProblem } from '../support/expect';
 import { assertTestCaTrusted } from '../support/https';
@@ -34,21 +34,11 @@ async function provider(name = 'provider') {
 }
 
 /** A provider agent with a service for `capability` at `cost` cents, answered by `p`. */
-async function offer(capability: string, p: Provider | { url: string }, cost = 0) {
+async function offer(capability: string, p: { url: string }, cost = 0) {
   const agent = await registerAgent(server);
-  const res = await call('POST', '/services/register', {
-    key: agent.key,
-    body: {
-      name: `svc for ${capability}`,
-      endpoint: p.url,
-      capabilities: [capability],
-      description: 'A provider under test',
-      pricing_model: cost ? 'per_call' : 'free',
-      cost_per_call: cost,
-    },
-  });
-  if (res.status !== 201) throw new Error(`service registration failed: ${res.status} ${res.text}`);
-  return { agent, serviceId: res.body.service_id as string, serviceKey: res.body.service_key as string };
+  const body = { endpoint: p.url, capabilities: [capability], pricing_model: cost ? 'per_call' : 'free', cost_per_call: cost };
+  const service = await registerService(server, agent.key, body);
+  return { agent, serviceId: service.service_id, serviceKey: service.service_key };
 }
 
 const run = (key: string, body: unknown) => call('POST', '/execute', { key, body });
@@ -312,11 +302,8 @@ describe('failure categories', () => {
       const p = await provider('throttled');
       p.setDefault({ status: 429, headers: { 'Retry-After': '2' } });
       const owner = await registerAgent(limited);
-      const registered = await api(limited)('POST', '/services/register', {
-        key: owner.key,
-        body: { name: 'throttled', endpoint: p.url, capabilities: [cap], description: 'A provider under test', pricing_model: 'free' },
-      });
-      const serviceId = registered.body.service_id as string;
+      const serviceId = (await registerService(limited, owner.key, { endpoint: p.url, capabilities: [cap], pricing_model: 'free', cost_per_call: 0 }))
+        .service_id;
       const me = await registerAgent(limited);
       const res = await api(limited)('POST', '/execute', { key: me.key, body: { capability: cap, input: {} } });
       expect(res.status).toBe(200);
