@@ -8,7 +8,7 @@ import type express from 'express';
 import { GRAPHQL_PATH } from '../graphql/server';
 import { MCP_PATH } from '../protocols/mcp';
 import type { Services } from '../src/domain/context';
-import { answerClientError, attachFacts, factsOf, requestIdFor, type ResponseFacts } from '../src/platform/http';
+import { answerClientError, attachFacts, factsOf, requestIdFor, TimedResponse, timedWriteHead, type ResponseFacts } from '../src/platform/http';
 import type { Surfaces } from './surfaces';
 
 export interface HttpServing {
@@ -51,6 +51,8 @@ export function serveHttp(services: Services, { rest, graphqlHttp, mcp, a2a, gra
     headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
     requestTimeout: config.requestTimeoutMs,
     connectionsCheckingInterval: 1_000,
+    // Every answer says what the marketplace's own time was (Server-Timing).
+    ServerResponse: TimedResponse,
   };
   const server = http.createServer(serverOptions, (req, res) => {
     const requestId = requestIdFor(req);
@@ -74,6 +76,8 @@ export function serveHttp(services: Services, { rest, graphqlHttp, mcp, a2a, gra
       facts.route = (req.url ?? '').split('?')[0];
       return;
     }
+    // Express gives the response a prototype of its own, made from node:http's: the timing goes as its own property.
+    res.writeHead = timedWriteHead as typeof res.writeHead;
     app(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -208,6 +208,13 @@ function clientNames(err: GraphQLError, compiled: CompiledRoute, spelling: Spell
  */
 const ASKED_KEY_MAX = 2048;
 
+/** An answer's headers as an idempotent replay gives them again: all but its timing. */
+function kept(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!headers?.['Server-Timing']) return headers;
+  const { 'Server-Timing': _timing, ...rest } = headers;
+  return rest;
+}
+
 /** A request without a query string (read only: nothing adds to it). */
 const NO_QUERY = new URLSearchParams();
 /** The spelling of a route without variables: nothing to name (read only: nothing notes into it). */
@@ -471,7 +478,8 @@ export class RestDispatcher {
       });
       if (answer === STREAMED) return;
       if (answer.meta?.headers) Object.assign(headers, answer.meta.headers);
-      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, answer.status, answer.payload, answer.meta?.headers, claimed.keeping);
+      // A replay answers what was answered, but not how long it took then (Server-Timing is each answer's own).
+      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, answer.status, answer.payload, kept(answer.meta?.headers), claimed.keeping);
       if (answer.kept !== undefined) writeText(res, answer.status, answer.kept, headers);
       else this.answer(res, answer.status, answer.payload, headers, route.produces);
       const caller = ctx.resolvedPrincipal;

@@ -1,6 +1,6 @@
 // Plain node:http plumbing shared by the REST dispatcher, the GraphQL fast path and Express: request
 // ids, the client's address, bounded JSON bodies, and JSON / problem+json responses.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { encodePaymentRequiredHeader } from '@x402/core/http';
@@ -257,4 +257,48 @@ export function retryAfterSeconds(header: string | undefined, now: Date, maxSeco
     seconds = Math.ceil((at - now.getTime()) / 1000);
   }
   return Math.min(maxSeconds, Math.max(0, seconds));
+}
+
+/** One W3C Server-Timing metric: `name;desc="…";dur=ms` (desc omitted when not given). */
+export function timingMetric(name: string, ms: number, desc?: string): string {
+  return `${name}${desc === undefined ? '' : `;desc="${desc.replace(/["\\]/g, '')}"`};dur=${Math.max(0, ms).toFixed(1)}`;
+}
+
+/** The `dur` of every `provider` metric in a Server-Timing value, summed. */
+function providerTime(value: string): number {
+  let sum = 0;
+  for (const m of value.matchAll(/(?:^|,)\s*provider;[^,]*?dur=([\d.]+)/g)) sum += Number(m[1]);
+  return sum;
+}
+
+/**
+ * Every answer's Server-Timing (W3C): what it already names (a provider's time per attempt, on execute),
+ * then `marketplace` (the time the marketplace took itself: the whole less the providers') and `total`,
+ * from the request's arrival (ResponseFacts.started) to its headers. A class of its own for node:http's
+ * `ServerResponse` option, so that no request pays for a closure.
+ */
+export class TimedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  override writeHead(statusCode: number, ...rest: unknown[]): this {
+    return timedWriteHead.call(this, statusCode, ...rest) as this;
+  }
+}
+
+/**
+ * TimedResponse's writeHead, for a response whose prototype its framework replaces (Express sets its own,
+ * made from node:http's): given to it as its own property, which survives that.
+ */
+export function timedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]): ServerResponse {
+  const facts = factsOf(this);
+  if (facts && !this.headersSent) {
+    const total = performance.now() - facts.started;
+    // The headers given to writeHead win over the ones set before; an object is the form every surface here uses.
+    const given = rest.find((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
+    const key = given ? Object.keys(given).find((k) => k.toLowerCase() === 'server-timing') : undefined;
+    const before = String((key ? given![key] : this.getHeader('server-timing')) ?? '');
+    const own = `${timingMetric('marketplace', total - providerTime(before))}, ${timingMetric('total', total)}`;
+    const value = before ? `${before}, ${own}` : own;
+    if (key) given![key] = value;
+    else this.setHeader('Server-Timing', value);
+  }
+  return (ServerResponse.prototype.writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
 }

@@ -409,3 +409,61 @@ describe('on every surface', () => {
     expect(dear.calls).toHaveLength(0);
   });
 });
+
+describe('Server-Timing', () => {
+  /** A Server-Timing value's metrics: name, description and duration. */
+  const metrics = (value: string | null) =>
+    (value ?? '').split(',').map((m) => {
+      const [name, ...params] = m.trim().split(';');
+      const param = (p: string) => params.find((x) => x.startsWith(`${p}=`))?.slice(p.length + 1);
+      return { name, desc: param('desc')?.replace(/"/g, ''), dur: Number(param('dur')) };
+    });
+
+  it("gives execute's time at each provider, the marketplace's own and the total; a replay gives its own only", async () => {
+    const cap = uniqueSlug('timing');
+    const [bad, good] = [await provider('bad'), await provider('good')];
+    bad.setDefault({ status: 500 });
+    good.setDefault({ delayMs: 30 });
+    const b = await offer(cap, bad, 0);
+    const g = await offer(cap, good, 10);
+    const me = await registerPayingAgent(server);
+    const body = { capability: cap, input: {} };
+    const res = await call('POST', '/execute', { key: me.key, body, headers: { 'Idempotency-Key': `timing-${cap}` } });
+    const timing = metrics(res.headers.get('server-timing'));
+    expect(timing.map((m) => [m.name, m.desc])).toEqual([
+      ['provider', b.serviceKey],
+      ['provider', g.serviceKey],
+      ['marketplace', undefined],
+      ['total', undefined],
+    ]);
+    expect(timing.slice(0, 2).map((m) => m.dur)).toEqual(res.body.attempts.map((a: any) => a.latency_ms));
+    const [p1, p2, own, total] = timing.map((m) => m.dur);
+    expect(p2).toBeGreaterThanOrEqual(30);
+    expect(own).toBeGreaterThanOrEqual(0);
+    expect(Math.abs(total - (p1 + p2 + own))).toBeLessThan(0.5);
+    const replay = await call('POST', '/execute', { key: me.key, body, headers: { 'Idempotency-Key': `timing-${cap}` } });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(metrics(replay.headers.get('server-timing')).map((m) => m.name)).toEqual(['marketplace', 'total']);
+  });
+
+  it('is on every answer: REST, GraphQL, MCP, A2A, a problem, the console', async () => {
+    const me = await registerAgent(server);
+    const answers = [
+      await call('GET', '/health'),
+      await call('GET', '/agents/me', { key: me.key }),
+      await call('GET', '/agents/me'),
+      await gql(server, '{ tiers { name } }', undefined, me.key),
+      await http(server.url, 'POST', '/mcp', {
+        key: me.key,
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { accept: 'application/json, text/event-stream' },
+      }),
+      await http(server.url, 'POST', '/api/a2a', { key: me.key, body: { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } } }),
+      await http(server.url, 'GET', '/.well-known/jwks.json'),
+    ];
+    for (const [i, res] of answers.entries()) {
+      const names = metrics(res.headers.get('server-timing')).map((m) => m.name);
+      expect({ i, status: res.status, names }).toEqual({ i, status: res.status, names: ['marketplace', 'total'] });
+    }
+  });
+});
