@@ -479,7 +479,8 @@ export class RestDispatcher {
       if (answer === STREAMED) return;
       if (answer.meta?.headers) Object.assign(headers, answer.meta.headers);
       // A replay answers what was answered, but not how long it took then (Server-Timing is each answer's own).
-      if (claimed) await services.idempotency.complete(claimed.subject, claimed.key, answer.status, answer.payload, kept(answer.meta?.headers), claimed.keeping);
+      if (claimed)
+        await services.idempotency.complete(claimed.subject, claimed.key, answer.status, answer.payload, kept(answer.meta?.headers), claimed.keeping);
       if (answer.kept !== undefined) writeText(res, answer.status, answer.kept, headers);
       else this.answer(res, answer.status, answer.payload, headers, route.produces);
       const caller = ctx.resolvedPrincipal;
