@@ -278,27 +278,41 @@ function providerTime(value: string): number {
  * `ServerResponse` option, so that no request pays for a closure.
  */
 export class TimedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
-  override writeHead(statusCode: number, ...rest: unknown[]): this {
-    return timedWriteHead.call(this, statusCode, ...rest) as this;
+  override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
+    return timedWriteHead.call(this, statusCode, reason, headers) as this;
   }
 }
+
+const writeHeadOfNode = ServerResponse.prototype.writeHead as (this: ServerResponse, statusCode: number, reason?: unknown, headers?: unknown) => ServerResponse;
 
 /**
  * TimedResponse's writeHead, for a response whose prototype its framework replaces (Express sets its own,
  * made from node:http's): given to it as its own property, which survives that.
  */
-export function timedWriteHead(this: ServerResponse, statusCode: number, ...rest: unknown[]): ServerResponse {
+export function timedWriteHead(this: ServerResponse, statusCode: number, reason?: unknown, headers?: unknown): ServerResponse {
   const facts = factsOf(this);
-  if (facts && !this.headersSent) {
+  if (facts !== undefined && !this.headersSent) {
     const total = performance.now() - facts.started;
-    // The headers given to writeHead win over the ones set before; an object is the form every surface here uses.
-    const given = rest.find((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
-    const key = given ? Object.keys(given).find((k) => k.toLowerCase() === 'server-timing') : undefined;
-    const before = String((key ? given![key] : this.getHeader('server-timing')) ?? '');
-    const own = `${timingMetric('marketplace', total - providerTime(before))}, ${timingMetric('total', total)}`;
-    const value = before ? `${before}, ${own}` : own;
-    if (key) given![key] = value;
-    else this.setHeader('Server-Timing', value);
+    // The headers given to writeHead (an object: the form every surface here uses) win over the ones set before;
+    // the timing joins them, which costs writeHead no merge of one more header set apart.
+    const last = headers ?? reason;
+    const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as Record<string, unknown>) : undefined;
+    const before = given === undefined ? this.getHeader('server-timing') : given['Server-Timing'];
+    const shown = Math.round(total * 10) / 10;
+    const value =
+      before === undefined
+        ? `marketplace;dur=${shown}, total;dur=${shown}`
+        : `${String(before)}, ${timingMetric('marketplace', total - providerTime(String(before)))}, total;dur=${shown}`;
+    // A copy of the headers given: an answer may pass an object it shares with others (A2A's SSE headers).
+    if (given !== undefined) {
+      const timed = { ...given, 'Server-Timing': value };
+      return headers === undefined ? writeHeadOfNode.call(this, statusCode, timed) : writeHeadOfNode.call(this, statusCode, reason, timed);
+    }
+    this.setHeader('Server-Timing', value);
   }
-  return (ServerResponse.prototype.writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
+  return headers === undefined
+    ? reason === undefined
+      ? writeHeadOfNode.call(this, statusCode)
+      : writeHeadOfNode.call(this, statusCode, reason)
+    : writeHeadOfNode.call(this, statusCode, reason, headers);
 }
