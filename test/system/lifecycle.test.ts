@@ -150,7 +150,8 @@ describe('npm start', () => {
       detached: true,
     });
     let out = '';
-    // The port it listens on, once the server logs it (NaN if npm ends first, or after 90 s).
+    // The port it listens on, once the server logs it (NaN if npm ends first, or after 240 s: a fresh data directory
+    // applies every migration first, which took over 90 s in a CI run beside the browser and cluster suites).
     const listensOn = new Promise<number>((resolve) => {
       const take = (d: Buffer) => {
         out += d;
@@ -160,7 +161,7 @@ describe('npm start', () => {
       npm.stdout!.on('data', take);
       npm.stderr!.on('data', take);
       npm.on('close', () => resolve(NaN));
-      setTimeout(() => resolve(NaN), 90_000).unref();
+      setTimeout(() => resolve(NaN), 240_000).unref();
     });
     const npmExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       npm.on('exit', (code, signal) => resolve({ code, signal })),
@@ -199,7 +200,7 @@ describe('npm start', () => {
       }
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });
 
 describe('SIGTERM under load', () => {
