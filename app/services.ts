@@ -26,6 +26,8 @@ import { SWARM_TOPIC, swarmStore, type SwarmEvent } from '../src/domain/swarms/s
 import { UTO_TOPIC, utoStore, type UtoStreamEvent } from '../src/domain/uto/events';
 import { utoMatcher } from '../src/domain/uto/matcher';
 import { indexOwnTools, webmcpIndexer } from '../src/domain/webmcp/index-sites';
+import { prober } from '../src/domain/services/probes';
+import { qualityJob } from '../src/domain/services/quality';
 import { loadSigningKeys } from '../src/domain/webhooks/signing-key';
 import { disableGoneReceiver } from '../src/domain/webhooks/webhooks';
 import { Pipeline } from '../src/pipeline/pipeline';
@@ -217,6 +219,8 @@ function addWorkers(services: Services): void {
   services.swarmRunner = new SwarmRunner(services);
   services.utoMatcher = utoMatcher(services);
   services.webmcpIndexer = webmcpIndexer(services);
+  services.prober = prober(services);
+  services.qualityJob = qualityJob(services);
   services.disputes = new DisputePipeline(services);
   services.payments.leases = new WalletLeases(services);
 }

@@ -122,6 +122,8 @@ export function backgroundWork(db: Database, services: Services): BackgroundWork
       services.utoMatcher!.start();
       services.webmcpIndexer!.start();
       services.providerStats.start();
+      services.prober?.start({ runNow: false });
+      services.qualityJob?.start({ runNow: false });
       services.disputes.start();
       services.payments.leases.start();
     },
@@ -139,6 +141,8 @@ export function backgroundWork(db: Database, services: Services): BackgroundWork
       await services.webmcpIndexer!.stop();
       await dispatcher.stop();
       await services.providerStats.stop();
+      await services.prober?.stop();
+      await services.qualityJob?.stop();
       await services.disputes.stop();
     },
   };

@@ -1,6 +1,26 @@
 // REST routes of discovery (spec §4.2).
 import { bucket, from, type Route } from './route';
 
+/** The quality the marketplace measured of a service, wherever a service or a ranked provider is listed. */
+export const serviceQualityFields = /* GraphQL */ `
+  fragment ServiceQualityFields on ServiceQuality {
+    window_days: windowDays
+    calls
+    successes
+    failures
+    excused
+    success_rate: successRate
+    latency_p50_ms: latencyP50Ms
+    latency_p95_ms: latencyP95Ms
+    uptime_24h: uptime24h
+    uptime_7d: uptime7d
+    uptime_30d: uptime30d
+    probes
+    low_sample: lowSample
+    computed_at: computedAt
+  }
+`;
+
 /** A ranked provider as resolve, browsing and MCP's browseProviders answer it. */
 export const providerMatch = /* GraphQL */ `
   fragment ProviderMatchFields on ProviderMatch {
@@ -25,7 +45,13 @@ export const providerMatch = /* GraphQL */ `
       latency
       freshness
     }
+    health
+    last_failure_reason: lastFailureReason
+    quality {
+      ...ServiceQualityFields
+    }
   }
+  ${serviceQualityFields}
 `;
 
 export const discoveryRoutes: Route[] = [

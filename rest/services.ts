@@ -1,5 +1,5 @@
 // REST routes of the registry: services, capabilities, statistics, showcase, tiers (spec §4.2).
-import { providerMatch } from './discovery';
+import { providerMatch, serviceQualityFields } from './discovery';
 import { bucket, from, type Route } from './route';
 
 export const subKeyPolicyFields = /* GraphQL */ `
@@ -25,6 +25,12 @@ export const serviceFields = /* GraphQL */ `
     costPerCall
     capability_prices: capabilityPrices
     status
+    health_url: healthUrl
+    health
+    last_failure_reason: lastFailureReason
+    quality {
+      ...ServiceQualityFields
+    }
     reputation
     provider {
       agent_id: agentId
@@ -43,6 +49,7 @@ export const serviceFields = /* GraphQL */ `
     created_at: createdAt
   }
   ${subKeyPolicyFields}
+  ${serviceQualityFields}
 `;
 
 export const capabilitySummary = /* GraphQL */ `
@@ -81,7 +88,7 @@ export const serviceRoutes: Route[] = [
     tag: 'Services',
     summary: 'Register a service',
     description:
-      'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it. `sub_key_policy` (`permissions`, `max_requests_per_minute`, `max_requests_per_day`) says what sub-keys of the service may hold; without it the owner has set none (`set_by_owner` false) and the default applies: read and write, at most 60 requests a minute.',
+      'The endpoint must be https. The `signing_secret` (Standard Webhooks, `whsec_…`) is shown only here: the marketplace signs its calls to the endpoint with it. `sub_key_policy` (`permissions`, `max_requests_per_minute`, `max_requests_per_day`) says what sub-keys of the service may hold; without it the owner has set none (`set_by_owner` false) and the default applies: read and write, at most 60 requests a minute. `health_url` (https) is where the marketplace probes the service while it gets no calls (a GET answered 2xx passes); without it the endpoint is probed, and any answer under 500 passes.',
     document: /* GraphQL */ `
       mutation RegisterService($input: RegisterServiceInput!) {
         registerService(input: $input) {
@@ -150,6 +157,44 @@ export const serviceRoutes: Route[] = [
     variables: { serviceKey: from.path('serviceKey') },
   },
   {
+    method: 'GET',
+    path: '/services/:serviceKey/quality',
+    bucket: bucket('services_get', 60),
+    auth: 'none',
+    status: 200,
+    tag: 'Services',
+    summary: 'What the marketplace measured of a service, day by day',
+    description:
+      "The service's health, the quality it publishes (the last 30 days: calls behind the figures, success rate, latency percentiles, uptime over 24 hours, 7 and 30 days) and the same days one by one, for a chart. Uptime is the share of observed five-minute slots in which a call succeeded or a health probe passed.",
+    errors: [404],
+    document: /* GraphQL */ `
+      query ServiceQuality($serviceKey: String!) {
+        service(serviceKey: $serviceKey) {
+          service_id: serviceId
+          service_key: serviceKey
+          health
+          last_failure_reason: lastFailureReason
+          quality {
+            ...ServiceQualityFields
+          }
+          days: qualityDays {
+            day
+            successes
+            failures
+            excused
+            probes_passed: probesPassed
+            probes_failed: probesFailed
+            latency_p50_ms: latencyP50Ms
+            latency_p95_ms: latencyP95Ms
+            uptime
+          }
+        }
+      }
+      ${serviceQualityFields}
+    `,
+    variables: { serviceKey: from.path('serviceKey') },
+  },
+  {
     method: 'PATCH',
     path: '/services/:serviceKey',
     bucket: bucket('services_update', 30),
@@ -158,7 +203,7 @@ export const serviceRoutes: Route[] = [
     tag: 'Services',
     summary: 'Change a service',
     description:
-      "The owner alone, paused or not (another agent's service, and a removed one, answers 404). `name`, `description`, `endpoint`, `capabilities`, `languages`, `pricing_model`, `pricing_details`, `cost_per_call`: each given replaces the service's, with the rules of registration; left out keeps its value; null restores an optional field's default (no languages, no details, a price of 0). Prices set per capability go with the capabilities left out. The next `resolve` and `execute`, on every instance, see the change. `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read and write; 60 a minute; no daily maximum), and `sub_key_policy: null` takes the policy back to none set. Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given until rotated, when the new key gets what the policy then allows.",
+      "The owner alone, paused or not (another agent's service, and a removed one, answers 404). `name`, `description`, `endpoint`, `health_url`, `capabilities`, `languages`, `pricing_model`, `pricing_details`, `cost_per_call`: each given replaces the service's, with the rules of registration; left out keeps its value; null restores an optional field's default (no languages, no details, a price of 0). Prices set per capability go with the capabilities left out. The next `resolve` and `execute`, on every instance, see the change. `sub_key_policy`: each field given replaces the policy's, each left out keeps its value, null restores its default (read and write; 60 a minute; no daily maximum), and `sub_key_policy: null` takes the policy back to none set. Provisioning then refuses (403) a permission the policy does not list and lowers a rate above a maximum to it, for the owner's own keys too; keys provisioned before keep what they were given until rotated, when the new key gets what the policy then allows.",
     errors: [404],
     document: /* GraphQL */ `
       mutation UpdateService($serviceKey: String!, $input: UpdateServiceInput!) {

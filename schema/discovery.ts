@@ -3,6 +3,7 @@ import type { ResolveQuery } from '../src/domain/discovery/ranking';
 import * as discovery from '../src/domain/discovery/resolve';
 import { PREFERENCES, type Match } from '../src/domain/discovery/scoring';
 import { builder } from './builder';
+import { HealthEnum, ServiceQuality } from './quality';
 import { maxLength, range } from './json-schema';
 
 const PreferEnum = builder.enumType('Prefer', { values: PREFERENCES });
@@ -35,6 +36,14 @@ const Match = builder.objectRef<discovery.Listed>('ProviderMatch').implement({
     providerId: t.exposeID('providerId', { nullable: true, description: 'Null for the marketplace itself' }),
     providerName: t.exposeString('providerName'),
     scoreBreakdown: t.expose('scoreBreakdown', { type: ScoreBreakdown }),
+    health: t.field({ type: HealthEnum, resolve: (m) => m.health }),
+    lastFailureReason: t.exposeString('lastFailureReason', { nullable: true, description: 'The failure category of its last failed call or probe' }),
+    quality: t.field({
+      type: ServiceQuality,
+      nullable: true,
+      description: 'What the marketplace measured over the last 30 days; null until counted, and for the marketplace itself',
+      resolve: (m) => m.quality,
+    }),
     firstParty: t.exposeBoolean('firstParty', { description: 'The marketplace itself (`service_key: marketplace`), not a registered service' }),
   }),
 });

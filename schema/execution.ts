@@ -152,7 +152,7 @@ const SkippedProvider = builder.objectRef<SkippedProviderShape>('SkippedProvider
     reason: t.field({
       type: FailureCategoryEnum,
       description:
-        "over_max_cost, below_policy (min_success_rate, max_latency_p95_ms), cooldown (after failures, or a provider's Retry-After), deadline_exceeded (not tried: the deadline had passed)",
+        "over_max_cost, below_policy (min_success_rate, max_latency_p95_ms), cooldown (after failures, or a provider's Retry-After), unhealthy (failed the marketplace's health probes), deadline_exceeded (not tried: the deadline had passed)",
       resolve: (s) => s.reason,
     }),
     detail: t.exposeString('detail', { description: 'The figures behind the reason' }),

@@ -7,7 +7,9 @@ import type { FirstPartyCapability } from '../src/domain/first-party/types';
 import type { SubKeyPolicy as SubKeyPolicyColumns } from '../src/domain/keys/sub-key-policy';
 import * as services from '../src/domain/services/services';
 import * as stats from '../src/domain/stats/stats';
+import { qualityDays, type Health, type Quality } from '../src/domain/services/quality';
 import { builder } from './builder';
+import { HealthEnum, QualityDayRef, ServiceQuality } from './quality';
 import { all, length, listOf, maxLength, oneOf, range } from './json-schema';
 import { pagedField } from './paging';
 
@@ -78,6 +80,27 @@ export const Service = builder.prismaNode('Service', {
       resolve: (s) => s.capabilityPrices ?? {},
     }),
     status: t.expose('status', { type: ServiceStatusEnum }),
+    healthUrl: t.exposeString('healthUrl', {
+      nullable: true,
+      description:
+        'Where the marketplace probes the service while it gets no calls (a GET answered 2xx passes); null: its endpoint is probed, and any answer under 500 passes',
+    }),
+    health: t.field({ type: HealthEnum, resolve: (s) => s.health as Health }),
+    lastFailureReason: t.exposeString('lastFailureReason', {
+      nullable: true,
+      description: 'The failure category (FailureCategory) of its last failed call or probe',
+    }),
+    quality: t.field({
+      type: ServiceQuality,
+      nullable: true,
+      description: 'What the marketplace measured over the last 30 days; null until a call or probe was counted',
+      resolve: (s) => (s.quality as Quality | null) ?? null,
+    }),
+    qualityDays: t.field({
+      type: [QualityDayRef],
+      description: 'The last 30 days one by one, for a chart: calls, probes, latency and uptime per day',
+      resolve: (s, _a, ctx) => qualityDays(ctx.services, s.id),
+    }),
     reputation: t.int({ description: "The provider's reputation", select: { agent: { select: { reputation: true } } }, resolve: (s) => s.agent.reputation }),
     provider: t.relation('agent'),
     stats: t.field({ type: ProviderStats, resolve: (s) => s }),
@@ -109,6 +132,9 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'Display name, at most 100 characters' }),
     endpoint: t.string({ required: true, description: 'An absolute https:// URL the marketplace calls' }),
+    healthUrl: t.string({
+      description: 'An https:// URL the marketplace probes with a GET while the service gets no calls (2xx passes); left out, the endpoint is probed',
+    }),
     capabilities: t.stringList({ required: true, description: 'Capability identifiers (1-50); unknown ones join the catalog' }),
     description: t.string({ required: true, description: '10-2000 characters' }),
     pricingModel: t.field({ type: PricingModelEnum, required: true }),
@@ -139,6 +165,7 @@ const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
     name: t.string({ description: 'At most 100 characters', extensions: length(1, services.SERVICE_NAME_MAX) }),
     description: t.string({ description: '10-2000 characters', extensions: length(services.SERVICE_DESCRIPTION_MIN, services.SERVICE_DESCRIPTION_MAX) }),
     endpoint: t.string({ description: 'An https:// URL the marketplace may call', extensions: maxLength(2048) }),
+    healthUrl: t.string({ description: 'An https:// URL the marketplace probes (null: its endpoint is probed)', extensions: maxLength(2048) }),
     capabilities: t.stringList({
       description: '1-50 capability identifiers; prices set for capabilities left out go with them',
       extensions: listOf(services.SERVICE_CAPABILITIES_MAX, maxLength(64)),

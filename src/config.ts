@@ -30,6 +30,15 @@ export interface Config {
   providerTimeoutMs: number;
   /** How long the read cache keeps a ranking, execute's candidates or a marketplace page (0 turns it off). */
   readCacheMs: number;
+  /**
+   * A provider with no call for this long is probed, and probed again at this interval while it gets none
+   * (src/domain/services/probes.ts); 0 turns probing off.
+   */
+  probeIntervalMs: number;
+  /** At most one probe per this long to any one host, across every instance. */
+  probeHostGapMs: number;
+  /** New calls and probes show in a service's published quality within about this long (they are gathered meanwhile). */
+  qualityDelayMs: number;
   /** Keep callers looked up by their credential in memory, emptied by change notifications (PRINCIPAL_CACHE=0 turns it off). */
   principalCache: boolean;
   /** A request's headers must all arrive within this (408 and a closed connection otherwise). */
@@ -211,6 +220,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryRetryScheduleMs: seconds('DELIVERY_RETRY_SCHEDULE', env.DELIVERY_RETRY_SCHEDULE, [5_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000]),
     providerTimeoutMs: integer('PROVIDER_TIMEOUT_MS', env.PROVIDER_TIMEOUT_MS, 10_000, 100, 120_000),
     readCacheMs: integer('READ_CACHE_MS', env.READ_CACHE_MS, 2_000, 0, 60_000),
+    probeIntervalMs: integer('PROBE_INTERVAL_MS', env.PROBE_INTERVAL_MS, 300_000, 0, 86_400_000),
+    probeHostGapMs: integer('PROBE_HOST_GAP_MS', env.PROBE_HOST_GAP_MS, 1_000, 0, 3_600_000),
+    qualityDelayMs: integer('QUALITY_DELAY_MS', env.QUALITY_DELAY_MS, 10_000, 0, 3_600_000),
     principalCache: env.PRINCIPAL_CACHE !== '0',
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION !== '0',
     metricsToken: metricsToken(env.METRICS_TOKEN),

@@ -70,6 +70,17 @@ describe('max_cost_cents', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'success', provider: { service_key: c.serviceKey }, transaction: { cost_cents: 5 } });
     expect(res.body.routing).toEqual({
+      policy: {
+        max_cost_cents: 10,
+        deadline_ms: null,
+        only: null,
+        ignore: null,
+        order: [d.serviceKey],
+        allow_fallbacks: true,
+        sort: null,
+        min_success_rate: null,
+        max_latency_p95_ms: null,
+      },
       skipped: [{ service_key: d.serviceKey, reason: 'over_max_cost', detail: expect.stringContaining('50 cents'), price_cents: 50 }],
     });
     expect(dear.calls).toHaveLength(0);

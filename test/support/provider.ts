@@ -5,6 +5,8 @@ import { arrivals } from './arrivals';
 import { startHttpsServer, type HttpsTestServer } from './https';
 
 export interface Call {
+  /** GET for the marketplace's health probes, POST for calls. */
+  method: string;
   headers: IncomingHttpHeaders;
   body: string;
   json: any;
@@ -51,9 +53,10 @@ export async function startProvider(name = 'provider'): Promise<Provider> {
       } catch {
         json = undefined;
       }
-      calls.push({ headers: req.headers, body, json, at: performance.now() });
+      calls.push({ method: req.method ?? '', headers: req.headers, body, json, at: performance.now() });
       arrived.arrived();
-      const b = script.shift() ?? fallback;
+      // A GET is the marketplace's health probe, not a call: it takes the default answer and leaves the script alone.
+      const b = req.method === 'GET' ? fallback : (script.shift() ?? fallback);
       if (b.hang) return;
       const answer = () => {
         const payload = b.body ?? JSON.stringify(b.json ?? { served_by: name, echo: json?.input ?? null });

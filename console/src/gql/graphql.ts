@@ -176,6 +176,8 @@ export type RegisterServiceInput = {
   description: string;
   /** An absolute https:// URL the marketplace calls */
   endpoint: string;
+  /** An https:// URL the marketplace probes with a GET while the service gets no calls (2xx passes); left out, the endpoint is probed */
+  healthUrl?: string | null | undefined;
   /** Language codes such as "en"; none means any language */
   languages?: Array<string> | null | undefined;
   /** Display name, at most 100 characters */
@@ -301,6 +303,8 @@ export type UpdateServiceInput = {
   description?: string | null | undefined;
   /** An https:// URL the marketplace may call */
   endpoint?: string | null | undefined;
+  /** An https:// URL the marketplace probes (null: its endpoint is probed) */
+  healthUrl?: string | null | undefined;
   /** Language codes (null: none, so any) */
   languages?: Array<string> | null | undefined;
   /** At most 100 characters */

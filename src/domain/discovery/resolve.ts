@@ -84,6 +84,10 @@ function marketplaceListing(capability: FirstPartyCapability): Listed {
     providerId: null,
     providerName: MARKETPLACE_PROVIDER.name,
     cooldownUntil: null,
+    // The marketplace answers in process: there is nothing to probe, and it is up whenever it answers.
+    health: 'healthy',
+    lastFailureReason: null,
+    quality: null,
     score: null,
     scoreBreakdown: { reputation: 0, cost: 0, reliability: 0, latency: 0, freshness: 0 },
     firstParty: true,

@@ -1,3 +1,5 @@
+import type { Health, Quality } from '../services/quality';
+
 // How an offer is scored: the factors, their scales and each preference's weights (the service_offers migration's
 // marketplace_offer_score mirrors them), and the scores of ranked offers as of now.
 
@@ -34,6 +36,12 @@ export interface Match {
   providerName: string;
   /** Until when `execute` skips the provider after repeated failures (null: it does not). */
   cooldownUntil: Date | null;
+  /** What the marketplace's probes and calls found: `unhealthy` providers are out of auto routing. */
+  health: Health;
+  /** The failure category of its last failed call or probe. */
+  lastFailureReason: string | null;
+  /** The quality the marketplace measured over its window (null until computed). */
+  quality: Quality | null;
   score: number;
   scoreBreakdown: Record<Factor, number>;
 }
@@ -64,6 +72,10 @@ export type RankedOffer = [
   providerName: string,
   /** When the provider's cooldown after failures ends, epoch milliseconds (null: none). */
   cooldownUntilMs: number | null,
+  /** Absent from offers written before health was kept (read as unknown). */
+  health?: Health,
+  lastFailureReason?: string | null,
+  quality?: Quality | null,
 ];
 
 /** Each factor in 0..1; the same formulas as marketplace_offer_score in the service_offers migration. */
@@ -102,6 +114,9 @@ export function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): M
       providerId,
       providerName,
       cooldownUntilMs,
+      health,
+      lastFailureReason,
+      quality,
     ]) => {
       const f = factorsOf({ reputation, costCents, successes, failures, latencyP50Ms, freshAt: new Date(freshAtMs) }, now);
       const breakdown = {
@@ -127,6 +142,9 @@ export function scoreOffers(offers: RankedOffer[], prefer: Prefer, now: Date): M
         providerId,
         providerName,
         cooldownUntil: cooldownUntilMs === null || cooldownUntilMs === undefined ? null : new Date(cooldownUntilMs),
+        health: health ?? 'unknown',
+        lastFailureReason: lastFailureReason ?? null,
+        quality: quality ?? null,
         score: round2(exact),
         scoreBreakdown: breakdown,
       };

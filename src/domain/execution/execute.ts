@@ -33,6 +33,7 @@ import {
   nobodyLeft,
   planAuto,
   ProvidersCoolingDown,
+  ProvidersUnhealthy,
   underInput,
   unservedByMarketplace,
   type Candidate,
@@ -194,6 +195,9 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
       const back = plan.cooling.filter((c) => c.until <= until).slice(0, policy.allowFallbacks ? MAX_ATTEMPTS : 1);
       candidates = back.map((c) => c.candidate);
       skipped = skipped.filter((s) => !back.some((c) => c.candidate.serviceKey === s.serviceKey));
+    }
+    if (!candidates.length && !local && plan.unhealthy) {
+      throw new ProvidersUnhealthy(capability, plan.unhealthy, Math.ceil(ctx.services.config.probeIntervalMs / 2000));
     }
     if (!candidates.length && !local && given) {
       const refusal = await nobodyLeft(ctx, capability, policy, plan);

@@ -7,7 +7,7 @@ export const ROUTING_SORTS = ['balanced', 'cost', 'latency', 'reputation', 'reli
 export type RoutingSort = (typeof ROUTING_SORTS)[number];
 
 /** What a skipped provider was skipped for (ExecutionReceipt.skipped). */
-export type SkipReason = 'over_max_cost' | 'below_policy' | 'cooldown' | 'deadline_exceeded';
+export type SkipReason = 'over_max_cost' | 'below_policy' | 'cooldown' | 'unhealthy' | 'deadline_exceeded';
 
 /** A provider the call passed over, and why (ExecutionReceipt.routing.skipped). */
 export interface SkippedProvider {

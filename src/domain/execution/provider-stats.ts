@@ -8,6 +8,9 @@ import type { Services } from '../context';
 import type { OutboxRecord } from '../../platform/outbox';
 import { announceCommitted, eventCtes, makeEvent } from '../events';
 import { Worker } from '../../platform/worker';
+import { bucketOf, LATENCY_BUCKETS_MS, percentile } from '../../platform/histogram';
+import { daysUpsert, DayDeltas } from '../services/quality';
+import { categoryOf } from './receipts';
 import { DAILY_GAIN_CAP, FAMILY_ROOTS, GAIN_WINDOW_MS, gainedSince, reputationMove, rootsOf, type FamilyRoot } from '../reputation/reputation';
 
 declare module '../context' {
@@ -17,8 +20,6 @@ declare module '../context' {
   }
 }
 
-/** Upper bounds of the latency buckets in milliseconds; one more bucket holds everything slower. */
-export const LATENCY_BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000] as const;
 /** Past this many samples the histogram is halved, so that recent calls weigh more than old ones. */
 const HISTOGRAM_CAP = 10_000;
 /** Three failures in a row start a cooldown of 30 s, doubling with each further failure up to 10 minutes. */
@@ -41,29 +42,6 @@ const FOLD_INTERVAL_MS = 1000;
  */
 const LAZY_FOLD_MS = 5000;
 
-export function bucketOf(latencyMs: number): number {
-  const i = LATENCY_BUCKETS_MS.findIndex((bound) => latencyMs <= bound);
-  return i === -1 ? LATENCY_BUCKETS_MS.length : i;
-}
-
-/** The q-quantile of a bucketed histogram, interpolated linearly inside its bucket; null when empty. */
-export function percentile(buckets: readonly number[], q: number): number | null {
-  const total = buckets.reduce((n, c) => n + c, 0);
-  if (!total) return null;
-  const rank = q * total;
-  let seen = 0;
-  for (let i = 0; i < buckets.length; i++) {
-    if (!buckets[i]) continue;
-    if (seen + buckets[i] >= rank) {
-      const low = i === 0 ? 0 : LATENCY_BUCKETS_MS[i - 1];
-      const high = i < LATENCY_BUCKETS_MS.length ? LATENCY_BUCKETS_MS[i] : LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1] * 2;
-      return Math.round(low + ((rank - seen) / buckets[i]) * (high - low));
-    }
-    seen += buckets[i];
-  }
-  return LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1];
-}
-
 export function cooldownMs(consecutiveFailures: number): number {
   if (consecutiveFailures < COOLDOWN_AFTER) return 0;
   return Math.min(COOLDOWN_MAX_MS, COOLDOWN_BASE_MS * 2 ** (consecutiveFailures - COOLDOWN_AFTER));
@@ -81,6 +59,9 @@ interface QueuedAttempt {
   price_cents: number;
   /** A provider's 429: the seconds its Retry-After asked for. */
   retry_after_seconds: number | null;
+  /** A failure's reason and HTTP status, of which its category is taken. */
+  reason: string | null;
+  status_code: number | null;
 }
 
 /**
@@ -128,7 +109,7 @@ interface ServiceRow {
 function foldService(
   s: Omit<ServiceRow, 'id' | 'agent_id' | 'reputation' | 'gained'>,
   attempts: readonly (Pick<QueuedAttempt, 'outcome' | 'latency_ms' | 'created_at'> &
-    Partial<Pick<QueuedAttempt, 'retry_after_seconds'>> & { counts: boolean })[],
+    Partial<Pick<QueuedAttempt, 'retry_after_seconds' | 'reason' | 'status_code'>> & { counts: boolean })[],
 ) {
   const ordered = [...attempts].sort((x, y) => new Date(x.created_at).getTime() - new Date(y.created_at).getTime());
   const buckets = Array.from({ length: LATENCY_BUCKETS_MS.length + 1 }, (_, i) => s.latency_buckets[i] ?? 0);
@@ -137,6 +118,7 @@ function foldService(
   let successes = 0;
   let failures = 0;
   let excused = 0;
+  let lastFailureReason: string | null = null;
   // Of those, the ones that count for the provider's reputation.
   const counted = { successes: 0, failures: 0 };
   for (const a of ordered) {
@@ -153,6 +135,7 @@ function foldService(
     } else {
       failures++;
       if (a.counts) counted.failures++;
+      lastFailureReason = categoryOf({ outcome: 'failure', reason: a.reason ?? 'internal', statusCode: a.status_code ?? null, serviceId: 'folded' });
       const at = new Date(a.created_at).getTime();
       lastFailure = new Date(at);
       const retryAfter = a.retry_after_seconds ?? null;
@@ -171,6 +154,8 @@ function foldService(
     counted,
     points,
     stats: {
+      succeeded: successes > 0,
+      last_failure_reason: lastFailureReason,
       success_count: s.success_count + successes,
       failure_count: s.failure_count + failures,
       reputation_success_count: rs + counted.successes,
@@ -187,8 +172,8 @@ function foldService(
   };
 }
 
-const READ_QUEUE = `SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.retry_after_seconds, q.created_at, q.caller_id, q.price_cents
-  FROM attempts_to_fold q ORDER BY q.id LIMIT $1`;
+const READ_QUEUE = `SELECT q.id::text AS id, q.service_id, q.outcome, q.latency_ms, q.retry_after_seconds, q.created_at, q.caller_id, q.price_cents,
+  q.reason, q.status_code FROM attempts_to_fold q ORDER BY q.id LIMIT $1`;
 const READ_SERVICES = `
   SELECT s.id, s.agent_id, a.reputation, ${gainedSince('a.id', '$2')} AS gained,
     s.success_count, s.failure_count, s.latency_buckets, s.consecutive_failures, s.last_success_at, s.last_failure_at,
@@ -207,7 +192,7 @@ const applySql = (moves: boolean) => `
   WITH ${
     moves
       ? `moves AS (
-    SELECT * FROM jsonb_to_recordset($6::jsonb) AS m(agent_id uuid, previous int, reputation int, reason text, event_id text, data jsonb)
+    SELECT * FROM jsonb_to_recordset($9::jsonb) AS m(agent_id uuid, previous int, reputation int, reason text, event_id text, data jsonb)
   ), moved AS (
     UPDATE agents a SET reputation = m.reputation FROM moves m WHERE a.id = m.agent_id AND a.reputation = m.previous RETURNING 1
   ), `
@@ -216,23 +201,28 @@ const applySql = (moves: boolean) => `
     UPDATE services s SET success_count = v.success_count, failure_count = v.failure_count, latency_buckets = v.latency_buckets,
       latency_p50_ms = v.latency_p50_ms, latency_p95_ms = v.latency_p95_ms, last_success_at = v.last_success_at,
       last_failure_at = v.last_failure_at, consecutive_failures = v.consecutive_failures, cooldown_until = v.cooldown_until,
-      reputation_success_count = v.reputation_success_count, reputation_failure_count = v.reputation_failure_count, excused_count = v.excused_count
+      reputation_success_count = v.reputation_success_count, reputation_failure_count = v.reputation_failure_count, excused_count = v.excused_count,
+      -- A call that succeeded shows the provider alive, whatever probes found before (services/probes.ts).
+      health = CASE WHEN v.succeeded THEN 'healthy' ELSE s.health END, probe_streak = CASE WHEN v.succeeded THEN 0 ELSE s.probe_streak END,
+      last_failure_reason = COALESCE(v.last_failure_reason, s.last_failure_reason),
+      quality_due_at = LEAST(COALESCE(s.quality_due_at, 'infinity'), $7::timestamptz)
     FROM jsonb_to_recordset($2::jsonb) AS v(id uuid, seen_successes int, seen_failures int, seen_streak int, seen_excused int, success_count int,
       failure_count int, latency_buckets int[], latency_p50_ms int, latency_p95_ms int, last_success_at timestamptz,
       last_failure_at timestamptz, consecutive_failures int, cooldown_until timestamptz, reputation_success_count int, reputation_failure_count int,
-      excused_count int)
+      excused_count int, succeeded boolean, last_failure_reason text)
     WHERE s.id = v.id AND s.success_count = v.seen_successes AND s.failure_count = v.seen_failures AND s.consecutive_failures = v.seen_streak
       AND s.excused_count = v.seen_excused
     RETURNING 1
   ), claimed AS (
     -- The ids' range makes it one index range scan (the list alone is one index search per id).
     DELETE FROM attempts_to_fold WHERE id BETWEEN $3 AND $4 AND id = ANY($1::bigint[]) RETURNING 1
+  ), days AS (${daysUpsert('$6')}
   )${
     moves
       ? `, noted AS (
     INSERT INTO reputation_events (id, agent_id, delta, score_after, reason, source_type, created_at)
-    SELECT gen_random_uuid(), m.agent_id, m.reputation - m.previous, m.reputation, m.reason, 'provider_stats', $7::timestamptz FROM moves m
-  ), ${eventCtes(`SELECT m.event_id, 'reputation.changed', m.agent_id, m.data, $7::timestamptz FROM moves m`)}`
+    SELECT gen_random_uuid(), m.agent_id, m.reputation - m.previous, m.reputation, m.reason, 'provider_stats', $8::timestamptz FROM moves m
+  ), ${eventCtes(`SELECT m.event_id, 'reputation.changed', m.agent_id, m.data, $8::timestamptz FROM moves m`)}`
       : ''
   }
   SELECT marketplace_fold_unchanged(${moves ? '(SELECT count(*) FROM moved) = (SELECT count(*) FROM moves) AND ' : ''}(SELECT count(*) FROM stats) = $5
@@ -316,13 +306,30 @@ async function foldBatch(services: Services, batch: number): Promise<number> {
       moves.push({ agent_id: agentId, previous: p.previous, reputation: move.after, reason, event_id: event.id, data: move.data });
     }
     // The queue is read in id order, so the first and last ids bound the batch.
-    const params = [queued.map((a) => a.id), JSON.stringify(stats), queued[0].id, queued[queued.length - 1].id, stats.length];
+    // Each attempt in its service's day (quality.ts): what published quality and uptime are computed from.
+    const days = new DayDeltas();
+    const known = new Set(rows.map((s) => s.id));
+    for (const a of queued) {
+      if (!known.has(a.service_id)) continue;
+      const success = a.outcome === 'success';
+      days.add(a.service_id, a.created_at, { success, excused: a.outcome === 'excused', ...(success && { latencyBucket: bucketOf(a.latency_ms) }) });
+    }
+    const params = [
+      queued.map((a) => a.id),
+      JSON.stringify(stats),
+      queued[0].id,
+      queued[queued.length - 1].id,
+      stats.length,
+      JSON.stringify(days.rows()),
+      new Date(at.getTime() + services.config.qualityDelayMs),
+    ];
     const apply = moves.length ? APPLY_MOVING : APPLY;
     const [{ deliveries }] = await services.sql.query<{ deliveries: number }>(
       apply.text,
-      moves.length ? [...params, JSON.stringify(moves), at] : params,
+      moves.length ? [...params, at, JSON.stringify(moves)] : params,
       apply.name,
     );
+    services.qualityJob?.wake();
     announceCommitted(services, events, deliveries);
     return queued.length;
   }, TRIES);

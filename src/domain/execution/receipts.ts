@@ -19,6 +19,7 @@ export const FAILURE_CATEGORIES = [
   'over_max_cost',
   'below_policy',
   'cooldown',
+  'unhealthy',
   'deadline_exceeded',
 ] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];

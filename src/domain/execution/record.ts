@@ -178,9 +178,9 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), q AS (
     -- Who called, and what the call put at stake: a success's price only where this statement charged it
     -- (the provider's reputation rises only with paid calls), a failure's as held (failures are never charged).
-    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, retry_after_seconds, created_at, caller_id, price_cents)
+    INSERT INTO attempts_to_fold (service_id, outcome, latency_ms, retry_after_seconds, created_at, caller_id, price_cents, reason, status_code)
     SELECT a.service_id, ${FOLD_OUTCOME}, a.latency_ms, a.retry_after_seconds, a.created_at, r.agent_id,
-      CASE WHEN a.outcome = 'success' THEN ${paid ? 'r.cost_cents' : '0'} ELSE a.price_cents END
+      CASE WHEN a.outcome = 'success' THEN ${paid ? 'r.cost_cents' : '0'} ELSE a.price_cents END, a.reason, a.status_code
     FROM a JOIN r ON r.id = a.execution_id WHERE a.service_id IS NOT NULL
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)

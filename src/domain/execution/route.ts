@@ -82,6 +82,8 @@ export interface RoutePlan {
   skipped: SkippedProvider[];
   /** Providers passed over only for their cooldown, in rank order, with when it ends (epoch ms). */
   cooling: { candidate: Candidate; until: number }[];
+  /** Providers passed over only for failing the marketplace's health probes. */
+  unhealthy: number;
 }
 
 /** Offers read to rank by reliability (no stored score orders by it): the balanced ranking's first this many. */
@@ -136,7 +138,7 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
     if (missing.length) rows = [...rows, ...(await loadNamed(ctx, capability, missing)).filter(([o]) => !rows.some(([r]) => r[0] === o[0]))];
   }
   const want = policy.allowFallbacks ? MAX_ATTEMPTS : 1;
-  const plan: RoutePlan = { candidates: [], skipped: [], cooling: [] };
+  const plan: RoutePlan = { candidates: [], skipped: [], cooling: [], unhealthy: 0 };
   const seen = new Set<string>();
   const walk = (matches: CallableMatch[]) => {
     for (const m of ordered(matches, policy)) {
@@ -144,7 +146,11 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
       if (seen.has(m.serviceId)) continue;
       seen.add(m.serviceId);
       const skip = policySkip(m, policy);
-      if (!skip && isCooling(m, now)) {
+      if (!skip && m.health === 'unhealthy') {
+        plan.unhealthy++;
+        const detail = `failed the marketplace's health probes${m.lastFailureReason ? ` (last: ${m.lastFailureReason})` : ''}`;
+        plan.skipped.push({ serviceId: m.serviceId, serviceKey: m.serviceKey, priceCents: m.costCents, reason: 'unhealthy', detail });
+      } else if (!skip && isCooling(m, now)) {
         const until = m.cooldownUntil!.getTime();
         plan.cooling.push({ candidate: candidateOf(m), until });
         const detail = `is cooling down after failures until ${new Date(until).toISOString()}`;
@@ -172,16 +178,17 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
  * or answers 503): the caller's 400, naming the field, the cheapest price on offer when it was the price.
  */
 export async function nobodyLeft(ctx: Ctx, capability: string, policy: RoutingPolicy, plan: RoutePlan): Promise<ValidationFailed | null> {
-  if (plan.skipped.some((s) => s.reason === 'over_max_cost') && !plan.skipped.some((s) => s.reason === 'below_policy')) {
+  const skipped = plan.skipped.filter((s) => s.reason === 'over_max_cost' || s.reason === 'below_policy');
+  if (skipped.some((s) => s.reason === 'over_max_cost') && !skipped.some((s) => s.reason === 'below_policy')) {
     const cheapest = await cheapestOffer(ctx, capability);
     const offer = cheapest ? `the cheapest on offer is ${cheapest.serviceKey} at ${cheapest.costCents} cents` : 'nobody offers it now';
     return new ValidationFailed([
       { path: 'routing.maxCostCents', message: `no provider of ${capability} costs at most ${policy.maxCostCents} cents: ${offer}` },
     ]);
   }
-  if (plan.skipped.length) {
-    const path = plan.skipped.some((s) => s.detail.includes('min_success_rate')) ? 'routing.minSuccessRate' : 'routing.maxLatencyP95Ms';
-    const why = plan.skipped.map((s) => `${s.serviceKey} ${s.detail}`).join('; ');
+  if (skipped.length) {
+    const path = skipped.some((s) => s.detail.includes('min_success_rate')) ? 'routing.minSuccessRate' : 'routing.maxLatencyP95Ms';
+    const why = skipped.map((s) => `${s.serviceKey} ${s.detail}`).join('; ');
     return new ValidationFailed([{ path, message: `no provider of ${capability} meets the routing policy: ${why}` }]);
   }
   if (policy.only) return new ValidationFailed([{ path: 'routing.only', message: `none of these is an active provider of ${capability}` }]);
@@ -235,6 +242,22 @@ export function unservedByMarketplace(capability: string, firstParty: { unavaila
   return new CapabilityUnavailable(
     `No registered provider offers ${capability}, and the marketplace cannot serve it on this instance: ${firstParty.unavailableBecause ?? 'it is not configured here'}`,
   );
+}
+
+/**
+ * Every provider the call may try failed the marketplace's health probes (and none is cooling down): 503 with
+ * Retry-After at the next probes' time. A provider named in `provider` is still called.
+ */
+export class ProvidersUnhealthy extends AppError {
+  constructor(capability: string, count: number, retryAfterSeconds: number) {
+    const seconds = Math.max(1, retryAfterSeconds);
+    super(
+      'service_unavailable',
+      `Every provider of ${capability} the call may try (${count}) failed the marketplace's health probes; it probes them again within ${seconds} s. A provider named in \`provider\` is still called.`,
+      { retry_after_seconds: seconds, http: { status: 503, headers: { 'Retry-After': String(seconds) } } },
+      503,
+    );
+  }
 }
 
 /**

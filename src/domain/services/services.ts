@@ -24,6 +24,7 @@ const LANGUAGE = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 export interface RegisterServiceInput {
   name?: unknown;
   endpoint?: unknown;
+  healthUrl?: unknown;
   capabilities?: unknown;
   description?: unknown;
   pricingModel?: unknown;
@@ -39,6 +40,8 @@ export type RegisteredService = Service;
 interface ServiceFields {
   name: string;
   endpoint: string;
+  /** Where the marketplace probes the service's health (null: its endpoint). */
+  healthUrl: string | null;
   description: string;
   capabilities: string[];
   pricingModel: (typeof PRICING_MODELS)[number];
@@ -64,15 +67,19 @@ function readServiceFields(ctx: Ctx, checks: Checks, input: RegisterServiceInput
     return value !== undefined && value !== null;
   };
   if (required('name', input.name)) out.name = checks.text('name', input.name, { max: SERVICE_NAME_MAX, required: true });
-  if (required('endpoint', input.endpoint)) {
+  // A URL the marketplace calls: https, and one the outbound guard lets it reach.
+  const outboundUrl = (path: string, value: unknown) => {
     const shapeErrors = checks.errors.length;
-    const endpoint = checks.httpsUrl('endpoint', input.endpoint);
-    if (endpoint && checks.errors.length === shapeErrors) {
-      const problem = checkOutboundUrl(endpoint, ctx.services.config.outboundAllowPrivate);
-      if (problem) checks.fail('endpoint', problem);
+    const url = checks.httpsUrl(path, value);
+    if (url && checks.errors.length === shapeErrors) {
+      const problem = checkOutboundUrl(url, ctx.services.config.outboundAllowPrivate);
+      if (problem) checks.fail(path, problem);
     }
-    out.endpoint = endpoint;
-  }
+    return url;
+  };
+  if (required('endpoint', input.endpoint)) out.endpoint = outboundUrl('endpoint', input.endpoint);
+  if (input.healthUrl === null || (!partial && input.healthUrl === undefined)) out.healthUrl = null;
+  else if (given(input.healthUrl)) out.healthUrl = outboundUrl('healthUrl', input.healthUrl) ?? null;
   if (required('description', input.description)) {
     out.description = checks.text('description', input.description, {
       min: SERVICE_DESCRIPTION_MIN,
@@ -132,7 +139,7 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
     ...(input.subKeyPolicy ? readSubKeyPolicy(checks, 'subKeyPolicy', input.subKeyPolicy, ctx.services.clock.now()) : {}),
   };
   checks.done();
-  const { name, endpoint, description, capabilities, pricingModel, languages, pricingDetails, costPerCall } = fields as ServiceFields;
+  const { name, endpoint, healthUrl, description, capabilities, pricingModel, languages, pricingDetails, costPerCall } = fields as ServiceFields;
 
   const service = await ctx.db.$transaction(async (tx) => {
     const created = await tx.service.create({
@@ -142,6 +149,9 @@ export async function registerService(ctx: Ctx, input: RegisterServiceInput): Pr
         name,
         description,
         endpoint,
+        healthUrl,
+        // Probed once it has had no call for an interval (probes.ts).
+        probeDueAt: new Date(ctx.services.clock.now().getTime() + ctx.services.config.probeIntervalMs),
         capabilities,
         languages,
         pricingModel,
@@ -190,9 +200,18 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
   return ctx.db.$transaction(async (tx) => {
     // Locked, so that the price and pricing model checked together below are the ones written over.
     const [service] = await tx.$queryRaw<
-      { id: string; serviceKey: string; pricingModel: string; costPerCall: number; capabilityPrices: Record<string, number> }[]
+      {
+        id: string;
+        serviceKey: string;
+        pricingModel: string;
+        costPerCall: number;
+        capabilityPrices: Record<string, number>;
+        endpoint: string;
+        healthUrl: string | null;
+      }[]
     >`
-      SELECT id, service_key AS "serviceKey", pricing_model::text AS "pricingModel", cost_per_call AS "costPerCall", capability_prices AS "capabilityPrices"
+      SELECT id, service_key AS "serviceKey", pricing_model::text AS "pricingModel", cost_per_call AS "costPerCall", capability_prices AS "capabilityPrices",
+        endpoint, health_url AS "healthUrl"
       FROM services WHERE service_key = ${serviceKey} AND agent_id = ${me.id}::uuid AND status <> 'removed' FOR NO KEY UPDATE`;
     if (!service) throw new NotFound('service', serviceKey);
     const pricingModel = fields.pricingModel ?? service.pricingModel;
@@ -215,6 +234,14 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
       ...(fields.name !== undefined && { name: fields.name }),
       ...(fields.description !== undefined && { description: fields.description }),
       ...(fields.endpoint !== undefined && { endpoint: fields.endpoint }),
+      ...(fields.healthUrl !== undefined && { healthUrl: fields.healthUrl }),
+      // Where it is probed moved: what the probes found before no longer says anything, and it is probed again soon.
+      ...(((fields.endpoint !== undefined && fields.endpoint !== service.endpoint) ||
+        (fields.healthUrl !== undefined && fields.healthUrl !== service.healthUrl)) && {
+        health: 'unknown',
+        probeStreak: 0,
+        probeDueAt: ctx.services.clock.now(),
+      }),
       ...(fields.capabilities !== undefined && { capabilities: fields.capabilities, capabilityPrices: prices }),
       ...(fields.languages !== undefined && { languages: fields.languages }),
       ...(fields.pricingModel !== undefined && { pricingModel: fields.pricingModel }),
@@ -223,7 +250,7 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
     };
     const updated = await tx.service.update({ ...query, where: { id: service.id }, data });
     if (fields.capabilities) await declareCapabilities(tx, fields.capabilities);
-    const changed = Object.keys(data).filter((k) => !k.startsWith('subKey') && k !== 'capabilityPrices');
+    const changed = Object.keys(data).filter((k) => !k.startsWith('subKey') && !['capabilityPrices', 'health', 'probeStreak', 'probeDueAt'].includes(k));
     await recordAudit(tx, ctx, {
       agentId: me.id,
       action: 'service.updated',
