@@ -7,7 +7,7 @@ import { execute, getOperationAST, GraphQLError, type ExecutionResult, type Grap
 import type { Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { AppError } from '../src/platform/errors';
-import { BODY_LIMIT_BYTES, clientAddress, isJsonContentType, readJsonBody } from '../src/platform/http';
+import { BODY_LIMIT_BYTES, clientAddress, factsOf, isJsonContentType, readJsonBody } from '../src/platform/http';
 import { requestError, type OperationGate } from './operation-gate';
 import { GRAPHQL_PATH } from './server';
 
@@ -101,6 +101,7 @@ export class GraphQLHttp {
       authorization: req.headers.authorization,
       requestId,
       clientAddress: clientAddress(req, this.services.config.trustProxy),
+      response: factsOf(res),
     });
     // Through the pipeline (src/pipeline): rate buckets, the input boundary, the cost; then the operation, or
     // what the gate keeps for one that only introspects.

@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject } from '../src/domain/request-context';
 import { AppError, InternalError, isUnavailable, problemFromError, ServiceUnavailable } from '../src/platform/errors';
-import { BODY_LIMIT_BYTES, clientAddress as httpClientAddress, refuseUpgrade, requestIdOf } from '../src/platform/http';
+import { BODY_LIMIT_BYTES, clientAddress as httpClientAddress, factsOf, refuseUpgrade, requestIdOf } from '../src/platform/http';
 import { newRequestId } from '../src/platform/ids';
 import { graphqlSse } from './sse';
 import type { OperationGate } from './operation-gate';
@@ -108,6 +108,7 @@ export function createGraphQLServer(services: Services, schema: GraphQLSchema, g
         authorization,
         requestId: requestId ?? ((res && requestIdOf(res)) || newRequestId()),
         clientAddress: clientAddress ?? (req ? httpClientAddress(req as IncomingMessage, services.config.trustProxy) : 'unknown'),
+        response: res ? factsOf(res) : undefined,
       }) as Ctx;
     },
     maskedErrors: { maskError: maskErrorWith(services) },

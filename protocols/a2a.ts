@@ -17,7 +17,7 @@ import { CAPABILITY_SLUG } from '../src/domain/capabilities/catalog';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext } from '../src/domain/request-context';
 import { problemFromError, ValidationFailed } from '../src/platform/errors';
-import { clientAddress } from '../src/platform/http';
+import { clientAddress, factsOf } from '../src/platform/http';
 import { onFirstUse } from '../src/platform/lazy';
 import { bucket } from '../rest/route';
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from './json-rpc';
@@ -315,6 +315,7 @@ export class A2aEndpoint {
       authorization: req.headers.authorization,
       requestId,
       clientAddress: clientAddress(req, this.services.config.trustProxy),
+      response: factsOf(res),
     });
     // The message passes the pipeline before anything reads it (the task store keeps it, the execute tool runs
     // it): the A2A bucket, the agent's key, the input boundary over its params.

@@ -11,7 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Ctx, Services } from '../src/domain/context';
 import { createContext, rateSubject, type RequestFacts } from '../src/domain/request-context';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { clientAddress } from '../src/platform/http';
+import { clientAddress, factsOf } from '../src/platform/http';
 import { VERSION } from '../src/config';
 import { problemFromError, type Problem } from '../src/platform/errors';
 import { INTERNAL_ERROR, INVALID_PARAMS } from './json-rpc';
@@ -176,7 +176,12 @@ export class McpEndpoint {
     session.lastSeen = Date.now();
     // What the messages of this request run as: its credential, its address, its request id. The SDK hands
     // this to the handlers of the messages the request carries (`extra.authInfo`).
-    const facts: RequestFacts = { authorization: req.headers.authorization, clientAddress: clientAddress(req, this.services.config.trustProxy), requestId };
+    const facts: RequestFacts = {
+      authorization: req.headers.authorization,
+      clientAddress: clientAddress(req, this.services.config.trustProxy),
+      requestId,
+      response: factsOf(res),
+    };
     const withFacts = Object.assign(req, { auth: { token: String(req.headers.authorization ?? ''), clientId: 'bearer', scopes: [], extra: { facts } } });
     await session.transport.handleRequest(withFacts, res);
     // A POST without a session that did not initialize one (the transport refused it) leaves nothing open.

@@ -1,5 +1,4 @@
 // REST route of execute (spec §4.3).
-import { timingMetric } from '../src/platform/http';
 import { bucket, from, paymentResponse, type AnswerMeta, type Route } from './route';
 
 /** What an execution answers, on REST and to MCP's executeCapability. */
@@ -88,20 +87,16 @@ export const executionReceipt = /* GraphQL */ `
 `;
 
 /**
- * What an execution's answer carries beside its body: each attempt's time at its provider (Server-Timing
- * `provider`, the service key as its description; the server adds the marketplace's own time and the total)
- * and, for a call paid with PAYMENT-SIGNATURE, its PAYMENT-RESPONSE.
+ * What an execution's answer carries beside its body: for a call paid with PAYMENT-SIGNATURE, its
+ * PAYMENT-RESPONSE. (Each attempt's time at its provider is in its Server-Timing on every surface: the
+ * execution adds it to the answer's facts, fallback.ts.)
  */
 export function executionAnswer(receipt: {
   attempts?: { service_key: string; latency_ms: number }[] | null;
   payment?: { x402?: { payer: string; transaction: string; network: string; amount_base_units: string } | null } | null;
 }): AnswerMeta | undefined {
   const x402 = receipt?.payment?.x402;
-  const paid = x402 ? paymentResponse({ payer: x402.payer, transaction: x402.transaction, network: x402.network, amount: x402.amount_base_units }) : undefined;
-  const attempts = receipt?.attempts ?? [];
-  if (!attempts.length) return paid;
-  const timing = attempts.map((a) => timingMetric('provider', a.latency_ms, a.service_key)).join(', ');
-  return { headers: { ...paid?.headers, 'Server-Timing': timing } };
+  return x402 ? paymentResponse({ payer: x402.payer, transaction: x402.transaction, network: x402.network, amount: x402.amount_base_units }) : undefined;
 }
 
 export const executionRoutes: Route[] = [

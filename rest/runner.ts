@@ -12,7 +12,7 @@ import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeli
 import { runOperation, type Charge, type Input } from '../src/pipeline/pipeline';
 import { fieldError, Spelling } from '../src/pipeline/spelling';
 import { BadRequest, codeOf, problem, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
+import { clientAddress, factsOf, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
 import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import { otherSpelling } from '../src/platform/naming';
@@ -384,7 +384,12 @@ export class RestDispatcher {
   private async run(compiled: CompiledRoute, req: IncomingMessage, res: ServerResponse, requestId: string, params: Record<string, string>, search: string) {
     const { services } = this;
     const { route } = compiled;
-    const ctx = createContext(services, { authorization: req.headers.authorization, requestId, clientAddress: clientAddress(req, services.config.trustProxy) });
+    const ctx = createContext(services, {
+      authorization: req.headers.authorization,
+      requestId,
+      clientAddress: clientAddress(req, services.config.trustProxy),
+      response: factsOf(res),
+    });
     const headers: Record<string, string> = {};
     let claimed: { subject: string; key: string; keeping: Keeping } | undefined;
     let idempotencyKey: string | undefined;

@@ -5,6 +5,7 @@ import type { Db, SqlRunner } from '../db/database';
 import type { Agent } from '../db/generated/prisma/client';
 import type { Bearer } from '../platform/auth';
 import type { Clock } from '../platform/clock';
+import type { ResponseFacts } from '../platform/http';
 import type { Logger } from '../platform/logger';
 import type { IdempotencyStore } from '../platform/idempotency';
 import type { ChatModel } from '../platform/chat-model';
@@ -67,6 +68,8 @@ export interface Ctx {
   requestId: string;
   /** The client's address, for rate limits without a credential and for audit records. */
   clientAddress: string;
+  /** The facts of the request's HTTP answer, when it has one: an operation adds its Server-Timing metrics there. */
+  response?: ResponseFacts;
   bearer: Bearer;
   /** The caller, looked up on first use and remembered for the request. */
   principal(): Promise<Principal>;

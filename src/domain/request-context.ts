@@ -1,5 +1,6 @@
 // Builds the per-request Ctx for every surface from the caller's bearer credential and address.
 import { parseBearer } from '../platform/auth';
+import type { ResponseFacts } from '../platform/http';
 import { lookupPrincipal } from './agents/principal';
 import type { Db } from '../db/database';
 import type { Ctx, Principal, Services } from './context';
@@ -8,6 +9,8 @@ export interface RequestFacts {
   authorization: unknown;
   requestId: string;
   clientAddress: string;
+  /** The facts of the HTTP answer, when the request has one of its own. */
+  response?: ResponseFacts;
 }
 
 export function createContext(services: Services, facts: RequestFacts): Ctx {
@@ -25,6 +28,7 @@ export function createContext(services: Services, facts: RequestFacts): Ctx {
     },
     requestId: facts.requestId,
     clientAddress: facts.clientAddress,
+    response: facts.response,
     bearer,
     principal: () =>
       (principal ??= lookupPrincipal(services, bearer).then((p) => {

@@ -17,6 +17,8 @@ export interface ResponseFacts {
   route: string | undefined;
   /** performance.now() when the request arrived. */
   started: number;
+  /** Server-Timing metrics the operation adds (a provider's time per attempt), listed before the marketplace's own. */
+  timing?: string[];
 }
 // A property of the response rather than a WeakMap entry: set on every request, a WeakMap entry is the
 // costlier of the two to make and for the garbage collector to clear.
@@ -297,12 +299,13 @@ export function timedWriteHead(this: ServerResponse, statusCode: number, reason?
     // the timing joins them, which costs writeHead no merge of one more header set apart.
     const last = headers ?? reason;
     const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as Record<string, unknown>) : undefined;
-    const before = given === undefined ? this.getHeader('server-timing') : given['Server-Timing'];
+    const set = (given?.['Server-Timing'] ?? this.getHeader('server-timing')) as string | undefined;
+    const before = facts.timing ? [...facts.timing, ...(set === undefined ? [] : [set])].join(', ') : set;
     const shown = Math.round(total * 10) / 10;
     const value =
       before === undefined
         ? `marketplace;dur=${shown}, total;dur=${shown}`
-        : `${String(before)}, ${timingMetric('marketplace', total - providerTime(String(before)))}, total;dur=${shown}`;
+        : `${before}, ${timingMetric('marketplace', total - providerTime(before))}, total;dur=${shown}`;
     // A copy of the headers given: an answer may pass an object it shares with others (A2A's SSE headers).
     if (given !== undefined) {
       const timed = { ...given, 'Server-Timing': value };

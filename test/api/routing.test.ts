@@ -421,6 +421,30 @@ describe('on every surface', () => {
   });
 });
 
+/** The content type and Server-Timing of the HTTP answer that carried an MCP tool call, made by the SDK's client. */
+async function mcpToolCallAnswer(key: string, name: string, args: Record<string, unknown>): Promise<{ type: string; timing: string | null }> {
+  const seen: { type: string; timing: string | null }[] = [];
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    fetch: async (url, init) => {
+      const res = await fetch(url, init);
+      if (String(init?.body ?? '').includes('"tools/call"'))
+        seen.push({ type: res.headers.get('content-type') ?? '', timing: res.headers.get('server-timing') });
+      return res;
+    },
+  });
+  const client = new Client({ name: 'timing-test', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+  expect(seen).toHaveLength(1);
+  return seen[0];
+}
+
 describe('Server-Timing', () => {
   /** A Server-Timing value's metrics: name, description and duration. */
   const metrics = (value: string | null) =>
@@ -455,6 +479,41 @@ describe('Server-Timing', () => {
     const replay = await call('POST', '/execute', { key: me.key, body, headers: { 'Idempotency-Key': `timing-${cap}` } });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(metrics(replay.headers.get('server-timing')).map((m) => m.name)).toEqual(['marketplace', 'total']);
+  });
+
+  it("gives execute's time at its provider over GraphQL and A2A too; MCP's answer is a stream whose headers come first", async () => {
+    const cap = uniqueSlug('timing-surfaces');
+    const p = await provider('timed');
+    const o = await offer(cap, p, 0);
+    const me = await registerAgent(server);
+    const answers = {
+      graphql: await gql(server, 'mutation($i: ExecuteInput!) { execute(input: $i) { status } }', { i: { capability: cap, input: {} } }, me.key),
+      mcp: await mcpToolCallAnswer(me.key, 'execute', { capability: cap, input: {} }),
+      a2a: await http(server.url, 'POST', '/api/a2a', {
+        key: me.key,
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { capability: cap, input: {} } }] } },
+        },
+      }),
+    };
+    const { mcp, ...withHeadersAfter } = answers;
+    expect(mcp.type).toMatch(/text\/event-stream/);
+    expect(metrics(mcp.timing).map((m) => m.name)).toEqual(['marketplace', 'total']);
+    for (const [surface, res] of Object.entries(withHeadersAfter)) {
+      const timing = metrics(res.headers.get('server-timing')).map((m) => [m.name, m.desc]);
+      expect({ surface, timing }).toEqual({
+        surface,
+        timing: [
+          ['provider', o.serviceKey],
+          ['marketplace', undefined],
+          ['total', undefined],
+        ],
+      });
+    }
+    expect(p.calls.filter((c) => c.method === 'POST')).toHaveLength(3);
   });
 
   it('is on every answer: REST, GraphQL, MCP, A2A, a problem, the console', async () => {

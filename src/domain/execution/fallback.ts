@@ -5,7 +5,7 @@ import { AppError, ValidationFailed } from '../../platform/errors';
 import { inputProblem } from '../../platform/input-boundary';
 import { schemaProblems } from '../../platform/json-schema-check';
 import { OutboundError } from '../../platform/outbound';
-import { retryAfterSeconds } from '../../platform/http';
+import { retryAfterSeconds, timingMetric } from '../../platform/http';
 import { webhookHeaders } from '../../platform/signing';
 import type { Ctx } from '../context';
 import { firstPartyInput } from '../first-party/first-party';
@@ -196,6 +196,8 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
           ...(await callProvider(ctx, candidate, { executionId, body, ordinal, timeoutMs: byDeadline ? left : providerTimeoutMs, byDeadline })),
         };
     attempts.push(attempt);
+    // The answer's Server-Timing lists each attempt's time at its provider, on every surface with an answer of its own.
+    if (ctx.response) (ctx.response.timing ??= []).push(timingMetric('provider', attempt.latencyMs, attempt.serviceKey));
     if (detail) details.set(attempt.ordinal, detail);
     if (attempt.outcome === 'success') {
       success = { candidate, result };
