@@ -19,7 +19,7 @@ beforeAll(async () => {
   assertTestCaTrusted();
   provider = await startProvider('first-call');
   // Nothing about money is configured: the defaults are what a new user gets.
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '2000' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '30000' } });
   call = api(server);
 });
 afterAll(async () => {

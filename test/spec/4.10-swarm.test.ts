@@ -13,7 +13,7 @@ let capability: string;
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '3000' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '30000' } });
   call = api(server);
   provider = await startProvider('swarm-worker');
   capability = uniqueSlug('spec-swarm');

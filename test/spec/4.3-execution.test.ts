@@ -46,7 +46,7 @@ const providers: Provider[] = [];
 
 beforeAll(async () => {
   assertTestCaTrusted();
-  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '3000' } });
+  server = await startServer({ env: { RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROVIDER_TIMEOUT_MS: '30000' } });
   call = api(server);
 });
 afterAll(async () => {
