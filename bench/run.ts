@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   const [bare, expressPg, yoga, provider, sseBare, discoveryPg] = await Promise.all(
     ['bare-http', 'express-pg', 'yoga', 'provider', 'sse-bare', 'discovery-pg'].map((name) => startPeer(name, agent!, subKey)),
   );
-  await registerProviderService(ours.url, agent, `${provider}/run`, EXECUTE_CAPABILITY);
+  const executeService = await registerProviderService(ours.url, agent, `${provider}/run`, EXECUTE_CAPABILITY);
   seller = await register(ours.url);
   await registerProviderService(ours.url, seller, `${provider}/run`, PAID_CAPABILITY, PAID_CENTS);
   await fundWallet(ours.url, agent, PAID_FUNDS_USDC);
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
 
   const results: AnyResult[] = [];
   const peers = { 'bare-http': bare, 'express-pg': expressPg, yoga, provider, 'proxy-floor': floor, 'sse-bare': sseBare, 'discovery-pg': discoveryPg };
-  const all = scenarios({ me: agent, subKey, ours: ours.url, peers });
+  const all = scenarios({ me: agent, subKey, ours: ours.url, peers, executeService });
   const known = [...all.map((s) => s.name), FANOUT_SCENARIO, HELD_SCENARIO, FOOTPRINT_SCENARIO, CATALOG_SCENARIO, CATALOG_FILTERED_SCENARIO];
   const unknown = [...(ONLY ?? []), ...SKIP].filter((name) => !known.includes(name));
   if (unknown.length) throw new Error(`BENCH_ONLY or BENCH_SKIP names no scenario ${unknown.join(', ')} (known: ${known.join(', ')})`);

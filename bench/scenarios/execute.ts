@@ -12,7 +12,7 @@ export const PAID_CENTS = 1;
 /** What the paid scenario's caller is funded with (USDC): far more than every call of a run costs. */
 export const PAID_FUNDS_USDC = 1_000_000;
 
-export function executeScenarios({ me, ours, peers }: ScenarioContext): Scenario[] {
+export function executeScenarios({ me, ours, peers, executeService }: ScenarioContext): Scenario[] {
   const auth = { authorization: `Bearer ${me.masterKey}` };
   // The provider called directly with what our server sends it: the same shape and size.
   const directProvider: Target = {
@@ -24,12 +24,12 @@ export function executeScenarios({ me, ours, peers }: ScenarioContext): Scenario
     check: (status, body) => (status === 200 && json(body).echo?.text === 'hello' ? undefined : 'not the provider’s answer'),
   };
   /** Our POST /execute of `capability`, checked for a successful answer and by `also`. */
-  const execute = (name: string, capability: string, also: (b: Record<string, any>) => string | undefined): Target => ({
+  const execute = (name: string, capability: string, also: (b: Record<string, any>) => string | undefined, extra: Record<string, unknown> = {}): Target => ({
     name,
     url: `${ours}/api/v1/execute`,
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ capability, input: { text: 'hello' } }),
+    body: JSON.stringify({ capability, input: { text: 'hello' }, ...extra }),
     // Every answer carries its own execution id and latency.
     stableBody: false,
     check: (status, body) => {
@@ -54,6 +54,16 @@ export function executeScenarios({ me, ours, peers }: ScenarioContext): Scenario
       ours: { ...directProvider, name: 'proxy-floor', url: `${peers['proxy-floor']}/` },
       peer: directProvider,
       targets: {},
+    },
+    {
+      // A call bounded by a full routing policy (a price bound, a deadline over the whole call, one named
+      // provider) against the same call with none, in the same run: what reading and applying a policy costs.
+      name: 'execute_routing_policy',
+      ours: execute('ours with a policy', EXECUTE_CAPABILITY, (b) => (b.routing?.policy?.max_cost_cents === 5 ? undefined : 'no policy applied'), {
+        routing: { max_cost_cents: 5, deadline_ms: 10_000, only: [executeService] },
+      }),
+      peer: execute('ours without', EXECUTE_CAPABILITY, (b) => (b.routing === null ? undefined : 'a policy applied')),
+      targets: { p50: 1.05 },
     },
     {
       // A paid call settled from the caller's prepaid balance, against the same call of a free capability

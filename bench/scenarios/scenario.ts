@@ -14,6 +14,8 @@ export interface ScenarioContext {
   subKey: string;
   ours: string;
   peers: Record<PeerName, string>;
+  /** The key of the service the execute scenarios call. */
+  executeService: string;
 }
 
 export interface Scenario {
