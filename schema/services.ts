@@ -282,6 +282,12 @@ const CapabilitySummary = builder.objectRef<search.CapabilitySummary>('Capabilit
     minPriceCents: t.exposeInt('minPriceCents', { nullable: true, description: 'The lowest price among them, cents per call' }),
     maxPriceCents: t.exposeInt('maxPriceCents', { nullable: true, description: 'The highest price among them, cents per call' }),
     bestReputation: t.exposeInt('bestReputation', { nullable: true, description: 'The best reputation among them (0-100)' }),
+    marketplace: t.field({
+      type: MarketplaceOffer,
+      nullable: true,
+      description: 'How the marketplace itself serves it, with its input and output JSON Schemas; null when only registered services do',
+      resolve: (c) => FIRST_PARTY.get(c.slug) ?? null,
+    }),
   }),
 });
 

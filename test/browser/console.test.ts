@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { eventually } from '../support/expect';
+import { eventually, within } from '../support/expect';
 import { launchServer, type Running } from '../support/process';
 import { startProvider, type Provider } from '../support/provider';
 import { startTcpProxy } from '../support/tcp-proxy';
@@ -35,7 +35,10 @@ beforeAll(async () => {
     if (built.status !== 0) throw new Error(`the console could not be built: ${built.stderr}`);
   }
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-'));
-  [server, provider] = await Promise.all([launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY }), startProvider('console-provider')]);
+  [server, provider] = await Promise.all([
+    launchServer(dataDir, { OUTBOUND_ALLOW_PRIVATE: '1', ADMIN_KEY, QUALITY_DELAY_MS: '100' }),
+    startProvider('console-provider'),
+  ]);
   base = `http://127.0.0.1:${server.port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }, 60_000);
@@ -559,6 +562,74 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Delete greeting' }).click();
     await page.getByText('0 entries in this kv store (private)').waitFor();
     expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  it("tries a capability from its page under a routing policy, and shows a service's measured quality as charts, at a phone's width too", async () => {
+    const { page, context, errors } = await newPage();
+    await registerAndSignIn(page, `console-try-${Date.now()}`);
+    const capability = `console-try-${Date.now()}`;
+    const serviceKey = await registerService(page, 'Console tried', capability);
+
+    await page.goto(`${base}/console/capabilities/${capability}`);
+    await page.getByRole('heading', { name: 'Try it' }).waitFor();
+    await page.getByLabel('Input (JSON)').fill('{"text": "tried"}');
+    await page.getByLabel('At most (cents)').fill('5');
+    await page.getByLabel('Deadline (ms)').fill('20000');
+    await page.getByLabel('Only these providers').fill(serviceKey);
+    await page.getByRole('checkbox', { name: /Fall back/ }).uncheck();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: `Call ${capability}` }).click();
+    const attempts = page.getByRole('table', { name: 'Attempts' });
+    await settled(page, attempts);
+    await attempts.getByText('success').waitFor();
+    await page.locator('.receipt').getByText(serviceKey).first().waitFor();
+    const call = provider.calls.filter((c) => c.method === 'POST').at(-1)!;
+    expect(call.json).toMatchObject({ capability, input: { text: 'tried' } });
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'try-it');
+
+    // The service's page: its health and figures, and the days as charts, once the call is counted.
+    await within(
+      30_000,
+      async () => {
+        const q = (await (await fetch(`${base}/api/v1/services/${serviceKey}/quality`)).json()) as { quality: { calls: number } | null; days: unknown[] };
+        return q.quality?.calls === 1 && q.days.length > 0;
+      },
+      {
+        what: 'the call counted in the quality published',
+        everyMs: 200,
+      },
+    );
+    await page.goto(`${base}/console/services/${serviceKey}`);
+    await page.getByRole('heading', { name: 'What the marketplace measured' }).waitFor();
+    await page.getByRole('img', { name: /^Uptime: 1 of 1 days observed/ }).waitFor();
+    await page.getByRole('img', { name: /^Success: 1 of 1 days observed/ }).waitFor();
+    await page.getByText('100% of 1 call (few)').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, 'service-quality');
+
+    const phone = await newPage({ width: 375 });
+    for (const at of [`/console/services/${serviceKey}`, `/console/capabilities/${capability}`]) {
+      await phone.page.goto(`${base}${at}`);
+      await phone.page.getByRole('heading', { level: 1 }).waitFor();
+      await phone.page.getByRole('heading', { name: /What the marketplace measured|Try it/ }).waitFor();
+      // What sticks out, when something does (a scroller's own content scrolls inside it).
+      const wide = await phone.page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-wrap'))
+          .slice(0, 3)
+          .map((e) => `${e.tagName}.${e.className}`),
+      );
+      expect({ at, fits: await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), wide }).toEqual({
+        at,
+        fits: true,
+        wide: [],
+      });
+      expect(await seriousViolations(phone.page)).toEqual([]);
+    }
+    expect([...errors, ...phone.errors]).toEqual([]);
+    await phone.context.close();
     await context.close();
   }, 120_000);
 

@@ -128,6 +128,21 @@ export type ExecutionStatus =
   | 'error'
   | 'success';
 
+/** What a failed attempt, or a provider passed over, comes to: the closed list a program acts on */
+export type FailureCategory =
+  | 'bad_output'
+  | 'below_policy'
+  | 'connect_error'
+  | 'cooldown'
+  | 'deadline_exceeded'
+  | 'over_max_cost'
+  | 'provider_4xx'
+  | 'provider_5xx'
+  | 'provider_rate_limited'
+  | 'timeout'
+  | 'tls_error'
+  | 'unhealthy';
+
 /** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
 export type HealthStatus =
   | 'degraded'
@@ -224,6 +239,12 @@ export type RoutingSort =
   | 'latency'
   | 'reliability'
   | 'reputation';
+
+/** What the marketplace's health probes and calls found: `unknown` (neither yet), `healthy`, or `unhealthy` (failed probes in a row: out of execute's auto routing until probes pass or a call succeeds) */
+export type ServiceHealth =
+  | 'healthy'
+  | 'unhealthy'
+  | 'unknown';
 
 export type ServiceStatus =
   | 'active'
@@ -561,7 +582,7 @@ export type ConsoleCapabilityQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleCapabilityQuery = { capability: { slug: string, name: string, description: string | null, category: string, parent: string | null, providers: number, bestReputation: number | null, minPriceCents: number | null, maxPriceCents: number | null }, providers: { total: number, totalIsEstimate: boolean, resolutionTimeMs: number, matches: Array<{ serviceId: string | null, serviceKey: string, name: string, providerId: string | null, providerName: string, reputation: number, costCents: number, pricingModel: string, latencyP50Ms: number | null, successRate: number | null, score: number | null, firstParty: boolean, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
+export type ConsoleCapabilityQuery = { capability: { slug: string, name: string, description: string | null, category: string, parent: string | null, providers: number, bestReputation: number | null, minPriceCents: number | null, maxPriceCents: number | null, marketplace: { inputSchema: unknown } | null }, providers: { total: number, totalIsEstimate: boolean, resolutionTimeMs: number, matches: Array<{ serviceId: string | null, serviceKey: string, name: string, providerId: string | null, providerName: string, reputation: number, costCents: number, pricingModel: string, latencyP50Ms: number | null, successRate: number | null, score: number | null, firstParty: boolean, health: ServiceHealth, quality: { calls: number, successRate: number | null, uptime24h: number | null, lowSample: boolean } | null, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
 export type ConsoleHealthQueryVariables = Exact<{
   days?: number | null | undefined;
@@ -580,7 +601,7 @@ export type ConsoleServiceQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleServiceQuery = { service: { serviceId: string, serviceKey: string, name: string, description: string, status: ServiceStatus, capabilities: Array<string>, languages: Array<string>, pricingModel: PricingModel, costPerCall: number, createdAt: string, provider: { agentId: string, name: string, reputation: number, tier: Tier }, stats: { totalCalls: number, successes: number, failures: number, successRate: number, latencyP50Ms: number | null, latencyP95Ms: number | null, lastSuccessAt: string | null } } };
+export type ConsoleServiceQuery = { service: { serviceId: string, serviceKey: string, name: string, description: string, status: ServiceStatus, capabilities: Array<string>, languages: Array<string>, pricingModel: PricingModel, costPerCall: number, createdAt: string, health: ServiceHealth, lastFailureReason: string | null, provider: { agentId: string, name: string, reputation: number, tier: Tier }, stats: { totalCalls: number, successes: number, failures: number, successRate: number, latencyP50Ms: number | null, latencyP95Ms: number | null, lastSuccessAt: string | null }, quality: { windowDays: number, calls: number, successRate: number | null, latencyP50Ms: number | null, latencyP95Ms: number | null, uptime24h: number | null, uptime7d: number | null, uptime30d: number | null, probes: number, lowSample: boolean } | null, qualityDays: Array<{ day: string, successes: number, failures: number, probesPassed: number, probesFailed: number, latencyP50Ms: number | null, latencyP95Ms: number | null, uptime: number | null }> } };
 
 export type ConsoleSkillQueryVariables = Exact<{
   id: string;
@@ -599,6 +620,13 @@ export type ConsoleSkillsQueryVariables = Exact<{
 
 
 export type ConsoleSkillsQuery = { skillMarketplace: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ skillId: string, name: string, description: string, runtime: SkillRuntime, category: string | null, version: string, installCount: number, forkCount: number, publishedAt: string }> } };
+
+export type ConsoleTryItMutationVariables = Exact<{
+  input: ExecuteInput;
+}>;
+
+
+export type ConsoleTryItMutation = { execute: { executionId: string, status: string, error: string | null, result: unknown, provider: { serviceKey: string, name: string } | null, transaction: { costCents: number, latencyMs: number }, attempts: Array<{ ordinal: number, serviceKey: string, outcome: string, category: FailureCategory | null, reason: string | null, latencyMs: number }>, routing: { skipped: Array<{ serviceKey: string, reason: FailureCategory, detail: string }> } | null } };
 
 export type ConsoleWebmcpQueryVariables = Exact<{
   q?: string | null | undefined;
@@ -1426,6 +1454,9 @@ export const ConsoleCapabilityDocument = new TypedDocumentString(`
     bestReputation
     minPriceCents
     maxPriceCents
+    marketplace {
+      inputSchema
+    }
   }
   providers(capability: $slug, prefer: $prefer, limit: $limit) {
     total
@@ -1444,6 +1475,13 @@ export const ConsoleCapabilityDocument = new TypedDocumentString(`
       successRate
       score
       firstParty
+      health
+      quality {
+        calls
+        successRate
+        uptime24h
+        lowSample
+      }
       scoreBreakdown {
         reputation
         cost
@@ -1553,6 +1591,30 @@ export const ConsoleServiceDocument = new TypedDocumentString(`
       latencyP95Ms
       lastSuccessAt
     }
+    health
+    lastFailureReason
+    quality {
+      windowDays
+      calls
+      successRate
+      latencyP50Ms
+      latencyP95Ms
+      uptime24h
+      uptime7d
+      uptime30d
+      probes
+      lowSample
+    }
+    qualityDays {
+      day
+      successes
+      failures
+      probesPassed
+      probesFailed
+      latencyP50Ms
+      latencyP95Ms
+      uptime
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleServiceQuery, ConsoleServiceQueryVariables>;
@@ -1605,6 +1667,39 @@ export const ConsoleSkillsDocument = new TypedDocumentString(`
   hasNextPage
   endCursor
 }`) as unknown as TypedDocumentString<ConsoleSkillsQuery, ConsoleSkillsQueryVariables>;
+export const ConsoleTryItDocument = new TypedDocumentString(`
+    mutation ConsoleTryIt($input: ExecuteInput!) {
+  execute(input: $input) {
+    executionId
+    status
+    error
+    result
+    provider {
+      serviceKey
+      name
+    }
+    transaction {
+      costCents
+      latencyMs
+    }
+    attempts {
+      ordinal
+      serviceKey
+      outcome
+      category
+      reason
+      latencyMs
+    }
+    routing {
+      skipped {
+        serviceKey
+        reason
+        detail
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTryItMutation, ConsoleTryItMutationVariables>;
 export const ConsoleWebmcpDocument = new TypedDocumentString(`
     query ConsoleWebmcp($q: String, $category: String, $after: String) {
   webmcpStats {

@@ -4,6 +4,8 @@ import { graphql } from '../../gql';
 import type { Prefer } from '../../gql/graphql';
 import { Link, seg, setQuery, useLocation } from '../../router';
 import { Breakdown, Facts, Loaded, Money, Page, Section, SelectField, Table } from '../../ui';
+import { Health, RateOf, UptimeMeter } from './quality';
+import { TryIt } from './try-it';
 
 const CapabilityDetail = graphql(`
   query ConsoleCapability($slug: String!, $prefer: Prefer, $limit: Int) {
@@ -17,6 +19,9 @@ const CapabilityDetail = graphql(`
       bestReputation
       minPriceCents
       maxPriceCents
+      marketplace {
+        inputSchema
+      }
     }
     providers(capability: $slug, prefer: $prefer, limit: $limit) {
       total
@@ -35,6 +40,13 @@ const CapabilityDetail = graphql(`
         successRate
         score
         firstParty
+        health
+        quality {
+          calls
+          successRate
+          uptime24h
+          lowSample
+        }
         scoreBreakdown {
           reputation
           cost
@@ -108,9 +120,13 @@ export function CapabilityPage({ slug }: { slug: string }) {
                   { label: 'Reputation', cell: (m) => m.reputation, numeric: true },
                   { label: 'Success', cell: (m) => (m.successRate === null ? '—' : `${Math.round(m.successRate * 100)}%`), numeric: true },
                   { label: 'Latency p50', cell: (m) => (m.latencyP50Ms === null ? '—' : `${m.latencyP50Ms} ms`), numeric: true },
+                  { label: 'Health', cell: (m) => <Health value={m.health} /> },
+                  { label: 'Measured (30 days)', cell: (m) => <RateOf quality={m.quality} /> },
+                  { label: 'Uptime 24 h', cell: (m) => <UptimeMeter share={m.quality?.uptime24h ?? null} />, numeric: true },
                 ]}
               />
             </Section>
+            <TryIt capability={capability.slug} inputSchema={capability.marketplace?.inputSchema ?? null} />
           </>
         )}
       </Loaded>

@@ -3,6 +3,7 @@ import { useQuery } from '../../data';
 import { graphql } from '../../gql';
 import { Link, seg } from '../../router';
 import { CapabilityLinks } from './capability-links';
+import { Health, percent, QualityCharts, RateOf } from './quality';
 import { Facts, Loaded, Money, Page, Section, Status, Time } from '../../ui';
 
 const ServiceDetail = graphql(`
@@ -32,6 +33,30 @@ const ServiceDetail = graphql(`
         latencyP50Ms
         latencyP95Ms
         lastSuccessAt
+      }
+      health
+      lastFailureReason
+      quality {
+        windowDays
+        calls
+        successRate
+        latencyP50Ms
+        latencyP95Ms
+        uptime24h
+        uptime7d
+        uptime30d
+        probes
+        lowSample
+      }
+      qualityDays {
+        day
+        successes
+        failures
+        probesPassed
+        probesFailed
+        latencyP50Ms
+        latencyP95Ms
+        uptime
       }
     }
   }
@@ -67,6 +92,27 @@ export function ServicePage({ serviceKey }: { serviceKey: string }) {
                 ['Listed since', <Time key="t" at={service.createdAt} />],
               ]}
             />
+            <Section title="What the marketplace measured">
+              <Facts
+                items={[
+                  ['Health', <Health key="h" value={service.health} />],
+                  ['Success (30 days)', <RateOf key="r" quality={service.quality} />],
+                  [
+                    'Uptime 24 h / 7 d / 30 d',
+                    service.quality
+                      ? `${percent(service.quality.uptime24h)} / ${percent(service.quality.uptime7d)} / ${percent(service.quality.uptime30d)}`
+                      : null,
+                  ],
+                  [
+                    'Latency p50 / p95 (30 days)',
+                    service.quality?.latencyP50Ms == null ? null : `${service.quality.latencyP50Ms} ms / ${service.quality.latencyP95Ms ?? '—'} ms`,
+                  ],
+                  ['Health probes (30 days)', service.quality ? service.quality.probes.toLocaleString() : null],
+                  ['Last failure', service.lastFailureReason ? <code key="f">{service.lastFailureReason}</code> : null],
+                ]}
+              />
+              <QualityCharts days={service.qualityDays} />
+            </Section>
             <Section title="How it answers">
               <Facts
                 items={[
