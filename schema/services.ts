@@ -99,7 +99,7 @@ export const Service = builder.prismaNode('Service', {
     qualityDays: t.field({
       type: [QualityDayRef],
       description: 'The last 30 days one by one, for a chart: calls, probes, latency and uptime per day',
-      resolve: (s, _a, ctx) => qualityDays(ctx.services, s.id),
+      resolve: (s, _a, ctx) => qualityDays(ctx, s.id),
     }),
     reputation: t.int({ description: "The provider's reputation", select: { agent: { select: { reputation: true } } }, resolve: (s) => s.agent.reputation }),
     provider: t.relation('agent'),

@@ -45,6 +45,7 @@ const FIXED_LISTS: Record<string, string> = {
   'CapabilityCatalog.hierarchy': "the catalog's groups, a constant table",
   'WebmcpManifest.tools': "the marketplace's own tool table",
   'OutboxState.kinds': 'one row per kind of delivery, a handful fixed by the code',
+  'Service.qualityDays': 'at most 30 days, read for every service of a request in one statement',
 };
 
 // ---------------------------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 // five-minute slots marked up or down; a job computes each service's published figures from the last 30 days
 // (success rate, latency percentiles, uptime over 24 hours, 7 and 30 days) soon after new calls or probes,
 // and again as the windows slide.
+import { allEach, perRequest } from '../../platform/loaders';
 import { Worker } from '../../platform/worker';
-import type { Services } from '../context';
+import type { Ctx, Services } from '../context';
 import { LATENCY_BUCKETS_MS, percentile } from '../../platform/histogram';
 
 declare module '../context' {
@@ -215,30 +216,40 @@ export function qualityOf(rows: DayRow[], now: Date): Quality {
   };
 }
 
-/** The days of one service's window, oldest first, as its quality chart shows them. */
-export async function qualityDays(services: Services, serviceId: string): Promise<QualityDay[]> {
-  const from = new Date(services.clock.now().getTime() - (WINDOW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  const rows = await services.sql.query<DayRow>(
-    `SELECT ${DAY_COLUMNS} FROM service_quality_days WHERE service_id = $1::uuid AND day >= $2::date ORDER BY day`,
-    [serviceId, from],
+/**
+ * The days of services' windows, oldest first, as their quality charts show them: every service a request
+ * asks about read in one statement (a list of services asking each for its days costs one read, not one each).
+ */
+const daysOf = perRequest(async (ctx: Pick<Ctx, 'services'>, ids: readonly string[]) => {
+  const from = new Date(ctx.services.clock.now().getTime() - (WINDOW_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = await ctx.services.sql.query<DayRow>(
+    `SELECT ${DAY_COLUMNS} FROM service_quality_days WHERE service_id = ANY($1::uuid[]) AND day >= $2::date ORDER BY day`,
+    [ids, from],
     'quality_days',
   );
-  return rows.map((r) => {
-    const start = Date.parse(`${r.day}T00:00:00Z`);
-    const s = slotsIn([r], start - 1, start + DAY_MS - 1);
-    const buckets = sumBuckets([r]);
-    return {
-      day: r.day,
-      successes: r.successes,
-      failures: r.failures,
-      excused: r.excused,
-      probesPassed: r.probes_passed,
-      probesFailed: r.probes_failed,
-      latencyP50Ms: percentile(buckets, 0.5),
-      latencyP95Ms: percentile(buckets, 0.95),
-      uptime: ratio(s.up, s.observed),
-    };
-  });
+  return allEach(ids, rows, (r) => r.service_id).map((days) => days.map(dayShown));
+});
+
+/** A service's days of its window, oldest first (at most WINDOW_DAYS). */
+export function qualityDays(ctx: Pick<Ctx, 'services'>, serviceId: string): Promise<QualityDay[]> {
+  return daysOf(ctx).load(serviceId);
+}
+
+function dayShown(r: DayRow): QualityDay {
+  const start = Date.parse(`${r.day}T00:00:00Z`);
+  const s = slotsIn([r], start - 1, start + DAY_MS - 1);
+  const buckets = sumBuckets([r]);
+  return {
+    day: r.day,
+    successes: r.successes,
+    failures: r.failures,
+    excused: r.excused,
+    probesPassed: r.probes_passed,
+    probesFailed: r.probes_failed,
+    latencyP50Ms: percentile(buckets, 0.5),
+    latencyP95Ms: percentile(buckets, 0.95),
+    uptime: ratio(s.up, s.observed),
+  };
 }
 
 /**
