@@ -229,7 +229,12 @@ export const areaTools: ToolSpec[] = [
   op('showcaseServices', 'GET /showcase/services', "The showcase listing: Star providers' services", 'discovery'),
   op('services', 'GET /services', 'List services', 'discovery'),
   op('service', 'GET /services/:serviceKey', "A service's public record: its health and the quality the marketplace measured of it", 'discovery'),
-  op('serviceQuality', 'GET /services/:serviceKey/quality', 'What the marketplace measured of a service, day by day: calls, success, latency, uptime', 'discovery'),
+  op(
+    'serviceQuality',
+    'GET /services/:serviceKey/quality',
+    'What the marketplace measured of a service, day by day: calls, success, latency, uptime',
+    'discovery',
+  ),
   op('execute', 'POST /execute', 'Execute a capability (every option, an x402 payment included)', DEFAULT_TOOLSET),
   // Payments
   op('x402Sandbox', 'GET /x402/sandbox/status', 'The x402 sandbox: network, asset, fee', 'payments'),

@@ -12,7 +12,18 @@ import { compileOperation, fieldOf, type CompiledOperation } from '../src/pipeli
 import { runOperation, type Charge, type Input } from '../src/pipeline/pipeline';
 import { fieldError, Spelling } from '../src/pipeline/spelling';
 import { BadRequest, codeOf, problem, problemFromError, ValidationFailed, type FieldError, type Problem } from '../src/platform/errors';
-import { clientAddress, factsOf, jsonBytes, parseJsonBody, readBodyText, refuseUpgrade, writeError, writeJson, writeProblem, writeText } from '../src/platform/http';
+import {
+  clientAddress,
+  factsOf,
+  jsonBytes,
+  parseJsonBody,
+  readBodyText,
+  refuseUpgrade,
+  writeError,
+  writeJson,
+  writeProblem,
+  writeText,
+} from '../src/platform/http';
 import { readIdempotencyKey, requestHash, type Keeping } from '../src/platform/idempotency';
 import { textProblem } from '../src/platform/input-boundary';
 import { otherSpelling } from '../src/platform/naming';
