@@ -159,7 +159,7 @@ export const serviceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/services/:serviceKey/quality',
-    bucket: bucket('services_get', 60),
+    bucket: bucket('services_quality', 60),
     auth: 'none',
     status: 200,
     tag: 'Services',
