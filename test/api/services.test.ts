@@ -956,7 +956,9 @@ describe("the marketplace's states: suspended with its provider, inactive after 
 
   beforeAll(async () => {
     assertTestCaTrusted();
-    states = await startServer({ clock, env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1' } });
+    // No health probes: days pass on this server's clock in a step, and a probe claimed in that moment holds the
+    // service's row, which the inactivity sweep skips (SKIP LOCKED) when it comes by at the same time.
+    states = await startServer({ clock, env: { ADMIN_KEY, RATE_LIMIT_DISABLED: '1', OUTBOUND_ALLOW_PRIVATE: '1', PROBE_INTERVAL_MS: '0' } });
     at = api(states);
   });
   afterAll(async () => {
