@@ -111,6 +111,11 @@ export function serveHttp(services: Services, { rest, graphqlHttp, mcp, a2a, gra
       // Connections the kernel accepted before the signal, and requests already on the wire of a
       // keep-alive connection, are taken for a moment; then nothing new is.
       if (config.shutdownAcceptGraceMs > 0) await new Promise((r) => setTimeout(r, config.shutdownAcceptGraceMs));
+      // The grace is measured by a timer, and a loop that was busy runs its timers before its I/O: two turns of
+      // the loop first take what the kernel holds by then (queued connections in one, their requests in the next),
+      // so that a request already sent is not cut off as an idle connection by a starved process.
+      await loopTurn();
+      await loopTurn();
       stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
     },
@@ -124,4 +129,9 @@ export function serveHttp(services: Services, { rest, graphqlHttp, mcp, a2a, gra
       server.closeAllConnections();
     },
   };
+}
+
+/** Resolves after the event loop's next poll for I/O (setImmediate runs in the phase that follows it). */
+function loopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
