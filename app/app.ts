@@ -26,6 +26,12 @@ export interface AppOptions {
   /** Told if the embedded database's thread stops while the app runs (server.ts exits: it cannot go on). */
   onDatabaseLost?: (err: Error) => void;
   skipMigrations?: boolean;
+  /**
+   * Validate the documents while the database opens, on a thread that has nothing else to do until then: a
+   * process's start (server.ts). An app made in a process that runs others (a test runner's worker) leaves each
+   * to its first run, as every document is anyway: there the time is another app's.
+   */
+  validateWhileOpening?: boolean;
   clock?: Clock;
   log?: Logger;
 }
@@ -45,8 +51,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const log = opts.log ?? createLogger(config.logLevel);
   const opening =
     opts.database ?? openConfiguredDatabase(config, log, { memory: opts.memory, skipMigrations: opts.skipMigrations, onLost: opts.onDatabaseLost });
-  // The surfaces' documents are compiled, then validated, while the database opens (the embedded one's thread
-  // starts PGlite): this thread has nothing else to do until then.
+  // The surfaces' documents are compiled while the database opens (the embedded one's thread starts PGlite).
   let documents: Documents;
   try {
     documents = compileDocuments();
@@ -57,7 +62,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     );
     throw err;
   }
-  validateWhileOpening(opening, documents);
+  if (opts.validateWhileOpening) validateWhileOpening(opening, documents);
   const db = await opening;
   const opened = await openServices(config, db, { log, clock: opts.clock, ownTools: ownToolsOf(documents.tools) });
   const { services } = opened;

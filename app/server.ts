@@ -42,7 +42,7 @@ async function main() {
     database.catch(() => {});
     database.then(baselineWebAssemblyFromNow, () => {});
     const { createApp } = require('./app') as typeof import('./app');
-    app = await createApp(config, { log, database });
+    app = await createApp(config, { log, database, validateWhileOpening: true });
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       log.fatal(err.message);
