@@ -35,7 +35,7 @@ async function main() {
     // The database opens while the server's modules load (../src/db/database, with Prisma's client, and ./app are
     // required after this): the embedded one's thread starts PGlite on the other core, PostgreSQL's pool
     // connects and the migrations are checked, where each waited for the modules before.
-    const embedded = config.databaseUrl ? undefined : startEmbedded({ dataDir: config.dataDir, log: (m) => log.info(m) });
+    const embedded = config.databaseUrl ? undefined : startEmbedded({ dataDir: config.dataDir, seed: config.embeddedSeed, log: (m) => log.info(m) });
     const { openConfiguredDatabase } = require('../src/db/database') as typeof import('../src/db/database');
     database = openConfiguredDatabase(config, log, { onLost: () => process.exit(1), embedded });
     // Awaited by createApp; a failure to open is reported below, not as an unhandled rejection.

@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** A new embedded data directory is made from the install's migrated seed (EMBEDDED_SEED=0: by initdb and every migration). */
+  embeddedSeed: boolean;
   databaseUrl?: string;
   redisUrl?: string;
   adminKey?: string;
@@ -206,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    embeddedSeed: env.EMBEDDED_SEED !== '0',
     databaseUrl: url('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:']),
     redisUrl: url('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']),
     adminKey,

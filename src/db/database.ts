@@ -117,6 +117,8 @@ function guardAdapter<F extends SqlMigrationAwareDriverAdapterFactory>(factory: 
 
 export interface OpenOptions {
   dataDir: string;
+  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one. */
+  seed?: boolean;
   databaseUrl?: string;
   /** Instead of DATA_DIR, an embedded database in memory: the tests' migrated template. */
   memory?: InMemory;
@@ -174,12 +176,13 @@ export async function retryTransient<T>(write: () => Promise<T>, tries = 3): Pro
  * opens ahead of it while the app's modules load. A lost embedded database is logged, then told to `onLost`.
  */
 export function openConfiguredDatabase(
-  config: Pick<Config, 'dataDir' | 'databaseUrl' | 'dbTransactionGuard'>,
+  config: Pick<Config, 'dataDir' | 'embeddedSeed' | 'databaseUrl' | 'dbTransactionGuard'>,
   log: Pick<Logger, 'info' | 'fatal'>,
   opts: Pick<OpenOptions, 'memory' | 'skipMigrations' | 'onLost' | 'embedded'> = {},
 ): Promise<Database> {
   return openDatabase({
     dataDir: config.dataDir,
+    seed: config.embeddedSeed,
     databaseUrl: config.databaseUrl,
     embedded: opts.embedded,
     memory: opts.memory,
@@ -200,7 +203,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   // The embedded database runs in a worker thread behind a private socket (pglite-thread.ts), so that its
   // statements never take the server's event loop, and the server speaks to it as to PostgreSQL. The server
   // starts it before loading the rest of its modules (app/server.ts); anything else starts it here.
-  const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, memory: opts.memory, log });
+  const { unlock, start, first, connection } = opts.embedded ?? startEmbedded({ dataDir: opts.dataDir, seed: opts.seed ?? true, memory: opts.memory, log });
   // One session behind the socket: its settings are every connection's, so named statements keep the
   // default plan mode (the mux keeps each connection's statement names apart).
   let over = overPg(connection, opts, log, undefined);

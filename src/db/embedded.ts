@@ -24,11 +24,12 @@ export interface EmbeddedStart {
  * Takes the data directory's lock (or none for a database in memory, `memory`) and starts the
  * thread. Throws DataDirLockedError when another live process holds the lock.
  */
-export function startEmbedded(opts: { dataDir: string; memory?: InMemory; log(message: string): void }): EmbeddedStart {
+export function startEmbedded(opts: { dataDir: string; seed: boolean; memory?: InMemory; log(message: string): void }): EmbeddedStart {
   const unlock = opts.memory ? () => {} : lockDataDir(opts.dataDir);
   const start = (socketDir?: string) =>
     startPgliteThread({
       dataDir: opts.memory ? undefined : path.join(opts.dataDir, 'pgdata'),
+      seed: opts.seed,
       memory: opts.memory,
       socketDir,
       checkpoints: CHECKPOINTS,

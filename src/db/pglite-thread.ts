@@ -42,6 +42,8 @@ export function connectionOf(socketDir: string): PgliteThread['connection'] {
 /** Starts the thread, its socket in `socketDir` (a new one by default; it is removed when the thread ends). */
 export async function startPgliteThread(opts: {
   dataDir?: string;
+  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one. */
+  seed?: boolean;
   memory?: InMemory;
   socketDir?: string;
   checkpoints: CheckpointPolicy;
@@ -50,6 +52,7 @@ export async function startPgliteThread(opts: {
   const socketDir = opts.socketDir ?? newSocketDir();
   const data: WorkerData = {
     dataDir: opts.dataDir,
+    seed: opts.seed ?? false,
     memory: opts.memory,
     socketPath: path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
     checkpoints: opts.checkpoints,

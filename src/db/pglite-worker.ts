@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { collectAfterStart } from '../platform/settle';
 import { createPglite } from './pglite';
 import { PgliteMux } from './pglite-mux';
+import { plantSeed } from './seed';
 
 /** An embedded database in memory instead of a data directory: the tests' migrated template. */
 export interface InMemory {
@@ -23,6 +24,8 @@ export interface InMemory {
 export interface WorkerData {
   /** The data directory (PGDATA), or none with `memory` for a database in memory. */
   dataDir?: string;
+  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one. */
+  seed: boolean;
   memory?: InMemory;
   socketPath: string;
   checkpoints: CheckpointPolicy;
@@ -54,6 +57,9 @@ const post = (message: FromWorker) => port.postMessage(message);
 
 async function main(data: WorkerData): Promise<void> {
   const memory = data.memory;
+  // A new data directory is the seed of the current migrations, when the install made one, rather than initdb's.
+  const seed = data.dataDir && data.seed ? plantSeed(data.dataDir) : undefined;
+  if (seed) post({ type: 'log', message: `a new data directory: made from the migrated seed ${seed}` });
   const db = await createPglite(
     data.dataDir,
     memory ? { loadDataDir: new Blob([fs.readFileSync(memory.dumpPath)]), ...(memory.pgliteModule ? { pgliteWasmModule: memory.pgliteModule } : {}) } : {},

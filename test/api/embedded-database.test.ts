@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { startPgliteThread, type PgliteThread } from '../../src/db/pglite-thread';
 import { onPostgres } from '../support/server';
-import { pgliteTemplatePath } from '../support/databases';
+import { seedPath } from '../../src/db/seed';
 import { quiet, within } from '../support/expect';
 
 const describeEmbedded = onPostgres() ? describe.skip : describe;
@@ -23,7 +23,7 @@ describeEmbedded('the embedded database behind its socket', () => {
 
   beforeAll(async () => {
     thread = await startPgliteThread({
-      memory: { dumpPath: pgliteTemplatePath() },
+      memory: { dumpPath: seedPath() },
       checkpoints: { walBytes: 4 << 20, maxMs: 60_000, checkMs: 1_000 },
       log: () => {},
     });
@@ -132,7 +132,7 @@ describeEmbedded("the embedded database's checkpoints", () => {
   const redo = async (c: pg.Client) => (await c.query<{ redo: string }>('SELECT redo_lsn::text AS redo FROM pg_control_checkpoint()')).rows[0].redo;
 
   async function withThread(policy: { walBytes: number; maxMs: number; checkMs: number }, run: (c: pg.Client) => Promise<void>) {
-    const thread = await startPgliteThread({ memory: { dumpPath: pgliteTemplatePath() }, checkpoints: policy, log: () => {} });
+    const thread = await startPgliteThread({ memory: { dumpPath: seedPath() }, checkpoints: policy, log: () => {} });
     const c = new pg.Client(thread.connection);
     await c.connect();
     try {

@@ -7,7 +7,8 @@ import { loadConfig, type Config } from '../../src/config';
 import type { Clock } from '../../src/platform/clock';
 import { createLogger } from '../../src/platform/logger';
 import type { InMemory } from '../../src/db/pglite-worker';
-import { clonePostgres, pgliteTemplatePath } from './databases';
+import { seedPath } from '../../src/db/seed';
+import { clonePostgres } from './databases';
 
 export interface TestServer {
   app: App;
@@ -32,7 +33,7 @@ export const onPostgres = () => process.env.TEST_DATABASE === 'postgres';
 /** The migrated template in memory, with PGlite's WebAssembly as the worker compiled it (environment.ts). */
 export async function inMemory(): Promise<InMemory> {
   const compiled = (globalThis as { pgliteModule?: () => Promise<WebAssembly.Module> }).pgliteModule;
-  return { dumpPath: pgliteTemplatePath(), ...(compiled ? { pgliteModule: await compiled() } : {}) };
+  return { dumpPath: seedPath(), ...(compiled ? { pgliteModule: await compiled() } : {}) };
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
