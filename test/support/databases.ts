@@ -2,9 +2,14 @@
 // into memory per test file; on PostgreSQL, a migrated template database cloned per test file with CREATE DATABASE …
 // TEMPLATE.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { applyMigrations } from '../../src/db/migrate';
-import { migrationsHash } from '../../src/db/seed';
+import { createPglite } from '../../src/db/pglite';
+import { buildSeed, migrationsHash } from '../../src/db/seed';
 
 export function databaseUrlFor(base: string, database: string): string {
   const url = new URL(base);
@@ -46,4 +51,33 @@ export async function clonePostgres(base: string): Promise<{ url: string; drop: 
     }
   }
   return { url: databaseUrlFor(base, name), drop: () => adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A blank database's dump (PGlite's initdb, nothing else), by PGlite's version: made once per machine. */
+function blankDumpPath(): string {
+  const manifest = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
+  const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string };
+  return path.join(os.tmpdir(), `marketplace-blank-pglite-${version}.tar`);
+}
+
+/**
+ * A new PGlite in memory as initdb leaves it, for a test that applies migrations itself: loaded from a dump, as
+ * initdb is seconds of WebAssembly each time.
+ */
+export async function blankPglite(): Promise<PGlite> {
+  const file = blankDumpPath();
+  if (!fs.existsSync(file)) {
+    const db = await PGlite.create();
+    const dump = await db.dumpDataDir('none');
+    await db.close();
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(tmp, file);
+  }
+  return PGlite.create({ loadDataDir: new Blob([fs.readFileSync(file)]) });
+}
+
+/** A new PGlite in memory with every migration applied: the install's seed (src/db/seed.ts), loaded. */
+export async function migratedPglite(): Promise<PGlite> {
+  return createPglite(undefined, { loadDataDir: new Blob([fs.readFileSync(await buildSeed())]) });
 }

@@ -1,15 +1,15 @@
 // The migration history is the schema: applying prisma/migrations produces exactly schema.prisma, and
 // start-up records each migration in _prisma_migrations as `prisma migrate deploy` would.
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import fc from 'fast-check';
 import { applyMigrations, diffMigrationsToSchema, readMigrations } from '../../src/db/migrate';
 import { factorsOf, FACTORS, PREFERENCES, WEIGHTS } from '../../src/domain/discovery/scoring';
+import { blankPglite, migratedPglite } from '../support/databases';
 
 jest.setTimeout(120_000);
 
 it('produces exactly schema.prisma (no drift between the history and the schema)', async () => {
-  const shadowHost = await PGlite.create();
+  const shadowHost = await blankPglite();
   try {
     expect(await diffMigrationsToSchema(new PrismaPGlite(shadowHost))).toBe('');
   } finally {
@@ -18,7 +18,7 @@ it('produces exactly schema.prisma (no drift between the history and the schema)
 });
 
 it('applies every migration once and records it in _prisma_migrations', async () => {
-  const db = await PGlite.create();
+  const db = await blankPglite();
   try {
     const names = readMigrations().migrationDirectories.map((d) => d.path);
     expect(await applyMigrations(new PrismaPGlite(db))).toEqual(names);
@@ -34,7 +34,7 @@ it('applies every migration once and records it in _prisma_migrations', async ()
 });
 
 it('gives every sub-key that never expired the default lifetime, and at least 30 days from the upgrade', async () => {
-  const db = await PGlite.create();
+  const db = await blankPglite();
   try {
     const all = readMigrations().migrationDirectories;
     const at = all.findIndex((d) => d.path.endsWith('_sub_keys_always_expire'));
@@ -64,7 +64,7 @@ it('gives every sub-key that never expired the default lifetime, and at least 30
 });
 
 it("keeps each agent's status as its own and gives sub-agents of suspended or banned agents the worst status above them", async () => {
-  const db = await PGlite.create();
+  const db = await blankPglite();
   try {
     const all = readMigrations().migrationDirectories;
     const at = all.findIndex((d) => d.path.endsWith('_subtree_status'));
@@ -93,9 +93,8 @@ it("keeps each agent's status as its own and gives sub-agents of suspended or ba
 });
 
 it('scores offers in SQL exactly as the resolver does in TypeScript', async () => {
-  const db = await PGlite.create();
+  const db = await migratedPglite();
   try {
-    await applyMigrations(new PrismaPGlite(db));
     const now = new Date('2026-06-01T00:00:00Z');
     await fc.assert(
       fc.asyncProperty(

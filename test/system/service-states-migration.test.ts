@@ -1,13 +1,13 @@
 // The migration service_states_and_open_sub_key_policy on rows written before it: which services had a sub-key
 // policy their owner set (kept) and which only the old read-only default (none set: read and write now), and
 // the services of providers suspended or banned at the upgrade (suspended, keeping the status each had).
-import { PGlite } from '@electric-sql/pglite';
 import { readMigrations } from '../../src/db/migrate';
+import { blankPglite } from '../support/databases';
 
 jest.setTimeout(120_000);
 
 it('tells a policy its owner set from the old default, and suspends the services of suspended providers', async () => {
-  const db = await PGlite.create();
+  const db = await blankPglite();
   try {
     const all = readMigrations().migrationDirectories;
     const at = all.findIndex((d) => d.path.endsWith('_service_states_and_open_sub_key_policy'));
