@@ -108,7 +108,8 @@ async function nextSubmissionDue(services: Services): Promise<number | null> {
 /** Claims queued submissions that are due and indexes each; returns how many it claimed. */
 export async function indexDueSubmissions(services: Services): Promise<number> {
   const now = services.clock.now();
-  // A submission whose every try was cut off (its instance died mid-fetch, or the round failed) is given up.
+  // A submission whose every try was cut off (its instance died mid-fetch, or the round failed) is given up; the claim
+  // below never takes one, so one that becomes due between the two statements waits for the next round's.
   await services.sql.query(
     `UPDATE webmcp_submissions SET state = 'failed', error = coalesce(error, 'gave up after ${MAX_ATTEMPTS} tries'), finished_at = $1
      WHERE state = 'queued' AND run_at <= $1 AND attempts >= ${MAX_ATTEMPTS}`,
@@ -116,7 +117,8 @@ export async function indexDueSubmissions(services: Services): Promise<number> {
   );
   const claimed = await services.sql.query<{ id: string; url: string; attempts: number }>(
     `UPDATE webmcp_submissions SET run_at = $2, attempts = attempts + 1
-     WHERE id IN (SELECT id FROM webmcp_submissions WHERE state = 'queued' AND run_at <= $1 ORDER BY run_at LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED)
+     WHERE id IN (SELECT id FROM webmcp_submissions WHERE state = 'queued' AND run_at <= $1 AND attempts < ${MAX_ATTEMPTS}
+                  ORDER BY run_at LIMIT ${CLAIM_BATCH} FOR UPDATE SKIP LOCKED)
      RETURNING id, url, attempts`,
     [now, new Date(now.getTime() + LEASE_MS)],
   );
