@@ -19,22 +19,34 @@ export function databaseUrlFor(base: string, database: string): string {
 
 export const postgresTemplateName = () => `mkt_tpl_${migrationsHash()}`;
 
-async function adminQuery(base: string, sql: string): Promise<void> {
+async function adminQuery(base: string, sql: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }
 }
 
+/**
+ * The migrated template of the current migrations, unless it exists: built under a name of its own and renamed into
+ * place, so a template is never half-migrated and a jest run on the same PostgreSQL never drops one another is cloning.
+ */
 export async function buildPostgresTemplate(base: string): Promise<void> {
   const name = postgresTemplateName();
-  await adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await adminQuery(base, `CREATE DATABASE ${name}`);
-  const { PrismaPg } = await import('@prisma/adapter-pg');
-  await applyMigrations(new PrismaPg({ connectionString: databaseUrlFor(base, name) }));
+  if ((await adminQuery(base, `SELECT 1 FROM pg_database WHERE datname = '${name}'`)).length) return;
+  const building = `${name}_b${randomBytes(4).toString('hex')}`;
+  await adminQuery(base, `CREATE DATABASE ${building}`);
+  try {
+    const { PrismaPg } = await import('@prisma/adapter-pg');
+    await applyMigrations(new PrismaPg({ connectionString: databaseUrlFor(base, building) }));
+    await adminQuery(base, `ALTER DATABASE ${building} RENAME TO ${name}`);
+  } catch (err) {
+    await adminQuery(base, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    // Another run renamed its own into place first: that one is as good.
+    if (!(err instanceof Error && /already exists/.test(err.message))) throw err;
+  }
 }
 
 /** A fresh database cloned from the migrated template; drop it with the returned function. */
@@ -50,7 +62,7 @@ export async function clonePostgres(base: string): Promise<{ url: string; drop: 
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
-  return { url: databaseUrlFor(base, name), drop: () => adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return { url: databaseUrlFor(base, name), drop: async () => void (await adminQuery(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)) };
 }
 
 /** A blank database's dump (PGlite's initdb, nothing else), by PGlite's version: made once per machine. */
