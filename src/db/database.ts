@@ -117,7 +117,7 @@ function guardAdapter<F extends SqlMigrationAwareDriverAdapterFactory>(factory: 
 
 export interface OpenOptions {
   dataDir: string;
-  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one. */
+  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one (unless false). */
   seed?: boolean;
   databaseUrl?: string;
   /** Instead of DATA_DIR, an embedded database in memory: the tests' migrated template. */

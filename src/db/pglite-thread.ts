@@ -42,7 +42,7 @@ export function connectionOf(socketDir: string): PgliteThread['connection'] {
 /** Starts the thread, its socket in `socketDir` (a new one by default; it is removed when the thread ends). */
 export async function startPgliteThread(opts: {
   dataDir?: string;
-  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one. */
+  /** A new data directory is made from the install's migrated seed (seed.ts) when there is one (only when true). */
   seed?: boolean;
   memory?: InMemory;
   socketDir?: string;

@@ -5,10 +5,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { applyMigrations, MIGRATIONS_DIR, SCHEMA_PATH } from './migrate';
+import { createPglite } from './pglite';
 
 const ROOT = path.resolve(__dirname, '../..');
-const MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
-const SCHEMA_PATH = path.join(ROOT, 'prisma', 'schema.prisma');
 const SEED_DIR = path.join(ROOT, 'node_modules', '.cache', 'marketplace-seed');
 const PREFIX = 'embedded-';
 
@@ -77,19 +78,14 @@ function extractTar(tar: Buffer, dir: string): void {
 export async function buildSeed(): Promise<string> {
   const target = seedPath();
   if (fs.existsSync(target)) return target;
-  const { createPglite } = require('./pglite') as typeof import('./pglite');
-  const { applyMigrations } = require('./migrate') as typeof import('./migrate');
   const { PrismaPGlite } = require('pglite-prisma-adapter') as typeof import('pglite-prisma-adapter');
   const db = await createPglite();
   try {
     await applyMigrations(new PrismaPGlite(db));
     // Written out whole: a start on it replays no WAL.
     await db.exec('CHECKPOINT');
-    const dump = await db.dumpDataDir('none');
     fs.mkdirSync(SEED_DIR, { recursive: true });
-    const tmp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(tmp, target);
+    await writeDump(db, target);
   } finally {
     await db.close();
   }
@@ -97,6 +93,14 @@ export async function buildSeed(): Promise<string> {
     if (name.startsWith(PREFIX) && path.join(SEED_DIR, name) !== target && !name.endsWith('.tmp')) fs.rmSync(path.join(SEED_DIR, name), { force: true });
   }
   return target;
+}
+
+/** PGlite's dump of its data directory, uncompressed, written beside `target` and renamed into place. */
+export async function writeDump(db: PGlite, target: string): Promise<void> {
+  const dump = await db.dumpDataDir('none');
+  const tmp = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(tmp, target);
 }
 
 if (require.main === module) {

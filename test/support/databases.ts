@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { applyMigrations } from '../../src/db/migrate';
 import { createPglite } from '../../src/db/pglite';
-import { buildSeed, migrationsHash } from '../../src/db/seed';
+import { buildSeed, migrationsHash, writeDump } from '../../src/db/seed';
 
 export function databaseUrlFor(base: string, database: string): string {
   const url = new URL(base);
@@ -80,11 +80,11 @@ export async function blankPglite(): Promise<PGlite> {
   const file = blankDumpPath();
   if (!fs.existsSync(file)) {
     const db = await PGlite.create();
-    const dump = await db.dumpDataDir('none');
-    await db.close();
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(tmp, file);
+    try {
+      await writeDump(db, file);
+    } finally {
+      await db.close();
+    }
   }
   return PGlite.create({ loadDataDir: new Blob([fs.readFileSync(file)]) });
 }
