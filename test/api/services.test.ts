@@ -1040,9 +1040,12 @@ describe("the marketplace's states: suspended with its provider, inactive after 
     const svc = await registerService(states, owner.key, { endpoint: failing.url, capabilities: [cap], pricing_model: 'free', cost_per_call: 0 });
     const caller = await registerAgent(states);
     const call = () => at('POST', '/execute', { key: caller.key, body: { capability: cap, input: {}, mode: 'chosen', provider: svc.service_key } });
+    // The fold wakes the quality job, which writes the service's row: the sweep skips a row another writer holds
+    // (SKIP LOCKED), so the test lets that write finish before it sweeps.
     const fold = async () => {
       await states.app.services.providerStats.settled();
       await states.app.services.providerStats.foldOnce();
+      await states.app.services.qualityJob?.settled();
     };
     const status = async () => (await at('GET', `/my/services`, { key: owner.key })).body.services.find((s: any) => s.service_key === svc.service_key);
     const deactivate = async () => (await deactivateFailingServices(states.app.services)).moved;

@@ -182,6 +182,8 @@ export async function resumeDueServices(services: Pick<Services, 'db' | 'clock'>
  * Takes out of service (`inactive`) active services failing long with no success, until their owner resumes them. It
  * sweeps `rows` services after `after` in id order (the statistics it reads have no index: execute rewrites them every
  * call), so a tick costs the same at any size; each moves once. Answers how many moved and the last id (null: start over).
+ * Its lock (NO KEY UPDATE) lets executions that reference a service be recorded meanwhile; a row another writer holds
+ * is skipped and met again on the next pass.
  */
 export async function deactivateFailingServices(
   services: Pick<Services, 'db' | 'clock'>,
@@ -202,7 +204,7 @@ export async function deactivateFailingServices(
           WHERE f.status = 'active' AND f.consecutive_failures >= ${INACTIVE_AFTER_FAILURES}
             AND f.failure_count - f.failures_at_reactivation >= ${INACTIVE_AFTER_FAILURES}
             AND COALESCE(GREATEST(f.last_success_at, f.reactivated_at), f.created_at) <= ${since}
-          FOR UPDATE OF f SKIP LOCKED
+          FOR NO KEY UPDATE OF f SKIP LOCKED
         ) due
         WHERE s.id = due.id AND s.status = 'active'
         RETURNING s.service_key, due.failures, due.since
