@@ -15,6 +15,12 @@ export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm', { with: { 'resolution-mode': 'import' } });
 let engineModule: Promise<EngineModule> | undefined;
+/**
+ * The engine's timers not yet fired. It sets 10 s ones and never clears them (its bindings have no clearTimeout), so
+ * a script that migrated and finished lived 10 s longer (the install's seed build among them): an engine released
+ * lets go of them (unref), and they fire only if something else keeps the process alive.
+ */
+const engineTimers = new Set<NodeJS.Timeout>();
 
 /** The package is built for bundlers (it imports its .wasm as a module), so we instantiate it ourselves. */
 function loadEngineModule(): Promise<EngineModule> {
@@ -22,8 +28,19 @@ function loadEngineModule(): Promise<EngineModule> {
     const bindings = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as EngineModule & {
       __wbg_set_wasm(exports: WebAssembly.Exports): void;
     };
+    const imports: Record<string, unknown> = { ...bindings };
+    for (const name of Object.keys(imports).filter((n) => n.startsWith('__wbg_setTimeout_'))) {
+      imports[name] = (run: () => void, ms: number) => {
+        const timer = setTimeout(() => {
+          engineTimers.delete(timer);
+          run();
+        }, ms >>> 0);
+        engineTimers.add(timer);
+        return timer;
+      };
+    }
     const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm')), 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), { './schema_engine_bg.js': bindings as never });
+    const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), { './schema_engine_bg.js': imports as never });
     bindings.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return bindings;
@@ -85,6 +102,7 @@ async function openEngine(factory: SqlMigrationAwareDriverAdapterFactory, log: E
   );
   const release = async () => {
     engine.free();
+    for (const timer of engineTimers) timer.unref();
     await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
   };
   return { engine, release };
