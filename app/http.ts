@@ -57,8 +57,8 @@ export function serveHttp(services: Services, { rest, graphqlHttp, mcp, a2a, gra
   const server = http.createServer(serverOptions, (req, res) => {
     const requestId = requestIdFor(req);
     const facts: ResponseFacts = { requestId, route: undefined, started: performance.now() };
+    // Its X-Request-Id and Server-Timing are written with its headers (timedWriteHead).
     attachFacts(res, facts);
-    res.setHeader('X-Request-Id', requestId);
     if (services.draining) res.setHeader('Connection', 'close');
     else unanswered.add(res);
     res.on('close', answered);

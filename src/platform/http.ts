@@ -273,6 +273,12 @@ function providerTime(value: string): number {
   return sum;
 }
 
+/** Milliseconds to one decimal, from integers (a double's shortest form costs more to print). */
+function tenths(ms: number): string {
+  const t = Math.round(ms * 10);
+  return `${(t - (t % 10)) / 10}.${t % 10}`;
+}
+
 /**
  * Every answer's Server-Timing (W3C): what it already names (a provider's time per attempt, on execute),
  * then `marketplace` (the time the marketplace took itself: the whole less the providers') and `total`,
@@ -289,28 +295,31 @@ const writeHeadOfNode = ServerResponse.prototype.writeHead as (this: ServerRespo
 
 /**
  * TimedResponse's writeHead, for a response whose prototype its framework replaces (Express sets its own,
- * made from node:http's): given to it as its own property, which survives that.
+ * made from node:http's): given to it as its own property, which survives that. It also writes the answer's
+ * X-Request-Id: joined to the headers given, when nothing was set on the response before, node:http takes
+ * them as they are instead of setting them one by one (its fast path, which every REST and GraphQL answer
+ * takes).
  */
 export function timedWriteHead(this: ServerResponse, statusCode: number, reason?: unknown, headers?: unknown): ServerResponse {
   const facts = factsOf(this);
   if (facts !== undefined && !this.headersSent) {
     const total = performance.now() - facts.started;
-    // The headers given to writeHead (an object: the form every surface here uses) win over the ones set before;
-    // the timing joins them, which costs writeHead no merge of one more header set apart.
+    // The headers given to writeHead (an object: the form every surface here uses) win over the ones set before.
     const last = headers ?? reason;
     const given = last !== null && typeof last === 'object' && !Array.isArray(last) ? (last as Record<string, unknown>) : undefined;
-    const set = (given?.['Server-Timing'] ?? this.getHeader('server-timing')) as string | undefined;
+    const set = (given === undefined ? this.getHeader('server-timing') : (given['Server-Timing'] ?? this.getHeader('server-timing'))) as string | undefined;
     const before = facts.timing ? [...facts.timing, ...(set === undefined ? [] : [set])].join(', ') : set;
-    const shown = Math.round(total * 10) / 10;
-    const value =
-      before === undefined
-        ? `marketplace;dur=${shown}, total;dur=${shown}`
-        : `${before}, ${timingMetric('marketplace', total - providerTime(before))}, total;dur=${shown}`;
+    let value: string;
+    if (before === undefined) {
+      const shown = tenths(total);
+      value = `marketplace;dur=${shown}, total;dur=${shown}`;
+    } else value = `${before}, marketplace;dur=${tenths(Math.max(0, total - providerTime(before)))}, total;dur=${tenths(total)}`;
     // A copy of the headers given: an answer may pass an object it shares with others (A2A's SSE headers).
     if (given !== undefined) {
-      const timed = { ...given, 'Server-Timing': value };
+      const timed = { ...given, 'X-Request-Id': facts.requestId, 'Server-Timing': value };
       return headers === undefined ? writeHeadOfNode.call(this, statusCode, timed) : writeHeadOfNode.call(this, statusCode, reason, timed);
     }
+    this.setHeader('X-Request-Id', facts.requestId);
     this.setHeader('Server-Timing', value);
   }
   return headers === undefined
