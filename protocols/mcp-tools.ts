@@ -236,6 +236,7 @@ export const areaTools: ToolSpec[] = [
     'discovery',
   ),
   op('execute', 'POST /execute', 'Execute a capability (every option, an x402 payment included)', DEFAULT_TOOLSET),
+  op('executionReceipt', 'GET /executions/:id/receipt', "An execution's signed receipt (a JWS any JOSE library verifies)", 'account'),
   // Payments
   op('x402Sandbox', 'GET /x402/sandbox/status', 'The x402 sandbox: network, asset, fee', 'payments'),
   op('sandboxFaucet', 'POST /x402/sandbox/faucet', 'Credit sandbox funds to a wallet', 'payments'),

@@ -19,7 +19,7 @@ export const DEFAULT_TOOL_COUNT = 25;
 export const TOOLSETS: Readonly<Record<string, string>> = {
   [DEFAULT_TOOLSET]:
     "An agent's main journeys: discover and resolve, execute, registration and the account, sub-keys, the wallet, tasks, memory, support tickets, skills and sparks (always served)",
-  account: "The caller's profile, sub-agents, executions and transactions",
+  account: "The caller's profile, sub-agents, executions, their signed receipts and transactions",
   keys: 'Rotating and verifying sub-keys',
   payments: 'Wallets and their ledgers, the x402 sandbox, capability pricing and ACP offerings',
   discovery: 'Listings: quick resolve, services, the showcase, the capability catalog and health',

@@ -35,7 +35,7 @@ export const disputeRoutes: Route[] = [
     tag: 'Disputes',
     summary: 'Open a dispute',
     description:
-      "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`. A body with `transaction_id`, or with `reason` and neither `serviceId` nor `type`, is form B (a missing `transaction_id` is named as such); any other is form A. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, or a charge other than the provider's price) and sends the rest to `under_review`. One dispute per transaction (409).",
+      "Form A: `serviceId`, `type` (billing, quality, availability), `description`, `evidence`. Form B: `transaction_id` (one of the caller's charges), `reason` (provider_error, billing_error, service_failure, other), `description`, and optionally `receipt`, the call's signed receipt (`signed_receipt` of its execute answer): 400 when it is not one the marketplace signed or is another execution's; kept as the dispute's `evidence` (`signed_receipt`, `key_id`). A body with `transaction_id`, or with `reason` and neither `serviceId` nor `type`, is form B (a missing `transaction_id` is named as such); any other is form A. Created `open`; the pipeline then refunds and resolves what the records prove (every attempt failed, a charge other than the provider's price, or a charge a cited receipt shows the call failed or cost less) and sends the rest to `under_review`. One dispute per transaction (409).",
     errors: [404, 409],
     document: /* GraphQL */ `
       mutation CreateDispute($input: CreateDisputeInput!) {

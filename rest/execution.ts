@@ -83,21 +83,28 @@ export const executionReceipt = /* GraphQL */ `
       }
     }
     created_at: createdAt
+    signed_receipt: signedReceipt
   }
 `;
 
 /**
- * What an execution's answer carries beside its body: for a call paid with PAYMENT-SIGNATURE, its
- * PAYMENT-RESPONSE. (Each attempt's time at its provider is in its Server-Timing on every surface: the
- * execution adds it to the answer's facts, fallback.ts.)
+ * What an execution's answer carries beside its body: its signed receipt (Signed-Receipt, the field's token) and,
+ * for a call paid with PAYMENT-SIGNATURE, its PAYMENT-RESPONSE. (Each attempt's time at its provider is in its
+ * Server-Timing on every surface: the execution adds it to the answer's facts, fallback.ts.)
  */
 export function executionAnswer(receipt: {
-  attempts?: { service_key: string; latency_ms: number }[] | null;
+  signed_receipt?: string | null;
   payment?: { x402?: { payer: string; transaction: string; network: string; amount_base_units: string } | null } | null;
 }): AnswerMeta | undefined {
   const x402 = receipt?.payment?.x402;
-  return x402 ? paymentResponse({ payer: x402.payer, transaction: x402.transaction, network: x402.network, amount: x402.amount_base_units }) : undefined;
+  const paid = x402 ? paymentResponse({ payer: x402.payer, transaction: x402.transaction, network: x402.network, amount: x402.amount_base_units }) : undefined;
+  const signed = receipt?.signed_receipt;
+  if (!signed) return paid;
+  return { ...paid, headers: { ...paid?.headers, 'Signed-Receipt': signed } };
 }
+
+const SIGNED_RECEIPT_TEXT =
+  "the execution's receipt as a compact JWS (EdDSA, `typ` receipt+jwt) verifiable offline against /.well-known/jwks.json (docs/execution.md, Signed receipts)";
 
 export const executionRoutes: Route[] = [
   {
@@ -113,6 +120,7 @@ export const executionRoutes: Route[] = [
     errors: [402, 404, 409, 503],
     answer: executionAnswer,
     responseHeaders: {
+      'Signed-Receipt': `The answer's \`signed_receipt\`: ${SIGNED_RECEIPT_TEXT}`,
       'PAYMENT-RESPONSE':
         'When the call was paid with PAYMENT-SIGNATURE: the settlement (an x402 SettleResponse: success, transaction, network, payer), base64-encoded JSON',
     },
@@ -131,5 +139,28 @@ export const executionRoutes: Route[] = [
         'An x402 v2 payment for a paid call (the base64 of a PaymentPayload: scheme exact, an EIP-3009 authorization signed with EIP-712) for one of the `accepts` of its 402. Settled once: a replay of it for the same request answers what it paid for; for another request, 402',
       ),
     },
+  },
+  {
+    method: 'GET',
+    path: '/executions/:id/receipt',
+    bucket: bucket('execution_receipt', 60),
+    auth: 'agent',
+    status: 200,
+    tag: 'Execution',
+    summary: "An execution's signed receipt",
+    description:
+      "For the agent that made the call or the owner of the provider that answered it (anyone else's execution is 404, as a nonexistent one). `signed_receipt` is the execution's receipt as a compact JWS (EdDSA, `typ` receipt+jwt, `kid` of /.well-known/jwks.json), made from the execution as recorded: the very token its execute answered while the same key signs. `claims` is its payload decoded: `iss`, `sub` (the caller), `jti` (the execution), `iat`, and `receipt`: execution_id, capability, mode, status, caller, provider (service key), input_sha256 and result_sha256 (SHA-256 of the RFC 8785 canonical JSON of the input as sent and of the result as answered, hex; result null when there was none), error, price_cents, latency_ms, transaction_id, payment (method, charged, fee and provider share in base units, the x402 settlement), attempts (each with its outcome, reason and category), created_at. A dispute may cite it (`receipt`).",
+    errors: [404],
+    document: /* GraphQL */ `
+      query ExecutionReceipt($id: ID!) {
+        executionReceipt(executionId: $id) {
+          execution_id: executionId
+          signed_receipt: signedReceipt
+          key_id: keyId
+          claims
+        }
+      }
+    `,
+    variables: { id: from.path('id') },
   },
 ];

@@ -8,7 +8,7 @@ import { pagedField } from './paging';
 import { maxLength, oneOf, range } from './json-schema';
 
 const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
-  description: 'Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description.',
+  description: 'Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description, receipt.',
   fields: (t) => ({
     serviceId: t.id({ description: 'Form A: the service disputed' }),
     type: t.string({ description: 'Form A: billing, quality or availability', extensions: oneOf(disputes.DISPUTE_TYPES) }),
@@ -16,6 +16,11 @@ const CreateDisputeInput = builder.inputType('CreateDisputeInput', {
     transactionId: t.id({ description: "Form B: one of the caller's charges" }),
     reason: t.string({ description: 'Form B: provider_error, billing_error, service_failure or other', extensions: oneOf(disputes.DISPUTE_REASONS) }),
     description: t.string({ description: 'Required in form A', extensions: maxLength(5000) }),
+    receipt: t.string({
+      description:
+        "Form B: the disputed call's signed receipt (its execute answer's `signed_receipt`, or GET /executions/{id}/receipt): checked (400 when it is not one the marketplace signed, or is another execution's), kept as the dispute's evidence, and read by the pipeline, which refunds what the receipt proves the charge exceeded",
+      extensions: maxLength(16_384),
+    }),
   }),
 });
 

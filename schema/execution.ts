@@ -14,8 +14,12 @@ import type { X402Receipt } from '../src/domain/payments/payments';
 import type { ModelUsage as ModelUsageShape } from '../src/domain/first-party/types';
 import { balanceNow } from '../src/domain/payments/ledger';
 import { formatAsset } from '../src/domain/wallets/wallets';
+import { executionReceipt, signedReceipt, type SignedExecutionReceipt } from '../src/domain/execution/signed-receipt';
 import { builder } from './builder';
 import { amountFields } from './wallets';
+
+const SIGNED_RECEIPT =
+  'The receipt as a compact JWS (EdDSA, `typ` receipt+jwt, `kid` of /.well-known/jwks.json) that any JOSE library verifies offline: its `receipt` claim binds the execution, capability, caller, provider (service key), SHA-256 digests of the RFC 8785 canonical JSON of the input as sent and of the result as answered, the price, the payment and its reference, every attempt with its outcome, and the time';
 
 const ExecuteModeEnum = builder.enumType('ExecuteMode', {
   description: '`auto`: the best-ranked providers, up to 3, skipping cooling ones; `chosen`: exactly `provider`',
@@ -203,8 +207,36 @@ const ExecutionReceipt = builder.objectRef<execution.ExecutionReceipt>('Executio
     }),
     payment: t.field({ type: PaymentReceipt, nullable: true, description: 'How a paid call was paid; null for a free one', resolve: (r) => r.payment }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    signedReceipt: t.string({
+      description: SIGNED_RECEIPT,
+      resolve: (r, _a, ctx) => signedReceipt(ctx, r),
+    }),
   }),
 });
+
+const SignedExecutionReceiptType = builder.objectRef<SignedExecutionReceipt>('SignedExecutionReceipt').implement({
+  description: "An execution's signed receipt, for either party to the call",
+  fields: (t) => ({
+    executionId: t.exposeID('executionId'),
+    signedReceipt: t.exposeString('signedReceipt', { description: SIGNED_RECEIPT }),
+    keyId: t.exposeString('keyId', { description: 'The `kid` that signed it: a key of /.well-known/jwks.json' }),
+    claims: t.field({
+      type: 'JSON',
+      description: "The token's claims, decoded: `iss`, `sub` (the caller), `jti` (the execution), `iat`, and `receipt`, what it binds",
+      resolve: (r) => r.claims,
+    }),
+  }),
+});
+
+builder.queryField('executionReceipt', (t) =>
+  t.field({
+    type: SignedExecutionReceiptType,
+    description:
+      "An execution's signed receipt, made from the execution as recorded (the token its execute answered, while the same key signs): for the agent that made the call or the owner of the provider that answered it; anyone else's is not found",
+    args: { executionId: t.arg.id({ required: true }) },
+    resolve: (_r, { executionId }, ctx) => executionReceipt(ctx, String(executionId)),
+  }),
+);
 
 const RoutingPolicyInput = builder.inputType('RoutingPolicy', {
   description:

@@ -93,6 +93,8 @@ describe('POST /execute, auto mode', () => {
       // Paid from the caller's wallet (test/api/payments.test.ts has the rest).
       payment: expect.objectContaining({ method: 'prepaid', charged_cents: 7, charged_base_units: '70000' }),
       created_at: expect.any(String),
+      // The receipt as a compact JWS (test/api/receipts.test.ts verifies it).
+      signed_receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
     });
     // The provider got CONTRACT §6's body, signed with the service's signing secret.
     const [got] = p.calls;

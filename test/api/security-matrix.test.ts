@@ -17,6 +17,7 @@ let serviceKey: string;
 let ownersWebhookId: string;
 let ownersDeliveryId: string;
 let ownersTicketKey: string;
+let ownersExecutionId: string;
 let ownersDisputeId: string;
 let ownersStoreId: string;
 let ownersSessionId: string;
@@ -40,6 +41,7 @@ function pathFor(route: Route): string {
   const path = Array.isArray(route.path) ? route.path[0] : route.path;
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
+  if (path.startsWith('/executions/')) return path.replace(':id', ownersExecutionId);
   if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
   if (path.startsWith('/subscriptions/')) return path.replace(':id', ownersSubscriptionId);
   if (path.startsWith('/streaming/sessions/')) return path.replace(':id', ownersSessionId);
@@ -88,6 +90,7 @@ const OWNED = new Map<string, unknown>([
   ['PATCH /tickets/:ticketKey/status', { status: 'closed' }],
   ['POST /tickets/:ticketKey/comments', { content: 'not mine' }],
   ['GET /disputes/:id', undefined],
+  ['GET /executions/:id/receipt', undefined],
   ['GET /memory/stores/:id', undefined],
   ['PATCH /memory/stores/:id', { description: 'not mine' }],
   ['DELETE /memory/stores/:id', undefined],
@@ -201,6 +204,7 @@ beforeAll(async () => {
     },
   });
   ownersTicketKey = ticket.body.result.ticket_key;
+  ownersExecutionId = ticket.body.execution_id;
   const dispute = await api(server)('POST', '/disputes', {
     key: owner.key,
     body: { serviceId: service.body.service_id, type: 'quality', description: 'A dispute for the matrix' },

@@ -29,7 +29,7 @@ export type ComponentStatus =
   | 'down'
   | 'ok';
 
-/** Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description. */
+/** Form A: serviceId, type, description, evidence. Form B: transactionId, reason, description, receipt. */
 export type CreateDisputeInput = {
   /** Required in form A */
   description?: string | null | undefined;
@@ -37,6 +37,8 @@ export type CreateDisputeInput = {
   evidence?: unknown;
   /** Form B: provider_error, billing_error, service_failure or other */
   reason?: string | null | undefined;
+  /** Form B: the disputed call's signed receipt (its execute answer's `signed_receipt`, or GET /executions/{id}/receipt): checked (400 when it is not one the marketplace signed, or is another execution's), kept as the dispute's evidence, and read by the pipeline, which refunds what the receipt proves the charge exceeded */
+  receipt?: string | null | undefined;
   /** Form A: the service disputed */
   serviceId?: string | null | undefined;
   /** Form B: one of the caller's charges */

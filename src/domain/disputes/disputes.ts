@@ -5,7 +5,7 @@
 // Contributor or above (priority resolution) is decided, and reviewed, before the others.
 import type { DbTx } from '../../db/database';
 import type { Dispute, Prisma } from '../../db/generated/prisma/client';
-import { Conflict, NotFound } from '../../platform/errors';
+import { Conflict, NotFound, ValidationFailed } from '../../platform/errors';
 import { isUuid } from '../../platform/ids';
 import { assertMove, type Moves } from '../../platform/state-machine';
 import { Checks } from '../../platform/validate';
@@ -17,6 +17,7 @@ import { transact, type Emit } from '../events';
 import { hasPriorityResolution } from '../reputation/privileges';
 import { applyReputation } from '../reputation/reputation';
 import type { Page } from '../../platform/page';
+import { verifyReceipt, type ReceiptClaim } from '../execution/signed-receipt';
 import { transfer } from '../payments/ledger';
 import { ACCOUNTS, centsToUnits, SYSTEM_ACCOUNT_IDS } from '../payments/setup';
 
@@ -49,6 +50,8 @@ export interface DisputeInput {
   evidence?: unknown;
   transactionId?: unknown;
   reason?: unknown;
+  /** Form B: the disputed call's signed receipt (its execute answer's `signed_receipt`). */
+  receipt?: unknown;
 }
 
 /** The facts every dispute event carries. */
@@ -72,6 +75,21 @@ async function emitDisputeEvent(emit: Emit, d: Dispute, type: 'dispute.created' 
   if (d.providerAgentId && d.providerAgentId !== d.agentId) await emit(d.providerAgentId, type, disputeFacts(d));
 }
 
+/**
+ * A receipt a form B dispute cites, checked: signed by the marketplace, and the receipt of the disputed charge's
+ * execution (400 naming `receipt` otherwise). Kept as the dispute's evidence, which the pipeline reads.
+ */
+function citedReceipt(services: Services, token: string, executionId: string | null): Prisma.InputJsonObject {
+  const verified = verifyReceipt(services, token);
+  if (!verified.ok) throw new ValidationFailed([{ path: 'receipt', message: `is not a receipt this marketplace signed (${verified.reason})` }]);
+  if (verified.claims.receipt.execution_id !== executionId) {
+    throw new ValidationFailed([
+      { path: 'receipt', message: `is the receipt of execution ${verified.claims.receipt.execution_id}, not of the disputed charge's` },
+    ]);
+  }
+  return { signed_receipt: token, key_id: verified.keyId };
+}
+
 export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Dispute> {
   const me = await requireAgent(ctx);
   const checks = new Checks();
@@ -84,10 +102,12 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
     else if (!isUuid(input.transactionId)) checks.fail('transactionId', 'must be a transaction id (UUID)');
     const reason = checks.oneOf('reason', input.reason, DISPUTE_REASONS);
     const description = checks.text('description', input.description, { max: 5000, multiline: true });
+    const receipt = checks.text('receipt', input.receipt, { max: 16_384 });
     checks.done();
     const transaction = await ctx.db.transaction.findFirst({ where: { id: input.transactionId as string, agentId: me.id } });
     if (!transaction) throw new NotFound('transaction', String(input.transactionId));
     if (transaction.kind !== 'charge') throw new Conflict('Only a charge can be disputed');
+    const cited = receipt ? citedReceipt(ctx.services, receipt, transaction.executionId) : undefined;
     const provider = transaction.serviceId ? await ctx.db.service.findUnique({ where: { id: transaction.serviceId }, select: { agentId: true } }) : null;
     data = {
       agentId: me.id,
@@ -99,6 +119,7 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
       providerAgentId: provider?.agentId ?? null,
       kind: reason!,
       description: description ?? null,
+      ...(cited ? { evidence: cited } : {}),
     };
   } else {
     if (input.serviceId === undefined || input.serviceId === null) checks.fail('serviceId', 'is required (or transaction_id, to dispute one transaction)');
@@ -262,7 +283,20 @@ async function resolveWith(
 }
 
 /** What the records prove about a transaction dispute: a refund and why, or nothing (needs a person). */
-async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; resolution: string } | null> {
+/** The receipt a dispute cites, when it still verifies (a retired key's no longer does). */
+function receiptCited(services: Services, d: Dispute): ReceiptClaim | null {
+  const token = (d.evidence as { signed_receipt?: unknown } | null)?.signed_receipt;
+  if (d.form !== 'transaction' || typeof token !== 'string') return null;
+  const verified = verifyReceipt(services, token);
+  return verified.ok && verified.claims.receipt.execution_id === d.executionId ? verified.claims.receipt : null;
+}
+
+/**
+ * What the records prove about a transaction dispute: a refund and why, or nothing (needs a person). A receipt
+ * the dispute cites is the marketplace's signed word on how the call ended and what it cost: records that
+ * say the buyer owes more than it lose to it.
+ */
+async function decide(tx: DbTx, d: Dispute, services: Services): Promise<{ refundCents: number; resolution: string } | null> {
   if (!d.transactionId || !d.executionId) return null;
   const charge = await tx.transaction.findUnique({ where: { id: d.transactionId } });
   const execution = await tx.execution.findUnique({ where: { id: d.executionId } });
@@ -271,6 +305,19 @@ async function decide(tx: DbTx, d: Dispute): Promise<{ refundCents: number; reso
   const refunded = await tx.transaction.aggregate({ where: { executionId: execution.id, kind: 'refund' }, _sum: { amountCents: true } });
   const refundable = charge.amountCents + (refunded._sum.amountCents ?? 0);
   const succeeded = attempts.find((a) => a.outcome === 'success');
+  const receipt = receiptCited(services, d);
+  if (receipt && refundable > 0) {
+    if (receipt.status !== 'success' && succeeded) {
+      return { refundCents: refundable, resolution: `The signed receipt cited says the call failed; the charge of ${refundable} cents is refunded` };
+    }
+    if (charge.amountCents > receipt.price_cents) {
+      const excess = Math.min(refundable, charge.amountCents - receipt.price_cents);
+      return {
+        refundCents: excess,
+        resolution: `Charged ${charge.amountCents} cents; the signed receipt cited names ${receipt.price_cents}; ${excess} cents are refunded`,
+      };
+    }
+  }
   if (!succeeded) {
     return refundable > 0
       ? { refundCents: refundable, resolution: `Every attempt failed (${attempts.length}); the charge of ${refundable} cents is refunded` }
@@ -298,7 +345,7 @@ export async function decideOpenDisputes(services: Services, batch: number): Pro
     const now = services.clock.now();
     for (const { id } of due) {
       const d = await tx.dispute.findUniqueOrThrow({ where: { id } });
-      const decision = await decide(tx, d);
+      const decision = await decide(tx, d, services);
       if (decision) await resolveWith(tx, emit, null, d, decision.resolution, decision.refundCents, 'pipeline', now, services);
       else {
         await tx.dispute.update({ where: { id }, data: { status: 'under_review' } });

@@ -117,6 +117,10 @@ export interface PaymentReceipt {
 
 export interface ExecutionReceipt {
   executionId: string;
+  /** The agent that made the call. */
+  callerId: string;
+  /** The input as the caller sent it (never answered: its digest is in the signed receipt). */
+  input: Record<string, unknown>;
   capability: string;
   mode: Mode;
   status: 'success' | 'error';
@@ -181,6 +185,8 @@ function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint): Payment
 export function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Recorded, at: Date, balanceAfter?: bigint): ExecutionReceipt {
   return {
     executionId,
+    callerId: r.me.id,
+    input: r.input,
     capability: r.capability,
     mode: r.mode,
     status: r.status,

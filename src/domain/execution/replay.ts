@@ -26,6 +26,8 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
   const payerWallet = payment || payer ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } }) : null;
   return {
     executionId: e.id,
+    callerId: e.agentId,
+    input: (e.input as Record<string, unknown> | null) ?? {},
     capability: e.capability,
     mode: e.mode as Mode,
     status: e.status as 'success' | 'error',
