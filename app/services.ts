@@ -9,6 +9,7 @@ import { UsageRecorder } from '../src/domain/agents/usage';
 import { ensureCatalog } from '../src/domain/capabilities/catalog';
 import type { Services } from '../src/domain/context';
 import { DisputePipeline } from '../src/domain/disputes/disputes';
+import { EscrowSettler } from '../src/domain/payments/escrow';
 import { routeEvent, type Topics } from '../src/domain/events';
 import { ProviderStats } from '../src/domain/execution/provider-stats';
 import { answerFromDelivery, DELEGATION_KIND } from '../src/domain/ext/delegations';
@@ -147,6 +148,7 @@ export async function openServices(
     // Set by addWorkers: these workers need the finished services.
     providerStats: undefined as unknown as ProviderStats,
     disputes: undefined as unknown as DisputePipeline,
+    escrow: undefined as unknown as EscrowSettler,
     clock,
     log,
     startedAt: new Date(),
@@ -222,6 +224,7 @@ function addWorkers(services: Services): void {
   services.prober = prober(services);
   services.qualityJob = qualityJob(services);
   services.disputes = new DisputePipeline(services);
+  services.escrow = new EscrowSettler(services);
   services.payments.leases = new WalletLeases(services);
 }
 

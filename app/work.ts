@@ -125,6 +125,7 @@ export function backgroundWork(db: Database, services: Services): BackgroundWork
       services.prober?.start({ runNow: false });
       services.qualityJob?.start({ runNow: false });
       services.disputes.start();
+      services.escrow.start();
       services.payments.leases.start();
     },
     async stop() {
@@ -144,6 +145,7 @@ export function backgroundWork(db: Database, services: Services): BackgroundWork
       await services.prober?.stop();
       await services.qualityJob?.stop();
       await services.disputes.stop();
+      await services.escrow.stop();
     },
   };
 }

@@ -12,6 +12,8 @@ const walletFields = /* GraphQL */ `
     balance_base_units: balanceBaseUnits
     held
     held_base_units: heldBaseUnits
+    pending
+    pending_base_units: pendingBaseUnits
     available
     available_base_units: availableBaseUnits
     created_at: createdAt
@@ -49,7 +51,7 @@ export const walletRoutes: Route[] = [
     tag: 'Wallets',
     summary: "An agent's wallet and balance",
     description:
-      "`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve and `available` what calls may spend now. 404 when the agent has no wallet (a read opens none: it opens when created, or at the agent's first paid call, test payment or faucet credit).",
+      "`balance` is a decimal string in USDC with all 6 decimals, `balance_base_units` the same in millionths; `held` is what calls in flight reserve, `pending` what paid calls earned that is still inside its dispute window (part of the balance, available once the window ends: DISPUTE_WINDOW_SECONDS, docs/payments.md Escrow), and `available` what calls may spend now (the balance less held and pending). 404 when the agent has no wallet (a read opens none: it opens when created, or at the agent's first paid call, test payment or faucet credit).",
     errors: [404],
     document: /* GraphQL */ `
       query Wallet($agentId: ID!) {

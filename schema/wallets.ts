@@ -46,7 +46,18 @@ export const Wallet = builder.objectRef<wallets.WalletView>('Wallet').implement(
     }),
     ...amountFields(t, 'balance', (w: wallets.WalletView) => w.balanceBaseUnits, 'The balance'),
     ...amountFields(t, 'held', (w: wallets.WalletView) => w.heldBaseUnits, 'Reserved by calls in flight'),
-    ...amountFields(t, 'available', (w: wallets.WalletView) => w.balanceBaseUnits - w.heldBaseUnits, 'What calls may spend now: the balance less what is held'),
+    ...amountFields(
+      t,
+      'pending',
+      (w: wallets.WalletView) => w.pendingBaseUnits,
+      'Part of the balance earned by paid calls still inside their dispute window (escrow): available once it ends, unless a dispute opened inside it refunds it',
+    ),
+    ...amountFields(
+      t,
+      'available',
+      (w: wallets.WalletView) => w.balanceBaseUnits - w.heldBaseUnits - w.pendingBaseUnits,
+      'What calls may spend now: the balance less what is held and what is pending',
+    ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

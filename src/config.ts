@@ -107,6 +107,11 @@ export interface PaymentsConfig {
   sandboxStartingBalance: string;
   /** The key-encryption key of wallets' private keys (32 bytes); unset: generated once, kept in the database. */
   walletEncryptionKey?: Buffer;
+  /**
+   * How long a paid call's provider share stays pending, disputable and refundable from escrow, before it is
+   * available (seconds; 0: available at once). 7 days with a remote facilitator, 10 minutes in sandbox mode.
+   */
+  disputeWindowSeconds: number;
 }
 
 /** The model backend of the marketplace's model-backed capabilities: any OpenAI-compatible chat-completions API. */
@@ -289,5 +294,6 @@ function paymentsConfig(env: NodeJS.ProcessEnv): PaymentsConfig {
       decimal('SANDBOX_FAUCET_CAP', env.SANDBOX_FAUCET_CAP, '10'),
     ),
     walletEncryptionKey: encryptionKey(env.WALLET_ENCRYPTION_KEY),
+    disputeWindowSeconds: integer('DISPUTE_WINDOW_SECONDS', env.DISPUTE_WINDOW_SECONDS, facilitatorUrl ? 604_800 : 600, 0, 90 * 86_400),
   };
 }

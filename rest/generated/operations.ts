@@ -2157,7 +2157,7 @@ export type UtoSpecialistsQueryVariables = Exact<{
 
 export type UtoSpecialistsQuery = { utoSpecialists: { total: number, specialists: Array<{ agentId: string, name: string, domain: string, capabilities: Array<string>, reputation: number, tier: string, registeredAt: string, updatedAt: string }> } };
 
-export type WalletFieldsFragment = { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string };
+export type WalletFieldsFragment = { network: string, asset: string, balance: string, held: string, pending: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, pending_base_units: string, available_base_units: string, created_at: string };
 
 export type CreateWalletMutationVariables = Exact<{
   agentId: string;
@@ -2165,14 +2165,14 @@ export type CreateWalletMutationVariables = Exact<{
 }>;
 
 
-export type CreateWalletMutation = { createWallet: { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string } };
+export type CreateWalletMutation = { createWallet: { network: string, asset: string, balance: string, held: string, pending: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, pending_base_units: string, available_base_units: string, created_at: string } };
 
 export type WalletQueryVariables = Exact<{
   agentId: string;
 }>;
 
 
-export type WalletQuery = { wallet: { network: string, asset: string, balance: string, held: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, available_base_units: string, created_at: string } };
+export type WalletQuery = { wallet: { network: string, asset: string, balance: string, held: string, pending: string, available: string, wallet_address: string, agent_id: string, key_custody: string, balance_base_units: string, held_base_units: string, pending_base_units: string, available_base_units: string, created_at: string } };
 
 export type WalletEntriesQueryVariables = Exact<{
   agentId: string;

@@ -39,6 +39,9 @@ describe('POST /agents/:agentId/wallet', () => {
       balance_base_units: '2000000',
       held: '0.000000',
       held_base_units: '0',
+      // Earned by paid calls still inside their dispute window (test/api/escrow.test.ts).
+      pending: '0.000000',
+      pending_base_units: '0',
       available: '2.000000',
       available_base_units: '2000000',
       created_at: expect.any(String),

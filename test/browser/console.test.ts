@@ -242,6 +242,8 @@ describe('the console', () => {
     await attempts.getByText('success').waitFor();
     await page.getByText('hello from the console').waitFor();
     expect(provider.calls.length).toBeGreaterThan(0);
+    // Its signed receipt, checked in the page with the browser's WebCrypto against the published keys.
+    await page.getByText(/Signature verified with the marketplace's key mk_\w+\. The result shown matches its digest\./).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
     await shot(page, 'receipt');

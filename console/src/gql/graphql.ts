@@ -389,6 +389,13 @@ export type ConsoleRankingNowQueryVariables = Exact<{
 
 export type ConsoleRankingNowQuery = { providers: { matches: Array<{ serviceKey: string, name: string, score: number | null, scoreBreakdown: { reputation: number, cost: number, reliability: number, latency: number, freshness: number } }> } };
 
+export type ConsoleExecutionReceiptQueryVariables = Exact<{
+  executionId: string;
+}>;
+
+
+export type ConsoleExecutionReceiptQuery = { executionReceipt: { signedReceipt: string, claims: unknown } };
+
 export type ConsoleExecutionsQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
@@ -493,7 +500,7 @@ export type ConsoleWalletQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleWalletQuery = { wallet: { walletAddress: string, network: string, asset: string, balance: string, held: string, available: string, keyCustody: string, createdAt: string }, walletEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, kind: string, amount: string, reference: string | null, executionId: string | null, createdAt: string }> } };
+export type ConsoleWalletQuery = { wallet: { walletAddress: string, network: string, asset: string, balance: string, held: string, pending: string, available: string, keyCustody: string, createdAt: string }, walletEntries: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, kind: string, amount: string, reference: string | null, executionId: string | null, createdAt: string }> } };
 
 export type ConsoleFaucetMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -965,6 +972,14 @@ export const ConsoleRankingNowDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRankingNowQuery, ConsoleRankingNowQueryVariables>;
+export const ConsoleExecutionReceiptDocument = new TypedDocumentString(`
+    query ConsoleExecutionReceipt($executionId: ID!) {
+  executionReceipt(executionId: $executionId) {
+    signedReceipt
+    claims
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExecutionReceiptQuery, ConsoleExecutionReceiptQueryVariables>;
 export const ConsoleExecutionsDocument = new TypedDocumentString(`
     query ConsoleExecutions($after: String) {
   myExecutions(first: 25, after: $after) {
@@ -1180,6 +1195,7 @@ export const ConsoleWalletDocument = new TypedDocumentString(`
     asset
     balance
     held
+    pending
     available
     keyCustody
     createdAt

@@ -18,6 +18,7 @@ import { hasPriorityResolution } from '../reputation/privileges';
 import { applyReputation } from '../reputation/reputation';
 import type { Page } from '../../platform/page';
 import { verifyReceipt, type ReceiptClaim } from '../execution/signed-receipt';
+import { freezeEscrow, lockedEscrow, releaseFrozen, settleIfDue, takeFromEscrow } from '../payments/escrow';
 import { transfer } from '../payments/ledger';
 import { ACCOUNTS, centsToUnits, SYSTEM_ACCOUNT_IDS } from '../payments/setup';
 
@@ -152,6 +153,8 @@ export async function createDispute(ctx: Ctx, input: DisputeInput): Promise<Disp
       if (earlier) throw new Conflict(`Transaction ${data.transactionId} is already disputed (dispute ${earlier.id})`);
     }
     const created = await tx.dispute.create({ data });
+    // Inside the call's dispute window, its provider's share stays in escrow until the dispute is decided.
+    if (created.executionId && created.form === 'transaction') await freezeEscrow(tx, created.executionId, created.id, ctx.services.clock.now());
     await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: created.id, from: null, to: 'open' });
     await emitDisputeEvent(emit, created, 'dispute.created');
     return created;
@@ -217,22 +220,33 @@ async function refundThroughLedger(tx: DbTx, services: Services, d: Dispute, ref
   const amount = wanted < charged - refunded ? wanted : charged - refunded;
   if (amount <= 0n) return;
   const feePart = (amount * fee) / charged;
+  const share = amount - feePart;
+  let fromEscrow = 0n;
   let clawback = 0n;
   if (earning && !SYSTEM_ACCOUNT_IDS.has(earning.walletId)) {
-    // Both wallets are locked in id order, as every statement moving money between wallets does.
+    // The escrow's row is locked before the wallets, as the settling worker locks them; both wallets then in id
+    // order, as every statement moving money between wallets does.
+    const escrow = await lockedEscrow(tx, d.executionId);
+    await tx.$queryRaw`SELECT id FROM wallets WHERE id IN (${charge.walletId}::uuid, ${earning.walletId}::uuid) ORDER BY id FOR NO KEY UPDATE`;
+    // A share whose window ended is the provider's to give back, settled or not yet.
+    await settleIfDue(tx, d.executionId, escrow, at);
     const locked = await tx.$queryRaw<{ id: string; available: bigint }[]>`
-      SELECT id, balance - held AS available FROM wallets WHERE id IN (${charge.walletId}::uuid, ${earning.walletId}::uuid) ORDER BY id FOR NO KEY UPDATE`;
+      SELECT id, balance - held - pending AS available FROM wallets WHERE id IN (${charge.walletId}::uuid, ${earning.walletId}::uuid)`;
     const provider = locked.find((w) => w.id === earning.walletId);
     const available = provider ? BigInt(provider.available) : 0n;
-    const share = amount - feePart;
-    clawback = share < available ? share : available > 0n ? available : 0n;
+    // The share still in escrow (the dispute froze it inside the window) comes back from there first: money the
+    // provider could not spend. Only what is missing is clawed back from what it could.
+    fromEscrow = await takeFromEscrow(tx, d.executionId, escrow, share);
+    const rest = share - fromEscrow;
+    clawback = rest < available ? rest : available > 0n ? available : 0n;
   }
   await transfer(
     tx,
     [
       { walletId: charge.walletId, amount, kind: 'refund' },
+      ...(fromEscrow > 0n ? [{ walletId: earning!.walletId, amount: -fromEscrow, kind: 'escrow_refund' }] : []),
       ...(clawback > 0n ? [{ walletId: earning!.walletId, amount: -clawback, kind: 'clawback' }] : []),
-      { walletId: ACCOUNTS.revenue, amount: -(amount - clawback), kind: 'refund' },
+      { walletId: ACCOUNTS.revenue, amount: -(amount - fromEscrow - clawback), kind: 'refund' },
     ],
     { executionId: d.executionId, reference: `dispute ${d.id}`, at },
   );
@@ -266,6 +280,8 @@ async function resolveWith(
       },
     });
   }
+  // Whatever the dispute froze and a refund did not take settles now.
+  if (d.executionId && d.form === 'transaction') await releaseFrozen(tx, d.executionId, at);
   const resolved = await tx.dispute.update({ where: { id: d.id }, data: { status: 'resolved', resolution, resolvedBy: by, refundCents, resolvedAt: at } });
   await recordStateChange(tx, ctx, { subjectType: 'dispute', subjectId: d.id, from: d.status, to: 'resolved', note: resolution });
   if (refundCents > 0 && d.providerAgentId) {

@@ -101,9 +101,11 @@ interface ChargeFields {
   charge: string;
   fee: string;
   transfer: string;
+  /** When the provider's share leaves escrow (the dispute window's end); null: available at once (no window, or no provider wallet). */
+  release_at: string | null;
 }
 const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet uuid, caller_delta bigint, share bigint, release bigint, hold uuid,
-  charge bigint, fee bigint, transfer uuid`;
+  charge bigint, fee bigint, transfer uuid, release_at timestamptz`;
 
 /**
  * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
@@ -146,13 +148,18 @@ const recordsSql = (paid: boolean, task: boolean) => `
     -- The holds of calls paid with their own (x402), released whole; a lease's charge says what leaves held.
     DELETE FROM wallet_holds WHERE id IN (SELECT hold FROM r WHERE release IS NULL) AND (SELECT count(*) FROM lk) >= 0 RETURNING id, amount
   ), moves AS (
-    SELECT wallet, sum(delta) AS delta, sum(released) AS released FROM (
-      SELECT r.caller_wallet AS wallet, r.caller_delta AS delta, COALESCE(r.release, own.amount, 0) AS released FROM r LEFT JOIN own ON own.id = r.hold
+    SELECT wallet, sum(delta) AS delta, sum(released) AS released, sum(pending) AS pending FROM (
+      SELECT r.caller_wallet AS wallet, r.caller_delta AS delta, COALESCE(r.release, own.amount, 0) AS released, 0 AS pending FROM r LEFT JOIN own ON own.id = r.hold
       UNION ALL
-      SELECT r.provider_wallet, r.share, 0 FROM r WHERE r.provider_wallet IS NOT NULL
+      SELECT r.provider_wallet, r.share, 0, CASE WHEN r.release_at IS NULL THEN 0 ELSE r.share END FROM r WHERE r.provider_wallet IS NOT NULL
     ) m GROUP BY wallet
   ), pay AS (
-    UPDATE wallets w SET balance = w.balance + moves.delta, held = w.held - moves.released FROM moves WHERE w.id = moves.wallet RETURNING w.id, w.balance
+    UPDATE wallets w SET balance = w.balance + moves.delta, held = w.held - moves.released, pending = w.pending + moves.pending
+    FROM moves WHERE w.id = moves.wallet RETURNING w.id, w.balance
+  ), esc AS (
+    -- The provider's share stays pending through the dispute window (payments/escrow.ts).
+    INSERT INTO escrows (execution_id, wallet_id, amount, status, release_at, created_at)
+    SELECT r.id, r.provider_wallet, r.share, 'pending', r.release_at, r.at FROM r WHERE r.provider_wallet IS NOT NULL AND r.release_at IS NOT NULL AND r.share > 0
   ), entries AS (
     -- Each entry's id is time-ordered like the transfer's (its first 48 bits, version 7), the rest random:
     -- the entries' key index grows at its right edge (platform/ids.ts newTimeOrderedUuid).
@@ -288,7 +295,7 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
   const event = makeEvent(shape.type, shape.data, at);
   // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
   const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0);
-  const record: BatchRecord = { ...batchRecordOf(executionId, transactionId, event, r), ...(paid ? chargeFieldsOf(ctx, r) : {}) };
+  const record: BatchRecord = { ...batchRecordOf(executionId, transactionId, event, r), ...(paid ? chargeFieldsOf(ctx, r, at) : {}) };
   const { sql } = ctx.services;
   const write = r.taskId
     ? () => writeRecords(sql, paid ? 'paidTask' : 'task', [{ ...record, task_id: r.taskId!, holds: r.holds ?? [] }])
@@ -339,15 +346,18 @@ function batchRecordOf(executionId: string, transactionId: string, event: Market
 }
 
 /** What a paid call's record moves, and between which wallets (amounts in the token's units, as text). */
-function chargeFieldsOf(ctx: Ctx, r: Recorded): ChargeFields {
+function chargeFieldsOf(ctx: Ctx, r: Recorded, at: Date): ChargeFields {
   const { charged, fee, share } = chargeOf(ctx, r);
   const hold = r.paid!.hold;
   const provider = r.providerWallet ?? ACCOUNTS.revenue;
   const own = provider === hold.walletId;
+  // The provider's wallet, unless it is the caller's own or there is none (its share is the marketplace's).
+  const providerWallet = own || provider === ACCOUNTS.revenue ? null : provider;
+  const windowMs = ctx.services.config.payments.disputeWindowSeconds * 1000;
   return {
     caller_wallet: hold.walletId,
-    // The provider's wallet, unless it is the caller's own or there is none (its share is the marketplace's).
-    provider_wallet: own || provider === ACCOUNTS.revenue ? null : provider,
+    provider_wallet: providerWallet,
+    release_at: providerWallet && windowMs > 0 && share > 0n ? new Date(at.getTime() + windowMs).toISOString() : null,
     earning_wallet: provider,
     caller_delta: (-charged + (own ? share : 0n)).toString(),
     share: share.toString(),

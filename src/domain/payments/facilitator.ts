@@ -133,7 +133,7 @@ class SandboxChain {
 
   private async available(address: string): Promise<bigint> {
     const rows = await this.db.$queryRaw<{ available: bigint }[]>`
-      SELECT balance - held AS available FROM wallets WHERE address = ${address.toLowerCase()} AND account = 'agent'`;
+      SELECT balance - held - pending AS available FROM wallets WHERE address = ${address.toLowerCase()} AND account = 'agent'`;
     return rows.length ? BigInt(rows[0].available) : 0n;
   }
 

@@ -49,7 +49,7 @@ export interface LeaseTicket {
  */
 const TOP_UP_SQL = `
   WITH cur AS (
-    SELECT id, address, LEAST($2::bigint, balance - held) AS add FROM wallets
+    SELECT id, address, LEAST($2::bigint, balance - held - pending) AS add FROM wallets
     WHERE agent_id = $1::uuid AND account = 'agent' FOR NO KEY UPDATE),
   u AS (UPDATE wallets w SET held = w.held + cur.add FROM cur WHERE w.id = cur.id AND cur.add >= $3::bigint RETURNING cur.add),
   l AS (INSERT INTO wallet_holds (id, wallet_id, amount, expires_at, created_at)

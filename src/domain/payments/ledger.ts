@@ -88,8 +88,8 @@ export interface Funds {
 }
 
 export async function fundsOf(db: DbTx, agentId: string): Promise<Funds | undefined> {
-  const w = await db.wallet.findUnique({ where: { agentId }, select: { id: true, address: true, balance: true, held: true } });
-  return w ? { walletId: w.id, address: w.address, balance: w.balance, held: w.held, available: w.balance - w.held } : undefined;
+  const w = await db.wallet.findUnique({ where: { agentId }, select: { id: true, address: true, balance: true, held: true, pending: true } });
+  return w ? { walletId: w.id, address: w.address, balance: w.balance, held: w.held, available: w.balance - w.held - w.pending } : undefined;
 }
 
 /**
@@ -164,7 +164,7 @@ export async function withoutWallet(db: DbTx, agentIds: string[]): Promise<strin
 /** Holds `amount` inside `tx` (the wallet must cover it: InsufficientFunds otherwise). */
 export async function holdIn(tx: DbTx, walletId: string, amount: bigint, expiresAt: Date, at: Date, id: string = newUuid()): Promise<string> {
   const held = await tx.$executeRaw`
-    WITH w AS (UPDATE wallets SET held = held + ${amount} WHERE id = ${walletId}::uuid AND balance - held >= ${amount} RETURNING id)
+    WITH w AS (UPDATE wallets SET held = held + ${amount} WHERE id = ${walletId}::uuid AND balance - held - pending >= ${amount} RETURNING id)
     INSERT INTO wallet_holds (id, wallet_id, amount, expires_at, created_at) SELECT ${id}::uuid, w.id, ${amount}, ${expiresAt}, ${at} FROM w`;
   if (!held) throw new InsufficientFunds();
   return id;

@@ -26,6 +26,8 @@ export interface WalletView {
   balanceBaseUnits: bigint;
   /** Base units reserved by calls in flight. */
   heldBaseUnits: bigint;
+  /** Base units of the balance still inside a dispute window (escrow): not spendable yet. */
+  pendingBaseUnits: bigint;
   createdAt: Date;
 }
 
@@ -41,7 +43,18 @@ export function formatAsset(ctx: Pick<Ctx, 'services'>, units: bigint): string {
 
 function viewOf(
   ctx: Pick<Ctx, 'services'>,
-  w: { id: string; agentId: string | null; address: string; network: string; asset: string; keyOrigin: string; balance: bigint; held: bigint; createdAt: Date },
+  w: {
+    id: string;
+    agentId: string | null;
+    address: string;
+    network: string;
+    asset: string;
+    keyOrigin: string;
+    balance: bigint;
+    held: bigint;
+    pending: bigint;
+    createdAt: Date;
+  },
 ): WalletView {
   return {
     walletId: w.id,
@@ -53,6 +66,7 @@ function viewOf(
     keyCustody: w.keyOrigin === 'registered' ? 'agent' : 'marketplace',
     balanceBaseUnits: w.balance,
     heldBaseUnits: w.held,
+    pendingBaseUnits: w.pending,
     createdAt: w.createdAt,
   };
 }

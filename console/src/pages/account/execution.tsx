@@ -1,5 +1,7 @@
 // An execution's receipt: its attempts in order, the attempted providers' scores as the ranking stands now, its result.
+import { useEffect, useState } from 'react';
 import { useQuery } from '../../data';
+import { canonicalSha256, verifySignedReceipt, type ReceiptCheck } from '../../receipt';
 import { graphql } from '../../gql';
 import { Link, seg } from '../../router';
 import { Breakdown, ErrorNote, Facts, Json, Loaded, Money, Page, Section, Status, Table, Time } from '../../ui';
@@ -96,6 +98,7 @@ export function ExecutionPage({ id }: { id: string }) {
                   <Json value={x.result} />
                 </Section>
               )}
+              <SignedReceipt executionId={x.executionId} result={x.result} />
             </>
           );
         }}
@@ -148,6 +151,55 @@ function AttemptedNow({ capability, serviceKeys }: { capability: string; service
           })),
         ]}
       />
+    </Section>
+  );
+}
+
+const ReceiptQuery = graphql(`
+  query ConsoleExecutionReceipt($executionId: ID!) {
+    executionReceipt(executionId: $executionId) {
+      signedReceipt
+      claims
+    }
+  }
+`);
+
+/**
+ * The execution's signed receipt, checked here as a third party would check it: its signature against the
+ * published key set, and the result shown above against the receipt's digest of it.
+ */
+function SignedReceipt({ executionId, result: shown }: { executionId: string; result: unknown }) {
+  const [result] = useQuery({ query: ReceiptQuery, variables: { executionId } });
+  const receipt = result.data?.executionReceipt;
+  const [check, setCheck] = useState<ReceiptCheck | null>(null);
+  const [resultMatches, setResultMatches] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!receipt) return;
+    let live = true;
+    const bound = (receipt.claims as { receipt?: { result_sha256?: string | null } }).receipt?.result_sha256 ?? null;
+    void verifySignedReceipt(receipt.signedReceipt).then((c) => live && setCheck(c));
+    if (bound !== null && shown !== null && shown !== undefined) void canonicalSha256(shown).then((d) => live && setResultMatches(d === bound));
+    return () => {
+      live = false;
+    };
+  }, [receipt, shown]);
+  if (!receipt) return result.error ? <ErrorNote error={result.error} /> : null;
+  return (
+    <Section title="Signed receipt">
+      <p role="status">
+        {check === null
+          ? 'Checking its signature…'
+          : check.verified
+            ? `Signature verified with the marketplace's key ${check.keyId}.`
+            : `Signature not verified: ${check.why}.`}
+        {resultMatches === null ? '' : resultMatches ? ' The result shown matches its digest.' : ' The result shown does not match its digest.'}
+      </p>
+      <details>
+        <summary>The token (a JWS any JOSE library verifies against /.well-known/jwks.json)</summary>
+        <pre className="token">
+          <code>{receipt.signedReceipt}</code>
+        </pre>
+      </details>
     </Section>
   );
 }

@@ -1,4 +1,4 @@
-// The agent's wallet: its balance, held and available, its ledger, and the sandbox faucet.
+// The agent's wallet: its balance, held, pending and available, its ledger, and the sandbox faucet.
 import { useMutation, useQuery, useSignedInAgent } from '../../data';
 import { graphql } from '../../gql';
 import { Link, seg } from '../../router';
@@ -12,6 +12,7 @@ const WalletQuery = graphql(`
       asset
       balance
       held
+      pending
       available
       keyCustody
       createdAt
@@ -83,6 +84,7 @@ export function WalletPage() {
                 items={[
                   ['Balance', `${wallet.balance} ${wallet.asset}`],
                   ['Held for calls in flight', `${wallet.held} ${wallet.asset}`],
+                  ['Pending (earned, inside its dispute window)', `${wallet.pending} ${wallet.asset}`],
                   ['Available', `${wallet.available} ${wallet.asset}`],
                   ['Address', <code key="a">{wallet.walletAddress}</code>],
                   ['Network', wallet.network],
