@@ -9,7 +9,7 @@ import { UsageRecorder } from '../src/domain/agents/usage';
 import { ensureCatalog } from '../src/domain/capabilities/catalog';
 import type { Services } from '../src/domain/context';
 import { DisputePipeline } from '../src/domain/disputes/disputes';
-import { EscrowSettler } from '../src/domain/payments/escrow';
+import { escrowSettler } from '../src/domain/payments/escrow';
 import { routeEvent, type Topics } from '../src/domain/events';
 import { ProviderStats } from '../src/domain/execution/provider-stats';
 import { answerFromDelivery, DELEGATION_KIND } from '../src/domain/ext/delegations';
@@ -40,6 +40,7 @@ import type { Logger } from '../src/platform/logger';
 import { OutboundClient } from '../src/platform/outbound';
 import { Dispatcher, OutboxRelay } from '../src/platform/outbox';
 import { EventBus } from '../src/platform/pubsub';
+import type { Worker } from '../src/platform/worker';
 import { RateLimiter } from '../src/platform/rate-limit';
 import { ReadCache } from '../src/platform/read-cache';
 import { Scheduler } from '../src/platform/scheduler';
@@ -148,7 +149,7 @@ export async function openServices(
     // Set by addWorkers: these workers need the finished services.
     providerStats: undefined as unknown as ProviderStats,
     disputes: undefined as unknown as DisputePipeline,
-    escrow: undefined as unknown as EscrowSettler,
+    escrow: undefined as unknown as Worker,
     clock,
     log,
     startedAt: new Date(),
@@ -224,7 +225,7 @@ function addWorkers(services: Services): void {
   services.prober = prober(services);
   services.qualityJob = qualityJob(services);
   services.disputes = new DisputePipeline(services);
-  services.escrow = new EscrowSettler(services);
+  services.escrow = escrowSettler(services);
   services.payments.leases = new WalletLeases(services);
 }
 

@@ -11,8 +11,8 @@ import type { Services } from '../context';
 
 declare module '../context' {
   interface Services {
-    /** Settles the escrows whose dispute window has ended. */
-    escrow: EscrowSettler;
+    /** Settles the escrows whose dispute window has ended (escrowSettler). */
+    escrow: Worker;
   }
 }
 
@@ -57,36 +57,16 @@ async function nextRelease(services: Pick<Services, 'sql'>): Promise<number | nu
   return next?.at ? new Date(next.at).getTime() : null;
 }
 
-export class EscrowSettler {
-  private readonly worker: Worker;
-
-  constructor(services: Services, batch = 200) {
-    this.worker = new Worker({
-      name: 'escrow',
-      round: () => settleDueEscrows(services, batch),
-      log: services.log,
-      pollMs: 15_000,
-      fullBatch: batch,
-      ...idleUntilDue(services.sql, services.clock, () => nextRelease(services)),
-    });
-  }
-
-  start(): void {
-    this.worker.start();
-  }
-
-  /** Looks again at once (after a paid call is recorded on a database only this process writes, or in tests). */
-  wake(): void {
-    this.worker.wake();
-  }
-
-  settled(): Promise<void> {
-    return this.worker.settled();
-  }
-
-  stop(): Promise<void> {
-    return this.worker.stop();
-  }
+/** The worker that settles escrows whose window has ended (a round: settleDueEscrows). */
+export function escrowSettler(services: Services, batch = 200): Worker {
+  return new Worker({
+    name: 'escrow',
+    round: () => settleDueEscrows(services, batch),
+    log: services.log,
+    pollMs: 15_000,
+    fullBatch: batch,
+    ...idleUntilDue(services.sql, services.clock, () => nextRelease(services)),
+  });
 }
 
 /** A call's escrow, locked, when it is still pending or frozen. */
