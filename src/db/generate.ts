@@ -26,7 +26,9 @@ if (stale.length) {
 
 // Prisma's client loads its query compiler at the first query from a module holding it as a base64 string,
 // which V8 parsed on the start's main thread (import() keeps no code cache) and kept for good. The binary is
-// written once here, beside the client, which reads it from the file (docs/operations.md, Footprint).
+// written once here, beside the client, which reads it from the file (docs/operations.md, Footprint), compiled
+// once per process under a key of its global: PostgreSQL's two pools share it, and a test runner's worker gives
+// every file the one it compiled (test/support/environment.ts).
 const classFile = path.join(root, 'src/db/generated/prisma/internal/class.ts');
 const WASM_FILE = 'query_compiler.wasm';
 const loader =
@@ -43,6 +45,6 @@ fs.writeFileSync(
   classFile,
   source.replace(
     loader,
-    `getQueryCompilerWasmModule: async () =>\n    WebAssembly.compile(await require('node:fs').promises.readFile(require('node:path').join(__dirname, '${WASM_FILE}'))),`,
+    `getQueryCompilerWasmModule: () =>\n    ((globalThis as unknown as Record<symbol, Promise<WebAssembly.Module>>)[Symbol.for('marketplace.prisma.queryCompiler')] ??= require('node:fs').promises.readFile(require('node:path').join(__dirname, '${WASM_FILE}')).then((bytes: Buffer) => WebAssembly.compile(bytes))),`,
   ),
 );

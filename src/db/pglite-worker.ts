@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectAfterStart } from '../platform/settle';
-import { createPglite } from './pglite';
+import { createPglite, tarball } from './pglite';
 import { PgliteMux } from './pglite-mux';
 import { plantSeed } from './seed';
 
@@ -62,7 +62,7 @@ async function main(data: WorkerData): Promise<void> {
   if (seed) post({ type: 'log', message: `a new data directory: made from the migrated seed ${seed}` });
   const db = await createPglite(
     data.dataDir,
-    memory ? { loadDataDir: new Blob([fs.readFileSync(memory.dumpPath)]), ...(memory.pgliteModule ? { pgliteWasmModule: memory.pgliteModule } : {}) } : {},
+    memory ? { loadDataDir: tarball(fs.readFileSync(memory.dumpPath)), ...(memory.pgliteModule ? { pgliteWasmModule: memory.pgliteModule } : {}) } : {},
   );
   const notify = (channel: string, payload: string) => post({ type: 'notify', channel, payload });
   const mux = new PgliteMux(db, { onNotify: notify, log: (message) => post({ type: 'log', message }) });

@@ -25,3 +25,15 @@ export function createPglite(dataDir?: string, opts: PGliteOptions = {}): Promis
     extensions: { vector, ...opts.extensions },
   });
 }
+
+/**
+ * A tarball for PGlite's `loadDataDir` from bytes already in memory. PGlite reads only its type and `arrayBuffer()`;
+ * a Blob's would copy the bytes again in small reads.
+ */
+export function tarball(bytes: Uint8Array): Blob {
+  const whole =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes.buffer
+      : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return { type: 'application/x-tar', size: bytes.byteLength, arrayBuffer: () => Promise.resolve(whole) } as unknown as Blob;
+}

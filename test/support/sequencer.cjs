@@ -3,7 +3,7 @@
 // the cores idle: the same suite took 900 s against 716–798 s in place, for the same CPU time. So the wall times of
 // one full run are committed (durations.json: seconds, by project and file), and jest's own come first where it has
 // them. A file missing from it runs first, as jest runs a file it has not timed; a stale entry only orders a file
-// worse. Made from each file's wall time in a full in-place run of 2026-11-29 (716 s); `npm run test:durations`
+// worse. Made from each file's wall time in a full in-place run of 2026-11-30 (622 s); `npm run test:durations`
 // runs the suite and writes them again (durations-reporter.cjs).
 const path = require('node:path');
 const TestSequencer = require('@jest/test-sequencer').default;
