@@ -73,6 +73,13 @@ export const executionReceipt = /* GraphQL */ `
       provider_share_base_units: providerShareBaseUnits
       balance_after: balanceAfter
       balance_after_base_units: balanceAfterBaseUnits
+      mandate {
+        mandate_id: mandateId
+        grantor_id: grantorId
+        per_call_cents: perCallCents
+        remaining_today_cents: remainingTodayCents
+        remaining_this_month_cents: remainingThisMonthCents
+      }
       x402 {
         payment_id: paymentId
         payer

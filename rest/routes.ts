@@ -10,6 +10,7 @@ import { serviceOwnerRoutes } from './service-owner';
 import { showcaseRoutes } from './showcase';
 import { walletRoutes } from './wallets';
 import { webhookRoutes } from './webhooks';
+import { mandateRoutes } from './mandates';
 import { executionRoutes } from './execution';
 import { ticketRoutes } from './tickets';
 import { disputeRoutes } from './disputes';
@@ -41,6 +42,7 @@ export const routes: Route[] = [
   ...disputeRoutes,
   ...ticketRoutes,
   ...webhookRoutes,
+  ...mandateRoutes,
   ...subscriptionRoutes,
   ...memoryRoutes,
   ...streamingRoutes,

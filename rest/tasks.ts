@@ -206,6 +206,13 @@ export const taskRoutes: Route[] = [
               charged_cents: chargedCents
               balance_after: balanceAfter
               balance_after_base_units: balanceAfterBaseUnits
+              mandate {
+                mandate_id: mandateId
+                grantor_id: grantorId
+                per_call_cents: perCallCents
+                remaining_today_cents: remainingTodayCents
+                remaining_this_month_cents: remainingThisMonthCents
+              }
             }
           }
           reputation {

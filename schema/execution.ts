@@ -110,6 +110,23 @@ function balanceAfter(p: execution.PaymentReceipt, ctx: Parameters<typeof balanc
 const BALANCE_AFTER =
   "What is left in the caller's wallet once this call was charged: the balance the statement that recorded and charged it left (calls of the same wallet recorded by that statement count too), or, where no charging statement said it (a replayed payment's answer, a call that charged nothing), its balance when the answer was made; null when the wallet is gone";
 
+const MandateReceipt = builder.objectRef<execution.MandateReceipt>('MandateReceipt').implement({
+  description: "The spend mandate a call was paid under: its grantor's wallet paid, within the mandate's caps (docs/payments.md, Spend mandates)",
+  fields: (t) => ({
+    mandateId: t.exposeID('mandateId'),
+    grantorId: t.exposeID('grantorId', { description: 'The agent whose wallet paid' }),
+    perCallCents: t.exposeInt('perCallCents', { nullable: true, description: 'The most one call may cost under it (null: no cap)' }),
+    remainingTodayCents: t.exposeInt('remainingTodayCents', {
+      nullable: true,
+      description: 'What its daily cap leaves once this call was charged, calls in flight held (null: no daily cap, or a receipt read again later)',
+    }),
+    remainingThisMonthCents: t.exposeInt('remainingThisMonthCents', {
+      nullable: true,
+      description: 'What its monthly cap leaves once this call was charged, calls in flight held (null: no monthly cap, or a receipt read again later)',
+    }),
+  }),
+});
+
 export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('PaymentReceipt').implement({
   description: "How a paid call was paid: its price was held on the caller's wallet while it ran, and the answering provider's price charged",
   fields: (t) => ({
@@ -134,6 +151,12 @@ export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('Payme
       resolve: async (p, _a, ctx) => (await balanceAfter(p, ctx))?.toString() ?? null,
     }),
     x402: t.field({ type: X402PaymentReceipt, nullable: true, resolve: (p) => p.x402 }),
+    mandate: t.field({
+      type: MandateReceipt,
+      nullable: true,
+      description: "The spend mandate the call was paid under (its grantor's wallet paid, `walletAddress`); null when the caller paid",
+      resolve: (p) => p.mandate ?? null,
+    }),
   }),
 });
 

@@ -33,6 +33,7 @@ import './ext/hub';
 import './ext/offers';
 import './ext/radio';
 import './payments';
+import './mandates';
 import './acp';
 
 import { defaultFieldResolver } from 'graphql';

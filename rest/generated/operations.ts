@@ -274,6 +274,21 @@ export type FailureCategory =
   | 'tls_error'
   | 'unhealthy';
 
+export type GrantMandateInput = {
+  /** The sub-agent (at any depth below the caller) whose paid calls it pays */
+  agentId: string;
+  /** Capability prefixes it pays for (empty or absent: every capability); a call of another is paid as without a mandate */
+  capabilities?: Array<string> | null | undefined;
+  /** What it pays at most in a UTC day, in cents */
+  dailyCents?: number | null | undefined;
+  /** When it ends: at most a year ahead (default 30 days from its grant) */
+  expiresAt?: string | null | undefined;
+  /** What it pays at most in a UTC month, in cents */
+  monthlyCents?: number | null | undefined;
+  /** The most one call may cost, in cents (1 to 100000000; null lifts it) */
+  perCallCents?: number | null | undefined;
+};
+
 /** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
 export type HealthStatus =
   | 'degraded'
@@ -305,6 +320,19 @@ export type IssueVaultTokenInput = {
   scopes: Array<string>;
   /** Whom it acts for, when not you alone (an external agent id) */
   subject?: string | null | undefined;
+};
+
+export type MandateChangeInput = {
+  /** Capability prefixes it pays for (empty or absent: every capability); a call of another is paid as without a mandate */
+  capabilities?: Array<string> | null | undefined;
+  /** What it pays at most in a UTC day, in cents */
+  dailyCents?: number | null | undefined;
+  /** When it ends: at most a year ahead (default 30 days from its grant) */
+  expiresAt?: string | null | undefined;
+  /** What it pays at most in a UTC month, in cents */
+  monthlyCents?: number | null | undefined;
+  /** The most one call may cost, in cents (1 to 100000000; null lifts it) */
+  perCallCents?: number | null | undefined;
 };
 
 export type MemoryEntryInput = {
@@ -822,7 +850,7 @@ export type ExecuteCapabilityMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteCapabilityMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, mandate: { mandate_id: string, grantor_id: string, per_call_cents: number | null, remaining_today_cents: number | null, remaining_this_month_cents: number | null } | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExecuteCapabilityInstructionsQueryVariables = Exact<{
   capability: string;
@@ -1143,7 +1171,7 @@ export type AdminRevenueQueryVariables = Exact<{
 
 export type AdminRevenueQuery = { adminRevenue: { days: number, totals: { executions: number, gross_cents: number, refunds_cents: number, net_cents: number, paid_executions: number }, by_day: Array<{ day: string, fees: string, gross_cents: number, refunds_cents: number, net_cents: number, fees_base_units: string }>, by_capability: Array<{ capability: string, executions: number, gross_cents: number, refunds_cents: number, net_cents: number }>, fees: { fees: string, refunded: string, net: string, asset: string, fees_base_units: string, refunded_base_units: string, net_base_units: string, fee_bps: number } } };
 
-export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
+export type ExecutionReceiptFieldsFragment = { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, mandate: { mandate_id: string, grantor_id: string, per_call_cents: number | null, remaining_today_cents: number | null, remaining_this_month_cents: number | null } | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null };
 
 export type ExecuteMutationVariables = Exact<{
   input: ExecuteInput;
@@ -1151,7 +1179,7 @@ export type ExecuteMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
+export type ExecuteMutation = { execute: { capability: string, mode: ExecuteMode, status: string, result: unknown, error: string | null, execution_id: string, created_at: string, signed_receipt: string, provider: { name: string, reputation: number, service_id: string | null, service_key: string } | null, transaction: { transaction_id: string, cost_cents: number, latency_ms: number }, attempts: Array<{ ordinal: number, outcome: string, reason: string | null, category: FailureCategory | null, score: number | null, service_id: string | null, service_key: string, status_code: number | null, retry_after_seconds: number | null, latency_ms: number, costPerCall: number, usage: { model: string, prompt_tokens: number, completion_tokens: number, total_tokens: number } | null }>, routing: { policy: { only: Array<string> | null, ignore: Array<string> | null, order: Array<string> | null, sort: RoutingSort | null, max_cost_cents: number | null, deadline_ms: number | null, allow_fallbacks: boolean, min_success_rate: number | null, max_latency_p95_ms: number | null }, skipped: Array<{ reason: FailureCategory, detail: string, service_key: string, price_cents: number }> } | null, payment: { method: string, held: string, charged: string, fee: string, wallet_address: string, held_base_units: string, charged_base_units: string, charged_cents: number, fee_base_units: string, provider_share: string, provider_share_base_units: string, balance_after: string | null, balance_after_base_units: string | null, mandate: { mandate_id: string, grantor_id: string, per_call_cents: number | null, remaining_today_cents: number | null, remaining_this_month_cents: number | null } | null, x402: { payer: string, amount: string, transaction: string, network: string, payment_id: string, amount_base_units: string } | null } | null } };
 
 export type ExecutionReceiptQueryVariables = Exact<{
   id: string;
@@ -1389,6 +1417,48 @@ export type RevokeSubKeyMutationVariables = Exact<{
 
 
 export type RevokeSubKeyMutation = { revokeSubKey: { revoked: boolean, sub_key_id: string, revoked_at: string | null } };
+
+export type MandatePeriodFieldsFragment = { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null };
+
+export type MandateFieldsFragment = { capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } };
+
+export type GrantMandateMutationVariables = Exact<{
+  input: GrantMandateInput;
+}>;
+
+
+export type GrantMandateMutation = { grantMandate: { capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } } };
+
+export type MandatesQueryVariables = Exact<{
+  role?: string | null | undefined;
+  first?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+
+export type MandatesQuery = { mandates: { total: number, mandates: Array<{ capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } }> } };
+
+export type MandateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type MandateQuery = { mandate: { capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } } };
+
+export type UpdateMandateMutationVariables = Exact<{
+  id: string;
+  input: MandateChangeInput;
+}>;
+
+
+export type UpdateMandateMutation = { updateMandate: { capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } } };
+
+export type RevokeMandateMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type RevokeMandateMutation = { revokeMandate: { capabilities: Array<string>, mandate_id: string, grantor_id: string, agent_id: string, per_call_cents: number | null, daily_cents: number | null, monthly_cents: number | null, expires_at: string, revoked_at: string | null, in_force: boolean, created_at: string, updated_at: string, today: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null }, this_month: { period: string, calls: number, alerted: Array<number>, starts_on: string, cap_cents: number | null, spent_cents: number, held_cents: number, remaining_cents: number | null } } };
 
 export type MemoryStoreFieldsFragment = { name: string, storeType: string, accessLevel: string, description: string | null, dimensions: number | null, id: string, owner_agent_id: string, default_ttl_seconds: number | null, vector_search: string | null, created_at: string, updated_at: string };
 
@@ -1992,7 +2062,7 @@ export type ExecuteTaskMutationVariables = Exact<{
 }>;
 
 
-export type ExecuteTaskMutation = { executeTask: { execution: { status: string, output: unknown, id: string, criteria_met: boolean, cost_cents: number, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }>, payment: { method: string, charged: string, wallet_address: string, charged_base_units: string, charged_cents: number, balance_after: string | null, balance_after_base_units: string | null } | null }, reputation: { reputation: number | null, executor_delta: number }, task: { status: string, spent: number, task_id: string, budget_remaining: number | null } } };
+export type ExecuteTaskMutation = { executeTask: { execution: { status: string, output: unknown, id: string, criteria_met: boolean, cost_cents: number, verdicts: Array<{ criterion: string, met: boolean, rule: string, detail: string }>, payment: { method: string, charged: string, wallet_address: string, charged_base_units: string, charged_cents: number, balance_after: string | null, balance_after_base_units: string | null, mandate: { mandate_id: string, grantor_id: string, per_call_cents: number | null, remaining_today_cents: number | null, remaining_this_month_cents: number | null } | null } | null }, reputation: { reputation: number | null, executor_delta: number }, task: { status: string, spent: number, task_id: string, budget_remaining: number | null } } };
 
 export type PublishSparkMutationVariables = Exact<{
   id: string;

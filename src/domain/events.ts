@@ -34,6 +34,7 @@ export const EVENT_TYPES = [
   'ammc.conglomerate.state_changed',
   'reputation.changed',
   'ext.delegation.requested',
+  'mandate.threshold_reached',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

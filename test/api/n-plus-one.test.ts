@@ -521,6 +521,26 @@ const webhooks = () =>
     };
   });
 
+/** Mandates the caller granted, one in force and the rest revoked, each with its day's and month's use. */
+const mandates = () =>
+  fixture(async () => {
+    const me = await agent();
+    const { createSubAgent } = await must(
+      'mutation($p: ID!, $i: CreateSubAgentInput!) { createSubAgent(parentId: $p, input: $i) { agentId } }',
+      { p: me.agentId, i: { name: uniqueName('sub'), description: 'Spends within a mandate', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] } },
+      me.key,
+    );
+    await must(
+      'mutation($i: GrantMandateInput!) { grantMandate(input: $i) { mandateId } }',
+      { i: { agentId: createSubAgent.agentId, dailyCents: 100 } },
+      me.key,
+    );
+    return async (n) => {
+      await topUp('mandates', 'grantor_id = $1', [me.agentId], n, { revoked_at: 'now()' });
+      return { key: me.key };
+    };
+  });
+
 /** One webhook with n deliveries (of one event), each with an attempt. */
 const deliveries = () =>
   fixture(async () => {
@@ -1082,6 +1102,7 @@ const FIXTURES: Record<string, () => Fixture> = {
   'UtoTicket.stateHistory': utoTickets,
   'Query.utoTickets': utoTickets,
   'Query.walletEntries': walletEntries,
+  'Query.mandates': mandates,
   'Query.webhookDeliveries': deliveries,
   'Query.webhooks': webhooks,
   'WebmcpStats.byCategory': webmcpCategories,

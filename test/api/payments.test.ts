@@ -112,6 +112,8 @@ describe('a paid call from a prepaid balance', () => {
       balance_after: '0.950000',
       balance_after_base_units: '950000',
       x402: null,
+      // The caller paid: no spend mandate did (docs/payments.md, Spend mandates).
+      mandate: null,
     });
     expect(res.headers.get('payment-response')).toBeNull();
     expect(await balanceOf(me.agentId)).toBe(1_000_000n - 50_000n);

@@ -35,11 +35,13 @@ let ownersVaultTokenId: string;
 let ownersDelegationId: string;
 let offerId: string;
 let checkoutId: string;
+let ownersMandateId: string;
 
 /** Path parameters for each route: the owner's objects, so `stranger` must get 404. */
 function pathFor(route: Route): string {
   const path = Array.isArray(route.path) ? route.path[0] : route.path;
   if (path.startsWith('/webhooks/')) return path.replace(':id', ownersWebhookId).replace(':deliveryId', ownersDeliveryId);
+  if (path.startsWith('/mandates/')) return path.replace(':id', ownersMandateId);
   if (path.startsWith('/tickets/')) return path.replace(':ticketKey', ownersTicketKey);
   if (path.startsWith('/executions/')) return path.replace(':id', ownersExecutionId);
   if (path.startsWith('/disputes/')) return path.replace(':id', ownersDisputeId);
@@ -84,6 +86,9 @@ const OWNED = new Map<string, unknown>([
   ['DELETE /services/:serviceKey', undefined],
   ['GET /services/:serviceKey/analytics', undefined],
   ['DELETE /webhooks/:id', undefined],
+  ['GET /mandates/:id', undefined],
+  ['PATCH /mandates/:id', { daily_cents: 50 }],
+  ['DELETE /mandates/:id', undefined],
   ['GET /webhooks/:id/deliveries', undefined],
   ['POST /webhooks/:id/deliveries/:deliveryId/redeliver', {}],
   ['GET /tickets/:ticketKey', undefined],
@@ -190,6 +195,12 @@ beforeAll(async () => {
   serviceKey = service.body.service_key;
   const provisioned = await api(server)('POST', `/keys/provision/${serviceKey}`, { key: owner.key, body: {} });
   ownersKeyId = provisioned.body.sub_key_id;
+  // A mandate the owner granted its sub-agent.
+  const sub = await api(server)('POST', `/agents/${owner.agentId}/sub-agents`, {
+    key: owner.key,
+    body: { name: 'matrix-sub-agent', description: 'Spends within a mandate', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+  });
+  ownersMandateId = (await api(server)('POST', '/mandates', { key: owner.key, body: { agent_id: sub.body.id, daily_cents: 100 } })).body.mandate_id;
   // A webhook nobody listens at, and one delivery of an event to it.
   const hook = await api(server)('POST', '/webhooks', { key: owner.key, body: { url: 'https://receiver.invalid/hook', events: ['*'] } });
   ownersWebhookId = hook.body.webhook_id;

@@ -13,6 +13,7 @@ import type { Ctx } from '../context';
 import { transact } from '../events';
 import { TASK_ID, taskForExecution } from '../tasks/budget';
 import { releaseHold } from '../payments/ledger';
+import { holdMandate, MandateExceeded, mandateForCall, releaseMandateHold } from '../payments/mandates';
 import { payForCall, type CallPrice, type PaidCall } from '../payments/payments';
 import { centsToUnits } from '../payments/setup';
 import { requestHash } from '../../platform/idempotency';
@@ -37,12 +38,13 @@ import {
   underInput,
   unservedByMarketplace,
   type Candidate,
+  type MandateBound,
   type Mode,
 } from './route';
 
 // What callers outside this folder read from here.
 export { MAX_ATTEMPTS, MODES, type Mode } from './route';
-export type { AttemptReceipt, ExecutionReceipt, PaymentReceipt, RoutingRecord } from './receipts';
+export type { AttemptReceipt, ExecutionReceipt, MandateReceipt, PaymentReceipt, RoutingRecord } from './receipts';
 export { categoryOf, FAILURE_CATEGORIES } from './receipts';
 export { MAX_DEADLINE_MS, MAX_NAMED, ROUTING_SORTS, type RoutingPolicy, type SkippedProvider } from './policy';
 export { recordTogether, type BatchRecord, type Written } from './record';
@@ -148,6 +150,10 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   const policy = given ?? NO_POLICY;
   assertInScope(me, capability);
   const task = taskId ? await taskForExecution(ctx, me, taskId) : undefined;
+  // A sub-agent's call may be paid by a mandate of an agent above it, which bounds who it may pay; a call paid
+  // with its own x402 payment is not.
+  const mandate = opts.payment ? null : await mandateForCall(ctx, me, capability);
+  const bound: MandateBound | null = mandate?.perCallCents ? { mandateId: mandate.id, perCallCents: mandate.perCallCents } : null;
   let executionId = opts.executionId ?? newTimeOrderedUuid();
   const started = performance.now();
   const deadlineAt = policy.deadlineMs === null ? null : started + policy.deadlineMs;
@@ -181,9 +187,19 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
         { path: 'routing.maxCostCents', message: `${chosen.serviceKey} costs ${chosen.priceCents} cents for ${capability}, more than ${policy.maxCostCents}` },
       ]);
     }
+    if (bound && chosen.priceCents > bound.perCallCents) {
+      throw new MandateExceeded(
+        `${chosen.serviceKey} costs ${chosen.priceCents} cents for ${capability}; mandate ${bound.mandateId} pays at most ${bound.perCallCents} cents a call`,
+        {
+          mandate_id: bound.mandateId,
+          cap: 'per_call_cents',
+          cap_cents: bound.perCallCents,
+        },
+      );
+    }
     candidates = [chosen];
   } else {
-    const plan = await planAuto(ctx, capability, policy);
+    const plan = await planAuto(ctx, capability, policy, bound);
     candidates = plan.candidates;
     skipped = plan.skipped;
     if (!candidates.length && plan.cooling.length && !local) {
@@ -199,8 +215,8 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
     if (!candidates.length && !local && plan.unhealthy) {
       throw new ProvidersUnhealthy(capability, plan.unhealthy, Math.ceil(ctx.services.config.probeIntervalMs / 2000));
     }
-    if (!candidates.length && !local && given) {
-      const refusal = await nobodyLeft(ctx, capability, policy, plan);
+    if (!candidates.length && !local && (given || bound)) {
+      const refusal = await nobodyLeft(ctx, capability, policy, plan, bound);
       if (refusal) throw refusal;
     }
     if (local && (policy.allowFallbacks || !candidates.length)) candidates.push(marketplaceCandidate(local));
@@ -223,10 +239,18 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   const price = priceOf(ctx, me, { capability, input, mode, provider, taskId, policy: given }, candidates);
   let paid: PaidCall | undefined;
   if (price.quote > 0n) {
-    const outcome = await payForCall(ctx, me, price, opts.payment);
+    // Under a mandate, its caps are held first (its 402 names the cap with no room), then its grantor's wallet pays.
+    const held = mandate ? await holdMandate(ctx.services, mandate, price.quoteCents, new Date(ctx.services.clock.now().getTime() + price.holdMs)) : undefined;
+    let outcome: Awaited<ReturnType<typeof payForCall>>;
+    try {
+      outcome = await payForCall(ctx, me, price, opts.payment, mandate ? { agentId: mandate.grantorId, mandateId: mandate.id } : null);
+    } catch (err) {
+      if (held) await releaseMandateHold(ctx.services, held.id).catch(() => undefined);
+      throw err;
+    }
     // The payment already paid for this very request: its answer is the one recorded then.
     if (outcome.kind === 'replay') return recordedReceipt(ctx, outcome.executionId);
-    paid = outcome.paid;
+    paid = held ? { ...outcome.paid, mandate: held } : outcome.paid;
     if (paid.executionId) executionId = paid.executionId;
   }
   let receipt: ExecutionReceipt | undefined;
@@ -236,9 +260,10 @@ export async function execute(ctx: Ctx, raw: ExecuteInput, opts: ExecuteOptions 
   } finally {
     // What the call held and did not spend goes back: to the lease for the caller's next calls, or (its
     // own hold, when nothing was recorded) to the wallet at once.
+    if (paid?.mandate && !receipt) await releaseMandateHold(ctx.services, paid.mandate.id).catch(() => undefined);
     if (paid?.hold.shared)
       ctx.services.payments.leases.finish(
-        me.id,
+        paid.payer,
         { leaseId: paid.hold.id, walletId: paid.hold.walletId, address: paid.hold.address, amount: paid.hold.amount },
         receipt?.payment?.charged ?? 0n,
       );

@@ -113,6 +113,17 @@ export interface PaymentReceipt {
   providerShare: bigint;
   /** The x402 payment, when the call was paid with one (credited to the caller's wallet on settlement). */
   x402: X402Receipt | null;
+  /** The mandate the call was paid under (its grantor's wallet paid), and what it has left (null: no mandate). */
+  mandate: MandateReceipt | null;
+}
+
+/** What a call paid under a mandate says of it: which, who paid, and what its caps leave now (null: no such cap). */
+export interface MandateReceipt {
+  mandateId: string;
+  grantorId: string;
+  perCallCents: number | null;
+  remainingTodayCents: number | null;
+  remainingThisMonthCents: number | null;
 }
 
 export interface ExecutionReceipt {
@@ -165,10 +176,20 @@ export function chargeOf(ctx: Ctx, r: Recorded): { charged: bigint; fee: bigint;
   return { charged, fee, share: charged - fee };
 }
 
-function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint): PaymentReceipt | null {
+function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint, mandateLeft?: MandateLeft): PaymentReceipt | null {
   if (!r.paid) return null;
   const { charged, fee, share } = chargeOf(ctx, r);
+  const m = r.paid.mandate;
   return {
+    mandate: m
+      ? {
+          mandateId: m.mandateId,
+          grantorId: m.grantorId,
+          perCallCents: m.perCallCents,
+          remainingTodayCents: mandateLeft?.today ?? null,
+          remainingThisMonthCents: mandateLeft?.thisMonth ?? null,
+        }
+      : null,
     ...(balanceAfter === undefined ? {} : { balanceAfter }),
     method: r.paid.method,
     walletAddress: r.paid.hold.address,
@@ -182,7 +203,21 @@ function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint): Payment
   };
 }
 
-export function receiptOf(ctx: Ctx, executionId: string, transactionId: string, r: Recorded, at: Date, balanceAfter?: bigint): ExecutionReceipt {
+/** What a mandate's caps leave after a call's charge, per period (null: no such cap). */
+export interface MandateLeft {
+  today: number | null;
+  thisMonth: number | null;
+}
+
+export function receiptOf(
+  ctx: Ctx,
+  executionId: string,
+  transactionId: string,
+  r: Recorded,
+  at: Date,
+  balanceAfter?: bigint,
+  mandateLeft?: MandateLeft,
+): ExecutionReceipt {
   return {
     executionId,
     callerId: r.me.id,
@@ -196,7 +231,7 @@ export function receiptOf(ctx: Ctx, executionId: string, transactionId: string, 
     transaction: { transactionId, costCents: r.costCents, latencyMs: r.latencyMs },
     attempts: r.attempts,
     routing: r.routing ?? null,
-    payment: paymentReceiptOf(ctx, r, balanceAfter),
+    payment: paymentReceiptOf(ctx, r, balanceAfter, mandateLeft),
     createdAt: at,
   };
 }

@@ -103,9 +103,67 @@ interface ChargeFields {
   transfer: string;
   /** When the provider's share leaves escrow (the dispute window's end); null: available at once (no window, or no provider wallet). */
   release_at: string | null;
+  /** Under a mandate: its hold (released here), the mandate, and the UTC day and month the call is counted in. */
+  mandate_hold?: string;
+  mandate_id?: string;
+  mandate_day?: string;
+  mandate_month?: string;
 }
 const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet uuid, caller_delta bigint, share bigint, release bigint, hold uuid,
-  charge bigint, fee bigint, transfer uuid, release_at timestamptz`;
+  charge bigint, fee bigint, transfer uuid, release_at timestamptz, mandate_hold uuid, mandate_id uuid, mandate_day date, mandate_month date`;
+
+/** The thresholds a period's spend reached of its cap, as bits (1: 50 %, 2: 80 %, 4: 100 %; payments/mandates.ts). */
+const thresholdBits = (spent: string, cap: string) =>
+  `(CASE WHEN ${cap} IS NULL THEN 0 ELSE (CASE WHEN (${spent})::bigint * 100 >= ${cap}::bigint * 50 THEN 1 ELSE 0 END)
+    | (CASE WHEN (${spent})::bigint * 100 >= ${cap}::bigint * 80 THEN 2 ELSE 0 END) | (CASE WHEN (${spent}) >= ${cap} THEN 4 ELSE 0 END) END)`;
+
+/**
+ * A paid statement's mandate parts: the calls' holds released, each mandate's UTC day and month charged what its
+ * calls cost (one upsert of each period row for the batch), and the thresholds each charge crossed: computed from
+ * the row the upsert locked, so two statements never both alert one threshold. Each is an event to the grantor and
+ * to the sub-agent (MANDATE_ALERTS).
+ */
+const MANDATE_CTES = `mandate_released AS (
+    DELETE FROM mandate_holds WHERE id IN (SELECT mandate_hold FROM r WHERE mandate_hold IS NOT NULL) RETURNING id
+  ), mandate_use AS (
+    SELECT r.mandate_id, v.period, v.starts_on, sum(r.cost_cents)::int AS cents, (count(*) FILTER (WHERE r.cost_cents > 0))::int AS calls,
+      CASE WHEN v.period = 'day' THEN m.daily_cents ELSE m.monthly_cents END AS cap, max(r.at) AS at
+    FROM r JOIN mandates m ON m.id = r.mandate_id
+    CROSS JOIN LATERAL (VALUES ('day', r.mandate_day), ('month', r.mandate_month)) AS v(period, starts_on)
+    GROUP BY r.mandate_id, v.period, v.starts_on, m.daily_cents, m.monthly_cents
+  ), mandate_charged AS (
+    INSERT INTO mandate_periods AS p (mandate_id, period, starts_on, spent_cents, calls, cap_cents, alerted, alerted_now, updated_at)
+    SELECT mandate_id, period, starts_on, cents, calls, cap, ${thresholdBits('cents', 'cap')}, ${thresholdBits('cents', 'cap')}, at FROM mandate_use
+    ON CONFLICT (mandate_id, period, starts_on) DO UPDATE SET
+      spent_cents = p.spent_cents + EXCLUDED.spent_cents,
+      calls = p.calls + EXCLUDED.calls,
+      cap_cents = EXCLUDED.cap_cents,
+      alerted = p.alerted | ${thresholdBits('p.spent_cents + EXCLUDED.spent_cents', 'EXCLUDED.cap_cents')},
+      alerted_now = ${thresholdBits('p.spent_cents + EXCLUDED.spent_cents', 'EXCLUDED.cap_cents')} & ~p.alerted,
+      updated_at = EXCLUDED.updated_at
+    RETURNING p.mandate_id, p.period, p.starts_on, p.spent_cents, p.cap_cents, p.alerted_now
+  )`;
+
+/** The alerts of MANDATE_CTES as events (id, type, agent, data, time): each threshold crossed, to both sides. */
+const MANDATE_ALERTS = `SELECT left(last.event_id, 13) || substr(md5(gen_random_uuid()::text), 1, 15), 'mandate.threshold_reached', who.agent_id,
+      jsonb_build_object('mandate_id', c.mandate_id, 'grantor_id', m.grantor_id, 'agent_id', m.grantee_id, 'period', c.period,
+        'starts_on', c.starts_on, 'threshold_percent', t.percent, 'cap_cents', c.cap_cents, 'spent_cents', c.spent_cents), last.at
+    FROM mandate_charged c JOIN mandates m ON m.id = c.mandate_id
+    CROSS JOIN LATERAL (VALUES (1, 50), (2, 80), (4, 100)) AS t(bit, percent)
+    CROSS JOIN LATERAL (VALUES (m.grantor_id), (m.grantee_id)) AS who(agent_id)
+    CROSS JOIN LATERAL (SELECT event_id, at FROM r WHERE r.mandate_id = c.mandate_id ORDER BY at DESC LIMIT 1) AS last
+    WHERE c.alerted_now & t.bit <> 0`;
+
+/**
+ * What each mandate charged in the statement has left in its period, for the answers: its charged total and what
+ * other calls in flight hold (the statement's own holds, released by it, are not counted).
+ */
+const MANDATE_LEFT = `(SELECT jsonb_object_agg(x.mandate_id, x.periods) FROM (
+      SELECT c.mandate_id, jsonb_object_agg(c.period, jsonb_build_object('spent', c.spent_cents, 'cap', c.cap_cents,
+        'held', (SELECT coalesce(sum(h.cents), 0) FROM mandate_holds h WHERE h.mandate_id = c.mandate_id AND h.expires_at > (SELECT max(at) FROM r)
+          AND h.id NOT IN (SELECT mandate_hold FROM r WHERE mandate_hold IS NOT NULL)
+          AND (CASE WHEN c.period = 'day' THEN h.day ELSE h.month END) = c.starts_on))) AS periods
+      FROM mandate_charged c GROUP BY c.mandate_id) x)`;
 
 /**
  * Executions, any number of them in one statement: one parameter, a JSON array of records (BatchRecord),
@@ -160,7 +218,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
     -- The provider's share stays pending through the dispute window (payments/escrow.ts).
     INSERT INTO escrows (execution_id, wallet_id, amount, status, release_at, created_at)
     SELECT r.id, r.provider_wallet, r.share, 'pending', r.release_at, r.at FROM r WHERE r.provider_wallet IS NOT NULL AND r.release_at IS NOT NULL AND r.share > 0
-  ), entries AS (
+  ), ${MANDATE_CTES}, entries AS (
     -- Each entry's id is time-ordered like the transfer's (its first 48 bits, version 7), the rest random:
     -- the entries' key index grows at its right edge (platform/ids.ts newTimeOrderedUuid).
     INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
@@ -173,8 +231,8 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), `
       : ''
   }e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, created_at${task ? ', task_id' : ''})
-    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''} FROM r
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, created_at${task ? ', task_id' : ''}${paid ? ', mandate_id' : ''})
+    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''}${paid ? ', mandate_id' : ''} FROM r
   ), a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, retry_after_seconds, latency_ms, score,
       price_cents, usage, created_at)
@@ -192,8 +250,8 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
-  ), ${eventCtes('SELECT event_id, event_type, agent_id, event_data, at FROM r')}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? ', (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances' : ''}`;
+  ), ${eventCtes(`SELECT event_id, event_type, agent_id, event_data, at FROM r${paid ? ` UNION ALL ${MANDATE_ALERTS}` : ''}`)}
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? `, (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances, ${MANDATE_LEFT} AS mandates` : ''}`;
 const RECORDS = {
   free: { name: 'record_executions', text: recordsSql(false, false) },
   paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
@@ -247,6 +305,8 @@ const batchers = new WeakMap<SqlRunner, Record<Together, Batcher<BatchRecord, Wr
 export interface Written {
   deliveries: number;
   balances?: Record<string, string> | null;
+  /** For each mandate a paid statement charged, its day and month: charged, cap, and what other calls hold. */
+  mandates?: Record<string, Partial<Record<'day' | 'month', { spent: number; cap: number | null; held: number }>>> | null;
 }
 
 function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, Written> {
@@ -293,8 +353,9 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
   const transactionId = newTimeOrderedUuid();
   const shape = eventOf(executionId, r);
   const event = makeEvent(shape.type, shape.data, at);
-  // A prepaid call that cost nothing moves no money (what it reserved stays in the lease).
-  const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0);
+  // A prepaid call that cost nothing moves no money (what it reserved stays in the lease); under a mandate it is still
+  // written by the paid statement, which releases its hold on the mandate's caps.
+  const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0 || !!r.paid.mandate);
   const record: BatchRecord = { ...batchRecordOf(executionId, transactionId, event, r), ...(paid ? chargeFieldsOf(ctx, r, at) : {}) };
   const { sql } = ctx.services;
   const write = r.taskId
@@ -319,7 +380,21 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
   }
   announceCommitted(ctx.services, [{ ...event, agentId: r.me.id }], written.deliveries);
   const balance = paid ? written.balances?.[r.paid!.hold.walletId] : undefined;
-  return receiptOf(ctx, executionId, transactionId, r, at, balance === undefined ? undefined : BigInt(balance));
+  const mandate = r.paid?.mandate;
+  const left = mandate ? written.mandates?.[mandate.mandateId] : undefined;
+  const remaining = (period: 'day' | 'month') => {
+    const use = left?.[period];
+    return use && use.cap !== null ? Math.max(0, use.cap - use.spent - use.held) : null;
+  };
+  return receiptOf(
+    ctx,
+    executionId,
+    transactionId,
+    r,
+    at,
+    balance === undefined ? undefined : BigInt(balance),
+    mandate && { today: remaining('day'), thisMonth: remaining('month') },
+  );
 }
 
 function batchRecordOf(executionId: string, transactionId: string, event: MarketplaceEvent, r: Recorded): BatchRecord {
@@ -367,6 +442,9 @@ function chargeFieldsOf(ctx: Ctx, r: Recorded, at: Date): ChargeFields {
     charge: charged.toString(),
     fee: fee.toString(),
     transfer: newTimeOrderedUuid(),
+    ...(r.paid!.mandate
+      ? { mandate_hold: r.paid!.mandate.id, mandate_id: r.paid!.mandate.mandateId, mandate_day: r.paid!.mandate.day, mandate_month: r.paid!.mandate.month }
+      : {}),
   };
 }
 

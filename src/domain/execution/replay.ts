@@ -23,7 +23,13 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
     : null;
   const sum = (kind: string) => entries.filter((x) => x.kind === kind).reduce((t, x) => t + x.amount, 0n);
   const payer = entries.find((x) => x.kind === 'charge');
-  const payerWallet = payment || payer ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } }) : null;
+  // The wallet charged: the caller's, or under a mandate its grantor's.
+  const payerWallet = payer
+    ? await db.wallet.findUnique({ where: { id: payer.walletId }, select: { id: true, address: true } })
+    : payment
+      ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } })
+      : null;
+  const mandate = e.mandateId ? await db.mandate.findUnique({ where: { id: e.mandateId }, select: { id: true, grantorId: true, perCallCents: true } }) : null;
   return {
     executionId: e.id,
     callerId: e.agentId,
@@ -64,6 +70,16 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
             providerShare: sum('earning'),
             x402: payment
               ? { paymentId: payment.id, payer: payment.payer, amount: payment.amount, transaction: payment.transaction ?? '', network: payment.network }
+              : null,
+            // Read again later, a receipt says which mandate paid; what it had left is the call's answer's alone.
+            mandate: mandate
+              ? {
+                  mandateId: mandate.id,
+                  grantorId: mandate.grantorId,
+                  perCallCents: mandate.perCallCents,
+                  remainingTodayCents: null,
+                  remainingThisMonthCents: null,
+                }
               : null,
           }
         : null,

@@ -8,6 +8,7 @@ import type { Prefer } from '../discovery/scoring';
 import { firstPartyInput, MARKETPLACE_PROVIDER } from '../first-party/first-party';
 import type { GenericCapability } from '../first-party/types';
 import { isNamed, type RoutingPolicy, type SkippedProvider } from './policy';
+import { MandateExceeded } from '../payments/mandates';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -89,10 +90,25 @@ export interface RoutePlan {
 /** Offers read to rank by reliability (no stored score orders by it): the balanced ranking's first this many. */
 export const RELIABILITY_POOL = 50;
 
-/** Why the policy passes a provider over (null: it does not). */
-function policySkip(m: CallableMatch, policy: RoutingPolicy): Pick<SkippedProvider, 'reason' | 'detail'> | null {
+/** A spend mandate's per-call cap, which bounds who a call under it may pay (payments/mandates.ts). */
+export interface MandateBound {
+  mandateId: string;
+  perCallCents: number;
+}
+
+/** The most a call may pay a provider: the policy's bound and the mandate's, whichever is lower (null: none). */
+export function costBound(policy: RoutingPolicy, mandate?: MandateBound | null): number | null {
+  const bounds = [policy.maxCostCents, mandate?.perCallCents ?? null].filter((b): b is number => b !== null);
+  return bounds.length ? Math.min(...bounds) : null;
+}
+
+/** Why the policy, or the mandate paying for the call, passes a provider over (null: neither does). */
+function policySkip(m: CallableMatch, policy: RoutingPolicy, mandate?: MandateBound | null): Pick<SkippedProvider, 'reason' | 'detail'> | null {
   if (policy.maxCostCents !== null && m.costCents > policy.maxCostCents) {
     return { reason: 'over_max_cost', detail: `costs ${m.costCents} cents, more than max_cost_cents ${policy.maxCostCents}` };
+  }
+  if (mandate && m.costCents > mandate.perCallCents) {
+    return { reason: 'over_max_cost', detail: `costs ${m.costCents} cents, more than mandate ${mandate.mandateId} pays a call (${mandate.perCallCents})` };
   }
   if (policy.minSuccessRate !== null && m.successRate < policy.minSuccessRate) {
     return { reason: 'below_policy', detail: `success rate ${m.successRate} is under min_success_rate ${policy.minSuccessRate}` };
@@ -125,7 +141,7 @@ function ordered(matches: CallableMatch[], policy: RoutingPolicy): CallableMatch
  * The registered providers an auto-mode call tries under `policy` (NO_POLICY: the balanced ranking's first
  * MAX_ATTEMPTS not cooling down, as always), and the ones it passed over on the way, with why.
  */
-export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPolicy): Promise<RoutePlan> {
+export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPolicy, mandate?: MandateBound | null): Promise<RoutePlan> {
   const now = ctx.services.clock.now().getTime();
   const prefer: Prefer = policy.sort === null || policy.sort === 'reliability' ? 'balanced' : policy.sort;
   const limit = (policy.sort === 'reliability' ? RELIABILITY_POOL : CANDIDATES) + policy.ignore.length;
@@ -145,7 +161,7 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
       if (plan.candidates.length >= want) return;
       if (seen.has(m.serviceId)) continue;
       seen.add(m.serviceId);
-      const skip = policySkip(m, policy);
+      const skip = policySkip(m, policy, mandate);
       if (!skip && m.health === 'unhealthy') {
         plan.unhealthy++;
         const detail = `failed the marketplace's health probes${m.lastFailureReason ? ` (last: ${m.lastFailureReason})` : ''}`;
@@ -161,14 +177,9 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
   };
   walk(callableMatches(ctx, rows, prefer));
   // A price bound passed over the ranking's first offers: the best ones under it, however they rank, are read.
-  if (
-    plan.candidates.length < want &&
-    policy.maxCostCents !== null &&
-    !policy.only &&
-    rows.length >= limit &&
-    plan.skipped.some((s) => s.reason === 'over_max_cost')
-  ) {
-    walk(callableMatches(ctx, await loadCallable(ctx, capability, limit, prefer, policy.maxCostCents), prefer));
+  const bound = costBound(policy, mandate);
+  if (plan.candidates.length < want && bound !== null && !policy.only && rows.length >= limit && plan.skipped.some((s) => s.reason === 'over_max_cost')) {
+    walk(callableMatches(ctx, await loadCallable(ctx, capability, limit, prefer, bound), prefer));
   }
   return plan;
 }
@@ -177,11 +188,28 @@ export async function planAuto(ctx: Ctx, capability: string, policy: RoutingPoli
  * Why nobody is left to try under a policy that passed every provider over (not for a cooldown: that waits
  * or answers 503): the caller's 400, naming the field, the cheapest price on offer when it was the price.
  */
-export async function nobodyLeft(ctx: Ctx, capability: string, policy: RoutingPolicy, plan: RoutePlan): Promise<ValidationFailed | null> {
+export async function nobodyLeft(
+  ctx: Ctx,
+  capability: string,
+  policy: RoutingPolicy,
+  plan: RoutePlan,
+  mandate?: MandateBound | null,
+): Promise<ValidationFailed | MandateExceeded | null> {
   const skipped = plan.skipped.filter((s) => s.reason === 'over_max_cost' || s.reason === 'below_policy');
   if (skipped.some((s) => s.reason === 'over_max_cost') && !skipped.some((s) => s.reason === 'below_policy')) {
     const cheapest = await cheapestOffer(ctx, capability);
     const offer = cheapest ? `the cheapest on offer is ${cheapest.serviceKey} at ${cheapest.costCents} cents` : 'nobody offers it now';
+    // The mandate paying for the call bounds it lower than the caller's policy does: its 402, naming its cap.
+    if (mandate && (policy.maxCostCents === null || mandate.perCallCents < policy.maxCostCents)) {
+      return new MandateExceeded(
+        `no provider of ${capability} costs at most the ${mandate.perCallCents} cents mandate ${mandate.mandateId} pays a call: ${offer}`,
+        {
+          mandate_id: mandate.mandateId,
+          cap: 'per_call_cents',
+          cap_cents: mandate.perCallCents,
+        },
+      );
+    }
     return new ValidationFailed([
       { path: 'routing.maxCostCents', message: `no provider of ${capability} costs at most ${policy.maxCostCents} cents: ${offer}` },
     ]);

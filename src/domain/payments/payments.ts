@@ -12,6 +12,7 @@ import type { Ctx, Services } from '../context';
 import { FacilitatorUnavailable, type Facilitator } from './facilitator';
 import { fundsOf, holdIn, openWallets, transfer, withoutWallet, type Funds } from './ledger';
 import type { WalletLeases } from './leases';
+import type { MandateHold } from './mandates';
 import { ACCOUNTS, formatUnits, type PaymentSetup } from './setup';
 import type { WalletKeyring } from './wallet-keys';
 import { acceptedMatches, PaymentRequired, readPayment, requirementsFor, X402_VERSION, type ReadPayment } from './x402';
@@ -74,12 +75,22 @@ export interface X402Receipt {
 /** How a call is paid, once the money is held. */
 export interface PaidCall {
   method: 'prepaid' | 'x402';
+  /** The agent whose wallet pays: the caller, or the grantor of the mandate the call is made under. */
+  payer: string;
   hold: Hold;
   /** The wallets of the providers it may pay, by agent. */
   providerWallets: Record<string, string>;
   x402?: X402Receipt;
   /** The execution id a payment fixed for its call (a replay of the payment adopts the recorded one). */
   executionId?: string;
+  /** The mandate the call is made under: what it holds of its caps (payments/mandates.ts). */
+  mandate?: MandateHold;
+}
+
+/** Who pays a prepaid call made under a mandate: its grantor. */
+export interface MandatePayer {
+  agentId: string;
+  mandateId: string;
 }
 
 export type PaymentOutcome = { kind: 'paid'; paid: PaidCall } | { kind: 'replay'; executionId: string; x402: X402Receipt };
@@ -104,39 +115,41 @@ export function paymentRequired(ctx: Ctx, price: CallPrice, message: string, err
  * payment settled now and credited to the caller. Throws the 402 when neither pays. A payment already
  * used for this very request answers `replay` with the execution it paid for.
  */
-export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentHeader?: string | null): Promise<PaymentOutcome> {
+export async function payForCall(ctx: Ctx, me: Agent, price: CallPrice, paymentHeader?: string | null, mandate?: MandatePayer | null): Promise<PaymentOutcome> {
   if (paymentHeader) return payWithX402(ctx, me, price, readPayment(paymentHeader));
   const { services } = ctx;
   const { setup } = services.payments;
-  const reserve = () => services.payments.leases.reserve(me.id, price.quote, price.holdMs);
+  const payer = mandate?.agentId ?? me.id;
+  const reserve = () => services.payments.leases.reserve(payer, price.quote, price.holdMs);
   let { ticket } = await reserve();
   let funds: Funds | undefined;
   if (!ticket) {
     // Only a call the balance did not cover asks more. In sandbox mode a caller without a wallet has one
     // opened now, with the starting balance; and a wallet that covers the call now (opened or credited
     // by a request of the caller's since the reservation was refused) is tried again.
-    funds = await fundsOf(services.db, me.id);
+    funds = await fundsOf(services.db, payer);
     if (!funds && setup.sandbox) {
-      await openWallets(services, [me.id]);
-      funds = await fundsOf(services.db, me.id);
+      await openWallets(services, [payer]);
+      funds = await fundsOf(services.db, payer);
     }
     if (funds && funds.available >= price.quote) {
       ({ ticket } = await reserve());
-      if (!ticket) funds = await fundsOf(services.db, me.id);
+      if (!ticket) funds = await fundsOf(services.db, payer);
     }
   }
-  if (!ticket) throw paymentRequired(ctx, price, unpaidMessage(setup, price, funds));
+  if (!ticket) throw paymentRequired(ctx, price, mandate ? mandateUnpaidMessage(setup, price, funds, mandate) : unpaidMessage(setup, price, funds));
   let providerWallets: Record<string, string>;
   try {
     providerWallets = await walletsOf(services, price.providers);
   } catch (err) {
-    services.payments.leases.finish(me.id, ticket, 0n);
+    services.payments.leases.finish(payer, ticket, 0n);
     throw err;
   }
   return {
     kind: 'paid',
     paid: {
       method: 'prepaid',
+      payer,
       hold: { id: ticket.leaseId, walletId: ticket.walletId, address: ticket.address, amount: ticket.amount, shared: true },
       providerWallets,
     },
@@ -154,6 +167,14 @@ function unpaidMessage(setup: PaymentSetup, price: CallPrice, funds: Funds | und
   if (setup.sandbox)
     return `${has}. Sandbox funds are free: POST /api/v1/x402/sandbox/faucet credits the wallet up to ${formatUnits(setup.faucetCapUnits, asset.decimals)} ${asset.symbol}; or ${x402}`;
   return `${has}. Top the wallet up, or ${x402}`;
+}
+
+/** Why a call under a mandate is 402: its grantor's wallet, which pays, does not cover it. */
+function mandateUnpaidMessage(setup: PaymentSetup, price: CallPrice, funds: Funds | undefined, mandate: MandatePayer): string {
+  const { asset } = setup;
+  const cost = `${formatUnits(price.quote, asset.decimals)} ${asset.symbol}`;
+  const has = funds ? `has ${formatUnits(funds.available, asset.decimals)} ${asset.symbol} available` : 'has no wallet';
+  return `This call of ${price.capability} costs up to ${cost}; it is paid under mandate ${mandate.mandateId} by agent ${mandate.agentId}, whose wallet ${has}. Its grantor tops it up${setup.sandbox ? ' (in sandbox mode, POST /api/v1/x402/sandbox/faucet)' : ''}; or pay for this call with x402: retry with a PAYMENT-SIGNATURE for one of \`accepts\``;
 }
 
 /**
@@ -417,6 +438,7 @@ async function resumePayment(
     kind: 'paid',
     paid: {
       method: 'x402',
+      payer: me.id,
       hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false },
       providerWallets,
       x402: receipt,
@@ -462,6 +484,7 @@ async function paidWith(
     kind: 'paid',
     paid: {
       method: 'x402',
+      payer: me.id,
       providerWallets,
       hold: { id: paymentId, walletId: wallet.walletId, address: wallet.address, amount: price.quote, shared: false },
       x402: { paymentId, payer: read.payer, amount: read.value, transaction: answer.transaction, network: answer.network },
