@@ -5,7 +5,8 @@ import { fund } from '../support/payments';
 import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
-import { expectProblem } from '../support/expect';
+import { expectProblem, within } from '../support/expect';
+import { createClient as createSseClient } from 'graphql-sse';
 
 let server: TestServer;
 let call: ReturnType<typeof api>;
@@ -177,6 +178,34 @@ describe('paying under a mandate', () => {
     expectProblem(await call('POST', '/execute', { key: sub.key, body: { capability, input: {} } }), 402, 'payment_required');
     // A new one can be granted once the last is revoked.
     expect((await grant(owner.key, { agent_id: sub.agentId, daily_cents: 50 })).status).toBe(201);
+    await expectLedgerAudited();
+  });
+
+  it('alerts its sub-agent on the GraphQL subscription mandateAlerts, each threshold of each period once', async () => {
+    const { capability, owner, sub } = await family(25);
+    const id = (await grant(owner.key, { agent_id: sub.agentId, daily_cents: 100, monthly_cents: 1000 })).body.mandate_id as string;
+    const sse = createSseClient({ url: `${server.url}/graphql/stream`, headers: { authorization: `Bearer ${sub.key}` }, retryAttempts: 0 });
+    const seen: { type: string; data: Record<string, unknown> }[] = [];
+    const dispose = sse.subscribe<{ mandateAlerts: { type: string; data: Record<string, unknown> } }>(
+      { query: 'subscription($m: ID) { mandateAlerts(mandateId: $m) { type data } }', variables: { m: id } },
+      { next: (r) => void (r.data && seen.push(r.data.mandateAlerts)), error: () => {}, complete: () => {} },
+    );
+    try {
+      await within(5_000, async () => server.app.services.events.openStreams > 0);
+      // 25, 50, 75, 100 of a daily 100: 50 % at the second call, 80 % and 100 % at the fourth; a fifth is refused.
+      for (let n = 0; n < 4; n++) expect((await call('POST', '/execute', { key: sub.key, body: { capability, input: { n } } })).status).toBe(200);
+      expectProblem(await call('POST', '/execute', { key: sub.key, body: { capability, input: { n: 5 } } }), 402, 'payment_required');
+      await within(5_000, async () => seen.length >= 3);
+      expect(seen.map((e) => [e.type, e.data.period, e.data.threshold_percent, e.data.spent_cents])).toEqual([
+        ['mandate.threshold_reached', 'day', 50, 50],
+        ['mandate.threshold_reached', 'day', 80, 100],
+        ['mandate.threshold_reached', 'day', 100, 100],
+      ]);
+      expect(seen[0].data).toMatchObject({ mandate_id: id, grantor_id: owner.agentId, agent_id: sub.agentId, cap_cents: 100 });
+    } finally {
+      dispose();
+      sse.dispose();
+    }
     await expectLedgerAudited();
   });
 });

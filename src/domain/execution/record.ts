@@ -6,6 +6,7 @@ import { Batcher, type Settled } from '../../platform/batcher';
 import { newTimeOrderedUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
 import { announceCommitted, eventCtes, makeEvent, type Emit, type MarketplaceEvent } from '../events';
+import type { OutboxRecord } from '../../platform/outbox';
 import { ACCOUNTS } from '../payments/setup';
 import { chargeOf, EXCUSED_STATUSES, receiptOf, type AttemptReceipt, type ExecutionReceipt, type Recorded, type RoutingRecord } from './receipts';
 import type { Mode } from './route';
@@ -144,15 +145,25 @@ const MANDATE_CTES = `mandate_released AS (
     RETURNING p.mandate_id, p.period, p.starts_on, p.spent_cents, p.cap_cents, p.alerted_now
   )`;
 
-/** The alerts of MANDATE_CTES as events (id, type, agent, data, time): each threshold crossed, to both sides. */
-const MANDATE_ALERTS = `SELECT left(last.event_id, 13) || substr(md5(gen_random_uuid()::text), 1, 15), 'mandate.threshold_reached', who.agent_id,
-      jsonb_build_object('mandate_id', c.mandate_id, 'grantor_id', m.grantor_id, 'agent_id', m.grantee_id, 'period', c.period,
-        'starts_on', c.starts_on, 'threshold_percent', t.percent, 'cap_cents', c.cap_cents, 'spent_cents', c.spent_cents), last.at
+/**
+ * The alerts of MANDATE_CTES as events (id, type, agent, data, time), each threshold crossed to both sides, and the
+ * execution whose record announces them once committed (the mandate's last in the statement).
+ */
+const MANDATE_ALERTS = `mandate_alerts AS (
+    SELECT left(last.event_id, 13) || substr(md5(gen_random_uuid()::text), 1, 15) AS event_id, 'mandate.threshold_reached' AS event_type,
+      who.agent_id, jsonb_build_object('mandate_id', c.mandate_id, 'grantor_id', m.grantor_id, 'agent_id', m.grantee_id, 'period', c.period,
+        'starts_on', c.starts_on, 'threshold_percent', t.percent, 'cap_cents', c.cap_cents, 'spent_cents', c.spent_cents) AS event_data,
+      last.at, last.id AS cause
     FROM mandate_charged c JOIN mandates m ON m.id = c.mandate_id
     CROSS JOIN LATERAL (VALUES (1, 50), (2, 80), (4, 100)) AS t(bit, percent)
     CROSS JOIN LATERAL (VALUES (m.grantor_id), (m.grantee_id)) AS who(agent_id)
-    CROSS JOIN LATERAL (SELECT event_id, at FROM r WHERE r.mandate_id = c.mandate_id ORDER BY at DESC LIMIT 1) AS last
-    WHERE c.alerted_now & t.bit <> 0`;
+    CROSS JOIN LATERAL (SELECT id, event_id, at FROM r WHERE r.mandate_id = c.mandate_id ORDER BY at DESC, id DESC LIMIT 1) AS last
+    WHERE c.alerted_now & t.bit <> 0
+  )`;
+
+/** The alerts as OutboxRecords, for the record that announces them. */
+const MANDATE_ALERTS_OUT = `(SELECT jsonb_agg(jsonb_build_object('cause', cause, 'id', event_id, 'type', event_type, 'agentId', agent_id, 'data', event_data,
+      'created_at', to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))) FROM mandate_alerts)`;
 
 /**
  * What each mandate charged in the statement has left in its period, for the answers: its charged total and what
@@ -218,7 +229,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
     -- The provider's share stays pending through the dispute window (payments/escrow.ts).
     INSERT INTO escrows (execution_id, wallet_id, amount, status, release_at, created_at)
     SELECT r.id, r.provider_wallet, r.share, 'pending', r.release_at, r.at FROM r WHERE r.provider_wallet IS NOT NULL AND r.release_at IS NOT NULL AND r.share > 0
-  ), ${MANDATE_CTES}, entries AS (
+  ), ${MANDATE_CTES}, ${MANDATE_ALERTS}, entries AS (
     -- Each entry's id is time-ordered like the transfer's (its first 48 bits, version 7), the rest random:
     -- the entries' key index grows at its right edge (platform/ids.ts newTimeOrderedUuid).
     INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
@@ -250,8 +261,10 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
-  ), ${eventCtes(`SELECT event_id, event_type, agent_id, event_data, at FROM r${paid ? ` UNION ALL ${MANDATE_ALERTS}` : ''}`)}
-  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${paid ? `, (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances, ${MANDATE_LEFT} AS mandates` : ''}`;
+  ), ${eventCtes(`SELECT event_id, event_type, agent_id, event_data, at FROM r${paid ? ' UNION ALL SELECT event_id, event_type, agent_id, event_data, at FROM mandate_alerts' : ''}`)}
+  SELECT (SELECT count(*) FROM hooks)::int AS deliveries${
+    paid ? `, (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances, ${MANDATE_LEFT} AS mandates, ${MANDATE_ALERTS_OUT} AS alerts` : ''
+  }`;
 const RECORDS = {
   free: { name: 'record_executions', text: recordsSql(false, false) },
   paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
@@ -307,6 +320,8 @@ export interface Written {
   balances?: Record<string, string> | null;
   /** For each mandate a paid statement charged, its day and month: charged, cap, and what other calls hold. */
   mandates?: Record<string, Partial<Record<'day' | 'month', { spent: number; cap: number | null; held: number }>>> | null;
+  /** The mandate alerts a paid statement wrote, each with the execution whose record announces it. */
+  alerts?: (OutboxRecord & { cause: string })[] | null;
 }
 
 function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, Written> {
@@ -378,7 +393,8 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
     }
     throw err;
   }
-  announceCommitted(ctx.services, [{ ...event, agentId: r.me.id }], written.deliveries);
+  const alerts = (written.alerts ?? []).filter((a) => a.cause === executionId).map(({ cause: _cause, ...alert }) => alert);
+  announceCommitted(ctx.services, [{ ...event, agentId: r.me.id }, ...alerts], written.deliveries);
   const balance = paid ? written.balances?.[r.paid!.hold.walletId] : undefined;
   const mandate = r.paid?.mandate;
   const left = mandate ? written.mandates?.[mandate.mandateId] : undefined;
