@@ -123,9 +123,11 @@ describe('paying under a mandate', () => {
     const report = (await call('GET', `/mandates/${id}`, { key: owner.key })).body;
     expect(report.today).toMatchObject({ spent_cents: 10, calls: 1, held_cents: 0, remaining_cents: 90 });
     expect(report.this_month).toMatchObject({ spent_cents: 10, calls: 1, remaining_cents: 990 });
-    // The receipt read again names the mandate too.
+    // The signed receipt names the mandate and who paid, read again or not.
     const again = await call('GET', `/executions/${res.body.execution_id}/receipt`, { key: sub.key });
     expect(again.status).toBe(200);
+    expect(again.body.claims.receipt.payment).toMatchObject({ mandate_id: id, paid_by: owner.agentId });
+    expect(again.body.signed_receipt).toBe(res.body.signed_receipt);
     await expectLedgerAudited();
   });
 

@@ -39,6 +39,9 @@ export interface ReceiptClaim {
     provider_share_base_units: string;
     /** The x402 settlement, when it was paid with one. */
     x402: { payment_id: string; transaction: string; network: string } | null;
+    /** The spend mandate it was paid under, and its grantor, whose wallet paid (only when there was one). */
+    mandate_id?: string;
+    paid_by?: string;
   } | null;
   attempts: {
     ordinal: number;
@@ -89,6 +92,7 @@ export function receiptClaims(ctx: Ctx, r: ExecutionReceipt): ReceiptClaims {
             fee_base_units: p.fee.toString(),
             provider_share_base_units: p.providerShare.toString(),
             x402: p.x402 ? { payment_id: p.x402.paymentId, transaction: p.x402.transaction, network: p.x402.network } : null,
+            ...(p.mandate ? { mandate_id: p.mandate.mandateId, paid_by: p.mandate.grantorId } : {}),
           }
         : null,
       attempts: r.attempts.map((a) => ({
