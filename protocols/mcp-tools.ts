@@ -245,6 +245,11 @@ export const areaTools: ToolSpec[] = [
   op('setCapabilityPricing', 'POST /capabilities/:capabilityId/pricing', "Set the caller's price for a capability", 'services'),
   op('acpOfferings', 'GET /acp/offerings', 'ACP offerings in the network token', 'payments'),
   op('acpPaymentTerms', 'GET /acp/offerings/:id/payment-terms', "An ACP offering's payment terms", 'payments'),
+  op('grantMandate', 'POST /mandates', "Let a sub-agent pay for its calls from the caller's wallet, within caps per call, day and month", 'payments'),
+  op('mandates', 'GET /mandates', 'The spend mandates the caller granted or holds, with their use today and this month', 'payments'),
+  op('mandate', 'GET /mandates/:id', 'A spend mandate and its use: the counter its enforcement reads', 'payments'),
+  op('updateMandate', 'PATCH /mandates/:id', "Change a spend mandate's caps, capabilities or expiry", 'payments'),
+  op('revokeMandate', 'DELETE /mandates/:id', 'Revoke a spend mandate', 'payments'),
   // Disputes and tickets
   op('createDispute', 'POST /disputes', 'Dispute a transaction', 'disputes'),
   op('dispute', 'GET /disputes/:id', 'A dispute', 'disputes'),

@@ -21,7 +21,7 @@ export const TOOLSETS: Readonly<Record<string, string>> = {
     "An agent's main journeys: discover and resolve, execute, registration and the account, sub-keys, the wallet, tasks, memory, support tickets, skills and sparks (always served)",
   account: "The caller's profile, sub-agents, executions, their signed receipts and transactions",
   keys: 'Rotating and verifying sub-keys',
-  payments: 'Wallets and their ledgers, the x402 sandbox, capability pricing and ACP offerings',
+  payments: 'Wallets and their ledgers, spend mandates for sub-agents, the x402 sandbox, capability pricing and ACP offerings',
   discovery: 'Listings: quick resolve, services, the showcase, the capability catalog and health',
   services: "A provider's services: register, update, pause, resume, remove, analytics and prices",
   disputes: 'Disputing a transaction and reading a dispute',
