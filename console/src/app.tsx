@@ -11,6 +11,7 @@ import { RegisterPage } from './pages/account/register';
 import { ServicesPage } from './pages/account/services';
 import { SignInPage } from './pages/account/sign-in';
 import { WalletPage } from './pages/account/wallet';
+import { MandatesPage } from './pages/account/mandates';
 import { AdminAgentsPage } from './pages/admin/agents';
 import { AdminDisputesPage } from './pages/admin/disputes';
 import { AdminOutboxPage } from './pages/admin/outbox';
@@ -66,6 +67,7 @@ const ROUTES: Route[] = [
   { pattern: '/services', render: () => agent(<ServicesPage />) },
   { pattern: '/keys', render: () => agent(<KeysPage />) },
   { pattern: '/wallet', render: () => agent(<WalletPage />) },
+  { pattern: '/mandates', render: () => agent(<MandatesPage />) },
   { pattern: '/webhooks', render: () => agent(<WebhooksPage />) },
   { pattern: '/webhooks/:id', render: (p) => agent(<WebhookPage id={p.id} />) },
   { pattern: '/disputes', render: () => agent(<DisputesPage />) },
@@ -101,6 +103,7 @@ const AGENT: [string, string][] = [
   ['/services', 'Services'],
   ['/keys', 'Keys'],
   ['/wallet', 'Wallet'],
+  ['/mandates', 'Mandates'],
   ['/webhooks', 'Webhooks'],
   ['/disputes', 'Disputes'],
   ['/tickets', 'Tickets'],

@@ -424,7 +424,7 @@ describe('the console', () => {
     await context.close();
   }, 60_000);
 
-  it("does the rest of an agent's work from forms: a sub-agent, a webhook edited and deleted, a ticket filed, commented and moved, a task, a swarm, a UTO ticket, memory written, edited and deleted", async () => {
+  it("does the rest of an agent's work from forms: a sub-agent and its spend mandate, a webhook edited and deleted, a ticket filed, commented and moved, a task, a swarm, a UTO ticket, memory written, edited and deleted", async () => {
     const { page, context, errors } = await newPage();
     // The confirmations (cancel, delete) are accepted.
     page.on('dialog', (dialog) => void dialog.accept());
@@ -444,6 +444,18 @@ describe('the console', () => {
       .getByRole('row', { name: new RegExp(`console-sub-${tag}.*DELEGATE`) })
       .waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A spend mandate for it: granted from the form, shown against its caps, revoked.
+    await page.goto(`${base}/console/mandates`);
+    await page.getByRole('button', { name: 'Grant a mandate' }).click();
+    await page.getByLabel('Sub-agent').selectOption({ label: `console-sub-${tag}` });
+    await page.getByLabel('Per day (USD)').fill('2.50');
+    await page.getByRole('button', { name: 'Grant the mandate' }).click();
+    const granted = page.getByRole('table', { name: 'Mandates you granted (1)' }).getByRole('row', { name: new RegExp(`console-sub-${tag}`) });
+    await granted.getByText('$0.00 of $2.50 (0 %)').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await granted.getByRole('button', { name: `Revoke the mandate of console-sub-${tag}` }).click();
+    await granted.getByText('ended').waitFor();
 
     // A webhook: added, edited (its events, switched off), deleted.
     await page.goto(`${base}/console/webhooks`);

@@ -145,6 +145,21 @@ export type FailureCategory =
   | 'tls_error'
   | 'unhealthy';
 
+export type GrantMandateInput = {
+  /** The sub-agent (at any depth below the caller) whose paid calls it pays */
+  agentId: string;
+  /** Capability prefixes it pays for (empty or absent: every capability); a call of another is paid as without a mandate */
+  capabilities?: Array<string> | null | undefined;
+  /** What it pays at most in a UTC day, in cents */
+  dailyCents?: number | null | undefined;
+  /** When it ends: at most a year ahead (default 30 days from its grant) */
+  expiresAt?: string | null | undefined;
+  /** What it pays at most in a UTC month, in cents */
+  monthlyCents?: number | null | undefined;
+  /** The most one call may cost, in cents (1 to 100000000; null lifts it) */
+  perCallCents?: number | null | undefined;
+};
+
 /** `ok`; `degraded` (a component is, but requests are served); `down` (a required component is unreachable); `draining` (shutting down) */
 export type HealthStatus =
   | 'degraded'
@@ -430,6 +445,29 @@ export type ConsoleRevokeKeyMutationVariables = Exact<{
 
 
 export type ConsoleRevokeKeyMutation = { revokeSubKey: { subKeyId: string, revoked: boolean } };
+
+export type ConsoleMandatesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleMandatesQuery = { granted: { totalCount: number, nodes: Array<{ mandateId: string, grantorId: string, agentId: string, perCallCents: number | null, dailyCents: number | null, monthlyCents: number | null, capabilities: Array<string>, expiresAt: string, revokedAt: string | null, inForce: boolean, today: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> }, thisMonth: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> } }> }, held: { nodes: Array<{ mandateId: string, grantorId: string, agentId: string, perCallCents: number | null, dailyCents: number | null, monthlyCents: number | null, capabilities: Array<string>, expiresAt: string, revokedAt: string | null, inForce: boolean, today: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> }, thisMonth: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> } }> }, mySubAgents: { nodes: Array<{ agentId: string, name: string }> } };
+
+export type ConsoleMandateFragment = { mandateId: string, grantorId: string, agentId: string, perCallCents: number | null, dailyCents: number | null, monthlyCents: number | null, capabilities: Array<string>, expiresAt: string, revokedAt: string | null, inForce: boolean, today: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> }, thisMonth: { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> } };
+
+export type ConsoleMandateUseFragment = { startsOn: string, capCents: number | null, spentCents: number, heldCents: number, calls: number, remainingCents: number | null, alerted: Array<number> };
+
+export type ConsoleGrantMandateMutationVariables = Exact<{
+  input: GrantMandateInput;
+}>;
+
+
+export type ConsoleGrantMandateMutation = { grantMandate: { mandateId: string } };
+
+export type ConsoleRevokeMandateMutationVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ConsoleRevokeMandateMutation = { revokeMandate: { mandateId: string, inForce: boolean } };
 
 export type ConsoleMeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -902,6 +940,45 @@ export const ConsolePageInfoFragmentDoc = new TypedDocumentString(`
   endCursor
 }
     `, {"fragmentName":"ConsolePageInfo"}) as unknown as TypedDocumentString<ConsolePageInfoFragment, unknown>;
+export const ConsoleMandateUseFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleMandateUse on MandatePeriodUse {
+  startsOn
+  capCents
+  spentCents
+  heldCents
+  calls
+  remainingCents
+  alerted
+}
+    `, {"fragmentName":"ConsoleMandateUse"}) as unknown as TypedDocumentString<ConsoleMandateUseFragment, unknown>;
+export const ConsoleMandateFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleMandate on Mandate {
+  mandateId
+  grantorId
+  agentId
+  perCallCents
+  dailyCents
+  monthlyCents
+  capabilities
+  expiresAt
+  revokedAt
+  inForce
+  today {
+    ...ConsoleMandateUse
+  }
+  thisMonth {
+    ...ConsoleMandateUse
+  }
+}
+    fragment ConsoleMandateUse on MandatePeriodUse {
+  startsOn
+  capCents
+  spentCents
+  heldCents
+  calls
+  remainingCents
+  alerted
+}`, {"fragmentName":"ConsoleMandate"}) as unknown as TypedDocumentString<ConsoleMandateFragment, unknown>;
 export const ConsoleSignedInDocument = new TypedDocumentString(`
     query ConsoleSignedIn {
   me {
@@ -1054,6 +1131,68 @@ export const ConsoleRevokeKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRevokeKeyMutation, ConsoleRevokeKeyMutationVariables>;
+export const ConsoleMandatesDocument = new TypedDocumentString(`
+    query ConsoleMandates {
+  granted: mandates(role: "granted", first: 50) {
+    totalCount
+    nodes {
+      ...ConsoleMandate
+    }
+  }
+  held: mandates(role: "held", first: 5) {
+    nodes {
+      ...ConsoleMandate
+    }
+  }
+  mySubAgents(first: 100) {
+    nodes {
+      agentId
+      name
+    }
+  }
+}
+    fragment ConsoleMandate on Mandate {
+  mandateId
+  grantorId
+  agentId
+  perCallCents
+  dailyCents
+  monthlyCents
+  capabilities
+  expiresAt
+  revokedAt
+  inForce
+  today {
+    ...ConsoleMandateUse
+  }
+  thisMonth {
+    ...ConsoleMandateUse
+  }
+}
+fragment ConsoleMandateUse on MandatePeriodUse {
+  startsOn
+  capCents
+  spentCents
+  heldCents
+  calls
+  remainingCents
+  alerted
+}`) as unknown as TypedDocumentString<ConsoleMandatesQuery, ConsoleMandatesQueryVariables>;
+export const ConsoleGrantMandateDocument = new TypedDocumentString(`
+    mutation ConsoleGrantMandate($input: GrantMandateInput!) {
+  grantMandate(input: $input) {
+    mandateId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleGrantMandateMutation, ConsoleGrantMandateMutationVariables>;
+export const ConsoleRevokeMandateDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeMandate($id: ID!) {
+  revokeMandate(id: $id) {
+    mandateId
+    inForce
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeMandateMutation, ConsoleRevokeMandateMutationVariables>;
 export const ConsoleMeDocument = new TypedDocumentString(`
     query ConsoleMe {
   me {
