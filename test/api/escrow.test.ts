@@ -5,7 +5,7 @@
 import { settleDueEscrows } from '../../src/domain/payments/escrow';
 import { ACCOUNTS } from '../../src/domain/payments/setup';
 import { FakeClock } from '../support/clock';
-import { fund } from '../support/payments';
+import { expectLedgerAudited, fund } from '../support/payments';
 import { api, registerAgent, registerService, startServer, uniqueSlug, type TestServer } from '../support/server';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
@@ -33,24 +33,6 @@ afterAll(async () => {
   await server.close();
   await provider.close();
 });
-
-/** Every transfer sums to zero; every agent wallet's balance is its entries' sum, covers what it holds and what is pending, and its pending is its open escrows'. */
-async function expectLedgerAudited() {
-  const db = server.app.services.db;
-  const byTransfer = await db.walletEntry.groupBy({ by: ['transferId'], _sum: { amount: true } });
-  expect(byTransfer.filter((t) => t._sum.amount !== 0n)).toEqual([]);
-  const sums = new Map((await db.walletEntry.groupBy({ by: ['walletId'], _sum: { amount: true } })).map((g) => [g.walletId, g._sum.amount ?? 0n]));
-  const open = new Map(
-    (await db.escrow.groupBy({ by: ['walletId'], where: { status: { in: ['pending', 'frozen'] } }, _sum: { amount: true } })).map((g) => [
-      g.walletId,
-      g._sum.amount ?? 0n,
-    ]),
-  );
-  for (const w of await db.wallet.findMany({ where: { account: 'agent' } })) {
-    expect({ wallet: w.id, balance: w.balance, pending: w.pending }).toEqual({ wallet: w.id, balance: sums.get(w.id) ?? 0n, pending: open.get(w.id) ?? 0n });
-    expect(w.balance >= w.held + w.pending && w.held >= 0n && w.pending >= 0n).toBe(true);
-  }
-}
 
 /** A seller of a fresh capability at `cents`, and a buyer with 1 USDC who called it once. */
 async function paidCall(cents = 5) {
@@ -90,7 +72,7 @@ describe('a paid call', () => {
       ['earning', 45_000n],
       ['fee', 5_000n],
     ]);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('cannot be spent while pending: the provider paying for a call of its own is refused, 402', async () => {
@@ -99,7 +81,7 @@ describe('a paid call', () => {
     const spend = await call('POST', '/execute', { key: seller.key, body: { capability: other.capability, input: {} } });
     expect(spend.status).toBe(402);
     expect(spend.body.detail).toMatch(/has 0(\.0+)? USDC available/);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('settles after the window, exactly once, however many settle at the same time', async () => {
@@ -119,7 +101,7 @@ describe('a paid call', () => {
     expect(settled.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(await server.app.services.db.escrow.count({ where: { status: 'settled' } }));
     for (const s of sellers) expect(await wallet(s)).toMatchObject({ balance_base_units: '18000', pending_base_units: '0', available_base_units: '18000' });
     expect(await settleDueEscrows(server.app.services)).toBe(0);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 });
 
@@ -153,7 +135,7 @@ describe('a dispute inside the window', () => {
       ['refund', 20_000n],
       ['refund', 'revenue'],
     ]);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it("refunds the whole share from escrow when the pipeline decides a refund, the provider's available funds untouched", async () => {
@@ -170,7 +152,7 @@ describe('a dispute inside the window', () => {
     expect(await escrowOf(executionId)).toMatchObject({ status: 'refunded', amount: 0n });
     expect(await wallet(seller)).toMatchObject({ balance_base_units: '100000', pending_base_units: '0', available_base_units: '100000' });
     expect(await wallet(buyer)).toMatchObject({ balance_base_units: '1000000' });
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 });
 
@@ -190,7 +172,7 @@ describe('a dispute after the window', () => {
     expect(resolved.status).toBe(200);
     expect(await wallet(seller)).toMatchObject({ balance_base_units: '0', available_base_units: '0' });
     expect(await wallet(buyer)).toMatchObject({ balance_base_units: '1000000' });
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('settles a share whose window ended before the worker reached it, then claws back from it', async () => {
@@ -214,6 +196,6 @@ describe('a dispute after the window', () => {
     expect(refund.find((e) => e.kind === 'clawback')?.amount).toBe(-45_000n);
     expect(await wallet(seller)).toMatchObject({ balance_base_units: '0', pending_base_units: '0', available_base_units: '0' });
     expect(await wallet(buyer)).toMatchObject({ balance_base_units: '1000000' });
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 });

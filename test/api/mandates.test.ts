@@ -1,7 +1,7 @@
 // Spend mandates (docs/payments.md, Spend mandates): an agent lets a sub-agent pay for its calls from the agent's
 // wallet, within caps per call, per day and per month. Calls racing against a cap never overrun it; the alerts at 50,
 // 80 and 100 % are sent once each; the report reads the counter the enforcement reads. The ledger audit holds after each.
-import { fund } from '../support/payments';
+import { expectLedgerAudited, fund } from '../support/payments';
 import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 import { assertTestCaTrusted } from '../support/https';
 import { startProvider, type Provider } from '../support/provider';
@@ -23,19 +23,6 @@ afterAll(async () => {
   await server.close();
   await provider.close();
 });
-
-/** Every transfer sums to zero; every agent wallet's balance is its entries' sum and covers what it holds; no mandate hold is left. */
-async function expectLedgerAudited() {
-  const db = server.app.services.db;
-  const byTransfer = await db.walletEntry.groupBy({ by: ['transferId'], _sum: { amount: true } });
-  expect(byTransfer.filter((t) => t._sum.amount !== 0n)).toEqual([]);
-  const sums = new Map((await db.walletEntry.groupBy({ by: ['walletId'], _sum: { amount: true } })).map((g) => [g.walletId, g._sum.amount ?? 0n]));
-  for (const w of await db.wallet.findMany({ where: { account: 'agent' } })) {
-    expect({ wallet: w.id, balance: w.balance }).toEqual({ wallet: w.id, balance: sums.get(w.id) ?? 0n });
-    expect(w.balance >= w.held + w.pending && w.held >= 0n && w.pending >= 0n).toBe(true);
-  }
-  expect(await db.mandateHold.count()).toBe(0);
-}
 
 /** A funded agent with a sub-agent (and the sub-agent's own sub-agent), and a seller of a fresh capability at `cents`. */
 async function family(cents = 10) {
@@ -128,7 +115,7 @@ describe('paying under a mandate', () => {
     expect(again.status).toBe(200);
     expect(again.body.claims.receipt.payment).toMatchObject({ mandate_id: id, paid_by: owner.agentId });
     expect(again.body.signed_receipt).toBe(res.body.signed_receipt);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('lets exactly 10 of 50 racing calls through a 10-call daily mandate, and sends each alert once', async () => {
@@ -150,7 +137,7 @@ describe('paying under a mandate', () => {
     const seen = mine.map((e) => `${e.agentId} ${(e.data as { threshold_percent: number }).threshold_percent}`).sort();
     expect(seen).toEqual([owner.agentId, sub.agentId].flatMap((who) => [50, 80, 100].map((p) => `${who} ${p}`)).sort());
     expect(mine.every((e) => (e.data as { period: string }).period === 'day')).toBe(true);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('passes over providers priced above its per-call cap, and is 402 when nobody is under it', async () => {
@@ -165,7 +152,7 @@ describe('paying under a mandate', () => {
     expect(res.status).toBe(200);
     expect(res.body.payment.charged_cents).toBe(15);
     expect(res.body.routing.skipped).toEqual([expect.objectContaining({ reason: 'over_max_cost', detail: expect.stringContaining(`mandate ${id}`) })]);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it("stops paying once revoked or for capabilities it does not cover: the sub-agent's own wallet pays", async () => {
@@ -180,7 +167,7 @@ describe('paying under a mandate', () => {
     expectProblem(await call('POST', '/execute', { key: sub.key, body: { capability, input: {} } }), 402, 'payment_required');
     // A new one can be granted once the last is revoked.
     expect((await grant(owner.key, { agent_id: sub.agentId, daily_cents: 50 })).status).toBe(201);
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 
   it('alerts its sub-agent on the GraphQL subscription mandateAlerts, each threshold of each period once', async () => {
@@ -208,6 +195,6 @@ describe('paying under a mandate', () => {
       dispose();
       sse.dispose();
     }
-    await expectLedgerAudited();
+    await expectLedgerAudited(server);
   });
 });

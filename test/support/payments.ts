@@ -8,6 +8,7 @@ import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402
 import { authorizationTypes } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { evm, type EvmAccount, type Hex } from '../../src/platform/evm';
+import type { Services } from '../../src/domain/context';
 import { api, registerAgent, type HttpResult } from './server';
 
 export const NETWORK = 'eip155:84532';
@@ -112,4 +113,27 @@ export async function registerPayingAgent(server: { url: string }, amount = '10'
   const agent = await registerAgent(server);
   await fund(server, agent.key, amount);
   return agent;
+}
+
+/**
+ * The ledger audit (docs/payments.md, The ledger): every transfer sums to zero; every agent wallet's balance is its
+ * entries' sum and covers what it holds and what is pending, its pending is its open escrows', and no call under a
+ * spend mandate still holds any of its caps.
+ */
+export async function expectLedgerAudited(server: { app: { services: Services } }): Promise<void> {
+  const db = server.app.services.db;
+  const byTransfer = await db.walletEntry.groupBy({ by: ['transferId'], _sum: { amount: true } });
+  expect(byTransfer.filter((t) => t._sum.amount !== 0n)).toEqual([]);
+  const sums = new Map((await db.walletEntry.groupBy({ by: ['walletId'], _sum: { amount: true } })).map((g) => [g.walletId, g._sum.amount ?? 0n]));
+  const open = new Map(
+    (await db.escrow.groupBy({ by: ['walletId'], where: { status: { in: ['pending', 'frozen'] } }, _sum: { amount: true } })).map((g) => [
+      g.walletId,
+      g._sum.amount ?? 0n,
+    ]),
+  );
+  for (const w of await db.wallet.findMany({ where: { account: 'agent' } })) {
+    expect({ wallet: w.id, balance: w.balance, pending: w.pending }).toEqual({ wallet: w.id, balance: sums.get(w.id) ?? 0n, pending: open.get(w.id) ?? 0n });
+    expect(w.balance >= w.held + w.pending && w.held >= 0n && w.pending >= 0n).toBe(true);
+  }
+  expect(await db.mandateHold.count()).toBe(0);
 }
