@@ -106,6 +106,14 @@ async function seedOwnersObjects() {
     call('POST', '/ext/swarm/delegate', { key: owner.key, body: { external_agent_id: external.external_agent.external_agent_id, capability: 'summarize' } }),
   );
   await ok(call('POST', `/ext/swarm/delegations/${delegation.delegation_id}/answer`, { key: owner.key, body: { result: { ok: true } } }));
+  // A spend mandate for a sub-agent of the owner's.
+  const sub = await ok(
+    call('POST', `/agents/${owner.agentId}/sub-agents`, {
+      key: owner.key,
+      body: { name: uniqueSlug('node-sub'), description: 'Spends within a mandate', autonomyLevel: 'EXECUTE_ONLY', authorityScope: [] },
+    }),
+  );
+  await ok(call('POST', '/mandates', { key: owner.key, body: { agent_id: sub.id, daily_cents: 100 } }));
 }
 
 /** The raw id of one of the owner's objects of a node type (every type must have one: seed it above). */
