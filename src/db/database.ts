@@ -248,12 +248,15 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void): Promise<Database> {
   const listeners = new Set<pg.Client>();
+  const retries = new Set<NodeJS.Timeout>();
   let closing = false;
   return openOverPg('postgres', overPg({ connectionString: url }, opts, log, 'SET plan_cache_mode = force_generic_plan'), opts, log, {
     async listen(channel, onNotify, onState) {
       if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`not a channel name: ${channel}`);
       let delayMs = 100;
       const connect = async (): Promise<void> => {
+        // A retry due after the database was closed connects nothing.
+        if (closing) return;
         const client = new pg.Client({ connectionString: url });
         listeners.add(client);
         let down = false;
@@ -265,8 +268,12 @@ function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void):
           onState(false);
           if (closing) return;
           log(`the ${channel} listener lost its connection; reconnecting in ${delayMs} ms`);
-          const retry = setTimeout(() => void connect().catch(() => lost()), delayMs);
+          const retry = setTimeout(() => {
+            retries.delete(retry);
+            void connect().catch(() => lost());
+          }, delayMs);
           retry.unref();
+          retries.add(retry);
           delayMs = Math.min(delayMs * 2, 10_000);
         };
         client.on('error', lost);
@@ -289,6 +296,8 @@ function openPostgres(url: string, opts: OpenOptions, log: (m: string) => void):
     },
     async close() {
       closing = true;
+      for (const retry of retries) clearTimeout(retry);
+      retries.clear();
       await Promise.all([...listeners].map((c) => c.end().catch(() => {})));
     },
   });
