@@ -155,6 +155,23 @@ describe('paying under a mandate', () => {
     await expectLedgerAudited(server);
   });
 
+  it('pays a task its sub-agent was delegated, counted against the task budget and the mandate both', async () => {
+    const { capability, owner, sub } = await family(10);
+    const id = (await grant(owner.key, { agent_id: sub.agentId, daily_cents: 25 })).body.mandate_id as string;
+    const task = (await call('POST', '/tasks', { key: owner.key, body: { intent: 'Run it under a mandate', budget: 100 } })).body;
+    expect((await call('POST', `/tasks/${task.task_id}/delegate`, { key: owner.key, body: { sub_agent_id: sub.agentId } })).status).toBe(200);
+    const run = () => call('POST', '/execute', { key: sub.key, body: { capability, input: {}, task_id: task.task_id } });
+    const first = await run();
+    expect(first.status).toBe(200);
+    expect(first.body.payment.mandate).toMatchObject({ mandate_id: id, remaining_today_cents: 15 });
+    expect((await run()).body.payment.mandate).toMatchObject({ remaining_today_cents: 5 });
+    // The mandate's day has 5 cents left: the third call is refused before anything is charged.
+    expectProblem(await run(), 402, 'payment_required');
+    expect((await call('GET', `/tasks/${task.task_id}`, { key: owner.key })).body).toMatchObject({ spent: 20, budget_remaining: 80 });
+    expect((await call('GET', `/mandates/${id}`, { key: owner.key })).body.today).toMatchObject({ spent_cents: 20, calls: 2, held_cents: 0 });
+    await expectLedgerAudited(server);
+  });
+
   it("stops paying once revoked or for capabilities it does not cover: the sub-agent's own wallet pays", async () => {
     const { capability, owner, sub } = await family(10);
     const id = (await grant(owner.key, { agent_id: sub.agentId, daily_cents: 100, capabilities: ['other'] })).body.mandate_id as string;

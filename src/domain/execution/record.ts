@@ -111,7 +111,8 @@ interface ChargeFields {
   mandate_month?: string;
 }
 const CHARGE_COLUMNS = `caller_wallet uuid, provider_wallet uuid, earning_wallet uuid, caller_delta bigint, share bigint, release bigint, hold uuid,
-  charge bigint, fee bigint, transfer uuid, release_at timestamptz, mandate_hold uuid, mandate_id uuid, mandate_day date, mandate_month date`;
+  charge bigint, fee bigint, transfer uuid, release_at timestamptz`;
+const MANDATE_COLUMNS = 'mandate_hold uuid, mandate_id uuid, mandate_day date, mandate_month date';
 
 /** The thresholds a period's spend reached of its cap, as bits (1: 50 %, 2: 80 %, 4: 100 %; payments/mandates.ts). */
 const thresholdBits = (spent: string, cap: string) =>
@@ -195,12 +196,15 @@ const MANDATE_LEFT = `(SELECT jsonb_object_agg(x.mandate_id, x.periods) FROM (
  * A record under a task also charges the task and releases the call's holds on its budget. Those are
  * written a statement each: they lock the task's row, which a shared statement would hold for other tasks'
  * calls.
+ *
+ * Paid records under a spend mandate have a statement of their own (`mandate`), which also counts them against
+ * their mandates' periods (MANDATE_CTES): a paid statement without one plans and runs none of that.
  */
-const recordsSql = (paid: boolean, task: boolean) => `
+const recordsSql = (paid: boolean, task: boolean, mandate = false) => `
   WITH r AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, agent_id uuid, capability text, service_id uuid, status "ExecutionStatus", input jsonb,
       result jsonb, error text, cost_cents int, latency_ms int, mode text, at timestamptz, transaction_id uuid, event_id text, event_type text,
-      event_data jsonb, attempts jsonb, routing jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''}${task ? ', task_id text, holds uuid[]' : ''})
+      event_data jsonb, attempts jsonb, routing jsonb${paid ? `, ${CHARGE_COLUMNS}` : ''}${mandate ? `, ${MANDATE_COLUMNS}` : ''}${task ? ', task_id text, holds uuid[]' : ''})
   ), ${
     task
       ? `th AS (
@@ -229,7 +233,7 @@ const recordsSql = (paid: boolean, task: boolean) => `
     -- The provider's share stays pending through the dispute window (payments/escrow.ts).
     INSERT INTO escrows (execution_id, wallet_id, amount, status, release_at, created_at)
     SELECT r.id, r.provider_wallet, r.share, 'pending', r.release_at, r.at FROM r WHERE r.provider_wallet IS NOT NULL AND r.release_at IS NOT NULL AND r.share > 0
-  ), ${MANDATE_CTES}, ${MANDATE_ALERTS}, entries AS (
+  ), ${mandate ? `${MANDATE_CTES}, ${MANDATE_ALERTS}, ` : ''}entries AS (
     -- Each entry's id is time-ordered like the transfer's (its first 48 bits, version 7), the rest random:
     -- the entries' key index grows at its right edge (platform/ids.ts newTimeOrderedUuid).
     INSERT INTO wallet_entries (id, wallet_id, amount, kind, reference, transfer_id, execution_id, created_at)
@@ -242,8 +246,8 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), `
       : ''
   }e AS (
-    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, created_at${task ? ', task_id' : ''}${paid ? ', mandate_id' : ''})
-    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''}${paid ? ', mandate_id' : ''} FROM r
+    INSERT INTO executions (id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, created_at${task ? ', task_id' : ''}${mandate ? ', mandate_id' : ''})
+    SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''}${mandate ? ', mandate_id' : ''} FROM r
   ), a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, retry_after_seconds, latency_ms, score,
       price_cents, usage, created_at)
@@ -261,19 +265,21 @@ const recordsSql = (paid: boolean, task: boolean) => `
   ), t AS (
     INSERT INTO transactions (id, agent_id, execution_id, service_id, kind, amount_cents, latency_ms, capability, created_at)
     SELECT transaction_id, agent_id, id, service_id, 'charge', cost_cents, latency_ms, capability, at FROM r
-  ), ${eventCtes(`SELECT event_id, event_type, agent_id, event_data, at FROM r${paid ? ' UNION ALL SELECT event_id, event_type, agent_id, event_data, at FROM mandate_alerts' : ''}`)}
+  ), ${eventCtes(`SELECT event_id, event_type, agent_id, event_data, at FROM r${mandate ? ' UNION ALL SELECT event_id, event_type, agent_id, event_data, at FROM mandate_alerts' : ''}`)}
   SELECT (SELECT count(*) FROM hooks)::int AS deliveries${
-    paid ? `, (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances, ${MANDATE_LEFT} AS mandates, ${MANDATE_ALERTS_OUT} AS alerts` : ''
-  }`;
+    paid ? `, (SELECT jsonb_object_agg(id, balance::text) FROM pay) AS balances` : ''
+  }${mandate ? `, ${MANDATE_LEFT} AS mandates, ${MANDATE_ALERTS_OUT} AS alerts` : ''}`;
 const RECORDS = {
   free: { name: 'record_executions', text: recordsSql(false, false) },
   paid: { name: 'record_paid_executions', text: recordsSql(true, false) },
   task: { name: 'record_task_execution', text: recordsSql(false, true) },
   paidTask: { name: 'record_paid_task_execution', text: recordsSql(true, true) },
+  mandate: { name: 'record_mandate_executions', text: recordsSql(true, false, true) },
+  mandateTask: { name: 'record_mandate_task_execution', text: recordsSql(true, true, true) },
 };
 type RecordKind = keyof typeof RECORDS;
 /** The records written together, of calls outside tasks. */
-type Together = 'free' | 'paid';
+type Together = 'free' | 'paid' | 'mandate';
 
 /** One call's record, as RECORDS read it: a paid one's with its charge, one under a task with its task and holds. */
 export interface BatchRecord extends Partial<ChargeFields> {
@@ -300,7 +306,7 @@ export interface BatchRecord extends Partial<ChargeFields> {
 }
 
 /**
- * Records of one database (free ones, and paid ones apart) wait here while some statements of them run,
+ * Records of one database (free ones, paid ones, and paid ones under a mandate, each apart) wait here while some statements of them run,
  * then go together, at most 100 to a statement. Two statements in flight (one commits while the next
  * executes); free records four deep on PostgreSQL, where each waits for its commit's flush; paid ones stay
  * at two, their wallets' locks held through the commit (docs/execution.md, The execution ledger).
@@ -329,7 +335,7 @@ function recordsTogether(sql: SqlRunner, kind: Together): Batcher<BatchRecord, W
   if (!of) {
     const inFlight = (k: Together) => (k === 'free' && !sql.soleWriter ? FREE_RECORDS_IN_FLIGHT_POSTGRES : RECORDS_IN_FLIGHT);
     const batcher = (k: Together) => new Batcher<BatchRecord, Written>((records) => recordTogether(sql, k, records), inFlight(k), RECORDS_PER_STATEMENT);
-    of = { free: batcher('free'), paid: batcher('paid') };
+    of = { free: batcher('free'), paid: batcher('paid'), mandate: batcher('mandate') };
     batchers.set(sql, of);
   }
   return of[kind];
@@ -373,9 +379,11 @@ export async function recordProviderExecution(ctx: Ctx, executionId: string, r: 
   const paid = !!r.paid && (!r.paid.hold.shared || r.costCents > 0 || !!r.paid.mandate);
   const record: BatchRecord = { ...batchRecordOf(executionId, transactionId, event, r), ...(paid ? chargeFieldsOf(ctx, r, at) : {}) };
   const { sql } = ctx.services;
+  const kind = !paid ? 'free' : r.paid!.mandate ? 'mandate' : 'paid';
   const write = r.taskId
-    ? () => writeRecords(sql, paid ? 'paidTask' : 'task', [{ ...record, task_id: r.taskId!, holds: r.holds ?? [] }])
-    : () => recordsTogether(sql, paid ? 'paid' : 'free').submit(record);
+    ? () =>
+        writeRecords(sql, kind === 'free' ? 'task' : kind === 'paid' ? 'paidTask' : 'mandateTask', [{ ...record, task_id: r.taskId!, holds: r.holds ?? [] }])
+    : () => recordsTogether(sql, kind).submit(record);
   let written: Written;
   try {
     // The provider has answered: a statement the database aborts for another's sake is run again rather
