@@ -12,8 +12,39 @@ const base = {
 };
 
 // The api suite and the spec's own sentences (test/spec: one file per spec area, each test named by its
-// section), both run on each database.
-const API_SUITES = ['<rootDir>/test/api/**/*.test.ts', '<rootDir>/test/spec/**/*.test.ts'];
+// section), both run on each database: in groups of files when the whole suite runs (test/support/groups.cjs),
+// each file alone when files are chosen by path. TEST_GROUPS=1 or 0 says which, whatever the arguments.
+const API_FILES = ['<rootDir>/test/api/**/*.test.ts', '<rootDir>/test/spec/**/*.test.ts'];
+const API_SUITES = grouped() ? ['<rootDir>/test/groups/*.test.ts'] : API_FILES;
+
+/** Whether this run takes the whole suite: no file chosen by path, positionally or with a path option. */
+function grouped() {
+  if (process.env.TEST_GROUPS) return process.env.TEST_GROUPS === '1';
+  // Options whose value follows them; --selectProjects takes every value up to the next option.
+  const VALUED = new Set([
+    '-c',
+    '--config',
+    '-t',
+    '--testNamePattern',
+    '-w',
+    '--maxWorkers',
+    '--testTimeout',
+    '--outputFile',
+    '--reporters',
+    '--shard',
+    '--seed',
+  ]);
+  const args = process.argv.slice(2);
+  for (let i = 0, listing = false; i < args.length; i++) {
+    const arg = args[i];
+    if (arg.startsWith('-')) {
+      listing = arg === '--selectProjects';
+      if (/^--(testPathPatterns?|findRelatedTests|onlyChanged|changedSince|lastCommit|watch|watchAll)\b/.test(arg) || arg === '-o') return false;
+      if (VALUED.has(arg)) i++;
+    } else if (!listing) return false;
+  }
+  return true;
+}
 
 const projects = [
   { ...base, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },

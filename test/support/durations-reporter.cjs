@@ -1,6 +1,6 @@
 // Writes test/support/durations.json, the timings test/support/sequencer.cjs orders a fresh checkout's run by:
 // each file's wall time in this run, in seconds, keyed by project and path. `npm run test:durations` runs the
-// whole suite with it (give it DATABASE_URL, REDIS_URL and CHROMIUM_PATH, or the projects they add keep their
+// whole suite with it, each api file alone (give it DATABASE_URL, REDIS_URL and CHROMIUM_PATH, or the projects they add keep their
 // old entries). Entries of files this run did not run are kept; files that no longer exist are dropped.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -17,6 +17,8 @@ class DurationsReporter {
     const { displayName } = test.context.config;
     const project = typeof displayName === 'string' ? displayName : displayName?.name;
     const { start, end } = result.perfStats;
+    // The api suite's files are timed alone (TEST_GROUPS=0): a group's time is its members' (groups.cjs).
+    if (path.relative(this.rootDir, test.path).startsWith('test/groups/')) return;
     if (!result.testExecError && end > start) this.seen[`${project} ${path.relative(this.rootDir, test.path)}`] = Math.round((end - start) / 100) / 10;
   }
 
