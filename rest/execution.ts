@@ -39,6 +39,13 @@ export const executionReceipt = /* GraphQL */ `
         completion_tokens: completionTokens
         total_tokens: totalTokens
       }
+      metered {
+        unit
+        units
+        cents_per_unit: centsPerUnit
+        charged_units: chargedUnits
+        charged_cents: chargedCents
+      }
     }
     routing {
       policy {
@@ -79,6 +86,13 @@ export const executionReceipt = /* GraphQL */ `
         per_call_cents: perCallCents
         remaining_today_cents: remainingTodayCents
         remaining_this_month_cents: remainingThisMonthCents
+      }
+      metered {
+        unit
+        units
+        charged_units: chargedUnits
+        cents_per_unit: centsPerUnit
+        max_cents: maxCents
       }
       x402 {
         payment_id: paymentId

@@ -213,6 +213,13 @@ export const taskRoutes: Route[] = [
                 remaining_today_cents: remainingTodayCents
                 remaining_this_month_cents: remainingThisMonthCents
               }
+              metered {
+                unit
+                units
+                charged_units: chargedUnits
+                cents_per_unit: centsPerUnit
+                max_cents: maxCents
+              }
             }
           }
           reputation {

@@ -11,6 +11,7 @@ import {
   type SkippedProvider as SkippedProviderShape,
 } from '../src/domain/execution/execute';
 import type { X402Receipt } from '../src/domain/payments/payments';
+import type { MeteredUsage } from '../src/domain/payments/metering';
 import type { ModelUsage as ModelUsageShape } from '../src/domain/first-party/types';
 import { balanceNow } from '../src/domain/payments/ledger';
 import { formatAsset } from '../src/domain/wallets/wallets';
@@ -53,6 +54,28 @@ const ModelUsage = builder.objectRef<ModelUsageShape>('ModelUsage').implement({
   }),
 });
 
+const MeteredUsageType = builder.objectRef<MeteredUsage>('MeteredUsage').implement({
+  description: 'What a metered provider said an attempt used, and what was charged for it (docs/payments.md, Metered calls)',
+  fields: (t) => ({
+    unit: t.exposeString('unit'),
+    units: t.exposeInt('units', { description: 'The units the provider said it used (its X-Usage-Units header)' }),
+    centsPerUnit: t.exposeFloat('cents_per_unit'),
+    chargedUnits: t.exposeInt('charged_units', { description: "The units charged: those used, up to the call's budget" }),
+    chargedCents: t.exposeInt('charged_cents', { description: 'What they cost, rounded up to a whole cent, never above the price held' }),
+  }),
+});
+
+const MeteredPaymentType = builder.objectRef<execution.MeteredPayment>('MeteredPayment').implement({
+  description: "A metered call's charge: the units it used at the unit price, up to the most it could cost; the rest of what was held went back",
+  fields: (t) => ({
+    unit: t.exposeString('unit'),
+    units: t.exposeInt('units', { description: 'The units the provider said it used' }),
+    chargedUnits: t.exposeInt('chargedUnits', { description: "The units charged: those used, up to the call's budget" }),
+    centsPerUnit: t.exposeFloat('centsPerUnit'),
+    maxCents: t.exposeInt('maxCents', { description: 'The most the call could cost at this provider: its budget in units is what this pays for' }),
+  }),
+});
+
 export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('AttemptReceipt').implement({
   description: 'One provider tried, in order',
   fields: (t) => ({
@@ -63,7 +86,7 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
     reason: t.exposeString('reason', {
       nullable: true,
       description:
-        "Why it failed, precisely: http_<status>, timeout, deadline_exceeded (the caller's routing.deadline_ms ran out during it), connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large; the marketplace's own attempts: invalid_input, invalid_output, timeout, deadline_exceeded, or a problem code (the execution's `error` quotes its detail). `category` is what a program acts on",
+        "Why it failed, precisely: http_<status>, timeout, deadline_exceeded (the caller's routing.deadline_ms ran out during it), connection, tls, blocked_address, invalid_json (not JSON, or JSON the marketplace cannot store: a NUL character, a lone surrogate, nesting past 32 levels), empty_body, too_large, invalid_usage (a metered provider's answer without its X-Usage-Units); the marketplace's own attempts: invalid_input, invalid_output, timeout, deadline_exceeded, or a problem code (the execution's `error` quotes its detail). `category` is what a program acts on",
     }),
     category: t.field({
       type: FailureCategoryEnum,
@@ -87,6 +110,12 @@ export const AttemptReceipt = builder.objectRef<execution.AttemptReceipt>('Attem
       description:
         "The model backend's usage, when the marketplace's attempt called a model: a failed attempt's too (what the backend reported spending on it)",
       resolve: (a) => a.usage ?? null,
+    }),
+    metered: t.field({
+      type: MeteredUsageType,
+      nullable: true,
+      description: "A metered provider's answer: what it said it used and what was charged (null: not metered, or it failed)",
+      resolve: (a) => a.metered ?? null,
     }),
   }),
 });
@@ -156,6 +185,12 @@ export const PaymentReceipt = builder.objectRef<execution.PaymentReceipt>('Payme
       nullable: true,
       description: "The spend mandate the call was paid under (its grantor's wallet paid, `walletAddress`); null when the caller paid",
       resolve: (p) => p.mandate ?? null,
+    }),
+    metered: t.field({
+      type: MeteredPaymentType,
+      nullable: true,
+      description: 'A metered call: what it used and was charged for, against the most it could cost (null: a price per call)',
+      resolve: (p) => p.metered ?? null,
     }),
   }),
 });

@@ -139,7 +139,11 @@ const RegisterServiceInput = builder.inputType('RegisterServiceInput', {
     description: t.string({ required: true, description: '10-2000 characters' }),
     pricingModel: t.field({ type: PricingModelEnum, required: true }),
     languages: t.stringList({ description: 'Language codes such as "en"; none means any language' }),
-    pricingDetails: t.field({ type: 'JSON', description: 'Free-form pricing notes (an object, at most 4096 characters)' }),
+    pricingDetails: t.field({
+      type: 'JSON',
+      description:
+        "Pricing notes (an object, at most 4096 characters). `metered: { unit, cents_per_unit, max_units }` makes the service metered: a call is charged the units its answer's X-Usage-Units header says it used, at cents_per_unit (up to four decimals; rounded up to a whole cent), at most max_units; its price per call is then that most (docs/payments.md, Metered calls)",
+    }),
     costPerCall: t.int({ description: 'Integer US cents per call (default 0; 0 for a free service)' }),
     subKeyPolicy: t.field({
       type: SubKeyPolicyInput,
@@ -172,7 +176,11 @@ const UpdateServiceInput = builder.inputType('UpdateServiceInput', {
     }),
     languages: t.stringList({ description: 'Language codes (null: none, so any)', extensions: listOf(50) }),
     pricingModel: t.field({ type: PricingModelEnum }),
-    pricingDetails: t.field({ type: 'JSON', description: 'An object of at most 4096 characters of JSON (null: none)' }),
+    pricingDetails: t.field({
+      type: 'JSON',
+      description:
+        "An object of at most 4096 characters of JSON (null: none). `metered: { unit, cents_per_unit, max_units }` makes the service metered: a call is charged the units its answer's X-Usage-Units header says it used, at cents_per_unit (up to four decimals; rounded up to a whole cent), at most max_units; its price per call is then that most (docs/payments.md, Metered calls)",
+    }),
     costPerCall: t.int({ description: 'Integer US cents per call, 0-1000000 (null: 0); 0 for a free service', extensions: range(0, services.MAX_COST_CENTS) }),
     subKeyPolicy: t.field({
       type: SubKeyPolicyInput,

@@ -86,6 +86,8 @@ describe('POST /execute, auto mode', () => {
           score: expect.any(Number),
           costPerCall: 7,
           usage: null,
+          // Priced per call, not metered (docs/payments.md, Metered calls).
+          metered: null,
         },
       ],
       // No routing policy, and nobody passed over.

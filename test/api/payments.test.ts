@@ -114,6 +114,8 @@ describe('a paid call from a prepaid balance', () => {
       x402: null,
       // The caller paid: no spend mandate did (docs/payments.md, Spend mandates).
       mandate: null,
+      // A price per call: nothing metered (docs/payments.md, Metered calls).
+      metered: null,
     });
     expect(res.headers.get('payment-response')).toBeNull();
     expect(await balanceOf(me.agentId)).toBe(1_000_000n - 50_000n);

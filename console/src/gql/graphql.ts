@@ -214,7 +214,7 @@ export type RegisterServiceInput = {
   languages?: Array<string> | null | undefined;
   /** Display name, at most 100 characters */
   name: string;
-  /** Free-form pricing notes (an object, at most 4096 characters) */
+  /** Pricing notes (an object, at most 4096 characters). `metered: { unit, cents_per_unit, max_units }` makes the service metered: a call is charged the units its answer's X-Usage-Units header says it used, at cents_per_unit (up to four decimals; rounded up to a whole cent), at most max_units; its price per call is then that most (docs/payments.md, Metered calls) */
   pricingDetails?: unknown;
   pricingModel: PricingModel;
   /** What sub-keys of the service may hold; left out, the owner has set none and the default applies (read and write, at most 60 requests a minute) */
@@ -347,7 +347,7 @@ export type UpdateServiceInput = {
   languages?: Array<string> | null | undefined;
   /** At most 100 characters */
   name?: string | null | undefined;
-  /** An object of at most 4096 characters of JSON (null: none) */
+  /** An object of at most 4096 characters of JSON (null: none). `metered: { unit, cents_per_unit, max_units }` makes the service metered: a call is charged the units its answer's X-Usage-Units header says it used, at cents_per_unit (up to four decimals; rounded up to a whole cent), at most max_units; its price per call is then that most (docs/payments.md, Metered calls) */
   pricingDetails?: unknown;
   pricingModel?: PricingModel | null | undefined;
   /** Fields given replace the policy's, fields left out keep theirs; null takes it back to none set (the default applies) */

@@ -1,6 +1,7 @@
 // Execute's candidates in auto mode: a ranking's first offers with where and how to call each.
 import { isUuid } from '../../platform/ids';
 import type { Ctx } from '../context';
+import { meteredOf, type Metered } from '../payments/metering';
 import { type Match, type Prefer, SCORE_COLUMN, type RankedOffer, scoreOffers } from './scoring';
 
 /** A ranked provider with where and how to call it (execute's candidates). */
@@ -9,10 +10,12 @@ export interface CallableMatch extends Match {
   signingSecret: string;
   /** The p95 latency measured (null until a call succeeded). */
   latencyP95Ms: number | null;
+  /** How the service meters its calls (null: a price per call; payments/metering.ts). */
+  metered: Metered | null;
 }
 
 /** Each callable offer as a row of `candidates`: the listing, then where and how to call its service. */
-const CALLABLE_ROW = `json_build_array(top.listing, s.endpoint, s.signing_secret, s.latency_p95_ms)`;
+const CALLABLE_ROW = `json_build_array(top.listing, s.endpoint, s.signing_secret, s.latency_p95_ms, s.pricing_details->'metered')`;
 
 /**
  * A ranking's first `limit` active offers of a capability (at most `$3` cents, when bounded) with each
@@ -33,7 +36,7 @@ const NAMED_SQL = `SELECT (
   JOIN services s ON s.id = top.service_id AND s.status = 'active') AS candidates`;
 
 /** CALLABLE_SQL's value: each offer as listed, with where and how to call its service. */
-export type CallableRows = [RankedOffer, endpoint: string, signingSecret: string, latencyP95Ms: number | null][];
+export type CallableRows = [RankedOffer, endpoint: string, signingSecret: string, latencyP95Ms: number | null, metered: unknown][];
 
 async function candidatesOf(ctx: Pick<Ctx, 'services'>, text: string, params: unknown[], name: string): Promise<CallableRows> {
   const [{ candidates }] = await ctx.services.sql.query<{ candidates: CallableRows }>(text, params, name);
@@ -85,7 +88,12 @@ export async function cheapestOffer(ctx: Pick<Ctx, 'services'>, capability: stri
 
 /** CALLABLE_SQL's rows scored as of now for `prefer`, best first. */
 export function callableMatches(ctx: Pick<Ctx, 'services'>, candidates: CallableRows, prefer: Prefer = 'balanced'): CallableMatch[] {
-  const where = new Map(candidates.map(([offer, endpoint, signingSecret, latencyP95Ms]) => [offer[0], { endpoint, signingSecret, latencyP95Ms }]));
+  const where = new Map(
+    candidates.map(([offer, endpoint, signingSecret, latencyP95Ms, metered]) => [
+      offer[0],
+      { endpoint, signingSecret, latencyP95Ms, metered: meteredOf({ metered }) },
+    ]),
+  );
   return scoreOffers(
     candidates.map(([offer]) => offer),
     prefer,

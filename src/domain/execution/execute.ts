@@ -44,7 +44,7 @@ import {
 
 // What callers outside this folder read from here.
 export { MAX_ATTEMPTS, MODES, type Mode } from './route';
-export type { AttemptReceipt, ExecutionReceipt, MandateReceipt, PaymentReceipt, RoutingRecord } from './receipts';
+export type { AttemptReceipt, ExecutionReceipt, MandateReceipt, MeteredPayment, PaymentReceipt, RoutingRecord } from './receipts';
 export { categoryOf, FAILURE_CATEGORIES } from './receipts';
 export { MAX_DEADLINE_MS, MAX_NAMED, ROUTING_SORTS, type RoutingPolicy, type SkippedProvider } from './policy';
 export { recordTogether, type BatchRecord, type Written } from './record';

@@ -11,6 +11,7 @@ import type { Ctx } from '../context';
 import { firstPartyInput } from '../first-party/first-party';
 import { ModelFailed } from '../first-party/nlp-model';
 import type { PaidCall } from '../payments/payments';
+import { meteredCharge, unitBudget, usageOf } from '../payments/metering';
 import { BudgetExceeded, holdBudget, remainingBudget, type taskForExecution } from '../tasks/budget';
 import type { AttemptReceipt, ExecutionReceipt, RoutingRecord } from './receipts';
 import { recordProviderExecution } from './record';
@@ -62,6 +63,12 @@ async function callProvider(
     // boundary's depth) fails as invalid JSON, and the next provider is tried: otherwise the record of the
     // call would fail after the provider was called.
     if (inputProblem(result)) return { ...base, outcome: 'failure', reason: 'invalid_json', statusCode: res.status, latencyMs };
+    if (c.metered) {
+      // A metered answer says what it used; one that does not is not paid (payments/metering.ts).
+      const units = usageOf(res.headers);
+      if (units === null) return { ...base, outcome: 'failure', reason: 'invalid_usage', statusCode: res.status, latencyMs };
+      return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result, metered: meteredCharge(c.metered, units, c.priceCents) };
+    }
     return { ...base, outcome: 'success', reason: null, statusCode: res.status, latencyMs, result };
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
@@ -150,6 +157,17 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
   /** Whether the deadline passed before every candidate was tried (the rest are passed over, saying so). */
   let outOfTime = false;
   const body = JSON.stringify({ execution_id: executionId, capability, input, agent_id: me.id });
+  // A metered provider is also told the call's budget: the most units it may charge for, at its unit price.
+  const bodyFor = (c: Candidate) =>
+    c.metered
+      ? JSON.stringify({
+          execution_id: executionId,
+          capability,
+          input,
+          agent_id: me.id,
+          metering: { unit: c.metered.unit, cents_per_unit: c.metered.centsPerUnit, max_units: unitBudget(c.metered, c.priceCents), max_cents: c.priceCents },
+        })
+      : body;
   const attempts: AttemptReceipt[] = [];
   const called: Candidate[] = [];
   const holds: string[] = [];
@@ -193,7 +211,13 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
       ? await callMarketplace(ctx, me, candidate, input, ordinal, left)
       : {
           detail: undefined,
-          ...(await callProvider(ctx, candidate, { executionId, body, ordinal, timeoutMs: byDeadline ? left : providerTimeoutMs, byDeadline })),
+          ...(await callProvider(ctx, candidate, {
+            executionId,
+            body: bodyFor(candidate),
+            ordinal,
+            timeoutMs: byDeadline ? left : providerTimeoutMs,
+            byDeadline,
+          })),
         };
     attempts.push(attempt);
     // The answer's Server-Timing lists each attempt's time at its provider, on every surface with an answer of its own.
@@ -234,7 +258,8 @@ export async function callProviders(ctx: Ctx, me: Agent, call: ProviderCall): Pr
       result: success?.result,
       error,
       provider: chosen ? { serviceId: chosen.serviceId, serviceKey: chosen.serviceKey, name: chosen.name, reputation: chosen.reputation } : null,
-      costCents: success ? success.candidate.priceCents : 0,
+      // A metered call costs what it used; any other, its provider's price.
+      costCents: success ? (attempts.at(-1)!.metered?.charged_cents ?? success.candidate.priceCents) : 0,
       latencyMs,
       attempts,
       routing,

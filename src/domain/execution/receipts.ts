@@ -3,6 +3,7 @@ import type { Agent } from '../../db/generated/prisma/client';
 import type { Ctx } from '../context';
 import type { ModelUsage } from '../first-party/types';
 import type { PaidCall, X402Receipt } from '../payments/payments';
+import type { MeteredUsage } from '../payments/metering';
 import { centsToUnits, feeOf } from '../payments/setup';
 import type { RoutingPolicy, SkippedProvider } from './policy';
 import type { Mode } from './route';
@@ -37,6 +38,8 @@ const PROVIDER_REASONS: Record<string, FailureCategory> = {
   invalid_json: 'bad_output',
   empty_body: 'bad_output',
   too_large: 'bad_output',
+  // A metered answer that did not say what it used (payments/metering.ts).
+  invalid_usage: 'bad_output',
 };
 /** The marketplace's own attempt's reasons; any other (a problem code) is its 5xx. */
 const MARKETPLACE_REASONS: Record<string, FailureCategory> = {
@@ -90,6 +93,8 @@ export interface AttemptReceipt {
   usage?: ModelUsage | null;
   /** A provider's 429: the seconds its Retry-After asked for. */
   retryAfterSeconds?: number | null;
+  /** A metered provider's answer: what it said it used and what was charged for it (payments/metering.ts). */
+  metered?: MeteredUsage | null;
 }
 
 /** How a paid call was paid (null for a free one). Amounts in the asset's base units. */
@@ -115,6 +120,25 @@ export interface PaymentReceipt {
   x402: X402Receipt | null;
   /** The mandate the call was paid under (its grantor's wallet paid), and what it has left (null: no mandate). */
   mandate: MandateReceipt | null;
+  /** A metered call's use: charged what it used, up to `maxCents` (null: a price per call). */
+  metered: MeteredPayment | null;
+}
+
+/** What a metered call used and was charged, against the most it could cost (payments/metering.ts). */
+export interface MeteredPayment {
+  unit: string;
+  units: number;
+  chargedUnits: number;
+  centsPerUnit: number;
+  /** The most the call could cost at its provider: what the call's budget in units was made from. */
+  maxCents: number;
+}
+
+/** The metered use of the attempt that answered (null: none, or not metered). */
+export function meteredPaymentOf(attempts: AttemptReceipt[]): MeteredPayment | null {
+  const answered = attempts.find((a) => a.outcome === 'success');
+  const m = answered?.metered;
+  return m ? { unit: m.unit, units: m.units, chargedUnits: m.charged_units, centsPerUnit: m.cents_per_unit, maxCents: answered.priceCents } : null;
 }
 
 /** What a call paid under a mandate says of it: which, who paid, and what its caps leave now (null: no such cap). */
@@ -200,6 +224,7 @@ function paymentReceiptOf(ctx: Ctx, r: Recorded, balanceAfter?: bigint, mandateL
     fee,
     providerShare: share,
     x402: r.paid.x402 ?? null,
+    metered: meteredPaymentOf(r.attempts),
   };
 }
 

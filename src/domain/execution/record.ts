@@ -49,7 +49,13 @@ export async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, execut
   });
   // The marketplace's own capabilities have no statistics to fold: nothing is queued for provider-stats.
   await tx.executionAttempt.createMany({
-    data: r.attempts.map(({ usage, ...a }) => ({ ...a, ...(usage ? { usage: { ...usage } } : {}), executionId, createdAt: at })),
+    data: r.attempts.map(({ usage, metered, ...a }) => ({
+      ...a,
+      ...(usage ? { usage: { ...usage } } : {}),
+      ...(metered ? { metered: { ...metered } } : {}),
+      executionId,
+      createdAt: at,
+    })),
   });
   const transaction = await tx.transaction.create({
     data: {
@@ -71,7 +77,7 @@ export async function recordInTransaction(ctx: Ctx, tx: DbTx, emit: Emit, execut
 
 /** An attempt (AttemptReceipt) as the recording statements read it from JSON. */
 const ATTEMPT_COLUMNS = `ordinal int, "serviceId" uuid, "serviceKey" text, outcome text, reason text, "statusCode" int, "retryAfterSeconds" int, "latencyMs" int,
-  score float8, "priceCents" int, usage jsonb`;
+  score float8, "priceCents" int, usage jsonb, metered jsonb`;
 
 /**
  * How provider-stats counts an attempt (attempts_to_fold.outcome): a failure that is not the provider's fault
@@ -250,9 +256,9 @@ const recordsSql = (paid: boolean, task: boolean, mandate = false) => `
     SELECT id, agent_id, capability, service_id, status, input, result, error, cost_cents, latency_ms, mode, routing, at${task ? ', task_id' : ''}${mandate ? ', mandate_id' : ''} FROM r
   ), a AS (
     INSERT INTO execution_attempts (execution_id, ordinal, service_id, service_key, outcome, reason, status_code, retry_after_seconds, latency_ms, score,
-      price_cents, usage, created_at)
+      price_cents, usage, metered, created_at)
     SELECT r.id, x.ordinal, x."serviceId", x."serviceKey", x.outcome, x.reason, x."statusCode", x."retryAfterSeconds", x."latencyMs", x.score, x."priceCents",
-      x.usage, r.at
+      x.usage, x.metered, r.at
     FROM r CROSS JOIN LATERAL jsonb_to_recordset(r.attempts) AS x(${ATTEMPT_COLUMNS})
     RETURNING execution_id, service_id, outcome, reason, status_code, retry_after_seconds, latency_ms, price_cents, created_at
   ), q AS (

@@ -1,7 +1,8 @@
 // Replay: an execution read back as it was recorded, the answer to a payment that already paid for that call.
 import type { Ctx } from '../context';
 import type { ModelUsage } from '../first-party/types';
-import type { ExecutionReceipt, RoutingRecord } from './receipts';
+import type { MeteredUsage } from '../payments/metering';
+import { meteredPaymentOf, type AttemptReceipt, type ExecutionReceipt, type RoutingRecord } from './receipts';
 import type { Mode } from './route';
 
 /**
@@ -30,6 +31,20 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
       ? await db.wallet.findUnique({ where: { agentId: e.agentId }, select: { id: true, address: true } })
       : null;
   const mandate = e.mandateId ? await db.mandate.findUnique({ where: { id: e.mandateId }, select: { id: true, grantorId: true, perCallCents: true } }) : null;
+  const attemptReceipts: AttemptReceipt[] = attempts.map((a) => ({
+    ordinal: a.ordinal,
+    serviceId: a.serviceId,
+    serviceKey: a.serviceKey,
+    outcome: a.outcome as 'success' | 'failure',
+    reason: a.reason,
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
+    score: a.score,
+    priceCents: a.priceCents,
+    usage: (a.usage as ModelUsage | null) ?? null,
+    ...(a.metered !== null ? { metered: a.metered as unknown as MeteredUsage } : {}),
+    ...(a.retryAfterSeconds !== null ? { retryAfterSeconds: a.retryAfterSeconds } : {}),
+  }));
   return {
     executionId: e.id,
     callerId: e.agentId,
@@ -43,19 +58,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
       ? { serviceId: last.serviceId, serviceKey: last.serviceKey, name: service?.name ?? last.serviceKey, reputation: service?.agent.reputation ?? 0 }
       : null,
     transaction: { transactionId: charge?.id ?? '', costCents: e.costCents, latencyMs: e.latencyMs },
-    attempts: attempts.map((a) => ({
-      ordinal: a.ordinal,
-      serviceId: a.serviceId,
-      serviceKey: a.serviceKey,
-      outcome: a.outcome as 'success' | 'failure',
-      reason: a.reason,
-      statusCode: a.statusCode,
-      latencyMs: a.latencyMs,
-      score: a.score,
-      priceCents: a.priceCents,
-      usage: (a.usage as ModelUsage | null) ?? null,
-      ...(a.retryAfterSeconds !== null ? { retryAfterSeconds: a.retryAfterSeconds } : {}),
-    })),
+    attempts: attemptReceipts,
     routing: (e.routing as RoutingRecord | null) ?? null,
     payment:
       payment || payer
@@ -68,6 +71,7 @@ export async function recordedReceipt(ctx: Ctx, executionId: string): Promise<Ex
             chargedCents: e.costCents,
             fee: sum('fee'),
             providerShare: sum('earning'),
+            metered: meteredPaymentOf(attemptReceipts),
             x402: payment
               ? { paymentId: payment.id, payer: payment.payer, amount: payment.amount, transaction: payment.transaction ?? '', network: payment.network }
               : null,

@@ -9,6 +9,7 @@ import { firstPartyInput, MARKETPLACE_PROVIDER } from '../first-party/first-part
 import type { GenericCapability } from '../first-party/types';
 import { isNamed, type RoutingPolicy, type SkippedProvider } from './policy';
 import { MandateExceeded } from '../payments/mandates';
+import { meteredOf, type Metered } from '../payments/metering';
 
 export const MODES = ['auto', 'chosen'] as const;
 export type Mode = (typeof MODES)[number];
@@ -29,6 +30,8 @@ export interface Candidate {
   score: number | null;
   endpoint: string;
   signingSecret: string;
+  /** How the service meters its calls, when it does: `priceCents` is then the most a call costs (payments/metering.ts). */
+  metered?: Metered | null;
   /** The marketplace's own handler, when the candidate is the marketplace (a generic capability's last resort). */
   local?: GenericCapability;
 }
@@ -74,6 +77,7 @@ function candidateOf(m: CallableMatch): Candidate {
     score: m.score,
     endpoint: m.endpoint,
     signingSecret: m.signingSecret,
+    metered: m.metered,
   };
 }
 
@@ -244,6 +248,7 @@ export async function chosenCandidate(ctx: Ctx, capability: string, provider: st
     score: null,
     endpoint: service.endpoint,
     signingSecret: service.signingSecret,
+    metered: meteredOf(service.pricingDetails),
   };
 }
 

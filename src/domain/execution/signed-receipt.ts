@@ -42,6 +42,8 @@ export interface ReceiptClaim {
     /** The spend mandate it was paid under, and its grantor, whose wallet paid (only when there was one). */
     mandate_id?: string;
     paid_by?: string;
+    /** A metered call: the units the provider said it used, those charged, at what price (only when metered). */
+    metered?: { unit: string; units: number; charged_units: number; cents_per_unit: number; max_cents: number };
   } | null;
   attempts: {
     ordinal: number;
@@ -93,6 +95,17 @@ export function receiptClaims(ctx: Ctx, r: ExecutionReceipt): ReceiptClaims {
             provider_share_base_units: p.providerShare.toString(),
             x402: p.x402 ? { payment_id: p.x402.paymentId, transaction: p.x402.transaction, network: p.x402.network } : null,
             ...(p.mandate ? { mandate_id: p.mandate.mandateId, paid_by: p.mandate.grantorId } : {}),
+            ...(p.metered
+              ? {
+                  metered: {
+                    unit: p.metered.unit,
+                    units: p.metered.units,
+                    charged_units: p.metered.chargedUnits,
+                    cents_per_unit: p.metered.centsPerUnit,
+                    max_cents: p.metered.maxCents,
+                  },
+                }
+              : {}),
           }
         : null,
       attempts: r.attempts.map((a) => ({

@@ -10,6 +10,7 @@ import { Checks } from '../../platform/validate';
 import { requireAgent } from '../agents/principal';
 import { recordAudit } from '../audit/audit';
 import { CAPABILITY_SLUG, declareCapabilities } from '../capabilities/catalog';
+import { meteredMaxCents, meteredOf, readMetered } from '../payments/metering';
 import type { Ctx } from '../context';
 import { DEFAULT_SUB_KEY_POLICY, readSubKeyPolicy, type SubKeyPolicyInput } from '../keys/sub-key-policy';
 
@@ -121,10 +122,24 @@ function readServiceFields(ctx: Ctx, checks: Checks, input: RegisterServiceInput
   else if (given(input.pricingDetails)) {
     if (typeof input.pricingDetails !== 'object' || Array.isArray(input.pricingDetails)) checks.fail('pricingDetails', 'must be an object');
     else if (JSON.stringify(input.pricingDetails).length > 4096) checks.fail('pricingDetails', 'must be at most 4096 characters of JSON');
-    else out.pricingDetails = input.pricingDetails as Prisma.InputJsonObject;
+    else {
+      const details = input.pricingDetails as Record<string, unknown>;
+      const metered = readMetered(checks, 'pricingDetails', details, MAX_COST_CENTS);
+      if (metered !== undefined) out.pricingDetails = (metered ? { ...details, metered } : details) as Prisma.InputJsonObject;
+    }
   }
   if (input.costPerCall === null || (!partial && input.costPerCall === undefined)) out.costPerCall = 0;
   else if (given(input.costPerCall)) out.costPerCall = checks.integer('costPerCall', input.costPerCall, 0, MAX_COST_CENTS);
+  // A metered service's price per call is the most a call can cost (payments/metering.ts).
+  const metered = meteredOf(out.pricingDetails);
+  if (metered) {
+    const most = meteredMaxCents(metered);
+    if (given(input.costPerCall) && input.costPerCall !== null && out.costPerCall !== undefined && out.costPerCall !== most)
+      checks.fail('costPerCall', `is the most a metered call costs (max_units × cents_per_unit, rounded up: ${most}): give ${most} or leave it out`);
+    else out.costPerCall = most;
+    if (out.pricingModel !== undefined && out.pricingModel !== 'per_call')
+      checks.fail('pricingModel', 'must be per_call for a metered service (pricing_details.metered)');
+  }
   return out;
 }
 
@@ -208,13 +223,26 @@ export async function updateService(ctx: Ctx, serviceKey: string, input: UpdateS
         capabilityPrices: Record<string, number>;
         endpoint: string;
         healthUrl: string | null;
+        pricingDetails: unknown;
       }[]
     >`
       SELECT id, service_key AS "serviceKey", pricing_model::text AS "pricingModel", cost_per_call AS "costPerCall", capability_prices AS "capabilityPrices",
-        endpoint, health_url AS "healthUrl"
+        endpoint, health_url AS "healthUrl", pricing_details AS "pricingDetails"
       FROM services WHERE service_key = ${serviceKey} AND agent_id = ${me.id}::uuid AND status <> 'removed' FOR NO KEY UPDATE`;
     if (!service) throw new NotFound('service', serviceKey);
     const pricingModel = fields.pricingModel ?? service.pricingModel;
+    // A metered service keeps its price per call to its metering's most, and its pricing model per call.
+    const stillMetered = fields.pricingDetails === undefined ? meteredOf(service.pricingDetails) : null;
+    if (stillMetered) {
+      if (fields.costPerCall !== undefined && fields.costPerCall !== meteredMaxCents(stillMetered))
+        checks.fail('costPerCall', `is the most a metered call costs (${meteredMaxCents(stillMetered)}): change pricing_details.metered to change it`);
+      if (fields.pricingModel !== undefined && fields.pricingModel !== 'per_call')
+        checks.fail('pricingModel', 'must be per_call for a metered service (pricing_details.metered)');
+      checks.done();
+    }
+    if (meteredOf(fields.pricingDetails) && fields.pricingModel === undefined && service.pricingModel !== 'per_call')
+      checks.fail('pricingModel', 'must be per_call for a metered service (pricing_details.metered): give pricing_model per_call with it');
+    checks.done();
     const prices = Object.fromEntries(Object.entries(service.capabilityPrices ?? {}).filter(([c]) => !fields.capabilities || fields.capabilities.includes(c)));
     if (pricingModel === 'free') {
       if ((fields.costPerCall ?? service.costPerCall) > 0)
