@@ -1,8 +1,29 @@
 // REST route of execute (spec §4.3).
 import { bucket, from, paymentResponse, type AnswerMeta, type Route } from './route';
 
+/** What bounded a paid call's charge: the spend mandate it was paid under, and its metering (each null when none). */
+export const paymentBounds = /* GraphQL */ `
+  fragment PaymentBoundsFields on PaymentReceipt {
+    mandate {
+      mandate_id: mandateId
+      grantor_id: grantorId
+      per_call_cents: perCallCents
+      remaining_today_cents: remainingTodayCents
+      remaining_this_month_cents: remainingThisMonthCents
+    }
+    metered {
+      unit
+      units
+      charged_units: chargedUnits
+      cents_per_unit: centsPerUnit
+      max_cents: maxCents
+    }
+  }
+`;
+
 /** What an execution answers, on REST and to MCP's executeCapability. */
 export const executionReceipt = /* GraphQL */ `
+  ${paymentBounds}
   fragment ExecutionReceiptFields on ExecutionReceipt {
     execution_id: executionId
     capability
@@ -80,20 +101,7 @@ export const executionReceipt = /* GraphQL */ `
       provider_share_base_units: providerShareBaseUnits
       balance_after: balanceAfter
       balance_after_base_units: balanceAfterBaseUnits
-      mandate {
-        mandate_id: mandateId
-        grantor_id: grantorId
-        per_call_cents: perCallCents
-        remaining_today_cents: remainingTodayCents
-        remaining_this_month_cents: remainingThisMonthCents
-      }
-      metered {
-        unit
-        units
-        charged_units: chargedUnits
-        cents_per_unit: centsPerUnit
-        max_cents: maxCents
-      }
+      ...PaymentBoundsFields
       x402 {
         payment_id: paymentId
         payer

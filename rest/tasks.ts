@@ -1,6 +1,7 @@
 // REST routes of tasks, delegation and sparks (spec §4.9).
 import { DAILY_GAIN_CAP } from '../src/domain/reputation/reputation';
 import { PUBLISHER_REWARD, SPARK_DAILY_GAIN_CAP } from '../src/domain/sparks/sparks';
+import { paymentBounds } from './execution';
 import { bucket, from, type Route } from './route';
 
 const page = { first: from.query('limit', 'Items to return, 1-100 (default 20)'), offset: from.query('offset', 'Items to skip (default 0)') };
@@ -206,20 +207,7 @@ export const taskRoutes: Route[] = [
               charged_cents: chargedCents
               balance_after: balanceAfter
               balance_after_base_units: balanceAfterBaseUnits
-              mandate {
-                mandate_id: mandateId
-                grantor_id: grantorId
-                per_call_cents: perCallCents
-                remaining_today_cents: remainingTodayCents
-                remaining_this_month_cents: remainingThisMonthCents
-              }
-              metered {
-                unit
-                units
-                charged_units: chargedUnits
-                cents_per_unit: centsPerUnit
-                max_cents: maxCents
-              }
+              ...PaymentBoundsFields
             }
           }
           reputation {
@@ -234,6 +222,7 @@ export const taskRoutes: Route[] = [
           }
         }
       }
+      ${paymentBounds}
     `,
     variables: { id: from.path('id'), input: from.body },
   },
