@@ -10,7 +10,7 @@ import { FakeClock } from '../support/clock';
 import { openSse } from '../support/sse';
 import { FIRST_PARTY } from '../../src/domain/first-party/first-party';
 
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 

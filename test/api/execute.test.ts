@@ -16,7 +16,7 @@ import { batchRecord } from '../support/records';
 let server: TestServer;
 let call: ReturnType<typeof api>;
 const providers: Provider[] = [];
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 
 beforeAll(async () => {
   assertTestCaTrusted();

@@ -14,7 +14,7 @@ import { startProvider, type Provider } from '../support/provider';
 import { ACCOUNTS } from '../../src/domain/payments/setup';
 
 const ADMIN_KEY = `key_admin_${'R'.repeat(40)}`;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 let provider: Provider;

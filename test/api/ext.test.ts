@@ -10,7 +10,7 @@ import { api, registerAgent, registerService, startServer, uniqueSlug, type Test
 let jose: typeof import('jose', { with: { 'resolution-mode': 'import' } });
 let server: TestServer;
 let call: ReturnType<typeof api>;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let instance: HttpsTestServer;
 /** What the instance received, and how it answers delegations. */
 const received: { path: string; headers: Record<string, unknown>; body: any }[] = [];

@@ -112,7 +112,7 @@ describe('GET /ext/gateway/events', () => {
 
   it(`forgets events ${GATEWAY_EVENT_RETENTION_DAYS} days after they happened, acknowledged or not`, async () => {
     // A server of its own, whose clock moves a month.
-    const clock = new FakeClock(new Date());
+    const clock = new FakeClock();
     const later = await startServer({ clock, env: { RATE_LIMIT_DISABLED: '1' } });
     try {
       const { delegate, poll } = await ownerWithEvents(2, later);

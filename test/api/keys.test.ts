@@ -13,7 +13,7 @@ const SUB_KEY = /^key_service_[0-9A-Za-z]{40}$/;
 const ANY_SUB_KEY = /key_service_[0-9A-Za-z]{40}/;
 
 const ADMIN_KEY = `key_admin_${'K'.repeat(40)}`;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 

@@ -16,7 +16,7 @@ import { batchRecord } from '../support/records';
 import { api, registerAgent, registerService, startServer, uniqueName, uniqueSlug, type TestServer } from '../support/server';
 
 let server: TestServer;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 const providers: Provider[] = [];
 
 beforeAll(async () => {

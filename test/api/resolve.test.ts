@@ -497,7 +497,7 @@ describe('as time passes', () => {
   // Freshness decays with the server's clock, so which provider is best can change as time passes. The
   // candidates are picked by stored scores that the scheduler re-scores every minute (README: Resolve);
   // once re-scored, the head of the ranking (limit 1, quick resolve) is the best of the full ranking.
-  const clock = new FakeClock(new Date());
+  const clock = new FakeClock();
   let timed: TestServer;
 
   beforeAll(async () => {

@@ -949,7 +949,7 @@ describe("the marketplace's states: suspended with its provider, inactive after 
   const ADMIN_KEY = `key_admin_${'V'.repeat(40)}`;
   const HOUR = 3_600_000;
   const DAY = 24 * HOUR;
-  const clock = new FakeClock(new Date());
+  const clock = new FakeClock();
   let states: TestServer;
   let at: ReturnType<typeof api>;
   const closing: { close(): Promise<void> }[] = [];

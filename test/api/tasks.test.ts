@@ -16,7 +16,7 @@ import { api, gql, registerAgent, startServer, uniqueName, uniqueSlug, type Test
 let server: TestServer;
 let call: ReturnType<typeof api>;
 let provider: Provider;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 
 beforeAll(async () => {
   assertTestCaTrusted();

@@ -21,7 +21,7 @@ let server: TestServer;
 let call: ReturnType<typeof api>;
 let receiver: Receiver;
 let provider: Provider;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 
 beforeAll(async () => {
   assertTestCaTrusted();

@@ -8,7 +8,7 @@ import { api, registerAgent, startServer, uniqueName, type TestServer } from '..
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 

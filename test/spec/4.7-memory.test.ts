@@ -4,7 +4,7 @@ import { FakeClock } from '../support/clock';
 import { errorPaths, expectProblem } from '../support/expect';
 import { api, registerAgent, startServer, uniqueName, type TestServer } from '../support/server';
 
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 

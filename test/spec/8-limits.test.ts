@@ -9,7 +9,7 @@ import { SPEC_ENDPOINTS, requestOf } from '../support/spec-endpoints';
 import { api, registerAgent, startServer, uniqueName, type HttpResult, type TestServer } from '../support/server';
 
 const HOUR = 3_600_000;
-const clock = new FakeClock(new Date());
+const clock = new FakeClock();
 let server: TestServer;
 let call: ReturnType<typeof api>;
 

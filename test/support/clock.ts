@@ -3,12 +3,25 @@
 import type { Clock } from '../../src/platform/clock';
 
 export class FakeClock implements Clock {
-  constructor(public at: Date) {}
+  private held: Date | undefined;
+  /**
+   * Held at `at`; without one, at the real time it is first read or moved: a file's clock made as its module loads
+   * starts when its server does, whether the file runs alone or later in a group of files (groups.cjs).
+   */
+  constructor(at?: Date) {
+    this.held = at;
+  }
+  get at(): Date {
+    return (this.held ??= new Date());
+  }
+  set at(at: Date) {
+    this.held = at;
+  }
   now(): Date {
     return new Date(this.at);
   }
   advance(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
+    this.held = new Date(this.at.getTime() + ms);
   }
 }
 
